@@ -1,0 +1,52 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "forcezoom",
+    products: [
+        .executable(name: "forcezoom", targets: ["forcezoom"]),
+        .library(name: "ForceZoomCore", targets: ["ForceZoomCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // System libraries: headers and link flags come from pkg-config; apt names the package to install.
+        .systemLibrary(
+            name: "CPNG",
+            pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]
+        ),
+        .systemLibrary(
+            name: "CJPEG",
+            pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg62-turbo-dev"])]
+        ),
+        // The C shims: every libpng/libjpeg call that can longjmp runs here, under setjmp.
+        .target(
+            name: "FZShims",
+            dependencies: ["CPNG", "CJPEG"],
+            cSettings: [.unsafeFlags(["-O2"])]
+        ),
+        .target(
+            name: "ForceZoomCore",
+            dependencies: ["FZShims"],
+            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
+        ),
+        .executableTarget(
+            name: "forcezoom",
+            dependencies: [
+                "ForceZoomCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "ForceZoomCoreTests",
+            dependencies: ["ForceZoomCore"]
+        ),
+        .testTarget(
+            name: "ForceZoomCLITests",
+            dependencies: ["ForceZoomCore"]
+        ),
+    ]
+)

@@ -1,0 +1,279 @@
+// libjpeg-turbo behind setjmp: see fz_shims.h for why every function here exists.
+#include "fz_shims.h"
+
+#include <jpeglib.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct fz_error_manager {
+    struct jpeg_error_mgr pub;
+    jmp_buf jump;
+    char *message;
+    int *warnings;
+    int strict;
+};
+
+struct fz_jpeg_reader {
+    struct jpeg_decompress_struct cinfo;
+    struct fz_error_manager error;
+    struct jpeg_progress_mgr progress;
+    int max_scans;
+    int started;
+    fz_jpeg_header header;
+    JSAMPROW scratch;  // one row of CMYK for the conversion to RGB
+    int warnings;
+    char message[FZ_MESSAGE_MAX];
+};
+
+static void fz_error_exit(j_common_ptr cinfo) {
+    struct fz_error_manager *err = (struct fz_error_manager *)cinfo->err;
+    char buffer[JMSG_LENGTH_MAX];
+    (*cinfo->err->format_message)(cinfo, buffer);
+    strncpy(err->message, buffer, FZ_MESSAGE_MAX - 1);
+    err->message[FZ_MESSAGE_MAX - 1] = '\0';
+    longjmp(err->jump, 1);  // lands in the setjmp of the fz_ function that called libjpeg
+}
+
+static void fz_emit_message(j_common_ptr cinfo, int level) {
+    struct fz_error_manager *err = (struct fz_error_manager *)cinfo->err;
+    if (level >= 0) return;  // trace messages
+    // A warning means corrupt data (libjpeg grey-fills and carries on). forcezoom
+    // refuses such files unless --lenient; the message is what libjpeg says.
+    (*err->warnings)++;
+    if (err->message[0] == '\0' || err->strict) {
+        char buffer[JMSG_LENGTH_MAX];
+        (*cinfo->err->format_message)(cinfo, buffer);
+        strncpy(err->message, buffer, FZ_MESSAGE_MAX - 1);
+        err->message[FZ_MESSAGE_MAX - 1] = '\0';
+    }
+    if (err->strict) longjmp(err->jump, 1);
+}
+
+static void fz_progress(j_common_ptr cinfo) {
+    fz_jpeg_reader *reader = (fz_jpeg_reader *)((char *)cinfo - offsetof(fz_jpeg_reader, cinfo));
+    j_decompress_ptr d = (j_decompress_ptr)cinfo;
+    if (reader->max_scans > 0 && d->progressive_mode && d->input_scan_number > reader->max_scans) {
+        snprintf(reader->message, FZ_MESSAGE_MAX,
+                 "progressive JPEG has more than %d scans (a scan bomb?)", reader->max_scans);
+        longjmp(reader->error.jump, 1);
+    }
+}
+
+int fz_jpeg_open(FILE *file, int strict, int max_scans, fz_jpeg_reader **out) {
+    fz_jpeg_reader *reader = calloc(1, sizeof *reader);
+    *out = reader;
+    if (reader == NULL) return FZ_ERROR;
+    reader->cinfo.err = jpeg_std_error(&reader->error.pub);
+    reader->error.pub.error_exit = fz_error_exit;
+    reader->error.pub.emit_message = fz_emit_message;
+    reader->error.message = reader->message;
+    reader->error.warnings = &reader->warnings;
+    reader->error.strict = strict;
+    reader->max_scans = max_scans;
+    if (setjmp(reader->error.jump)) return FZ_ERROR;
+    jpeg_create_decompress(&reader->cinfo);
+    reader->progress.progress_monitor = fz_progress;
+    reader->cinfo.progress = &reader->progress;
+    jpeg_stdio_src(&reader->cinfo, file);
+    jpeg_save_markers(&reader->cinfo, JPEG_APP0 + 1, 0xFFFF);  // EXIF
+    jpeg_save_markers(&reader->cinfo, JPEG_APP0 + 2, 0xFFFF);  // ICC
+    jpeg_read_header(&reader->cinfo, TRUE);
+
+    struct jpeg_decompress_struct *c = &reader->cinfo;
+    fz_jpeg_header *h = &reader->header;
+    h->width = c->image_width;
+    h->height = c->image_height;
+    h->components = c->num_components;
+    h->color_space = c->jpeg_color_space;
+    h->progressive = c->progressive_mode;
+    h->arithmetic = c->arith_code;
+    h->data_precision = c->data_precision;
+    for (int i = 0; i < c->num_components && i < 4; i++) {
+        h->h_samp[i] = c->comp_info[i].h_samp_factor;
+        h->v_samp[i] = c->comp_info[i].v_samp_factor;
+    }
+    h->saw_adobe = c->saw_Adobe_marker;
+    h->adobe_transform = c->Adobe_transform;
+    for (jpeg_saved_marker_ptr m = c->marker_list; m != NULL; m = m->next) {
+        if (m->marker == JPEG_APP0 + 1 && h->exif == NULL && m->data_length >= 6 &&
+            memcmp(m->data, "Exif\0\0", 6) == 0) {
+            h->exif = m->data + 6;
+            h->exif_length = m->data_length - 6;
+        }
+        if (m->marker == JPEG_APP0 + 2 && m->data_length >= 12 &&
+            memcmp(m->data, "ICC_PROFILE\0", 12) == 0)
+            h->has_icc = 1;
+    }
+    if (c->jpeg_color_space == JCS_GRAYSCALE) {
+        c->out_color_space = JCS_GRAYSCALE;
+        h->channels = 1;
+    } else if (c->jpeg_color_space == JCS_CMYK || c->jpeg_color_space == JCS_YCCK) {
+        c->out_color_space = JCS_CMYK;  // converted to RGB row by row below
+        h->channels = 3;
+    } else {
+        c->out_color_space = JCS_EXT_RGB;
+        h->channels = 3;
+    }
+    return FZ_OK;
+}
+
+const fz_jpeg_header *fz_jpeg_header_of(const fz_jpeg_reader *reader) { return &reader->header; }
+const char *fz_jpeg_message(const fz_jpeg_reader *reader) { return reader->message; }
+int fz_jpeg_warning_count(const fz_jpeg_reader *reader) { return reader->warnings; }
+
+int fz_jpeg_start(fz_jpeg_reader *reader, int scale_denom, uint32_t x, uint32_t width,
+                  uint32_t *out_x, uint32_t *out_width, uint32_t *out_height) {
+    if (setjmp(reader->error.jump)) return FZ_ERROR;
+    struct jpeg_decompress_struct *c = &reader->cinfo;
+    c->scale_num = 1;
+    c->scale_denom = (unsigned)scale_denom;
+    jpeg_start_decompress(c);
+    reader->started = 1;
+    JDIMENSION xoffset = x, cwidth = width;
+    if (width != 0 && (x != 0 || width != c->output_width)) {
+        jpeg_crop_scanline(c, &xoffset, &cwidth);
+    } else {
+        xoffset = 0;
+        cwidth = c->output_width;
+    }
+    *out_x = xoffset;
+    *out_width = c->output_width;  // after jpeg_crop_scanline: the cropped width
+    *out_height = c->output_height;
+    if (c->out_color_space == JCS_CMYK) {
+        reader->scratch = (*c->mem->alloc_sarray)((j_common_ptr)c, JPOOL_IMAGE,
+                                                  c->output_width * 4, 1)[0];
+    }
+    return FZ_OK;
+}
+
+int fz_jpeg_skip_rows(fz_jpeg_reader *reader, uint32_t count) {
+    if (setjmp(reader->error.jump)) return FZ_ERROR;
+    JDIMENSION skipped = jpeg_skip_scanlines(&reader->cinfo, count);
+    if (skipped != count) {
+        snprintf(reader->message, FZ_MESSAGE_MAX, "could skip only %u of %u rows",
+                 (unsigned)skipped, (unsigned)count);
+        return FZ_ERROR;
+    }
+    return FZ_OK;
+}
+
+/// CMYK (as libjpeg returns it) to RGB. Adobe writes CMYK inverted (0 = full ink), which
+/// is what almost every CMYK JPEG in the wild is; without the Adobe marker, the plain form.
+static void fz_cmyk_to_rgb(const JSAMPLE *src, uint8_t *dst, JDIMENSION width, int inverted) {
+    for (JDIMENSION i = 0; i < width; i++, src += 4, dst += 3) {
+        unsigned c = src[0], m = src[1], y = src[2], k = src[3];
+        if (!inverted) {
+            c = 255 - c;
+            m = 255 - m;
+            y = 255 - y;
+            k = 255 - k;
+        }
+        // (c * k) / 255 rounded, as libvips and Pillow do.
+        unsigned r = c * k + 128, g = m * k + 128, b = y * k + 128;
+        dst[0] = (uint8_t)((r + (r >> 8)) >> 8);
+        dst[1] = (uint8_t)((g + (g >> 8)) >> 8);
+        dst[2] = (uint8_t)((b + (b >> 8)) >> 8);
+    }
+}
+
+int fz_jpeg_read_rows(fz_jpeg_reader *reader, uint8_t *rows, uint32_t count, size_t stride,
+                      uint32_t *done) {
+    volatile uint32_t i = 0;
+    *done = 0;
+    if (setjmp(reader->error.jump)) {
+        *done = i;
+        return FZ_ERROR;
+    }
+    struct jpeg_decompress_struct *c = &reader->cinfo;
+    int inverted = c->saw_Adobe_marker;
+    while (i < count) {
+        uint8_t *dst = rows + (size_t)i * stride;
+        JSAMPROW row = c->out_color_space == JCS_CMYK ? reader->scratch : dst;
+        if (jpeg_read_scanlines(c, &row, 1) != 1) {
+            snprintf(reader->message, FZ_MESSAGE_MAX, "JPEG data ended early");
+            *done = i;
+            return FZ_ERROR;
+        }
+        if (c->out_color_space == JCS_CMYK) fz_cmyk_to_rgb(row, dst, c->output_width, inverted);
+        i++;
+    }
+    *done = i;
+    return FZ_OK;
+}
+
+void fz_jpeg_reader_free(fz_jpeg_reader *reader) {
+    if (reader == NULL) return;
+    // jpeg_destroy never errors; abort is implied (we stop after the rows we need).
+    jpeg_destroy_decompress(&reader->cinfo);
+    free(reader);
+}
+
+// ---------------------------------------------------------------------------------------
+
+struct fz_jpeg_writer {
+    struct jpeg_compress_struct cinfo;
+    struct fz_error_manager error;
+    int warnings;
+    char message[FZ_MESSAGE_MAX];
+};
+
+int fz_jpeg_writer_begin(FILE *file, uint32_t width, uint32_t height, int channels,
+                         int quality, int subsampling, int progressive,
+                         const uint8_t *app1, uint32_t app1_length, fz_jpeg_writer **out) {
+    fz_jpeg_writer *writer = calloc(1, sizeof *writer);
+    *out = writer;
+    if (writer == NULL) return FZ_ERROR;
+    writer->cinfo.err = jpeg_std_error(&writer->error.pub);
+    writer->error.pub.error_exit = fz_error_exit;
+    writer->error.pub.emit_message = fz_emit_message;
+    writer->error.message = writer->message;
+    writer->error.warnings = &writer->warnings;
+    writer->error.strict = 0;
+    if (setjmp(writer->error.jump)) return FZ_ERROR;
+    struct jpeg_compress_struct *c = &writer->cinfo;
+    jpeg_create_compress(c);
+    jpeg_stdio_dest(c, file);
+    c->image_width = width;
+    c->image_height = height;
+    c->input_components = channels;
+    c->in_color_space = channels == 1 ? JCS_GRAYSCALE : JCS_RGB;
+    jpeg_set_defaults(c);
+    jpeg_set_quality(c, quality, TRUE);
+    if (channels == 3) {
+        int h = subsampling == 444 ? 1 : 2;
+        int v = subsampling == 420 ? 2 : 1;
+        c->comp_info[0].h_samp_factor = h;
+        c->comp_info[0].v_samp_factor = v;
+    }
+    if (progressive) jpeg_simple_progression(c);
+    c->optimize_coding = TRUE;
+    // Fixed output bytes: no JFIF density guesswork, no timestamps anywhere.
+    jpeg_start_compress(c, TRUE);
+    if (app1 != NULL && app1_length > 0) jpeg_write_marker(c, JPEG_APP0 + 1, app1, app1_length);
+    return FZ_OK;
+}
+
+int fz_jpeg_writer_rows(fz_jpeg_writer *writer, const uint8_t *rows, uint32_t count,
+                        size_t stride) {
+    if (setjmp(writer->error.jump)) return FZ_ERROR;
+    for (uint32_t i = 0; i < count; i++) {
+        JSAMPROW row = (JSAMPROW)(rows + (size_t)i * stride);
+        jpeg_write_scanlines(&writer->cinfo, &row, 1);
+    }
+    return FZ_OK;
+}
+
+int fz_jpeg_writer_end(fz_jpeg_writer *writer) {
+    if (setjmp(writer->error.jump)) return FZ_ERROR;
+    jpeg_finish_compress(&writer->cinfo);
+    return FZ_OK;
+}
+
+const char *fz_jpeg_writer_message(const fz_jpeg_writer *writer) { return writer->message; }
+
+void fz_jpeg_writer_free(fz_jpeg_writer *writer) {
+    if (writer == NULL) return;
+    jpeg_destroy_compress(&writer->cinfo);
+    free(writer);
+}

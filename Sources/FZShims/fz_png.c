@@ -1,0 +1,235 @@
+// libpng behind setjmp: see fz_shims.h for why every function here exists.
+#include "fz_shims.h"
+
+#include <png.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct fz_png_reader {
+    png_structp png;
+    png_infop info;
+    fz_png_header header;
+    int warnings;
+    char message[FZ_MESSAGE_MAX];
+};
+
+static void fz_copy_message(char *dst, const char *src) {
+    if (src == NULL) src = "unknown error";
+    strncpy(dst, src, FZ_MESSAGE_MAX - 1);
+    dst[FZ_MESSAGE_MAX - 1] = '\0';
+}
+
+static void fz_png_read_error(png_structp png, png_const_charp text) {
+    fz_png_reader *reader = (fz_png_reader *)png_get_error_ptr(png);
+    fz_copy_message(reader->message, text);
+    png_longjmp(png, 1);  // lands in the setjmp of the fz_ function that called libpng
+}
+
+static void fz_png_read_warning(png_structp png, png_const_charp text) {
+    fz_png_reader *reader = (fz_png_reader *)png_get_error_ptr(png);
+    reader->warnings++;
+    if (reader->message[0] == '\0') fz_copy_message(reader->message, text);
+}
+
+int fz_png_open(FILE *file, size_t chunk_malloc_max, fz_png_reader **out) {
+    fz_png_reader *reader = calloc(1, sizeof *reader);
+    *out = reader;
+    if (reader == NULL) return FZ_ERROR;
+    reader->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, reader, fz_png_read_error,
+                                         fz_png_read_warning);
+    if (reader->png == NULL) {
+        fz_copy_message(reader->message, "out of memory");
+        return FZ_ERROR;
+    }
+    reader->info = png_create_info_struct(reader->png);
+    if (reader->info == NULL) {
+        fz_copy_message(reader->message, "out of memory");
+        return FZ_ERROR;
+    }
+    if (setjmp(png_jmpbuf(reader->png))) return FZ_ERROR;
+
+    png_structp png = reader->png;
+    png_infop info = reader->info;
+    png_init_io(png, file);
+    // Bounds for hostile files: no ancillary chunk (iCCP, eXIf...) may allocate more than
+    // chunk_malloc_max, compressed ones included; at most 256 ancillary chunks are cached.
+    png_set_chunk_malloc_max(png, chunk_malloc_max);
+    png_set_chunk_cache_max(png, 256);
+    // Width/height are checked by the caller against --max-pixels; lift libpng's own
+    // 1,000,000 default so a 1-million-pixel-wide panorama is not refused here.
+    png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
+    // Text is never used: skip it instead of inflating it.
+    static const png_byte skipped[] = {'t', 'E', 'X', 't', '\0', 'z', 'T', 'X', 't', '\0',
+                                       'i', 'T', 'X', 't', '\0'};
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, skipped, 3);
+    // Bad CRCs in ancillary chunks: warn and discard the chunk; critical: error.
+    png_set_crc_action(png, PNG_CRC_DEFAULT, PNG_CRC_DEFAULT);
+    png_set_benign_errors(png, 1);
+
+    png_read_info(png, info);
+
+    fz_png_header *h = &reader->header;
+    h->width = png_get_image_width(png, info);
+    h->height = png_get_image_height(png, info);
+    h->bit_depth = png_get_bit_depth(png, info);
+    h->color_type = png_get_color_type(png, info);
+    h->interlaced = png_get_interlace_type(png, info) != PNG_INTERLACE_NONE;
+    h->has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
+    h->has_iccp = png_get_valid(png, info, PNG_INFO_iCCP) != 0;
+    h->has_chrm = png_get_valid(png, info, PNG_INFO_cHRM) != 0;
+    h->has_srgb = png_get_valid(png, info, PNG_INFO_sRGB) != 0;
+    h->has_sbit = png_get_valid(png, info, PNG_INFO_sBIT) != 0;
+    if (png_get_valid(png, info, PNG_INFO_gAMA)) {
+        h->has_gamma = 1;
+        png_get_gAMA(png, info, &h->gamma);
+    }
+    png_uint_32 exif_length = 0;
+    png_bytep exif = NULL;
+    if (png_get_eXIf_1(png, info, &exif_length, &exif) != 0 && exif != NULL) {
+        h->exif = exif;
+        h->exif_length = exif_length;
+    }
+
+    // Stored samples, expanded to 8-bit gray, gray+alpha, RGB or RGBA. No gamma.
+    int color = h->color_type;
+    int has_alpha = (color & PNG_COLOR_MASK_ALPHA) != 0;
+    if (color == PNG_COLOR_TYPE_PALETTE) {
+        png_set_palette_to_rgb(png);
+    } else if (color == PNG_COLOR_TYPE_GRAY && h->bit_depth < 8) {
+        png_set_expand_gray_1_2_4_to_8(png);
+    }
+    if (h->has_trns) {
+        png_set_tRNS_to_alpha(png);
+        has_alpha = 1;
+    }
+    if (h->bit_depth == 16) png_set_scale_16(png);
+    if (h->interlaced) png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+
+    int is_gray = (color & PNG_COLOR_MASK_COLOR) == 0;
+    h->channels = (is_gray ? 1 : 3) + (has_alpha ? 1 : 0);
+    if ((int)png_get_channels(png, info) != h->channels || png_get_bit_depth(png, info) != 8) {
+        fz_copy_message(reader->message, "unexpected layout after PNG transforms");
+        return FZ_ERROR;
+    }
+    reader->message[0] = '\0';  // warnings so far stay counted; the text is for errors
+    return FZ_OK;
+}
+
+const fz_png_header *fz_png_header_of(const fz_png_reader *reader) { return &reader->header; }
+const char *fz_png_message(const fz_png_reader *reader) { return reader->message; }
+int fz_png_warning_count(const fz_png_reader *reader) { return reader->warnings; }
+
+int fz_png_read_rows(fz_png_reader *reader, uint8_t *rows, uint32_t count, size_t stride,
+                     uint32_t *done) {
+    // volatile: the count must survive the longjmp back into this frame.
+    volatile uint32_t i = 0;
+    *done = 0;
+    if (setjmp(png_jmpbuf(reader->png))) {
+        *done = i;
+        return FZ_ERROR;
+    }
+    for (; i < count; i++) png_read_row(reader->png, rows + (size_t)i * stride, NULL);
+    *done = i;
+    return FZ_OK;
+}
+
+int fz_png_read_interlaced(fz_png_reader *reader, uint8_t *pixels, size_t stride) {
+    uint32_t height = reader->header.height;
+    png_bytep *rows = malloc(sizeof(png_bytep) * (height ? height : 1));
+    if (rows == NULL) {
+        fz_copy_message(reader->message, "out of memory");
+        return FZ_ERROR;
+    }
+    for (uint32_t y = 0; y < height; y++) rows[y] = pixels + (size_t)y * stride;
+    png_bytep *volatile keep = rows;
+    if (setjmp(png_jmpbuf(reader->png))) {
+        free(keep);
+        return FZ_ERROR;
+    }
+    png_read_image(reader->png, rows);
+    free(rows);
+    return FZ_OK;
+}
+
+void fz_png_reader_free(fz_png_reader *reader) {
+    if (reader == NULL) return;
+    if (reader->png != NULL) png_destroy_read_struct(&reader->png, &reader->info, NULL);
+    free(reader);
+}
+
+// ---------------------------------------------------------------------------------------
+
+struct fz_png_writer {
+    png_structp png;
+    png_infop info;
+    char message[FZ_MESSAGE_MAX];
+};
+
+static void fz_png_write_error(png_structp png, png_const_charp text) {
+    fz_png_writer *writer = (fz_png_writer *)png_get_error_ptr(png);
+    fz_copy_message(writer->message, text);
+    png_longjmp(png, 1);
+}
+
+static void fz_png_write_warning(png_structp png, png_const_charp text) {
+    (void)png;
+    (void)text;
+}
+
+int fz_png_writer_begin(FILE *file, uint32_t width, uint32_t height, int channels,
+                        int level, int filters, int strategy, fz_png_writer **out) {
+    fz_png_writer *writer = calloc(1, sizeof *writer);
+    *out = writer;
+    if (writer == NULL) return FZ_ERROR;
+    writer->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, writer, fz_png_write_error,
+                                          fz_png_write_warning);
+    if (writer->png == NULL) {
+        fz_copy_message(writer->message, "out of memory");
+        return FZ_ERROR;
+    }
+    writer->info = png_create_info_struct(writer->png);
+    if (writer->info == NULL) {
+        fz_copy_message(writer->message, "out of memory");
+        return FZ_ERROR;
+    }
+    if (setjmp(png_jmpbuf(writer->png))) return FZ_ERROR;
+    static const int types[] = {0, PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA,
+                                PNG_COLOR_TYPE_RGB, PNG_COLOR_TYPE_RGB_ALPHA};
+    if (channels < 1 || channels > 4) {
+        fz_copy_message(writer->message, "unsupported channel count");
+        return FZ_ERROR;
+    }
+    png_init_io(writer->png, file);
+    png_set_IHDR(writer->png, writer->info, width, height, 8, types[channels],
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_set_compression_level(writer->png, level);
+    png_set_compression_strategy(writer->png, strategy);
+    png_set_filter(writer->png, PNG_FILTER_TYPE_BASE, filters);
+    png_write_info(writer->png, writer->info);
+    return FZ_OK;
+}
+
+int fz_png_writer_rows(fz_png_writer *writer, const uint8_t *rows, uint32_t count,
+                       size_t stride) {
+    if (setjmp(png_jmpbuf(writer->png))) return FZ_ERROR;
+    for (uint32_t i = 0; i < count; i++)
+        png_write_row(writer->png, (png_const_bytep)(rows + (size_t)i * stride));
+    return FZ_OK;
+}
+
+int fz_png_writer_end(fz_png_writer *writer) {
+    if (setjmp(png_jmpbuf(writer->png))) return FZ_ERROR;
+    png_write_end(writer->png, NULL);
+    png_write_flush(writer->png);
+    return FZ_OK;
+}
+
+const char *fz_png_writer_message(const fz_png_writer *writer) { return writer->message; }
+
+void fz_png_writer_free(fz_png_writer *writer) {
+    if (writer == NULL) return;
+    if (writer->png != NULL) png_destroy_write_struct(&writer->png, &writer->info);
+    free(writer);
+}

@@ -1,0 +1,163 @@
+// fz_shims.h: the C boundary between forcezoom's Swift code and libpng / libjpeg-turbo.
+//
+// Why this exists: both libraries report fatal errors by longjmp (libpng's png_error,
+// libjpeg's error_exit). A longjmp that crosses a Swift frame skips Swift's cleanup and is
+// undefined behaviour. So every library call that can fail runs inside one of these
+// functions, which does its own setjmp first, copies the library's message into the
+// reader's/writer's `message` buffer, and returns a status (FZ_OK or FZ_ERROR). Swift only
+// ever sees statuses and messages, and turns them into typed errors after the C call has
+// returned. No function here calls back into Swift.
+#ifndef FZ_SHIMS_H
+#define FZ_SHIMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { FZ_OK = 0, FZ_ERROR = 1 };
+enum { FZ_MESSAGE_MAX = 256 };
+
+// ---------------------------------------------------------------------------------------
+// PNG reading. Transforms are fixed: stored samples, no gamma; palette -> RGB(A);
+// tRNS -> alpha; gray 1/2/4 -> 8 bits; 16 bits -> 8 bits by rounding (png_set_scale_16).
+// ---------------------------------------------------------------------------------------
+
+/// What the PNG header says, before and after forcezoom's transforms.
+typedef struct fz_png_header {
+    uint32_t width, height;
+    int bit_depth;        ///< as stored: 1, 2, 4, 8 or 16
+    int color_type;       ///< as stored: PNG_COLOR_TYPE_*
+    int interlaced;       ///< 1 for Adam7
+    int has_trns, has_gamma, has_iccp, has_chrm, has_srgb, has_sbit;
+    double gamma;         ///< file gamma (gAMA), 0 when absent
+    int channels;         ///< channels after the transforms: 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA
+    const uint8_t *exif;  ///< eXIf payload (owned by the reader), NULL when absent
+    uint32_t exif_length;
+} fz_png_header;
+
+typedef struct fz_png_reader fz_png_reader;
+
+/// Creates a reader on an open file and reads everything up to the first IDAT.
+/// Why: png_read_info longjmps on a bad signature, CRC or header.
+/// The reader is returned even on error (for its message); free it with fz_png_reader_free.
+int fz_png_open(FILE *file, size_t chunk_malloc_max, fz_png_reader **out);
+/// The header read by fz_png_open.
+const fz_png_header *fz_png_header_of(const fz_png_reader *reader);
+/// The last error or warning text.
+const char *fz_png_message(const fz_png_reader *reader);
+/// Number of libpng warnings seen (benign errors, bad ancillary CRCs...).
+int fz_png_warning_count(const fz_png_reader *reader);
+/// Reads the next `count` rows of a non-interlaced image into `rows` (`stride` bytes apart).
+/// Why: png_read_row longjmps on corrupt or truncated data. `*done` says how many rows arrived.
+int fz_png_read_rows(fz_png_reader *reader, uint8_t *rows, uint32_t count, size_t stride,
+                     uint32_t *done);
+/// Reads a whole interlaced image (all Adam7 passes) into `pixels`.
+/// Why: png_read_image longjmps. On error the rows decoded so far are kept.
+int fz_png_read_interlaced(fz_png_reader *reader, uint8_t *pixels, size_t stride);
+void fz_png_reader_free(fz_png_reader *reader);
+
+// ---------------------------------------------------------------------------------------
+// PNG writing: 8-bit gray, gray+alpha, RGB or RGBA, streamed row by row.
+// ---------------------------------------------------------------------------------------
+
+typedef struct fz_png_writer fz_png_writer;
+
+/// Starts a PNG on `file`: header written, rows expected next. `level` is zlib's 0-9,
+/// `filters` a PNG_FILTER_* mask (PNG_ALL_FILTERS for adaptive), `strategy` zlib's.
+/// Why: png_write_info longjmps on I/O failure.
+int fz_png_writer_begin(FILE *file, uint32_t width, uint32_t height, int channels,
+                        int level, int filters, int strategy, fz_png_writer **out);
+/// Writes `count` rows. Why: png_write_row longjmps on I/O or zlib failure.
+int fz_png_writer_rows(fz_png_writer *writer, const uint8_t *rows, uint32_t count,
+                       size_t stride);
+/// Writes IEND and flushes. Why: png_write_end longjmps.
+int fz_png_writer_end(fz_png_writer *writer);
+const char *fz_png_writer_message(const fz_png_writer *writer);
+void fz_png_writer_free(fz_png_writer *writer);
+
+// ---------------------------------------------------------------------------------------
+// JPEG reading (libjpeg-turbo). Output is gray (1 channel) or RGB (3 channels); CMYK and
+// YCCK are converted to RGB here, Adobe-inverted CMYK included.
+// ---------------------------------------------------------------------------------------
+
+typedef struct fz_jpeg_header {
+    uint32_t width, height;         ///< stored size
+    int components;                 ///< in the file: 1, 3 or 4
+    int color_space;                ///< J_COLOR_SPACE of the file
+    int progressive, arithmetic;
+    int data_precision;             ///< 8, or 12 (refused by the caller)
+    int h_samp[4], v_samp[4];       ///< per component sampling factors
+    int saw_adobe, adobe_transform;
+    int has_icc;
+    int channels;                   ///< channels forcezoom will output: 1 or 3
+    const uint8_t *exif;            ///< APP1 Exif payload after "Exif\0\0", NULL if absent
+    uint32_t exif_length;
+} fz_jpeg_header;
+
+typedef struct fz_jpeg_reader fz_jpeg_reader;
+
+/// Creates a reader on an open file positioned at its start and reads the header with
+/// APP1/APP2 saved. The stdio source blocks rather than suspends, which arithmetic-coded
+/// files need, and keeps only a 4 KB buffer. `strict` turns libjpeg's corrupt-data
+/// warnings into errors. `max_scans` bounds progressive scans (0 = no limit).
+/// Why: jpeg_read_header longjmps. The reader is returned even on error, for its message.
+int fz_jpeg_open(FILE *file, int strict, int max_scans, fz_jpeg_reader **out);
+const fz_jpeg_header *fz_jpeg_header_of(const fz_jpeg_reader *reader);
+const char *fz_jpeg_message(const fz_jpeg_reader *reader);
+int fz_jpeg_warning_count(const fz_jpeg_reader *reader);
+/// Starts decompression at 1/`scale_denom` (1, 2, 4, 8) and restricts output columns to
+/// [x, x + width) of the scaled image (jpeg_crop_scanline widens that to iMCU bounds;
+/// `*out_x`, `*out_width` report what libjpeg chose; width 0 = all). `*out_height` is
+/// the scaled height. Why: jpeg_start_decompress longjmps.
+int fz_jpeg_start(fz_jpeg_reader *reader, int scale_denom, uint32_t x, uint32_t width,
+                  uint32_t *out_x, uint32_t *out_width, uint32_t *out_height);
+/// Skips `count` output rows without color conversion (jpeg_skip_scanlines).
+int fz_jpeg_skip_rows(fz_jpeg_reader *reader, uint32_t count);
+/// Reads `count` output rows, `stride` bytes apart, converted to gray or RGB.
+/// `*done` says how many rows arrived before an error.
+int fz_jpeg_read_rows(fz_jpeg_reader *reader, uint8_t *rows, uint32_t count, size_t stride,
+                      uint32_t *done);
+void fz_jpeg_reader_free(fz_jpeg_reader *reader);
+
+// ---------------------------------------------------------------------------------------
+// JPEG writing (fixtures and thumbnails): 8-bit gray or RGB, optional APP1 (EXIF).
+// ---------------------------------------------------------------------------------------
+
+typedef struct fz_jpeg_writer fz_jpeg_writer;
+
+/// Starts a JPEG on `file`. `subsampling` is 444, 422 or 420. Why: jpeg_start_compress
+/// and jpeg_write_marker longjmp on I/O failure or bad parameters.
+int fz_jpeg_writer_begin(FILE *file, uint32_t width, uint32_t height, int channels,
+                         int quality, int subsampling, int progressive,
+                         const uint8_t *app1, uint32_t app1_length, fz_jpeg_writer **out);
+int fz_jpeg_writer_rows(fz_jpeg_writer *writer, const uint8_t *rows, uint32_t count,
+                        size_t stride);
+int fz_jpeg_writer_end(fz_jpeg_writer *writer);
+const char *fz_jpeg_writer_message(const fz_jpeg_writer *writer);
+void fz_jpeg_writer_free(fz_jpeg_writer *writer);
+
+// ---------------------------------------------------------------------------------------
+// Temporary outputs. Why in C: a signal handler may only call async-signal-safe functions,
+// and Swift code cannot promise that. Outputs register their temp path while being
+// written; on SIGINT/SIGTERM/SIGHUP the handler unlinks them and re-raises the signal.
+// ---------------------------------------------------------------------------------------
+
+/// The process's stdin/stdout streams. Why: Swift 6 refuses C's mutable globals
+/// `stdin`/`stdout` as shared state; a function call is fine.
+FILE *fz_stdin(void);
+FILE *fz_stdout(void);
+
+void fz_register_temp(const char *path);
+void fz_unregister_temp(const char *path);
+void fz_install_cleanup_handlers(void);
+/// The signal that interrupted the process, 0 if none.
+int fz_interrupted_signal(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

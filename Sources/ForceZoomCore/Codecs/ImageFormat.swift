@@ -1,0 +1,58 @@
+/// A file format as sniffed from its first bytes (never from its name).
+public enum ImageFormat: String, Sendable, CustomStringConvertible {
+    case png = "PNG"
+    case jpeg = "JPEG"
+
+    /// How many leading bytes `sniff` wants.
+    public static let sniffLength = 32
+
+    /// What the leading bytes say the file is.
+    public enum Sniffed: Equatable, Sendable {
+        case supported(ImageFormat)
+        /// A known image or document format forcezoom does not read (its name).
+        case unsupported(String)
+        /// Printable text, not an image.
+        case text
+        case unknown
+    }
+
+    /// Sniffs a format from the first bytes of a file.
+    /// - Parameter head: at least the first `sniffLength` bytes (fewer for short files).
+    public static func sniff(_ head: [UInt8]) -> Sniffed {
+        func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {
+            head.count >= offset + magic.count && Array(head[offset..<(offset + magic.count)]) == magic
+        }
+        func ascii(_ s: String, at offset: Int = 0) -> Bool { starts(Array(s.utf8), at: offset) }
+        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .supported(.png) }
+        if starts([0xFF, 0xD8, 0xFF]) { return .supported(.jpeg) }
+        if ascii("GIF87a") || ascii("GIF89a") { return .unsupported("GIF") }
+        if ascii("RIFF") && ascii("WEBP", at: 8) { return .unsupported("WebP") }
+        if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .unsupported("TIFF") }
+        if starts([0x49, 0x49, 0x2B, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2B]) { return .unsupported("BigTIFF") }
+        if ascii("BM") && head.count >= 14 { return .unsupported("BMP") }
+        if ascii("ftyp", at: 4) {
+            let brand = head.count >= 12 ? String(decoding: head[8..<12], as: UTF8.self) : ""
+            if ["avif", "avis"].contains(brand) { return .unsupported("AVIF") }
+            if ["heic", "heix", "hevc", "heim", "heis", "mif1", "msf1"].contains(brand) { return .unsupported("HEIF/HEIC") }
+            return .unsupported("an ISO media file (\(brand))")
+        }
+        if starts([0xFF, 0x0A]) || starts([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20]) { return .unsupported("JPEG XL") }
+        if starts([0, 0, 0, 0x0C, 0x6A, 0x50, 0x20, 0x20]) || starts([0xFF, 0x4F, 0xFF, 0x51]) { return .unsupported("JPEG 2000") }
+        if ascii("8BPS") { return .unsupported("Photoshop PSD") }
+        if ascii("%PDF") { return .unsupported("PDF") }
+        if ascii("qoif") { return .unsupported("QOI") }
+        if starts([0, 0, 1, 0]) { return .unsupported("ICO") }
+        if ascii("\u{8A}MNG") { return .unsupported("MNG") }
+        if starts([0x76, 0x2F, 0x31, 0x01]) { return .unsupported("OpenEXR") }
+        if ascii("P") && head.count > 2 && (0x31...0x37).contains(head[1]) && [0x0A, 0x0D, 0x20, 0x09].contains(head[2]) {
+            return .unsupported("Netpbm")
+        }
+        if ascii("<svg") || ascii("<?xml") { return .unsupported("SVG/XML") }
+        if !head.isEmpty && head.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            return .text
+        }
+        return .unknown
+    }
+
+    public var description: String { rawValue }
+}

@@ -1,0 +1,234 @@
+/// How inputs are read.
+public struct DecodeOptions: Hashable, Sendable {
+    /// Apply the EXIF orientation so coordinates refer to the upright image.
+    public var autoOrient = true
+    /// Keep what decoded from a truncated or corrupt file, with a warning.
+    public var lenient = false
+    /// Refuse images with more pixels than this, before allocating (0 = no limit).
+    public var maxPixels: Int64 = 268_435_456
+    /// The most progressive-JPEG scans accepted (a scan bomb otherwise takes minutes).
+    public var maxScans = 1000
+    /// The largest ancillary PNG chunk libpng may allocate (ICC, eXIf), decompressed.
+    public var chunkLimit = 8 << 20
+    /// The most bytes read from standard input.
+    public var stdinLimit = 1 << 30
+
+    public init() {}
+}
+
+/// Everything known about an image from its header.
+public struct ImageHeader: Hashable, Sendable {
+    public enum Details: Hashable, Sendable {
+        case png(PNGDetails)
+        case jpeg(JPEGDetails)
+    }
+
+    public let format: ImageFormat
+    /// The stored (raw) size.
+    public let storedSize: PixelSize
+    /// The decoded pixel layout (gray, gray+alpha, RGB or RGBA; always 8 bits).
+    public let pixelFormat: PixelFormat
+    /// The EXIF orientation tag value as found (may be invalid, e.g. 0 or 9), nil if none.
+    public let exifOrientationValue: Int?
+    /// The orientation forcezoom applies (`.up` when there is none, it is invalid, or
+    /// auto-orientation is off).
+    public let orientation: Orientation
+    public let details: Details
+
+    /// The size of the upright image, the one all coordinates refer to.
+    public var uprightSize: PixelSize { orientation.uprightSize(ofStored: storedSize) }
+}
+
+/// Reads one PNG or JPEG: the header on open, then the pixels of chosen regions in one
+/// pass, decoding no more rows (and, for JPEG, columns) than they need.
+public final class ImageReader {
+    /// The input as named in messages ("<stdin>" for "-").
+    public let path: String
+    public let header: ImageHeader
+    public let options: DecodeOptions
+    /// Problems decoding skipped past (only with `lenient`).
+    public private(set) var warnings: [String] = []
+
+    private enum Backend {
+        case png(PNGReader)
+        case jpeg(JPEGReader)
+    }
+
+    private let backend: Backend
+    private var consumed = false
+
+    /// Opens a file (or "-" for stdin), sniffs its format and reads the header.
+    /// - Parameters:
+    ///   - path: a file path, or "-" for standard input.
+    ///   - options: orientation, leniency and limits.
+    /// - Throws: `DecodeError` for missing, unreadable, empty, unsupported or corrupt
+    ///   files, and for images over the pixel limit.
+    public init(path: String, options: DecodeOptions = DecodeOptions()) throws(DecodeError) {
+        let name = path == "-" ? "<stdin>" : path
+        self.path = name
+        self.options = options
+        let file: CFile
+        if path == "-" {
+            switch CFile.slurpStandardInput(limit: options.stdinLimit) {
+            case .success(let f): file = f
+            case .failure(let e): throw .readFailed(path: name, reason: e.description)
+            }
+        } else {
+            switch FileSystem.kind(of: path) {
+            case .directory: throw .isDirectory(path: name)
+            case .missing:
+                // Let fopen say why (missing, or a dangling link, or no permission).
+                break
+            default: break
+            }
+            switch CFile.open(readingFrom: path) {
+            case .success(let f): file = f
+            case .failure(let e): throw .cannotOpen(path: name, reason: e.description)
+            }
+        }
+        let head = file.read(upTo: ImageFormat.sniffLength)
+        if head.isEmpty { throw .empty(path: name) }
+        guard file.rewind() else { throw .readFailed(path: name, reason: "cannot seek back to the start") }
+
+        let size: PixelSize, format: PixelFormat, exif: [UInt8]?, details: ImageHeader.Details
+        switch ImageFormat.sniff(head) {
+        case .supported(.png):
+            let r = try PNGReader(file: file, path: name, chunkLimit: options.chunkLimit)
+            backend = .png(r)
+            (size, format, exif, details) = (r.size, r.format, r.exif, .png(r.details))
+        case .supported(.jpeg):
+            let r = try JPEGReader(file: file, path: name, lenient: options.lenient, maxScans: options.maxScans)
+            if r.details.precision != 8 {
+                throw .unsupportedVariant(path: name, what: "\(r.details.precision)-bit JPEG; only 8-bit JPEG is supported")
+            }
+            backend = .jpeg(r)
+            (size, format, exif, details) = (r.size, r.format, r.exif, .jpeg(r.details))
+        case .unsupported(let what): throw .unsupportedFormat(path: name, format: what)
+        case .text: throw .notAnImage(path: name, what: "the file is text")
+        case .unknown: throw .notAnImage(path: name, what: "unrecognised leading bytes")
+        }
+        if size.width <= 0 || size.height <= 0 {
+            throw .corrupt(path: name, detail: "image size \(size) has no pixels")
+        }
+        if options.maxPixels > 0 && size.area > options.maxPixels {
+            throw .tooManyPixels(path: name, size: size, limit: options.maxPixels)
+        }
+        let value = exif.flatMap { EXIF.orientationValue(in: $0) }
+        let orientation = options.autoOrient ? (value.flatMap { Orientation(rawValue: $0) } ?? .up) : .up
+        header = ImageHeader(format: details.format, storedSize: size, pixelFormat: format,
+                             exifOrientationValue: value, orientation: orientation, details: details)
+    }
+
+    /// Decodes stored-pixel rectangles in one pass over the file.
+    ///
+    /// JPEG: libjpeg delivers only the union of the columns (jpeg_crop_scanline), skips the
+    /// rows above (jpeg_skip_scanlines) and stops after the last row needed. PNG: rows are
+    /// streamed one at a time and reading stops after the last row needed (interlaced PNGs
+    /// are decoded whole: Adam7 scatters every row across seven passes).
+    /// - Parameter rects: non-empty rectangles inside the stored image.
+    /// - Returns: one image per rectangle, in stored orientation.
+    /// - Throws: `DecodeError` on corrupt or truncated data (unless lenient).
+    public func readStored(_ rects: [PixelRect]) throws(DecodeError) -> [Image] {
+        precondition(!consumed, "an ImageReader decodes once")
+        consumed = true
+        let bounds = PixelRect(size: header.storedSize)
+        precondition(rects.allSatisfy { !$0.isEmpty && $0.intersection(bounds) == $0 }, "region outside image")
+        guard let union = rects.dropFirst().reduce(rects.first, { $0?.union($1) }) else { return [] }
+        var outputs = rects.map { Image(width: $0.width, height: $0.height, format: header.pixelFormat) }
+        let c = header.pixelFormat.channels
+
+        switch backend {
+        case .jpeg(let r):
+            let (firstColumn, rowWidth) = try r.start(denominator: 1, columns: union.x..<union.maxX)
+            try r.skip(rows: union.y)
+            let rowBytes = rowWidth * c
+            var row = [UInt8](repeating: 0, count: rowBytes)
+            for y in union.y..<union.maxY {
+                let got = try row.withMutableBytes { buffer throws(DecodeError) in
+                    try r.read(into: buffer, rows: 1, rowBytes: rowBytes, warnings: &warnings)
+                }
+                if got == 0 { break }  // lenient and the data ended: the rest stays zero
+                distribute(row: row, y: y, firstColumn: firstColumn, rects: rects, into: &outputs, channels: c)
+            }
+            if r.warningCount > 0 && warnings.isEmpty {
+                warnings.append("\(r.warningCount) corrupt-data warning(s): \(r.lastMessage)")
+            }
+        case .png(let r) where !r.details.interlaced:
+            var row = [UInt8](repeating: 0, count: header.storedSize.width * c)
+            for y in 0..<union.maxY {
+                let got = try row.withMutableBytes { buffer throws(DecodeError) in
+                    try r.readRows(into: buffer, count: 1, lenient: options.lenient, warnings: &warnings)
+                }
+                if got == 0 { break }
+                if y >= union.y {
+                    distribute(row: row, y: y, firstColumn: 0, rects: rects, into: &outputs, channels: c)
+                }
+            }
+        case .png(let r):
+            let size = header.storedSize
+            var full = [UInt8](repeating: 0, count: size.width * size.height * c)
+            try full.withMutableBytes { buffer throws(DecodeError) in
+                try r.readInterlaced(into: buffer, lenient: options.lenient, warnings: &warnings)
+            }
+            let image = Image(width: size.width, height: size.height, format: header.pixelFormat, pixels: full)
+            outputs = rects.map { image.cropped(to: $0) }
+        }
+        return outputs
+    }
+
+    /// Decodes upright rectangles: each is mapped to the stored pixels, only those are
+    /// decoded, and the result is turned upright.
+    /// - Parameter rects: non-empty rectangles inside the upright image.
+    /// - Returns: one upright image per rectangle.
+    public func readUpright(_ rects: [PixelRect]) throws(DecodeError) -> [Image] {
+        let o = header.orientation
+        let stored = rects.map { o.storedRect(forUpright: $0, stored: header.storedSize) }
+        return try readStored(stored).map { $0.oriented(o) }
+    }
+
+    /// Decodes the whole upright image.
+    public func readImage() throws(DecodeError) -> Image {
+        try readUpright([PixelRect(size: header.uprightSize)])[0]
+    }
+
+    /// Decodes the whole image reduced by 1/`denominator` (1, 2, 4 or 8) where the codec
+    /// can do it while decoding (JPEG DCT scaling), upright.
+    /// - Returns: the image and the denominator actually applied (PNG: always 1).
+    public func readReduced(denominator: Int) throws(DecodeError) -> (Image, Int) {
+        guard case .jpeg(let r) = backend, denominator > 1 else { return (try readImage(), 1) }
+        precondition(!consumed, "an ImageReader decodes once")
+        consumed = true
+        let size = JPEGReader.scaledSize(header.storedSize, denominator: denominator)
+        let c = header.pixelFormat.channels
+        _ = try r.start(denominator: denominator, columns: nil)
+        var pixels = [UInt8](repeating: 0, count: size.width * size.height * c)
+        let rowBytes = size.width * c
+        _ = try pixels.withMutableBytes { buffer throws(DecodeError) in
+            try r.read(into: buffer, rows: size.height, rowBytes: rowBytes, warnings: &warnings)
+        }
+        let image = Image(width: size.width, height: size.height, format: header.pixelFormat, pixels: pixels)
+        return (image.oriented(header.orientation), denominator)
+    }
+
+    /// Copies the parts of one decoded row that fall in each rectangle.
+    private func distribute(row: [UInt8], y: Int, firstColumn: Int, rects: [PixelRect], into outputs: inout [Image], channels c: Int) {
+        row.withUnsafeBytes { src in
+            for (i, rect) in rects.enumerated() where y >= rect.y && y < rect.maxY {
+                let start = (rect.x - firstColumn) * c
+                let dst = (y - rect.y) * rect.width * c
+                outputs[i].pixels.withUnsafeMutableBytes { out in
+                    out.baseAddress!.advanced(by: dst).copyMemory(from: src.baseAddress!.advanced(by: start), byteCount: rect.width * c)
+                }
+            }
+        }
+    }
+}
+
+extension ImageHeader.Details {
+    var format: ImageFormat {
+        switch self {
+        case .png: return .png
+        case .jpeg: return .jpeg
+        }
+    }
+}

@@ -1,0 +1,71 @@
+/// How an output is encoded.
+public enum OutputEncoding: Hashable, Sendable {
+    case png(PNGSettings)
+    /// `exif` is an APP1 payload starting with "Exif\0\0".
+    case jpeg(quality: Int, subsampling: Int, progressive: Bool, exif: [UInt8]?)
+
+    /// PNG for ".png" and anything else, JPEG for ".jpg"/".jpeg" (quality 85, 4:2:0).
+    public static func forPath(_ path: String, png: PNGSettings = .default, jpegQuality: Int = 85) -> OutputEncoding {
+        switch FileSystem.fileExtension(path).lowercased() {
+        case "jpg", "jpeg": return .jpeg(quality: jpegQuality, subsampling: 420, progressive: false, exif: nil)
+        default: return .png(png)
+        }
+    }
+}
+
+/// Writes images to files safely: a temporary file in the target folder, renamed into
+/// place when complete; "-" writes to standard output.
+public enum ImageWriter {
+    /// Encodes `image` to `path`.
+    /// - Parameters:
+    ///   - image: the pixels (any format; JPEG drops alpha, composited on nothing).
+    ///   - path: the output path, or "-" for stdout.
+    ///   - encoding: PNG or JPEG settings.
+    ///   - inputs: input paths the output must not overwrite.
+    /// - Returns: the number of bytes written (nil for stdout).
+    /// - Throws: `OutputError`; no partial file remains.
+    @discardableResult
+    public static func write(_ image: Image, to path: String, encoding: OutputEncoding = .png(.default),
+                             protecting inputs: [String] = []) throws(OutputError) -> Int64? {
+        let out = try OutputFile(path: path, protecting: inputs)
+        do {
+            try encode(image, into: out, encoding: encoding)
+            try out.commit()
+        } catch {
+            out.discard()
+            throw error
+        }
+        return path == "-" ? nil : FileSystem.size(of: path)
+    }
+
+    /// Encodes into an open output, in bands of rows so nothing is copied whole.
+    static func encode(_ image: Image, into out: OutputFile, encoding: OutputEncoding) throws(OutputError) {
+        let band = 64
+        switch encoding {
+        case .png(let settings):
+            let writer = try PNGWriter(file: out.file, path: out.path, size: image.size, format: image.format, settings: settings)
+            try image.pixels.withBytes { buffer throws(OutputError) in
+                var y = 0
+                while y < image.height {
+                    let n = min(band, image.height - y)
+                    try writer.write(rows: UnsafeRawBufferPointer(rebasing: buffer[(y * image.stride)...]), count: n)
+                    y += n
+                }
+            }
+            try writer.finish()
+        case .jpeg(let quality, let subsampling, let progressive, let exif):
+            let flat = image.format.hasAlpha ? image.converted(to: image.format.isGray ? .gray : .rgb) : image
+            let writer = try JPEGWriter(file: out.file, path: out.path, size: flat.size, format: flat.format, quality: quality,
+                                        subsampling: subsampling, progressive: progressive, app1: exif)
+            try flat.pixels.withBytes { buffer throws(OutputError) in
+                var y = 0
+                while y < flat.height {
+                    let n = min(band, flat.height - y)
+                    try writer.write(rows: UnsafeRawBufferPointer(rebasing: buffer[(y * flat.stride)...]), count: n)
+                    y += n
+                }
+            }
+            try writer.finish()
+        }
+    }
+}

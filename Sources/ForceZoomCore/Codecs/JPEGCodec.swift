@@ -1,0 +1,192 @@
+import CJPEG
+import FZShims
+
+/// What a JPEG's header says.
+public struct JPEGDetails: Hashable, Sendable {
+    public var components: Int
+    /// The file's colour space: gray, ycbcr, rgb, cmyk, ycck.
+    public var colorSpace: String
+    public var progressive: Bool
+    public var arithmetic: Bool
+    public var precision: Int
+    /// Chroma subsampling as J:a:b ("4:2:0"), or "" for gray.
+    public var subsampling: String
+    /// Per component sampling factors ("2x2,1x1,1x1").
+    public var samplingFactors: String
+    public var hasICC: Bool
+    public var adobe: Bool
+}
+
+/// Owns a libjpeg-turbo decompressor: every libjpeg pointer lives in this file. Decoding
+/// runs in the C shims (setjmp); this class turns their statuses into `DecodeError`s.
+final class JPEGReader {
+    private let reader: OpaquePointer
+    private let file: CFile
+    private let path: String
+    let details: JPEGDetails
+    let size: PixelSize
+    let format: PixelFormat
+    let exif: [UInt8]?
+    private let lenient: Bool
+
+    /// Opens a JPEG and reads its header.
+    /// - Parameters:
+    ///   - file: a stream at the start of the file.
+    ///   - path: the name used in errors.
+    ///   - lenient: keep going past corrupt data (libjpeg grey-fills) instead of failing.
+    ///   - maxScans: the most progressive scans accepted (0 = no limit).
+    init(file: CFile, path: String, lenient: Bool, maxScans: Int) throws(DecodeError) {
+        var out: OpaquePointer?
+        let status = file.withStream { fz_jpeg_open($0, lenient ? 0 : 1, Int32(maxScans), &out) }
+        guard let reader = out else { throw .readFailed(path: path, reason: "out of memory") }
+        if status != FZ_OK {
+            let message = String(cString: fz_jpeg_message(reader))
+            fz_jpeg_reader_free(reader)
+            throw Self.classify(message, path: path)
+        }
+        self.reader = reader
+        self.file = file
+        self.path = path
+        self.lenient = lenient
+        let h = fz_jpeg_header_of(reader)!.pointee
+        size = PixelSize(width: Int(h.width), height: Int(h.height))
+        format = h.channels == 1 ? .gray : .rgb
+        let n = Int(h.components)
+        let hs = [h.h_samp.0, h.h_samp.1, h.h_samp.2, h.h_samp.3].map { Int($0) }
+        let vs = [h.v_samp.0, h.v_samp.1, h.v_samp.2, h.v_samp.3].map { Int($0) }
+        details = JPEGDetails(
+            components: n, colorSpace: Self.colorSpaceName(Int(h.color_space)), progressive: h.progressive != 0,
+            arithmetic: h.arithmetic != 0, precision: Int(h.data_precision),
+            subsampling: Self.subsampling(h: hs, v: vs, components: n),
+            samplingFactors: (0..<min(n, 4)).map { "\(hs[$0])x\(vs[$0])" }.joined(separator: ","),
+            hasICC: h.has_icc != 0, adobe: h.saw_adobe != 0)
+        if let p = h.exif, h.exif_length > 0 {
+            exif = Array(UnsafeBufferPointer(start: p, count: Int(h.exif_length)))
+        } else {
+            exif = nil
+        }
+    }
+
+    deinit { fz_jpeg_reader_free(reader) }
+
+    /// libjpeg's corrupt-data warnings so far (only non-zero when lenient).
+    var warningCount: Int { Int(fz_jpeg_warning_count(reader)) }
+    var lastMessage: String { String(cString: fz_jpeg_message(reader)) }
+
+    /// The scaled output size libjpeg gives for 1/`denominator`: ceil(W/d) x ceil(H/d).
+    static func scaledSize(_ size: PixelSize, denominator d: Int) -> PixelSize {
+        PixelSize(width: (size.width + d - 1) / d, height: (size.height + d - 1) / d)
+    }
+
+    /// Starts decoding at 1/`denominator` scale with output columns limited to `columns`
+    /// (in scaled pixels; nil = all).
+    /// - Returns: the first column libjpeg will deliver and the delivered row width
+    ///   (the crop is widened to iMCU boundaries).
+    func start(denominator: Int, columns: Range<Int>?) throws(DecodeError) -> (x: Int, width: Int) {
+        var ox: UInt32 = 0, ow: UInt32 = 0, oh: UInt32 = 0
+        let x = UInt32(columns?.lowerBound ?? 0), w = UInt32(columns?.count ?? 0)
+        if fz_jpeg_start(reader, Int32(denominator), x, w, &ox, &ow, &oh) != FZ_OK {
+            throw Self.classify(lastMessage, path: path)
+        }
+        return (Int(ox), Int(ow))
+    }
+
+    /// Skips rows without colour conversion.
+    func skip(rows: Int) throws(DecodeError) {
+        guard rows > 0 else { return }
+        if fz_jpeg_skip_rows(reader, UInt32(rows)) != FZ_OK { throw Self.classify(lastMessage, path: path) }
+    }
+
+    /// Reads `count` rows of `rowBytes` each into `buffer`.
+    /// - Returns: rows read (fewer only when lenient and the data broke off).
+    func read(into buffer: UnsafeMutableRawBufferPointer, rows count: Int, rowBytes: Int, warnings: inout [String]) throws(DecodeError) -> Int {
+        var done: UInt32 = 0
+        let status = fz_jpeg_read_rows(reader, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                                       UInt32(count), rowBytes, &done)
+        if status != FZ_OK {
+            if !lenient { throw Self.classify(lastMessage, path: path) }
+            warnings.append(lastMessage)
+        }
+        return Int(done)
+    }
+
+    static func colorSpaceName(_ cs: Int) -> String {
+        switch cs {
+        case Int(JCS_GRAYSCALE.rawValue): return "gray"
+        case Int(JCS_RGB.rawValue): return "rgb"
+        case Int(JCS_YCbCr.rawValue): return "ycbcr"
+        case Int(JCS_CMYK.rawValue): return "cmyk"
+        case Int(JCS_YCCK.rawValue): return "ycck"
+        default: return "unknown(\(cs))"
+        }
+    }
+
+    /// "4:4:4", "4:2:2", "4:2:0", "4:4:0", "4:1:1"... from the luma/chroma factors.
+    static func subsampling(h: [Int], v: [Int], components n: Int) -> String {
+        guard n >= 3, h[1] > 0, v[1] > 0 else { return n == 1 ? "" : "unknown" }
+        let hr = h[0] / h[1], vr = v[0] / v[1]
+        switch (hr, vr) {
+        case (1, 1): return "4:4:4"
+        case (2, 1): return "4:2:2"
+        case (2, 2): return "4:2:0"
+        case (1, 2): return "4:4:0"
+        case (4, 1): return "4:1:1"
+        case (4, 2): return "4:1:0"
+        default: return "\(h[0])x\(v[0]),\(h[1])x\(v[1])"
+        }
+    }
+
+    /// Sorts libjpeg's message into truncated, unsupported or corrupt.
+    static func classify(_ message: String, path: String) -> DecodeError {
+        if message.contains("Premature end") || message.contains("ended early") {
+            return .truncated(path: path, detail: message)
+        }
+        if message.contains("data precision") {
+            return .unsupportedVariant(path: path, what: "JPEG precision (\(message)); only 8-bit JPEG is supported")
+        }
+        if message.contains("Unsupported color conversion") || message.contains("Bogus JPEG colorspace") {
+            return .unsupportedVariant(path: path, what: "JPEG colour space (\(message))")
+        }
+        return .corrupt(path: path, detail: message)
+    }
+}
+
+/// Writes baseline or progressive JPEGs through libjpeg (fixtures, JPEG thumbnails).
+final class JPEGWriter {
+    private let writer: OpaquePointer
+    private let path: String
+    private let rowBytes: Int
+
+    /// Starts a JPEG; `app1` is an EXIF payload including its "Exif\0\0" prefix.
+    init(file: CFile, path: String, size: PixelSize, format: PixelFormat, quality: Int, subsampling: Int,
+         progressive: Bool, app1: [UInt8]?) throws(OutputError) {
+        precondition(format == .gray || format == .rgb, "JPEG takes gray or RGB")
+        var out: OpaquePointer?
+        let status = file.withStream { stream in
+            (app1 ?? []).withUnsafeBufferPointer { a in
+                fz_jpeg_writer_begin(stream, UInt32(size.width), UInt32(size.height), Int32(format.channels),
+                                     Int32(quality), Int32(subsampling), progressive ? 1 : 0,
+                                     a.count > 0 ? a.baseAddress : nil, UInt32(a.count), &out)
+            }
+        }
+        guard let writer = out else { throw .writeFailed(path: path, reason: "out of memory") }
+        self.writer = writer
+        self.path = path
+        rowBytes = size.width * format.channels
+        if status != FZ_OK { throw .writeFailed(path: path, reason: String(cString: fz_jpeg_writer_message(writer))) }
+    }
+
+    deinit { fz_jpeg_writer_free(writer) }
+
+    func write(rows: UnsafeRawBufferPointer, count: Int) throws(OutputError) {
+        if fz_jpeg_writer_rows(writer, rows.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(count), rowBytes) != FZ_OK {
+            throw .writeFailed(path: path, reason: String(cString: fz_jpeg_writer_message(writer)))
+        }
+    }
+
+    func finish() throws(OutputError) {
+        if fz_jpeg_writer_end(writer) != FZ_OK {
+            throw .writeFailed(path: path, reason: String(cString: fz_jpeg_writer_message(writer)))
+        }
+    }
+}

@@ -1,0 +1,102 @@
+/// One coordinate of a touch: in pixels (or view points) or in percent of the extent.
+public enum Coordinate: Hashable, Sendable, CustomStringConvertible {
+    case absolute(Double)
+    case percent(Double)
+
+    /// Parses `1200`, `12.5` or `50%`.
+    public init?(parsing text: Substring) {
+        let t = text.trimmingSpaces
+        if t.hasSuffix("%") {
+            guard let p = Double(t.dropLast()), p.isFinite else { return nil }
+            self = .percent(p)
+        } else {
+            guard let v = Double(t), v.isFinite else { return nil }
+            self = .absolute(v)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .absolute(let v): return v == v.rounded() ? String(Int(v)) : String(v)
+        case .percent(let p): return (p == p.rounded() ? String(Int(p)) : String(p)) + "%"
+        }
+    }
+}
+
+/// Where the user touched: image pixels, percentages of the image, or a point in an
+/// aspect-fit view of the image that is mapped back to it.
+public struct TouchPoint: Hashable, Sendable, CustomStringConvertible {
+    public var x: Coordinate
+    public var y: Coordinate
+    /// With a view size, coordinates are view points (or percent of the view).
+    public var view: PixelSize?
+
+    public init(x: Coordinate, y: Coordinate, view: PixelSize? = nil) {
+        self.x = x
+        self.y = y
+        self.view = view
+    }
+
+    /// Parses `X,Y` where each part is a number or a percentage.
+    public init?(parsing text: String) {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2, let x = Coordinate(parsing: parts[0]), let y = Coordinate(parsing: parts[1]) else {
+            return nil
+        }
+        self.init(x: x, y: y)
+    }
+
+    public var description: String { "\(x),\(y)" }
+
+    /// The upright image pixel this touch names.
+    /// - Parameter image: the upright image size.
+    /// - Returns: a pixel inside the image.
+    /// - Throws: `GeometryError` when the point lies outside the image or view, or a
+    ///   percentage is outside 0...100.
+    public func resolve(in image: PixelSize) throws(GeometryError) -> PixelPoint {
+        if let view {
+            let fit = AspectFit(image: image, view: view)
+            let vx = try Self.absolute(x, extent: view.width, axis: "x")
+            let vy = try Self.absolute(y, extent: view.height, axis: "y")
+            guard vx >= 0, vy >= 0, vx < Double(view.width), vy < Double(view.height) else {
+                throw .pointOutsideView(point: description, view: view)
+            }
+            return fit.imagePixel(x: vx, y: vy)
+        }
+        let px = try Self.pixel(x, extent: image.width, axis: "x")
+        let py = try Self.pixel(y, extent: image.height, axis: "y")
+        guard px >= 0, py >= 0, px < image.width, py < image.height else {
+            throw .pointOutsideImage(point: description, image: image)
+        }
+        return PixelPoint(x: px, y: py)
+    }
+
+    private static func absolute(_ c: Coordinate, extent: Int, axis: String) throws(GeometryError) -> Double {
+        switch c {
+        case .absolute(let v): return v
+        case .percent(let p):
+            guard (0...100).contains(p) else { throw .percentOutOfRange(axis: axis, value: p) }
+            return p / 100 * Double(extent)
+        }
+    }
+
+    /// Pixels: floor of the value. Percent: floor(p/100 * extent), clamped to extent - 1
+    /// (so 100% is the last pixel).
+    private static func pixel(_ c: Coordinate, extent: Int, axis: String) throws(GeometryError) -> Int {
+        switch c {
+        case .absolute(let v): return Int(v.rounded(.down))
+        case .percent(let p):
+            guard (0...100).contains(p) else { throw .percentOutOfRange(axis: axis, value: p) }
+            return min(Int((p / 100 * Double(extent)).rounded(.down)), extent - 1)
+        }
+    }
+}
+
+extension Substring {
+    var trimmingSpaces: Substring {
+        var s = self
+        while s.first == " " { s = s.dropFirst() }
+        while s.last == " " { s = s.dropLast() }
+        return s
+    }
+}

@@ -1,0 +1,118 @@
+/// A reconstruction kernel for resampling.
+public enum ResampleFilter: String, CaseIterable, Sendable {
+    /// Pixel replication: exact for whole magnifications.
+    case nearest
+    /// Triangle; area-correct box at large reductions comes from `box`.
+    case bilinear
+    /// Catmull-Rom cubic (sharp, interpolating: an integer-aligned 1:1 is an exact copy).
+    case bicubic
+    /// Lanczos, 3 lobes: the reference quality for reductions (Pillow, vips).
+    case lanczos
+    /// Box: each output pixel the exact area average of what it covers (reductions).
+    case box
+
+    /// Half-width of the kernel in source pixels at scale 1.
+    public var support: Double {
+        switch self {
+        case .nearest, .box: return 0.5
+        case .bilinear: return 1
+        case .bicubic: return 2
+        case .lanczos: return 3
+        }
+    }
+
+    /// The kernel's value at distance `x`.
+    public func weight(_ x: Double) -> Double {
+        let t = abs(x)
+        switch self {
+        case .nearest, .box:
+            return t < 0.5 ? 1 : (t == 0.5 ? 0.5 : 0)
+        case .bilinear:
+            return t < 1 ? 1 - t : 0
+        case .bicubic:
+            // Catmull-Rom (a = -0.5).
+            if t < 1 { return (1.5 * t - 2.5) * t * t + 1 }
+            if t < 2 { return ((-0.5 * t + 2.5) * t - 4) * t + 2 }
+            return 0
+        case .lanczos:
+            if t == 0 { return 1 }
+            if t >= 3 { return 0 }
+            let px = Double.pi * t
+            return 3 * sin(px) * sin(px / 3) / (px * px)
+        }
+    }
+}
+
+/// Per-output-pixel taps along one axis: which source pixels, with what weights.
+///
+/// Output pixel o's centre maps to source coordinate u = origin + (o + 0.5) * step. When
+/// reducing (step > 1) the kernel is stretched by step, so every source pixel contributes
+/// in proportion to its coverage: no aliasing. Taps past the edges are clamped onto the
+/// edge pixels. Weights are normalised to sum to 1.
+struct AxisTaps {
+    let first: [Int]
+    let count: [Int]
+    /// `maxTaps` weights per output pixel.
+    let weights: [Float]
+    let maxTaps: Int
+
+    init(outputLength: Int, sourceLength: Int, origin: Double, step: Double, filter: ResampleFilter) {
+        var first = [Int](repeating: 0, count: outputLength)
+        var count = [Int](repeating: 0, count: outputLength)
+        if filter == .nearest {
+            var weights = [Float](repeating: 1, count: outputLength)
+            for o in 0..<outputLength {
+                let u = origin + (Double(o) + 0.5) * step
+                first[o] = min(max(Int(u.rounded(.down)), 0), sourceLength - 1)
+                count[o] = 1
+                weights[o] = 1
+            }
+            self.first = first
+            self.count = count
+            self.weights = weights
+            maxTaps = 1
+            return
+        }
+        let scale = max(1, step)
+        let support = filter.support * scale
+        let taps = Int((2 * support).rounded(.up)) + 2
+        var weights = [Float](repeating: 0, count: outputLength * taps)
+        var raw = [Double](repeating: 0, count: taps)
+        for o in 0..<outputLength {
+            let u = origin + (Double(o) + 0.5) * step
+            let lo = Int((u - support).rounded(.down))
+            let hi = Int((u + support).rounded(.up))
+            let clampedLo = min(max(lo, 0), sourceLength - 1)
+            let clampedHi = min(max(hi, 0), sourceLength - 1)
+            let n = min(clampedHi - clampedLo + 1, taps)
+            for j in 0..<n { raw[j] = 0 }
+            var sum = 0.0
+            for k in lo...hi {
+                let w = filter.weight((Double(k) + 0.5 - u) / scale)
+                if w == 0 { continue }
+                let j = min(max(k, 0), sourceLength - 1) - clampedLo
+                if j >= 0 && j < n {
+                    raw[j] += w
+                    sum += w
+                }
+            }
+            if sum == 0 {  // a window with no weight (cannot happen for these kernels)
+                raw[0] = 1
+                sum = 1
+            }
+            first[o] = clampedLo
+            count[o] = n
+            for j in 0..<n { weights[o * taps + j] = Float(raw[j] / sum) }
+        }
+        self.first = first
+        self.count = count
+        self.weights = weights
+        maxTaps = taps
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -1,0 +1,119 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FZShims
+
+/// A C stdio stream, closed when the last reference goes. The `FILE*` never leaves this
+/// module: codecs borrow it inside `withStream`.
+final class CFile {
+    private let stream: UnsafeMutablePointer<FILE>
+    /// Memory a `fmemopen` stream reads from; freed after the stream is closed.
+    private let backing: UnsafeMutableRawPointer?
+    private var closed = false
+
+    private init(stream: UnsafeMutablePointer<FILE>, backing: UnsafeMutableRawPointer? = nil) {
+        self.stream = stream
+        self.backing = backing
+    }
+
+    deinit {
+        close()
+        backing?.deallocate()
+    }
+
+    /// Lends the stream to a C call.
+    func withStream<R>(_ body: (UnsafeMutablePointer<FILE>) throws -> R) rethrows -> R { try body(stream) }
+
+    /// Closes the stream; returns the errno of a failed flush or close, 0 when fine.
+    @discardableResult
+    func close() -> Int32 {
+        if closed { return 0 }
+        closed = true
+        if stream == fz_stdout() {
+            return fflush(stream) == 0 ? 0 : errno
+        }
+        return fclose(stream) == 0 ? 0 : errno
+    }
+
+    /// Flushes buffered output; returns errno on failure, 0 when fine.
+    func flush() -> Int32 { fflush(stream) == 0 ? 0 : errno }
+
+    /// Whether a write error is pending on the stream.
+    var hasError: Bool { ferror(stream) != 0 }
+
+    /// Reads up to `count` bytes from the current position.
+    func read(upTo count: Int) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: count)
+        let n = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, count, stream) }
+        buffer.removeSubrange(n..<count)
+        return buffer
+    }
+
+    /// Moves back to the first byte; false when the stream cannot seek.
+    func rewind() -> Bool { fseek(stream, 0, SEEK_SET) == 0 }
+
+    /// The descriptor, for fsync and fstat.
+    var descriptor: Int32 { fileno(stream) }
+
+    /// Opens a file for reading.
+    static func open(readingFrom path: String) -> Result<CFile, Errno> {
+        guard let f = fopen(path, "rb") else { return .failure(Errno(errno)) }
+        return .success(CFile(stream: f))
+    }
+
+    /// Wraps an open descriptor for writing.
+    static func open(writingTo descriptor: Int32) -> Result<CFile, Errno> {
+        guard let f = fdopen(descriptor, "wb") else { return .failure(Errno(errno)) }
+        return .success(CFile(stream: f))
+    }
+
+    /// The process's standard output.
+    static func standardOutput() -> CFile { CFile(stream: fz_stdout()) }
+
+    /// Reads all of standard input into memory and opens a stream over it (stdin cannot
+    /// seek back after sniffing, and libjpeg and libpng read from a stream).
+    static func slurpStandardInput(limit: Int) -> Result<CFile, Errno> {
+        var bytes = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, 1 << 16, fz_stdin()) }
+            if n > 0 { bytes.append(contentsOf: chunk[0..<n]) }
+            if bytes.count > limit { return .failure(Errno(EFBIG)) }
+            if n < (1 << 16) {
+                if ferror(fz_stdin()) != 0 { return .failure(Errno(errno)) }
+                break
+            }
+        }
+        let count = max(bytes.count, 1)
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 16)
+        bytes.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
+        guard let f = fmemopen(memory, bytes.count, "rb") else {
+            let e = errno
+            memory.deallocate()
+            return .failure(Errno(e))
+        }
+        return .success(CFile(stream: f, backing: memory))
+    }
+}
+
+/// A system error number with its text.
+public struct Errno: Error, Equatable, Sendable, CustomStringConvertible {
+    public let code: Int32
+    public init(_ code: Int32) { self.code = code }
+    public var description: String {
+        guard let s = strerror(code) else { return "error \(code)" }
+        return String(cString: s).lowercasedFirst
+    }
+}
+
+extension String {
+    /// "No such file" -> "no such file": messages read as one sentence after a colon.
+    var lowercasedFirst: String {
+        guard let f = first, f.isUppercase else { return self }
+        let second = dropFirst().first
+        if let second, second.isUppercase { return self }  // an acronym like "EXIF"
+        return f.lowercased() + dropFirst()
+    }
+}

@@ -1,0 +1,40 @@
+import ArgumentParser
+import ForceZoomCore
+
+/// How inputs are read: shared by every subcommand that decodes.
+struct DecodeFlags: ParsableArguments {
+    @Flag(name: .long, help: "Do not apply the EXIF orientation (coordinates then refer to the stored pixels).")
+    var noAutoOrient = false
+
+    @Flag(name: .long, help: "Keep what decoded from a truncated or corrupt file, with a warning, instead of failing.")
+    var lenient = false
+
+    @Option(name: .long, help: ArgumentHelp("Refuse images with more pixels than this, before decoding (0 = no limit).", valueName: "n"))
+    var maxPixels: Int64 = 268_435_456
+
+    func validate() throws {
+        if maxPixels < 0 { throw ValidationError("--max-pixels must be 0 (no limit) or positive") }
+    }
+
+    var options: DecodeOptions {
+        var o = DecodeOptions()
+        o.autoOrient = !noAutoOrient
+        o.lenient = lenient
+        o.maxPixels = maxPixels
+        return o
+    }
+}
+
+/// PNG output settings.
+struct EncodeFlags: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "PNG compression 0-9: 0 stores, 1-3 fast (sub filter, the default 2), 4-6 paeth, 7-9 smallest and slow (adaptive filters).",
+        valueName: "level"))
+    var compression: Int = PNGSettings.defaultCompression
+
+    func validate() throws {
+        if !(0...9).contains(compression) { throw ValidationError("--compression must be 0-9, got \(compression)") }
+    }
+
+    var png: PNGSettings { .compression(compression) }
+}

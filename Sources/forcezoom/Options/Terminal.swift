@@ -1,0 +1,41 @@
+import ForceZoomCore
+import FZShims
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A failure already phrased for the user: `forcezoom: error: <message>`, exit 1.
+struct ToolFailure: Error {
+    let message: String
+    var exitCode: Int32 = 1
+
+    init(_ message: String) { self.message = message }
+    init(_ error: DecodeError) { message = error.description }
+    init(_ error: OutputError) { message = error.description }
+    init(path: String, _ error: GeometryError) { message = "\(path == "-" ? "<stdin>" : path): \(error)" }
+}
+
+/// stderr helpers: one line per message, unbuffered.
+enum Terminal {
+    static func writeError(_ text: String) {
+        var t = text
+        t.withUTF8 { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let n = write(2, buffer.baseAddress! + offset, buffer.count - offset)
+                if n <= 0 { break }
+                offset += n
+            }
+        }
+    }
+
+    static func error(_ message: String) { writeError("forcezoom: error: \(message)\n") }
+    static func warning(_ message: String) { writeError("forcezoom: warning: \(message)\n") }
+
+    /// Whether standard error is a terminal (progress lines only then).
+    static var stderrIsTerminal: Bool { isatty(2) != 0 }
+}
+
+/// Installs the signal handlers that remove temporary outputs on Ctrl-C.
+func fz_install_cleanup() { fz_install_cleanup_handlers() }

@@ -1,0 +1,194 @@
+import ArgumentParser
+import ForceZoomCore
+
+/// `forcezoom crop`: the ForceZoom peek, a square 1:1 crop around a touch point.
+struct Crop: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Cut the square 1:1 detail around a point (the ForceZoom peek) to PNG.",
+        discussion: """
+            The square has side N image pixels: --size N, or --screen WxH for N = min(W,H)
+            (the peek ForceZoom shows on a deep press; default screen 390x844, so N = 390).
+            The touched pixel lands at output pixel (N/2, N/2) rounded down; near an edge
+            the square shifts just enough to stay inside the image. An image smaller than
+            the square is centred on --background. The output is always N x N.
+
+            --at takes image pixels (1200,800), percentages (50%,25%), or with --view WxH a
+            point in an aspect-fit view of that size, mapped back to the image (a touch on
+            the letterbox goes to the nearest edge). --at may repeat: one decode, one output
+            per point (-o then needs %d, numbered from 1).
+
+            --zoom Z shows N/Z image pixels magnified Z times: nearest neighbour for whole
+            Z, Catmull-Rom bicubic otherwise.
+
+            Output: 8-bit PNG (16-bit inputs are rounded to 8 bits); gray stays gray and
+            alpha stays alpha. JPEG crops decode only the rows and columns they need.
+
+            Examples:
+              forcezoom crop photo.jpg --at 1200,800 -o detail.png
+              forcezoom crop photo.jpg --at 50%,50% --size 256 --zoom 2 -o - > peek.png
+              forcezoom crop photo.jpg --view 390x844 --at 195,300 --json
+              forcezoom crop photo.jpg --at 10%,10% --at 90%,90% -o 'peek-%d.png'
+              forcezoom crop photo.jpg --at 3990,10 --geometry-only
+            """)
+
+    @Argument(help: ArgumentHelp("The image: a PNG or JPEG path, or - for standard input.", valueName: "input"))
+    var input: String
+
+    @Option(name: .long, help: ArgumentHelp("The touch point, X,Y in pixels or percent (repeatable).", valueName: "x,y"))
+    var at: [Point] = []
+
+    @Option(name: .long, help: ArgumentHelp("The square's side in image pixels.", valueName: "n"))
+    var size: Int?
+
+    @Option(name: .long, help: ArgumentHelp("The device screen (WxH or a device name); the side is min(W,H). Default 390x844.", valueName: "wxh"))
+    var screen: Size?
+
+    @Option(name: .long, help: ArgumentHelp("--at is a point in an aspect-fit view of this size.", valueName: "wxh"))
+    var view: Size?
+
+    @Option(name: .long, help: ArgumentHelp("Magnification: the square shows N/Z image pixels, Z times larger.", valueName: "z"))
+    var zoom: Double = 1
+
+    @Option(name: .long, help: ArgumentHelp("Fill where the image is smaller than the square: black, white, transparent, #RRGGBB, #RRGGBBAA.", valueName: "color"))
+    var background: ColorArgument = ColorArgument(.transparent)
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output PNG path, - for stdout; with several --at, a pattern with %d. Default: <stem>.crop.png here.", valueName: "path"))
+    var output: String?
+
+    @Flag(name: .long, help: "Print the geometry as JSON (one line per point).")
+    var json = false
+
+    @Flag(name: .long, help: "Print the geometry as JSON from the header alone: decode no pixels, write nothing.")
+    var geometryOnly = false
+
+    @OptionGroup var decode: DecodeFlags
+    @OptionGroup var encode: EncodeFlags
+
+    func validate() throws {
+        if at.isEmpty { throw ValidationError("give a point with --at X,Y (pixels, or percent like 50%,50%)") }
+        if size != nil && screen != nil { throw ValidationError("--size and --screen both set the side; give one") }
+        if let size, size <= 0 { throw ValidationError("--size must be positive, got \(size)") }
+        if let screen, screen.pixels.width <= 0 || screen.pixels.height <= 0 {
+            throw ValidationError("--screen must be positive, got \(screen)")
+        }
+        if let view, view.pixels.width <= 0 || view.pixels.height <= 0 {
+            throw ValidationError("--view must be positive, got \(view)")
+        }
+        if !(zoom > 0) || !zoom.isFinite { throw ValidationError("--zoom must be a positive number, got \(zoom)") }
+        if let output, at.count > 1, !output.contains("%d"), !geometryOnly {
+            throw ValidationError("with \(at.count) --at points, -o needs %d in it (e.g. peek-%d.png)")
+        }
+        if output == "-" && json { throw ValidationError("-o - writes the PNG to stdout; --json cannot share it") }
+        if output == "-" && at.count > 1 { throw ValidationError("-o - takes one --at") }
+    }
+
+    /// The output side N.
+    var side: Int { size ?? PeekGeometry.side(forScreen: (screen ?? Size(PixelSize(width: 390, height: 844))).pixels) }
+
+    /// The path for output `index` (1-based).
+    func outputPath(_ index: Int) -> String {
+        if let output {
+            return output.replacingPercentD(with: index)
+        }
+        let stem = input == "-" ? "stdin" : FileSystem.stem(input)
+        return at.count > 1 ? "\(stem).crop-\(index).png" : "\(stem).crop.png"
+    }
+
+    func run() throws {
+        let reader: ImageReader
+        do { reader = try ImageReader(path: input, options: decode.options) } catch { throw ToolFailure(error) }
+        let header = reader.header
+        let upright = header.uprightSize
+
+        var geometries: [PeekGeometry] = []
+        for point in at {
+            var touch = point.touch
+            touch.view = view?.pixels
+            let pixel: PixelPoint
+            do { pixel = try touch.resolve(in: upright) } catch { throw ToolFailure(path: input, error) }
+            geometries.append(PeekGeometry(image: upright, point: pixel, side: side, zoom: zoom))
+        }
+
+        if geometryOnly {
+            for (i, g) in geometries.enumerated() {
+                print(geometryJSON(g, header: header, requested: at[i], output: nil, bytes: nil, path: reader.path))
+            }
+            return
+        }
+
+        let filter = PeekRenderer.defaultFilter(for: zoom)
+        let rects = geometries.map { $0.sourceRect(margin: PeekRenderer.margin(for: $0, filter: filter)) }
+        let sources: [Image]
+        do { sources = try reader.readUpright(rects) } catch { throw ToolFailure(error) }
+        for w in reader.warnings { Terminal.warning("\(reader.path): \(w)") }
+
+        for (i, g) in geometries.enumerated() {
+            let peek = PeekRenderer.render(g, source: sources[i], sourceRect: rects[i], background: background.color, filter: filter)
+            let path = outputPath(i + 1)
+            let bytes: Int64?
+            do {
+                bytes = try ImageWriter.write(peek, to: path, encoding: .png(encode.png), protecting: [input])
+            } catch {
+                throw ToolFailure(error)
+            }
+            if json {
+                print(geometryJSON(g, header: header, requested: at[i], output: path, bytes: bytes, path: reader.path))
+            }
+        }
+    }
+
+    /// The geometry record printed by --json and --geometry-only.
+    func geometryJSON(_ g: PeekGeometry, header: ImageHeader, requested: Point, output: String?, bytes: Int64?, path: String) -> JSON {
+        var members: [(String, JSON)] = [
+            ("input", .string(path)),
+            ("format", .string(header.format.rawValue)),
+            ("storedSize", header.storedSize.json),
+            ("uprightSize", header.uprightSize.json),
+            ("orientation", .int(header.orientation.rawValue)),
+            ("requested", .string(requested.description)),
+            ("point", .object([("x", .int(g.point.x)), ("y", .int(g.point.y))])),
+            ("side", .int(g.side)),
+            ("zoom", .number(g.zoom)),
+            ("cropRect", g.coveredRect.json),
+            ("window", g.window.json),
+            ("shift", .object([("x", .number(g.shiftX)), ("y", .number(g.shiftY))])),
+            ("normalizedRect", g.normalizedRect.json),
+            ("storedRect", header.orientation.storedRect(forUpright: g.coveredRect, stored: header.storedSize).json),
+        ]
+        if let v = view?.pixels {
+            let fit = AspectFit(image: header.uprightSize, view: v)
+            members.append(("view", .object([
+                ("size", v.json), ("scale", .number(fit.scale)), ("imageRect", fit.imageRect.json),
+                ("previewBox", fit.viewRect(forImage: g.window).json),
+            ])))
+        }
+        if let output { members.append(("output", .string(output))) }
+        if let bytes { members.append(("bytes", .int(bytes))) }
+        return .object(members)
+    }
+}
+
+extension String {
+    /// Replaces every `%d` with `n`.
+    func replacingPercentD(with n: Int) -> String {
+        var result = ""
+        var rest = Substring(self)
+        while let r = rest.range(of: "%d") {
+            result += rest[..<r.lowerBound]
+            result += String(n)
+            rest = rest[r.upperBound...]
+        }
+        return result + rest
+    }
+}
+
+extension Substring {
+    func range(of needle: String) -> Range<Index>? {
+        var i = startIndex
+        while i < endIndex {
+            if self[i...].hasPrefix(needle) { return i..<index(i, offsetBy: needle.count) }
+            i = index(after: i)
+        }
+        return nil
+    }
+}

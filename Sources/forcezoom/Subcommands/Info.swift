@@ -1,0 +1,112 @@
+import ArgumentParser
+import ForceZoomCore
+
+/// `forcezoom info`: what a file is, as text or JSON Lines.
+struct Info: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show what image files are: format, size, orientation, colour, coding.",
+        discussion: """
+            Reads headers only. A bad file prints its error (on stderr, and as an
+            {"file":..,"error":..} record with --json) and the others still print; the exit
+            code is 1 if any file failed.
+
+            Examples:
+              forcezoom info photo.jpg
+              forcezoom info --json *.png | jq .uprightWidth
+            """)
+
+    @Argument(help: ArgumentHelp("PNG or JPEG files (- for standard input).", valueName: "file"))
+    var files: [String]
+
+    @Flag(name: .long, help: "One JSON object per file (JSON Lines).")
+    var json = false
+
+    @OptionGroup var decode: DecodeFlags
+
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("name at least one file") }
+        if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input (-) can be read once") }
+    }
+
+    func run() throws {
+        var failed = false
+        for file in files {
+            do {
+                let reader = try ImageReader(path: file, options: decode.options)
+                let h = reader.header
+                print(json ? Self.json(h, path: reader.path).description : Self.text(h, path: reader.path))
+            } catch {
+                failed = true
+                Terminal.error(error.description)
+                if json {
+                    print(JSON.object([("file", .string(error.path)), ("error", .string(error.reason))]))
+                }
+            }
+        }
+        if failed { throw ExitCode(1) }
+    }
+
+    static func json(_ h: ImageHeader, path: String) -> JSON {
+        var m: [(String, JSON)] = [
+            ("file", .string(path)),
+            ("format", .string(h.format.rawValue)),
+            ("width", .int(h.storedSize.width)),
+            ("height", .int(h.storedSize.height)),
+            ("uprightWidth", .int(h.uprightSize.width)),
+            ("uprightHeight", .int(h.uprightSize.height)),
+            ("orientation", h.exifOrientationValue.map { .int($0) } ?? .null),
+            ("orientationApplied", .int(h.orientation.rawValue)),
+            ("pixelFormat", .string(h.pixelFormat.description)),
+        ]
+        switch h.details {
+        case .png(let p):
+            m += [
+                ("bitDepth", .int(p.bitDepth)), ("colorType", .string(p.colorTypeName)),
+                ("interlaced", .bool(p.interlaced)), ("transparency", .bool(p.hasTransparency)),
+                ("gamma", p.gamma.map { .number($0) } ?? .null), ("icc", .bool(p.hasICC)),
+                ("chrm", .bool(p.hasChromaticities)), ("srgb", .bool(p.hasSRGB)),
+            ]
+        case .jpeg(let j):
+            m += [
+                ("bitDepth", .int(j.precision)), ("colorSpace", .string(j.colorSpace)),
+                ("components", .int(j.components)), ("progressive", .bool(j.progressive)),
+                ("arithmetic", .bool(j.arithmetic)),
+                ("subsampling", j.subsampling.isEmpty ? .null : .string(j.subsampling)),
+                ("samplingFactors", .string(j.samplingFactors)), ("icc", .bool(j.hasICC)),
+                ("adobe", .bool(j.adobe)),
+            ]
+        }
+        return .object(m)
+    }
+
+    static func text(_ h: ImageHeader, path: String) -> String {
+        var parts = ["\(h.format) \(h.storedSize)"]
+        if let v = h.exifOrientationValue {
+            if let o = Orientation(rawValue: v) {
+                parts.append(h.orientation == .up && o != .up
+                    ? "EXIF orientation \(o) (not applied)"
+                    : "EXIF orientation \(o), upright \(h.uprightSize)")
+            } else {
+                parts.append("EXIF orientation \(v) (invalid, ignored)")
+            }
+        }
+        switch h.details {
+        case .png(let p):
+            parts.append("\(p.colorTypeName) \(p.bitDepth)-bit")
+            if p.interlaced { parts.append("interlaced") }
+            if p.hasTransparency && p.colorType != 4 && p.colorType != 6 { parts.append("tRNS") }
+            if let g = p.gamma { parts.append("gamma \(JSON.format(g)) (not applied)") }
+            if p.hasICC { parts.append("ICC profile (not applied)") }
+            if p.hasSRGB { parts.append("sRGB") }
+        case .jpeg(let j):
+            parts.append("\(j.colorSpace) \(j.components) component\(j.components == 1 ? "" : "s")")
+            if !j.subsampling.isEmpty { parts.append(j.subsampling) }
+            parts.append(j.progressive ? "progressive" : "baseline")
+            if j.arithmetic { parts.append("arithmetic") }
+            if j.hasICC { parts.append("ICC profile (not applied)") }
+            if j.adobe { parts.append("Adobe") }
+        }
+        parts.append("-> \(h.pixelFormat)")
+        return "\(path): " + parts.joined(separator: ", ")
+    }
+}
