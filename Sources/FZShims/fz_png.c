@@ -233,3 +233,76 @@ void fz_png_writer_free(fz_png_writer *writer) {
     if (writer->png != NULL) png_destroy_write_struct(&writer->png, &writer->info);
     free(writer);
 }
+
+// ---------------------------------------------------------------------------------------
+
+struct fz_png_image_writer {
+    char *message;
+};
+
+static void fz_png_image_error(png_structp png, png_const_charp text) {
+    struct fz_png_image_writer *w = (struct fz_png_image_writer *)png_get_error_ptr(png);
+    fz_copy_message(w->message, text);
+    png_longjmp(png, 1);
+}
+
+int fz_png_write_image(FILE *file, const fz_png_spec *spec, const uint8_t *rows, size_t stride,
+                       char *message) {
+    struct fz_png_image_writer w = {message};
+    message[0] = '\0';
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &w, fz_png_image_error,
+                                              fz_png_write_warning);
+    if (png == NULL) {
+        fz_copy_message(message, "out of memory");
+        return FZ_ERROR;
+    }
+    png_infop info = png_create_info_struct(png);
+    png_bytep *row_pointers = NULL;
+    png_bytep *volatile keep = NULL;
+    if (info == NULL || setjmp(png_jmpbuf(png))) {
+        if (info == NULL) fz_copy_message(message, "out of memory");
+        free(keep);
+        png_destroy_write_struct(&png, &info);
+        return FZ_ERROR;
+    }
+    png_init_io(png, file);
+    png_set_IHDR(png, info, spec->width, spec->height, spec->bit_depth, spec->color_type,
+                 spec->interlaced ? PNG_INTERLACE_ADAM7 : PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    if (spec->color_type == PNG_COLOR_TYPE_PALETTE) {
+        png_color colors[256];
+        for (int i = 0; i < spec->palette_count && i < 256; i++) {
+            colors[i].red = spec->palette[3 * i];
+            colors[i].green = spec->palette[3 * i + 1];
+            colors[i].blue = spec->palette[3 * i + 2];
+        }
+        png_set_PLTE(png, info, colors, spec->palette_count);
+        if (spec->trns_count > 0)
+            png_set_tRNS(png, info, (png_bytep)spec->trns_alpha, spec->trns_count, NULL);
+    } else if (spec->has_trns_color) {
+        png_color_16 c;
+        memset(&c, 0, sizeof c);
+        c.gray = spec->trns_gray;
+        c.red = spec->trns_red;
+        c.green = spec->trns_green;
+        c.blue = spec->trns_blue;
+        png_set_tRNS(png, info, NULL, 0, &c);
+    }
+    if (spec->exif != NULL && spec->exif_length > 0)
+        png_set_eXIf_1(png, info, spec->exif_length, (png_bytep)spec->exif);
+    png_set_compression_level(png, spec->level);
+    png_set_compression_strategy(png, spec->strategy);
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, spec->filters);
+    row_pointers = malloc(sizeof(png_bytep) * (spec->height ? spec->height : 1));
+    keep = row_pointers;
+    if (row_pointers == NULL) png_error(png, "out of memory");
+    for (uint32_t y = 0; y < spec->height; y++) row_pointers[y] = (png_bytep)(rows + (size_t)y * stride);
+    png_write_info(png, info);
+    png_write_image(png, row_pointers);
+    png_write_end(png, NULL);
+    png_write_flush(png);
+    free(row_pointers);
+    keep = NULL;
+    png_destroy_write_struct(&png, &info);
+    return FZ_OK;
+}

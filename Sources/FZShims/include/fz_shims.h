@@ -79,6 +79,30 @@ int fz_png_writer_end(fz_png_writer *writer);
 const char *fz_png_writer_message(const fz_png_writer *writer);
 void fz_png_writer_free(fz_png_writer *writer);
 
+/// Everything a fixture PNG may carry. Rows are already packed at `bit_depth` (16-bit
+/// samples big-endian, as PNG stores them).
+typedef struct fz_png_spec {
+    uint32_t width, height;
+    int color_type;             ///< PNG_COLOR_TYPE_*
+    int bit_depth;              ///< 1, 2, 4, 8, 16 as valid for the colour type
+    int interlaced;             ///< Adam7
+    const uint8_t *palette;     ///< RGB triples, palette images only
+    int palette_count;
+    const uint8_t *trns_alpha;  ///< per palette index alpha, palette images only
+    int trns_count;
+    int has_trns_color;         ///< gray/RGB images: one colour made transparent
+    uint16_t trns_gray, trns_red, trns_green, trns_blue;
+    const uint8_t *exif;        ///< eXIf payload (TIFF bytes), may be NULL
+    uint32_t exif_length;
+    int level, filters, strategy;
+} fz_png_spec;
+
+/// Writes a whole PNG from packed rows (`stride` bytes apart) in one call: fixtures need
+/// every colour type, depth and interlacing, which png_write_image handles (it runs the
+/// Adam7 passes itself). Why a shim: png_write_* longjmp. `message` gets libpng's text.
+int fz_png_write_image(FILE *file, const fz_png_spec *spec, const uint8_t *rows, size_t stride,
+                       char *message);
+
 // ---------------------------------------------------------------------------------------
 // JPEG reading (libjpeg-turbo). Output is gray (1 channel) or RGB (3 channels); CMYK and
 // YCCK are converted to RGB here, Adobe-inverted CMYK included.

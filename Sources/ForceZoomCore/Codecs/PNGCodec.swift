@@ -185,3 +185,58 @@ final class PNGWriter {
         }
     }
 }
+
+/// A whole-image PNG description for fixtures: any colour type and depth, palette, tRNS,
+/// interlacing, eXIf.
+struct PNGImageSpec {
+    var width: Int
+    var height: Int
+    var depth: Int
+    var interlaced: Bool
+    var settings: PNGSettings
+    var colorType = 2
+    var palette: [UInt8] = []
+    var trnsAlpha: [UInt8] = []
+    /// gray, red, green, blue at the image's depth.
+    var trnsColor: (UInt16, UInt16, UInt16, UInt16)?
+    var exif: [UInt8]?
+}
+
+extension PNGWriter {
+    /// Writes a whole PNG from rows packed at the spec's depth.
+    static func writeImage(_ s: PNGImageSpec, rows: [UInt8], stride: Int, into out: OutputFile) throws(OutputError) {
+        var message = [CChar](repeating: 0, count: Int(FZ_MESSAGE_MAX))
+        let exif = s.exif ?? []
+        let status = rows.withUnsafeBufferPointer { r in
+            s.palette.withUnsafeBufferPointer { pal in
+                s.trnsAlpha.withUnsafeBufferPointer { trns in
+                    exif.withUnsafeBufferPointer { ex in
+                        var spec = fz_png_spec()
+                        spec.width = UInt32(s.width)
+                        spec.height = UInt32(s.height)
+                        spec.color_type = Int32(s.colorType)
+                        spec.bit_depth = Int32(s.depth)
+                        spec.interlaced = s.interlaced ? 1 : 0
+                        spec.palette = pal.baseAddress
+                        spec.palette_count = Int32(s.palette.count / 3)
+                        spec.trns_alpha = trns.baseAddress
+                        spec.trns_count = Int32(s.trnsAlpha.count)
+                        if let t = s.trnsColor {
+                            spec.has_trns_color = 1
+                            (spec.trns_gray, spec.trns_red, spec.trns_green, spec.trns_blue) = t
+                        }
+                        spec.exif = ex.count > 0 ? ex.baseAddress : nil
+                        spec.exif_length = UInt32(ex.count)
+                        spec.level = Int32(s.settings.level)
+                        spec.filters = Int32(s.settings.filter.rawValue)
+                        spec.strategy = Int32(s.settings.strategy)
+                        return out.file.withStream { fz_png_write_image($0, &spec, r.baseAddress, stride, &message) }
+                    }
+                }
+            }
+        }
+        if status != FZ_OK {
+            throw .writeFailed(path: out.path, reason: String(cString: message))
+        }
+    }
+}

@@ -69,3 +69,13 @@ public enum Orientation: Int, CaseIterable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension Orientation {
+    /// The upright pixel where stored pixel `p` is shown (the inverse of `storedPixel`).
+    /// - Parameters:
+    ///   - p: a pixel of the stored image.
+    ///   - stored: the stored (raw) image size.
+    public func uprightPixel(forStored p: PixelPoint, stored: PixelSize) -> PixelPoint {
+        inverse.storedPixel(forUpright: p, stored: uprightSize(ofStored: stored))
+    }
+}

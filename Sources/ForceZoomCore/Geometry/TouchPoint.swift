@@ -87,7 +87,9 @@ public struct TouchPoint: Hashable, Sendable, CustomStringConvertible {
         case .absolute(let v): return Int(v.rounded(.down))
         case .percent(let p):
             guard (0...100).contains(p) else { throw .percentOutOfRange(axis: axis, value: p) }
-            return min(Int((p / 100 * Double(extent)).rounded(.down)), extent - 1)
+            // The epsilon keeps decimal percentages exact: 33.3% of 4000 is 1332, though
+            // 33.3 / 100 * 4000 is 1331.9999999999998 in binary floating point.
+            return min(Int((p / 100 * Double(extent) + 1e-9).rounded(.down)), extent - 1)
         }
     }
 }

@@ -1,0 +1,206 @@
+/// Why a fixture cannot be made as asked.
+public enum FixtureError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// PNG forbids this bit depth for this colour type.
+    case invalidDepth(color: String, depth: Int)
+    /// A palette holds at most 2^depth (and 256) colours.
+    case tooManyColors(count: Int, limit: Int)
+    /// The option only applies to the other format.
+    case notForFormat(option: String, format: String)
+    /// The output could not be written.
+    case output(OutputError)
+
+    public var description: String {
+        switch self {
+        case .invalidDepth(let color, let depth):
+            return "PNG \(color) cannot have bit depth \(depth) (gray: 1, 2, 4, 8, 16; palette: 1, 2, 4, 8; others: 8, 16)"
+        case .tooManyColors(let count, let limit):
+            return "the picture has \(count)+ colours but the palette holds \(limit); use --color rgb or a larger --depth"
+        case .notForFormat(let option, let format):
+            return "\(option) does not apply to \(format) output"
+        case .output(let e): return e.description
+        }
+    }
+}
+
+/// How a fixture file is encoded.
+public struct FixtureEncoding: Hashable, Sendable {
+    public enum PNGColor: String, CaseIterable, Sendable {
+        case gray, grayAlpha = "gray-alpha", rgb, rgba, palette
+    }
+
+    public var jpeg = false
+    public var color: PNGColor = .rgb
+    public var depth = 8
+    public var interlaced = false
+    /// PNG tRNS: this colour becomes transparent (gray and RGB).
+    public var transparent: Color?
+    public var quality = 92
+    public var subsampling = 444
+    public var progressive = false
+    public var grayscale = false
+    /// Written as EXIF (JPEG APP1, PNG eXIf); the stored pixels are turned so that the
+    /// upright image is the pattern, as a camera does.
+    public var exifOrientation: Orientation?
+    public var png = PNGSettings.default
+
+    public init() {}
+}
+
+/// Renders patterns into PNG or JPEG files, byte-for-byte reproducibly.
+public enum FixtureWriter {
+    /// Writes `pattern` to `path`.
+    /// - Parameters:
+    ///   - pattern: the upright picture.
+    ///   - encoding: format and options.
+    ///   - path: output path ("-" for stdout).
+    /// - Throws: `FixtureError`.
+    public static func write(_ pattern: Pattern, encoding: FixtureEncoding, to path: String) throws(FixtureError) {
+        let o = encoding.exifOrientation ?? .up
+        let stored = o.swapsAxes ? pattern.size.transposed : pattern.size
+        func sample(_ x: Int, _ y: Int) -> Sample16 {
+            let u = o.uprightPixel(forStored: PixelPoint(x: x, y: y), stored: stored)
+            return pattern.sample(x: u.x, y: u.y)
+        }
+        let tiff = encoding.exifOrientation.map { exifTIFF(orientation: $0) }
+        do {
+            let out = try OutputFile(path: path)
+            do {
+                if encoding.jpeg {
+                    let format: PixelFormat = encoding.grayscale ? .gray : .rgb
+                    var image = Image(width: stored.width, height: stored.height, format: format)
+                    image.pixels.withUnsafeMutableBufferPointer { p in
+                        var i = 0
+                        for y in 0..<stored.height {
+                            for x in 0..<stored.width {
+                                let s = sample(x, y)
+                                if format == .gray {
+                                    p[i] = to8(s.luma)
+                                    i += 1
+                                } else {
+                                    p[i] = to8(s.r); p[i + 1] = to8(s.g); p[i + 2] = to8(s.b)
+                                    i += 3
+                                }
+                            }
+                        }
+                    }
+                    let app1 = tiff.map { Array("Exif".utf8) + [0, 0] + $0 }
+                    try ImageWriter.encode(image, into: out, encoding: .jpeg(quality: encoding.quality, subsampling: encoding.subsampling,
+                                                                             progressive: encoding.progressive, exif: app1))
+                } else {
+                    try writePNG(stored: stored, encoding: encoding, exif: tiff, sample: sample, into: out)
+                }
+                try out.commit()
+            } catch {
+                out.discard()
+                throw error
+            }
+        } catch let e as FixtureError {
+            throw e
+        } catch let e as OutputError {
+            throw .output(e)
+        } catch {
+            throw .output(.writeFailed(path: path, reason: "\(error)"))
+        }
+    }
+
+    /// 16 to 8 bits with libpng's rounding (png_set_scale_16), so v * 257 round-trips.
+    @inline(__always)
+    static func to8(_ v: UInt16) -> UInt8 { UInt8((UInt32(v) * 255 + 32895) >> 16) }
+
+    static func writePNG(stored: PixelSize, encoding e: FixtureEncoding, exif: [UInt8]?,
+                         sample: (Int, Int) -> Sample16, into out: OutputFile) throws {
+        let depth = e.depth
+        let validDepths: [Int]
+        switch e.color {
+        case .gray: validDepths = [1, 2, 4, 8, 16]
+        case .palette: validDepths = [1, 2, 4, 8]
+        default: validDepths = [8, 16]
+        }
+        guard validDepths.contains(depth) else { throw FixtureError.invalidDepth(color: e.color.rawValue, depth: depth) }
+        let channels: Int
+        switch e.color {
+        case .gray, .palette: channels = 1
+        case .grayAlpha: channels = 2
+        case .rgb: channels = 3
+        case .rgba: channels = 4
+        }
+        let stride = (stored.width * channels * depth + 7) / 8
+        var rows = [UInt8](repeating: 0, count: stride * stored.height)
+        var palette: [Color] = []
+        var paletteIndex: [Color: Int] = [:]
+        let paletteLimit = min(256, 1 << depth)
+
+        for y in 0..<stored.height {
+            var bit = 0  // bit position within the row, for depths < 8
+            let rowStart = y * stride
+            for x in 0..<stored.width {
+                let s = sample(x, y)
+                var values: [UInt16]
+                switch e.color {
+                case .gray: values = [s.luma]
+                case .grayAlpha: values = [s.luma, s.a]
+                case .rgb: values = [s.r, s.g, s.b]
+                case .rgba: values = [s.r, s.g, s.b, s.a]
+                case .palette:
+                    let c = Color(r: to8(s.r), g: to8(s.g), b: to8(s.b), a: to8(s.a))
+                    if let i = paletteIndex[c] {
+                        values = [UInt16(i)]
+                    } else {
+                        guard palette.count < paletteLimit else {
+                            throw FixtureError.tooManyColors(count: palette.count + 1, limit: paletteLimit)
+                        }
+                        paletteIndex[c] = palette.count
+                        values = [UInt16(palette.count)]
+                        palette.append(c)
+                    }
+                }
+                for v in values {
+                    switch depth {
+                    case 16:
+                        rows[rowStart + bit / 8] = UInt8(v >> 8)
+                        rows[rowStart + bit / 8 + 1] = UInt8(v & 255)
+                    case 8:
+                        rows[rowStart + bit / 8] = e.color == .palette ? UInt8(v) : to8(v)
+                    default:
+                        let q = e.color == .palette ? v : v >> (16 - depth)
+                        rows[rowStart + bit / 8] |= UInt8(q) << (8 - depth - bit % 8)
+                    }
+                    bit += depth
+                }
+            }
+        }
+
+        var spec = PNGImageSpec(width: stored.width, height: stored.height, depth: depth, interlaced: e.interlaced, settings: e.png)
+        switch e.color {
+        case .gray: spec.colorType = 0
+        case .rgb: spec.colorType = 2
+        case .palette: spec.colorType = 3
+        case .grayAlpha: spec.colorType = 4
+        case .rgba: spec.colorType = 6
+        }
+        if e.color == .palette {
+            spec.palette = palette.flatMap { [$0.r, $0.g, $0.b] }
+            if let last = palette.lastIndex(where: { $0.a != 255 }) {
+                spec.trnsAlpha = palette[0...last].map { $0.a }
+            }
+        } else if let t = e.transparent {
+            guard e.color == .gray || e.color == .rgb else {
+                throw FixtureError.notForFormat(option: "--transparent", format: "PNG \(e.color.rawValue) (it has an alpha channel)")
+            }
+            func widen(_ v: UInt8) -> UInt16 { depth == 16 ? UInt16(v) * 257 : UInt16(v) >> (8 - min(depth, 8)) }
+            let gray = Sample16(t).luma
+            spec.trnsColor = (depth == 16 ? gray : UInt16(to8(gray)) >> (8 - depth), widen(t.r), widen(t.g), widen(t.b))
+        }
+        spec.exif = exif
+        try PNGWriter.writeImage(spec, rows: rows, stride: stride, into: out)
+    }
+
+    /// A big-endian TIFF block with one IFD0 entry: Orientation.
+    public static func exifTIFF(orientation: Orientation) -> [UInt8] {
+        [0x4D, 0x4D, 0x00, 0x2A, 0x00, 0x00, 0x00, 0x08,  // "MM", 42, IFD0 at 8
+         0x00, 0x01,  // one entry
+         0x01, 0x12, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01,  // tag 0x0112, SHORT, count 1
+         0x00, UInt8(orientation.rawValue), 0x00, 0x00,  // value, padding
+         0x00, 0x00, 0x00, 0x00]  // no next IFD
+    }
+}

@@ -1,0 +1,183 @@
+import ArgumentParser
+import ForceZoomCore
+
+/// `forcezoom fixture`: deterministic synthetic images for tests.
+struct Fixture: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Make deterministic test images (coordinate-encoded, orientation, zone plate...).",
+        discussion: """
+            Patterns:
+              coords       each pixel encodes its position: R = x mod 256, G = y mod 256,
+                           B = (x/256 mod 16)*16 + (y/256 mod 16); unique up to 4096x4096.
+                           `fixture --decode FILE` traces a 1:1 piece back to its source.
+              grid         lines every --step pixels (default 100) with coordinate labels
+              orientation  corners red (top-left), green (top-right), blue (bottom-left),
+                           yellow (bottom-right), an "F" and the word TOP
+              checker      black/white cells of --step pixels (default 8)
+              gradient     --direction horizontal|vertical|radial; 16-bit exact with --depth 16
+              zoneplate    0.5 + 0.5 cos(pi r^2 / max(W,H)): shows any aliasing as rings
+              noise        reproducible incompressible RGB noise (--seed N)
+              solid        one colour (--fill COLOR, or --color COLOR)
+
+            The same arguments give the same bytes on every machine: fixed zlib settings, no
+            time chunks, no random state beyond --seed. --exif-orientation N stores the pixels
+            turned so that the upright image is the pattern, as a camera does.
+
+            Examples:
+              forcezoom fixture coords --size 4000x3000 -o coords.png
+              forcezoom fixture orientation --size 600x400 --exif-orientation 6 -o o6.jpg
+              forcezoom fixture gradient --size 256x16 --color gray --depth 16 -o g16.png
+              forcezoom fixture --decode crop.png
+            """)
+
+    @Argument(help: ArgumentHelp("The pattern: \(Pattern.Kind.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "pattern"))
+    var pattern: String?
+
+    @Option(name: .long, help: ArgumentHelp("Image size (upright).", valueName: "wxh"))
+    var size: Size?
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output path (.png or .jpg), - for stdout.", valueName: "path"))
+    var output: String?
+
+    @Option(name: .long, help: ArgumentHelp("Trace a 1:1 piece of a coords image back to its source rectangle and orientation (JSON).", valueName: "file"))
+    var decode: String?
+
+    @Option(name: .long, help: ArgumentHelp("Checker cell or grid spacing in pixels.", valueName: "n"))
+    var step: Int?
+
+    @Option(name: .long, help: ArgumentHelp("Seed for noise.", valueName: "n"))
+    var seed: UInt64 = 1
+
+    @Option(name: .long, help: ArgumentHelp("Colour for solid.", valueName: "color"))
+    var fill: ColorArgument?
+
+    @Option(name: .long, help: ArgumentHelp("Gradient direction: horizontal, vertical, radial.", valueName: "dir"))
+    var direction: String = "horizontal"
+
+    @Option(name: .long, help: ArgumentHelp("png or jpeg (default: from the extension).", valueName: "format"))
+    var format: String?
+
+    @Option(name: .long, help: ArgumentHelp("PNG colour type: gray, gray-alpha, rgb (default), rgba, palette. For solid, a colour.", valueName: "type"))
+    var color: String?
+
+    @Option(name: .long, help: ArgumentHelp("PNG bit depth: 1, 2, 4 (gray, palette), 8, 16.", valueName: "bits"))
+    var depth: Int = 8
+
+    @Flag(name: .long, help: "PNG: Adam7 interlacing.")
+    var interlace = false
+
+    @Option(name: .long, help: ArgumentHelp("PNG: make this colour transparent with tRNS (gray and rgb).", valueName: "color"))
+    var transparent: ColorArgument?
+
+    @Option(name: .long, help: ArgumentHelp("JPEG quality 1-100.", valueName: "q"))
+    var quality: Int = 92
+
+    @Option(name: .long, help: ArgumentHelp("JPEG chroma subsampling: 444, 422, 420.", valueName: "s"))
+    var subsampling: Int = 444
+
+    @Flag(name: .long, help: "JPEG: progressive.")
+    var progressive = false
+
+    @Flag(name: .long, help: "JPEG: one gray component.")
+    var grayscale = false
+
+    @Option(name: .long, help: ArgumentHelp("Write EXIF orientation 1-8; the stored pixels are turned so the upright image is the pattern.", valueName: "n"))
+    var exifOrientation: Int?
+
+    @Flag(name: .long, help: "Print the file's size and the SHA-256 of its decoded pixels as JSON.")
+    var json = false
+
+    @OptionGroup var encode: EncodeFlags
+
+    var isJPEG: Bool {
+        if let format { return format.lowercased() == "jpeg" || format.lowercased() == "jpg" }
+        let ext = FileSystem.fileExtension(output ?? "").lowercased()
+        return ext == "jpg" || ext == "jpeg"
+    }
+
+    var pngColor: FixtureEncoding.PNGColor? { color.flatMap { FixtureEncoding.PNGColor(rawValue: $0.lowercased()) } }
+
+    func validate() throws {
+        if decode != nil {
+            if pattern != nil { throw ValidationError("--decode reads a file; give no pattern") }
+            return
+        }
+        guard let pattern else { throw ValidationError("name a pattern: \(Pattern.Kind.allCases.map(\.rawValue).joined(separator: ", "))") }
+        guard Pattern.Kind(rawValue: pattern) != nil else {
+            throw ValidationError("unknown pattern '\(pattern)'; choose one of \(Pattern.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard let size else { throw ValidationError("give --size WxH") }
+        if size.pixels.width <= 0 || size.pixels.height <= 0 { throw ValidationError("--size must be positive, got \(size)") }
+        if size.pixels.area > 268_435_456 { throw ValidationError("--size \(size) is over 268 million pixels") }
+        if output == nil { throw ValidationError("give an output path with -o (.png or .jpg)") }
+        if let format, !["png", "jpeg", "jpg"].contains(format.lowercased()) {
+            throw ValidationError("--format must be png or jpeg, got \(format)")
+        }
+        if Pattern.GradientDirection(rawValue: direction) == nil {
+            throw ValidationError("--direction must be horizontal, vertical or radial")
+        }
+        if let color, pngColor == nil, Color(parsing: color) == nil {
+            throw ValidationError("--color takes a PNG colour type (gray, gray-alpha, rgb, rgba, palette) or, for solid, a colour; got '\(color)'")
+        }
+        if let e = exifOrientation, !(1...8).contains(e) { throw ValidationError("--exif-orientation must be 1-8") }
+        if !(1...100).contains(quality) { throw ValidationError("--quality must be 1-100") }
+        if ![444, 422, 420].contains(subsampling) { throw ValidationError("--subsampling must be 444, 422 or 420") }
+        if isJPEG && (pngColor != nil || depth != 8 || interlace || transparent != nil) {
+            throw ValidationError("--color (as a type), --depth, --interlace and --transparent are PNG options; the output is JPEG")
+        }
+        if !isJPEG && (progressive || grayscale) {
+            throw ValidationError("--progressive and --grayscale are JPEG options; the output is PNG")
+        }
+        if output == "-" && json { throw ValidationError("-o - writes the image to stdout; --json cannot share it") }
+    }
+
+    func run() throws {
+        if let decode { return try trace(decode) }
+        let kind = Pattern.Kind(rawValue: pattern!)!
+        let solid = fill?.color ?? (pngColor == nil ? color.flatMap { Color(parsing: $0) } : nil) ?? .white
+        let p = Pattern(kind, size: size!.pixels, step: step, seed: seed, color: solid,
+                        direction: Pattern.GradientDirection(rawValue: direction)!)
+        var e = FixtureEncoding()
+        e.jpeg = isJPEG
+        e.color = pngColor ?? .rgb
+        e.depth = depth
+        e.interlaced = interlace
+        e.transparent = transparent?.color
+        e.quality = quality
+        e.subsampling = subsampling
+        e.progressive = progressive
+        e.grayscale = grayscale
+        e.exifOrientation = exifOrientation.flatMap { Orientation(rawValue: $0) }
+        e.png = encode.png
+        let path = output!
+        do { try FixtureWriter.write(p, encoding: e, to: path) } catch { throw ToolFailure("\(path): \(error)") }
+        if json {
+            let reader: ImageReader
+            let image: Image
+            do {
+                reader = try ImageReader(path: path, options: DecodeOptions())
+                image = try reader.readImage()
+            } catch { throw ToolFailure(error) }
+            print(JSON.object([
+                ("file", .string(path)), ("bytes", .int(FileSystem.size(of: path) ?? 0)),
+                ("width", .int(image.width)), ("height", .int(image.height)),
+                ("pixelFormat", .string(image.format.description)),
+                ("sha256", .string(SHA256.hex(image.pixels))),
+            ]))
+        }
+    }
+
+    func trace(_ path: String) throws {
+        let image: Image
+        do { image = try ImageReader(path: path, options: DecodeOptions()).readImage() } catch { throw ToolFailure(error) }
+        guard let t = CoordinateCode.trace(image) else {
+            throw ToolFailure("\(path == "-" ? "<stdin>" : path): not an exact 1:1 piece of a coords fixture (scaled, filtered, padded or recoloured?)")
+        }
+        print(JSON.object([
+            ("file", .string(path)),
+            ("sourceRect", t.sourceRect.json),
+            ("orientation", .int(t.orientation.rawValue)),
+            ("transform", .string(t.orientation.description)),
+        ]))
+    }
+}
