@@ -139,7 +139,13 @@ public final class ImageReader {
 
         switch backend {
         case .jpeg(let r):
-            let (firstColumn, rowWidth) = try r.start(denominator: 1, columns: union.x..<union.maxX)
+            // libjpeg-turbo's fancy upsampling treats the edges of a jpeg_crop_scanline
+            // crop as image edges, so the crop's first and last columns come out wrong (up
+            // to 27 levels seen on 4:2:0). One spare column left and two right (a 1-2 column
+            // crop also switches upsampler) give pixels identical to a full decode.
+            let width = header.storedSize.width
+            let columns = max(0, union.x - 1)..<min(width, union.maxX + 2)
+            let (firstColumn, rowWidth) = try r.start(denominator: 1, columns: columns)
             try r.skip(rows: union.y)
             let rowBytes = rowWidth * c
             var row = [UInt8](repeating: 0, count: rowBytes)
