@@ -57,6 +57,16 @@ public final class ImageReader {
     private let backend: Backend
     private var consumed = false
 
+    /// Row-by-row reading state (`beginRows`).
+    private struct RowStream {
+        let size: PixelSize
+        var next: Int
+        /// The whole image, for interlaced PNGs only.
+        let buffered: [UInt8]?
+    }
+
+    private var rowStream: RowStream?
+
     /// Opens a file (or "-" for stdin), sniffs its format and reads the header.
     /// - Parameters:
     ///   - path: a file path, or "-" for standard input.
@@ -214,6 +224,95 @@ public final class ImageReader {
         }
         let image = Image(width: size.width, height: size.height, format: header.pixelFormat, pixels: pixels)
         return (image.oriented(header.orientation), denominator)
+    }
+
+    /// The DCT-scaling denominator (1, 2, 4, 8) that reduces the stored image the most while
+    /// keeping it at least `minimum` in both dimensions (JPEG only; PNG is always 1).
+    /// - Parameter minimum: the smallest acceptable stored-orientation size.
+    public func reductionDenominator(keepingAtLeast minimum: PixelSize) -> Int {
+        guard header.format == .jpeg else { return 1 }
+        var best = 1
+        for d in [2, 4, 8] {
+            let s = JPEGReader.scaledSize(header.storedSize, denominator: d)
+            if s.width >= minimum.width && s.height >= minimum.height { best = d }
+        }
+        return best
+    }
+
+    /// Starts reading the stored image row by row, reduced by 1/`denominator` where the
+    /// codec can (JPEG DCT scaling; PNG ignores it). Nothing holds the whole image, except
+    /// for interlaced PNGs (Adam7 spreads every row over seven passes).
+    /// - Parameter denominator: 1, 2, 4 or 8.
+    /// - Returns: the size of the rows `readNextRow` will deliver.
+    /// - Throws: `DecodeError`.
+    public func beginRows(denominator: Int) throws(DecodeError) -> PixelSize {
+        precondition(!consumed, "an ImageReader decodes once")
+        consumed = true
+        let c = header.pixelFormat.channels
+        switch backend {
+        case .jpeg(let r):
+            let size = JPEGReader.scaledSize(header.storedSize, denominator: denominator)
+            _ = try r.start(denominator: denominator, columns: nil)
+            rowStream = RowStream(size: size, next: 0, buffered: nil)
+        case .png(let r) where r.details.interlaced:
+            let size = header.storedSize
+            var full = [UInt8](repeating: 0, count: size.width * size.height * c)
+            try full.withMutableBytes { buffer throws(DecodeError) in
+                try r.readInterlaced(into: buffer, lenient: options.lenient, warnings: &warnings)
+            }
+            rowStream = RowStream(size: size, next: 0, buffered: full)
+        case .png:
+            rowStream = RowStream(size: header.storedSize, next: 0, buffered: nil)
+        }
+        return rowStream!.size
+    }
+
+    /// Reads the next stored row (`size.width * channels` bytes) after `beginRows`.
+    /// - Returns: false when no row came (the end, or lenient and the data broke off).
+    /// - Throws: `DecodeError` on corrupt or truncated data (unless lenient).
+    public func readNextRow(into row: UnsafeMutablePointer<UInt8>) throws(DecodeError) -> Bool {
+        guard var stream = rowStream, stream.next < stream.size.height else { return false }
+        let rowBytes = stream.size.width * header.pixelFormat.channels
+        let buffer = UnsafeMutableRawBufferPointer(start: row, count: rowBytes)
+        let got: Int
+        switch backend {
+        case .jpeg(let r):
+            got = try r.read(into: buffer, rows: 1, rowBytes: rowBytes, warnings: &warnings)
+        case .png(let r):
+            if let full = stream.buffered {
+                full.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[(stream.next * rowBytes)...].prefix(rowBytes))) }
+                got = 1
+            } else {
+                got = try r.readRows(into: buffer, count: 1, lenient: options.lenient, warnings: &warnings)
+            }
+        }
+        stream.next += got
+        rowStream = got == 0 ? nil : stream
+        return got == 1
+    }
+
+    /// Decodes the whole image resampled to `target` (upright size), the fast way: JPEG DCT
+    /// scaling to the smallest scale still at least the target, rows pulled one at a time
+    /// into the resampler in stored orientation, and only the small result turned upright.
+    /// - Parameters:
+    ///   - target: the upright output size.
+    ///   - filter: the kernel (a reduction stretches it by the scale: alias-free).
+    /// - Returns: the upright image at `target` size, and the DCT denominator used.
+    public func readResampled(to target: PixelSize, filter: ResampleFilter) throws(DecodeError) -> (Image, Int) {
+        let o = header.orientation
+        let storedTarget = o.swapsAxes ? target.transposed : target
+        let d = reductionDenominator(keepingAtLeast: storedTarget)
+        let size = try beginRows(denominator: d)
+        let resampler = Resampler(source: size, output: storedTarget, format: header.pixelFormat, filter: filter)
+        var failure: DecodeError?
+        let small = resampler.run { _, row in
+            do throws(DecodeError) { return try self.readNextRow(into: row) } catch {
+                failure = error
+                return false
+            }
+        }
+        if let failure { throw failure }
+        return (small.oriented(o), d)
     }
 
     /// Copies the parts of one decoded row that fall in each rectangle.
