@@ -291,19 +291,33 @@ public final class ImageReader {
         return got == 1
     }
 
-    /// Decodes the whole image resampled to `target` (upright size), the fast way: JPEG DCT
+    /// Decodes the image (or a window of it) resampled to `target`, the fast way: JPEG DCT
     /// scaling to the smallest scale still at least the target, rows pulled one at a time
     /// into the resampler in stored orientation, and only the small result turned upright.
     /// - Parameters:
     ///   - target: the upright output size.
+    ///   - window: the upright image region to show (default: all of it).
     ///   - filter: the kernel (a reduction stretches it by the scale: alias-free).
     /// - Returns: the upright image at `target` size, and the DCT denominator used.
-    public func readResampled(to target: PixelSize, filter: ResampleFilter) throws(DecodeError) -> (Image, Int) {
+    public func readResampled(to target: PixelSize, window: Rect? = nil, filter: ResampleFilter) throws(DecodeError) -> (Image, Int) {
         let o = header.orientation
+        let full = Rect(x: 0, y: 0, width: Double(header.uprightSize.width), height: Double(header.uprightSize.height))
+        let stored = o.storedRect(forUpright: window ?? full, stored: header.storedSize)
         let storedTarget = o.swapsAxes ? target.transposed : target
-        let d = reductionDenominator(keepingAtLeast: storedTarget)
+        // The window's share of the image decides how small the decode may be.
+        let needed = PixelSize(
+            width: Int((Double(storedTarget.width) * Double(header.storedSize.width) / stored.width).rounded(.up)),
+            height: Int((Double(storedTarget.height) * Double(header.storedSize.height) / stored.height).rounded(.up)))
+        let d = reductionDenominator(keepingAtLeast: needed)
         let size = try beginRows(denominator: d)
-        let resampler = Resampler(source: size, output: storedTarget, format: header.pixelFormat, filter: filter)
+        // libjpeg's 1/d image: scaled pixel i covers stored pixels [i*d, (i+1)*d).
+        let fx = Double(size.width) / Double(header.storedSize.width)
+        let fy = Double(size.height) / Double(header.storedSize.height)
+        let resampler = Resampler(source: size, output: storedTarget,
+                                  originX: stored.x * fx, originY: stored.y * fy,
+                                  stepX: stored.width * fx / Double(storedTarget.width),
+                                  stepY: stored.height * fy / Double(storedTarget.height),
+                                  format: header.pixelFormat, filter: filter)
         var failure: DecodeError?
         let small = resampler.run { _, row in
             do throws(DecodeError) { return try self.readNextRow(into: row) } catch {

@@ -79,3 +79,24 @@ extension Orientation {
         inverse.storedPixel(forUpright: p, stored: uprightSize(ofStored: stored))
     }
 }
+
+extension Orientation {
+    /// The stored region (continuous coordinates, pixel edges) shown as upright region `r`.
+    public func storedRect(forUpright r: Rect, stored: PixelSize) -> Rect {
+        let w = Double(stored.width), h = Double(stored.height)
+        func map(_ x: Double, _ y: Double) -> (Double, Double) {
+            switch self {
+            case .up: return (x, y)
+            case .mirrored: return (w - x, y)
+            case .rotate180: return (w - x, h - y)
+            case .flipped: return (x, h - y)
+            case .transposed: return (y, x)
+            case .rotate90: return (y, h - x)
+            case .transverse: return (w - y, h - x)
+            case .rotate270: return (w - y, x)
+            }
+        }
+        let p = map(r.x, r.y), q = map(r.maxX, r.maxY)
+        return Rect(x: min(p.0, q.0), y: min(p.1, q.1), width: abs(p.0 - q.0), height: abs(p.1 - q.1))
+    }
+}

@@ -95,7 +95,7 @@ public struct TouchPoint: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension Substring {
-    var trimmingSpaces: Substring {
+    public var trimmingSpaces: Substring {
         var s = self
         while s.first == " " { s = s.dropFirst() }
         while s.last == " " { s = s.dropLast() }

@@ -106,3 +106,26 @@ public enum FileSystem {
         return names.sorted()
     }
 }
+
+extension FileSystem {
+    /// Reads a small text file (marker lists, input lists), at most `limit` bytes.
+    /// - Throws: `Errno` when it cannot be read, EFBIG when it is larger than `limit`.
+    public static func readText(_ path: String, limit: Int = 64 << 20) throws(Errno) -> String {
+        let file: CFile
+        if path == "-" {
+            switch CFile.slurpStandardInput(limit: limit) {
+            case .success(let f): file = f
+            case .failure(let e): throw e
+            }
+        } else {
+            if kind(of: path) == .directory { throw Errno(EISDIR) }
+            switch CFile.open(readingFrom: path) {
+            case .success(let f): file = f
+            case .failure(let e): throw e
+            }
+        }
+        let bytes = file.read(upTo: limit + 1)
+        if bytes.count > limit { throw Errno(EFBIG) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

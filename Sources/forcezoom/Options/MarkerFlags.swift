@@ -1,0 +1,29 @@
+import ArgumentParser
+import ForceZoomCore
+
+/// Map pins at image points, shared by crop, fit, frame and transform.
+struct MarkerFlags: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("A pin at image pixel X,Y (repeatable); it keeps its size in output pixels and its tip on the point.", valueName: "x,y"))
+    var marker: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Pins from a file: CSV lines x,y[,label] or a JSON array of {\"x\":..,\"y\":..,\"label\":..}.", valueName: "file"))
+    var markers: String?
+
+    func validate() throws {
+        for m in marker where (try? Marker.parseList(m, file: "--marker")) == nil || m.contains("\n") {
+            throw ValidationError("--marker takes X,Y[,label] in image pixels, got '\(m)'")
+        }
+    }
+
+    /// All pins: the --marker ones, then the file's.
+    func load() throws -> [Marker] {
+        var out: [Marker] = []
+        for m in marker { out += (try? Marker.parseList(m, file: "--marker")) ?? [] }
+        if let markers {
+            let text: String
+            do { text = try FileSystem.readText(markers) } catch { throw ToolFailure("\(markers): cannot read marker file: \(error)") }
+            do { out += try Marker.parseList(text, file: markers) } catch { throw ToolFailure(error.description) }
+        }
+        return out
+    }
+}

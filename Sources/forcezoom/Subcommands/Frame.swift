@@ -1,0 +1,114 @@
+import ArgumentParser
+import ForceZoomCore
+
+/// `forcezoom frame`: the view on first touch, with the preview box.
+struct Frame: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Render the aspect-fit view with the preview box around the touch point.",
+        discussion: """
+            The view is the image scaled by s = min(VW/W, VH/H), centred, letterboxed in
+            --background. The box (ForceZoom's white 4-point stroke with a soft dark shadow)
+            marks exactly the region `crop` outputs for the same --at, --view, --size and
+            --screen: side N*s, shifted inside the image as the crop is. --with-peek puts the
+            1:1 peek beside the view in one PNG.
+
+            Examples:
+              forcezoom frame photo.jpg --view 390x844 --at 195,400 -o frame.png
+              forcezoom frame photo.jpg --view 390x844 --at 60%,40% --with-peek -o both.png
+            """)
+
+    @Argument(help: ArgumentHelp("The image: a PNG or JPEG path.", valueName: "input"))
+    var input: String
+
+    @Option(name: .long, help: ArgumentHelp("The view size in points (= output pixels).", valueName: "wxh"))
+    var view: Size
+
+    @Option(name: .long, help: ArgumentHelp("The touch, in view points (or percent of the view).", valueName: "x,y"))
+    var at: Point
+
+    @Option(name: .long, help: ArgumentHelp("The peek's side in image pixels.", valueName: "n"))
+    var size: Int?
+
+    @Option(name: .long, help: ArgumentHelp("The device screen (WxH or name); side = min(W,H). Default 390x844.", valueName: "wxh"))
+    var screen: Size?
+
+    @Option(name: .long, help: ArgumentHelp("Box stroke width in points.", valueName: "w"))
+    var stroke: Double = 4
+
+    @Option(name: .long, help: ArgumentHelp("Box colour.", valueName: "color"))
+    var color: ColorArgument = ColorArgument(.white)
+
+    @Option(name: .long, help: ArgumentHelp("Letterbox colour (default black).", valueName: "color"))
+    var background: ColorArgument = ColorArgument(.black)
+
+    @Flag(name: .long, help: "Put the 1:1 peek beside the view.")
+    var withPeek = false
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output PNG path, - for stdout. Default: <stem>.frame.png here.", valueName: "path"))
+    var output: String?
+
+    @Flag(name: .long, help: "Print the geometry as JSON.")
+    var json = false
+
+    @OptionGroup var pins: MarkerFlags
+    @OptionGroup var decode: DecodeFlags
+    @OptionGroup var encode: EncodeFlags
+
+    func validate() throws {
+        if view.pixels.width <= 0 || view.pixels.height <= 0 { throw ValidationError("--view must be positive, got \(view)") }
+        if size != nil && screen != nil { throw ValidationError("--size and --screen both set the side; give one") }
+        if let size, size <= 0 { throw ValidationError("--size must be positive, got \(size)") }
+        if !(stroke >= 0) { throw ValidationError("--stroke must be 0 or more") }
+        if input == "-" { throw ValidationError("frame reads its input twice (view and peek); give a file, not -") }
+        if output == "-" && json { throw ValidationError("-o - writes the PNG to stdout; --json cannot share it") }
+    }
+
+    /// The view, and with --with-peek the 1:1 peek beside it (a second reader: the first
+    /// is consumed by the scaled decode).
+    func render(_ reader: ImageReader, fit: AspectFit, peek: PeekGeometry, style: BoxStyle, markers: [Marker]) throws(DecodeError) -> Image {
+        let view = try FrameRenderer.render(reader, fit: fit, peek: peek, background: background.color, style: style, markers: markers)
+        guard withPeek else { return view }
+        let second = try ImageReader(path: input, options: decode.options)
+        let source = try second.readUpright([peek.coveredRect])[0]
+        var shot = PeekRenderer.render(peek, source: source, sourceRect: peek.coveredRect, background: background.color, filter: .nearest)
+        PinRenderer.draw(markers.map { Marker(x: $0.x + 0.5, y: $0.y + 0.5, label: $0.label) }, on: &shot,
+                         transform: .translation(-peek.window.x, -peek.window.y))
+        let gap = 16
+        var both = Image(width: view.width + gap + shot.width, height: max(view.height, shot.height),
+                         format: view.format.union(shot.format), fill: Color(r: 40, g: 40, b: 40))
+        both.blend(view, at: PixelPoint(x: 0, y: 0))
+        both.blend(shot, at: PixelPoint(x: view.width + gap, y: (both.height - shot.height) / 2))
+        return both
+    }
+
+    var side: Int { size ?? PeekGeometry.side(forScreen: (screen ?? Size(PixelSize(width: 390, height: 844))).pixels) }
+
+    func run() throws {
+        let reader: ImageReader
+        do { reader = try ImageReader(path: input, options: decode.options) } catch { throw ToolFailure(error) }
+        let markers = try pins.load()
+        let image = reader.header.uprightSize
+        var touch = at.touch
+        touch.view = view.pixels
+        let point: PixelPoint
+        do { point = try touch.resolve(in: image) } catch { throw ToolFailure(path: input, error) }
+        let fit = AspectFit(image: image, view: view.pixels)
+        let peek = PeekGeometry(image: image, point: point, side: side)
+        var style = BoxStyle()
+        style.stroke = stroke
+        style.color = color.color
+        let canvas: Image
+        do { canvas = try render(reader, fit: fit, peek: peek, style: style, markers: markers) } catch { throw ToolFailure(error) }
+        let path = output ?? "\(FileSystem.stem(input)).frame.png"
+        do { try ImageWriter.write(canvas, to: path, encoding: .png(encode.png), protecting: [input]) } catch { throw ToolFailure(error) }
+        if json {
+            print(JSON.object([
+                ("input", .string(reader.path)), ("uprightSize", image.json), ("view", view.pixels.json),
+                ("scale", .number(fit.scale)), ("imageRect", fit.imageRect.json),
+                ("point", .object([("x", .int(point.x)), ("y", .int(point.y))])), ("side", .int(side)),
+                ("cropRect", peek.coveredRect.json), ("box", FrameRenderer.boxRect(fit: fit, peek: peek).json),
+                ("output", .string(path)),
+            ]))
+        }
+    }
+}

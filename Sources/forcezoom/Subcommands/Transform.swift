@@ -1,0 +1,153 @@
+import ArgumentParser
+import ForceZoomCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `forcezoom transform`: a general affine warp about the image centre.
+struct Transform: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Apply a 2D affine transform about the image centre (rotate, scale, translate, skew, matrix).",
+        discussion: """
+            Steps compose in the order given on the command line, about the image centre, as
+            a view's transform acts about its centre. Angles are degrees, clockwise on screen
+            (y down). --canvas defaults to the bounding box of the transformed image.
+            Reductions are prefiltered (alias-free); quarter turns are exact.
+
+            Examples:
+              forcezoom transform photo.jpg --rotate 30 -o r.png
+              forcezoom transform photo.jpg --scale 0.5 --rotate 90 -o q.png
+              forcezoom transform photo.jpg --skew 0.2,0 --background transparent -o s.png
+              forcezoom transform photo.jpg --matrix 1,0,0,1,40,0 --canvas 800x600 -o m.png
+            """)
+
+    @Argument(help: ArgumentHelp("The image: a PNG or JPEG path, or -.", valueName: "input"))
+    var input: String
+
+    @Option(name: .long, help: ArgumentHelp("Rotate by degrees, clockwise on screen.", valueName: "deg"))
+    var rotate: [Double] = []
+
+    @Option(name: .long, help: ArgumentHelp("Scale by S or SX,SY.", valueName: "s"))
+    var scale: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Translate by X,Y pixels.", valueName: "x,y"))
+    var translate: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Shear: x += DX*y, y += DY*x.", valueName: "dx,dy"))
+    var skew: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("A raw matrix a,b,c,d,tx,ty (x' = a x + c y + tx, y' = b x + d y + ty).", valueName: "m"))
+    var matrix: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Output size; default: the transformed image's bounding box.", valueName: "wxh"))
+    var canvas: Size?
+
+    @Option(name: .long, help: ArgumentHelp("What shows outside the image (default transparent).", valueName: "color"))
+    var background: ColorArgument = ColorArgument(.transparent)
+
+    @Option(name: .long, help: ArgumentHelp("nearest, bilinear (default), bicubic, lanczos.", valueName: "filter"))
+    var filter: String = "bilinear"
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output PNG path, - for stdout. Default: <stem>.transform.png here.", valueName: "path"))
+    var output: String?
+
+    @Flag(name: .long, help: "Print the matrix and canvas as JSON.")
+    var json = false
+
+    @OptionGroup var pins: MarkerFlags
+    @OptionGroup var decode: DecodeFlags
+    @OptionGroup var encode: EncodeFlags
+
+    static func numbers(_ s: String, count: Set<Int>) -> [Double]? {
+        let v = s.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters) }
+        guard count.contains(v.count), v.allSatisfy({ $0 != nil && $0!.isFinite }) else { return nil }
+        return v.map { $0! }
+    }
+
+    func validate() throws {
+        for s in scale where Self.numbers(s, count: [1, 2]) == nil { throw ValidationError("--scale takes S or SX,SY, got '\(s)'") }
+        for t in translate where Self.numbers(t, count: [2]) == nil { throw ValidationError("--translate takes X,Y, got '\(t)'") }
+        for k in skew where Self.numbers(k, count: [2]) == nil { throw ValidationError("--skew takes DX,DY, got '\(k)'") }
+        for m in matrix where Self.numbers(m, count: [6]) == nil { throw ValidationError("--matrix takes a,b,c,d,tx,ty, got '\(m)'") }
+        if ResampleFilter(rawValue: filter) == nil || filter == "box" {
+            throw ValidationError("--filter must be nearest, bilinear, bicubic or lanczos")
+        }
+        if let canvas, canvas.pixels.width <= 0 || canvas.pixels.height <= 0 { throw ValidationError("--canvas must be positive") }
+        if output == "-" && json { throw ValidationError("-o - writes the PNG to stdout; --json cannot share it") }
+    }
+
+    /// The steps in command-line order (the parser keeps each option's values apart, so
+    /// the order is read back from the raw arguments).
+    func steps() -> AffineTransform {
+        var r = rotate.makeIterator(), s = scale.makeIterator(), t = translate.makeIterator()
+        var k = skew.makeIterator(), m = matrix.makeIterator()
+        var result = AffineTransform.identity
+        for arg in CommandLine.arguments.dropFirst() {
+            let name = arg.split(separator: "=", maxSplits: 1).first.map(String.init) ?? arg
+            let step: AffineTransform?
+            switch name {
+            case "--rotate": step = r.next().map { AffineTransform.rotation(degrees: $0) }
+            case "--scale": step = s.next().flatMap { Self.numbers($0, count: [1, 2]) }.map { $0.count == 1 ? .scale($0[0], $0[0]) : .scale($0[0], $0[1]) }
+            case "--translate": step = t.next().flatMap { Self.numbers($0, count: [2]) }.map { .translation($0[0], $0[1]) }
+            case "--skew": step = k.next().flatMap { Self.numbers($0, count: [2]) }.map { .skew($0[0], $0[1]) }
+            case "--matrix": step = m.next().flatMap { Self.numbers($0, count: [6]) }.map { AffineTransform(a: $0[0], b: $0[1], c: $0[2], d: $0[3], tx: $0[4], ty: $0[5]) }
+            default: step = nil
+            }
+            if let step { result = result.then(step) }
+        }
+        return result
+    }
+
+    func run() throws {
+        let reader: ImageReader
+        do { reader = try ImageReader(path: input, options: decode.options) } catch { throw ToolFailure(error) }
+        let markers = try pins.load()
+        let size = reader.header.uprightSize
+        let w = Double(size.width), h = Double(size.height)
+        let about = AffineTransform.translation(-w / 2, -h / 2).then(steps()).then(.translation(w / 2, h / 2))
+        guard about.inverted != nil else { throw ToolFailure("\(reader.path): the transform collapses the image (determinant 0)") }
+        let box = about.boundingBox(of: Rect(x: 0, y: 0, width: w, height: h))
+        let canvasSize: PixelSize
+        var full: AffineTransform
+        if let canvas {
+            canvasSize = canvas.pixels
+            full = about
+        } else {
+            // Round the box outwards; snap near-whole edges so quarter turns stay exact.
+            func snap(_ v: Double) -> Double { abs(v - v.rounded()) < 1e-6 ? v.rounded() : v }
+            let x0 = snap(box.x).rounded(.down), y0 = snap(box.y).rounded(.down)
+            canvasSize = PixelSize(width: max(1, Int(snap(box.maxX).rounded(.up) - x0)), height: max(1, Int(snap(box.maxY).rounded(.up) - y0)))
+            full = about.then(.translation(-x0, -y0))
+        }
+        if canvasSize.area > 268_435_456 { throw ToolFailure("\(reader.path): the output would be \(canvasSize), over 268 million pixels; give --canvas") }
+        // Prefilter reductions: decode smaller, then warp by what remains.
+        let pre = AffineRenderer.prefilterScale(for: full)
+        let source: Image
+        do {
+            if pre < 1 {
+                let reduced = PixelSize(width: max(1, Int((w * pre).rounded())), height: max(1, Int((h * pre).rounded())))
+                source = try reader.readResampled(to: reduced, filter: .lanczos).0
+            } else {
+                source = try reader.readImage()
+            }
+        } catch { throw ToolFailure(error) }
+        let warp = AffineTransform.scale(w / Double(source.width), h / Double(source.height)).then(full)
+        var out = AffineRenderer.render(source, transform: warp, canvas: canvasSize, background: background.color,
+                                        filter: ResampleFilter(rawValue: filter)!)
+        if !markers.isEmpty {
+            if out.format.isGray { out = out.converted(to: out.format.withColor) }
+            PinRenderer.draw(markers.map { Marker(x: $0.x + 0.5, y: $0.y + 0.5, label: $0.label) }, on: &out, transform: full)
+        }
+        let path = output ?? "\(input == "-" ? "stdin" : FileSystem.stem(input)).transform.png"
+        do { try ImageWriter.write(out, to: path, encoding: .png(encode.png), protecting: [input]) } catch { throw ToolFailure(error) }
+        if json {
+            print(JSON.object([("input", .string(reader.path)), ("uprightSize", size.json), ("transform", full.json),
+                               ("canvas", canvasSize.json), ("output", .string(path))]))
+        }
+    }
+}
+
+extension Substring {
+    var trimmingCharacters: String { String(trimmingSpaces) }
+}
