@@ -57,89 +57,144 @@ public struct Resampler: Sendable {
     /// (the rest of the output then repeats the last rows delivered).
     public func run(provide: (Int, UnsafeMutablePointer<UInt8>) -> Bool) -> Image {
         let c = format.channels
-        let ow = outputSize.width, oh = outputSize.height
+        let ow = outputSize.width, oh = outputSize.height, sw = sourceSize.width
         let alpha = format.hasAlpha
         let ringSize = vertical.maxTaps + 1
-        var ring = [Float](repeating: 0, count: ringSize * ow * c)
-        var ringRow = [Int](repeating: -1, count: ringSize)  // which source row each slot holds
-        var sourceRow = [UInt8](repeating: 0, count: sourceSize.width * c)
-        var premultiplied = [Float](repeating: 0, count: sourceSize.width * c)
+        let rowFloats = ow * c
+        // All scratch memory in one place, raw: the loops below are the hot path of fit and
+        // thumb, and array bounds/exclusivity checks would double their cost.
+        let ring = UnsafeMutablePointer<Float>.allocate(capacity: ringSize * rowFloats)
+        let acc = UnsafeMutablePointer<Float>.allocate(capacity: rowFloats)
+        let sourceRow = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, sw * c))
+        let pre = UnsafeMutablePointer<Float>.allocate(capacity: max(1, sw * c))
+        defer {
+            ring.deallocate(); acc.deallocate(); sourceRow.deallocate(); pre.deallocate()
+        }
+        sourceRow.initialize(repeating: 0, count: max(1, sw * c))
+        var ringRow = [Int](repeating: -1, count: ringSize)
         var nextSource = 0
-        var lastDelivered = -1
+        var delivering = true
         var out = [UInt8](repeating: 0, count: ow * oh * c)
-        var acc = [Float](repeating: 0, count: ow * c)
 
-        horizontal.weights.withUnsafeBufferPointer { hw in
-        vertical.weights.withUnsafeBufferPointer { vw in
-        ring.withUnsafeMutableBufferPointer { ringBuf in
-        sourceRow.withUnsafeMutableBufferPointer { srow in
-        premultiplied.withUnsafeMutableBufferPointer { pre in
-        acc.withUnsafeMutableBufferPointer { accBuf in
+        horizontal.weights.withUnsafeBufferPointer { hwBuf in
+        vertical.weights.withUnsafeBufferPointer { vwBuf in
+        horizontal.first.withUnsafeBufferPointer { hFirst in
+        horizontal.count.withUnsafeBufferPointer { hCount in
         out.withUnsafeMutableBufferPointer { outBuf in
+            let hw = hwBuf.baseAddress!, vw = vwBuf.baseAddress!
             let hTaps = horizontal.maxTaps, vTaps = vertical.maxTaps
-            let sw = sourceSize.width
             // Filters source row y horizontally into its ring slot.
             func fill(_ y: Int) {
                 while nextSource <= y {
-                    if lastDelivered == nextSource - 1 && provide(nextSource, srow.baseAddress!) {
-                        lastDelivered = nextSource
-                    }
+                    if delivering { delivering = provide(nextSource, sourceRow) }
                     nextSource += 1
                 }
-                // Convert to float, premultiplied.
-                for x in 0..<sw {
-                    let i = x * c
-                    if alpha {
-                        let a = Float(srow[i + c - 1])
-                        let f = a / 255
-                        for k in 0..<(c - 1) { pre[i + k] = Float(srow[i + k]) * f }
+                // Float copy of the row, premultiplied by alpha where there is alpha.
+                if alpha {
+                    for x in 0..<sw {
+                        let i = x * c
+                        let a = Float(sourceRow[i + c - 1])
+                        let f = a * (1 / 255)
+                        for k in 0..<(c - 1) { pre[i + k] = Float(sourceRow[i + k]) * f }
                         pre[i + c - 1] = a
-                    } else {
-                        for k in 0..<c { pre[i + k] = Float(srow[i + k]) }
                     }
+                } else {
+                    for i in 0..<(sw * c) { pre[i] = Float(sourceRow[i]) }
                 }
                 let slot = y % ringSize
                 ringRow[slot] = y
-                let base = ringBuf.baseAddress! + slot * ow * c
-                for ox in 0..<ow {
-                    let f = horizontal.first[ox], n = horizontal.count[ox]
-                    let w = hw.baseAddress! + ox * hTaps
-                    for k in 0..<c {
-                        var s: Float = 0
-                        for j in 0..<n { s += w[j] * pre[(f + j) * c + k] }
-                        base[ox * c + k] = s
-                    }
+                let base = ring + slot * rowFloats
+                switch c {
+                case 1: Self.filterRow1(pre, base, ow, hFirst.baseAddress!, hCount.baseAddress!, hw, hTaps)
+                case 3: Self.filterRow3(pre, base, ow, hFirst.baseAddress!, hCount.baseAddress!, hw, hTaps)
+                case 4: Self.filterRow4(pre, base, ow, hFirst.baseAddress!, hCount.baseAddress!, hw, hTaps)
+                default: Self.filterRowN(pre, base, ow, c, hFirst.baseAddress!, hCount.baseAddress!, hw, hTaps)
                 }
             }
             for oy in 0..<oh {
                 let f = vertical.first[oy], n = vertical.count[oy]
-                for y in f..<(f + n) where ringRow[y % ringSize] != y {
-                    // Tap windows only move down and the ring holds more rows than a
-                    // window, so a missing row is always a new one: reading stays sequential.
-                    fill(y)
-                }
-                for i in 0..<(ow * c) { accBuf[i] = 0 }
-                let w = vw.baseAddress! + oy * vTaps
-                for j in 0..<n {
-                    let row = ringBuf.baseAddress! + ((f + j) % ringSize) * ow * c
-                    let wj = w[j]
-                    for i in 0..<(ow * c) { accBuf[i] += wj * row[i] }
-                }
-                let dst = outBuf.baseAddress! + oy * ow * c
-                for ox in 0..<ow {
-                    let i = ox * c
-                    if alpha {
-                        let a = accBuf[i + c - 1]
-                        let inv: Float = a > 0 ? 255 / a : 0
-                        for k in 0..<(c - 1) { dst[i + k] = Self.clampByte(accBuf[i + k] * inv) }
-                        dst[i + c - 1] = Self.clampByte(a)
-                    } else {
-                        for k in 0..<c { dst[i + k] = Self.clampByte(accBuf[i + k]) }
+                // Tap windows only move down and the ring holds more rows than a window,
+                // so a missing row is always a new one: reading stays sequential.
+                for y in f..<(f + n) where ringRow[y % ringSize] != y { fill(y) }
+                let w = vw + oy * vTaps
+                // Vertical pass: a plain multiply-add over contiguous floats (vectorises).
+                let first = ring + (f % ringSize) * rowFloats
+                let w0 = w[0]
+                for i in 0..<rowFloats { acc[i] = w0 * first[i] }
+                if n > 1 {
+                    for j in 1..<n {
+                        let row = ring + ((f + j) % ringSize) * rowFloats
+                        let wj = w[j]
+                        for i in 0..<rowFloats { acc[i] += wj * row[i] }
                     }
                 }
+                let dst = outBuf.baseAddress! + oy * rowFloats
+                if alpha {
+                    for ox in 0..<ow {
+                        let i = ox * c
+                        let a = acc[i + c - 1]
+                        let inv: Float = a > 0 ? 255 / a : 0
+                        for k in 0..<(c - 1) { dst[i + k] = Self.clampByte(acc[i + k] * inv) }
+                        dst[i + c - 1] = Self.clampByte(a)
+                    }
+                } else {
+                    for i in 0..<rowFloats { dst[i] = Self.clampByte(acc[i]) }
+                }
             }
-        }}}}}}}
+        }}}}}
         return Image(width: ow, height: oh, format: format, pixels: out)
+    }
+
+    // Horizontal filters, one per channel count so the channel loop unrolls.
+
+    static func filterRow1(_ src: UnsafeMutablePointer<Float>, _ dst: UnsafeMutablePointer<Float>, _ ow: Int,
+                           _ first: UnsafePointer<Int>, _ count: UnsafePointer<Int>, _ weights: UnsafePointer<Float>, _ taps: Int) {
+        for ox in 0..<ow {
+            let p = src + first[ox], w = weights + ox * taps
+            var s: Float = 0
+            for j in 0..<count[ox] { s += w[j] * p[j] }
+            dst[ox] = s
+        }
+    }
+
+    static func filterRow3(_ src: UnsafeMutablePointer<Float>, _ dst: UnsafeMutablePointer<Float>, _ ow: Int,
+                           _ first: UnsafePointer<Int>, _ count: UnsafePointer<Int>, _ weights: UnsafePointer<Float>, _ taps: Int) {
+        for ox in 0..<ow {
+            let p = src + first[ox] * 3, w = weights + ox * taps
+            var r: Float = 0, g: Float = 0, b: Float = 0
+            for j in 0..<count[ox] {
+                let wj = w[j], q = p + j * 3
+                r += wj * q[0]; g += wj * q[1]; b += wj * q[2]
+            }
+            let d = dst + ox * 3
+            d[0] = r; d[1] = g; d[2] = b
+        }
+    }
+
+    static func filterRow4(_ src: UnsafeMutablePointer<Float>, _ dst: UnsafeMutablePointer<Float>, _ ow: Int,
+                           _ first: UnsafePointer<Int>, _ count: UnsafePointer<Int>, _ weights: UnsafePointer<Float>, _ taps: Int) {
+        for ox in 0..<ow {
+            let p = src + first[ox] * 4, w = weights + ox * taps
+            var v = SIMD4<Float>(repeating: 0)
+            for j in 0..<count[ox] {
+                let q = p + j * 4
+                v += w[j] * SIMD4<Float>(q[0], q[1], q[2], q[3])
+            }
+            let d = dst + ox * 4
+            d[0] = v[0]; d[1] = v[1]; d[2] = v[2]; d[3] = v[3]
+        }
+    }
+
+    static func filterRowN(_ src: UnsafeMutablePointer<Float>, _ dst: UnsafeMutablePointer<Float>, _ ow: Int, _ c: Int,
+                           _ first: UnsafePointer<Int>, _ count: UnsafePointer<Int>, _ weights: UnsafePointer<Float>, _ taps: Int) {
+        for ox in 0..<ow {
+            let p = src + first[ox] * c, w = weights + ox * taps
+            for k in 0..<c {
+                var s: Float = 0
+                for j in 0..<count[ox] { s += w[j] * p[j * c + k] }
+                dst[ox * c + k] = s
+            }
+        }
     }
 
     @inline(__always)
