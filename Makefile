@@ -37,7 +37,7 @@ DEMO_OUT := out/demo-peek.png
 # The data scripts share apt's lock, so never run targets side by side (make -j).
 .NOTPARALLEL:
 
-.PHONY: help deps build release conformance photos test demo man install uninstall clean
+.PHONY: help deps build release conformance photos fixtures test demo man install uninstall clean
 
 help: ## List the targets
 	@echo "forcezoom make targets:"
@@ -69,6 +69,9 @@ conformance: deps ## Fetch decoder conformance images into .cache/conformance/
 
 photos: deps ## Fetch real photos from Debian packages into .cache/photos/
 	Tools/photos/get-photos.sh
+
+fixtures: build ## Remake Fixtures/generated from Tools/fixtures/fixtures.txt
+	FZ=$(FZ_DEBUG) Tools/fixtures/make-fixtures.sh
 
 # Tests read .cache/conformance and .cache/photos; the CLI tests run the debug binary,
 # so build it first (swift test alone does not build the executable).

