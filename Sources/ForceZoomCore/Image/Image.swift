@@ -93,18 +93,38 @@ public struct Image: Hashable, Sendable {
             ? orientation.storedPixel(forUpright: PixelPoint(x: 0, y: 1), stored: stored) : origin
         let stepX = ((nextX.y - origin.y) * width + (nextX.x - origin.x)) * c
         let stepY = ((nextY.y - origin.y) * width + (nextY.x - origin.x)) * c
-        pixels.withUnsafeBufferPointer { src in
-            out.withUnsafeMutableBufferPointer { dst in
+        pixels.withUnsafeBufferPointer { srcBuf in
+            out.withUnsafeMutableBufferPointer { dstBuf in
+                let src = srcBuf.baseAddress!, dst = dstBuf.baseAddress!
                 var rowStart = (origin.y * width + origin.x) * c
                 var d = 0
-                for _ in 0..<upright.height {
-                    var s = rowStart
-                    for _ in 0..<upright.width {
-                        for k in 0..<c { dst[d + k] = src[s + k] }
-                        d += c
-                        s += stepX
+                // One loop per pixel size so the copy is a single load and store.
+                func walk<T>(_ type: T.Type) {
+                    let s = UnsafeRawPointer(src), o = UnsafeMutableRawPointer(dst)
+                    for _ in 0..<upright.height {
+                        var p = rowStart
+                        for _ in 0..<upright.width {
+                            o.storeBytes(of: s.loadUnaligned(fromByteOffset: p, as: T.self), toByteOffset: d, as: T.self)
+                            d += c
+                            p += stepX
+                        }
+                        rowStart += stepY
                     }
-                    rowStart += stepY
+                }
+                switch c {
+                case 1: walk(UInt8.self)
+                case 2: walk(UInt16.self)
+                case 4: walk(UInt32.self)
+                default:
+                    for _ in 0..<upright.height {
+                        var s = rowStart
+                        for _ in 0..<upright.width {
+                            dst[d] = src[s]; dst[d + 1] = src[s + 1]; dst[d + 2] = src[s + 2]
+                            d += 3
+                            s += stepX
+                        }
+                        rowStart += stepY
+                    }
                 }
             }
         }

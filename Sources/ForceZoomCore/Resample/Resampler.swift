@@ -197,9 +197,11 @@ public struct Resampler: Sendable {
         }
     }
 
+    /// Rounds to the nearest byte, clamping. Truncating v + 0.5 once it is known positive
+    /// is the same as flooring it, without a call to floorf per sample.
     @inline(__always)
     static func clampByte(_ v: Float) -> UInt8 {
-        let r = (v + 0.5).rounded(.down)
+        let r = v + 0.5
         return r <= 0 ? 0 : (r >= 255 ? 255 : UInt8(r))
     }
 }
