@@ -218,9 +218,8 @@ struct fz_jpeg_writer {
     char message[FZ_MESSAGE_MAX];
 };
 
-int fz_jpeg_writer_begin(FILE *file, uint32_t width, uint32_t height, int channels,
-                         int quality, int subsampling, int progressive,
-                         const uint8_t *app1, uint32_t app1_length, fz_jpeg_writer **out) {
+
+int fz_jpeg_writer_begin(FILE *file, const fz_jpeg_spec *spec, fz_jpeg_writer **out) {
     fz_jpeg_writer *writer = calloc(1, sizeof *writer);
     *out = writer;
     if (writer == NULL) return FZ_ERROR;
@@ -234,23 +233,39 @@ int fz_jpeg_writer_begin(FILE *file, uint32_t width, uint32_t height, int channe
     struct jpeg_compress_struct *c = &writer->cinfo;
     jpeg_create_compress(c);
     jpeg_stdio_dest(c, file);
-    c->image_width = width;
-    c->image_height = height;
-    c->input_components = channels;
-    c->in_color_space = channels == 1 ? JCS_GRAYSCALE : JCS_RGB;
-    jpeg_set_defaults(c);
-    jpeg_set_quality(c, quality, TRUE);
-    if (channels == 3) {
-        int h = subsampling == 444 ? 1 : 2;
-        int v = subsampling == 420 ? 2 : 1;
+    c->image_width = spec->width;
+    c->image_height = spec->height;
+    c->input_components = spec->channels;
+    c->in_color_space = spec->channels == 1 ? JCS_GRAYSCALE : spec->channels == 4 ? JCS_CMYK : JCS_RGB;
+    jpeg_set_defaults(c);  // CMYK input: stored as CMYK with an Adobe marker
+    if (spec->channels == 4 && spec->ycck) jpeg_set_colorspace(c, JCS_YCCK);
+    if (spec->channels == 3 && spec->rgb_coded) jpeg_set_colorspace(c, JCS_RGB);
+    jpeg_set_quality(c, spec->quality, TRUE);
+    if (spec->channels >= 3) {
+        int h = 1, v = 1;
+        switch (spec->subsampling) {
+        case 422: h = 2; break;
+        case 420: h = 2; v = 2; break;
+        case 440: v = 2; break;
+        case 411: h = 4; break;
+        default: break;
+        }
         c->comp_info[0].h_samp_factor = h;
         c->comp_info[0].v_samp_factor = v;
+        // YCCK keeps K at full resolution, like luma.
+        if (spec->channels == 4 && spec->ycck) {
+            c->comp_info[3].h_samp_factor = h;
+            c->comp_info[3].v_samp_factor = v;
+        }
     }
-    if (progressive) jpeg_simple_progression(c);
-    c->optimize_coding = TRUE;
-    // Fixed output bytes: no JFIF density guesswork, no timestamps anywhere.
+    if (spec->progressive) jpeg_simple_progression(c);
+    c->arith_code = spec->arithmetic ? TRUE : FALSE;
+    c->optimize_coding = spec->arithmetic ? FALSE : TRUE;
+    c->restart_in_rows = spec->restart_rows;
+    // Fixed output bytes: no timestamps anywhere.
     jpeg_start_compress(c, TRUE);
-    if (app1 != NULL && app1_length > 0) jpeg_write_marker(c, JPEG_APP0 + 1, app1, app1_length);
+    if (spec->app1 != NULL && spec->app1_length > 0)
+        jpeg_write_marker(c, JPEG_APP0 + 1, spec->app1, spec->app1_length);
     return FZ_OK;
 }
 

@@ -213,3 +213,40 @@ struct FixtureRegenerationTests {
         #expect(r.stdout != other.stdout)
     }
 }
+
+/// Leniency and limits through the binary.
+struct DecodeFlagTests {
+    @Test func lenientKeepsWhatDecodedWithAWarning() {
+        let dir = CLI.scratch()
+        let photo = FileSystem.join(CLI.root, "Fixtures/photos/peek.jpg")
+        let bytes = CLI.bytes(photo)
+        let cut = FileSystem.join(dir, "cut.jpg")
+        CLI.write(cut, Array(bytes[0..<(bytes.count * 2 / 3)]))
+        let strict = CLI.run(["crop", cut, "--at", "1,1", "--size", "2000", "-o", FileSystem.join(dir, "s.png")])
+        #expect(strict.status == 1)
+        #expect(strict.stderr.contains("truncated"))
+        let lenient = CLI.run(["crop", cut, "--at", "1,1", "--size", "2000", "--lenient", "-o", FileSystem.join(dir, "l.png")])
+        #expect(lenient.status == 0)
+        #expect(lenient.stderr.hasPrefix("forcezoom: warning: \(cut): "))
+        #expect(FileSystem.kind(of: FileSystem.join(dir, "l.png")) == .regular)
+    }
+
+    @Test func pixelLimitIsCheckedFromTheHeader() {
+        let dir = CLI.scratch()
+        let big = FileSystem.join(dir, "big.png")
+        #expect(CLI.run(["fixture", "solid", "--size", "300x200", "-o", big]).status == 0)
+        let r = CLI.run(["info", big, "--max-pixels", "50000"])
+        #expect(r.status == 1)
+        #expect(r.stderr == "forcezoom: error: \(big): image is 300x200 (60000 pixels), over the limit of 50000; raise it with --max-pixels N (0 = no limit)\n")
+        #expect(CLI.run(["info", big, "--max-pixels", "0"]).status == 0)
+        #expect(CLI.run(["info", big, "--max-pixels", "-1"]).status == 2)
+    }
+
+    @Test func noAutoOrientUsesStoredPixels() {
+        let photo = FileSystem.join(CLI.root, "Fixtures/photos/peek.jpg")
+        let r = CLI.run(["crop", photo, "--at", "899,1599", "--size", "8", "--no-auto-orient", "--geometry-only"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains(#""uprightSize":{"width":900,"height":1600}"#))
+        #expect(r.stdout.contains(#""orientation":1"#))
+    }
+}

@@ -153,11 +153,24 @@ void fz_jpeg_reader_free(fz_jpeg_reader *reader);
 
 typedef struct fz_jpeg_writer fz_jpeg_writer;
 
-/// Starts a JPEG on `file`. `subsampling` is 444, 422 or 420. Why: jpeg_start_compress
-/// and jpeg_write_marker longjmp on I/O failure or bad parameters.
-int fz_jpeg_writer_begin(FILE *file, uint32_t width, uint32_t height, int channels,
-                         int quality, int subsampling, int progressive,
-                         const uint8_t *app1, uint32_t app1_length, fz_jpeg_writer **out);
+/// How a JPEG is coded (fixtures exercise every form the decoder must read).
+typedef struct fz_jpeg_spec {
+    uint32_t width, height;
+    int channels;        ///< input: 1 gray, 3 RGB, 4 CMYK (Adobe-inverted: 0 = full ink)
+    int quality;
+    int subsampling;     ///< 444, 422, 420, 440 or 411 (colour inputs)
+    int progressive;
+    int arithmetic;      ///< arithmetic coding instead of Huffman
+    int rgb_coded;       ///< store RGB without the YCbCr transform
+    int ycck;            ///< CMYK input stored as YCCK
+    int restart_rows;    ///< restart marker every N MCU rows (0 = none)
+    const uint8_t *app1; ///< APP1 payload ("Exif\0\0" + TIFF), may be NULL
+    uint32_t app1_length;
+} fz_jpeg_spec;
+
+/// Starts a JPEG on `file`. Why: jpeg_start_compress and jpeg_write_marker longjmp on I/O
+/// failure or bad parameters.
+int fz_jpeg_writer_begin(FILE *file, const fz_jpeg_spec *spec, fz_jpeg_writer **out);
 int fz_jpeg_writer_rows(fz_jpeg_writer *writer, const uint8_t *rows, uint32_t count,
                         size_t stride);
 int fz_jpeg_writer_end(fz_jpeg_writer *writer);

@@ -55,8 +55,8 @@ public enum ImageWriter {
             try writer.finish()
         case .jpeg(let quality, let subsampling, let progressive, let exif):
             let flat = image.format.hasAlpha ? image.converted(to: image.format.isGray ? .gray : .rgb) : image
-            let writer = try JPEGWriter(file: out.file, path: out.path, size: flat.size, format: flat.format, quality: quality,
-                                        subsampling: subsampling, progressive: progressive, app1: exif)
+            let coding = JPEGWriter.Coding(quality: quality, subsampling: subsampling, progressive: progressive, app1: exif)
+            let writer = try JPEGWriter(file: out.file, path: out.path, size: flat.size, channels: flat.format.channels, coding: coding)
             try flat.pixels.withBytes { buffer throws(OutputError) in
                 var y = 0
                 while y < flat.height {
@@ -67,5 +67,13 @@ public enum ImageWriter {
             }
             try writer.finish()
         }
+    }
+
+    /// Encodes packed JPEG rows (1 gray, 3 RGB or 4 Adobe-inverted CMYK bytes per pixel).
+    static func encodeJPEG(rows: [UInt8], size: PixelSize, channels: Int, coding: JPEGWriter.Coding,
+                           into out: OutputFile) throws(OutputError) {
+        let writer = try JPEGWriter(file: out.file, path: out.path, size: size, channels: channels, coding: coding)
+        try rows.withBytes { buffer throws(OutputError) in try writer.write(rows: buffer, count: size.height) }
+        try writer.finish()
     }
 }

@@ -157,22 +157,46 @@ final class JPEGWriter {
     private let path: String
     private let rowBytes: Int
 
-    /// Starts a JPEG; `app1` is an EXIF payload including its "Exif\0\0" prefix.
-    init(file: CFile, path: String, size: PixelSize, format: PixelFormat, quality: Int, subsampling: Int,
-         progressive: Bool, app1: [UInt8]?) throws(OutputError) {
-        precondition(format == .gray || format == .rgb, "JPEG takes gray or RGB")
+    /// How the JPEG is coded.
+    struct Coding: Hashable, Sendable {
+        var quality = 85
+        var subsampling = 420
+        var progressive = false
+        var arithmetic = false
+        var rgbCoded = false
+        /// For 4-channel (CMYK) rows: store as YCCK instead of CMYK.
+        var ycck = false
+        var restartRows = 0
+        /// APP1 payload including its "Exif\0\0" prefix.
+        var app1: [UInt8]?
+    }
+
+    /// Starts a JPEG of `channels` (1 gray, 3 RGB, 4 Adobe-inverted CMYK) per pixel.
+    init(file: CFile, path: String, size: PixelSize, channels: Int, coding: Coding) throws(OutputError) {
         var out: OpaquePointer?
+        let app1 = coding.app1 ?? []
         let status = file.withStream { stream in
-            (app1 ?? []).withUnsafeBufferPointer { a in
-                fz_jpeg_writer_begin(stream, UInt32(size.width), UInt32(size.height), Int32(format.channels),
-                                     Int32(quality), Int32(subsampling), progressive ? 1 : 0,
-                                     a.count > 0 ? a.baseAddress : nil, UInt32(a.count), &out)
+            app1.withUnsafeBufferPointer { a in
+                var spec = fz_jpeg_spec()
+                spec.width = UInt32(size.width)
+                spec.height = UInt32(size.height)
+                spec.channels = Int32(channels)
+                spec.quality = Int32(coding.quality)
+                spec.subsampling = Int32(coding.subsampling)
+                spec.progressive = coding.progressive ? 1 : 0
+                spec.arithmetic = coding.arithmetic ? 1 : 0
+                spec.rgb_coded = coding.rgbCoded ? 1 : 0
+                spec.ycck = coding.ycck ? 1 : 0
+                spec.restart_rows = Int32(coding.restartRows)
+                spec.app1 = a.count > 0 ? a.baseAddress : nil
+                spec.app1_length = UInt32(a.count)
+                return fz_jpeg_writer_begin(stream, &spec, &out)
             }
         }
         guard let writer = out else { throw .writeFailed(path: path, reason: "out of memory") }
         self.writer = writer
         self.path = path
-        rowBytes = size.width * format.channels
+        rowBytes = size.width * channels
         if status != FZ_OK { throw .writeFailed(path: path, reason: String(cString: fz_jpeg_writer_message(writer))) }
     }
 

@@ -38,6 +38,14 @@ public struct FixtureEncoding: Hashable, Sendable {
     public var subsampling = 444
     public var progressive = false
     public var grayscale = false
+    /// JPEG: store as Adobe CMYK (inverted, as Photoshop writes it); with `ycck`, as YCCK.
+    public var cmyk = false
+    public var ycck = false
+    public var arithmetic = false
+    /// JPEG: keep RGB without the YCbCr transform.
+    public var rgbCoded = false
+    /// JPEG: a restart marker every N MCU rows.
+    public var restartRows = 0
     /// Written as EXIF (JPEG APP1, PNG eXIf); the stored pixels are turned so that the
     /// upright image is the pattern, as a camera does.
     public var exifOrientation: Orientation?
@@ -66,26 +74,32 @@ public enum FixtureWriter {
             let out = try OutputFile(path: path)
             do {
                 if encoding.jpeg {
-                    let format: PixelFormat = encoding.grayscale ? .gray : .rgb
-                    var image = Image(width: stored.width, height: stored.height, format: format)
-                    image.pixels.withUnsafeMutableBufferPointer { p in
-                        var i = 0
-                        for y in 0..<stored.height {
-                            for x in 0..<stored.width {
-                                let s = sample(x, y)
-                                if format == .gray {
-                                    p[i] = to8(s.luma)
-                                    i += 1
-                                } else {
-                                    p[i] = to8(s.r); p[i + 1] = to8(s.g); p[i + 2] = to8(s.b)
-                                    i += 3
-                                }
+                    let channels = encoding.grayscale ? 1 : (encoding.cmyk || encoding.ycck ? 4 : 3)
+                    var rows = [UInt8](repeating: 0, count: stored.width * stored.height * channels)
+                    var i = 0
+                    for y in 0..<stored.height {
+                        for x in 0..<stored.width {
+                            let s = sample(x, y)
+                            switch channels {
+                            case 1: rows[i] = to8(s.luma)
+                            case 3: rows[i] = to8(s.r); rows[i + 1] = to8(s.g); rows[i + 2] = to8(s.b)
+                            default:
+                                // RGB to CMYK with full black generation, stored inverted
+                                // (0 = full ink) as Adobe does: R = C'K'/255 gives it back.
+                                let r = Int(to8(s.r)), g = Int(to8(s.g)), b = Int(to8(s.b))
+                                let kk = max(r, g, b)  // = 255 - K
+                                func ink(_ v: Int) -> UInt8 { kk == 0 ? 0 : UInt8((v * 255 + kk / 2) / kk) }
+                                rows[i] = ink(r); rows[i + 1] = ink(g); rows[i + 2] = ink(b); rows[i + 3] = UInt8(kk)
                             }
+                            i += channels
                         }
                     }
                     let app1 = tiff.map { Array("Exif".utf8) + [0, 0] + $0 }
-                    try ImageWriter.encode(image, into: out, encoding: .jpeg(quality: encoding.quality, subsampling: encoding.subsampling,
-                                                                             progressive: encoding.progressive, exif: app1))
+                    let coding = JPEGWriter.Coding(quality: encoding.quality, subsampling: encoding.subsampling,
+                                                   progressive: encoding.progressive, arithmetic: encoding.arithmetic,
+                                                   rgbCoded: encoding.rgbCoded, ycck: encoding.ycck,
+                                                   restartRows: encoding.restartRows, app1: app1)
+                    try ImageWriter.encodeJPEG(rows: rows, size: stored, channels: channels, coding: coding, into: out)
                 } else {
                     try writePNG(stored: stored, encoding: encoding, exif: tiff, sample: sample, into: out)
                 }

@@ -61,6 +61,7 @@ struct Crop: ParsableCommand {
     @Flag(name: .long, help: "Print the geometry as JSON from the header alone: decode no pixels, write nothing.")
     var geometryOnly = false
 
+    @OptionGroup var pins: MarkerFlags
     @OptionGroup var decode: DecodeFlags
     @OptionGroup var encode: EncodeFlags
 
@@ -116,6 +117,7 @@ struct Crop: ParsableCommand {
             return
         }
 
+        let markers = try pins.load()
         let filter = PeekRenderer.defaultFilter(for: zoom)
         let rects = geometries.map { $0.sourceRect(margin: PeekRenderer.margin(for: $0, filter: filter)) }
         let sources: [Image]
@@ -123,7 +125,13 @@ struct Crop: ParsableCommand {
         for w in reader.warnings { Terminal.warning("\(reader.path): \(w)") }
 
         for (i, g) in geometries.enumerated() {
-            let peek = PeekRenderer.render(g, source: sources[i], sourceRect: rects[i], background: background.color, filter: filter)
+            var peek = PeekRenderer.render(g, source: sources[i], sourceRect: rects[i], background: background.color, filter: filter)
+            if !markers.isEmpty {
+                // Pins keep their size in output pixels at any --zoom; tips on pixel centres.
+                if peek.format.isGray { peek = peek.converted(to: peek.format.withColor) }
+                PinRenderer.draw(markers.map { Marker(x: $0.x + 0.5, y: $0.y + 0.5, label: $0.label) }, on: &peek,
+                                 transform: .translation(-g.window.x, -g.window.y).then(.scale(g.zoom, g.zoom)))
+            }
             let path = outputPath(i + 1)
             let bytes: Int64?
             do {

@@ -75,7 +75,7 @@ struct Fixture: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("JPEG quality 1-100.", valueName: "q"))
     var quality: Int = 92
 
-    @Option(name: .long, help: ArgumentHelp("JPEG chroma subsampling: 444, 422, 420.", valueName: "s"))
+    @Option(name: .long, help: ArgumentHelp("JPEG chroma subsampling: 444, 422, 420, 440, 411.", valueName: "s"))
     var subsampling: Int = 444
 
     @Flag(name: .long, help: "JPEG: progressive.")
@@ -83,6 +83,21 @@ struct Fixture: ParsableCommand {
 
     @Flag(name: .long, help: "JPEG: one gray component.")
     var grayscale = false
+
+    @Flag(name: .long, help: "JPEG: Adobe CMYK (inverted, as Photoshop writes it).")
+    var cmyk = false
+
+    @Flag(name: .long, help: "JPEG: Adobe YCCK.")
+    var ycck = false
+
+    @Flag(name: .long, help: "JPEG: arithmetic coding.")
+    var arithmetic = false
+
+    @Flag(name: .long, help: "JPEG: RGB-coded (no YCbCr transform).")
+    var rgbCoded = false
+
+    @Option(name: .long, help: ArgumentHelp("JPEG: a restart marker every N MCU rows.", valueName: "n"))
+    var restart: Int = 0
 
     @Option(name: .long, help: ArgumentHelp("Write EXIF orientation 1-8; the stored pixels are turned so the upright image is the pattern.", valueName: "n"))
     var exifOrientation: Int?
@@ -124,12 +139,16 @@ struct Fixture: ParsableCommand {
         }
         if let e = exifOrientation, !(1...8).contains(e) { throw ValidationError("--exif-orientation must be 1-8") }
         if !(1...100).contains(quality) { throw ValidationError("--quality must be 1-100") }
-        if ![444, 422, 420].contains(subsampling) { throw ValidationError("--subsampling must be 444, 422 or 420") }
+        if ![444, 422, 420, 440, 411].contains(subsampling) { throw ValidationError("--subsampling must be 444, 422, 420, 440 or 411") }
+        if restart < 0 { throw ValidationError("--restart must be 0 or more") }
+        if [grayscale, cmyk, ycck, rgbCoded].filter({ $0 }).count > 1 {
+            throw ValidationError("--grayscale, --cmyk, --ycck and --rgb-coded each choose the JPEG colour form; give one")
+        }
         if isJPEG && (pngColor != nil || depth != 8 || interlace || transparent != nil) {
             throw ValidationError("--color (as a type), --depth, --interlace and --transparent are PNG options; the output is JPEG")
         }
-        if !isJPEG && (progressive || grayscale) {
-            throw ValidationError("--progressive and --grayscale are JPEG options; the output is PNG")
+        if !isJPEG && (progressive || grayscale || cmyk || ycck || arithmetic || rgbCoded || restart > 0) {
+            throw ValidationError("--progressive, --grayscale, --cmyk, --ycck, --arithmetic, --rgb-coded and --restart are JPEG options; the output is PNG")
         }
         if output == "-" && json { throw ValidationError("-o - writes the image to stdout; --json cannot share it") }
     }
@@ -151,6 +170,11 @@ struct Fixture: ParsableCommand {
         e.subsampling = subsampling
         e.progressive = progressive
         e.grayscale = grayscale
+        e.cmyk = cmyk
+        e.ycck = ycck
+        e.arithmetic = arithmetic
+        e.rgbCoded = rgbCoded
+        e.restartRows = restart
         e.exifOrientation = exifOrientation.flatMap { Orientation(rawValue: $0) }
         e.png = encode.png
         let path = output!
