@@ -245,3 +245,15 @@ extension PNGWriter {
         }
     }
 }
+
+extension PNGWriter {
+    /// Encodes an image to PNG bytes in memory (APNG frames are cut from these).
+    static func encode(_ image: Image, settings: PNGSettings) throws(OutputError) -> [UInt8] {
+        guard let file = CFile.memoryStream() else { throw .writeFailed(path: "<memory>", reason: "open_memstream failed") }
+        let writer = try PNGWriter(file: file, path: "<memory>", size: image.size, format: image.format, settings: settings)
+        try image.pixels.withBytes { buffer throws(OutputError) in try writer.write(rows: buffer, count: image.height) }
+        try writer.finish()
+        file.close()
+        return file.memoryContents
+    }
+}

@@ -83,15 +83,19 @@ public enum PinRenderer {
     public static let height = 20.0
 
     /// The output pixels a pin with its tip at (tx, ty) may touch.
-    public static func bounds(tipX tx: Double, tipY ty: Double) -> PixelRect {
-        let x0 = Int((tx - radius - 2).rounded(.down)), y0 = Int((ty - height - radius - 2).rounded(.down))
-        return PixelRect(x: x0, y: y0, width: Int(2 * radius + 5), height: Int(height + radius + 5))
+    public static func bounds(tipX tx: Double, tipY ty: Double, size: Double = 1) -> PixelRect {
+        let r = radius * size, h = height * size
+        let x0 = Int((tx - r - 2).rounded(.down)), y0 = Int((ty - h - r - 2).rounded(.down))
+        return PixelRect(x: x0, y: y0, width: Int(2 * r + 5), height: Int(h + r + 5))
     }
 
     /// Draws one pin (and its label) with its tip at (tx, ty) in output pixels.
+    /// - Parameter size: 1 for the standard pin; animations pass other sizes when the zoom
+    ///   leaves --pin-scale-range.
     public static func draw(on image: inout Image, tipX tx: Double, tipY ty: Double, label: String?,
-                            color: Color = Color(r: 230, g: 40, b: 40)) {
-        let area = bounds(tipX: tx, tipY: ty)
+                            color: Color = Color(r: 230, g: 40, b: 40), size: Double = 1) {
+        let radius = Self.radius * size, height = Self.height * size
+        let area = bounds(tipX: tx, tipY: ty, size: size)
         guard !area.intersection(PixelRect(size: image.size)).isEmpty else { return }
         let cx = tx, cy = ty - height
         // A circle plus a triangle whose apex is the tip and whose sides are tangent-ish.
@@ -129,11 +133,11 @@ public enum PinRenderer {
     /// - Parameters:
     ///   - markers: image points.
     ///   - transform: image coordinates to output coordinates.
-    public static func draw(_ markers: [Marker], on image: inout Image, transform: AffineTransform) {
+    public static func draw(_ markers: [Marker], on image: inout Image, transform: AffineTransform, size: Double = 1) {
         for m in markers {
             let p = transform.apply(x: m.x, y: m.y)
             guard p.x >= 0, p.y >= 0, p.x <= Double(image.width), p.y <= Double(image.height) else { continue }
-            draw(on: &image, tipX: p.x, tipY: p.y, label: m.label)
+            draw(on: &image, tipX: p.x, tipY: p.y, label: m.label, size: size)
         }
     }
 }

@@ -69,6 +69,30 @@ final class CFile {
         return .success(CFile(stream: f))
     }
 
+    /// A stream writing into memory; `memoryContents` gives the bytes after `close`.
+    static func memoryStream() -> CFile? {
+        let box = MemoryBox()
+        guard let f = open_memstream(&box.buffer, &box.size) else { return nil }
+        let file = CFile(stream: f)
+        file.memory = box
+        return file
+    }
+
+    /// The bytes written to a memory stream (after `close`).
+    var memoryContents: [UInt8] {
+        guard let box = memory, let p = box.buffer else { return [] }
+        return p.withMemoryRebound(to: UInt8.self, capacity: box.size) { Array(UnsafeBufferPointer(start: $0, count: box.size)) }
+    }
+
+    /// open_memstream's buffer and size, which it updates on flush and close.
+    final class MemoryBox {
+        var buffer: UnsafeMutablePointer<CChar>?
+        var size = 0
+        deinit { free(buffer) }
+    }
+
+    private var memory: MemoryBox?
+
     /// The process's standard output.
     static func standardOutput() -> CFile { CFile(stream: fz_stdout()) }
 

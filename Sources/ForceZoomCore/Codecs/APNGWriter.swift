@@ -1,0 +1,126 @@
+/// Assembles an animated PNG (APNG: acTL, fcTL, fdAT) from frames libpng compressed.
+///
+/// The system libpng has no APNG support, so each frame is encoded as an ordinary PNG in
+/// memory and its IDAT payload (zlib data of filtered rows) is re-wrapped: the first frame
+/// keeps IDAT (so viewers without APNG show it), the others become fdAT chunks with a
+/// sequence number. Chunk CRCs are computed here.
+public struct APNGWriter {
+    public let size: PixelSize
+    public let format: PixelFormat
+    /// Frame delay as a fraction of a second.
+    public let delayNumerator: UInt16
+    public let delayDenominator: UInt16
+    /// 0 = loop forever.
+    public let plays: UInt32
+    private var frames: [[UInt8]] = []
+
+    public init(size: PixelSize, format: PixelFormat, fps: Double, plays: UInt32 = 0) {
+        self.size = size
+        self.format = format
+        // Delays as whole 1/1000ths keep 60 fps exact enough (16.667 ms -> 17/1000 is off):
+        // use 1/fps directly when fps is whole.
+        if fps == fps.rounded() && fps >= 1 && fps <= 65535 {
+            delayNumerator = 1
+            delayDenominator = UInt16(fps)
+        } else {
+            delayNumerator = UInt16(min(65535, max(1, (1000 / fps).rounded())))
+            delayDenominator = 1000
+        }
+        self.plays = plays
+    }
+
+    /// Adds a frame (must match `size` and `format`).
+    public mutating func add(_ image: Image, settings: PNGSettings) throws(OutputError) {
+        precondition(image.size == size && image.format == format, "APNG frames share size and format")
+        frames.append(Self.idatPayload(try PNGWriter.encode(image, settings: settings)))
+    }
+
+    /// A frame's compressed data (its IDAT payload), made where the frame is rendered so
+    /// frames can be compressed in parallel and only the small result kept.
+    public static func framePayload(_ image: Image, settings: PNGSettings) throws(OutputError) -> [UInt8] {
+        idatPayload(try PNGWriter.encode(image, settings: settings))
+    }
+
+    /// Adds a frame already compressed (its IDAT payload).
+    public mutating func add(payload: [UInt8]) { frames.append(payload) }
+
+    /// The IDAT payload of a PNG frame, concatenated.
+    public static func idatPayload(_ png: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        var i = 8
+        while i + 12 <= png.count {
+            let length = Int(png[i]) << 24 | Int(png[i + 1]) << 16 | Int(png[i + 2]) << 8 | Int(png[i + 3])
+            let type = String(decoding: png[(i + 4)..<(i + 8)], as: UTF8.self)
+            if type == "IDAT" { out += png[(i + 8)..<(i + 8 + length)] }
+            i += 12 + length
+        }
+        return out
+    }
+
+    /// The whole file.
+    public func bytes() -> [UInt8] {
+        var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        let colorType: UInt8 = [0, 0, 4, 2, 6][format.channels]
+        var ihdr = be32(UInt32(size.width)) + be32(UInt32(size.height))
+        ihdr += [8, colorType, 0, 0, 0]
+        chunk("IHDR", ihdr, into: &out)
+        chunk("acTL", be32(UInt32(frames.count)) + be32(plays), into: &out)
+        var sequence: UInt32 = 0
+        for (k, payload) in frames.enumerated() {
+            var fctl = be32(sequence) + be32(UInt32(size.width)) + be32(UInt32(size.height)) + be32(0) + be32(0)
+            fctl += be16(delayNumerator) + be16(delayDenominator) + [0, 0]  // dispose none, blend source
+            chunk("fcTL", fctl, into: &out)
+            sequence += 1
+            if k == 0 {
+                chunk("IDAT", payload, into: &out)
+            } else {
+                chunk("fdAT", be32(sequence) + payload, into: &out)
+                sequence += 1
+            }
+        }
+        chunk("IEND", [], into: &out)
+        return out
+    }
+
+    private func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255)] }
+    private func be16(_ v: UInt16) -> [UInt8] { [UInt8(v >> 8), UInt8(v & 255)] }
+
+    private func chunk(_ type: String, _ data: [UInt8], into out: inout [UInt8]) {
+        out += be32(UInt32(data.count))
+        let body = Array(type.utf8) + data
+        out += body
+        out += be32(CRC32.checksum(body))
+    }
+}
+
+/// CRC-32 (ISO 3309, as PNG uses it).
+public enum CRC32 {
+    static let table: [UInt32] = (0..<256).map { n -> UInt32 in
+        var c = UInt32(n)
+        for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+        return c
+    }
+
+    public static func checksum(_ bytes: [UInt8]) -> UInt32 {
+        var c: UInt32 = 0xFFFF_FFFF
+        for b in bytes { c = table[Int((c ^ UInt32(b)) & 0xFF)] ^ (c >> 8) }
+        return c ^ 0xFFFF_FFFF
+    }
+}
+
+extension ImageWriter {
+    /// Writes raw bytes (an APNG) safely: temp file and rename.
+    public static func write(bytes: [UInt8], to path: String, protecting inputs: [String] = []) throws(OutputError) {
+        let out = try OutputFile(path: path, protecting: inputs)
+        let written = out.file.withStream { stream in bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, bytes.count, stream) } }
+        if written != bytes.count {
+            out.discard()
+            throw .writeFailed(path: path, reason: "short write")
+        }
+        try out.commit()
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

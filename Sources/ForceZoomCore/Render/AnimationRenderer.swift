@@ -1,0 +1,142 @@
+/// Renders frames of a `ZoomAnimation`: the image through each frame's transform, clipped
+/// to the (turned) view with an anti-aliased edge, on the background, with pins.
+public enum AnimationRenderer {
+    /// - Parameters:
+    ///   - frame: the frame's geometry.
+    ///   - source: the decoded image (any resolution; `sourceScale` source pixels per image pixel).
+    ///   - screen: canvas size.
+    ///   - background: what shows outside the view.
+    ///   - clip: clip to the view's bounds (the zoom transition) or not (bounce).
+    ///   - markers: pins at image points.
+    ///   - pinScale: how big pins are drawn (1 = standard size in canvas pixels).
+    public static func render(_ frame: ZoomAnimation.Frame, source: Image, imageSize: PixelSize, screen: PixelSize,
+                              background: Color, clip: Bool, markers: [Marker], pinScale: Double) -> Image {
+        // Source pixels -> image pixels -> canvas.
+        let toImage = AffineTransform.scale(Double(imageSize.width) / Double(source.width), Double(imageSize.height) / Double(source.height))
+        let full = toImage.then(frame.transform)
+        var canvas: Image
+        if !source.format.hasAlpha && background.isOpaque, let inverse = full.inverted {
+            canvas = renderOpaque(source, inverse: inverse, view: clip ? frame.view : nil, screen: screen, background: background)
+        } else {
+            canvas = AffineRenderer.render(source, transform: full, canvas: screen, background: background, filter: .bilinear)
+            if clip { applyClip(&canvas, view: frame.view, background: background) }
+        }
+        if !markers.isEmpty {
+            if canvas.format.isGray { canvas = canvas.converted(to: canvas.format.withColor) }
+            PinRenderer.draw(markers.map { Marker(x: $0.x + 0.5, y: $0.y + 0.5, label: $0.label) }, on: &canvas,
+                             transform: frame.transform, size: pinScale)
+        }
+        return canvas
+    }
+
+    /// The hot path for opaque frames: one pass per pixel with the source position and the
+    /// view-local position both stepped incrementally along the row, bilinear sampling
+    /// straight from the bytes, and the view's clip as a one-pixel anti-aliased edge.
+    static func renderOpaque(_ src: Image, inverse: AffineTransform, view: ZoomAnimation.ViewState?, screen: PixelSize,
+                             background: Color) -> Image {
+        let format = src.format.union(background.minimalFormat)
+        let source = src.converted(to: format)
+        let c = format.channels, sw = source.width, sh = source.height
+        let bg = background.bytes(in: format).map { Float($0) }
+        var out = [UInt8](repeating: 0, count: screen.width * screen.height * c)
+        let toLocal = view.map { AffineTransform.translation(-$0.centerX, -$0.centerY).then(.rotation(degrees: -$0.rotation)) }
+        let halfW = (view?.width ?? 0) / 2 + 0.5, halfH = (view?.height ?? 0) / 2 + 0.5
+        source.pixels.withUnsafeBufferPointer { sp in
+            out.withUnsafeMutableBufferPointer { op in
+                let s = sp.baseAddress!, o = op.baseAddress!
+                var px = [Float](repeating: 0, count: 4)
+                for y in 0..<screen.height {
+                    let cy = Double(y) + 0.5
+                    var u = inverse.a * 0.5 + inverse.c * cy + inverse.tx
+                    var v = inverse.b * 0.5 + inverse.d * cy + inverse.ty
+                    var lx = 0.0, ly = 0.0
+                    if let t = toLocal { (lx, ly) = t.apply(x: 0.5, y: cy) }
+                    var d = y * screen.width * c
+                    for _ in 0..<screen.width {
+                        defer {
+                            u += inverse.a; v += inverse.b
+                            if let t = toLocal { lx += t.a; ly += t.b }
+                            d += c
+                        }
+                        var k: Float = 1
+                        if view != nil {
+                            let kx = min(1, max(0, halfW - abs(lx))), ky = min(1, max(0, halfH - abs(ly)))
+                            k = Float(kx * ky)
+                            if k <= 0 {
+                                for j in 0..<c { o[d + j] = UInt8(bg[j]) }
+                                continue
+                            }
+                        }
+                        let fu = u - 0.5, fv = v - 0.5
+                        let x0 = Int(fu.rounded(.down)), y0 = Int(fv.rounded(.down))
+                        if x0 < -1 || y0 < -1 || x0 >= sw || y0 >= sh {
+                            for j in 0..<c { o[d + j] = UInt8(bg[j]) }
+                            continue
+                        }
+                        let fx = Float(fu - Double(x0)), fy = Float(fv - Double(y0))
+                        let w00 = (1 - fx) * (1 - fy), w10 = fx * (1 - fy), w01 = (1 - fx) * fy, w11 = fx * fy
+                        if x0 >= 0 && y0 >= 0 && x0 + 1 < sw && y0 + 1 < sh {
+                            let p00 = s + (y0 * sw + x0) * c, p01 = p00 + sw * c
+                            for j in 0..<c {
+                                px[j] = w00 * Float(p00[j]) + w10 * Float(p00[c + j]) + w01 * Float(p01[j]) + w11 * Float(p01[c + j])
+                            }
+                        } else {
+                            // At the image's edge: taps outside read the background.
+                            for j in 0..<c { px[j] = 0 }
+                            for (dx, dy, w) in [(0, 0, w00), (1, 0, w10), (0, 1, w01), (1, 1, w11)] {
+                                let xx = x0 + dx, yy = y0 + dy
+                                if xx >= 0 && yy >= 0 && xx < sw && yy < sh {
+                                    let p = s + (yy * sw + xx) * c
+                                    for j in 0..<c { px[j] += w * Float(p[j]) }
+                                } else {
+                                    for j in 0..<c { px[j] += w * bg[j] }
+                                }
+                            }
+                        }
+                        for j in 0..<c { o[d + j] = Resampler.clampByte(px[j] * k + bg[j] * (1 - k)) }
+                    }
+                }
+            }
+        }
+        return Image(width: screen.width, height: screen.height, format: format, pixels: out)
+    }
+
+    /// Clips a rendered frame to the view (the general path, for alpha).
+    static func applyClip(_ canvas: inout Image, view v: ZoomAnimation.ViewState, background: Color) {
+        let toLocal = AffineTransform.translation(-v.centerX, -v.centerY).then(.rotation(degrees: -v.rotation))
+        let bg = background.bytes(in: canvas.format)
+        let c = canvas.format.channels, w = canvas.width, h = canvas.height
+        canvas.pixels.withUnsafeMutableBufferPointer { px in
+            for y in 0..<h {
+                for x in 0..<w {
+                    let l = toLocal.apply(x: Double(x) + 0.5, y: Double(y) + 0.5)
+                    let k = min(1, max(0, v.width / 2 - abs(l.x) + 0.5)) * min(1, max(0, v.height / 2 - abs(l.y) + 0.5))
+                    if k >= 1 { continue }
+                    let i = (y * w + x) * c
+                    for j in 0..<c { px[i + j] = UInt8((Double(px[i + j]) * k + Double(bg[j]) * (1 - k)).rounded()) }
+                }
+            }
+        }
+    }
+
+    /// A grid of frames, each reduced to `cell` wide, numbered.
+    public static func contactSheet(_ frames: [Image], cellWidth: Int, background: Color) -> Image {
+        guard let first = frames.first else { return Image(width: 1, height: 1, format: .rgb) }
+        let columns = Int(Double(frames.count).squareRoot().rounded(.up))
+        let rows = (frames.count + columns - 1) / columns
+        let cellHeight = max(1, Int((Double(first.height) * Double(cellWidth) / Double(first.width)).rounded()))
+        let gap = 8, label = 12
+        let format = first.format.union(background.minimalFormat).withColor
+        var sheet = Image(width: columns * (cellWidth + gap) + gap, height: rows * (cellHeight + gap + label) + gap,
+                          format: format, fill: Color(r: 48, g: 48, b: 48))
+        for (k, frame) in frames.enumerated() {
+            let resampler = Resampler(source: frame.size, output: PixelSize(width: cellWidth, height: cellHeight),
+                                      format: frame.format, filter: .lanczos)
+            let small = resampler.resample(frame)
+            let x = gap + (k % columns) * (cellWidth + gap), y = gap + (k / columns) * (cellHeight + gap + label)
+            sheet.blend(small, at: PixelPoint(x: x, y: y + label))
+            sheet.draw("\(k + 1)", x: x, y: y + 2, scale: 1, color: .white)
+        }
+        return sheet
+    }
+}
