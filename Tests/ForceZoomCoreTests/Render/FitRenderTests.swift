@@ -182,6 +182,34 @@ struct FitRenderTests {
         #expect(abs(inks[0] - inks[1]) / inks[0] < 0.03, "ink \(inks)")
     }
 
+    @Test func transparentPixelsDoNotBleedTheirColour() {
+        // Left half: fully transparent but *red* underneath; right half: opaque blue.
+        // Filtering straight alpha would pull red into the edge; premultiplied must not.
+        var image = Image(width: 64, height: 8, format: .rgba)
+        for y in 0..<8 {
+            for x in 0..<64 {
+                let i = (y * 64 + x) * 4
+                if x < 32 { image.pixels.replaceSubrange(i..<(i + 4), with: [255, 0, 0, 0]) }
+                else { image.pixels.replaceSubrange(i..<(i + 4), with: [0, 0, 255, 255]) }
+            }
+        }
+        for filter in [ResampleFilter.lanczos, .bicubic, .bilinear, .box] {
+            let small = Resampler(source: image.size, output: PixelSize(width: 13, height: 2), format: .rgba, filter: filter).resample(image)
+            for x in 0..<13 {
+                let c = small.rgba(x: x, y: 0)
+                if c.a > 8 { #expect(c.r <= 2 && c.b >= 250, "\(filter) x \(x): \(c)") }
+            }
+        }
+        let turned = AffineRenderer.render(image, transform: .rotation(degrees: 33).then(.translation(20, 0)),
+                                           canvas: PixelSize(width: 80, height: 60), background: .transparent, filter: .bicubic)
+        for y in 0..<60 {
+            for x in 0..<80 {
+                let c = turned.rgba(x: x, y: y)
+                if c.a > 8 { #expect(c.r <= 2, "affine at \(x),\(y): \(c)") }
+            }
+        }
+    }
+
     @Test func transformQuarterTurnIsExact() throws {
         let path = try Self.write(Pattern(.coords, size: PixelSize(width: 40, height: 30)), "small-coords.png")
         let image = try ImageReader(path: path).readImage()
