@@ -291,19 +291,32 @@ public final class ImageReader {
         return got == 1
     }
 
-    /// Decodes the whole image resampled to `target` (upright size), the fast way: JPEG DCT
-    /// scaling to the smallest scale still at least the target, rows pulled one at a time
-    /// into the resampler in stored orientation, and only the small result turned upright.
+    /// Decodes the whole image, or an upright `window` of it, resampled to `target` (upright
+    /// size), the fast way: JPEG DCT scaling to the smallest scale that keeps the window at
+    /// least the target, rows pulled one at a time into the resampler in stored orientation,
+    /// and only the small result turned upright.
     /// - Parameters:
     ///   - target: the upright output size.
+    ///   - window: the upright source region shown (sub-pixel allowed); nil for all of it.
     ///   - filter: the kernel (a reduction stretches it by the scale: alias-free).
     /// - Returns: the upright image at `target` size, and the DCT denominator used.
-    public func readResampled(to target: PixelSize, filter: ResampleFilter) throws(DecodeError) -> (Image, Int) {
+    public func readResampled(to target: PixelSize, window: Rect? = nil, filter: ResampleFilter) throws(DecodeError) -> (Image, Int) {
         let o = header.orientation
+        let stored = header.storedSize
         let storedTarget = o.swapsAxes ? target.transposed : target
-        let d = reductionDenominator(keepingAtLeast: storedTarget)
+        let region = window.map { o.storedRect(forUpright: $0, stored: stored) }
+            ?? Rect(x: 0, y: 0, width: Double(stored.width), height: Double(stored.height))
+        // The whole image must stay this large for the region to stay at least the target
+        // (the epsilon keeps an exact fit exact: 256 * 6016 / 6016 is not always 256.0).
+        let minimum = PixelSize(width: Int((Double(storedTarget.width) * Double(stored.width) / region.width - 1e-9).rounded(.up)),
+                                height: Int((Double(storedTarget.height) * Double(stored.height) / region.height - 1e-9).rounded(.up)))
+        let d = reductionDenominator(keepingAtLeast: minimum)
         let size = try beginRows(denominator: d)
-        let resampler = Resampler(source: size, output: storedTarget, format: header.pixelFormat, filter: filter)
+        let fx = Double(size.width) / Double(stored.width), fy = Double(size.height) / Double(stored.height)
+        let resampler = Resampler(source: size, output: storedTarget, originX: region.x * fx, originY: region.y * fy,
+                                  stepX: region.width * fx / Double(storedTarget.width),
+                                  stepY: region.height * fy / Double(storedTarget.height),
+                                  format: header.pixelFormat, filter: filter)
         var failure: DecodeError?
         let small = resampler.run { _, row in
             do throws(DecodeError) { return try self.readNextRow(into: row) } catch {
