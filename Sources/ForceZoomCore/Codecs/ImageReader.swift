@@ -299,8 +299,13 @@ public final class ImageReader {
     ///   - target: the upright output size.
     ///   - window: the upright source region shown (sub-pixel allowed); nil for all of it.
     ///   - filter: the kernel (a reduction stretches it by the scale: alias-free).
+    ///   - headroom: keep the DCT-scaled window at least this many times the target.
+    ///     DCT scaling alone aliases; 2 leaves the resampler a factor of 2 to remove that,
+    ///     as vipsthumbnail does (measured on real photos against a Lanczos reduction of
+    ///     the full decode: 30 dB at 1, 42 dB at 2, on the worst one).
     /// - Returns: the upright image at `target` size, and the DCT denominator used.
-    public func readResampled(to target: PixelSize, window: Rect? = nil, filter: ResampleFilter) throws(DecodeError) -> (Image, Int) {
+    public func readResampled(to target: PixelSize, window: Rect? = nil, filter: ResampleFilter,
+                              headroom: Int = 1) throws(DecodeError) -> (Image, Int) {
         let o = header.orientation
         let stored = header.storedSize
         let storedTarget = o.swapsAxes ? target.transposed : target
@@ -308,8 +313,9 @@ public final class ImageReader {
             ?? Rect(x: 0, y: 0, width: Double(stored.width), height: Double(stored.height))
         // The whole image must stay this large for the region to stay at least the target
         // (the epsilon keeps an exact fit exact: 256 * 6016 / 6016 is not always 256.0).
-        let minimum = PixelSize(width: Int((Double(storedTarget.width) * Double(stored.width) / region.width - 1e-9).rounded(.up)),
-                                height: Int((Double(storedTarget.height) * Double(stored.height) / region.height - 1e-9).rounded(.up)))
+        let k = Double(max(1, headroom))
+        let minimum = PixelSize(width: Int((k * Double(storedTarget.width) * Double(stored.width) / region.width - 1e-9).rounded(.up)),
+                                height: Int((k * Double(storedTarget.height) * Double(stored.height) / region.height - 1e-9).rounded(.up)))
         let d = reductionDenominator(keepingAtLeast: minimum)
         let size = try beginRows(denominator: d)
         let fx = Double(size.width) / Double(stored.width), fy = Double(size.height) / Double(stored.height)

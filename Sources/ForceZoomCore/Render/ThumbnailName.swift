@@ -78,7 +78,8 @@ public struct ThumbnailName: Hashable, Sendable, CustomStringConvertible {
             case .index: out += String(index)
             }
         }
-        return Self.normalize(out)
+        // Relative always: the pattern is, and an empty %d must not leave a leading slash.
+        return String(Self.normalize(out).drop(while: { $0 == "/" }))
     }
 
     /// Collapses `//` and drops `.` components (a relative path stays relative).
