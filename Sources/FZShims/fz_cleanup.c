@@ -98,7 +98,19 @@ void fz_install_cleanup_handlers(void) {
     sigaction(SIGHUP, &sa, NULL);
 }
 
-void fz_defer_interrupts(void) { fz_deferred = 1; }
+void fz_defer_interrupts(void) {
+    fz_deferred = 1;
+    // A blocked signal never reaches the handler, and the mask is inherited through exec:
+    // a parent that blocks them (test harnesses do, in their worker threads) would make
+    // Ctrl-C and `kill` do nothing until the batch ends. Unblock exactly what is handled,
+    // before the worker threads are made (they inherit this mask).
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+}
 
 void fz_end_by_signal(int sig) {
     signal(sig, SIG_DFL);

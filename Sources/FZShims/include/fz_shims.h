@@ -186,7 +186,8 @@ int fz_interrupted_signal(void);
 /// can stop handing out work, let running jobs discard their outputs and print a summary
 /// of what finished. A second signal acts at once (unlink, re-raise). Why a mode and not
 /// a Swift handler: the handler must stay async-signal-safe, which only C can promise.
-/// Temp registration is thread-safe for the handler too (see fz_cleanup.c).
+/// Temp registration is thread-safe for the handler too (see fz_cleanup.c). Also unblocks
+/// the three signals, which a parent may have left blocked.
 void fz_defer_interrupts(void);
 /// Ends the process by `sig` with the default action (after a deferred interrupt), so the
 /// parent shell sees an interrupted child and stops its script too.

@@ -47,7 +47,7 @@ public enum ThumbnailError: Error, Equatable, Sendable, CustomStringConvertible 
         case .invalidPattern(_, let r):
             return "\(r) (use %s stem, %e extension, %d folder, %i index, %% for a percent sign)"
         case .collision(_, let inputs):
-            return "\(inputs.joined(separator: ", ")) would all be written here; add %d (mirror folders), %e or %i to --name"
+            return "\(inputs.joined(separator: ", ")) would \(inputs.count == 2 ? "both" : "all") be written here; add %d (mirror folders), %e or %i to --name"
         case .wouldOverwriteInput(let input, _):
             return "would overwrite the input \(input); forcezoom never overwrites an input (choose another --out or --name)"
         case .outsideOutputFolder(let input, _):

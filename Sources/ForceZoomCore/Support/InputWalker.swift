@@ -10,7 +10,8 @@ import Darwin
 ///
 /// In folders, names starting with `.` are skipped (hidden files, and forcezoom's own
 /// temporary outputs), links to folders are not followed (no loops), and `excluded`
-/// folders (the output folder) are never entered, so a re-run never thumbnails thumbnails.
+/// folders (the output folder) are never entered below a folder argument, so a re-run never
+/// thumbnails thumbnails.
 /// A file reached twice (named twice, or named and found in a folder) is taken once.
 public struct InputWalker: Sendable {
     /// Descend into subfolders.
@@ -59,7 +60,9 @@ public struct InputWalker: Sendable {
 
     private func walk(_ root: String, relative: String, into add: (ThumbnailPlan.Input) -> Void, failures: inout [ThumbnailError]) {
         let folder = relative.isEmpty ? root : FileSystem.join(root, relative)
-        if let id = FileSystem.identity(of: folder), excluded.contains(Identity(id)) { return }
+        // A folder named as input is always read, even if it is also the output folder
+        // (the plan then refuses outputs that would overwrite inputs).
+        if !relative.isEmpty, let id = FileSystem.identity(of: folder), excluded.contains(Identity(id)) { return }
         let names: [String]
         do { names = try FileSystem.list(folder) } catch {
             failures.append(.cannotListFolder(path: folder, reason: error.description))

@@ -54,7 +54,7 @@ struct ThumbnailPlanTests {
         }
         // The message says how to fix it.
         let e = ThumbnailError.collision(output: "thumbs/x.thumb.png", inputs: ["a/x.jpg", "b/x.png"])
-        #expect(e.description == "thumbs/x.thumb.png: a/x.jpg, b/x.png would all be written here; add %d (mirror folders), %e or %i to --name")
+        #expect(e.description == "thumbs/x.thumb.png: a/x.jpg, b/x.png would both be written here; add %d (mirror folders), %e or %i to --name")
         // %d, %e or %i separate them.
         #expect(try ThumbnailPlan(inputs: inputs, folder: "thumbs", name: ThumbnailName("%d/%s.png"), identity: Self.none).jobs.count == 4)
         #expect(try ThumbnailPlan(inputs: inputs, folder: "thumbs", name: ThumbnailName("%s-%i.png"), identity: Self.none).jobs.count == 4)
