@@ -59,6 +59,10 @@ public struct Thumbnailer: Sendable {
             do { geometry = try ThumbnailGeometry(source: upright, size: size, crop: crop) } catch {
                 throw .geometry(path: reader.path, error)
             }
+            // An enlargement (<, !) is held whole: keep it under the decode pixel limit too.
+            if decode.maxPixels > 0 && geometry.output.area > decode.maxPixels {
+                throw .decode(.tooManyPixels(path: reader.path, size: geometry.output, limit: decode.maxPixels))
+            }
             let image: Image
             do {
                 if geometry.isIdentity {

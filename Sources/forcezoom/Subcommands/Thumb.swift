@@ -141,7 +141,7 @@ struct Thumb: ParsableCommand {
         for failure in walkFailures {
             counts.recordFailure()
             line.report { Terminal.error(failure.description) }
-            if json { emit(.object([("input", .string(failure.path)), ("output", .null), ("error", .string(failure.reason))])) }
+            if json { emit(ThumbnailResult(input: failure.path, output: "", outcome: .failed(failure)).json) }
         }
         let jobs = plan.jobs
         let worker = thumbnailer
