@@ -154,10 +154,12 @@ struct Thumb: ParsableCommand {
                 } else {
                     counts.record(result.outcome)
                 }
-                line.report {
-                    for w in result.warnings { Terminal.warning("\(result.input): \(w)") }
-                    if let error = result.error, case .interrupted = error {} else if let error = result.error {
-                        Terminal.error(error.description)
+                var shout: ThumbnailError? = result.error
+                if case .interrupted? = shout { shout = nil }  // the summary says it once
+                if shout != nil || !result.warnings.isEmpty {
+                    line.report {
+                        for w in result.warnings { Terminal.warning("\(result.input): \(w)") }
+                        if let shout { Terminal.error(shout.description) }
                     }
                 }
                 if json { emit(result.json) }
