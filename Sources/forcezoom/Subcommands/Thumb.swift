@@ -154,12 +154,12 @@ struct Thumb: ParsableCommand {
                 } else {
                     counts.record(result.outcome)
                 }
-                var shout: ThumbnailError? = result.error
-                if case .interrupted? = shout { shout = nil }  // the summary says it once
-                if shout != nil || !result.warnings.isEmpty {
+                var reported: ThumbnailError? = result.error
+                if case .interrupted? = reported { reported = nil }  // the summary says it once
+                if reported != nil || !result.warnings.isEmpty {
                     line.report {
                         for w in result.warnings { Terminal.warning("\(result.input): \(w)") }
-                        if let shout { Terminal.error(shout.description) }
+                        if let reported { Terminal.error(reported.description) }
                     }
                 }
                 if json { emit(result.json) }
