@@ -26,8 +26,8 @@ FZ_DEBUG  := .build/debug/forcezoom
 MAN_OUT  := .build/plugins/GenerateManual/outputs/forcezoom/forcezoom.1
 MAN_DATE := $(shell git log -1 --format=%cs 2>/dev/null)
 
-# System packages: headers + pkg-config for libpng/libjpeg; djpeg (reference decoder) and
-# Pillow (a real APNG decoder) for the tests.
+# System packages: headers + pkg-config for libpng/libjpeg; djpeg (reference decoder);
+# Pillow (python3-pil, for /usr/bin/python3): a real APNG decoder and the thumbnail quality reference.
 # git and ca-certificates let SwiftPM fetch swift-argument-parser on a bare machine.
 DEPS := libpng-dev libjpeg62-turbo-dev pkg-config zlib1g-dev libjpeg-turbo-progs python3-pil git ca-certificates
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)

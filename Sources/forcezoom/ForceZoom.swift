@@ -27,7 +27,7 @@ struct ForceZoom: ParsableCommand {
               forcezoom info *.jpg --json
             """,
         version: version,
-        subcommands: [Crop.self, Fit.self, Frame.self, Transform.self, Animate.self, Info.self, Fixture.self]
+        subcommands: [Crop.self, Fit.self, Frame.self, Transform.self, Animate.self, Thumb.self, Info.self, Fixture.self]
     )
 
     /// Runs the command with forcezoom's exit codes: usage errors exit 2 (as scripts

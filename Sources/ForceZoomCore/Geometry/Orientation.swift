@@ -47,6 +47,27 @@ public enum Orientation: Int, CaseIterable, Sendable, CustomStringConvertible {
         return PixelRect(x: min(a.x, b.x), y: min(a.y, b.y), width: abs(a.x - b.x) + 1, height: abs(a.y - b.y) + 1)
     }
 
+    /// The stored region (continuous coordinates, sub-pixel allowed) shown as the upright
+    /// region `rect`: the same mapping as `storedRect(forUpright:stored:)`, for windows
+    /// that do not fall on whole pixels.
+    public func storedRect(forUpright rect: Rect, stored: PixelSize) -> Rect {
+        let w = Double(stored.width), h = Double(stored.height)
+        func map(_ x: Double, _ y: Double) -> (Double, Double) {
+            switch self {
+            case .up: return (x, y)
+            case .mirrored: return (w - x, y)
+            case .rotate180: return (w - x, h - y)
+            case .flipped: return (x, h - y)
+            case .transposed: return (y, x)
+            case .rotate90: return (y, h - x)
+            case .transverse: return (w - y, h - x)
+            case .rotate270: return (w - y, x)
+            }
+        }
+        let a = map(rect.x, rect.y), b = map(rect.maxX, rect.maxY)
+        return Rect(x: min(a.0, b.0), y: min(a.1, b.1), width: abs(a.0 - b.0), height: abs(a.1 - b.1))
+    }
+
     /// The orientation that undoes this one.
     public var inverse: Orientation {
         switch self {
@@ -77,26 +98,5 @@ extension Orientation {
     ///   - stored: the stored (raw) image size.
     public func uprightPixel(forStored p: PixelPoint, stored: PixelSize) -> PixelPoint {
         inverse.storedPixel(forUpright: p, stored: uprightSize(ofStored: stored))
-    }
-}
-
-extension Orientation {
-    /// The stored region (continuous coordinates, pixel edges) shown as upright region `r`.
-    public func storedRect(forUpright r: Rect, stored: PixelSize) -> Rect {
-        let w = Double(stored.width), h = Double(stored.height)
-        func map(_ x: Double, _ y: Double) -> (Double, Double) {
-            switch self {
-            case .up: return (x, y)
-            case .mirrored: return (w - x, y)
-            case .rotate180: return (w - x, h - y)
-            case .flipped: return (x, h - y)
-            case .transposed: return (y, x)
-            case .rotate90: return (y, h - x)
-            case .transverse: return (w - y, h - x)
-            case .rotate270: return (w - y, x)
-            }
-        }
-        let p = map(r.x, r.y), q = map(r.maxX, r.maxY)
-        return Rect(x: min(p.0, q.0), y: min(p.1, q.1), width: abs(p.0 - q.0), height: abs(p.1 - q.1))
     }
 }

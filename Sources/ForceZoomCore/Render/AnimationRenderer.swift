@@ -119,21 +119,24 @@ public enum AnimationRenderer {
         }
     }
 
-    /// A grid of frames, each reduced to `cell` wide, numbered.
-    public static func contactSheet(_ frames: [Image], cellWidth: Int, background: Color) -> Image {
-        guard let first = frames.first else { return Image(width: 1, height: 1, format: .rgb) }
-        let columns = Int(Double(frames.count).squareRoot().rounded(.up))
-        let rows = (frames.count + columns - 1) / columns
-        let cellHeight = max(1, Int((Double(first.height) * Double(cellWidth) / Double(first.width)).rounded()))
+    /// A frame reduced for the contact sheet.
+    public static func cell(_ frame: Image, width: Int) -> Image {
+        let height = max(1, Int((Double(frame.height) * Double(width) / Double(frame.width)).rounded()))
+        return Resampler(source: frame.size, output: PixelSize(width: width, height: height), format: frame.format,
+                         filter: .lanczos).resample(frame)
+    }
+
+    /// A grid of (already reduced) frames, numbered from 1.
+    public static func contactSheet(_ cells: [Image], background: Color) -> Image {
+        guard let first = cells.first else { return Image(width: 1, height: 1, format: .rgb) }
+        let columns = Int(Double(cells.count).squareRoot().rounded(.up))
+        let rows = (cells.count + columns - 1) / columns
         let gap = 8, label = 12
         let format = first.format.union(background.minimalFormat).withColor
-        var sheet = Image(width: columns * (cellWidth + gap) + gap, height: rows * (cellHeight + gap + label) + gap,
+        var sheet = Image(width: columns * (first.width + gap) + gap, height: rows * (first.height + gap + label) + gap,
                           format: format, fill: Color(r: 48, g: 48, b: 48))
-        for (k, frame) in frames.enumerated() {
-            let resampler = Resampler(source: frame.size, output: PixelSize(width: cellWidth, height: cellHeight),
-                                      format: frame.format, filter: .lanczos)
-            let small = resampler.resample(frame)
-            let x = gap + (k % columns) * (cellWidth + gap), y = gap + (k / columns) * (cellHeight + gap + label)
+        for (k, small) in cells.enumerated() {
+            let x = gap + (k % columns) * (first.width + gap), y = gap + (k / columns) * (first.height + gap + label)
             sheet.blend(small, at: PixelPoint(x: x, y: y + label))
             sheet.draw("\(k + 1)", x: x, y: y + 2, scale: 1, color: .white)
         }

@@ -1,6 +1,9 @@
 import ArgumentParser
-import Dispatch
 import ForceZoomCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `forcezoom animate`: the zoom transition as frames.
 struct Animate: ParsableCommand {
@@ -171,35 +174,48 @@ struct Animate: ParsableCommand {
         let (low, high) = range
         let cellWidth = min(240, screen.pixels.width)
         let settings = encode.png
-        let results = FrameResults(count: n)
         let screenSize = screen.pixels, bg = background.color, clip = !bounce
         let pattern = output, wantAPNG = apng != nil, wantSheet = contactSheet != nil, protect = [input]
-        // Frames are independent: render (and encode) them on every core.
-        DispatchQueue.concurrentPerform(iterations: n) { k in
+        var payloads = [[UInt8]](repeating: [], count: n)
+        var sheetFrames = [Image?](repeating: nil, count: n)
+        var format = PixelFormat.rgb
+        var failure: String?
+        // Frames are independent: render (and encode) them on every core; results come
+        // back on this thread, in whatever order they finish.
+        WorkerPool<FrameOutput>.run(count: n, threads: Thumb.processorCount, work: { k in
             let f = geometry[k]
             let zoom = f.scale / firstScale
             let pinSize = zoom / min(max(zoom, low), high)
             let frame = AnimationRenderer.render(f, source: source, imageSize: image, screen: screenSize, background: bg,
                                                  clip: clip, markers: markers, pinScale: pinSize)
+            var result = FrameOutput(format: frame.format)
             do {
                 if let pattern {
                     try ImageWriter.write(frame, to: pattern.formattingFrameNumber(k + 1), encoding: .png(settings), protecting: protect)
                 }
-                if wantAPNG { results.set(k, payload: try APNGWriter.framePayload(frame, settings: settings)) }
-                if wantSheet { results.set(k, image: frame) }
-                results.set(k, format: frame.format)
+                if wantAPNG { result.payload = try APNGWriter.framePayload(frame, settings: settings) }
+                if wantSheet {
+                    // Only the sheet's small cell is kept, not the full frame.
+                    result.cell = AnimationRenderer.cell(frame, width: cellWidth)
+                }
             } catch {
-                results.set(k, error: "\(error)")
+                result.error = "\(error)"
             }
-        }
-        if let message = results.firstError { throw ToolFailure(message) }
+            return result
+        }, onResult: { k, r in
+            payloads[k] = r.payload
+            sheetFrames[k] = r.cell
+            format = r.format
+            if failure == nil, let e = r.error { failure = e }
+        }, onTick: { failure == nil })
+        if let failure { throw ToolFailure(failure) }
         if let apng {
-            var writer = APNGWriter(size: screenSize, format: results.format(0), fps: fps)
-            for k in 0..<n { writer.add(payload: results.payload(k)) }
+            var writer = APNGWriter(size: screenSize, format: format, fps: fps)
+            for k in 0..<n { writer.add(payload: payloads[k]) }
             do { try ImageWriter.write(bytes: writer.bytes(), to: apng, protecting: [input]) } catch { throw ToolFailure(error) }
         }
         if let contactSheet {
-            let sheet = AnimationRenderer.contactSheet((0..<n).map { results.image($0) }, cellWidth: cellWidth, background: bg)
+            let sheet = AnimationRenderer.contactSheet(sheetFrames.compactMap { $0 }, background: bg)
             do { try ImageWriter.write(sheet, to: contactSheet, encoding: .png(settings), protecting: [input]) } catch { throw ToolFailure(error) }
         }
         if json { printJSON(geometry) }
@@ -219,30 +235,12 @@ struct Animate: ParsableCommand {
     }
 }
 
-/// Per-frame results written from concurrent workers: each worker touches only its own
-/// slot, under a lock (the arrays themselves are shared).
-final class FrameResults: @unchecked Sendable {
-    private var payloads: [[UInt8]]
-    private var images: [Image?]
-    private var formats: [PixelFormat]
-    private var errors: [String?]
-    private let lock = MutexLock()
-
-    init(count: Int) {
-        payloads = Array(repeating: [], count: count)
-        images = Array(repeating: nil, count: count)
-        formats = Array(repeating: .rgb, count: count)
-        errors = Array(repeating: nil, count: count)
-    }
-
-    func set(_ k: Int, payload: [UInt8]) { lock.with { payloads[k] = payload } }
-    func set(_ k: Int, image: Image) { lock.with { images[k] = image } }
-    func set(_ k: Int, format: PixelFormat) { lock.with { formats[k] = format } }
-    func set(_ k: Int, error: String) { lock.with { errors[k] = error } }
-    func payload(_ k: Int) -> [UInt8] { lock.with { payloads[k] } }
-    func image(_ k: Int) -> Image { lock.with { images[k]! } }
-    func format(_ k: Int) -> PixelFormat { lock.with { formats[k] } }
-    var firstError: String? { lock.with { errors.compactMap { $0 }.first } }
+/// What one frame's worker hands back.
+struct FrameOutput: Sendable {
+    var format: PixelFormat
+    var payload: [UInt8] = []
+    var cell: Image?
+    var error: String?
 }
 
 extension String {

@@ -1,0 +1,144 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Turns command-line inputs into the files of a batch: files are taken as named, folders
+/// are listed (and descended into with `recursive`) for PNG and JPEG files, recognised by
+/// their first bytes, not their names.
+///
+/// In folders, names starting with `.` are skipped (hidden files, and forcezoom's own
+/// temporary outputs), links to folders are not followed (no loops), and `excluded`
+/// folders (the output folder) are never entered below a folder argument, so a re-run never
+/// thumbnails thumbnails.
+/// A file reached twice (named twice, or named and found in a folder) is taken once.
+public struct InputWalker: Sendable {
+    /// Descend into subfolders.
+    public var recursive: Bool
+    /// Folders never entered, by (device, inode).
+    public var excluded: [Identity]
+
+    /// A file identity: (device, inode).
+    public struct Identity: Hashable, Sendable {
+        let device: UInt64, inode: UInt64
+        public init(_ id: (UInt64, UInt64)) { (device, inode) = id }
+    }
+
+    public init(recursive: Bool = false, excluding folders: [String] = []) {
+        self.recursive = recursive
+        excluded = folders.compactMap { FileSystem.identity(of: $0).map(Identity.init) }
+    }
+
+    /// Expands the arguments in order.
+    /// - Parameter arguments: files and folders.
+    /// - Returns: the inputs (a file's `folder` is its folder as written, leading `/`
+    ///   dropped; a file found in a folder has its folder relative to that one), and the
+    ///   folders that could not be listed.
+    public func collect(_ arguments: [String]) -> (inputs: [ThumbnailPlan.Input], failures: [ThumbnailError]) {
+        var inputs: [ThumbnailPlan.Input] = []
+        var failures: [ThumbnailError] = []
+        var seen = Set<Identity>()
+        var seenPaths = Set<String>()
+        func add(_ input: ThumbnailPlan.Input) {
+            if let id = FileSystem.identity(of: input.path) {
+                guard seen.insert(Identity(id)).inserted else { return }
+            } else {
+                guard seenPaths.insert(input.path).inserted else { return }
+            }
+            inputs.append(input)
+        }
+        for argument in arguments {
+            if FileSystem.kind(of: argument) == .directory {
+                walk(argument, relative: "", into: add, failures: &failures)
+            } else {
+                add(ThumbnailPlan.Input(path: argument, folder: Self.folderAsWritten(argument)))
+            }
+        }
+        return (inputs, failures)
+    }
+
+    private func walk(_ root: String, relative: String, into add: (ThumbnailPlan.Input) -> Void, failures: inout [ThumbnailError]) {
+        let folder = relative.isEmpty ? root : FileSystem.join(root, relative)
+        // A folder named as input is always read, even if it is also the output folder
+        // (the plan then refuses outputs that would overwrite inputs).
+        if !relative.isEmpty, let id = FileSystem.identity(of: folder), excluded.contains(Identity(id)) { return }
+        let names: [String]
+        do { names = try FileSystem.list(folder) } catch {
+            failures.append(.cannotListFolder(path: folder, reason: error.description))
+            return
+        }
+        for name in names where !name.hasPrefix(".") {
+            let path = FileSystem.join(folder, name)
+            switch Self.linkKind(path) {
+            case .directory:
+                if recursive { walk(root, relative: relative.isEmpty ? name : relative + "/" + name, into: add, failures: &failures) }
+            case .regular, .other:
+                // .other includes links: followed only to regular files.
+                if FileSystem.kind(of: path) == .regular && Self.looksLikeImage(path) {
+                    add(ThumbnailPlan.Input(path: path, folder: relative))
+                }
+            case .missing:
+                break
+            }
+        }
+    }
+
+    /// The kind of the entry itself, a link not followed (a link is `.other`).
+    static func linkKind(_ path: String) -> FileSystem.Kind {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return .missing }
+        switch st.st_mode & S_IFMT {
+        case S_IFDIR: return .directory
+        case S_IFREG: return .regular
+        default: return .other
+        }
+    }
+
+    /// Whether a file starts like a PNG or a JPEG.
+    static func looksLikeImage(_ path: String) -> Bool {
+        guard case .success(let file) = CFile.open(readingFrom: path) else { return false }
+        if case .supported = ImageFormat.sniff(file.read(upTo: ImageFormat.sniffLength)) { return true }
+        return false
+    }
+
+    /// The folder of a path as written, for `%d`: "" for a bare name, leading `/` and `.`
+    /// components dropped.
+    static func folderAsWritten(_ path: String) -> String {
+        let d = FileSystem.directory(of: path)
+        return d.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
+    }
+
+    /// Reads a list of paths, one per line or NUL-separated (`find -print0`).
+    /// - Parameters:
+    ///   - path: the list file, or "-" for standard input.
+    ///   - nulSeparated: split on NUL bytes instead of newlines.
+    /// - Returns: the non-empty entries (a line's trailing carriage return dropped).
+    /// - Throws: `ThumbnailError.cannotReadList`.
+    public static func readList(_ path: String, nulSeparated: Bool) throws(ThumbnailError) -> [String] {
+        let name = path == "-" ? "<stdin>" : path
+        let file: CFile
+        let opened = path == "-" ? CFile.slurpStandardInput(limit: 1 << 30) : CFile.open(readingFrom: path)
+        switch opened {
+        case .success(let f): file = f
+        case .failure(let e): throw .cannotReadList(path: name, reason: e.description)
+        }
+        var bytes: [UInt8] = []
+        while true {
+            let chunk = file.read(upTo: 1 << 16)
+            bytes += chunk
+            if chunk.count < 1 << 16 { break }
+        }
+        return split(bytes, nulSeparated: nulSeparated)
+    }
+
+    /// Splits list bytes into paths (see `readList`).
+    static func split(_ bytes: [UInt8], nulSeparated: Bool) -> [String] {
+        let separator: UInt8 = nulSeparated ? 0 : 10
+        return bytes.split(separator: separator, omittingEmptySubsequences: true).compactMap { entry in
+            var e = entry
+            if !nulSeparated && e.last == 13 { e = e.dropLast() }
+            return e.isEmpty ? nil : String(decoding: e, as: UTF8.self)
+        }
+    }
+}

@@ -1,0 +1,219 @@
+import ArgumentParser
+import ForceZoomCore
+import FZShims
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `forcezoom thumb`: a folder of photos into a folder of upright thumbnails, in parallel.
+struct Thumb: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Make upright thumbnails of many PNG/JPEG files, in parallel.",
+        discussion: """
+            Inputs are files and folders; folders are searched for PNG and JPEG files by
+            their content (not their names), --recursive to descend. --from FILE (or - for
+            standard input) reads a list of paths, one per line, or NUL-separated with -0:
+              find photos -name '*.jpg' -print0 | forcezoom thumb --from - -0
+
+            --size: N (longest side N), WxH (fit inside the box), Wx or xH (one side), with
+            one modifier: > only shrink (the default: never enlarge), < only enlarge,
+            ! exactly that size ignoring aspect (a missing side keeps the image's own).
+            Quote it in the shell: --size '256x256!'. --crop fills the box instead and cuts
+            the overflow evenly; --crop-at X,Y (pixels or percent) keeps the part around that
+            point of the upright image, placed as `crop` places its square.
+
+            Outputs go to --out (default ./thumbs, created if missing) named by --name:
+            %s input stem, %e input extension, %d input folder relative to the folder
+            argument it was found in (for a file named directly or listed: its folder as
+            written), %i running index from 1, %% a percent sign; default %s.thumb.png.
+            The name's extension picks the format: .png, or .jpg/.jpeg (--quality, default
+            85). Two inputs with one output name, or an output that is an input, stop the
+            batch before anything is done (exit 2). --skip-existing leaves outputs that are
+            newer than their input.
+
+            Each input is decoded straight into the reducer: JPEGs at the smallest DCT scale
+            (1/2, 1/4, 1/8) still at least the thumbnail, PNG rows streamed, then a Lanczos-3
+            reduction (area-correct at any factor) and the EXIF orientation applied.
+
+            A bad input is reported (forcezoom: error: <file>: <reason>) and the batch goes
+            on. Progress (done/total, rate, ETA, failures) redraws on stderr when it is a
+            terminal; a summary ends the batch. Exit 0 if all succeeded, 1 if any input
+            failed, 2 for usage. Ctrl-C stops cleanly: running jobs leave nothing behind,
+            finished thumbnails stay, the summary says what was done (Ctrl-C twice: at once).
+
+            Examples:
+              forcezoom thumb photos/ --recursive --size 256 --out thumbs --name '%d/%s.jpg'
+              forcezoom thumb *.jpg --size 320x240 --crop --json > thumbs.jsonl
+              find . -newer stamp -name '*.png' -print0 | forcezoom thumb --from - -0 -j 4
+            """)
+
+    @Argument(help: ArgumentHelp("PNG/JPEG files and folders.", valueName: "input"))
+    var inputs: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Read more input paths from this file (- for standard input), one per line.", valueName: "file"))
+    var from: String?
+
+    @Flag(name: [.customShort("0"), .customLong("null")], help: "The --from list is NUL-separated (find -print0).")
+    var nulSeparated = false
+
+    @Flag(name: .shortAndLong, help: "Descend into subfolders of folder inputs.")
+    var recursive = false
+
+    @Option(name: .long, help: ArgumentHelp("N, WxH, Wx or xH, with > (only shrink, default), < (only enlarge) or ! (exact).", valueName: "spec"))
+    var size: String = "256"
+
+    @Flag(name: .long, help: "Fill the box and cut the overflow evenly (needs a box: N or WxH).")
+    var crop = false
+
+    @Option(name: .long, help: ArgumentHelp("Fill the box and keep the part around this point (pixels or percent of the upright image).", valueName: "x,y"))
+    var cropAt: Point?
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output folder, created if missing.", valueName: "dir"))
+    var out: String = "thumbs"
+
+    @Option(name: .long, help: ArgumentHelp("Output name: %s stem, %e extension, %d folder, %i index; .png or .jpg.", valueName: "pattern"))
+    var name: String = ThumbnailName.defaultPattern
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Parallel jobs (default: the number of processors).", valueName: "n"))
+    var jobs: Int?
+
+    @Option(name: .long, help: ArgumentHelp("JPEG output quality 1-100.", valueName: "q"))
+    var quality: Int = 85
+
+    @Flag(name: .long, help: "Skip inputs whose output exists and is newer than the input.")
+    var skipExisting = false
+
+    @Flag(name: .long, help: "One JSON record per input on stdout (JSON Lines).")
+    var json = false
+
+    @Flag(name: .shortAndLong, help: "No progress line and no summary (errors still print).")
+    var quiet = false
+
+    @Flag(name: .long, help: "Show the progress line even when stderr is not a terminal.")
+    var progress = false
+
+    @OptionGroup var decode: DecodeFlags
+    @OptionGroup var encode: EncodeFlags
+
+    func validate() throws {
+        if inputs.isEmpty && from == nil { throw ValidationError("name files or folders, or give --from FILE") }
+        if inputs.contains("-") { throw ValidationError("thumb reads files; for a list of paths on standard input use --from -") }
+        if nulSeparated && from == nil { throw ValidationError("-0 applies to --from; give --from FILE or --from -") }
+        let spec: ThumbnailSize
+        do { spec = try ThumbnailSize(parsing: size) } catch { throw ValidationError(error.description) }
+        if crop || cropAt != nil {
+            if spec.mode == .exact { throw ValidationError("--size \(size) is an exact size (!), which has nothing to crop; drop --crop or the !") }
+            if !spec.isBox { throw ValidationError("--crop needs a box to fill: --size N or WxH, not \(size)") }
+        }
+        do { _ = try ThumbnailName(name) } catch { throw ValidationError(error.description) }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+        if !(1...100).contains(quality) { throw ValidationError("--quality must be 1-100, got \(quality)") }
+        if quiet && progress { throw ValidationError("--quiet and --progress contradict each other; give one") }
+    }
+
+    func run() throws {
+        let clock = Stopwatch()
+        var arguments = inputs
+        if let from {
+            do { arguments += try InputWalker.readList(from, nulSeparated: nulSeparated) } catch { throw ToolFailure(error.description) }
+        }
+        let (found, walkFailures) = InputWalker(recursive: recursive, excluding: [out]).collect(arguments)
+        let plan: ThumbnailPlan
+        do { plan = try ThumbnailPlan(inputs: found, folder: out, name: try ThumbnailName(name)) } catch {
+            var failure = ToolFailure(error.description)
+            failure.exitCode = 2
+            throw failure
+        }
+        for folder in plan.folders {
+            do { try FileSystem.makeDirectories(folder) } catch {
+                throw ToolFailure("\(folder): cannot create the output folder: \(error) (check --out and its permissions)")
+            }
+        }
+
+        var thumbnailer = Thumbnailer(size: try ThumbnailSize(parsing: size), decode: decode.options, png: encode.png,
+                                      jpegQuality: quality, skipExisting: skipExisting)
+        if let cropAt { thumbnailer.crop = .point(cropAt.touch) } else if crop { thumbnailer.crop = .centre }
+
+        fz_defer_interrupts()
+        var counts = BatchProgress(total: plan.jobs.count + walkFailures.count)
+        var line = ProgressLine(enabled: !quiet && (progress || Terminal.stderrIsTerminal))
+        for failure in walkFailures {
+            counts.recordFailure()
+            line.report { Terminal.error(failure.description) }
+            if json { emit(ThumbnailResult(input: failure.path, output: "", outcome: .failed(failure)).json) }
+        }
+        let jobs = plan.jobs
+        let worker = thumbnailer
+        WorkerPool<ThumbnailResult>.run(
+            count: jobs.count, threads: self.jobs ?? Self.processorCount,
+            work: { i in worker.make(jobs[i], shouldStop: { fz_interrupted_signal() != 0 }) },
+            onResult: { _, result in
+                if case .failed(.interrupted) = result.outcome {
+                    // Not a failure of the input: it is counted as not done.
+                } else {
+                    counts.record(result.outcome)
+                }
+                var reported: ThumbnailError? = result.error
+                if case .interrupted? = reported { reported = nil }  // the summary says it once
+                if reported != nil || !result.warnings.isEmpty {
+                    line.report {
+                        for w in result.warnings { Terminal.warning("\(result.input): \(w)") }
+                        if let reported { Terminal.error(reported.description) }
+                    }
+                }
+                if json { emit(result.json) }
+            },
+            onTick: {
+                line.draw(counts.line(elapsed: clock.elapsed))
+                return fz_interrupted_signal() == 0
+            })
+        line.clear()
+        let signal = fz_interrupted_signal()
+        if !quiet { Terminal.writeError("forcezoom: \(counts.summary(elapsed: clock.elapsed, interrupted: signal != 0))\n") }
+        fflush(fz_stdout())
+        if signal != 0 { fz_end_by_signal(signal) }
+        if counts.failed > 0 { throw ExitCode(1) }
+    }
+
+    /// One JSON Lines record, flushed at once so a reading script sees it as it happens.
+    private func emit(_ record: JSON) {
+        print(record.description)
+        fflush(fz_stdout())
+    }
+
+    /// Processors online: the default --jobs.
+    static var processorCount: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+}
+
+/// The progress line on stderr: redrawn in place (carriage return, erase to end of line),
+/// at most ten times a second, and moved out of the way of messages.
+private struct ProgressLine {
+    let enabled: Bool
+    private var shown = false
+    private var lastDraw = -1.0
+
+    init(enabled: Bool) { self.enabled = enabled }
+
+    /// Redraws, unless it did so less than 0.1 s ago.
+    mutating func draw(_ text: String) {
+        guard enabled else { return }
+        let now = Stopwatch.now()
+        if shown && now - lastDraw < 0.1 { return }
+        lastDraw = now
+        shown = true
+        Terminal.writeError("\r\u{1B}[K" + text)
+    }
+
+    /// Prints messages on a line of their own; the next draw puts the line back.
+    mutating func report(_ messages: () -> Void) {
+        clear()
+        messages()
+    }
+
+    mutating func clear() {
+        guard enabled && shown else { return }
+        Terminal.writeError("\r\u{1B}[K")
+        shown = false
+    }
+}
