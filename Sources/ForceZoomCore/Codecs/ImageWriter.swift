@@ -40,32 +40,30 @@ public enum ImageWriter {
 
     /// Encodes into an open output, in bands of rows so nothing is copied whole.
     static func encode(_ image: Image, into out: OutputFile, encoding: OutputEncoding) throws(OutputError) {
-        let band = 64
         switch encoding {
         case .png(let settings):
             let writer = try PNGWriter(file: out.file, path: out.path, size: image.size, format: image.format, settings: settings)
-            try image.pixels.withBytes { buffer throws(OutputError) in
-                var y = 0
-                while y < image.height {
-                    let n = min(band, image.height - y)
-                    try writer.write(rows: UnsafeRawBufferPointer(rebasing: buffer[(y * image.stride)...]), count: n)
-                    y += n
-                }
-            }
+            try inBands(image) { rows, count throws(OutputError) in try writer.write(rows: rows, count: count) }
             try writer.finish()
         case .jpeg(let quality, let subsampling, let progressive, let exif):
             let flat = image.format.hasAlpha ? image.converted(to: image.format.isGray ? .gray : .rgb) : image
             let coding = JPEGWriter.Coding(quality: quality, subsampling: subsampling, progressive: progressive, app1: exif)
             let writer = try JPEGWriter(file: out.file, path: out.path, size: flat.size, channels: flat.format.channels, coding: coding)
-            try flat.pixels.withBytes { buffer throws(OutputError) in
-                var y = 0
-                while y < flat.height {
-                    let n = min(band, flat.height - y)
-                    try writer.write(rows: UnsafeRawBufferPointer(rebasing: buffer[(y * flat.stride)...]), count: n)
-                    y += n
-                }
-            }
+            try inBands(flat) { rows, count throws(OutputError) in try writer.write(rows: rows, count: count) }
             try writer.finish()
+        }
+    }
+
+    /// Hands an image's rows to `write` 64 at a time, so no encoder copies it whole.
+    static func inBands(_ image: Image, _ write: (UnsafeRawBufferPointer, Int) throws(OutputError) -> Void) throws(OutputError) {
+        let band = 64
+        try image.pixels.withBytes { buffer throws(OutputError) in
+            var y = 0
+            while y < image.height {
+                let n = min(band, image.height - y)
+                try write(UnsafeRawBufferPointer(rebasing: buffer[(y * image.stride)...]), n)
+                y += n
+            }
         }
     }
 
