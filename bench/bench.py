@@ -443,6 +443,7 @@ class Task:
         self.notes = []
         self.unit = "ms"          # or "img/s" extra column for batch
         self.images = None        # batch size
+        self.busy = 0.0           # the CPUs' busy share, sampled while idle just before timing
 
 
 def fresh_dir(path):
@@ -668,7 +669,7 @@ def table(task):
     fz, best, floors = summarize(task)
     lines = []
     lines.append(f"### {task.id}. {task.title}\n")
-    lines.append(task.what + ".\n")
+    lines.append(task.what + f". Other processes used {task.busy:.0%} of the CPUs just before this task was timed.\n")
     batch = task.images is not None
     head = "| tool | median ms | min–max ms | " + ("images/s | " if batch else "") + "peak RSS MB | output bytes | vs forcezoom | check |"
     lines.append(head)
@@ -777,7 +778,8 @@ def png_table(png):
     vp = next((t for t in tools if t.name.startswith("vips crop (default") and t.bytes), None)
     lines = ["## PNG encode settings (forcezoom crop --compression)\n",
              f"{png['region']}: a square of the same pixel count as a 1170x2532 screen (crop cuts squares), "
-             "whole process including the region decode. vips is the byte reference (same pixels, checked).\n",
+             "whole process including the region decode. vips is the byte reference (same pixels, checked). "
+             f"Other processes used {png.get('busy', 0):.0%} of the CPUs just before this was timed.\n",
              "| setting | median ms | min–max ms | bytes | bytes / vips default |", "| --- | --- | --- | --- | --- |"]
     for t in tools:
         if t.times and t.bytes:
@@ -829,6 +831,28 @@ def versions(fz, cc):
     ]
 
 
+def cpu_busy(seconds=3.0):
+    """The share of all CPUs busy over `seconds` while this bench is idle: other people's work."""
+    def sample():
+        with open("/proc/stat") as f:
+            v = [int(x) for x in f.readline().split()[1:]]
+        return sum(v), v[3] + v[4]  # total, idle + iowait
+    t0, i0 = sample()
+    time.sleep(seconds)
+    t1, i1 = sample()
+    return 0.0 if t1 == t0 else 1.0 - (i1 - i0) / (t1 - t0)
+
+
+def wait_quiet(deadline, label):
+    """Waits (until deadline) for the other processes' CPU use to drop under 15%; returns the last sample."""
+    busy = cpu_busy()
+    while busy >= 0.15 and time.time() < deadline:
+        log(f"{label}: other processes use {busy:.0%} of the CPUs: waiting")
+        time.sleep(15)
+        busy = cpu_busy()
+    return busy
+
+
 def loadavg():
     with open("/proc/loadavg") as f:
         return float(f.read().split()[0])
@@ -846,7 +870,8 @@ def main():
                     help="runs for the batch's mogrify rows (each run takes 15-30 s)")
     ap.add_argument("--tasks", default=os.environ.get("BENCH_TASKS", "1,1p,2,3,4,5,png"))
     ap.add_argument("--quiet-wait", type=int, default=int(os.environ.get("BENCH_QUIET_WAIT", "0")),
-                    help="wait up to this many seconds for the 1-minute load average to drop below 0.5")
+                    help="wait up to this many seconds, at the start and before each task, for other processes "
+                         "to use under 15%% of the CPUs (sampled over 3 s while the bench is idle)")
     a = ap.parse_args()
     fz = os.path.abspath(a.fz)
     if not os.access(fz, os.X_OK):
@@ -857,13 +882,10 @@ def main():
             sys.exit(f"bench: {tool} is missing; run `make bench-deps`")
     wanted = a.tasks.split(",")
 
-    deadline = time.time() + a.quiet_wait
-    while loadavg() >= 0.5 and time.time() < deadline:
-        log(f"load average {loadavg():.2f} >= 0.5: waiting for a quiet machine")
-        time.sleep(20)
+    busy_start = wait_quiet(time.time() + a.quiet_wait, "start")
     load_start = loadavg()
-    if load_start >= 0.5:
-        log(f"warning: load average {load_start:.2f}; timings will be noisy (ratios are still side by side)")
+    if busy_start >= 0.15:
+        log(f"warning: other processes use {busy_start:.0%} of the CPUs; timings will be noisy (ratios are still side by side)")
     started = time.time()
     when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
@@ -897,11 +919,17 @@ def main():
         for t in task.tools:
             if not t.ok:
                 log(f"task {task.id}: {t.name}: {t.skip}")
+        task.busy = wait_quiet(time.time() + a.quiet_wait, f"task {task.id}")
         batch = task.images is not None
         hyperfine(task.id, task.tools, a.batch_runs if batch else a.runs, 1 if batch else a.warmup)
         if not batch:  # the issue asks peak RSS for tasks 1, 3, 4; a batch run costs up to 30 s more per tool
             peak_rss(task.tools, 3)
-    png = png_settings(fz, subs, max(5, a.runs // 2)) if "png" in wanted else None
+    png = None
+    if "png" in wanted:
+        busy = wait_quiet(time.time() + a.quiet_wait, "png settings")
+        png = png_settings(fz, subs, max(5, a.runs // 2))
+        if png:
+            png["busy"] = busy
     load_end = loadavg()
     elapsed = time.time() - started
 
@@ -916,8 +944,9 @@ def main():
                f"(`compare -metric PSNR` at least {RESIZE_MIN_PSNR:.0f} dB against forcezoom's, or vips's when "
                "forcezoom's is missing). The floor rows are `bench/floor.c`: a C process that only decodes "
                "(libjpeg/libpng, no PNG encode), the least any tool here can do.\n")
-    doc.append(f"- Date: {when}; took {elapsed / 60:.1f} min; 1-minute load average {load_start:.2f} at the start, "
-               f"{load_end:.2f} at the end.")
+    doc.append(f"- Date: {when}; took {elapsed / 60:.1f} min; other processes used {busy_start:.0%} of the CPUs at the "
+               f"start (each task says the same just before it was timed); 1-minute load average {load_start:.2f} at the start, "
+               f"{load_end:.2f} at the end (the bench's own load included).")
     doc.append(f"- hyperfine --shell=none, {a.warmup} warm-up + {a.runs} runs per command "
                f"(batch: 1 warm-up + {a.batch_runs} runs, mogrify {a.slow_runs} runs); peak RSS: `/usr/bin/time -f %M`, "
                "median of 3 runs, the largest process of a pipeline (not measured for the batch).")
