@@ -32,13 +32,19 @@ MAN_DATE := $(shell git log -1 --format=%cs 2>/dev/null)
 DEPS := libpng-dev libjpeg62-turbo-dev pkg-config zlib1g-dev libjpeg-turbo-progs python3-pil git ca-certificates
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
+# `make bench`: the peers it times (vips, vipsthumbnail; ImageMagick convert/mogrify/compare;
+# GraphicsMagick gm), hyperfine, GNU time for peak RSS, and a C compiler for bench/floor.c.
+BENCH_DEPS := libvips-tools imagemagick graphicsmagick libjpeg-turbo-progs hyperfine time gcc libc6-dev \
+              libjpeg62-turbo-dev libpng-dev pkg-config
+BENCH_ARGS ?=
+
 DEMO_IN  := Fixtures/photos/peek.jpg
 DEMO_OUT := out/demo-peek.png
 
 # The data scripts share apt's lock, so never run targets side by side (make -j).
 .NOTPARALLEL:
 
-.PHONY: help deps build release conformance photos fixtures test demo man install uninstall clean
+.PHONY: help deps build release conformance photos fixtures test demo bench-deps bench man install uninstall clean
 
 help: ## List the targets
 	@echo "forcezoom make targets:"
@@ -88,6 +94,21 @@ demo: release ## Crop Fixtures/photos/peek.jpg into out/demo-peek.png
 	$(FZ) crop $(DEMO_IN) --at 62%,45% --size 400 -o $(DEMO_OUT) --json
 	$(FZ) info $(DEMO_IN) $(DEMO_OUT)
 	@echo "demo: wrote $(abspath $(DEMO_OUT))"
+
+bench-deps: ## apt-get install the benchmark's peers and tools when missing
+	@missing=""; \
+	for p in $(BENCH_DEPS); do dpkg -s "$$p" >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	else echo "bench-deps: all present"; fi
+
+# Times forcezoom against vips, ImageMagick, GraphicsMagick and a C decode floor, side by
+# side in one run (about 10-15 minutes), and writes BENCHMARKS.md. Run it on a quiet machine;
+# BENCH_ARGS passes options to bench/bench.py (e.g. BENCH_ARGS="--quiet-wait 600 --runs 20").
+bench: bench-deps release photos ## Benchmark against vips/ImageMagick/gm and write BENCHMARKS.md
+	python3 bench/bench.py --fz $(FZ) $(BENCH_ARGS)
 
 man: deps ## Generate the man page with argument-parser's GenerateManual plugin
 	$(SWIFT) package plugin generate-manual --configuration debug $(if $(MAN_DATE),--date $(MAN_DATE))
