@@ -444,6 +444,7 @@ class Task:
         self.unit = "ms"          # or "img/s" extra column for batch
         self.images = None        # batch size
         self.busy = 0.0           # the CPUs' busy share, sampled while idle just before timing
+        self.others = None        # the share other processes used while the task was timed
 
 
 def fresh_dir(path):
@@ -669,7 +670,8 @@ def table(task):
     fz, best, floors = summarize(task)
     lines = []
     lines.append(f"### {task.id}. {task.title}\n")
-    lines.append(task.what + f". Other processes used {task.busy:.0%} of the CPUs just before this task was timed.\n")
+    during = "" if task.others is None else f", {task.others:.0%} while it was timed"
+    lines.append(task.what + f". Other processes used {task.busy:.0%} of the CPUs just before this task{during}.\n")
     batch = task.images is not None
     head = "| tool | median ms | min–max ms | " + ("images/s | " if batch else "") + "peak RSS MB | output bytes | vs forcezoom | check |"
     lines.append(head)
@@ -766,7 +768,10 @@ def targets(tasks, png):
         vp = next((t for t in png["tools"] if t.name.startswith("vips crop (default") and t.bytes), None)
         add("7. PNG bytes, 2.96 MP region: forcezoom default / vips default", fz.bytes / vp.bytes if fz and vp else None, 1.10, False,
             lambda v: f"{v:.3f}")
-    out = ["## Targets\n", "Ratios from this run. \"margin\" is how far past the target; \"by\" how far short.\n",
+    noisy = [f"{t.id} ({t.others:.0%})" for t in tasks if t.others is not None and t.others >= 0.15]
+    warn = (f"**Noisy:** other processes used at least 15% of the CPUs while these tasks were timed: {', '.join(noisy)}; "
+            "re-run on a quiet machine before trusting their ratios.\n") if noisy else ""
+    out = ["## Targets\n", "Ratios from this run. \"margin\" is how far past the target; \"by\" how far short.\n", warn,
            "| target | required | measured | verdict |", "| --- | --- | --- | --- |"] + rows
     return "\n".join(out) + "\n"
 
@@ -779,7 +784,8 @@ def png_table(png):
     lines = ["## PNG encode settings (forcezoom crop --compression)\n",
              f"{png['region']}: a square of the same pixel count as a 1170x2532 screen (crop cuts squares), "
              "whole process including the region decode. vips is the byte reference (same pixels, checked). "
-             f"Other processes used {png.get('busy', 0):.0%} of the CPUs just before this was timed.\n",
+             f"Other processes used {png.get('busy', 0):.0%} of the CPUs just before this, "
+             f"{png.get('others', 0):.0%} while it was timed.\n",
              "| setting | median ms | min–max ms | bytes | bytes / vips default |", "| --- | --- | --- | --- | --- |"]
     for t in tools:
         if t.times and t.bytes:
@@ -841,6 +847,33 @@ def cpu_busy(seconds=3.0):
     time.sleep(seconds)
     t1, i1 = sample()
     return 0.0 if t1 == t0 else 1.0 - (i1 - i0) / (t1 - t0)
+
+
+class OthersMeter:
+    """How much of the CPUs other processes used while a task was timed: the system's busy CPU
+    time (/proc/stat, steal included) minus this bench's own children's CPU time (getrusage)."""
+
+    def __enter__(self):
+        self.t0, self.b0, self.c0 = time.time(), self._busy(), self._children()
+        return self
+
+    def __exit__(self, *exc):
+        wall = time.time() - self.t0
+        others = (self._busy() - self.b0) - (self._children() - self.c0)
+        self.share = max(0.0, others) / (wall * (os.cpu_count() or 1)) if wall > 0 else 0.0
+        return False
+
+    @staticmethod
+    def _busy():
+        with open("/proc/stat") as f:
+            v = [int(x) for x in f.readline().split()[1:]]
+        return (sum(v[:8]) - v[3] - v[4]) / os.sysconf("SC_CLK_TCK")  # user..steal, minus idle and iowait
+
+    @staticmethod
+    def _children():
+        import resource
+        r = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return r.ru_utime + r.ru_stime
 
 
 def wait_quiet(deadline, label):
@@ -921,15 +954,19 @@ def main():
                 log(f"task {task.id}: {t.name}: {t.skip}")
         task.busy = wait_quiet(time.time() + a.quiet_wait, f"task {task.id}")
         batch = task.images is not None
-        hyperfine(task.id, task.tools, a.batch_runs if batch else a.runs, 1 if batch else a.warmup)
+        with OthersMeter() as meter:
+            hyperfine(task.id, task.tools, a.batch_runs if batch else a.runs, 1 if batch else a.warmup)
+        task.others = meter.share
+        log(f"task {task.id}: other processes used {meter.share:.0%} of the CPUs while it was timed")
         if not batch:  # the issue asks peak RSS for tasks 1, 3, 4; a batch run costs up to 30 s more per tool
             peak_rss(task.tools, 3)
     png = None
     if "png" in wanted:
         busy = wait_quiet(time.time() + a.quiet_wait, "png settings")
-        png = png_settings(fz, subs, max(5, a.runs // 2))
+        with OthersMeter() as meter:
+            png = png_settings(fz, subs, max(5, a.runs // 2))
         if png:
-            png["busy"] = busy
+            png["busy"], png["others"] = busy, meter.share
     load_end = loadavg()
     elapsed = time.time() - started
 
