@@ -47,7 +47,12 @@ int fz_png_open(FILE *file, size_t chunk_malloc_max, fz_png_reader **out) {
         fz_copy_message(reader->message, "out of memory");
         return FZ_ERROR;
     }
-    if (setjmp(png_jmpbuf(reader->png))) return FZ_ERROR;
+    if (setjmp(png_jmpbuf(reader->png))) {
+        // IHDR's size, if it was read (and its CRC passed) before the error.
+        reader->header.width = png_get_image_width(reader->png, reader->info);
+        reader->header.height = png_get_image_height(reader->png, reader->info);
+        return FZ_ERROR;
+    }
 
     png_structp png = reader->png;
     png_infop info = reader->info;
@@ -56,7 +61,8 @@ int fz_png_open(FILE *file, size_t chunk_malloc_max, fz_png_reader **out) {
     // chunk_malloc_max, compressed ones included; at most 256 ancillary chunks are cached.
     png_set_chunk_malloc_max(png, chunk_malloc_max);
     png_set_chunk_cache_max(png, 256);
-    // Width/height are checked by the caller against --max-pixels; lift libpng's own
+    // Width/height are checked by the caller against its pixel and memory limits between
+    // fz_png_open and fz_png_start (before libpng sizes any row buffer); lift libpng's own
     // 1,000,000 default so a 1-million-pixel-wide panorama is not refused here.
     png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
     // Text is never used: skip it instead of inflating it.
@@ -90,6 +96,15 @@ int fz_png_open(FILE *file, size_t chunk_malloc_max, fz_png_reader **out) {
         h->exif = exif;
         h->exif_length = exif_length;
     }
+    reader->message[0] = '\0';  // warnings so far stay counted; the text is for errors
+    return FZ_OK;
+}
+
+int fz_png_start(fz_png_reader *reader) {
+    if (setjmp(png_jmpbuf(reader->png))) return FZ_ERROR;
+    png_structp png = reader->png;
+    png_infop info = reader->info;
+    fz_png_header *h = &reader->header;
 
     // Stored samples, expanded to 8-bit gray, gray+alpha, RGB or RGBA. No gamma.
     int color = h->color_type;
@@ -113,7 +128,7 @@ int fz_png_open(FILE *file, size_t chunk_malloc_max, fz_png_reader **out) {
         fz_copy_message(reader->message, "unexpected layout after PNG transforms");
         return FZ_ERROR;
     }
-    reader->message[0] = '\0';  // warnings so far stay counted; the text is for errors
+    reader->message[0] = '\0';
     return FZ_OK;
 }
 
