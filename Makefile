@@ -28,7 +28,9 @@ MAN_DATE := $(shell git log -1 --format=%cs 2>/dev/null)
 
 # System packages: headers + pkg-config for libpng/libjpeg, djpeg as the tests' reference decoder.
 # git and ca-certificates let SwiftPM fetch swift-argument-parser on a bare machine.
-DEPS := libpng-dev libjpeg62-turbo-dev pkg-config zlib1g-dev libjpeg-turbo-progs git ca-certificates
+# time (GNU /usr/bin/time) measures each hostile-input run's peak memory; util-linux's
+# unshare and mount make the tmpfs for the full-disk tests; python3 writes Fixtures/hostile.
+DEPS := libpng-dev libjpeg62-turbo-dev pkg-config zlib1g-dev libjpeg-turbo-progs git ca-certificates time python3
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 DEMO_IN  := Fixtures/photos/peek.jpg
@@ -37,7 +39,7 @@ DEMO_OUT := out/demo-peek.png
 # The data scripts share apt's lock, so never run targets side by side (make -j).
 .NOTPARALLEL:
 
-.PHONY: help deps build release conformance photos test demo man install uninstall clean
+.PHONY: help deps build release conformance photos hostile test test-sanitize fuzz demo man install uninstall clean
 
 help: ## List the targets
 	@echo "forcezoom make targets:"
@@ -70,6 +72,9 @@ conformance: deps ## Fetch decoder conformance images into .cache/conformance/
 photos: deps ## Fetch real photos from Debian packages into .cache/photos/
 	Tools/photos/get-photos.sh
 
+hostile: ## Regenerate Fixtures/hostile/ (crafted broken and bomb files; byte-identical each time)
+	python3 Tools/hostile/make-hostile.py
+
 # Tests read .cache/conformance and .cache/photos; the CLI tests run the debug binary,
 # so build it first (swift test alone does not build the executable).
 # No --parallel by default: swift-testing already runs tests concurrently, and XCTest's
@@ -78,6 +83,33 @@ TEST_FLAGS ?=
 test: deps conformance photos ## Build and run all tests (fetches test data first)
 	$(SWIFT) build
 	FORCEZOOM_BIN=$(abspath $(FZ_DEBUG)) $(SWIFT) test $(TEST_FLAGS)
+
+# The whole suite under AddressSanitizer (with LeakSanitizer) and UndefinedBehaviorSanitizer
+# (for the C shims; Swift's own checks trap anyway), in its own build folder. The CLI tests
+# run the sanitized binary, so a leak or overflow in any run fails the test that made it.
+# FORCEZOOM_SANITIZED widens the hostile-input time and memory limits (ASan's shadow
+# memory and slower code), see Tests/ForceZoomCLITests/HostileInputTests.swift.
+SANITIZE_FLAGS := --scratch-path .build-asan --sanitize=address -Xcc -fsanitize=undefined -Xcc -fno-sanitize-recover=undefined
+SANITIZE_ENV   := ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+                  SWIFT_BACKTRACE=enable=no FORCEZOOM_SANITIZED=1
+test-sanitize: deps conformance photos ## Build and run all tests under ASan+UBSan (.build-asan/)
+	$(SWIFT) build $(SANITIZE_FLAGS)
+	$(SANITIZE_ENV) FORCEZOOM_BIN=$(abspath .build-asan/debug/forcezoom) $(SWIFT) test $(SANITIZE_FLAGS) $(TEST_FLAGS)
+
+# libFuzzer over the decode path (Tools/fuzz/): sniff, header, EXIF, crops, resample.
+# New inputs go to .cache/fuzz/corpus, crashes/hangs/leaks to .cache/fuzz/artifacts/;
+# copy each finding into Fixtures/hostile via Tools/hostile/make-hostile.py (regressions).
+FUZZ_SECONDS ?= 300
+FUZZ_FLAGS   ?=
+FUZZ_BIN     := .build-fuzz/debug/fuzz-decode
+FUZZ_SEEDS   := Fixtures $(wildcard .cache/conformance/png .cache/conformance/jpeg)
+fuzz: deps ## Fuzz the decode path for FUZZ_SECONDS (default 300) under ASan, seeded from Fixtures/
+	$(SWIFT) build --package-path Tools/fuzz --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address -Xswiftc -O
+	@mkdir -p .cache/fuzz/corpus .cache/fuzz/artifacts
+	SWIFT_BACKTRACE=enable=no $(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	  -max_len=65536 -dict=Tools/fuzz/png-jpeg.dict -artifact_prefix=.cache/fuzz/artifacts/ \
+	  -print_final_stats=1 $(FUZZ_FLAGS) .cache/fuzz/corpus $(FUZZ_SEEDS) 2>&1 | tee .cache/fuzz/last-run.log; \
+	  status=$${PIPESTATUS[0]}; grep -E '^(Done|stat::number_of_executed_units)' .cache/fuzz/last-run.log; exit $$status
 
 demo: release ## Crop Fixtures/photos/peek.jpg into out/demo-peek.png
 	@mkdir -p out
@@ -103,4 +135,4 @@ uninstall: ## Remove exactly what install put there
 
 clean: ## Remove build products and out/ (keeps .cache/ test data)
 	$(SWIFT) package clean
-	rm -rf out
+	rm -rf out .build-asan .build-fuzz
