@@ -97,6 +97,10 @@ test-sanitize: deps conformance photos ## Build and run all tests under ASan+UBS
 	$(SANITIZE_ENV) FORCEZOOM_BIN=$(abspath .build-asan/debug/forcezoom) $(SWIFT) test $(SANITIZE_FLAGS) $(TEST_FLAGS)
 
 # libFuzzer over the decode path (Tools/fuzz/): sniff, header, EXIF, crops, resample.
+# SwiftPM's --sanitize=fuzzer links libFuzzer's main but instruments only C targets and the
+# executable; -Xswiftc -sanitize=fuzzer adds coverage to ForceZoomCore too. -O: Swift's
+# checks stay on (the release build's -Ounchecked would hide overflow traps). The target caps
+# images at 4 MP and 64 MiB, so any single malloc over 512 MiB is a finding.
 # New inputs go to .cache/fuzz/corpus, crashes/hangs/leaks to .cache/fuzz/artifacts/;
 # copy each finding into Fixtures/hostile via Tools/hostile/make-hostile.py (regressions).
 FUZZ_SECONDS ?= 300
@@ -104,9 +108,10 @@ FUZZ_FLAGS   ?=
 FUZZ_BIN     := .build-fuzz/debug/fuzz-decode
 FUZZ_SEEDS   := Fixtures $(wildcard .cache/conformance/png .cache/conformance/jpeg)
 fuzz: deps ## Fuzz the decode path for FUZZ_SECONDS (default 300) under ASan, seeded from Fixtures/
-	$(SWIFT) build --package-path Tools/fuzz --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address -Xswiftc -O
+	$(SWIFT) build --package-path Tools/fuzz --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address \
+	  -Xswiftc -sanitize=fuzzer -Xswiftc -O
 	@mkdir -p .cache/fuzz/corpus .cache/fuzz/artifacts
-	SWIFT_BACKTRACE=enable=no $(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	SWIFT_BACKTRACE=enable=no $(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 \
 	  -max_len=65536 -dict=Tools/fuzz/png-jpeg.dict -artifact_prefix=.cache/fuzz/artifacts/ \
 	  -print_final_stats=1 $(FUZZ_FLAGS) .cache/fuzz/corpus $(FUZZ_SEEDS) 2>&1 | tee .cache/fuzz/last-run.log; \
 	  status=$${PIPESTATUS[0]}; grep -E '^(Done|stat::number_of_executed_units)' .cache/fuzz/last-run.log; exit $$status

@@ -496,6 +496,19 @@ def jpeg_segments(data):
 
 
 # ---------------------------------------------------------------------------------------
+# Findings of `make fuzz` (Tools/fuzz), as the fuzzer wrote them: (file, hex, expect,
+# keyword, what). Each was a crash, hang, leak or oversized allocation before its fix.
+
+FUZZ_FINDINGS = [
+    ("fuzz-splt-1gib-malloc.png",
+     "89504e470d0a1a0a0000000d494844520000000100000001010300000025db56ca3fffffff73504c5404b86b3a0000000049454e44ae426082",
+     "header", "truncated",
+     "fuzz: an sPLT chunk claiming 1 GiB made libpng malloc 1 GiB ('chunk data is too large' is only benign); "
+     "fixed by skipping unused chunks and caching eXIf under the chunk limit"),
+]
+
+
+# ---------------------------------------------------------------------------------------
 # The set
 
 
@@ -724,6 +737,15 @@ def build():
     for label, tiff, what in cases:
         add("exif-%s.jpg" % label, jpeg(16, 16, exif=tiff), "ok", "-", "JPEG EXIF: " + what)
         add("exif-%s.png" % label, png(16, 16, before_idat=[chunk(b"eXIf", tiff)]), "ok", "-", "PNG eXIf: " + what)
+    # Fuzzer findings (make fuzz), kept byte for byte as regressions.
+    for name, hexdata, expect, keyword, what in FUZZ_FINDINGS:
+        add(name, bytes.fromhex(hexdata), expect, keyword, what)
+    # The same weakness in other chunks: a claimed length far over the chunk limit.
+    for kind in (b"sPLT", b"eXIf", b"iCCP", b"zTXt", b"hIST", b"prVt"):
+        add("chunk-claims-1gib-%s.png" % kind.decode(), PNG_SIGNATURE + ihdr(1, 1, 8, 3) + struct.pack(">I", 0x3FFFFFFF) + kind
+            + rng.bytes(16), "header", T, "a %s chunk claiming 1 GiB, then end of file (skipped or refused, never allocated)"
+            % kind.decode())
+
     big_exif = app1_exif(exif_orientation(6) + b"\0" * 65000)
     add("exif-app1-max.jpg", jpeg(16, 16, extra_markers=big_exif), "ok", "-", "a 65 KB APP1 EXIF segment")
     return files
