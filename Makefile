@@ -91,6 +91,7 @@ test: deps conformance photos ## Build and run all tests (fetches test data firs
 # memory and slower code), see Tests/ForceZoomCLITests/HostileInputTests.swift.
 SANITIZE_FLAGS := --scratch-path .build-asan --sanitize=address -Xcc -fsanitize=undefined -Xcc -fno-sanitize-recover=undefined
 SANITIZE_ENV   := ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+                  LSAN_OPTIONS=suppressions=$(abspath Tools/sanitize/lsan.supp):print_suppressions=0 \
                   SWIFT_BACKTRACE=enable=no FORCEZOOM_SANITIZED=1
 test-sanitize: deps conformance photos ## Build and run all tests under ASan+UBSan (.build-asan/)
 	$(SWIFT) build $(SANITIZE_FLAGS)

@@ -737,6 +737,34 @@ def build():
     for label, tiff, what in cases:
         add("exif-%s.jpg" % label, jpeg(16, 16, exif=tiff), "ok", "-", "JPEG EXIF: " + what)
         add("exif-%s.png" % label, png(16, 16, before_idat=[chunk(b"eXIf", tiff)]), "ok", "-", "PNG eXIf: " + what)
+    # PngSuite's x* files, rebuilt (Debian's libpng source ships 51 PngSuite files, none of
+    # them x*): every one must be refused.
+    gray = png(32, 32, color=0)
+    xs = [
+        ("xs1n0g01", b"\x09" + gray[1:], "not an image", "signature byte 1 MSBit reset to zero"),
+        ("xs2n0g01", gray[:1] + b"Q" + gray[2:], "not an image", "signature byte 2 is a 'Q'"),
+        ("xs4n0g01", gray[:3] + b"g" + gray[4:], "not an image", "signature byte 4 lowercase"),
+        ("xs7n0g01", gray[:6] + b" " + gray[7:], "not an image", "7th byte a space instead of control-Z"),
+        ("xcrn0g04", gray.replace(b"\n", b"\r\n"), "not an image", "added cr bytes (LF to CR-LF conversion)"),
+        ("xlfn0g04", gray.replace(b"\r\n", b"\n"), "not an image", "lost cr bytes (CR-LF to LF conversion)"),
+        ("xc1n0g08", PNG_SIGNATURE + chunk(b"IHDR", struct.pack(">IIBBBBB", 32, 32, 8, 1, 0, 0, 0)) + gray[33:], C,
+         "colour type 1"),
+        ("xc9n2c08", PNG_SIGNATURE + chunk(b"IHDR", struct.pack(">IIBBBBB", 32, 32, 8, 9, 0, 0, 0)) + gray[33:], C,
+         "colour type 9"),
+        ("xd0n2c08", PNG_SIGNATURE + chunk(b"IHDR", struct.pack(">IIBBBBB", 32, 32, 0, 2, 0, 0, 0)) + gray[33:], C,
+         "bit depth 0"),
+        ("xd3n2c08", PNG_SIGNATURE + chunk(b"IHDR", struct.pack(">IIBBBBB", 32, 32, 3, 2, 0, 0, 0)) + gray[33:], C,
+         "bit depth 3"),
+        ("xd9n2c08", PNG_SIGNATURE + chunk(b"IHDR", struct.pack(">IIBBBBB", 32, 32, 99, 2, 0, 0, 0)) + gray[33:], C,
+         "bit depth 99"),
+        ("xdtn0g01", png(32, 32, color=0, idat=b""), C + "|" + T, "missing IDAT chunk"),
+        ("xhdn0g08", corrupt_crc(gray, b"IHDR"), C, "incorrect IHDR checksum"),
+        ("xcsn0g01", corrupt_crc(gray, b"IDAT"), C, "incorrect IDAT checksum"),
+    ]
+    for name, data, keyword, what in xs:
+        expect = "data" if name == "xcsn0g01" else "header"
+        add("pngsuite-%s.png" % name, data, expect, keyword, "as PngSuite's %s: %s" % (name, what))
+
     # Fuzzer findings (make fuzz), kept byte for byte as regressions.
     for name, hexdata, expect, keyword, what in FUZZ_FINDINGS:
         add(name, bytes.fromhex(hexdata), expect, keyword, what)
