@@ -29,7 +29,9 @@ MAN_DATE := $(shell git log -1 --format=%cs 2>/dev/null)
 # System packages: headers + pkg-config for libpng/libjpeg; djpeg (reference decoder);
 # Pillow (python3-pil, for /usr/bin/python3): a real APNG decoder and the thumbnail quality reference.
 # git and ca-certificates let SwiftPM fetch swift-argument-parser on a bare machine.
-DEPS := libpng-dev libjpeg62-turbo-dev pkg-config zlib1g-dev libjpeg-turbo-progs python3-pil git ca-certificates
+# time (GNU /usr/bin/time) measures each hostile-input run's peak memory; util-linux's
+# unshare and mount make the tmpfs for the full-disk tests; python3 writes Fixtures/hostile.
+DEPS := libpng-dev libjpeg62-turbo-dev pkg-config zlib1g-dev libjpeg-turbo-progs python3-pil git ca-certificates time python3
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 # `make bench`: the peers it times (vips, vipsthumbnail; ImageMagick convert/mogrify/compare;
@@ -44,7 +46,7 @@ DEMO_OUT := out/demo-peek.png
 # The data scripts share apt's lock, so never run targets side by side (make -j).
 .NOTPARALLEL:
 
-.PHONY: help deps build release conformance photos fixtures test demo bench-deps bench man install uninstall clean
+.PHONY: help deps build release conformance photos fixtures hostile test test-sanitize fuzz demo bench-deps bench man install uninstall clean
 
 help: ## List the targets
 	@echo "forcezoom make targets:"
@@ -80,6 +82,9 @@ photos: deps ## Fetch real photos from Debian packages into .cache/photos/
 fixtures: build ## Remake Fixtures/generated from Tools/fixtures/fixtures.txt
 	FZ=$(FZ_DEBUG) Tools/fixtures/make-fixtures.sh
 
+hostile: ## Regenerate Fixtures/hostile/ (crafted broken and bomb files; byte-identical each time)
+	python3 Tools/hostile/make-hostile.py
+
 # Tests read .cache/conformance and .cache/photos; the CLI tests run the debug binary,
 # so build it first (swift test alone does not build the executable).
 # No --parallel by default: swift-testing already runs tests concurrently, and XCTest's
@@ -88,6 +93,39 @@ TEST_FLAGS ?=
 test: deps conformance photos ## Build and run all tests (fetches test data first)
 	$(SWIFT) build
 	FORCEZOOM_BIN=$(abspath $(FZ_DEBUG)) $(SWIFT) test $(TEST_FLAGS)
+
+# The whole suite under AddressSanitizer (with LeakSanitizer) and UndefinedBehaviorSanitizer
+# (for the C shims; Swift's own checks trap anyway), in its own build folder. The CLI tests
+# run the sanitized binary, so a leak or overflow in any run fails the test that made it.
+# FORCEZOOM_SANITIZED widens the hostile-input time and memory limits (ASan's shadow
+# memory and slower code), see Tests/ForceZoomCLITests/HostileInputTests.swift.
+SANITIZE_FLAGS := --scratch-path .build-asan --sanitize=address -Xcc -fsanitize=undefined -Xcc -fno-sanitize-recover=undefined
+SANITIZE_ENV   := ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+                  LSAN_OPTIONS=suppressions=$(abspath Tools/sanitize/lsan.supp):print_suppressions=0 \
+                  SWIFT_BACKTRACE=enable=no FORCEZOOM_SANITIZED=1
+test-sanitize: deps conformance photos ## Build and run all tests under ASan+UBSan (.build-asan/)
+	$(SWIFT) build $(SANITIZE_FLAGS)
+	$(SANITIZE_ENV) FORCEZOOM_BIN=$(abspath .build-asan/debug/forcezoom) $(SWIFT) test $(SANITIZE_FLAGS) $(TEST_FLAGS)
+
+# libFuzzer over the decode path (Tools/fuzz/): sniff, header, EXIF, crops, resample.
+# SwiftPM's --sanitize=fuzzer links libFuzzer's main but instruments only C targets and the
+# executable; -Xswiftc -sanitize=fuzzer adds coverage to ForceZoomCore too. -O: Swift's
+# checks stay on (the release build's -Ounchecked would hide overflow traps). The target caps
+# images at 4 MP and 64 MiB, so any single malloc over 512 MiB is a finding.
+# New inputs go to .cache/fuzz/corpus, crashes/hangs/leaks to .cache/fuzz/artifacts/;
+# copy each finding into Fixtures/hostile via Tools/hostile/make-hostile.py (regressions).
+FUZZ_SECONDS ?= 300
+FUZZ_FLAGS   ?=
+FUZZ_BIN     := .build-fuzz/debug/fuzz-decode
+FUZZ_SEEDS   := Fixtures $(wildcard .cache/conformance/png .cache/conformance/jpeg)
+fuzz: deps ## Fuzz the decode path for FUZZ_SECONDS (default 300) under ASan, seeded from Fixtures/
+	$(SWIFT) build --package-path Tools/fuzz --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address \
+	  -Xswiftc -sanitize=fuzzer -Xswiftc -O
+	@mkdir -p .cache/fuzz/corpus .cache/fuzz/artifacts
+	SWIFT_BACKTRACE=enable=no $(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 \
+	  -max_len=65536 -dict=Tools/fuzz/png-jpeg.dict -artifact_prefix=.cache/fuzz/artifacts/ \
+	  -print_final_stats=1 $(FUZZ_FLAGS) .cache/fuzz/corpus $(FUZZ_SEEDS) 2>&1 | tee .cache/fuzz/last-run.log; \
+	  status=$${PIPESTATUS[0]}; grep -E '^(Done|stat::number_of_executed_units)' .cache/fuzz/last-run.log; exit $$status
 
 demo: release ## Crop Fixtures/photos/peek.jpg into out/demo-peek.png
 	@mkdir -p out
@@ -128,4 +166,4 @@ uninstall: ## Remove exactly what install put there
 
 clean: ## Remove build products and out/ (keeps .cache/ test data)
 	$(SWIFT) package clean
-	rm -rf out
+	rm -rf out .build-asan .build-fuzz

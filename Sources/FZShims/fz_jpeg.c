@@ -2,6 +2,7 @@
 #include "fz_shims.h"
 
 #include <jpeglib.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,13 +55,13 @@ static void fz_progress(j_common_ptr cinfo) {
     fz_jpeg_reader *reader = (fz_jpeg_reader *)((char *)cinfo - offsetof(fz_jpeg_reader, cinfo));
     j_decompress_ptr d = (j_decompress_ptr)cinfo;
     if (reader->max_scans > 0 && d->progressive_mode && d->input_scan_number > reader->max_scans) {
-        snprintf(reader->message, FZ_MESSAGE_MAX,
-                 "progressive JPEG has more than %d scans (a scan bomb?)", reader->max_scans);
+        snprintf(reader->message, FZ_MESSAGE_MAX, FZ_JPEG_SCAN_LIMIT_PREFIX " %d scans (a scan bomb?)",
+                 reader->max_scans);
         longjmp(reader->error.jump, 1);
     }
 }
 
-int fz_jpeg_open(FILE *file, int strict, int max_scans, fz_jpeg_reader **out) {
+int fz_jpeg_open(FILE *file, int strict, int max_scans, size_t max_memory, fz_jpeg_reader **out) {
     fz_jpeg_reader *reader = calloc(1, sizeof *reader);
     *out = reader;
     if (reader == NULL) return FZ_ERROR;
@@ -71,8 +72,17 @@ int fz_jpeg_open(FILE *file, int strict, int max_scans, fz_jpeg_reader **out) {
     reader->error.warnings = &reader->warnings;
     reader->error.strict = strict;
     reader->max_scans = max_scans;
-    if (setjmp(reader->error.jump)) return FZ_ERROR;
+    if (setjmp(reader->error.jump)) {
+        // The SOF's size, if it was read before the error (0 otherwise).
+        reader->header.width = reader->cinfo.image_width;
+        reader->header.height = reader->cinfo.image_height;
+        return FZ_ERROR;
+    }
     jpeg_create_decompress(&reader->cinfo);
+    // Whole-image coefficient buffers (progressive, multi-scan) above this fail cleanly
+    // ("Backing store not supported": jmemnobs has none) instead of being allocated.
+    if (max_memory > 0)
+        reader->cinfo.mem->max_memory_to_use = max_memory > (size_t)LONG_MAX ? LONG_MAX : (long)max_memory;
     reader->progress.progress_monitor = fz_progress;
     reader->cinfo.progress = &reader->progress;
     jpeg_stdio_src(&reader->cinfo, file);
@@ -89,6 +99,7 @@ int fz_jpeg_open(FILE *file, int strict, int max_scans, fz_jpeg_reader **out) {
     h->progressive = c->progressive_mode;
     h->arithmetic = c->arith_code;
     h->data_precision = c->data_precision;
+    h->multiple_scans = jpeg_has_multiple_scans(c) ? 1 : 0;
     for (int i = 0; i < c->num_components && i < 4; i++) {
         h->h_samp[i] = c->comp_info[i].h_samp_factor;
         h->v_samp[i] = c->comp_info[i].v_samp_factor;

@@ -47,22 +47,39 @@ int fz_png_open(FILE *file, size_t chunk_malloc_max, fz_png_reader **out) {
         fz_copy_message(reader->message, "out of memory");
         return FZ_ERROR;
     }
-    if (setjmp(png_jmpbuf(reader->png))) return FZ_ERROR;
+    if (setjmp(png_jmpbuf(reader->png))) {
+        // IHDR's size, if it was read (and its CRC passed) before the error.
+        reader->header.width = png_get_image_width(reader->png, reader->info);
+        reader->header.height = png_get_image_height(reader->png, reader->info);
+        return FZ_ERROR;
+    }
 
     png_structp png = reader->png;
     png_infop info = reader->info;
     png_init_io(png, file);
-    // Bounds for hostile files: no ancillary chunk (iCCP, eXIf...) may allocate more than
-    // chunk_malloc_max, compressed ones included; at most 256 ancillary chunks are cached.
+    // Bounds for hostile files: no ancillary chunk may allocate more than chunk_malloc_max,
+    // decompressed. libpng enforces that for compressed chunks and iCCP, but a chunk's own
+    // length over the limit is only a benign error ("chunk data is too large"), after
+    // which libpng mallocs the length it read (up to 2 GiB for a 57-byte file with one
+    // sPLT header: found by the fuzzer). Hence the chunk lists below.
     png_set_chunk_malloc_max(png, chunk_malloc_max);
-    png_set_chunk_cache_max(png, 256);
-    // Width/height are checked by the caller against --max-pixels; lift libpng's own
+    // Width/height are checked by the caller against its pixel and memory limits between
+    // fz_png_open and fz_png_start (before libpng sizes any row buffer); lift libpng's own
     // 1,000,000 default so a 1-million-pixel-wide panorama is not refused here.
     png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
-    // Text is never used: skip it instead of inflating it.
-    static const png_byte skipped[] = {'t', 'E', 'X', 't', '\0', 'z', 'T', 'X', 't', '\0',
-                                       'i', 'T', 'X', 't', '\0'};
-    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, skipped, 3);
+    // Skip, unread, every ancillary chunk forcezoom does not use (text, sPLT, hIST, pHYs,
+    // tIME... and unknown ones): -1 means all of them but tRNS. Then let libpng handle
+    // the few that info reports, all small or bounded (gAMA, cHRM, sRGB, sBIT; iCCP, whose
+    // declared profile length is checked against the limit before it is inflated).
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, -1);
+    static const png_byte used[] = {'g', 'A', 'M', 'A', '\0', 'c', 'H', 'R', 'M', '\0', 's', 'R', 'G', 'B', '\0',
+                                    's', 'B', 'I', 'T', '\0', 'i', 'C', 'C', 'P', '\0'};
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_AS_DEFAULT, used, 5);
+    // eXIf is kept as an unknown chunk: libpng caches those only up to chunk_malloc_max
+    // (its own eXIf handler mallocs whatever length the chunk claims). Few are cached.
+    static const png_byte exif_chunk[] = {'e', 'X', 'I', 'f', '\0'};
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_ALWAYS, exif_chunk, 1);
+    png_set_chunk_cache_max(png, 16);
     // Bad CRCs in ancillary chunks: warn and discard the chunk; critical: error.
     png_set_crc_action(png, PNG_CRC_DEFAULT, PNG_CRC_DEFAULT);
     png_set_benign_errors(png, 1);
@@ -84,12 +101,24 @@ int fz_png_open(FILE *file, size_t chunk_malloc_max, fz_png_reader **out) {
         h->has_gamma = 1;
         png_get_gAMA(png, info, &h->gamma);
     }
-    png_uint_32 exif_length = 0;
-    png_bytep exif = NULL;
-    if (png_get_eXIf_1(png, info, &exif_length, &exif) != 0 && exif != NULL) {
-        h->exif = exif;
-        h->exif_length = exif_length;
+    png_unknown_chunkp unknowns = NULL;
+    int count = png_get_unknown_chunks(png, info, &unknowns);
+    for (int i = 0; i < count; i++) {
+        if (memcmp(unknowns[i].name, "eXIf", 4) == 0 && unknowns[i].data != NULL && unknowns[i].size > 0) {
+            h->exif = unknowns[i].data;
+            h->exif_length = (uint32_t)unknowns[i].size;
+            break;
+        }
     }
+    reader->message[0] = '\0';  // warnings so far stay counted; the text is for errors
+    return FZ_OK;
+}
+
+int fz_png_start(fz_png_reader *reader) {
+    if (setjmp(png_jmpbuf(reader->png))) return FZ_ERROR;
+    png_structp png = reader->png;
+    png_infop info = reader->info;
+    fz_png_header *h = &reader->header;
 
     // Stored samples, expanded to 8-bit gray, gray+alpha, RGB or RGBA. No gamma.
     int color = h->color_type;
@@ -113,7 +142,7 @@ int fz_png_open(FILE *file, size_t chunk_malloc_max, fz_png_reader **out) {
         fz_copy_message(reader->message, "unexpected layout after PNG transforms");
         return FZ_ERROR;
     }
-    reader->message[0] = '\0';  // warnings so far stay counted; the text is for errors
+    reader->message[0] = '\0';
     return FZ_OK;
 }
 

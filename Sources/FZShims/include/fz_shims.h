@@ -41,10 +41,18 @@ typedef struct fz_png_header {
 
 typedef struct fz_png_reader fz_png_reader;
 
-/// Creates a reader on an open file and reads everything up to the first IDAT.
-/// Why: png_read_info longjmps on a bad signature, CRC or header.
+/// Creates a reader on an open file and reads everything up to the first IDAT: the
+/// header's facts (size, depth, colour type, interlacing, ancillary chunks) but nothing
+/// sized by the image yet. `channels` stays 0 until fz_png_start.
+/// Why: png_read_info longjmps on a bad signature, CRC or header. When it fails after a
+/// valid IHDR, `width` and `height` still hold IHDR's values, so the caller can apply its
+/// pixel limit to a file cut off after its header.
 /// The reader is returned even on error (for its message); free it with fz_png_reader_free.
 int fz_png_open(FILE *file, size_t chunk_malloc_max, fz_png_reader **out);
+/// Sets forcezoom's transforms and lets libpng allocate its row buffers (about two rows
+/// at the widest pixel depth, so call it only after checking the size). Fills `channels`.
+/// Why: png_read_update_info longjmps (out of memory, bad transforms).
+int fz_png_start(fz_png_reader *reader);
 /// The header read by fz_png_open.
 const fz_png_header *fz_png_header_of(const fz_png_reader *reader);
 /// The last error or warning text.
@@ -114,6 +122,7 @@ typedef struct fz_jpeg_header {
     int color_space;                ///< J_COLOR_SPACE of the file
     int progressive, arithmetic;
     int data_precision;             ///< 8, or 12 (refused by the caller)
+    int multiple_scans;             ///< progressive or multi-scan: libjpeg buffers every coefficient
     int h_samp[4], v_samp[4];       ///< per component sampling factors
     int saw_adobe, adobe_transform;
     int has_icc;
@@ -124,12 +133,18 @@ typedef struct fz_jpeg_header {
 
 typedef struct fz_jpeg_reader fz_jpeg_reader;
 
+/// How the message of a decode stopped by the scan limit starts.
+#define FZ_JPEG_SCAN_LIMIT_PREFIX "progressive JPEG has more than"
+
 /// Creates a reader on an open file positioned at its start and reads the header with
 /// APP1/APP2 saved. The stdio source blocks rather than suspends, which arithmetic-coded
 /// files need, and keeps only a 4 KB buffer. `strict` turns libjpeg's corrupt-data
 /// warnings into errors. `max_scans` bounds progressive scans (0 = no limit).
-/// Why: jpeg_read_header longjmps. The reader is returned even on error, for its message.
-int fz_jpeg_open(FILE *file, int strict, int max_scans, fz_jpeg_reader **out);
+/// `max_memory` is libjpeg's max_memory_to_use (0 = no limit): whole-image coefficient
+/// buffers larger than it fail with "Backing store not supported" instead of allocating.
+/// Why: jpeg_read_header longjmps. The reader is returned even on error, for its message;
+/// if the SOF was read before the error, `width` and `height` hold its values.
+int fz_jpeg_open(FILE *file, int strict, int max_scans, size_t max_memory, fz_jpeg_reader **out);
 const fz_jpeg_header *fz_jpeg_header_of(const fz_jpeg_reader *reader);
 const char *fz_jpeg_message(const fz_jpeg_reader *reader);
 int fz_jpeg_warning_count(const fz_jpeg_reader *reader);

@@ -14,6 +14,16 @@ public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
     case unsupportedVariant(path: String, what: String)
     /// The image has more pixels than the limit.
     case tooManyPixels(path: String, size: PixelSize, limit: Int64)
+    /// Decoding would need more memory (bytes) than the limit allows, as worked out from
+    /// the header before anything is allocated.
+    case overMemoryLimit(path: String, needed: Int64, limit: Int64)
+    /// A progressive JPEG with more scans than the limit: each scan revisits the whole
+    /// image, so thousands of tiny scans make a small file take minutes.
+    case tooManyScans(path: String, limit: Int)
+    /// The file ends inside its header: there is nothing to decode.
+    case truncatedHeader(path: String, detail: String)
+    /// The header is damaged: the codec's own message.
+    case corruptHeader(path: String, detail: String)
     /// The file ends before the image data does.
     case truncated(path: String, detail: String)
     /// The data is damaged: the codec's own message.
@@ -25,6 +35,7 @@ public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .cannotOpen(let p, _), .isDirectory(let p), .empty(let p), .unsupportedFormat(let p, _),
              .notAnImage(let p, _), .unsupportedVariant(let p, _), .tooManyPixels(let p, _, _),
+             .overMemoryLimit(let p, _, _), .tooManyScans(let p, _), .truncatedHeader(let p, _), .corruptHeader(let p, _),
              .truncated(let p, _), .corrupt(let p, _), .readFailed(let p, _):
             return p
         }
@@ -42,6 +53,15 @@ public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unsupportedVariant(_, let what): return "unsupported \(what)"
         case .tooManyPixels(_, let size, let limit):
             return "image is \(size) (\(size.area) pixels), over the limit of \(limit); raise it with --max-pixels N (0 = no limit)"
+        case .overMemoryLimit(_, let needed, let limit):
+            return "decoding would need about \(Self.mebibytes(needed)) MiB, over the memory limit of "
+                + "\(Self.mebibytes(limit)) MiB; raise it with --max-memory MIB (0 = no limit)"
+        case .tooManyScans(_, let limit):
+            return "progressive JPEG has more than \(limit) scans, over the scan limit (a scan bomb: real files have "
+                + "a few dozen at most); if it is genuine, re-encode it (e.g. jpegtran -progressive)"
+        case .truncatedHeader(_, let detail):
+            return "file is truncated inside its header (\(detail)); there is nothing to decode, get a complete copy"
+        case .corruptHeader(_, let detail): return "corrupt image header (\(detail)); the file cannot be decoded"
         case .truncated(_, let detail): return "file is truncated (\(detail)); use --lenient to keep what decoded"
         case .corrupt(_, let detail): return "corrupt image data (\(detail)); use --lenient to keep what decoded"
         case .readFailed(_, let reason): return "read failed: \(reason)"
@@ -49,4 +69,7 @@ public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(path): \(reason)" }
+
+    /// Bytes as whole MiB, rounded up (a limit of 1 byte over shows as one more MiB).
+    static func mebibytes(_ bytes: Int64) -> Int64 { bytes / (1 << 20) + (bytes % (1 << 20) == 0 ? 0 : 1) }
 }

@@ -6,14 +6,38 @@ public struct DecodeOptions: Hashable, Sendable {
     public var lenient = false
     /// Refuse images with more pixels than this, before allocating (0 = no limit).
     public var maxPixels: Int64 = 268_435_456
-    /// The most progressive-JPEG scans accepted (a scan bomb otherwise takes minutes).
-    public var maxScans = 1000
+    /// The most progressive-JPEG scans accepted (0 = no limit). Every scan revisits the
+    /// whole image, so a few hundred kilobytes of tiny scans over a large image take
+    /// minutes (measured: 1000 scans over an 8192x8192 image, 0.5 MB, 8 s). Real encoders
+    /// write 10 or so (libjpeg's progression) and rarely more than a few dozen.
+    public var maxScans = 100
     /// The largest ancillary PNG chunk libpng may allocate (ICC, eXIf), decompressed.
     public var chunkLimit = 8 << 20
+    /// The most memory (bytes) a decoder may need for its own buffers, worked out from the
+    /// header before anything is allocated (0 = no limit): libpng's rows, an interlaced
+    /// PNG's whole image, a progressive JPEG's coefficients. The pixel limit alone does not
+    /// bound this: a 268435456x1 16-bit RGBA PNG is under it and needs 5 GiB of rows.
+    public var maxMemory: Int64 = 1 << 30
     /// The most bytes read from standard input.
     public var stdinLimit = 1 << 30
 
     public init() {}
+}
+
+extension DecodeOptions {
+    /// Throws when `size` (from a header, maybe one cut short) is over the pixel limit.
+    func checkPixels(_ size: PixelSize, path: String) throws(DecodeError) {
+        if maxPixels > 0 && size.width > 0 && size.height > 0 && size.area > maxPixels {
+            throw .tooManyPixels(path: path, size: size, limit: maxPixels)
+        }
+    }
+
+    /// Throws when a decoder would need more than `maxMemory` bytes.
+    func checkMemory(_ needed: Int64, path: String) throws(DecodeError) {
+        if maxMemory > 0 && needed > maxMemory {
+            throw .overMemoryLimit(path: path, needed: needed, limit: maxMemory)
+        }
+    }
 }
 
 /// Everything known about an image from its header.
@@ -62,7 +86,7 @@ public final class ImageReader {
         let size: PixelSize
         var next: Int
         /// The whole image, for interlaced PNGs only.
-        let buffered: [UInt8]?
+        let buffered: ZeroedBuffer?
     }
 
     private var rowStream: RowStream?
@@ -72,11 +96,9 @@ public final class ImageReader {
     ///   - path: a file path, or "-" for standard input.
     ///   - options: orientation, leniency and limits.
     /// - Throws: `DecodeError` for missing, unreadable, empty, unsupported or corrupt
-    ///   files, and for images over the pixel limit.
-    public init(path: String, options: DecodeOptions = DecodeOptions()) throws(DecodeError) {
+    ///   files, and for images over the pixel or memory limit.
+    public convenience init(path: String, options: DecodeOptions = DecodeOptions()) throws(DecodeError) {
         let name = path == "-" ? "<stdin>" : path
-        self.path = name
-        self.options = options
         let file: CFile
         if path == "-" {
             switch CFile.slurpStandardInput(limit: options.stdinLimit) {
@@ -96,6 +118,28 @@ public final class ImageReader {
             case .failure(let e): throw .cannotOpen(path: name, reason: e.description)
             }
         }
+        try self.init(file: file, name: name, options: options)
+    }
+
+    /// Reads an image held in memory (a download, a fuzzer's input), as `init(path:)` reads
+    /// a file: the bytes are copied and read through a `fmemopen` stream.
+    /// - Parameters:
+    ///   - bytes: the whole file.
+    ///   - name: what messages call it.
+    ///   - options: orientation, leniency and limits.
+    public convenience init(bytes: [UInt8], name: String, options: DecodeOptions = DecodeOptions()) throws(DecodeError) {
+        let file: CFile
+        switch CFile.open(bytes: bytes) {
+        case .success(let f): file = f
+        case .failure(let e): throw .readFailed(path: name, reason: e.description)
+        }
+        try self.init(file: file, name: name, options: options)
+    }
+
+    /// Sniffs the format of an open stream and reads the header.
+    init(file: CFile, name: String, options: DecodeOptions) throws(DecodeError) {
+        self.path = name
+        self.options = options
         let head = file.read(upTo: ImageFormat.sniffLength)
         if head.isEmpty { throw .empty(path: name) }
         guard file.rewind() else { throw .readFailed(path: name, reason: "cannot seek back to the start") }
@@ -103,11 +147,11 @@ public final class ImageReader {
         let size: PixelSize, format: PixelFormat, exif: [UInt8]?, details: ImageHeader.Details
         switch ImageFormat.sniff(head) {
         case .supported(.png):
-            let r = try PNGReader(file: file, path: name, chunkLimit: options.chunkLimit)
+            let r = try PNGReader(file: file, path: name, options: options)
             backend = .png(r)
             (size, format, exif, details) = (r.size, r.format, r.exif, .png(r.details))
         case .supported(.jpeg):
-            let r = try JPEGReader(file: file, path: name, lenient: options.lenient, maxScans: options.maxScans)
+            let r = try JPEGReader(file: file, path: name, options: options)
             if r.details.precision != 8 {
                 throw .unsupportedVariant(path: name, what: "\(r.details.precision)-bit JPEG; only 8-bit JPEG is supported")
             }
@@ -120,9 +164,7 @@ public final class ImageReader {
         if size.width <= 0 || size.height <= 0 {
             throw .corrupt(path: name, detail: "image size \(size) has no pixels")
         }
-        if options.maxPixels > 0 && size.area > options.maxPixels {
-            throw .tooManyPixels(path: name, size: size, limit: options.maxPixels)
-        }
+        try options.checkPixels(size, path: name)
         let value = exif.flatMap { EXIF.orientationValue(in: $0) }
         let orientation = options.autoOrient ? (value.flatMap { Orientation(rawValue: $0) } ?? .up) : .up
         header = ImageHeader(format: details.format, storedSize: size, pixelFormat: format,
@@ -181,13 +223,18 @@ public final class ImageReader {
                 }
             }
         case .png(let r):
-            let size = header.storedSize
-            var full = [UInt8](repeating: 0, count: size.width * size.height * c)
-            try full.withMutableBytes { buffer throws(DecodeError) in
-                try r.readInterlaced(into: buffer, lenient: options.lenient, warnings: &warnings)
+            let full = try readInterlaced(r)
+            let stride = header.storedSize.width * c
+            outputs = rects.map { rect in
+                var pixels = [UInt8](repeating: 0, count: rect.width * rect.height * c)
+                pixels.withUnsafeMutableBytes { out in
+                    for row in 0..<rect.height {
+                        let src = full.bytes.baseAddress!.advanced(by: (rect.y + row) * stride + rect.x * c)
+                        out.baseAddress!.advanced(by: row * rect.width * c).copyMemory(from: src, byteCount: rect.width * c)
+                    }
+                }
+                return Image(width: rect.width, height: rect.height, format: header.pixelFormat, pixels: pixels)
             }
-            let image = Image(width: size.width, height: size.height, format: header.pixelFormat, pixels: full)
-            outputs = rects.map { image.cropped(to: $0) }
         }
         return outputs
     }
@@ -255,12 +302,7 @@ public final class ImageReader {
             _ = try r.start(denominator: denominator, columns: nil)
             rowStream = RowStream(size: size, next: 0, buffered: nil)
         case .png(let r) where r.details.interlaced:
-            let size = header.storedSize
-            var full = [UInt8](repeating: 0, count: size.width * size.height * c)
-            try full.withMutableBytes { buffer throws(DecodeError) in
-                try r.readInterlaced(into: buffer, lenient: options.lenient, warnings: &warnings)
-            }
-            rowStream = RowStream(size: size, next: 0, buffered: full)
+            rowStream = RowStream(size: header.storedSize, next: 0, buffered: try readInterlaced(r))
         case .png:
             rowStream = RowStream(size: header.storedSize, next: 0, buffered: nil)
         }
@@ -280,7 +322,7 @@ public final class ImageReader {
             got = try r.read(into: buffer, rows: 1, rowBytes: rowBytes, warnings: &warnings)
         case .png(let r):
             if let full = stream.buffered {
-                full.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[(stream.next * rowBytes)...].prefix(rowBytes))) }
+                buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: full.bytes[(stream.next * rowBytes)...].prefix(rowBytes)))
                 got = 1
             } else {
                 got = try r.readRows(into: buffer, count: 1, lenient: options.lenient, warnings: &warnings)
@@ -332,6 +374,10 @@ public final class ImageReader {
         let box = BoxShrink(source: size, factorX: bx, factorY: by, format: header.pixelFormat)
         // Source x maps to DCT-scaled x * fx, then to box x * fx / bx (blocks start at 0).
         let sx = fx / Double(bx), sy = fy / Double(by)
+        try options.checkMemory(Resampler.memoryNeeded(source: box.outputSize, output: storedTarget,
+                                                       stepX: region.width * sx / Double(storedTarget.width),
+                                                       stepY: region.height * sy / Double(storedTarget.height),
+                                                       channels: header.pixelFormat.channels, filter: filter), path: path)
         let resampler = Resampler(source: box.outputSize, output: storedTarget, originX: region.x * sx, originY: region.y * sy,
                                   stepX: region.width * sx / Double(storedTarget.width),
                                   stepY: region.height * sy / Double(storedTarget.height),
@@ -347,6 +393,20 @@ public final class ImageReader {
         let small = resampler.run { _, row in next(row) }
         if let failure { throw failure }
         return (small.oriented(o), d)
+    }
+
+    /// Decodes a whole interlaced PNG (Adam7 spreads every row over seven passes) into a
+    /// zeroed buffer from `calloc`: the pages of a large one are mapped lazily, so a header
+    /// that promises a big interlaced image and then breaks off costs only the rows that
+    /// really decoded, not the whole size at once.
+    private func readInterlaced(_ r: PNGReader) throws(DecodeError) -> ZeroedBuffer {
+        let size = header.storedSize
+        let count = size.width * size.height * header.pixelFormat.channels
+        guard let full = ZeroedBuffer(count: count) else {
+            throw .readFailed(path: path, reason: "out of memory for the \(DecodeError.mebibytes(Int64(count))) MiB interlaced image")
+        }
+        try r.readInterlaced(into: full.bytes, lenient: options.lenient, warnings: &warnings)
+        return full
     }
 
     /// Copies the parts of one decoded row that fall in each rectangle.

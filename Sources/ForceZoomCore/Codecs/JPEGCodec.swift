@@ -1,6 +1,10 @@
 import CJPEG
 import FZShims
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What a JPEG's header says.
 public struct JPEGDetails: Hashable, Sendable {
     public var components: Int
@@ -28,32 +32,48 @@ final class JPEGReader {
     let format: PixelFormat
     let exif: [UInt8]?
     private let lenient: Bool
+    /// What decoding will hold at once (see `memoryNeeded`), and the limit it met.
+    private let memoryNeeded: Int64
+    private let memoryLimit: Int64
+    private let scanLimit: Int
 
-    /// Opens a JPEG and reads its header.
+    /// Opens a JPEG, reads its header and checks it against the limits.
     /// - Parameters:
     ///   - file: a stream at the start of the file.
     ///   - path: the name used in errors.
-    ///   - lenient: keep going past corrupt data (libjpeg grey-fills) instead of failing.
-    ///   - maxScans: the most progressive scans accepted (0 = no limit).
-    init(file: CFile, path: String, lenient: Bool, maxScans: Int) throws(DecodeError) {
+    ///   - options: leniency (keep going past corrupt data, libjpeg grey-fills), the
+    ///     progressive scan limit, and the pixel and memory limits.
+    init(file: CFile, path: String, options: DecodeOptions) throws(DecodeError) {
         var out: OpaquePointer?
-        let status = file.withStream { fz_jpeg_open($0, lenient ? 0 : 1, Int32(maxScans), &out) }
+        let maxMemory = options.maxMemory > 0 ? Int(options.maxMemory) : 0
+        let status = file.withStream { fz_jpeg_open($0, options.lenient ? 0 : 1, Int32(clamping: options.maxScans), maxMemory, &out) }
         guard let reader = out else { throw .readFailed(path: path, reason: "out of memory") }
-        if status != FZ_OK {
-            let message = String(cString: fz_jpeg_message(reader))
+        let h = fz_jpeg_header_of(reader)!.pointee
+        let stored = PixelSize(width: Int(h.width), height: Int(h.height))
+        let n = Int(h.components)
+        let hs = [h.h_samp.0, h.h_samp.1, h.h_samp.2, h.h_samp.3].map { Int($0) }
+        let vs = [h.v_samp.0, h.v_samp.1, h.v_samp.2, h.v_samp.3].map { Int($0) }
+        let needed = Self.memoryNeeded(size: stored, components: min(n, 4), h: hs, v: vs, multipleScans: h.multiple_scans != 0)
+        do throws(DecodeError) {
+            // A header cut off after the SOF still meets the pixel limit first.
+            try options.checkPixels(stored, path: path)
+            if status != FZ_OK {
+                throw Self.classify(String(cString: fz_jpeg_message(reader)), path: path, header: true)
+            }
+            try options.checkMemory(needed, path: path)
+        } catch {
             fz_jpeg_reader_free(reader)
-            throw Self.classify(message, path: path)
+            throw error
         }
         self.reader = reader
         self.file = file
         self.path = path
-        self.lenient = lenient
-        let h = fz_jpeg_header_of(reader)!.pointee
-        size = PixelSize(width: Int(h.width), height: Int(h.height))
+        self.lenient = options.lenient
+        memoryNeeded = needed
+        memoryLimit = options.maxMemory
+        scanLimit = options.maxScans
+        size = stored
         format = h.channels == 1 ? .gray : .rgb
-        let n = Int(h.components)
-        let hs = [h.h_samp.0, h.h_samp.1, h.h_samp.2, h.h_samp.3].map { Int($0) }
-        let vs = [h.v_samp.0, h.v_samp.1, h.v_samp.2, h.v_samp.3].map { Int($0) }
         details = JPEGDetails(
             components: n, colorSpace: Self.colorSpaceName(Int(h.color_space)), progressive: h.progressive != 0,
             arithmetic: h.arithmetic != 0, precision: Int(h.data_precision),
@@ -65,6 +85,25 @@ final class JPEGReader {
         } else {
             exif = nil
         }
+    }
+
+    /// The bytes decoding will hold at once, from the header alone: for a progressive or
+    /// multi-scan file libjpeg's whole-image coefficient buffer (64 coefficients of 2 bytes
+    /// per block of every component), plus a few rows of every component and forcezoom's
+    /// output row. Saturates instead of overflowing.
+    static func memoryNeeded(size: PixelSize, components n: Int, h: [Int], v: [Int], multipleScans: Bool) -> Int64 {
+        guard n > 0 else { return 0 }
+        let hMax = Double(max(1, h.prefix(n).max() ?? 1)), vMax = Double(max(1, v.prefix(n).max() ?? 1))
+        let w = Double(size.width), ht = Double(size.height)
+        var bytes = 0.0
+        for c in 0..<n {
+            let blocksX = (w * Double(max(1, h[c])) / hMax / 8).rounded(.up)
+            let blocksY = (ht * Double(max(1, v[c])) / vMax / 8).rounded(.up)
+            if multipleScans { bytes += blocksX * blocksY * 128 }
+            bytes += blocksX * 8 * 8 * vMax * 3  // iMCU row buffers: a few rows of each component
+        }
+        bytes += w * 4 * 2  // colour-converted and forcezoom's rows
+        return bytes >= 9.0e18 ? Int64.max : Int64(bytes)
     }
 
     deinit { fz_jpeg_reader_free(reader) }
@@ -85,16 +124,14 @@ final class JPEGReader {
     func start(denominator: Int, columns: Range<Int>?) throws(DecodeError) -> (x: Int, width: Int) {
         var ox: UInt32 = 0, ow: UInt32 = 0, oh: UInt32 = 0
         let x = UInt32(columns?.lowerBound ?? 0), w = UInt32(columns?.count ?? 0)
-        if fz_jpeg_start(reader, Int32(denominator), x, w, &ox, &ow, &oh) != FZ_OK {
-            throw Self.classify(lastMessage, path: path)
-        }
+        if fz_jpeg_start(reader, Int32(denominator), x, w, &ox, &ow, &oh) != FZ_OK { throw failure() }
         return (Int(ox), Int(ow))
     }
 
     /// Skips rows without colour conversion.
     func skip(rows: Int) throws(DecodeError) {
         guard rows > 0 else { return }
-        if fz_jpeg_skip_rows(reader, UInt32(rows)) != FZ_OK { throw Self.classify(lastMessage, path: path) }
+        if fz_jpeg_skip_rows(reader, UInt32(rows)) != FZ_OK { throw failure() }
     }
 
     /// Reads `count` rows of `rowBytes` each into `buffer`.
@@ -104,7 +141,7 @@ final class JPEGReader {
         let status = fz_jpeg_read_rows(reader, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self),
                                        UInt32(count), rowBytes, &done)
         if status != FZ_OK {
-            if !lenient { throw Self.classify(lastMessage, path: path) }
+            if !lenient || lastMessage.hasPrefix(FZ_JPEG_SCAN_LIMIT_PREFIX) { throw failure() }
             warnings.append(lastMessage)
         }
         return Int(done)
@@ -136,10 +173,22 @@ final class JPEGReader {
         }
     }
 
-    /// Sorts libjpeg's message into truncated, unsupported or corrupt.
-    static func classify(_ message: String, path: String) -> DecodeError {
+    /// The error for a failed decoding step: the limits first, then libjpeg's message.
+    private func failure() -> DecodeError {
+        let message = lastMessage
+        if message.hasPrefix(FZ_JPEG_SCAN_LIMIT_PREFIX) { return .tooManyScans(path: path, limit: scanLimit) }
+        if message.contains("Backing store not supported") {
+            // libjpeg's own max_memory_to_use stopped it: more than the estimate said.
+            return .overMemoryLimit(path: path, needed: max(memoryNeeded, memoryLimit + 1), limit: memoryLimit)
+        }
+        return Self.classify(message, path: path, header: false)
+    }
+
+    /// Sorts libjpeg's message into truncated, unsupported or corrupt, in the header or in
+    /// the data.
+    static func classify(_ message: String, path: String, header: Bool) -> DecodeError {
         if message.contains("Premature end") || message.contains("ended early") {
-            return .truncated(path: path, detail: message)
+            return header ? .truncatedHeader(path: path, detail: message) : .truncated(path: path, detail: message)
         }
         if message.contains("data precision") {
             return .unsupportedVariant(path: path, what: "JPEG precision (\(message)); only 8-bit JPEG is supported")
@@ -147,12 +196,23 @@ final class JPEGReader {
         if message.contains("Unsupported color conversion") || message.contains("Bogus JPEG colorspace") {
             return .unsupportedVariant(path: path, what: "JPEG colour space (\(message))")
         }
-        return .corrupt(path: path, detail: message)
+        if message.contains("Unsupported JPEG process") {
+            return .unsupportedVariant(path: path, what: "JPEG coding (\(message)); forcezoom reads baseline, extended and progressive JPEG")
+        }
+        return header ? .corruptHeader(path: path, detail: message) : .corrupt(path: path, detail: message)
     }
 }
 
 /// Writes baseline or progressive JPEGs through libjpeg (fixtures, JPEG thumbnails).
 final class JPEGWriter {
+    /// A failed write: the system's reason (no space left on device...) when the library
+    /// only says that writing failed, else the library's message. `errno` comes first so
+    /// that it is read right after the failed call, before anything else can change it.
+    static func writeFailure(errno code: Int32, path: String, message: String) -> OutputError {
+        let generic = message == "Write Error" || message.hasPrefix("Output file write error")
+        return .writeFailed(path: path, reason: generic && code != 0 ? Errno(code).description : message)
+    }
+
     private let writer: OpaquePointer
     private let path: String
     private let rowBytes: Int
@@ -197,20 +257,20 @@ final class JPEGWriter {
         self.writer = writer
         self.path = path
         rowBytes = size.width * channels
-        if status != FZ_OK { throw .writeFailed(path: path, reason: String(cString: fz_jpeg_writer_message(writer))) }
+        if status != FZ_OK { throw Self.writeFailure(errno: errno, path: path, message: String(cString: fz_jpeg_writer_message(writer))) }
     }
 
     deinit { fz_jpeg_writer_free(writer) }
 
     func write(rows: UnsafeRawBufferPointer, count: Int) throws(OutputError) {
         if fz_jpeg_writer_rows(writer, rows.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(count), rowBytes) != FZ_OK {
-            throw .writeFailed(path: path, reason: String(cString: fz_jpeg_writer_message(writer)))
+            throw Self.writeFailure(errno: errno, path: path, message: String(cString: fz_jpeg_writer_message(writer)))
         }
     }
 
     func finish() throws(OutputError) {
         if fz_jpeg_writer_end(writer) != FZ_OK {
-            throw .writeFailed(path: path, reason: String(cString: fz_jpeg_writer_message(writer)))
+            throw Self.writeFailure(errno: errno, path: path, message: String(cString: fz_jpeg_writer_message(writer)))
         }
     }
 }

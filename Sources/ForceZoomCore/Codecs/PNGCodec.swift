@@ -1,6 +1,10 @@
 import CPNG
 import FZShims
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What a PNG's header says, as stored.
 public struct PNGDetails: Hashable, Sendable {
     public var bitDepth: Int
@@ -39,25 +43,41 @@ final class PNGReader {
     let exif: [UInt8]?
     private var nextRow = 0
 
-    /// Opens a PNG and reads its header.
+    /// Opens a PNG, reads its header and checks it against the limits before libpng
+    /// allocates anything sized by the image.
     /// - Parameters:
     ///   - file: a stream at the start of the file.
     ///   - path: the name used in errors.
-    ///   - chunkLimit: the largest ancillary chunk (decompressed) libpng may allocate.
-    init(file: CFile, path: String, chunkLimit: Int) throws(DecodeError) {
+    ///   - options: the pixel and memory limits, and the largest ancillary chunk
+    ///     (decompressed) libpng may allocate.
+    init(file: CFile, path: String, options: DecodeOptions) throws(DecodeError) {
         var out: OpaquePointer?
-        let status = file.withStream { fz_png_open($0, chunkLimit, &out) }
+        let status = file.withStream { fz_png_open($0, options.chunkLimit, &out) }
         guard let reader = out else { throw .readFailed(path: path, reason: "out of memory") }
-        if status != FZ_OK {
-            let message = String(cString: fz_png_message(reader))
+        let facts = fz_png_header_of(reader)!.pointee
+        let stored = PixelSize(width: Int(facts.width), height: Int(facts.height))
+        do throws(DecodeError) {
+            if status != FZ_OK {
+                // A header cut off after IHDR still meets the pixel limit first.
+                try options.checkPixels(stored, path: path)
+                throw Self.classify(String(cString: fz_png_message(reader)), path: path, header: true)
+            }
+            try options.checkPixels(stored, path: path)
+            let needed = Self.memoryNeeded(size: stored, bitDepth: Int(facts.bit_depth), colorType: Int(facts.color_type),
+                                           interlaced: facts.interlaced != 0, transparency: facts.has_trns != 0)
+            try options.checkMemory(needed, path: path)
+            if fz_png_start(reader) != FZ_OK {
+                throw Self.classify(String(cString: fz_png_message(reader)), path: path, header: true)
+            }
+        } catch {
             fz_png_reader_free(reader)
-            throw Self.classify(message, path: path)
+            throw error
         }
         self.reader = reader
         self.file = file
         self.path = path
         let h = fz_png_header_of(reader)!.pointee
-        size = PixelSize(width: Int(h.width), height: Int(h.height))
+        size = stored
         format = PixelFormat(channels: Int(h.channels))!
         details = PNGDetails(
             bitDepth: Int(h.bit_depth), colorType: Int(h.color_type), interlaced: h.interlaced != 0,
@@ -69,6 +89,20 @@ final class PNGReader {
         } else {
             exif = nil
         }
+    }
+
+    /// The bytes decoding will hold at once, from the header alone: libpng's current and
+    /// previous row at the widest pixel depth its transforms pass through, forcezoom's
+    /// 8-bit row, and for Adam7 the whole 8-bit image. Saturates instead of overflowing.
+    static func memoryNeeded(size: PixelSize, bitDepth: Int, colorType: Int, interlaced: Bool, transparency: Bool) -> Int64 {
+        let storedChannels = [0: 1, 2: 3, 3: 1, 4: 2, 6: 4][colorType] ?? 4
+        let outChannels = (colorType & 2 != 0 ? 3 : 1) + (colorType & 4 != 0 || transparency ? 1 : 0)
+        let storedBytes = (bitDepth * storedChannels + 7) / 8
+        let widestBytes = max(storedBytes, (bitDepth == 16 ? 2 : 1) * outChannels)
+        let w = Double(size.width), h = Double(size.height)
+        var bytes = 2 * w * Double(widestBytes) + w * Double(outChannels)
+        if interlaced { bytes += w * h * Double(outChannels) }
+        return bytes >= 9.0e18 ? Int64.max : Int64(bytes)
     }
 
     deinit { fz_png_reader_free(reader) }
@@ -88,7 +122,7 @@ final class PNGReader {
         nextRow += Int(done)
         if status != FZ_OK {
             let message = String(cString: fz_png_message(reader))
-            if !lenient { throw Self.classify(message, path: path) }
+            if !lenient { throw Self.classify(message, path: path, header: false) }
             warnings.append("\(message); kept \(nextRow) of \(size.height) rows")
         }
         return Int(done)
@@ -100,18 +134,18 @@ final class PNGReader {
         let status = fz_png_read_interlaced(reader, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), stride)
         if status != FZ_OK {
             let message = String(cString: fz_png_message(reader))
-            if !lenient { throw Self.classify(message, path: path) }
+            if !lenient { throw Self.classify(message, path: path, header: false) }
             warnings.append("\(message); interlaced passes are incomplete")
         }
     }
 
-    /// Sorts libpng's message into truncated or corrupt.
-    static func classify(_ message: String, path: String) -> DecodeError {
+    /// Sorts libpng's message into truncated or corrupt, in the header or in the data.
+    static func classify(_ message: String, path: String, header: Bool) -> DecodeError {
         let truncatedHints = ["Read Error", "Not enough image data", "unexpected end", "truncated"]
         if truncatedHints.contains(where: { message.contains($0) }) {
-            return .truncated(path: path, detail: message)
+            return header ? .truncatedHeader(path: path, detail: message) : .truncated(path: path, detail: message)
         }
-        return .corrupt(path: path, detail: message)
+        return header ? .corruptHeader(path: path, detail: message) : .corrupt(path: path, detail: message)
     }
 }
 
@@ -154,6 +188,14 @@ public struct PNGSettings: Hashable, Sendable {
 
 /// Writes 8-bit PNGs row by row through libpng. Every libpng pointer lives in this file.
 final class PNGWriter {
+    /// A failed write: the system's reason (no space left on device...) when the library
+    /// only says that writing failed, else the library's message. `errno` comes first so
+    /// that it is read right after the failed call, before anything else can change it.
+    static func writeFailure(errno code: Int32, path: String, message: String) -> OutputError {
+        let generic = message == "Write Error" || message.hasPrefix("Output file write error")
+        return .writeFailed(path: path, reason: generic && code != 0 ? Errno(code).description : message)
+    }
+
     private let writer: OpaquePointer
     private let path: String
     private let format: PixelFormat
@@ -171,7 +213,7 @@ final class PNGWriter {
         self.path = path
         self.format = format
         self.width = size.width
-        if status != FZ_OK { throw .writeFailed(path: path, reason: String(cString: fz_png_writer_message(writer))) }
+        if status != FZ_OK { throw Self.writeFailure(errno: errno, path: path, message: String(cString: fz_png_writer_message(writer))) }
     }
 
     deinit { fz_png_writer_free(writer) }
@@ -180,13 +222,13 @@ final class PNGWriter {
     func write(rows: UnsafeRawBufferPointer, count: Int) throws(OutputError) {
         let status = fz_png_writer_rows(writer, rows.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(count),
                                         width * format.channels)
-        if status != FZ_OK { throw .writeFailed(path: path, reason: String(cString: fz_png_writer_message(writer))) }
+        if status != FZ_OK { throw Self.writeFailure(errno: errno, path: path, message: String(cString: fz_png_writer_message(writer))) }
     }
 
     /// Finishes the file.
     func finish() throws(OutputError) {
         if fz_png_writer_end(writer) != FZ_OK {
-            throw .writeFailed(path: path, reason: String(cString: fz_png_writer_message(writer)))
+            throw Self.writeFailure(errno: errno, path: path, message: String(cString: fz_png_writer_message(writer)))
         }
     }
 }

@@ -50,64 +50,75 @@ public enum ResampleFilter: String, CaseIterable, Sendable {
 /// in proportion to its coverage: no aliasing. Taps past the edges are clamped onto the
 /// edge pixels. Weights are normalised to sum to 1.
 struct AxisTaps {
-    let first: [Int]
-    let count: [Int]
-    /// `maxTaps` weights per output pixel.
-    let weights: [Float]
+    let outputLength: Int
+    let sourceLength: Int
+    let origin: Double
+    let step: Double
+    let filter: ResampleFilter
+    /// The most taps any output pixel has.
     let maxTaps: Int
+    /// Kernel half-width in source pixels (stretched when reducing).
+    private let support: Double
+    private let scale: Double
 
     init(outputLength: Int, sourceLength: Int, origin: Double, step: Double, filter: ResampleFilter) {
+        self.outputLength = outputLength
+        self.sourceLength = sourceLength
+        self.origin = origin
+        self.step = step
+        self.filter = filter
+        scale = max(1, step)
+        support = filter.support * scale
+        maxTaps = filter == .nearest ? 1 : Int((2 * support).rounded(.up)) + 2
+    }
+
+    /// Output pixel `o`'s first source pixel, tap count, and its normalised weights
+    /// written to `weights` (room for `maxTaps`).
+    func taps(_ o: Int, into weights: UnsafeMutablePointer<Float>) -> (first: Int, count: Int) {
+        let u = origin + (Double(o) + 0.5) * step
+        if filter == .nearest {
+            weights[0] = 1
+            return (min(max(Int(u.rounded(.down)), 0), sourceLength - 1), 1)
+        }
+        let lo = Int((u - support).rounded(.down))
+        let hi = Int((u + support).rounded(.up))
+        let clampedLo = min(max(lo, 0), sourceLength - 1)
+        let clampedHi = min(max(hi, 0), sourceLength - 1)
+        let n = min(clampedHi - clampedLo + 1, maxTaps)
+        // Accumulate in Double: a stretched kernel can have thousands of small taps.
+        var raw = [Double](repeating: 0, count: n)
+        var sum = 0.0
+        for k in lo...hi {
+            let w = filter.weight((Double(k) + 0.5 - u) / scale)
+            if w == 0 { continue }
+            let j = min(max(k, 0), sourceLength - 1) - clampedLo
+            if j >= 0 && j < n {
+                raw[j] += w
+                sum += w
+            }
+        }
+        if sum == 0 {  // a window with no weight (cannot happen for these kernels)
+            raw[0] = 1
+            sum = 1
+        }
+        for j in 0..<n { weights[j] = Float(raw[j] / sum) }
+        return (clampedLo, n)
+    }
+
+    /// Every output pixel's taps at once: `maxTaps` weights per output pixel. Used for the
+    /// horizontal axis, whose weights every source row reuses; the vertical axis computes
+    /// each output row's weights once, when it is made (so an extreme reduction never holds
+    /// a table of outputs x taps).
+    func table() -> (first: [Int], count: [Int], weights: [Float]) {
         var first = [Int](repeating: 0, count: outputLength)
         var count = [Int](repeating: 0, count: outputLength)
-        if filter == .nearest {
-            var weights = [Float](repeating: 1, count: outputLength)
+        var weights = [Float](repeating: 0, count: outputLength * maxTaps)
+        weights.withUnsafeMutableBufferPointer { w in
             for o in 0..<outputLength {
-                let u = origin + (Double(o) + 0.5) * step
-                first[o] = min(max(Int(u.rounded(.down)), 0), sourceLength - 1)
-                count[o] = 1
-                weights[o] = 1
+                (first[o], count[o]) = taps(o, into: w.baseAddress! + o * maxTaps)
             }
-            self.first = first
-            self.count = count
-            self.weights = weights
-            maxTaps = 1
-            return
         }
-        let scale = max(1, step)
-        let support = filter.support * scale
-        let taps = Int((2 * support).rounded(.up)) + 2
-        var weights = [Float](repeating: 0, count: outputLength * taps)
-        var raw = [Double](repeating: 0, count: taps)
-        for o in 0..<outputLength {
-            let u = origin + (Double(o) + 0.5) * step
-            let lo = Int((u - support).rounded(.down))
-            let hi = Int((u + support).rounded(.up))
-            let clampedLo = min(max(lo, 0), sourceLength - 1)
-            let clampedHi = min(max(hi, 0), sourceLength - 1)
-            let n = min(clampedHi - clampedLo + 1, taps)
-            for j in 0..<n { raw[j] = 0 }
-            var sum = 0.0
-            for k in lo...hi {
-                let w = filter.weight((Double(k) + 0.5 - u) / scale)
-                if w == 0 { continue }
-                let j = min(max(k, 0), sourceLength - 1) - clampedLo
-                if j >= 0 && j < n {
-                    raw[j] += w
-                    sum += w
-                }
-            }
-            if sum == 0 {  // a window with no weight (cannot happen for these kernels)
-                raw[0] = 1
-                sum = 1
-            }
-            first[o] = clampedLo
-            count[o] = n
-            for j in 0..<n { weights[o * taps + j] = Float(raw[j] / sum) }
-        }
-        self.first = first
-        self.count = count
-        self.weights = weights
-        maxTaps = taps
+        return (first, count, weights)
     }
 }
 

@@ -36,9 +36,25 @@ public struct Resampler: Sendable {
                   stepY: Double(source.height) / Double(output.height), format: format, filter: filter)
     }
 
+    /// Bytes a resampler for these sizes and steps would allocate (tap tables, the ring of
+    /// filtered rows, the output), so a caller can refuse a hostile reduction first.
+    public static func memoryNeeded(source: PixelSize, output: PixelSize, stepX: Double, stepY: Double,
+                                    channels: Int, filter: ResampleFilter) -> Int64 {
+        func taps(_ step: Double) -> Int64 {
+            filter == .nearest ? 1 : Int64((2 * filter.support * max(1, step)).rounded(.up)) + 2
+        }
+        let tx = taps(stepX), ty = taps(stepY)
+        let weights = (Int64(output.width) * tx + ty) * 4 + Int64(ty) * 8
+        let ring = (ty + 1) * Int64(output.width) * Int64(channels) * 4
+        let rows = Int64(source.width) * Int64(channels) * 5
+        return weights + ring + rows + output.area * Int64(channels)
+    }
+
     /// The source rows output row `oy` needs.
     public func sourceRows(forOutputRow oy: Int) -> Range<Int> {
-        vertical.first[oy]..<(vertical.first[oy] + vertical.count[oy])
+        var w = [Float](repeating: 0, count: vertical.maxTaps)
+        let (f, n) = w.withUnsafeMutableBufferPointer { vertical.taps(oy, into: $0.baseAddress!) }
+        return f..<(f + n)
     }
 
     /// Resamples an image held in memory.
@@ -54,7 +70,7 @@ public struct Resampler: Sendable {
 
     /// Resamples source rows delivered in increasing order by `provide(y, buffer)`, which
     /// fills one source row (`sourceSize.width * channels` bytes) and returns false to stop
-    /// (the rest of the output then repeats the last rows delivered).
+    /// (the output rows not reached then stay zero).
     public func run(provide: (Int, UnsafeMutablePointer<UInt8>) -> Bool) -> Image {
         let c = format.channels
         let ow = outputSize.width, oh = outputSize.height, sw = sourceSize.width
@@ -75,20 +91,23 @@ public struct Resampler: Sendable {
         var nextSource = 0
         var delivering = true
         var out = [UInt8](repeating: 0, count: ow * oh * c)
+        let hTable = horizontal.table()
+        let vw = UnsafeMutablePointer<Float>.allocate(capacity: vertical.maxTaps)
+        defer { vw.deallocate() }
 
-        horizontal.weights.withUnsafeBufferPointer { hwBuf in
-        vertical.weights.withUnsafeBufferPointer { vwBuf in
-        horizontal.first.withUnsafeBufferPointer { hFirst in
-        horizontal.count.withUnsafeBufferPointer { hCount in
+        hTable.weights.withUnsafeBufferPointer { hwBuf in
+        hTable.first.withUnsafeBufferPointer { hFirst in
+        hTable.count.withUnsafeBufferPointer { hCount in
         out.withUnsafeMutableBufferPointer { outBuf in
-            let hw = hwBuf.baseAddress!, vw = vwBuf.baseAddress!
-            let hTaps = horizontal.maxTaps, vTaps = vertical.maxTaps
+            let hw = hwBuf.baseAddress!
+            let hTaps = horizontal.maxTaps
             // Filters source row y horizontally into its ring slot.
             func fill(_ y: Int) {
                 while nextSource <= y {
                     if delivering { delivering = provide(nextSource, sourceRow) }
                     nextSource += 1
                 }
+                if !delivering { return }  // nothing new to filter: the source has stopped
                 // Float copy of the row, premultiplied by alpha where there is alpha.
                 if alpha {
                     for x in 0..<sw {
@@ -112,11 +131,18 @@ public struct Resampler: Sendable {
                 }
             }
             for oy in 0..<oh {
-                let f = vertical.first[oy], n = vertical.count[oy]
+                let (f, n) = vertical.taps(oy, into: vw)
                 // Tap windows only move down and the ring holds more rows than a window,
                 // so a missing row is always a new one: reading stays sequential.
-                for y in f..<(f + n) where ringRow[y % ringSize] != y { fill(y) }
-                let w = vw + oy * vTaps
+                for y in f..<(f + n) where ringRow[y % ringSize] != y {
+                    fill(y)
+                    if !delivering { break }
+                }
+                // The source ended (a decode error, or lenient data cut short): stop here
+                // instead of filtering the last row again for every row left; the rest of
+                // the output stays zero and the caller reports why.
+                if !delivering { break }
+                let w = vw
                 // Vertical pass: a plain multiply-add over contiguous floats (vectorises).
                 let first = ring + (f % ringSize) * rowFloats
                 let w0 = w[0]
@@ -141,7 +167,7 @@ public struct Resampler: Sendable {
                     for i in 0..<rowFloats { dst[i] = Self.clampByte(acc[i]) }
                 }
             }
-        }}}}}
+        }}}}
         return Image(width: ow, height: oh, format: format, pixels: out)
     }
 

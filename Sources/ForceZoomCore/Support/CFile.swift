@@ -110,9 +110,14 @@ final class CFile {
                 break
             }
         }
+        return open(bytes: bytes)
+    }
+
+    /// Opens a read stream over a copy of `bytes` (`fmemopen`), for data already in memory.
+    static func open(bytes: [UInt8]) -> Result<CFile, Errno> {
         let count = max(bytes.count, 1)
         let memory = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 16)
-        bytes.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
+        bytes.withUnsafeBytes { if let base = $0.baseAddress { memory.copyMemory(from: base, byteCount: bytes.count) } }
         guard let f = fmemopen(memory, bytes.count, "rb") else {
             let e = errno
             memory.deallocate()

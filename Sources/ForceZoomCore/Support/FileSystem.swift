@@ -26,6 +26,14 @@ public enum FileSystem {
         return (UInt64(st.st_dev), UInt64(st.st_ino))
     }
 
+    /// (device, inode) of an open descriptor's file when it is a regular file (standard
+    /// input redirected from one, say); nil for pipes, terminals and closed descriptors.
+    public static func identity(ofDescriptor fd: Int32) -> (UInt64, UInt64)? {
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
+        return (UInt64(st.st_dev), UInt64(st.st_ino))
+    }
+
     /// Whether two paths name the same existing file (hard links and symlinks included).
     public static func sameFile(_ a: String, _ b: String) -> Bool {
         guard let x = identity(of: a), let y = identity(of: b) else { return false }

@@ -50,8 +50,11 @@ public final class OutputFile {
 
     /// Creates the temporary file.
     /// - Parameters:
-    ///   - path: where the output should end up, or "-" for standard output.
-    ///   - inputs: paths that must not be overwritten.
+    ///   - path: where the output should end up, or "-" for standard output. An existing
+    ///     device or FIFO (`/dev/null`, `/dev/stdout`, a named pipe) is written directly:
+    ///     renaming a file over it would replace the device node itself.
+    ///   - inputs: paths that must not be overwritten ("-": whatever file standard input
+    ///     is redirected from).
     /// - Throws: `OutputError` when the path names an input or the folder is not writable.
     public init(path: String, protecting inputs: [String] = []) throws(OutputError) {
         self.path = path
@@ -60,14 +63,41 @@ public final class OutputFile {
             temporaryPath = nil
             return
         }
-        if FileSystem.kind(of: path) == .directory { throw .isDirectory(path: path) }
-        for input in inputs where input != "-" && FileSystem.sameFile(input, path) {
-            throw .wouldOverwriteInput(path: path)
+        let kind = FileSystem.kind(of: path)
+        if kind == .directory { throw .isDirectory(path: path) }
+        for input in inputs {
+            var same = FileSystem.sameFile(input, path)
+            if input == "-", let stdin = FileSystem.identity(ofDescriptor: 0), let out = FileSystem.identity(of: path) {
+                same = stdin == out
+            }
+            if same { throw .wouldOverwriteInput(path: path) }
+        }
+        if kind == .other {
+            let fd = open(path, O_WRONLY | O_CLOEXEC)
+            if fd < 0 { throw .cannotCreate(path: path, reason: Errno(errno).description) }
+            switch CFile.open(writingTo: fd) {
+            case .success(let f): file = f
+            case .failure(let e):
+                close(fd)
+                throw .cannotCreate(path: path, reason: e.description)
+            }
+            temporaryPath = nil
+            return
         }
         let dir = FileSystem.directory(of: path)
         var template = Array(FileSystem.join(dir, "." + FileSystem.basename(path) + ".fz-XXXXXX").utf8CString)
+        // Signals stay blocked from mkstemp until the path is registered, so an interrupt
+        // never finds a temp file the handler does not know about; a pending one is
+        // handled (and the file removed) as soon as they are unblocked.
+        var handled = sigset_t(), previous = sigset_t()
+        sigemptyset(&handled)
+        for sig in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&handled, sig) }
+        pthread_sigmask(SIG_BLOCK, &handled, &previous)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        if fd < 0 { throw .cannotCreate(path: path, reason: Errno(errno).description) }
+        let created = errno
+        if fd >= 0 { template.withUnsafeBufferPointer { fz_register_temp($0.baseAddress!) } }
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
+        if fd < 0 { throw .cannotCreate(path: path, reason: Errno(created).description) }
         let tmp = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         // mkstemp makes 0600; outputs are ordinary files, so honour the umask as creat would.
         let mask = umask(0)
@@ -78,10 +108,10 @@ public final class OutputFile {
         case .failure(let e):
             close(fd)
             unlink(tmp)
+            fz_unregister_temp(tmp)
             throw .cannotCreate(path: path, reason: e.description)
         }
         temporaryPath = tmp
-        fz_register_temp(tmp)
     }
 
     deinit { if !finished { discard() } }

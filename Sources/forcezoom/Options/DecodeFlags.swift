@@ -12,8 +12,16 @@ struct DecodeFlags: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Refuse images with more pixels than this, before decoding (0 = no limit).", valueName: "n"))
     var maxPixels: Int64 = 268_435_456
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Refuse images whose decoding needs more memory than this many MiB, worked out from the header (0 = no limit).",
+        valueName: "mib"))
+    var maxMemory: Int64 = 1024
+
     func validate() throws {
         if maxPixels < 0 { throw ValidationError("--max-pixels must be 0 (no limit) or positive") }
+        if maxMemory < 0 || maxMemory > Int64.max >> 20 {
+            throw ValidationError("--max-memory must be 0 (no limit) or a positive number of MiB")
+        }
     }
 
     var options: DecodeOptions {
@@ -21,6 +29,7 @@ struct DecodeFlags: ParsableArguments {
         o.autoOrient = !noAutoOrient
         o.lenient = lenient
         o.maxPixels = maxPixels
+        o.maxMemory = maxMemory << 20
         return o
     }
 }

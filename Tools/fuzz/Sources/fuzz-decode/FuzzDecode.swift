@@ -1,0 +1,38 @@
+import ForceZoomCore
+
+/// libFuzzer's entry point: one input is one file's bytes, taken through everything
+/// forcezoom does to an untrusted image: sniffing, the PNG or JPEG header (and its EXIF
+/// orientation), a one-pass decode of two upright crops (as `crop` does), and a streamed,
+/// DCT-scaled resample of the whole image (as `fit` and `thumb` do), strictly and
+/// leniently. It returns 0 whatever happens: errors are expected, crashes, hangs and
+/// leaks are the findings.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzDecode(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let bytes = size > 0 && data != nil ? Array(UnsafeBufferPointer(start: data, count: size)) : []
+    // The EXIF parser on raw bytes too: inputs that are bare TIFF headers reach it directly.
+    _ = EXIF.orientationValue(in: bytes)
+
+    var options = DecodeOptions()
+    // Bigger images only cost time, not coverage; the limits themselves are code under test.
+    options.maxPixels = 1 << 22
+    options.maxMemory = 64 << 20
+    for lenient in [false, true] {
+        options.lenient = lenient
+        guard let reader = try? ImageReader(bytes: bytes, name: "fuzz", options: options) else { continue }
+        let upright = reader.header.uprightSize
+        let side = min(48, upright.width, upright.height)
+        let centre = PixelRect(x: (upright.width - side) / 2, y: (upright.height - side) / 2, width: side, height: side)
+        let corner = PixelRect(x: upright.width - 1, y: upright.height - 1, width: 1, height: 1)
+        if let images = try? reader.readUpright([centre, corner]) {
+            precondition(images.count == 2 && images[0].size == centre.size, "crop size")
+        }
+        guard let again = try? ImageReader(bytes: bytes, name: "fuzz", options: options) else {
+            preconditionFailure("the same bytes opened once and not twice")
+        }
+        let target = PixelSize(width: min(16, upright.width), height: min(12, upright.height))
+        if let (image, _) = try? again.readResampled(to: target, filter: .lanczos) {
+            precondition(image.size == target, "resampled size")
+        }
+    }
+    return 0
+}
