@@ -12,19 +12,27 @@ public func fuzzDecode(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     // The EXIF parser on raw bytes too: inputs that are bare TIFF headers reach it directly.
     _ = EXIF.orientationValue(in: bytes)
 
+    // A hash of the input places the crops, so the same input always takes the same path
+    // while different inputs reach different columns and rows (JPEG crops start libjpeg
+    // at an iMCU column and skip rows; PNG crops stop after their last row).
+    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+    for b in bytes.prefix(4096) { hash = (hash ^ UInt64(b)) &* 0x100_0000_01B3 }
+
     var options = DecodeOptions()
     // Bigger images only cost time, not coverage; the limits themselves are code under test.
     options.maxPixels = 1 << 22
     options.maxMemory = 64 << 20
+    options.autoOrient = hash & 1 == 0
     for lenient in [false, true] {
         options.lenient = lenient
         guard let reader = try? ImageReader(bytes: bytes, name: "fuzz", options: options) else { continue }
         let upright = reader.header.uprightSize
         let side = min(48, upright.width, upright.height)
-        let centre = PixelRect(x: (upright.width - side) / 2, y: (upright.height - side) / 2, width: side, height: side)
+        let x = Int((hash >> 8) % UInt64(upright.width - side + 1)), y = Int((hash >> 32) % UInt64(upright.height - side + 1))
+        let square = PixelRect(x: x, y: y, width: side, height: side)
         let corner = PixelRect(x: upright.width - 1, y: upright.height - 1, width: 1, height: 1)
-        if let images = try? reader.readUpright([centre, corner]) {
-            precondition(images.count == 2 && images[0].size == centre.size, "crop size")
+        if let images = try? reader.readUpright([square, corner]) {
+            precondition(images.count == 2 && images[0].size == square.size, "crop size")
         }
         guard let again = try? ImageReader(bytes: bytes, name: "fuzz", options: options) else {
             preconditionFailure("the same bytes opened once and not twice")
