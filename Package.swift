@@ -22,6 +22,11 @@ let package = Package(
             pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg62-turbo-dev"])]
         ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // The C shims: every libpng/libjpeg call that can longjmp runs here, under setjmp.
         .target(
             name: "FZShims",
@@ -30,7 +35,7 @@ let package = Package(
         ),
         .target(
             name: "ForceZoomCore",
-            dependencies: ["FZShims"],
+            dependencies: ["FZShims", "CZlib"],
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),
         .executableTarget(

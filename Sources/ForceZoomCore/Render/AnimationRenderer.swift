@@ -21,11 +21,7 @@ public enum AnimationRenderer {
             canvas = AffineRenderer.render(source, transform: full, canvas: screen, background: background, filter: .bilinear)
             if clip { applyClip(&canvas, view: frame.view, background: background) }
         }
-        if !markers.isEmpty {
-            if canvas.format.isGray { canvas = canvas.converted(to: canvas.format.withColor) }
-            PinRenderer.draw(markers.map { Marker(x: $0.x + 0.5, y: $0.y + 0.5, label: $0.label) }, on: &canvas,
-                             transform: frame.transform, size: pinScale)
-        }
+        PinLayer(markers, size: pinScale).draw(on: &canvas, transform: frame.transform)
         return canvas
     }
 
