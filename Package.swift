@@ -4,8 +4,9 @@ import PackageDescription
 let package = Package(
     name: "forcezoom",
     products: [
+        // The binary is the product. ForceZoomCore is a target only: its API serves the
+        // command line and is not offered to other packages (README, "Structure").
         .executable(name: "forcezoom", targets: ["forcezoom"]),
-        .library(name: "ForceZoomCore", targets: ["ForceZoomCore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

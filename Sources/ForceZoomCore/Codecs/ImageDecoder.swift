@@ -69,7 +69,7 @@ struct RowLayout: Hashable, Sendable {
 
 /// The decoders forcezoom has, in the order the sniffer asks them.
 enum ImageDecoders {
-    static let all: [any ImageDecoder.Type] = [PNGDecoder.self, JPEGDecoder.self]
+    static var all: [any ImageDecoder.Type] { [PNGDecoder.self, JPEGDecoder.self] }
 
     /// The decoder for a file's first bytes, if any reads it.
     static func decoder(for head: [UInt8]) -> (any ImageDecoder.Type)? {

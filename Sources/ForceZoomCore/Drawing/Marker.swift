@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// A map pin at an image point, optionally labelled.
 public struct Marker: Hashable, Sendable {
     public var x: Double
@@ -33,30 +35,23 @@ public struct Marker: Hashable, Sendable {
     public static func parseList(_ text: String, file: String) throws(ParseError) -> [Marker] {
         let trimmed = text.drop { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
         if trimmed.first == "[" {
-            var parser = MiniJSON(Array(text.utf8))
-            guard let value = parser.parse(), case .array(let items) = value else {
+            // FoundationEssentials' decoder (already linked through swift-argument-parser;
+            // launch time measured the same with and without it, see BENCHMARKS.md).
+            let items: [JSONMarker]
+            do { items = try JSONDecoder().decode([JSONMarker].self, from: Data(text.utf8)) } catch {
                 throw .badJSON(file: file, reason: "not a JSON array")
             }
             var out: [Marker] = []
             for (i, item) in items.enumerated() {
                 switch item {
-                case .array(let a) where a.count >= 2:
-                    guard case .number(let x) = a[0], case .number(let y) = a[1] else { throw .badJSON(file: file, reason: "item \(i + 1) is not [x, y]") }
-                    out.append(Marker(x: x, y: y))
-                case .object(let o):
-                    guard case .number(let x)? = o["x"], case .number(let y)? = o["y"] else {
-                        throw .badJSON(file: file, reason: "item \(i + 1) lacks numeric x and y")
-                    }
-                    var label: String?
-                    if case .string(let s)? = o["label"] { label = s }
-                    out.append(Marker(x: x, y: y, label: label))
-                default: throw .badJSON(file: file, reason: "item \(i + 1) is neither an object nor [x, y]")
+                case .marker(let m): out.append(m)
+                case .bad(let what): throw .badJSON(file: file, reason: "item \(i + 1) \(what)")
                 }
             }
             return out
         }
         var out: [Marker] = []
-        for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (n, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {  // "\r\n" is one Character
             let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
             let t = line.trimmingSpaces
             if t.isEmpty || t.hasPrefix("#") { continue }
@@ -71,4 +66,34 @@ public struct Marker: Hashable, Sendable {
         }
         return out
     }
+}
+
+/// One item of a JSON marker list: `{"x":..,"y":..,"label":..}` or `[x, y]`. Decoding never
+/// fails on an item, so the error can name which one is wrong.
+private enum JSONMarker: Decodable {
+    case marker(Marker)
+    case bad(String)
+
+    private enum Key: String, CodingKey { case x, y, label }
+
+    init(from decoder: any Decoder) throws {
+        if let pair = try? decoder.singleValueContainer().decode([Double].self) {
+            self = pair.count >= 2 ? .marker(Marker(x: pair[0], y: pair[1])) : .bad("is not [x, y]")
+        } else if let object = try? decoder.container(keyedBy: Key.self) {
+            guard let x = try? object.decode(Double.self, forKey: .x), let y = try? object.decode(Double.self, forKey: .y) else {
+                self = .bad("lacks numeric x and y")
+                return
+            }
+            self = .marker(Marker(x: x, y: y, label: try? object.decodeIfPresent(String.self, forKey: .label)))
+        } else if (try? decoder.singleValueContainer().decode([JSONValueIgnored].self)) != nil {
+            self = .bad("is not [x, y]")
+        } else {
+            self = .bad("is neither an object nor [x, y]")
+        }
+    }
+}
+
+/// Any JSON value, read and dropped.
+private struct JSONValueIgnored: Decodable {
+    init(from decoder: any Decoder) throws {}
 }
