@@ -31,7 +31,12 @@ MAN_DATE := $(shell git log -1 --format=%cs 2>/dev/null)
 # git and ca-certificates let SwiftPM fetch swift-argument-parser on a bare machine.
 # time (GNU /usr/bin/time) measures each hostile-input run's peak memory; util-linux's
 # unshare and mount make the tmpfs for the full-disk tests; python3 writes Fixtures/hostile.
-DEPS := libpng-dev libjpeg62-turbo-dev pkg-config zlib1g-dev libjpeg-turbo-progs python3-pil git ca-certificates time python3
+# libwebp-dev (libwebp, libwebpdemux) and libheif-dev (HEIC/HEIF/AVIF; Debian's libheif1 brings
+# libde265, dav1d, aom and x265) are the WebP and HEIF decoders; webp (cwebp, dwebp, webpmux,
+# img2webp) and libheif-examples (heif-enc, heif-convert) make the test files in .cache/formats
+# and decode the references the tests compare against.
+DEPS := libpng-dev libjpeg62-turbo-dev pkg-config zlib1g-dev libjpeg-turbo-progs python3-pil git ca-certificates time python3 \
+        libwebp-dev libheif-dev webp libheif-examples
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 # `make bench`: the peers it times (vips, vipsthumbnail; ImageMagick convert/mogrify/compare;
@@ -46,7 +51,7 @@ DEMO_OUT := out/demo-peek.png
 # The data scripts share apt's lock, so never run targets side by side (make -j).
 .NOTPARALLEL:
 
-.PHONY: help deps build format lint release conformance photos fixtures hostile test test-sanitize fuzz demo bench-deps bench man install uninstall clean
+.PHONY: help deps build format lint release conformance photos formats fixtures hostile test test-sanitize fuzz demo bench-deps bench man install uninstall clean
 
 help: ## List the targets
 	@echo "forcezoom make targets:"
@@ -89,6 +94,9 @@ conformance: deps ## Fetch decoder conformance images into .cache/conformance/
 photos: deps ## Fetch real photos from Debian packages into .cache/photos/
 	Tools/photos/get-photos.sh
 
+formats: deps ## Make the WebP/HEIC/AVIF test files and their reference decodes in .cache/formats/
+	Tools/formats/make-formats.sh
+
 fixtures: build ## Remake Fixtures/generated from Tools/fixtures/fixtures.txt
 	FZ=$(FZ_DEBUG) Tools/fixtures/make-fixtures.sh
 
@@ -100,7 +108,7 @@ hostile: ## Regenerate Fixtures/hostile/ (crafted broken and bomb files; byte-id
 # No --parallel by default: swift-testing already runs tests concurrently, and XCTest's
 # process-level --parallel has not been shown reliable here. Opt in: make test TEST_FLAGS=--parallel
 TEST_FLAGS ?=
-test: deps conformance photos ## Build and run all tests (fetches test data first)
+test: deps conformance photos formats ## Build and run all tests (fetches test data first)
 	$(SWIFT) build
 	FORCEZOOM_BIN=$(abspath $(FZ_DEBUG)) $(SWIFT) test $(TEST_FLAGS)
 
@@ -113,7 +121,7 @@ SANITIZE_FLAGS := --scratch-path .build-asan --sanitize=address -Xcc -fsanitize=
 SANITIZE_ENV   := ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
                   LSAN_OPTIONS=suppressions=$(abspath Tools/sanitize/lsan.supp):print_suppressions=0 \
                   SWIFT_BACKTRACE=enable=no FORCEZOOM_SANITIZED=1
-test-sanitize: deps conformance photos ## Build and run all tests under ASan+UBSan (.build-asan/)
+test-sanitize: deps conformance photos formats ## Build and run all tests under ASan+UBSan (.build-asan/)
 	$(SWIFT) build $(SANITIZE_FLAGS)
 	$(SANITIZE_ENV) FORCEZOOM_BIN=$(abspath .build-asan/debug/forcezoom) $(SWIFT) test $(SANITIZE_FLAGS) $(TEST_FLAGS)
 

@@ -28,6 +28,16 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        .systemLibrary(
+            name: "CWebP",
+            pkgConfig: "libwebpdemux",
+            providers: [.apt(["libwebp-dev"])]
+        ),
+        .systemLibrary(
+            name: "CHeif",
+            pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"])]
+        ),
         // The C shims: every libpng/libjpeg call that can longjmp runs here, under setjmp.
         .target(
             name: "FZShims",
@@ -36,7 +46,7 @@ let package = Package(
         ),
         .target(
             name: "ForceZoomCore",
-            dependencies: ["FZShims", "CZlib"],
+            dependencies: ["FZShims", "CZlib", "CWebP", "CHeif"],
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),
         .executableTarget(

@@ -10,7 +10,7 @@ public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
     case unsupportedFormat(path: String, format: String)
     /// Not an image at all (text or unknown bytes).
     case notAnImage(path: String, what: String)
-    /// A PNG or JPEG that forcezoom does not handle (12-bit JPEG...).
+    /// A file of a supported format in a form forcezoom does not handle (12-bit JPEG...).
     case unsupportedVariant(path: String, what: String)
     /// The image has more pixels than the limit.
     case tooManyPixels(path: String, size: PixelSize, limit: Int64)
@@ -48,8 +48,8 @@ public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
         case .isDirectory: return "is a directory, not an image file"
         case .empty: return "file is empty (0 bytes)"
         case .unsupportedFormat(_, let format):
-            return "\(format) is not supported; forcezoom reads PNG and JPEG (convert it first, e.g. with `vips copy in.x out.png`)"
-        case .notAnImage(_, let what): return "not an image (\(what)); forcezoom reads PNG and JPEG"
+            return "\(format) is not supported; forcezoom reads PNG, JPEG, WebP, HEIF/HEIC and AVIF (convert it first, e.g. with `vips copy in.x out.png`)"
+        case .notAnImage(_, let what): return "not an image (\(what)); forcezoom reads PNG, JPEG, WebP, HEIF/HEIC and AVIF"
         case .unsupportedVariant(_, let what): return "unsupported \(what)"
         case .tooManyPixels(_, let size, let limit):
             return "image is \(size) (\(size.area) pixels), over the limit of \(limit); raise it with --max-pixels N (0 = no limit)"

@@ -1,7 +1,7 @@
 /// One image format's decoder: the header on open, then rows, top to bottom, at a scale
 /// and within a column window the decoder may widen.
 ///
-/// The contract every decoder keeps (PNG and JPEG today; HEIF and WebP next):
+/// The contract every decoder keeps (PNG, JPEG, WebP, HEIF):
 /// - `init` reads the header and checks the stored size against `options` (pixels and the
 ///   memory its own buffers need) before anything sized by the image is allocated.
 /// - `begin` is called once; `skip` and `read` then move down the rows; `finish` reads what
@@ -69,7 +69,7 @@ struct RowLayout: Hashable, Sendable {
 
 /// The decoders forcezoom has, in the order the sniffer asks them.
 enum ImageDecoders {
-    static var all: [any ImageDecoder.Type] { [PNGDecoder.self, JPEGDecoder.self] }
+    static var all: [any ImageDecoder.Type] { [PNGDecoder.self, JPEGDecoder.self, WebPDecoder.self, HEIFDecoder.self] }
 
     /// The decoder for a file's first bytes, if any reads it.
     static func decoder(for head: [UInt8]) -> (any ImageDecoder.Type)? {

@@ -29,14 +29,11 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
         func ascii(_ s: String, at offset: Int = 0) -> Bool { starts(Array(s.utf8), at: offset) }
         if let decoder = ImageDecoders.decoder(for: head) { return .supported(decoder.format) }
         if ascii("GIF87a") || ascii("GIF89a") { return .unsupported("GIF") }
-        if ascii("RIFF") && ascii("WEBP", at: 8) { return .unsupported("WebP") }
         if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .unsupported("TIFF") }
         if starts([0x49, 0x49, 0x2B, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2B]) { return .unsupported("BigTIFF") }
         if ascii("BM") && head.count >= 14 { return .unsupported("BMP") }
         if ascii("ftyp", at: 4) {
             let brand = head.count >= 12 ? String(decoding: head[8..<12], as: UTF8.self) : ""
-            if ["avif", "avis"].contains(brand) { return .unsupported("AVIF") }
-            if ["heic", "heix", "hevc", "heim", "heis", "mif1", "msf1"].contains(brand) { return .unsupported("HEIF/HEIC") }
             return .unsupported("an ISO media file (\(brand))")
         }
         if starts([0xFF, 0x0A]) || starts([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20]) { return .unsupported("JPEG XL") }

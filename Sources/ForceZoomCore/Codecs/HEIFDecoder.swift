@@ -1,0 +1,270 @@
+import CHeif
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What an HEIF/HEIC/AVIF file says about its primary image.
+public struct HEIFDetails: Hashable, Sendable {
+    /// The `ftyp` major brand ("heic", "mif1", "avif"...) and the compatible ones.
+    public var brand: String
+    public var compatibleBrands: [String]
+    /// "HEVC", "AV1"...; for a grid, the tiles' codec.
+    public var codec: String
+    /// Tiles of a grid image (0: not a grid).
+    public var gridTiles: Int
+    /// Bits per luma sample as stored (8, 10, 12).
+    public var bitDepth: Int
+    public var hasAlpha: Bool
+    /// The primary image's transformations ("irot 90", "imir vertical axis", "clap"), applied by libheif.
+    public var transformations: [String]
+    /// The size before the transformations (`ispe`).
+    public var codedSize: PixelSize
+    /// The embedded thumbnails' sizes.
+    public var thumbnails: [PixelSize]
+    /// "nclx" (with `nclx`), "prof"/"rICC" (an ICC profile) or "" when the file says nothing.
+    public var colorType: String
+    /// The nclx values: colour primaries, transfer characteristics, matrix coefficients, full range.
+    public var nclx: [Int]?
+}
+
+/// HEIF, HEIC and AVIF through libheif (every libheif pointer lives in this file): the
+/// primary image, with its alpha, decoded whole to 8-bit interleaved RGB(A) (10- and 12-bit
+/// rounded by libheif) with `irot`, `imir` and `clap` applied, then served row by row.
+///
+/// libheif 1.15 decodes a grid image whole (it has no call to decode one tile of the primary
+/// image), so a crop costs a whole decode. The EXIF orientation is NOT applied: the HEIF and
+/// MIAF specifications make the transformation properties the orientation.
+final class HEIFDecoder: ImageDecoder {
+    static let format = ImageFormat.heif
+    static let brands: Set<String> = ["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1", "avif", "avis", "miaf"]
+    static func sniff(_ head: [UInt8]) -> Bool {
+        guard head.count >= 12, Array(head[4..<8]) == Array("ftyp".utf8) else { return false }
+        var i = 8
+        while i + 4 <= head.count {
+            if brands.contains(String(decoding: head[i..<(i + 4)], as: UTF8.self)) { return true }
+            i += i == 8 ? 8 : 4  // the major brand, the minor version, then compatible brands
+        }
+        return false
+    }
+
+    let storedSize: PixelSize
+    let pixelFormat: PixelFormat
+    var bitDepth: Int { heif.bitDepth }
+    let exif: [UInt8]?
+    var exifOrientationApplies: Bool { false }
+    private let heif: HEIFDetails
+    var details: any CodecDetails { heif }
+    var color: ColorDescription {
+        var c = ColorDescription()
+        c.hasICC = heif.colorType == "prof" || heif.colorType == "rICC"
+        return c
+    }
+    var warnings: [String] { [] }
+
+    private let path: String
+    private let options: DecodeOptions
+    /// The file's bytes: libheif reads them in place for as long as the context lives.
+    private let data: UnsafeMutableRawBufferPointer
+    private let context: OpaquePointer
+    private let handle: OpaquePointer
+    /// The decoded image and its interleaved plane (after `begin`).
+    private var image: OpaquePointer?
+    private var plane: UnsafePointer<UInt8>?
+    private var stride = 0
+    private var next = 0
+
+    init(source: ImageSource, options: DecodeOptions) throws(DecodeError) {
+        path = source.name
+        self.options = options
+        let limit = options.maxMemory > 0 ? Int(min(options.maxMemory, Int64(Int.max - 1))) : Int.max - 1
+        guard let bytes = source.file.readAll(limit: limit) else {
+            throw .overMemoryLimit(path: path, needed: Int64(limit) + 1, limit: options.maxMemory)
+        }
+        let boxes = HEIFBoxes(bytes)
+        guard let memory = malloc(max(bytes.count, 1)) else {
+            throw .readFailed(path: path, reason: "out of memory for the \(bytes.count)-byte file")
+        }
+        let buffer = UnsafeMutableRawBufferPointer(start: memory, count: bytes.count)
+        bytes.withUnsafeBytes { buffer.copyMemory(from: $0) }
+        guard let ctx = heif_context_alloc() else {
+            free(memory)
+            throw .readFailed(path: path, reason: "libheif could not allocate a context")
+        }
+        func fail(_ error: DecodeError) -> DecodeError {
+            heif_context_free(ctx)
+            free(memory)
+            return error
+        }
+        heif_context_set_max_decoding_threads(ctx, 0)
+        var err = heif_context_read_from_memory_without_copy(ctx, memory, bytes.count, nil)
+        if err.code != heif_error_Ok { throw fail(Self.error(err, path: source.name, header: true)) }
+        var h: OpaquePointer?
+        err = heif_context_get_primary_image_handle(ctx, &h)
+        guard err.code == heif_error_Ok, let h else { throw fail(Self.error(err, path: source.name, header: true)) }
+        data = buffer
+        context = ctx
+        handle = h
+
+        // The coded size (ispe) is what the codec decodes: check it, then the size after the transformations.
+        let coded = PixelSize(width: Int(heif_image_handle_get_ispe_width(h)), height: Int(heif_image_handle_get_ispe_height(h)))
+        storedSize = PixelSize(width: Int(heif_image_handle_get_width(h)), height: Int(heif_image_handle_get_height(h)))
+        let alpha = heif_image_handle_has_alpha_channel(h) != 0
+        pixelFormat = alpha ? .rgba : .rgb
+        let depth = Int(heif_image_handle_get_luma_bits_per_pixel(h))
+
+        var thumbnails: [PixelSize] = []
+        let count = Int(heif_image_handle_get_number_of_thumbnails(h))
+        if count > 0 && count < 64 {
+            var ids = [heif_item_id](repeating: 0, count: count)
+            let n = Int(heif_image_handle_get_list_of_thumbnail_IDs(h, &ids, Int32(count)))
+            for id in ids.prefix(n) {
+                var t: OpaquePointer?
+                if heif_image_handle_get_thumbnail(h, id, &t).code == heif_error_Ok, let t {
+                    thumbnails.append(PixelSize(width: Int(heif_image_handle_get_width(t)), height: Int(heif_image_handle_get_height(t))))
+                    heif_image_handle_release(t)
+                }
+            }
+        }
+
+        let profile = heif_image_handle_get_color_profile_type(h)
+        var colorType = ""
+        var nclxValues: [Int]?
+        switch profile {
+        case heif_color_profile_type_nclx: colorType = "nclx"
+        case heif_color_profile_type_prof: colorType = "prof"
+        case heif_color_profile_type_rICC: colorType = "rICC"
+        default: break
+        }
+        var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
+        if heif_image_handle_get_nclx_color_profile(h, &nclx).code == heif_error_Ok, let nclx {
+            if colorType.isEmpty || colorType == "nclx" {
+                colorType = "nclx"
+                let p = nclx.pointee
+                nclxValues = [Int(p.color_primaries.rawValue), Int(p.transfer_characteristics.rawValue),
+                              Int(p.matrix_coefficients.rawValue), Int(p.full_range_flag)]
+            }
+            heif_nclx_color_profile_free(nclx)
+        }
+
+        // EXIF: read for `info`, never applied. The block starts with a 4-byte offset to the TIFF header.
+        var exifBlock: [UInt8]?
+        var exifID: heif_item_id = 0
+        if heif_image_handle_get_list_of_metadata_block_IDs(h, "Exif", &exifID, 1) == 1 {
+            let size = heif_image_handle_get_metadata_size(h, exifID)
+            if size > 4 && size < 1 << 24 {
+                var block = [UInt8](repeating: 0, count: size)
+                if heif_image_handle_get_metadata(h, exifID, &block).code == heif_error_Ok {
+                    let skip = 4 + Int(UInt32(block[0]) << 24 | UInt32(block[1]) << 16 | UInt32(block[2]) << 8 | UInt32(block[3]))
+                    if skip < size { exifBlock = Array(block[skip...]) }
+                }
+            }
+        }
+        exif = exifBlock
+        let codec = boxes.primaryType == "grid" ? HEIFBoxes.codec(boxes.tileType) : HEIFBoxes.codec(boxes.primaryType)
+        heif = HEIFDetails(brand: boxes.majorBrand, compatibleBrands: boxes.compatibleBrands, codec: codec,
+                           gridTiles: boxes.gridTiles, bitDepth: depth, hasAlpha: alpha,
+                           transformations: boxes.transformations, codedSize: coded, thumbnails: thumbnails,
+                           colorType: colorType, nclx: nclxValues)
+
+        try options.checkPixels(coded, path: path)
+        try options.checkPixels(storedSize, path: path)
+        // libheif holds the decoded planes (Y'CbCr, up to 3 samples a pixel, 2 bytes above 8 bits),
+        // the converted interleaved image (and the same again while turning it), plus the file.
+        let bytesPerSample: Int64 = depth > 8 ? 2 : 1
+        let area = Int64(coded.width) * Int64(coded.height)
+        let planes = area * (3 + (alpha ? 1 : 0)) * bytesPerSample
+        let interleaved = area * Int64(pixelFormat.channels) * 2
+        try options.checkMemory(planes + interleaved + Int64(bytes.count), path: path)
+    }
+
+    deinit {
+        if let image { heif_image_release(image) }
+        heif_image_handle_release(handle)
+        heif_context_free(context)
+        free(data.baseAddress)
+    }
+
+    func begin(denominator: Int, columns: Range<Int>?) throws(DecodeError) -> RowLayout {
+        guard let decodeOptions = heif_decoding_options_alloc() else {
+            throw .readFailed(path: path, reason: "libheif could not allocate decoding options")
+        }
+        defer { heif_decoding_options_free(decodeOptions) }
+        decodeOptions.pointee.convert_hdr_to_8bit = 1
+        var img: OpaquePointer?
+        let chroma = pixelFormat == .rgba ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB
+        let err = heif_decode_image(handle, &img, heif_colorspace_RGB, chroma, decodeOptions)
+        guard err.code == heif_error_Ok, let img else { throw Self.error(err, path: path, header: false) }
+        image = img
+        var s: Int32 = 0
+        guard let p = heif_image_get_plane_readonly(img, heif_channel_interleaved, &s),
+              Int(heif_image_get_width(img, heif_channel_interleaved)) == storedSize.width,
+              Int(heif_image_get_height(img, heif_channel_interleaved)) == storedSize.height,
+              heif_image_get_bits_per_pixel_range(img, heif_channel_interleaved) == 8,
+              Int(s) >= storedSize.width * pixelFormat.channels
+        else {
+            throw .corrupt(path: path, detail: "libheif's decoded image does not match its header (\(storedSize))")
+        }
+        plane = p
+        stride = Int(s)
+        return RowLayout(firstColumn: 0, width: storedSize.width, height: storedSize.height)
+    }
+
+    func skip(rows: Int) throws(DecodeError) { next = min(storedSize.height, next + max(0, rows)) }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer, rows: Int) throws(DecodeError) -> Int {
+        guard let plane else { return 0 }
+        let n = min(rows, storedSize.height - next)
+        let rowBytes = storedSize.width * pixelFormat.channels
+        for k in 0..<max(0, n) {
+            buffer.baseAddress!.advanced(by: k * rowBytes).copyMemory(from: plane + (next + k) * stride, byteCount: rowBytes)
+        }
+        next += max(0, n)
+        return max(0, n)
+    }
+
+    /// A libheif error as a `DecodeError` naming the file.
+    private static func error(_ e: heif_error, path: String, header: Bool) -> DecodeError {
+        let message = e.message.map { String(cString: $0) } ?? "error \(e.code.rawValue)"
+        switch e.code {
+        case heif_error_Unsupported_filetype, heif_error_Unsupported_feature:
+            return .unsupportedVariant(path: path, what: "HEIF content: \(message)")
+        case heif_error_Memory_allocation_error:
+            return .readFailed(path: path, reason: "libheif: \(message)")
+        default:
+            if e.subcode == heif_suberror_End_of_data {
+                return header ? .truncatedHeader(path: path, detail: "libheif: \(message)") : .truncated(path: path, detail: "libheif: \(message)")
+            }
+            return header ? .corruptHeader(path: path, detail: "libheif: \(message)") : .corrupt(path: path, detail: "libheif: \(message)")
+        }
+    }
+}
+
+extension ImageFormat {
+    public static let heif = ImageFormat(rawValue: "HEIF")
+}
+
+extension HEIFDetails: CodecDetails {
+    public var summary: [String] {
+        var parts = ["brand \(brand)", gridTiles > 0 ? "\(codec) grid of \(gridTiles) tiles" : codec, "\(bitDepth)-bit"]
+        if hasAlpha { parts.append("alpha") }
+        if !transformations.isEmpty { parts.append(transformations.joined(separator: " + ") + " (applied; coded \(codedSize))") }
+        if !thumbnails.isEmpty { parts.append("thumbnail\(thumbnails.count == 1 ? "" : "s") " + thumbnails.map(\.description).joined(separator: ", ")) }
+        if let nclx { parts.append("nclx \(nclx[0])/\(nclx[1])/\(nclx[2]) \(nclx[3] == 1 ? "full" : "limited") range") }
+        if colorType == "prof" || colorType == "rICC" { parts.append("ICC profile (not applied)") }
+        return parts
+    }
+
+    public var jsonMembers: [(String, JSON)] {
+        [
+            ("bitDepth", .int(bitDepth)), ("brand", .string(brand)),
+            ("compatibleBrands", .array(compatibleBrands.map { .string($0) })),
+            ("codec", .string(codec)), ("gridTiles", .int(gridTiles)), ("alpha", .bool(hasAlpha)),
+            ("transformations", .array(transformations.map { .string($0) })),
+            ("codedWidth", .int(codedSize.width)), ("codedHeight", .int(codedSize.height)),
+            ("thumbnails", .array(thumbnails.map { .array([.int($0.width), .int($0.height)]) })),
+            ("colorType", colorType.isEmpty ? .null : .string(colorType)),
+            ("nclx", nclx.map { .array($0.map { .int($0) }) } ?? .null),
+        ]
+    }
+}

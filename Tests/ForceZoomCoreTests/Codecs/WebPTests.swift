@@ -1,0 +1,119 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import ForceZoomCore
+import Testing
+
+/// WebP through libwebp against `dwebp`'s output (the same library routines: exact) and the
+/// patterns the files were made from (Tools/formats/make-formats.sh, run by `make test`).
+struct WebPTests {
+    static func path(_ name: String) -> String { TestSupport.path(".cache/formats/\(name)") }
+
+    static func decode(_ name: String, autoOrient: Bool = true) throws -> Image {
+        var o = DecodeOptions()
+        o.autoOrient = autoOrient
+        return try ImageReader(path: path(name), options: o).readImage()
+    }
+
+    @Test(arguments: ["webp-lossy", "webp-lossless", "webp-alpha", "webp-alpha-lossless"])
+    func wholeImageEqualsDwebp(_ name: String) throws {
+        let image = try Self.decode("\(name).webp")
+        let reference = try ImageReader(path: Self.path("\(name).ref.png")).readImage()
+        #expect(image.size == reference.size)
+        #expect(image.format == reference.format, "\(name): alpha only where the file has it")
+        #expect(TestSupport.maxDifference(image, reference) == 0, "\(name): same libwebp routines as dwebp")
+    }
+
+    /// libwebp's crop window (from an even column, with spare columns) and the rows cut off
+    /// below give exactly the pixels of a full decode, at odd and even edges.
+    @Test(arguments: [
+        PixelRect(x: 0, y: 0, width: 1, height: 1), PixelRect(x: 1, y: 1, width: 3, height: 5),
+        PixelRect(x: 137, y: 61, width: 101, height: 77), PixelRect(x: 598, y: 390, width: 2, height: 10),
+        PixelRect(x: 300, y: 0, width: 300, height: 400), PixelRect(x: 3, y: 200, width: 1, height: 1),
+    ])
+    func lossyCropsEqualTheFullDecode(_ rect: PixelRect) throws {
+        let reference = try ImageReader(path: Self.path("webp-lossy.ref.png")).readImage()
+        let crop = try ImageReader(path: Self.path("webp-lossy.webp")).readStored([rect])[0]
+        #expect(TestSupport.maxDifference(crop, reference.cropped(to: rect)) == 0, "\(rect)")
+    }
+
+    @Test func losslessIsTheSourcePicture() throws {
+        let image = try Self.decode("webp-lossless.webp")
+        let source = try FixtureTests.decode("coords-512x384.png")
+        #expect(TestSupport.maxDifference(image, source) == 0)
+        let rect = PixelRect(x: 33, y: 17, width: 64, height: 40)
+        let crop = try ImageReader(path: Self.path("webp-lossless.webp")).readStored([rect])[0]
+        #expect(CoordinateCode.trace(crop) == CoordinateCode.Trace(sourceRect: rect, orientation: .up))
+    }
+
+    /// Every EXIF orientation in an EXIF chunk turns the stored picture upright, exactly
+    /// (lossless), with the corners where the orientation pattern has them.
+    @Test(arguments: 1...8)
+    func exifOrientationIsApplied(_ n: Int) throws {
+        let name = "webp-exif-\(n).webp"
+        let reader = try ImageReader(path: Self.path(name))
+        #expect(reader.header.exifOrientationValue == n)
+        #expect(reader.header.uprightSize == PixelSize(width: 96, height: 64))
+        let image = try reader.readImage()
+        let reference = Pattern(.orientation, size: PixelSize(width: 96, height: 64))
+        for (x, y) in [(0, 0), (95, 0), (0, 63), (95, 63), (40, 30)] {
+            let s = reference.sample(x: x, y: y), c = image.rgba(x: x, y: y)
+            #expect(c.r == FixtureWriter.to8(s.r) && c.g == FixtureWriter.to8(s.g) && c.b == FixtureWriter.to8(s.b),
+                    "\(name) at \(x),\(y): \(c)")
+        }
+        let expected = try FixtureTests.decode("png-rgb-8-trns.png").converted(to: .rgb)
+        #expect(TestSupport.maxDifference(image, expected) == 0, "\(name)")
+        let stored = try Self.decode(name, autoOrient: false)
+        #expect(stored.size == (n >= 5 ? PixelSize(width: 64, height: 96) : PixelSize(width: 96, height: 64)))
+    }
+
+    @Test func animationGivesTheFirstFrameWithANote() throws {
+        let reader = try ImageReader(path: Self.path("webp-anim.webp"))
+        let image = try reader.readImage()
+        #expect(TestSupport.maxDifference(image, try FixtureTests.decode("png-rgb-8.png")) == 0)
+        #expect(reader.warnings.contains { $0.contains("2 frames") && $0.contains("first frame") })
+        #expect(reader.header.details.summary.contains { $0.contains("animated") })
+    }
+
+    /// A crop near the top of a file cut at 80% decodes: the incremental decoder is fed only
+    /// up to the rows the crop needs. The whole image fails as truncated (and, lenient, keeps
+    /// the rows that decoded).
+    @Test func cropsStopAtTheirLastRow() throws {
+        let bytes = try #require(CFile.open(readingFrom: Self.path("webp-lossy.webp")).get().readAll(limit: 1 << 24))
+        // At 80% of this file libwebp has decoded 39 of the 400 rows (mostly flat: the mode
+        // partition, which must be whole before any row, is most of it).
+        let half = Array(bytes[0..<(bytes.count * 8 / 10)])
+        let reference = try ImageReader(path: Self.path("webp-lossy.ref.png")).readImage()
+        let rect = PixelRect(x: 10, y: 5, width: 200, height: 25)
+        let crop = try ImageReader(bytes: half, name: "half.webp").readStored([rect])[0]
+        #expect(TestSupport.maxDifference(crop, reference.cropped(to: rect)) == 0)
+        #expect {
+            _ = try ImageReader(bytes: half, name: "half.webp").readImage()
+        } throws: { error in
+            guard case DecodeError.truncated(let p, _) = error else { return false }
+            return p == "half.webp"
+        }
+        var lenient = DecodeOptions()
+        lenient.lenient = true
+        let reader = try ImageReader(bytes: half, name: "half.webp", options: lenient)
+        let partial = try reader.readImage()
+        #expect(reader.warnings.count == 1)
+        let top = PixelRect(x: 0, y: 0, width: 600, height: 32)
+        #expect(TestSupport.maxDifference(partial.cropped(to: top), reference.cropped(to: top)) == 0)
+    }
+
+    @Test func limitsAreCheckedFromTheHeader() throws {
+        var o = DecodeOptions()
+        o.maxPixels = 1000
+        #expect(throws: DecodeError.tooManyPixels(path: Self.path("webp-lossless.webp"), size: PixelSize(width: 512, height: 384), limit: 1000)) {
+            _ = try ImageReader(path: Self.path("webp-lossless.webp"), options: o)
+        }
+        o = DecodeOptions()
+        o.maxMemory = 100_000
+        #expect {
+            _ = try ImageReader(path: Self.path("webp-lossless.webp"), options: o)
+        } throws: { error in
+            if case DecodeError.overMemoryLimit = error { return true } else { return false }
+        }
+    }
+}
