@@ -15,9 +15,12 @@
 #   webp-anim.webp        img2webp -lossless of png-rgb-8.png then corners.png cut to 64x48 and turned (2 frames)
 #   heic-corners.heic     corners.png, heif-enc -q 90 (x265);   avif-corners.avif (aom, -A)
 #   heic-alpha.heic       png-rgba-8.png with alpha, heif-enc -q 90
-#   heic-exif-6.heic      heic-corners.heic's pixels with an EXIF Orientation=6 (must NOT be applied)
-#   heic-irot-N.heic      N = 90,180,270: the orientation picture stored turned, with an
-#                         `irot` box added (Tools/formats/heif-rotate.py) so upright = the picture
+#   heic-thumb.heic       corners.png with a 160 px thumbnail (heif-enc -t 160)
+#   heic-10bit.heic       png-rgb-16.png (64x48) at 10 bits (heif-enc -b 10)
+#   heic-exif-6.heic      jpeg-exif-6.jpg (64x96 stored, EXIF Orientation 6 kept): must NOT be turned
+#   heic-irot-N.heic      N = 90,180,270: the 96x64 orientation picture stored turned, lossless,
+#                         with an `irot` box added (Tools/formats/heif-rotate.py): upright = the picture
+#   heic-imir.heic        the same picture stored mirrored, with an `imir` of mode 0 (top-bottom)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=.cache/formats
@@ -26,7 +29,7 @@ GEN=Fixtures/generated
 FORCE=0
 [ "${1:-}" = "--force" ] && FORCE=1
 mkdir -p "$OUT"
-stamp="$OUT/.done-v1"
+stamp="$OUT/.done-v3"
 if [ $FORCE = 0 ] && [ -f "$stamp" ]; then echo "formats: $OUT up to date"; exit 0; fi
 rm -f "$OUT"/*
 
@@ -58,15 +61,27 @@ if command -v heif-enc >/dev/null; then
   for f in heic-corners avif-corners heic-alpha; do
     q heif-convert "$OUT/$f.$( [ ${f%%-*} = avif ] && echo avif || echo heic )" "$OUT/$f.ref.png"
   done
-  if [ -f Tools/formats/heif-rotate.py ]; then
-    for r in 90 180 270; do
-      "$PY" Tools/formats/oriented.py --rotate $r "$GEN/png-rgb-8-trns.png" "$OUT"
-      q heif-enc -L "$OUT/rot-$r.png" -o "$OUT/tmp.heic" 2>/dev/null || q heif-enc -q 100 "$OUT/rot-$r.png" -o "$OUT/tmp.heic"
-      "$PY" Tools/formats/heif-rotate.py "$OUT/tmp.heic" $r "$OUT/heic-irot-$r.heic"
-      q heif-convert "$OUT/heic-irot-$r.heic" "$OUT/heic-irot-$r.ref.png"
-    done
-    "$PY" Tools/formats/heif-rotate.py --exif 6 "$OUT/heic-corners.heic" 0 "$OUT/heic-exif-6.heic"
-  fi
+  # A thumbnail (160 px), a 10-bit image (from a 16-bit PNG), and EXIF Orientation 6 kept
+  # by heif-enc from a JPEG without any irot: the stored 64x96 picture is what shows.
+  q heif-enc -q 90 -t 160 "$GEN/corners.png" -o "$OUT/heic-thumb.heic"
+  q heif-enc -q 90 -b 10 "$GEN/png-rgb-16.png" -o "$OUT/heic-10bit.heic"
+  q heif-enc -q 90 "$GEN/jpeg-exif-6.jpg" -o "$OUT/heic-exif-6.heic"
+  for f in heic-10bit heic-exif-6; do q heif-convert "$OUT/$f.heic" "$OUT/$f.ref.png"; done
+  # irot/imir: lossless (4:4:4, RGB matrix) so the upright picture comes back exactly.
+  for r in 90 180 270; do
+    "$PY" Tools/formats/oriented.py --rotate $r "$GEN/png-rgb-8-trns.png" "$OUT"
+    q heif-enc -L -p chroma=444 --matrix_coefficients=0 "$OUT/rot-$r.png" -o "$OUT/tmp.heic"
+    q "$PY" Tools/formats/heif-rotate.py "$OUT/tmp.heic" $r "$OUT/heic-irot-$r.heic"
+    q heif-convert "$OUT/heic-irot-$r.heic" "$OUT/heic-irot-$r.ref.png"
+  done
+  # imir mode 0 (top and bottom swapped, as libheif and the amended HEIF spec read it): stored flipped.
+  "$PY" -c "
+from PIL import Image
+im = Image.open('$GEN/png-rgb-8-trns.png').convert('RGB'); im.info.pop('transparency', None)
+im.transpose(Image.Transpose.FLIP_TOP_BOTTOM).save('$OUT/mirrored.png')"
+  q heif-enc -L -p chroma=444 --matrix_coefficients=0 "$OUT/mirrored.png" -o "$OUT/tmp.heic"
+  q "$PY" Tools/formats/heif-rotate.py "$OUT/tmp.heic" 0 "$OUT/heic-imir.heic" --mirror 0
+  q heif-convert "$OUT/heic-imir.heic" "$OUT/heic-imir.ref.png"
 fi
 rm -f "$OUT/tmp.webp" "$OUT/tmp.heic"
 touch "$stamp"

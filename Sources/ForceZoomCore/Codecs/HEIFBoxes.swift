@@ -7,7 +7,7 @@ struct HEIFBoxes: Equatable, Sendable {
     var compatibleBrands: [String] = []
     /// The primary item's type: "hvc1", "av01", "grid", "iden"...
     var primaryType = ""
-    /// The primary item's transformations in the order the file lists them ("irot 90", "imir vertical", "clap").
+    /// The primary item's transformations in the order the file lists them ("irot 90", "imir top-bottom", "clap").
     var transformations: [String] = []
     /// How many tiles a grid primary image has (its `dimg` references), 0 when not a grid.
     var gridTiles = 0
@@ -75,7 +75,8 @@ struct HEIFBoxes: Equatable, Sendable {
             let (type, body) = properties[index - 1]
             switch type {
             case "irot": transformations.append("irot \(Int((body.first ?? 0) & 3) * 90)")
-            case "imir": transformations.append("imir \((body.first ?? 0) & 1 == 0 ? "vertical axis" : "horizontal axis")")
+            // ISO/IEC 23008-12 as amended (and libheif, Apple): mode 0 swaps top and bottom, 1 left and right.
+            case "imir": transformations.append("imir \((body.first ?? 0) & 1 == 0 ? "top-bottom" : "left-right")")
             case "clap": transformations.append("clap")
             default: break
             }

@@ -16,7 +16,7 @@ public struct HEIFDetails: Hashable, Sendable {
     /// Bits per luma sample as stored (8, 10, 12).
     public var bitDepth: Int
     public var hasAlpha: Bool
-    /// The primary image's transformations ("irot 90", "imir vertical axis", "clap"), applied by libheif.
+    /// The primary image's transformations ("irot 90", "imir top-bottom", "clap"), applied by libheif.
     public var transformations: [String]
     /// The size before the transformations (`ispe`).
     public var codedSize: PixelSize
