@@ -2,7 +2,8 @@
 """Writes forcezoom's hostile-input set (Fixtures/hostile/) from scratch.
 
 Python 3 standard library only, and independent of forcezoom: every PNG and JPEG here is
-assembled byte by byte. The output is byte-identical on every run and machine: no zlib
+assembled byte by byte; the WebP and HEIF files are small encoder-made seeds (kept as hex)
+cut and rewired byte by byte. The output is byte-identical on every run and machine: no zlib
 *compression* is used (zlib's output can change between versions); deflate streams are
 stored blocks, or hand-written dynamic-Huffman blocks for the decompression bombs. zlib is
 used only for crc32/adler32, which are fixed functions. Random bytes come from a seeded
@@ -512,6 +513,172 @@ FUZZ_FINDINGS = [
 # The set
 
 
+# ---------------------------------------------------------------------------------------
+# WebP and HEIF: seeds made once by the formats' own encoders (not by forcezoom), kept as hex
+# so this script stays standard-library only and byte-identical; the hostile files are these
+# seeds cut, resized and rewired byte by byte.
+#   WEBP_LOSSY     cwebp -q 50 -metadata none (16x16 RGB of corners.png)
+#   WEBP_LOSSLESS  cwebp -lossless (the same 16x16)
+#   HEIC           heif-enc -q 30 (64x64, x265), AVIF: heif-enc -A -q 30 (64x64, aom)
+#   HEIC_GRID      heif-enc -q 30 of png-rgb-8.png (64x48: libheif 1.15 writes a grid of one 64x64 tile)
+WEBP_LOSSY = bytes.fromhex(
+    "52494646a20000005745425056503820960000003002009d012a1000100002c04c25b0027413c0072d8fa39c16f800fe"
+    "9c33bae65df22db14fba8e83fdda43ea9324a340a3dc761a7017c5f5cc01b4fb9461ef7acd676fb1877f5d0051c4959d"
+    "bc77531fc4704978e7f9b992c96dc5f7c9b15459ec7062d207e234c5b9d2b61f42597ca0b5dc3ae687c406602fe63efd"
+    "9ec590eff698a0a34fd07ec7dfa3e59eb6cfd3e97b0632c00000"
+)
+WEBP_LOSSLESS = bytes.fromhex(
+    "5249464628010000574542505650384c1c0100002f0fc0030095c0ad6d6b598495e119a14584de88432f54420110b913"
+    "babbce7c825381b7307a71c7b56d2bcdc6a11119bbf5df017388d6e089ebd8b69566e1d00805b8f5dfc1fb47223578d2"
+    "ff0910dc49ce92a5c51b018c39bf2f80c6e978df72eb9a9da6b7f8e27bf18657951861eabcf01cef5b6e590ed408e0a7"
+    "00674fb0156a0c0af48f40f9a4418d39049020fa7c3c465b186e61f972a57fc08c062d7edf2fe08726d9150016e45123"
+    "e54b45960538784da1c48e071f65384724d0f3c18e35771c914686011b15389748a0a30f07fb975e3fd41fd7381af611"
+    "11fd677f416d4833503daf0f237d180088e833788cf2302c82c05dec92542fbc31a3c5270040ffe938db72d592ada73d"
+    "14068e90389f0b6f1cfc19675bae5adf"
+)
+HEIC = bytes.fromhex(
+    "0000001c6674797068656963000000006d696631686569636d696166000001426d657461000000000000002168646c72"
+    "000000000000000070696374000000000000000000000000000000000e7069746d00000000000100000022696c6f6300"
+    "000000444000010001000000000166000100000000000001050000002369696e6600000000000100000015696e666502"
+    "000000000100006876633100000000c269707270000000a46970636f0000007868766343010370000000000000000000"
+    "1ef000fcfdf8f800000f03200001001840010c01ffff03700000030090000003000003001eba0240210001002b420101"
+    "03700000030090000003000003001ea020810596ea4929ae6e04040c08000003000800000300084022000100074401c1"
+    "72b022400000001469737065000000000000004000000040000000107069786900000000030808080000001669706d61"
+    "00000000000000010001038102830000010d6d646174000001012801af1980bf8a5dfb3fe8bcc5c0ffc814bcdc374e4a"
+    "12522af25609111d11b3073d04266f8da95108c46bc2a92add2c3487a7047c72d0ed8581dc8f25d284e437dcb80b1f90"
+    "71a03d43cdc622e315044fd77facd8535332ed77e0c19cb928efa62c735d55b9ee7486df327e8069700bac2fcbc3e549"
+    "2721af7c7b87e0e3b208db29702938d4b104eae3e8c25b997ed18c6febd3a83dd99a826281aeccada03ad79c1786896c"
+    "a1aa4dc39fca66a37e36f6a0dcb00cf2b71a8fcd9cc023c93f861ae0131c6429c4cd026aacf3282d2fdf5295a124c030"
+    "7780b3fd156d22cd1393f090afd4c9179fa1470458b2d78943c4559507b748a51e1850e12f19b56b99b180"
+)
+AVIF = bytes.fromhex(
+    "0000001c667479706176696600000000617669666d6966316d696166000000ea6d657461000000000000002168646c72"
+    "000000000000000070696374000000000000000000000000000000000e7069746d00000000000100000022696c6f6300"
+    "00000044400001000100000000010e000100000000000000e20000002369696e6600000000000100000015696e666502"
+    "0000000001000061763031000000006a697072700000004b6970636f00000013636f6c726e636c780002000200068000"
+    "00000c6176314381000c0000000014697370650000000000000040000000400000001070697869000000000308080800"
+    "00001769706d61000000000000000100010481820384000000ea6d64617412000a0918157ffd8204040d0832d2011b00"
+    "1a69a68500dcc1bc0bf6062d24e73a298590c2c783bbb1b3bd6a88218fde2540162bff95c84a0e88d93ad9418a175686"
+    "47f632089da661e6d48a7f7df392e4993e38cf39c66b7446ae7e3d6b24329493041089a99884cc747d1e2eccca0bb0c6"
+    "6ba8d42c35ebf4f90f938971860b1f380bc5ebd034998e27e1968119e4c73cc6c1833fc7bd6d78d159c083f9df66e1a3"
+    "3c31e0ba14e459c62651daf23300b76f18c26170152f72f9fc86c8e160a9998ff60c694717eea267b2165eabfc0880d7"
+    "03cba56c9a111663cbe7b43bcefaee2c"
+)
+HEIC_GRID = bytes.fromhex(
+    "0000001c6674797068656963000000006d696631686569636d696166000001ad6d657461000000000000002168646c72"
+    "000000000000000070696374000000000000000000000000000000000e7069746d000000000002000000106964617400"
+    "0000000040003000000038696c6f630100000044400002000100000000000001d1000100000000000000340002000100"
+    "0000000000000100000000000000080000003869696e6600000000000200000015696e66650200000100010000687663"
+    "310000000015696e666502000000000200006772696400000000d869707270000000b66970636f000000766876634301"
+    "03700000000000000000001ef000fcfdf8f800000f03200001001840010c01ffff03700000030090000003000003001e"
+    "ba0240210001002a42010103700000030090000003000003001ea020810596eae4a6b9b8101030200000030020000003"
+    "002122000100064401c173c0890000001469737065000000000000004000000040000000146973706500000000000000"
+    "4000000030000000107069786900000000030808080000001a69706d6100000000000000020001028102000202038400"
+    "00001a69726566000000000000000e64696d670002000100010000003c6d646174000000302801af1980ef4def4ae82f"
+    "ed72652cca6bbac60d72f7d50a11cacb7292daac05e72e4d324503839af7161060b32bedc0"
+)
+
+
+def riff_resize(data, size):
+    return data[:4] + struct.pack("<I", size) + data[8:]
+
+
+def box_offset(data, kind, nth=0):
+    """Offset of the nth box of type `kind` (its size field), found by its fourcc."""
+    at = -1
+    for _ in range(nth + 1):
+        at = data.index(kind, at + 1)
+    return at - 4
+
+
+def patch(data, at, new):
+    return data[:at] + new + data[at + len(new):]
+
+
+def iloc_first_extent(data):
+    """(position, size) of the first item's first extent_offset field in the iloc box."""
+    at = box_offset(data, b"iloc") + 8
+    version = data[at]
+    offset_size, length_size = data[at + 4] >> 4, data[at + 4] & 15
+    base_size, index_size = data[at + 5] >> 4, (data[at + 5] & 15) if version in (1, 2) else 0
+    at += 6 + (2 if version < 2 else 4)  # item_count
+    at += 2 if version < 2 else 4  # item_ID
+    at += 2 if version in (1, 2) else 0  # construction_method
+    at += 2 + base_size + 2 + index_size  # data_reference_index, base_offset, extent_count, extent_index
+    return at, offset_size
+
+
+def webp_heif_files(add, rng):
+    T, C = "truncated", "corrupt"
+    add("good.webp", WEBP_LOSSY, "ok", "-", "16x16 lossy WebP (VP8)")
+    add("good-lossless.webp", WEBP_LOSSLESS, "ok", "-", "16x16 lossless WebP (VP8L)")
+    add("good.heic", HEIC, "ok", "-", "64x64 HEIC (HEVC)")
+    add("good.avif", AVIF, "ok", "-", "64x64 AVIF (AV1)")
+    add("good-grid.heic", HEIC_GRID, "ok", "-", "64x48 HEIC, a grid of one 64x64 tile")
+    # WebP: cut anywhere, RIFF sizes that lie, chunk sizes that lie, huge claimed sizes.
+    for at, expect in [(12, "header"), (20, "header"), (29, "header"), (60, "data"), (len(WEBP_LOSSY) - 7, "data")]:
+        add("trunc-webp-%d.webp" % at, riff_resize(WEBP_LOSSY[:at], len(WEBP_LOSSY) - 8), expect, T + "|" + C,
+            "lossy WebP cut after %d of %d bytes" % (at, len(WEBP_LOSSY)))
+    for at, expect in [(25, "data"), (120, "data")]:
+        add("trunc-webp-lossless-%d.webp" % at, WEBP_LOSSLESS[:at], expect, T + "|" + C,
+            "lossless WebP cut after %d of %d bytes" % (at, len(WEBP_LOSSLESS)))
+    add("riff-size-huge.webp", riff_resize(WEBP_LOSSY, 0x7FFFFFF0), "ok", "-",
+        "RIFF claims 2 GiB, the file has %d bytes with whole chunks: decodes, nothing sized by the claim" % len(WEBP_LOSSY))
+    add("riff-size-small.webp", riff_resize(WEBP_LOSSY, 30), "header", T + "|" + C, "RIFF size ends inside the VP8 chunk")
+    add("riff-size-odd.webp", riff_resize(WEBP_LOSSY, len(WEBP_LOSSY) - 9), "header", C, "odd RIFF size")
+    add("riff-size-zero.webp", riff_resize(WEBP_LOSSY, 0), "header", C, "RIFF size 0")
+    add("vp8-chunk-huge.webp", patch(WEBP_LOSSY, 16, struct.pack("<I", 0x7FFFFFF0)), "header", T + "|" + C,
+        "the VP8 chunk claims 2 GiB")
+    # VP8 frame header: 3-byte tag, start code 9d 01 2a, then 14-bit width and height.
+    vp8 = WEBP_LOSSY.index(b"\x9d\x01\x2a") + 3
+    add("vp8-16383x16383.webp", patch(WEBP_LOSSY, vp8, struct.pack("<HH", 16383, 16383)), "data", T + "|" + C,
+        "VP8 header claims 16383x16383 over 16x16 data (under the limits; the data fails at once, its rows never touched)")
+    # VP8L: signature 0x2f then 14-bit width-1, 14-bit height-1, alpha, version.
+    vp8l = WEBP_LOSSLESS.index(b"VP8L") + 8
+    bits = struct.unpack("<I", WEBP_LOSSLESS[vp8l + 1:vp8l + 5])[0] & ~((1 << 28) - 1)
+    add("vp8l-16384x16384.webp", patch(WEBP_LOSSLESS, vp8l + 1, struct.pack("<I", bits | 16383 | 16383 << 14)), "header",
+        "memory limit", "VP8L header claims 16384x16384 (1 GiB of ARGB inside libwebp)")
+    vp8x = b"VP8X" + struct.pack("<I", 10) + bytes([0, 0, 0, 0]) + (0xFFFFFF).to_bytes(3, "little") * 2
+    body = b"WEBP" + vp8x + WEBP_LOSSY[12:]
+    add("vp8x-canvas-huge.webp", b"RIFF" + struct.pack("<I", len(body)) + body, "header", "over the limit|" + C,
+        "VP8X canvas 16777216x16777216 around a 16x16 image")
+    add("webp-magic-random.webp", b"RIFF" + struct.pack("<I", 264) + b"WEBP" + rng.bytes(256), "header", T + "|" + C,
+        "RIFF/WEBP header then random bytes")
+    # HEIF: cuts, broken boxes, lying sizes, missing and looping references, grids that do not cover.
+    for at in (16, 40, 200, 400, len(HEIC) - 40):
+        add("trunc-heic-%d.heic" % at, HEIC[:at], "header", T + "|" + C,
+            "HEIC cut after %d of %d bytes" % (at, len(HEIC)))
+    add("trunc-avif-300.avif", AVIF[:300], "header", T + "|" + C, "AVIF cut inside its meta box")
+    meta = box_offset(HEIC, b"meta")
+    add("meta-size-huge.heic", patch(HEIC, meta, struct.pack(">I", 0x7FFFFFF0)), "header", T + "|" + C,
+        "the meta box claims 2 GiB")
+    add("meta-size-tiny.heic", patch(HEIC, meta, struct.pack(">I", 3)), "header", T + "|" + C, "a box of size 3")
+    ispe = box_offset(HEIC, b"ispe")
+    add("ispe-60000x60000.heic", patch(HEIC, ispe + 12, struct.pack(">II", 60000, 60000)), "header",
+        "over the limit|" + C, "ispe claims 60000x60000 (libheif's and forcezoom's limits)")
+    add("ispe-16000x16000.heic", patch(HEIC, ispe + 12, struct.pack(">II", 16000, 16000)), "header",
+        "limit|" + C, "ispe claims 16000x16000 (under the pixel limit; over the memory limit)")
+    add("ispe-zero.heic", patch(HEIC, ispe + 12, struct.pack(">II", 0, 0)), "header", C + "|no pixels", "ispe 0x0")
+    pitm = box_offset(HEIC, b"pitm")
+    add("pitm-missing-item.heic", patch(HEIC, pitm + 12, struct.pack(">H", 77)), "header", C,
+        "the primary item is an item that does not exist")
+    ipma = box_offset(HEIC, b"ipma")
+    add("ipma-bad-index.heic", patch(HEIC, ipma + 12 + 4 + 3, bytes([0x8F])), "header", C,
+        "a property association points past the property list")
+    at, size = iloc_first_extent(HEIC)
+    add("iloc-past-end.heic", patch(HEIC, at, (0x00FFFFFF).to_bytes(size, "big")), "header",
+        T + "|" + C, "the image data is said to start 16 MB into a 600-byte file")
+    dimg = box_offset(HEIC_GRID, b"dimg")
+    source = HEIC_GRID[dimg + 8:dimg + 10]
+    add("grid-refers-to-itself.heic", patch(HEIC_GRID, dimg + 12, source), "header", C,
+        "a grid whose tile is the grid itself (a reference loop: libheif 1.15 recurses until SIGSEGV; refused first)")
+    idat = box_offset(HEIC_GRID, b"idat")
+    add("grid-does-not-cover.heic", patch(HEIC_GRID, idat + 8 + 4, struct.pack(">HH", 4000, 3000)), "data", C + "|limit",
+        "a grid of one 64x64 tile claiming a 4000x3000 canvas")
+    add("heic-magic-random.heic", b"\0\0\0\x18ftypheic\0\0\0\0mif1heic" + rng.bytes(256), "header", T + "|" + C,
+        "an HEIC ftyp then random bytes")
+
+
 def build():
     """[(file name, bytes, expect, keyword, what)]"""
     rng = SplitMix64(0x464F5243455A4F4D)  # "FORCEZOM"
@@ -554,7 +721,10 @@ def build():
     for name, magic, fmt in [("gif", b"GIF89a", "GIF"), ("webp", b"RIFF\0\0\0\0WEBP", "WebP"), ("tiff", b"II*\0", "TIFF"),
                              ("bmp", b"BM", "BMP"), ("avif", b"\0\0\0\x1cftypavif", "AVIF"), ("pdf", b"%PDF-1.7\n", "PDF"),
                              ("jxl", b"\xFF\x0A", "JPEG XL")]:
-        add("magic-random-%s.png" % name, magic + rng.bytes(64), "header", "%s is not supported" % fmt,
+        # WebP and AVIF are read now: their magic then random bytes is a corrupt file.
+        read = fmt in ("WebP", "AVIF")
+        add("magic-random-%s.png" % name, magic + rng.bytes(64), "header",
+            C + "|" + T + "|unsupported" if read else "%s is not supported" % fmt,
             "%s magic then random bytes, named .png" % fmt)
     add("png-signature-only.png", PNG_SIGNATURE, "header", T, "the 8-byte signature alone")
     add("png-signature-partial.png", PNG_SIGNATURE[:5], "header", "not an image", "5 bytes of the signature")
@@ -764,6 +934,8 @@ def build():
     for name, data, keyword, what in xs:
         expect = "data" if name == "xcsn0g01" else "header"
         add("pngsuite-%s.png" % name, data, expect, keyword, "as PngSuite's %s: %s" % (name, what))
+
+    webp_heif_files(add, SplitMix64(0x5745425048454946))  # "WEBPHEIF": the PNG/JPEG files' bytes stay as they were
 
     # Fuzzer findings (make fuzz), kept byte for byte as regressions.
     for name, hexdata, expect, keyword, what in FUZZ_FINDINGS:

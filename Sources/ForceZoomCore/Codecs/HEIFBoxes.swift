@@ -13,6 +13,11 @@ struct HEIFBoxes: Equatable, Sendable {
     var gridTiles = 0
     /// The codec of the tiles of a grid primary image.
     var tileType = ""
+    /// The primary item's `ispe` (its size before the transformations), when the boxes say.
+    var primarySize: PixelSize?
+    /// Whether the derived-image references (`dimg`) from the primary item come back to an
+    /// item already on the path: libheif 1.15 follows them until its stack overflows.
+    var referenceLoop = false
 
     /// Reads what it can; fields stay empty where the boxes are missing or broken (libheif
     /// then says what is wrong when it reads the file).
@@ -78,9 +83,24 @@ struct HEIFBoxes: Equatable, Sendable {
             // ISO/IEC 23008-12 as amended (and libheif, Apple): mode 0 swaps top and bottom, 1 left and right.
             case "imir": transformations.append("imir \((body.first ?? 0) & 1 == 0 ? "top-bottom" : "left-right")")
             case "clap": transformations.append("clap")
+            case "ispe":
+                if let w = Self.uint(body[...], 4, 4), let h = Self.uint(body[...], 8, 4) {
+                    primarySize = PixelSize(width: Int(w), height: Int(h))
+                }
             default: break
             }
         }
+        // Depth-first along dimg from the primary item; a reference to an item on the path is a loop.
+        var path: Set<UInt32> = []
+        var visits = 0
+        func walk(_ item: UInt32) -> Bool {
+            visits += 1
+            if visits > 100_000 || path.contains(item) { return true }
+            path.insert(item)
+            defer { path.remove(item) }
+            return (dimg[item] ?? []).contains { walk($0) }
+        }
+        referenceLoop = walk(primary)
         if primaryType == "grid" {
             let tiles = dimg[primary] ?? []
             gridTiles = tiles.count

@@ -81,7 +81,14 @@ final class HEIFDecoder: ImageDecoder {
         guard let bytes = source.file.readAll(limit: limit) else {
             throw .overMemoryLimit(path: path, needed: Int64(limit) + 1, limit: options.maxMemory)
         }
+        // The boxes are read first, without libheif: a reference loop would make libheif 1.15
+        // recurse until its stack overflows, and the primary item's ispe is checked against the
+        // pixel limit before libheif allocates anything for it.
         let boxes = HEIFBoxes(bytes)
+        if boxes.referenceLoop {
+            throw .corruptHeader(path: path, detail: "the image's derivation references (dimg) form a loop")
+        }
+        if let size = boxes.primarySize { try options.checkPixels(size, path: path) }
         guard let memory = malloc(max(bytes.count, 1)) else {
             throw .readFailed(path: path, reason: "out of memory for the \(bytes.count)-byte file")
         }
@@ -225,7 +232,9 @@ final class HEIFDecoder: ImageDecoder {
 
     /// A libheif error as a `DecodeError` naming the file.
     private static func error(_ e: heif_error, path: String, header: Bool) -> DecodeError {
-        let message = e.message.map { String(cString: $0) } ?? "error \(e.code.rawValue)"
+        // libheif's messages may end in or contain a newline: the error stays one line.
+        let text = e.message.map { String(cString: $0) } ?? "error \(e.code.rawValue)"
+        let message = text.split(whereSeparator: \.isNewline).joined(separator: " ")
         switch e.code {
         case heif_error_Unsupported_filetype, heif_error_Unsupported_feature:
             return .unsupportedVariant(path: path, what: "HEIF content: \(message)")

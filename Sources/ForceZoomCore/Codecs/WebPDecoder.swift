@@ -75,15 +75,18 @@ final class WebPDecoder: ImageDecoder {
         let head = source.head
         guard head.count >= 12 else { throw .truncatedHeader(path: path, detail: "\(head.count) bytes, no RIFF header") }
         let declared = Int(UInt32(head[4]) | UInt32(head[5]) << 8 | UInt32(head[6]) << 16 | UInt32(head[7]) << 24)
-        // The file is held whole: its size (what RIFF says, plus a little) counts against the memory limit.
-        try options.checkMemory(Int64(declared) + 8, path: path)
+        // The file is held whole, read in pieces (memory grows with the file, not with what RIFF
+        // claims): its size counts against the memory limit. Bytes after the RIFF end are ignored.
         let limit = declared &+ 8
-        // Read in pieces (memory grows with the file, not with what RIFF claims); bytes after the RIFF end are ignored.
+        let memoryCap = options.maxMemory > 0 ? Int(min(options.maxMemory, Int64(Int.max / 2))) : Int.max / 2
         var bytes: [UInt8] = []
         while bytes.count < limit {
             let piece = source.file.read(upTo: min(1 << 16, limit - bytes.count))
             if piece.isEmpty { break }
             bytes += piece
+            if bytes.count > memoryCap {
+                throw .overMemoryLimit(path: path, needed: Int64(limit), limit: options.maxMemory)
+            }
         }
         if declared % 2 == 1 || declared < 4 {
             throw .corruptHeader(path: path, detail: "RIFF size \(declared) is \(declared < 4 ? "too small" : "odd")")

@@ -95,8 +95,14 @@ public struct InputWalker: Sendable {
         }
     }
 
-    /// Whether a file starts like a PNG or a JPEG.
+    /// Names that say "image" whatever the bytes: a file so named that does not sniff as a
+    /// format forcezoom reads (a cut-off download, an HEIF brand nobody knew) is attempted,
+    /// so the batch reports it with its reason instead of passing over it.
+    static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "webp", "heic", "heif", "hif", "avif"]
+
+    /// Whether a file starts like an image forcezoom reads, or is named like one.
     static func looksLikeImage(_ path: String) -> Bool {
+        if imageExtensions.contains(FileSystem.fileExtension(path).lowercased()) { return true }
         guard case .success(let file) = CFile.open(readingFrom: path) else { return false }
         if case .supported = ImageFormat.sniff(file.read(upTo: ImageFormat.sniffLength)) { return true }
         return false

@@ -37,6 +37,18 @@ struct BatchSupportTests {
         #expect(flat.map(\.folder) == ["", ""])
     }
 
+    /// A file named like a photo (.heic, .webp, .avif...) is attempted even when its bytes are
+    /// not recognised, so the batch reports it; other names are still taken by content only.
+    @Test func imageNamesAreAttemptedWhateverTheirBytes() {
+        let root = TestSupport.scratch()
+        for name in ["x.HEIC", "y.heif", "z.hif", "w.avif", "v.webp", "u.txt"] {
+            Self.write(root + "/" + name, Array("not an image\n".utf8))
+        }
+        let (found, failures) = InputWalker().collect([root])
+        #expect(failures.isEmpty)
+        #expect(found.map { FileSystem.basename($0.path) }.sorted() == ["v.webp", "w.avif", "x.HEIC", "y.heif", "z.hif"])
+    }
+
     @Test func recursiveWalkKeepsRelativeFoldersAndSkipsTheOutputFolder() {
         let root = Self.tree()
         let (found, _) = InputWalker(recursive: true, excluding: [root + "/thumbs"]).collect([root])

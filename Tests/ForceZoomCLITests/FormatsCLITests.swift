@@ -1,0 +1,105 @@
+import ForceZoomCore
+import Testing
+
+/// WebP, HEIC and AVIF through crop, fit, thumb and info of the built binary, against the
+/// reference decoders' pixels (dwebp, heif-convert; files from Tools/formats/make-formats.sh).
+@Suite(.serialized)
+struct FormatsCLITests {
+    static let dir = CLI.scratch()
+    static func file(_ name: String) -> String { FileSystem.join(CLI.root, ".cache/formats/\(name)") }
+
+    /// The upright reference picture of each input: the reference decoder's output (read as
+    /// stored: heif-convert copies EXIF into the PNG) or, for EXIF-oriented WebP, the picture it was made from.
+    static let cases: [(input: String, reference: String, upright: PixelSize)] = [
+        ("webp-lossy.webp", "webp-lossy.ref.png", PixelSize(width: 600, height: 400)),
+        ("webp-alpha.webp", "webp-alpha.ref.png", PixelSize(width: 64, height: 48)),
+        ("webp-exif-6.webp", "../../Fixtures/generated/png-rgb-8-trns.png", PixelSize(width: 96, height: 64)),
+        ("heic-corners.heic", "heic-corners.ref.png", PixelSize(width: 600, height: 400)),
+        ("avif-corners.avif", "avif-corners.ref.png", PixelSize(width: 600, height: 400)),
+        ("heic-irot-90.heic", "heic-irot-90.ref.png", PixelSize(width: 96, height: 64)),
+        ("heic-exif-6.heic", "heic-exif-6.ref.png", PixelSize(width: 64, height: 96)),
+    ]
+
+    static func reference(_ name: String) throws -> Image {
+        var o = DecodeOptions()
+        o.autoOrient = false
+        var image = try ImageReader(path: file(name), options: o).readImage()
+        if name.hasSuffix("trns.png") { image = image.converted(to: .rgb) }
+        return image
+    }
+
+    static func maxDifference(_ a: Image, _ b: Image) -> Int {
+        guard a.size == b.size && a.format == b.format else { return .max }
+        return zip(a.pixels, b.pixels).reduce(0) { max($0, abs(Int($1.0) - Int($1.1))) }
+    }
+
+    /// `"cropRect":{"x":..,"y":..,"width":..,"height":..}` from crop's JSON.
+    static func cropRect(_ json: String) -> PixelRect? {
+        let parts = json.split(separator: #""cropRect":{"#, maxSplits: 1)
+        guard parts.count == 2 else { return nil }
+        let body = parts[1].prefix { $0 != "}" }
+        var v: [String: Int] = [:]
+        for part in body.split(separator: ",") {
+            let kv = part.split(separator: ":")
+            if kv.count == 2 { v[kv[0].filter { $0 != "\"" }] = Int(kv[1]) }
+        }
+        guard let x = v["x"], let y = v["y"], let w = v["width"], let h = v["height"] else { return nil }
+        return PixelRect(x: x, y: y, width: w, height: h)
+    }
+
+    @Test(arguments: cases.indices)
+    func cropIsTheReferenceRegion(_ i: Int) throws {
+        let c = Self.cases[i]
+        let out = FileSystem.join(Self.dir, "crop-\(i).png")
+        let r = CLI.run(["crop", Self.file(c.input), "--at", "30%,70%", "--size", "40", "-o", out, "--json"])
+        #expect(r.status == 0, "\(c.input): \(r.stderr)")
+        let rect = try #require(Self.cropRect(r.stdout), "\(r.stdout)")
+        let crop = try ImageReader(path: out).readImage()
+        let reference = try Self.reference(c.reference)
+        #expect(reference.size == c.upright)
+        let want = reference.cropped(to: rect).converted(to: crop.format)
+        #expect(Self.maxDifference(crop, want) == 0, "\(c.input) \(rect)")
+    }
+
+    @Test(arguments: cases.indices)
+    func fitAndInfo(_ i: Int) throws {
+        let c = Self.cases[i]
+        let out = FileSystem.join(Self.dir, "fit-\(i).png")
+        let r = CLI.run(["fit", Self.file(c.input), "--screen", "390x844", "-o", out])
+        #expect(r.status == 0, "\(c.input): \(r.stderr)")
+        #expect(try ImageReader(path: out).header.storedSize == PixelSize(width: 390, height: 844))
+        let info = CLI.run(["info", "--json", Self.file(c.input)])
+        #expect(info.status == 0)
+        #expect(info.stdout.contains(#""uprightWidth":\#(c.upright.width),"uprightHeight":\#(c.upright.height)"#), "\(info.stdout)")
+    }
+
+    /// One thumb run over a folder of WebP, HEIC, AVIF, JPEG and PNG: every file thumbnailed,
+    /// upright (EXIF applied for WebP and JPEG, irot for HEIC, EXIF not applied for HEIC).
+    @Test func thumbAFolderOfEveryFormat() throws {
+        let lib = FileSystem.join(Self.dir, "library")
+        let names = ["webp-exif-6.webp", "heic-irot-90.heic", "heic-exif-6.heic", "avif-corners.avif", "webp-alpha.webp"]
+        #expect(CLI.shell("mkdir -p \(CLI.quote(lib)) && cp " + names.map { CLI.quote(Self.file($0)) }.joined(separator: " ")
+                          + " \(CLI.quote(FileSystem.join(CLI.root, "Fixtures/generated/jpeg-exif-6.jpg"))) "
+                          + "\(CLI.quote(FileSystem.join(CLI.root, "Fixtures/generated/png-rgb-8.png"))) \(CLI.quote(lib))") == 0)
+        let out = FileSystem.join(Self.dir, "thumbs")
+        let r = CLI.run(["thumb", lib, "--size", "64", "--out", out, "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let expected: [String: PixelSize] = [
+            "webp-exif-6": PixelSize(width: 64, height: 43), "heic-irot-90": PixelSize(width: 64, height: 43),
+            "heic-exif-6": PixelSize(width: 43, height: 64), "avif-corners": PixelSize(width: 64, height: 43),
+            "webp-alpha": PixelSize(width: 64, height: 48), "jpeg-exif-6": PixelSize(width: 64, height: 43),
+            "png-rgb-8": PixelSize(width: 64, height: 48),
+        ]
+        for (stem, size) in expected {
+            let thumb = try ImageReader(path: FileSystem.join(out, "\(stem).thumb.png"))
+            #expect(thumb.header.storedSize == size, "\(stem)")
+        }
+        // The upright WebP and HEIC thumbnails show the orientation picture's top-left corner colour.
+        for stem in ["webp-exif-6", "heic-irot-90"] {
+            let image = try ImageReader(path: FileSystem.join(out, "\(stem).thumb.png")).readImage()
+            let source = try Self.reference("../../Fixtures/generated/png-rgb-8-trns.png")
+            let a = image.rgba(x: 0, y: 0), b = source.rgba(x: 0, y: 0)
+            #expect(abs(Int(a.r) - Int(b.r)) < 24 && abs(Int(a.g) - Int(b.g)) < 24 && abs(Int(a.b) - Int(b.b)) < 24, "\(stem): \(a) vs \(b)")
+        }
+    }
+}
