@@ -1011,6 +1011,9 @@ def main():
         doc.append(table(task))
     doc.append(png_table(png) if "png" in wanted else "")
     doc.append(targets(tasks, png))
+    notes = os.path.join(ROOT, "bench", "notes.md")
+    if os.path.exists(notes):
+        doc.append(open(notes, encoding="utf-8").read())
     text = "\n".join(doc)
     print(text)
     if not a.no_write:
