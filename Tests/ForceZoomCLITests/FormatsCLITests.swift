@@ -103,3 +103,37 @@ struct FormatsCLITests {
         }
     }
 }
+
+/// thumb writing WebP: lossless at --quality 100 or --lossless (the same pixels as the PNG
+/// thumbnail), lossy otherwise (read the same by dwebp).
+@Suite(.serialized)
+struct WebPOutputCLITests {
+    static let dir = CLI.scratch()
+    static let photo = FileSystem.join(CLI.root, "Fixtures/photos/peek.jpg")
+
+    static func decode(_ path: String) throws -> Image { try ImageReader(path: path).readImage() }
+
+    @Test func thumbWritesWebP() throws {
+        let runs: [(String, [String])] = [("png", ["--name", "%s.png"]), ("q100", ["--name", "%s.q100.webp", "--quality", "100"]),
+                                          ("lossless", ["--name", "%s.ll.webp", "--lossless"]), ("lossy", ["--name", "%s.webp"])]
+        for (label, extra) in runs {
+            let r = CLI.run(["thumb", Self.photo, "--size", "200", "--out", Self.dir, "--quiet"] + extra)
+            #expect(r.status == 0, "\(label): \(r.stderr)")
+        }
+        let png = try Self.decode(FileSystem.join(Self.dir, "peek.png"))
+        for name in ["peek.q100.webp", "peek.ll.webp"] {
+            let path = FileSystem.join(Self.dir, name)
+            let reader = try ImageReader(path: path)
+            #expect(reader.header.format == .webp)
+            #expect((reader.header.details as? WebPDetails)?.compression == "lossless")
+            #expect(FormatsCLITests.maxDifference(try reader.readImage(), png) == 0, "\(name)")
+        }
+        let lossy = FileSystem.join(Self.dir, "peek.webp")
+        let reader = try ImageReader(path: lossy)
+        #expect((reader.header.details as? WebPDetails)?.compression == "lossy")
+        let image = try reader.readImage()
+        #expect(image.size == png.size)
+        #expect(CLI.shell("dwebp -quiet \(CLI.quote(lossy)) -o \(CLI.quote(lossy + ".png"))") == 0)
+        #expect(FormatsCLITests.maxDifference(image, try Self.decode(lossy + ".png")) == 0)
+    }
+}

@@ -10,7 +10,7 @@
 #   webp-lossless.webp    coords-512x384.png, cwebp -lossless (exact: equals the PNG)
 #   webp-alpha.webp       png-rgba-8.png (64x48), cwebp -q 90 -alpha_q 100 (lossy colour, lossless alpha)
 #   webp-alpha-lossless.webp  png-rgba-8.png, cwebp -lossless -exact
-#   webp-exif-N.webp      N = 1..8: the 96x64 orientation picture stored turned as EXIF N
+#   webp-exif-N.webp      N = 1..8 (made with cwebp and webpmux, not forcezoom): the 96x64 orientation picture stored turned as EXIF N
 #                         says (Pillow), cwebp -lossless, EXIF chunk with Orientation=N (webpmux)
 #   webp-anim.webp        img2webp -lossless of png-rgb-8.png then corners.png cut to 64x48 and turned (2 frames)
 #   heic-corners.heic     corners.png, heif-enc -q 90 (x265);   avif-corners.avif (aom, -A)

@@ -1,13 +1,22 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// How an output is encoded.
 public enum OutputEncoding: Hashable, Sendable {
     case png(PNGSettings)
     /// `exif` is an APP1 payload starting with "Exif\0\0".
     case jpeg(quality: Int, subsampling: Int, progressive: Bool, exif: [UInt8]?)
+    /// Lossy at `quality` (libwebp's 1-100) or lossless; `exif` is a TIFF block.
+    case webp(quality: Int, lossless: Bool, exif: [UInt8]?)
 
-    /// PNG for ".png" and anything else, JPEG for ".jpg"/".jpeg" (quality 85, 4:2:0).
-    public static func forPath(_ path: String, png: PNGSettings = .default, jpegQuality: Int = 85) -> OutputEncoding {
+    /// PNG for ".png" and anything else, JPEG for ".jpg"/".jpeg" (quality 85, 4:2:0), WebP for
+    /// ".webp" (lossy at the same quality; lossless at 100 or with `lossless`).
+    public static func forPath(_ path: String, png: PNGSettings = .default, jpegQuality: Int = 85,
+                               lossless: Bool = false) -> OutputEncoding {
         switch FileSystem.fileExtension(path).lowercased() {
         case "jpg", "jpeg": return .jpeg(quality: jpegQuality, subsampling: 420, progressive: false, exif: nil)
+        case "webp": return .webp(quality: jpegQuality, lossless: lossless || jpegQuality == 100, exif: nil)
         default: return .png(png)
         }
     }
@@ -20,7 +29,7 @@ public enum ImageWriter {
     /// - Parameters:
     ///   - image: the pixels (any format; JPEG drops alpha, composited on nothing).
     ///   - path: the output path, or "-" for stdout.
-    ///   - encoding: PNG or JPEG settings.
+    ///   - encoding: PNG, JPEG or WebP settings.
     ///   - inputs: input paths the output must not overwrite.
     ///   - threads: threads a large PNG may be compressed on (1: serial).
     /// - Returns: the number of bytes written (nil for stdout).
@@ -58,7 +67,16 @@ public enum ImageWriter {
             let writer = try JPEGWriter(file: out.file, path: out.path, size: flat.size, channels: flat.format.channels, coding: coding)
             try inBands(flat) { rows, count throws(OutputError) in try writer.write(rows: rows, count: count) }
             try writer.finish()
+        case .webp(let quality, let lossless, let exif):
+            let bytes = try WebPEncoder.encode(image, quality: quality, lossless: lossless, exif: exif, path: out.path)
+            try writeBytes(bytes, into: out)
         }
+    }
+
+    /// Writes an encoded file's bytes into an open output.
+    static func writeBytes(_ bytes: [UInt8], into out: OutputFile) throws(OutputError) {
+        let written = out.file.withStream { stream in bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, bytes.count, stream) } }
+        if written != bytes.count { throw .writeFailed(path: out.path, reason: "short write") }
     }
 
     /// Hands an image's rows to `write` 64 at a time, so no encoder copies it whole.

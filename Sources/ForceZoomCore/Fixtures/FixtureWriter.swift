@@ -29,6 +29,9 @@ public struct FixtureEncoding: Hashable, Sendable {
     }
 
     public var jpeg = false
+    /// WebP (libwebp): lossy at `quality`, or `lossless`; `color` rgba keeps alpha.
+    public var webp = false
+    public var lossless = false
     public var color: PNGColor = .rgb
     public var depth = 8
     public var interlaced = false
@@ -54,7 +57,7 @@ public struct FixtureEncoding: Hashable, Sendable {
     public init() {}
 }
 
-/// Renders patterns into PNG or JPEG files, byte-for-byte reproducibly.
+/// Renders patterns into PNG, JPEG or WebP files, byte-for-byte reproducibly.
 public enum FixtureWriter {
     /// Writes `pattern` to `path`.
     /// - Parameters:
@@ -73,7 +76,9 @@ public enum FixtureWriter {
         do {
             let out = try OutputFile(path: path)
             do {
-                if encoding.jpeg {
+                if encoding.webp {
+                    try writeWebP(stored: stored, encoding: encoding, exif: tiff, sample: sample, into: out)
+                } else if encoding.jpeg {
                     let channels = encoding.grayscale ? 1 : (encoding.cmyk || encoding.ycck ? 4 : 3)
                     var rows = [UInt8](repeating: 0, count: stored.width * stored.height * channels)
                     var i = 0
@@ -120,6 +125,27 @@ public enum FixtureWriter {
     /// 16 to 8 bits with libpng's rounding (png_set_scale_16), so v * 257 round-trips.
     @inline(__always)
     static func to8(_ v: UInt16) -> UInt8 { UInt8((UInt32(v) * 255 + 32895) >> 16) }
+
+    /// WebP: 8-bit RGB (or RGBA for `color` rgba/gray-alpha) through libwebp, EXIF in a VP8X container.
+    static func writeWebP(stored: PixelSize, encoding e: FixtureEncoding, exif: [UInt8]?,
+                          sample: (Int, Int) -> Sample16, into out: OutputFile) throws {
+        let alpha = e.color == .rgba || e.color == .grayAlpha
+        var image = Image(width: stored.width, height: stored.height, format: alpha ? .rgba : .rgb)
+        let c = image.format.channels
+        image.pixels.withUnsafeMutableBufferPointer { p in
+            var i = 0
+            for y in 0..<stored.height {
+                for x in 0..<stored.width {
+                    let s = sample(x, y)
+                    p[i] = to8(s.r); p[i + 1] = to8(s.g); p[i + 2] = to8(s.b)
+                    if alpha { p[i + 3] = to8(s.a) }
+                    i += c
+                }
+            }
+        }
+        let bytes = try WebPEncoder.encode(image, quality: e.quality, lossless: e.lossless, exif: exif, path: out.path)
+        try ImageWriter.writeBytes(bytes, into: out)
+    }
 
     static func writePNG(stored: PixelSize, encoding e: FixtureEncoding, exif: [UInt8]?,
                          sample: (Int, Int) -> Sample16, into out: OutputFile) throws {

@@ -53,7 +53,7 @@ public enum ThumbnailError: Error, Equatable, Sendable, CustomStringConvertible 
         case .outsideOutputFolder(let input, _):
             return "the folder of \(input) leaves --out through '..'; name inputs below the current folder, or drop %d from --name"
         case .unsupportedOutputFormat:
-            return "output name must end in .png, .jpg or .jpeg (the extension picks the format; check --name)"
+            return "output name must end in .png, .jpg, .jpeg or .webp (the extension picks the format; check --name)"
         case .cannotReadList(_, let r): return "cannot read the input list: \(r)"
         case .cannotListFolder(_, let r): return "cannot list the folder: \(r)"
         case .decode(let e): return e.reason

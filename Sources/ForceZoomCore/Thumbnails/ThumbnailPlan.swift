@@ -36,7 +36,7 @@ public struct ThumbnailPlan: Hashable, Sendable {
     ///   - identity: (device, inode) of an existing file, nil when absent; used to find
     ///     outputs that are inputs under another name (links, `./a` vs `a`).
     /// - Throws: `ThumbnailError` for a collision, an output that is an input, an output
-    ///   outside the folder or one that is neither `.png` nor `.jpg`.
+    ///   outside the folder or one that is none of `.png`, `.jpg` and `.webp`.
     public init(inputs: [Input], folder: String, name: ThumbnailName,
                 identity: (String) -> (UInt64, UInt64)? = FileSystem.identity(of:)) throws(ThumbnailError) {
         var jobs: [Job] = []
@@ -56,6 +56,7 @@ public struct ThumbnailPlan: Hashable, Sendable {
             switch FileSystem.fileExtension(output).lowercased() {
             case "png": format = .png
             case "jpg", "jpeg": format = .jpeg
+            case "webp": format = .webp
             default: throw .unsupportedOutputFormat(output: output)
             }
             if let first = owners[output] {

@@ -6,8 +6,10 @@ public struct Thumbnailer: Sendable {
     public var crop: ThumbnailGeometry.Crop
     public var decode: DecodeOptions
     public var png: PNGSettings
-    /// JPEG output quality, 1-100.
+    /// JPEG and WebP output quality, 1-100 (WebP at 100 is lossless).
     public var jpegQuality: Int
+    /// WebP outputs lossless whatever the quality.
+    public var lossless = false
     /// Leave an output alone when it is newer than its input.
     public var skipExisting: Bool
     /// The reduction kernel: Lanczos-3 stretched by the scale (alias-free, as Pillow and vips).
@@ -84,9 +86,12 @@ public struct Thumbnailer: Sendable {
             } catch { throw .decode(error) }
             result.warnings = reader.warnings
             if shouldStop() { throw .interrupted(path: input) }
-            let encoding: OutputEncoding = job.format == .jpeg
-                ? .jpeg(quality: jpegQuality, subsampling: 420, progressive: false, exif: nil)
-                : .png(png)
+            let encoding: OutputEncoding
+            switch job.format {
+            case .jpeg: encoding = .jpeg(quality: jpegQuality, subsampling: 420, progressive: false, exif: nil)
+            case .webp: encoding = .webp(quality: jpegQuality, lossless: lossless || jpegQuality == 100, exif: nil)
+            default: encoding = .png(png)
+            }
             do {
                 result.bytes = try ImageWriter.write(image, to: job.output, encoding: encoding, protecting: [input],
                                                      threads: encodeThreads)

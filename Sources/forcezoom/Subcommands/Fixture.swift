@@ -57,7 +57,7 @@ struct Fixture: ParsableCommand {
     @Flag(name: .long, help: "Alpha falls from opaque (top) to clear (bottom); for gray-alpha, rgba and palette.")
     var fade = false
 
-    @Option(name: .long, help: ArgumentHelp("png or jpeg (default: from the extension).", valueName: "format"))
+    @Option(name: .long, help: ArgumentHelp("png, jpeg or webp (default: from the extension).", valueName: "format"))
     var format: String?
 
     @Option(name: .long, help: ArgumentHelp("PNG colour type: gray, gray-alpha, rgb (default), rgba, palette. For solid, a colour.", valueName: "type"))
@@ -72,7 +72,7 @@ struct Fixture: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("PNG: make this colour transparent with tRNS (gray and rgb).", valueName: "color"))
     var transparent: ColorArgument?
 
-    @Option(name: .long, help: ArgumentHelp("JPEG quality 1-100.", valueName: "q"))
+    @Option(name: .long, help: ArgumentHelp("JPEG and lossy WebP quality 1-100.", valueName: "q"))
     var quality: Int = 92
 
     @Option(name: .long, help: ArgumentHelp("JPEG chroma subsampling: 444, 422, 420, 440, 411.", valueName: "s"))
@@ -107,6 +107,14 @@ struct Fixture: ParsableCommand {
 
     @OptionGroup var encode: EncodeFlags
 
+    @Flag(name: .long, help: "WebP: lossless (default: lossy at --quality).")
+    var lossless = false
+
+    var isWebP: Bool {
+        if let format { return format.lowercased() == "webp" }
+        return FileSystem.fileExtension(output ?? "").lowercased() == "webp"
+    }
+
     var isJPEG: Bool {
         if let format { return format.lowercased() == "jpeg" || format.lowercased() == "jpg" }
         let ext = FileSystem.fileExtension(output ?? "").lowercased()
@@ -128,9 +136,13 @@ struct Fixture: ParsableCommand {
         if size.pixels.width <= 0 || size.pixels.height <= 0 { throw ValidationError("--size must be positive, got \(size)") }
         if size.pixels.area > 268_435_456 { throw ValidationError("--size \(size) is over 268 million pixels") }
         if output == nil { throw ValidationError("give an output path with -o (.png or .jpg)") }
-        if let format, !["png", "jpeg", "jpg"].contains(format.lowercased()) {
-            throw ValidationError("--format must be png or jpeg, got \(format)")
+        if let format, !["png", "jpeg", "jpg", "webp"].contains(format.lowercased()) {
+            throw ValidationError("--format must be png, jpeg or webp, got \(format)")
         }
+        if isWebP && (depth != 8 || interlace || transparent != nil || (pngColor != nil && pngColor != .rgb && pngColor != .rgba)) {
+            throw ValidationError("WebP takes --color rgb or rgba only; --depth, --interlace and --transparent are PNG options")
+        }
+        if lossless && !isWebP { throw ValidationError("--lossless is a WebP option; the output is not .webp") }
         if Pattern.GradientDirection(rawValue: direction) == nil {
             throw ValidationError("--direction must be horizontal, vertical or radial")
         }
@@ -162,6 +174,8 @@ struct Fixture: ParsableCommand {
         p.fade = fade
         var e = FixtureEncoding()
         e.jpeg = isJPEG
+        e.webp = isWebP
+        e.lossless = lossless
         e.color = pngColor ?? .rgb
         e.depth = depth
         e.interlaced = interlace

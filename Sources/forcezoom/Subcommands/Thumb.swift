@@ -27,8 +27,8 @@ struct Thumb: ParsableCommand {
             %s input stem, %e input extension, %d input folder relative to the folder
             argument it was found in (for a file named directly or listed: its folder as
             written), %i running index from 1, %% a percent sign; default %s.thumb.png.
-            The name's extension picks the format: .png, or .jpg/.jpeg (--quality, default
-            85). Two inputs with one output name, or an output that is an input, stop the
+            The name's extension picks the format: .png, .jpg/.jpeg (--quality, default
+            85) or .webp (lossy at --quality; lossless at --quality 100 or with --lossless). Two inputs with one output name, or an output that is an input, stop the
             batch before anything is done (exit 2). --skip-existing leaves outputs that are
             newer than their input.
 
@@ -78,8 +78,11 @@ struct Thumb: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("Parallel jobs (default: the number of processors).", valueName: "n"))
     var jobs: Int?
 
-    @Option(name: .long, help: ArgumentHelp("JPEG output quality 1-100.", valueName: "q"))
+    @Option(name: .long, help: ArgumentHelp("JPEG and WebP output quality 1-100 (WebP: 100 is lossless).", valueName: "q"))
     var quality: Int = 85
+
+    @Flag(name: .long, help: "Write WebP outputs lossless (whatever --quality says).")
+    var lossless = false
 
     @Flag(name: .long, help: "Skip inputs whose output exists and is newer than the input.")
     var skipExisting = false
@@ -133,6 +136,7 @@ struct Thumb: ParsableCommand {
 
         var thumbnailer = Thumbnailer(size: try ThumbnailSize(parsing: size), decode: decode.options, png: encode.png,
                                       jpegQuality: quality, skipExisting: skipExisting)
+        thumbnailer.lossless = lossless
         if let cropAt { thumbnailer.crop = .point(cropAt.touch) } else if crop { thumbnailer.crop = .centre }
 
         fz_defer_interrupts()

@@ -76,11 +76,13 @@ struct ThumbnailPlanTests {
         #expect(throws: ThumbnailError.unsupportedOutputFormat(output: "t/x.gif")) {
             try ThumbnailPlan(inputs: [Input(path: "x.png")], folder: "t", name: ThumbnailName("%s.gif"), identity: Self.none)
         }
-        // %e decides per input: a .JPG input makes a JPEG, a .webp one is refused.
+        // %e decides per input: a .JPG input makes a JPEG, a .webp one a WebP, a .heic one is refused.
         let ok = try ThumbnailPlan(inputs: [Input(path: "x.JPG")], folder: "t", name: ThumbnailName("%s.small.%e"), identity: Self.none)
         #expect(ok.jobs[0].format == .jpeg)
-        #expect(throws: ThumbnailError.unsupportedOutputFormat(output: "t/y.small.webp")) {
-            try ThumbnailPlan(inputs: [Input(path: "y.webp")], folder: "t", name: ThumbnailName("%s.small.%e"), identity: Self.none)
+        let webp = try ThumbnailPlan(inputs: [Input(path: "y.webp")], folder: "t", name: ThumbnailName("%s.small.%e"), identity: Self.none)
+        #expect(webp.jobs[0].format == .webp)
+        #expect(throws: ThumbnailError.unsupportedOutputFormat(output: "t/y.small.heic")) {
+            try ThumbnailPlan(inputs: [Input(path: "y.heic")], folder: "t", name: ThumbnailName("%s.small.%e"), identity: Self.none)
         }
     }
 

@@ -329,3 +329,54 @@ extension WebPDetails: CodecDetails {
         ]
     }
 }
+
+/// WebP encoding through libwebp (its pointers stay in this file): lossy at a quality, or
+/// lossless; an EXIF block is added in a VP8X container built here byte by byte (no
+/// libwebpmux). Deterministic: the same pixels and settings give the same bytes.
+enum WebPEncoder {
+    /// Encodes 8-bit pixels (gray is widened to RGB: WebP has no gray).
+    /// - Parameters:
+    ///   - quality: 1-100 for lossy (libwebp's quality factor); ignored when `lossless`.
+    ///   - exif: a TIFF block (no "Exif\0\0" prefix) written as the EXIF chunk.
+    static func encode(_ image: Image, quality: Int, lossless: Bool, exif: [UInt8]?, path: String) throws(OutputError) -> [UInt8] {
+        let source = image.format.isGray ? image.converted(to: image.format.hasAlpha ? .rgba : .rgb) : image
+        let alpha = source.format.hasAlpha
+        var output: UnsafeMutablePointer<UInt8>?
+        let w = Int32(source.width), h = Int32(source.height), stride = Int32(source.width * source.format.channels)
+        let count: Int = source.pixels.withUnsafeBufferPointer { p in
+            guard let base = p.baseAddress else { return 0 }
+            switch (lossless, alpha) {
+            case (true, true): return WebPEncodeLosslessRGBA(base, w, h, stride, &output)
+            case (true, false): return WebPEncodeLosslessRGB(base, w, h, stride, &output)
+            case (false, true): return WebPEncodeRGBA(base, w, h, stride, Float(quality), &output)
+            case (false, false): return WebPEncodeRGB(base, w, h, stride, Float(quality), &output)
+            }
+        }
+        guard count > 0, let output else {
+            throw .writeFailed(path: path, reason: "libwebp could not encode the \(source.width)x\(source.height) image")
+        }
+        defer { WebPFree(output) }
+        let webp = Array(UnsafeBufferPointer(start: output, count: count))
+        guard let exif else { return webp }
+        return withEXIF(webp, size: source.size, alpha: alpha, exif: exif)
+    }
+
+    /// A simple-format (or VP8X) WebP with an EXIF chunk added after the image chunks.
+    static func withEXIF(_ webp: [UInt8], size: PixelSize, alpha: Bool, exif: [UInt8]) -> [UInt8] {
+        func le32(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24 & 0xFF)] }
+        func le24(_ v: Int) -> [UInt8] { Array(le32(v).prefix(3)) }
+        let chunks = Array(webp[12...])
+        var body: [UInt8] = Array("WEBP".utf8)
+        let exifChunk = Array("EXIF".utf8) + le32(exif.count) + exif + (exif.count % 2 == 1 ? [0] : [])
+        if chunks.starts(with: Array("VP8X".utf8)) {
+            var c = chunks
+            c[8] |= 0x08  // EXIF flag
+            body += c + exifChunk
+        } else {
+            let flags: UInt8 = 0x08 | (alpha ? 0x10 : 0)
+            body += Array("VP8X".utf8) + le32(10) + [flags, 0, 0, 0] + le24(size.width - 1) + le24(size.height - 1)
+            body += chunks + exifChunk
+        }
+        return Array("RIFF".utf8) + le32(body.count) + body
+    }
+}
