@@ -192,3 +192,116 @@ struct HEIFBoxes: Equatable, Sendable {
         return String(decoding: b[at..<(at + 4)].map { (0x20..<0x7F).contains($0) ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
     }
 }
+
+extension HEIFBoxes {
+    /// `bytes` with an essential `irot` property (`degrees` anticlockwise) added to the primary
+    /// item and its alpha: ipco, ipma, iprp and meta grow, and every iloc offset past the old end of meta
+    /// moves by the bytes added. nil when the boxes are not as libheif writes them.
+    static func addingRotation(_ bytes: [UInt8], degrees: Int) -> [UInt8]? {
+        func find(_ type: String, in range: Range<Int>) -> (start: Int, header: Int, size: Int)? {
+            var i = range.lowerBound
+            while i + 8 <= range.upperBound {
+                guard let s = uint(bytes[...], i, 4).map(Int.init), s >= 8, i + s <= range.upperBound else { return nil }
+                if fourCC(bytes[...], i + 4) == type { return (i, 8, s) }
+                i += s
+            }
+            return nil
+        }
+        guard let meta = find("meta", in: 0..<bytes.count) else { return nil }
+        let metaBody = (meta.start + 12)..<(meta.start + meta.size)
+        guard let pitm = find("pitm", in: metaBody), let iprp = find("iprp", in: metaBody),
+              let ipco = find("ipco", in: (iprp.start + 8)..<(iprp.start + iprp.size)),
+              let ipma = find("ipma", in: (iprp.start + 8)..<(iprp.start + iprp.size)),
+              let iloc = find("iloc", in: metaBody), ipma.start > ipco.start
+        else { return nil }
+        let pitmV = bytes[pitm.start + 8]
+        guard let primary = uint(bytes[...], pitm.start + 12, pitmV == 0 ? 2 : 4) else { return nil }
+        // The new property's index (1-based) after the existing ones.
+        var count = 0
+        var i = ipco.start + 8
+        while i + 8 <= ipco.start + ipco.size, let s = uint(bytes[...], i, 4), s >= 8 { count += 1; i += Int(s) }
+        let irot: [UInt8] = [0, 0, 0, 9] + Array("irot".utf8) + [UInt8((degrees / 90) & 3)]
+        let index = count + 1
+        let version = bytes[ipma.start + 8], wide = bytes[ipma.start + 11] & 1 == 1
+        guard wide || index < 128 else { return nil }
+        // The primary item and its auxiliary images (alpha: `auxl` references to the primary),
+        // which must turn with it or libheif drops them.
+        var targets: Set<UInt32> = [primary]
+        if let iref = find("iref", in: metaBody) {
+            let idSize = bytes[iref.start + 8] == 0 ? 2 : 4
+            for r in boxes(bytes[(iref.start + 12)..<(iref.start + iref.size)]) where r.type == "auxl" {
+                let e = r.body
+                guard let from = uint(e, e.startIndex, idSize), let k = uint(e, e.startIndex + idSize, 2) else { continue }
+                let to = (0..<Int(k)).compactMap { uint(e, e.startIndex + idSize + 2 + $0 * idSize, idSize) }
+                if to.contains(primary) { targets.insert(from) }
+            }
+        }
+        guard let n = uint(bytes[...], ipma.start + 12, 4) else { return nil }
+        var j = ipma.start + 16
+        var entries: [(countAt: Int, end: Int)] = []
+        for _ in 0..<n {
+            let idSize = version < 1 ? 2 : 4
+            guard let id = uint(bytes[...], j, idSize), j + idSize < bytes.count else { return nil }
+            let countAt = j + idSize
+            let k = Int(bytes[countAt])
+            j = countAt + 1 + k * (wide ? 2 : 1)
+            if targets.contains(id) { entries.append((countAt, j)) }
+        }
+        guard !entries.isEmpty else { return nil }
+        let association: [UInt8] = wide ? [UInt8(0x80 | (index >> 8)), UInt8(index & 0xFF)] : [UInt8(0x80 | index)]
+        let added = association.count * entries.count
+        let delta = irot.count + added
+        var out = bytes
+        // From the back, so earlier offsets stay valid: the associations (in ipma, after ipco), then irot.
+        for entry in entries.reversed() {
+            out.insert(contentsOf: association, at: entry.end)
+            out[entry.countAt] += 1
+        }
+        out.insert(contentsOf: irot, at: ipco.start + ipco.size)
+        func grow(_ at: Int, by: Int) {
+            let v = Int(uint(out[...], at, 4)!) + by
+            for k in 0..<4 { out[at + k] = UInt8(v >> (24 - 8 * k) & 0xFF) }
+        }
+        grow(meta.start, by: delta)
+        grow(iprp.start, by: delta)
+        grow(ipco.start, by: irot.count)
+        grow(ipma.start + irot.count, by: added)
+        // iloc: shift offsets that pointed past the old end of meta.
+        let oldEnd = meta.start + meta.size
+        var p = iloc.start + (iloc.start > iprp.start ? delta : 0) + 8
+        let v = out[p]
+        p += 4
+        let offsetSize = Int(out[p] >> 4), lengthSize = Int(out[p] & 15)
+        let baseSize = Int(out[p + 1] >> 4), indexSize = v == 1 || v == 2 ? Int(out[p + 1] & 15) : 0
+        p += 2
+        guard let items = uint(out[...], p, v < 2 ? 2 : 4) else { return nil }
+        p += v < 2 ? 2 : 4
+        func read(_ at: Int, _ size: Int) -> Int {
+            var r = 0
+            for k in 0..<size { r = r << 8 | Int(out[at + k]) }
+            return r
+        }
+        func write(_ at: Int, _ size: Int, _ value: Int) {
+            for k in 0..<size { out[at + k] = UInt8(value >> (8 * (size - 1 - k)) & 0xFF) }
+        }
+        for _ in 0..<items {
+            p += v < 2 ? 2 : 4
+            var method = 0
+            if v == 1 || v == 2 { method = read(p, 2) & 15; p += 2 }
+            p += 2
+            let base = read(p, baseSize)
+            if method == 0 && baseSize > 0 && base >= oldEnd { write(p, baseSize, base + delta) }
+            p += baseSize
+            let extents = read(p, 2)
+            p += 2
+            for _ in 0..<extents {
+                p += indexSize
+                guard p + offsetSize + lengthSize <= out.count else { return nil }
+                let offset = read(p, offsetSize)
+                if method == 0 && base == 0 && offsetSize > 0 && offset >= oldEnd { write(p, offsetSize, offset + delta) }
+                p += offsetSize + lengthSize
+            }
+        }
+        return out
+    }
+}

@@ -32,6 +32,13 @@ public struct FixtureEncoding: Hashable, Sendable {
     /// WebP (libwebp): lossy at `quality`, or `lossless`; `color` rgba keeps alpha.
     public var webp = false
     public var lossless = false
+    /// HEIC (HEVC, x265) or AVIF (AV1, aom) through libheif, lossy at `quality`.
+    public var heic = false
+    public var avif = false
+    /// HEIF: stored turned clockwise by this many degrees and an `irot` of the same angle
+    /// written, so the upright image is the pattern. `exifOrientation` is then only a tag:
+    /// HEIF readers must not apply it (the pixels are not turned for it).
+    public var heifRotation = 0
     public var color: PNGColor = .rgb
     public var depth = 8
     public var interlaced = false
@@ -57,7 +64,8 @@ public struct FixtureEncoding: Hashable, Sendable {
     public init() {}
 }
 
-/// Renders patterns into PNG, JPEG or WebP files, byte-for-byte reproducibly.
+/// Renders patterns into PNG, JPEG or WebP files, byte-for-byte reproducibly, and HEIC/AVIF
+/// (x265 and aom: compare decoded pixels, not bytes).
 public enum FixtureWriter {
     /// Writes `pattern` to `path`.
     /// - Parameters:
@@ -66,7 +74,10 @@ public enum FixtureWriter {
     ///   - path: output path ("-" for stdout).
     /// - Throws: `FixtureError`.
     public static func write(_ pattern: Pattern, encoding: FixtureEncoding, to path: String) throws(FixtureError) {
-        let o = encoding.exifOrientation ?? .up
+        let heif = encoding.heic || encoding.avif
+        // irot turns anticlockwise: 90 is EXIF 8, 180 is 3, 270 is 6.
+        let irot = Orientation(rawValue: [90: 8, 180: 3, 270: 6][encoding.heifRotation] ?? 1) ?? .up
+        let o = heif ? irot : encoding.exifOrientation ?? .up
         let stored = o.swapsAxes ? pattern.size.transposed : pattern.size
         func sample(_ x: Int, _ y: Int) -> Sample16 {
             let u = o.uprightPixel(forStored: PixelPoint(x: x, y: y), stored: stored)
@@ -76,8 +87,8 @@ public enum FixtureWriter {
         do {
             let out = try OutputFile(path: path)
             do {
-                if encoding.webp {
-                    try writeWebP(stored: stored, encoding: encoding, exif: tiff, sample: sample, into: out)
+                if encoding.webp || heif {
+                    try writeWebPOrHEIF(stored: stored, encoding: encoding, exif: tiff, sample: sample, into: out)
                 } else if encoding.jpeg {
                     let channels = encoding.grayscale ? 1 : (encoding.cmyk || encoding.ycck ? 4 : 3)
                     var rows = [UInt8](repeating: 0, count: stored.width * stored.height * channels)
@@ -122,12 +133,16 @@ public enum FixtureWriter {
         }
     }
 
+    /// Whether libheif can encode HEIC (x265) or AVIF (aom) on this machine.
+    public static func heifEncoderAvailable(avif: Bool) -> Bool { HEIFEncoder.available(avif: avif) }
+
     /// 16 to 8 bits with libpng's rounding (png_set_scale_16), so v * 257 round-trips.
     @inline(__always)
     static func to8(_ v: UInt16) -> UInt8 { UInt8((UInt32(v) * 255 + 32895) >> 16) }
 
-    /// WebP: 8-bit RGB (or RGBA for `color` rgba/gray-alpha) through libwebp, EXIF in a VP8X container.
-    static func writeWebP(stored: PixelSize, encoding e: FixtureEncoding, exif: [UInt8]?,
+    /// WebP (libwebp, EXIF in a VP8X container) or HEIC/AVIF (libheif): 8-bit RGB, or RGBA
+    /// for `color` rgba/gray-alpha.
+    static func writeWebPOrHEIF(stored: PixelSize, encoding e: FixtureEncoding, exif: [UInt8]?,
                           sample: (Int, Int) -> Sample16, into out: OutputFile) throws {
         let alpha = e.color == .rgba || e.color == .grayAlpha
         var image = Image(width: stored.width, height: stored.height, format: alpha ? .rgba : .rgb)
@@ -143,7 +158,10 @@ public enum FixtureWriter {
                 }
             }
         }
-        let bytes = try WebPEncoder.encode(image, quality: e.quality, lossless: e.lossless, exif: exif, path: out.path)
+        let bytes = e.webp
+            ? try WebPEncoder.encode(image, quality: e.quality, lossless: e.lossless, exif: exif, path: out.path)
+            : try HEIFEncoder.encode(image, avif: e.avif, quality: e.quality, lossless: false, exif: exif,
+                                     rotation: e.heifRotation, path: out.path)
         try ImageWriter.writeBytes(bytes, into: out)
     }
 

@@ -57,7 +57,7 @@ struct Fixture: ParsableCommand {
     @Flag(name: .long, help: "Alpha falls from opaque (top) to clear (bottom); for gray-alpha, rgba and palette.")
     var fade = false
 
-    @Option(name: .long, help: ArgumentHelp("png, jpeg or webp (default: from the extension).", valueName: "format"))
+    @Option(name: .long, help: ArgumentHelp("png, jpeg, webp, heic or avif (default: from the extension).", valueName: "format"))
     var format: String?
 
     @Option(name: .long, help: ArgumentHelp("PNG colour type: gray, gray-alpha, rgb (default), rgba, palette. For solid, a colour.", valueName: "type"))
@@ -110,6 +110,16 @@ struct Fixture: ParsableCommand {
     @Flag(name: .long, help: "WebP: lossless (default: lossy at --quality).")
     var lossless = false
 
+    @Option(name: .long, help: ArgumentHelp("HEIC/AVIF: store the pixels turned clockwise and write an irot of 90, 180 or 270 degrees (anticlockwise), so the upright image is the pattern.", valueName: "degrees"))
+    var heifRotate: Int = 0
+
+    /// "heic" or "avif" when the output is HEIF.
+    var heifKind: String? {
+        let f = format?.lowercased() ?? FileSystem.fileExtension(output ?? "").lowercased()
+        if ["heic", "heif", "hif"].contains(f) { return "heic" }
+        return f == "avif" ? "avif" : nil
+    }
+
     var isWebP: Bool {
         if let format { return format.lowercased() == "webp" }
         return FileSystem.fileExtension(output ?? "").lowercased() == "webp"
@@ -136,8 +146,13 @@ struct Fixture: ParsableCommand {
         if size.pixels.width <= 0 || size.pixels.height <= 0 { throw ValidationError("--size must be positive, got \(size)") }
         if size.pixels.area > 268_435_456 { throw ValidationError("--size \(size) is over 268 million pixels") }
         if output == nil { throw ValidationError("give an output path with -o (.png or .jpg)") }
-        if let format, !["png", "jpeg", "jpg", "webp"].contains(format.lowercased()) {
-            throw ValidationError("--format must be png, jpeg or webp, got \(format)")
+        if let format, !["png", "jpeg", "jpg", "webp", "heic", "avif"].contains(format.lowercased()) {
+            throw ValidationError("--format must be png, jpeg, webp, heic or avif, got \(format)")
+        }
+        if ![0, 90, 180, 270].contains(heifRotate) { throw ValidationError("--heif-rotate must be 0, 90, 180 or 270") }
+        if heifRotate != 0 && heifKind == nil { throw ValidationError("--heif-rotate is an HEIC/AVIF option; the output is not .heic or .avif") }
+        if heifKind != nil && (depth != 8 || interlace || transparent != nil || (pngColor != nil && pngColor != .rgb && pngColor != .rgba)) {
+            throw ValidationError("HEIC/AVIF take --color rgb or rgba only; --depth, --interlace and --transparent are PNG options")
         }
         if isWebP && (depth != 8 || interlace || transparent != nil || (pngColor != nil && pngColor != .rgb && pngColor != .rgba)) {
             throw ValidationError("WebP takes --color rgb or rgba only; --depth, --interlace and --transparent are PNG options")
@@ -176,6 +191,12 @@ struct Fixture: ParsableCommand {
         e.jpeg = isJPEG
         e.webp = isWebP
         e.lossless = lossless
+        e.heic = heifKind == "heic"
+        e.avif = heifKind == "avif"
+        e.heifRotation = heifRotate
+        if let kind = heifKind, !FixtureWriter.heifEncoderAvailable(avif: kind == "avif") {
+            throw ToolFailure("\(output!): libheif has no \(kind == "avif" ? "AV1" : "HEVC") encoder here (Debian's libheif1 brings x265 and aom)")
+        }
         e.color = pngColor ?? .rgb
         e.depth = depth
         e.interlaced = interlace

@@ -277,3 +277,82 @@ extension HEIFDetails: CodecDetails {
         ]
     }
 }
+
+/// HEIC (x265) and AVIF (aom) encoding through libheif (its pointers stay in this file), for
+/// `fixture`: 8-bit RGB(A), an EXIF block as libheif stores it, and an `irot` added to the
+/// written boxes (libheif 1.15 has no call for it; `HEIFBoxes.addingRotation`).
+enum HEIFEncoder {
+    /// Whether libheif has an encoder for the format on this machine.
+    static func available(avif: Bool) -> Bool {
+        guard let ctx = heif_context_alloc() else { return false }
+        defer { heif_context_free(ctx) }
+        var enc: OpaquePointer?
+        let err = heif_context_get_encoder_for_format(ctx, avif ? heif_compression_AV1 : heif_compression_HEVC, &enc)
+        if let enc { heif_encoder_release(enc) }
+        return err.code == heif_error_Ok
+    }
+
+    /// Collects what libheif writes.
+    private final class Sink {
+        var bytes: [UInt8] = []
+    }
+
+    /// Encodes `image` (gray widened to RGB).
+    /// - Parameters:
+    ///   - quality: 1-100 (libheif's lossy quality); `lossless` for the encoder's lossless mode.
+    ///   - exif: a TIFF block; `rotation`: 0, 90, 180 or 270 (anticlockwise, as irot says).
+    static func encode(_ image: Image, avif: Bool, quality: Int, lossless: Bool, exif: [UInt8]?, rotation: Int,
+                       path: String) throws(OutputError) -> [UInt8] {
+        let source = image.format.isGray ? image.converted(to: image.format.hasAlpha ? .rgba : .rgb) : image
+        func fail(_ what: String, _ e: heif_error? = nil) -> OutputError {
+            let message = e.flatMap { $0.message.map { String(cString: $0) } } ?? ""
+            return .writeFailed(path: path, reason: "libheif: \(what)\(message.isEmpty ? "" : ": " + message)")
+        }
+        guard let ctx = heif_context_alloc() else { throw fail("no context") }
+        defer { heif_context_free(ctx) }
+        var enc: OpaquePointer?
+        var err = heif_context_get_encoder_for_format(ctx, avif ? heif_compression_AV1 : heif_compression_HEVC, &enc)
+        guard err.code == heif_error_Ok, let enc else { throw fail("no \(avif ? "AV1" : "HEVC") encoder", err) }
+        defer { heif_encoder_release(enc) }
+        _ = heif_encoder_set_lossy_quality(enc, Int32(quality))
+        _ = heif_encoder_set_lossless(enc, lossless ? 1 : 0)
+        var img: OpaquePointer?
+        let alpha = source.format.hasAlpha
+        err = heif_image_create(Int32(source.width), Int32(source.height), heif_colorspace_RGB,
+                                alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, &img)
+        guard err.code == heif_error_Ok, let img else { throw fail("cannot make the image", err) }
+        defer { heif_image_release(img) }
+        err = heif_image_add_plane(img, heif_channel_interleaved, Int32(source.width), Int32(source.height), 8)
+        guard err.code == heif_error_Ok else { throw fail("cannot add the plane", err) }
+        var stride: Int32 = 0
+        guard let plane = heif_image_get_plane(img, heif_channel_interleaved, &stride) else { throw fail("no plane") }
+        let rowBytes = source.width * source.format.channels
+        source.pixels.withUnsafeBytes { p in
+            for y in 0..<source.height {
+                (plane + y * Int(stride)).update(from: p.baseAddress!.advanced(by: y * rowBytes).assumingMemoryBound(to: UInt8.self),
+                                                 count: rowBytes)
+            }
+        }
+        var handle: OpaquePointer?
+        err = heif_context_encode_image(ctx, img, enc, nil, &handle)
+        guard err.code == heif_error_Ok, let handle else { throw fail("encoding failed", err) }
+        defer { heif_image_handle_release(handle) }
+        if let exif {
+            err = exif.withUnsafeBytes { heif_context_add_exif_metadata(ctx, handle, $0.baseAddress, Int32(exif.count)) }
+            guard err.code == heif_error_Ok else { throw fail("cannot add EXIF", err) }
+        }
+        let sink = Sink()
+        var writer = heif_writer(writer_api_version: 1) { _, data, size, userdata in
+            let sink = Unmanaged<Sink>.fromOpaque(userdata!).takeUnretainedValue()
+            if let data { sink.bytes += UnsafeRawBufferPointer(start: data, count: size) }
+            return heif_error(code: heif_error_Ok, subcode: heif_suberror_Unspecified, message: nil)
+        }
+        err = withExtendedLifetime(sink) { heif_context_write(ctx, &writer, Unmanaged.passUnretained(sink).toOpaque()) }
+        guard err.code == heif_error_Ok else { throw fail("writing failed", err) }
+        if rotation == 0 { return sink.bytes }
+        guard let rotated = HEIFBoxes.addingRotation(sink.bytes, degrees: rotation) else {
+            throw fail("cannot add the irot box to what libheif wrote")
+        }
+        return rotated
+    }
+}
