@@ -127,7 +127,7 @@ struct ThumbCLITests {
         #expect(records[0].hasPrefix(#"{"input":"photos/corrupt.png","output":null,"sourceSize":{"width":300,"height":500},"outputSize":null,"bytes":null,"milliseconds":"#))
         #expect(records[0].contains(#""skipped":false,"error":"corrupt image data"#) || records[0].contains(#""error":"file is truncated"#))
         #expect(records[1].hasPrefix(#"{"input":"photos/o6.jpg","output":"t/o6.thumb.png","sourceSize":{"width":600,"height":400},"outputSize":{"width":100,"height":67},"bytes":"#))
-        #expect(records[1].hasSuffix(#""dctScale":2,"skipped":false,"error":null}"#))  // 600/2 = 300 >= 2 x 100; /4 = 150 is not
+        #expect(records[1].hasSuffix(#""dctScale":2,"skipped":false,"error":null,"embeddedThumbnail":false}"#))  // 600/2 = 300 >= 2 x 100; /4 = 150 is not
         let bytes = FileSystem.size(of: FileSystem.join(dir, "t/o6.thumb.png")) ?? -1
         #expect(records[1].contains(#""bytes":\#(bytes),"#))
         #expect(records[3].contains(#""input":"photos/peek.jpg","output":"t/peek.thumb.png","sourceSize":{"width":1600,"height":900},"outputSize":{"width":100,"height":56}"#))

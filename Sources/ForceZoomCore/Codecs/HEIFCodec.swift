@@ -219,6 +219,48 @@ final class HEIFDecoder: ImageDecoder {
 
     func skip(rows: Int) throws(DecodeError) { next = min(storedSize.height, next + max(0, rows)) }
 
+    var embeddedThumbnails: [PixelSize] { heif.thumbnails }
+
+    /// Decodes a `thmb` item (libheif applies its own transformations) to the main image's
+    /// pixel format.
+    func decodeEmbeddedThumbnail(_ index: Int) throws(DecodeError) -> Image {
+        var ids = [heif_item_id](repeating: 0, count: heif.thumbnails.count)
+        let n = Int(heif_image_handle_get_list_of_thumbnail_IDs(handle, &ids, Int32(ids.count)))
+        guard index < n else { throw .corrupt(path: path, detail: "thumbnail \(index) is missing") }
+        var t: OpaquePointer?
+        var err = heif_image_handle_get_thumbnail(handle, ids[index], &t)
+        guard err.code == heif_error_Ok, let t else { throw Self.error(err, path: path, header: false) }
+        defer { heif_image_handle_release(t) }
+        let alpha = heif_image_handle_has_alpha_channel(t) != 0
+        let size = PixelSize(width: Int(heif_image_handle_get_width(t)), height: Int(heif_image_handle_get_height(t)))
+        try options.checkPixels(size, path: path)
+        guard let decodeOptions = heif_decoding_options_alloc() else {
+            throw .readFailed(path: path, reason: "libheif could not allocate decoding options")
+        }
+        defer { heif_decoding_options_free(decodeOptions) }
+        decodeOptions.pointee.convert_hdr_to_8bit = 1
+        var img: OpaquePointer?
+        err = heif_decode_image(t, &img, heif_colorspace_RGB, alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB,
+                                decodeOptions)
+        guard err.code == heif_error_Ok, let img else { throw Self.error(err, path: path, header: false) }
+        defer { heif_image_release(img) }
+        var s: Int32 = 0
+        let format: PixelFormat = alpha ? .rgba : .rgb
+        guard let p = heif_image_get_plane_readonly(img, heif_channel_interleaved, &s),
+              Int(heif_image_get_width(img, heif_channel_interleaved)) == size.width,
+              Int(heif_image_get_height(img, heif_channel_interleaved)) == size.height,
+              Int(s) >= size.width * format.channels
+        else { throw .corrupt(path: path, detail: "libheif's decoded thumbnail does not match its header (\(size))") }
+        var pixels = [UInt8](repeating: 0, count: size.width * size.height * format.channels)
+        let rowBytes = size.width * format.channels
+        pixels.withUnsafeMutableBytes { out in
+            for y in 0..<size.height {
+                out.baseAddress!.advanced(by: y * rowBytes).copyMemory(from: p + y * Int(s), byteCount: rowBytes)
+            }
+        }
+        return Image(width: size.width, height: size.height, format: format, pixels: pixels).converted(to: pixelFormat)
+    }
+
     func read(into buffer: UnsafeMutableRawBufferPointer, rows: Int) throws(DecodeError) -> Int {
         guard let plane else { return 0 }
         let n = min(rows, storedSize.height - next)

@@ -51,9 +51,19 @@ protocol ImageDecoder: AnyObject {
     func read(into buffer: UnsafeMutableRawBufferPointer, rows: Int) throws(DecodeError) -> Int
     /// Problems decoding skipped past (only with `lenient`).
     var warnings: [String] { get }
+
+    /// Sizes of the smaller copies the file carries (HEIF `thmb` items), upright.
+    var embeddedThumbnails: [PixelSize] { get }
+    /// Decodes embedded thumbnail `index` whole, upright, in `pixelFormat` (independent of
+    /// the row stream: the main image can still be read afterwards).
+    func decodeEmbeddedThumbnail(_ index: Int) throws(DecodeError) -> Image
 }
 
 extension ImageDecoder {
+    var embeddedThumbnails: [PixelSize] { [] }
+    func decodeEmbeddedThumbnail(_ index: Int) throws(DecodeError) -> Image {
+        preconditionFailure("no embedded thumbnails")
+    }
     var exifOrientationApplies: Bool { true }
     var denominators: [Int] { [1] }
     func scaledSize(denominator: Int) -> PixelSize { storedSize }

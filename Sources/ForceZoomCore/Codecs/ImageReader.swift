@@ -106,6 +106,23 @@ public final class ImageReader {
         try readUpright([PixelRect(size: header.uprightSize)])[0]
     }
 
+    /// The upright sizes of the embedded thumbnails (HEIF `thmb` items), smallest first.
+    public var embeddedThumbnailSizes: [PixelSize] { decoder.embeddedThumbnails.sorted { $0.area < $1.area } }
+
+    /// The smallest embedded thumbnail at least `minimum` in both dimensions that shows the
+    /// whole upright picture (its aspect within a pixel of the image's), decoded whole and
+    /// upright; nil when there is none.
+    public func readEmbeddedThumbnail(atLeast minimum: PixelSize) throws(DecodeError) -> Image? {
+        let up = header.uprightSize
+        let candidates = decoder.embeddedThumbnails.enumerated().filter { _, t in
+            t.width >= minimum.width && t.height >= minimum.height && t.width < up.width
+                && abs(t.height * up.width - t.width * up.height) <= max(up.width, up.height)
+        }
+        guard let (index, _) = candidates.min(by: { $0.element.area < $1.element.area }) else { return nil }
+        try options.checkPixels(decoder.embeddedThumbnails[index], path: path)
+        return try decoder.decodeEmbeddedThumbnail(index)
+    }
+
     /// The decoding reduction (1/d, from what the decoder offers: JPEG's DCT scaling) that
     /// reduces the stored image the most while keeping it at least `minimum` in both
     /// dimensions; 1 when the decoder cannot reduce.

@@ -25,6 +25,8 @@ public struct ThumbnailResult: Sendable {
     public var denominator: Int?
     /// Wall time spent on this input, in milliseconds.
     public var milliseconds: Double = 0
+    /// The file's embedded thumbnail (HEIF) was resampled instead of the image.
+    public var embeddedThumbnail = false
     /// Problems skipped past (only with lenient decoding).
     public var warnings: [String] = []
 
@@ -41,7 +43,7 @@ public struct ThumbnailResult: Sendable {
     }
 
     /// The JSON Lines record: input, output (null unless written or kept), sizes, bytes,
-    /// milliseconds, DCT denominator, skipped, and the error reason (null on success).
+    /// milliseconds, DCT denominator, skipped, whether an embedded thumbnail was used, and the error reason (null on success).
     public var json: JSON {
         let made = outcome == .made, skipped = outcome == .skipped
         return .object([
@@ -54,6 +56,7 @@ public struct ThumbnailResult: Sendable {
             ("dctScale", denominator.map { .int($0) } ?? .null),
             ("skipped", .bool(skipped)),
             ("error", error.map { .string($0.reason) } ?? .null),
+            ("embeddedThumbnail", .bool(embeddedThumbnail)),
         ])
     }
 }

@@ -10,6 +10,9 @@ public struct Thumbnailer: Sendable {
     public var jpegQuality: Int
     /// WebP outputs lossless whatever the quality.
     public var lossless = false
+    /// Resample the file's embedded thumbnail (HEIF) instead of decoding the image, when it
+    /// has at least the pixels the output needs from the window (as vipsthumbnail does).
+    public var useEmbeddedThumbnail = true
     /// Leave an output alone when it is newer than its input.
     public var skipExisting: Bool
     /// The reduction kernel: Lanczos-3 stretched by the scale (alias-free, as Pillow and vips).
@@ -55,6 +58,22 @@ public struct Thumbnailer: Sendable {
         return result
     }
 
+    /// The output resampled from the smallest embedded thumbnail that has at least the
+    /// output's resolution over the window; nil when none does.
+    private func embeddedThumbnail(_ reader: ImageReader, _ g: ThumbnailGeometry) throws(DecodeError) -> Image? {
+        guard !reader.embeddedThumbnailSizes.isEmpty else { return nil }
+        let source = g.source
+        // The whole picture at the output's scale: what a thumbnail must have at least.
+        let needed = PixelSize(width: Int((Double(source.width) * g.scaleX).rounded(.up)),
+                               height: Int((Double(source.height) * g.scaleY).rounded(.up)))
+        guard let thumb = try reader.readEmbeddedThumbnail(atLeast: needed) else { return nil }
+        let kx = Double(thumb.width) / Double(source.width), ky = Double(thumb.height) / Double(source.height)
+        let resampler = Resampler(source: thumb.size, output: g.output, originX: g.window.x * kx, originY: g.window.y * ky,
+                                  stepX: g.window.width * kx / Double(g.output.width),
+                                  stepY: g.window.height * ky / Double(g.output.height), format: thumb.format, filter: filter)
+        return resampler.resample(thumb)
+    }
+
     private func attempt(_ job: ThumbnailPlan.Job, into result: inout ThumbnailResult, shouldStop: () -> Bool) -> ThumbnailResult.Outcome {
         let input = job.input.path
         if shouldStop() { return .failed(.interrupted(path: input)) }
@@ -79,6 +98,9 @@ public struct Thumbnailer: Sendable {
             do {
                 if geometry.isIdentity {
                     (image, result.denominator) = (try reader.readImage(), 1)
+                } else if useEmbeddedThumbnail, let embedded = try embeddedThumbnail(reader, geometry) {
+                    image = embedded
+                    result.embeddedThumbnail = true
                 } else {
                     (image, result.denominator) = try reader.readResampled(to: geometry.output, window: geometry.window, filter: filter,
                                                                                   headroom: Self.headroom, boxShrink: true)

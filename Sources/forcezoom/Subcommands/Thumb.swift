@@ -84,6 +84,9 @@ struct Thumb: ParsableCommand {
     @Flag(name: .long, help: "Write WebP outputs lossless (whatever --quality says).")
     var lossless = false
 
+    @Flag(name: .long, help: "Always decode the image, never an HEIF file's embedded thumbnail (used by default when it has at least the output's pixels).")
+    var noEmbeddedThumbnail = false
+
     @Flag(name: .long, help: "Skip inputs whose output exists and is newer than the input.")
     var skipExisting = false
 
@@ -137,6 +140,7 @@ struct Thumb: ParsableCommand {
         var thumbnailer = Thumbnailer(size: try ThumbnailSize(parsing: size), decode: decode.options, png: encode.png,
                                       jpegQuality: quality, skipExisting: skipExisting)
         thumbnailer.lossless = lossless
+        thumbnailer.useEmbeddedThumbnail = !noEmbeddedThumbnail
         if let cropAt { thumbnailer.crop = .point(cropAt.touch) } else if crop { thumbnailer.crop = .centre }
 
         fz_defer_interrupts()
