@@ -48,10 +48,10 @@ public struct Device: Hashable, Sendable {
     /// The table `forcezoom help` prints: name, points, scale, pixels.
     public static var table: String {
         func pad(_ s: String, _ n: Int) -> String { s + String(repeating: " ", count: max(1, n - s.count)) }
-        let head = "  " + pad("name", 19) + pad("points", 11) + pad("scale", 7) + "pixels"
+        let head = "  " + pad("name", 19) + pad("points", 11) + pad("scale", 9) + "pixels"
         return ([head] + all.map { d in
             let scale = d.scale == d.scale.rounded() ? "@\(Int(d.scale))x" : "@\(d.scale)x"
-            return "  " + pad(d.name, 19) + pad(d.points.description, 11) + pad(scale, 7) + d.pixels.description
+            return "  " + pad(d.name, 19) + pad(d.points.description, 11) + pad(scale, 9) + d.pixels.description
         }).joined(separator: "\n")
     }
 }
