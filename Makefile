@@ -46,7 +46,7 @@ DEMO_OUT := out/demo-peek.png
 # The data scripts share apt's lock, so never run targets side by side (make -j).
 .NOTPARALLEL:
 
-.PHONY: help deps build release conformance photos fixtures hostile test test-sanitize fuzz demo bench-deps bench man install uninstall clean
+.PHONY: help deps build format lint release conformance photos fixtures hostile test test-sanitize fuzz demo bench-deps bench man install uninstall clean
 
 help: ## List the targets
 	@echo "forcezoom make targets:"
@@ -70,6 +70,16 @@ release: deps ## Release build, Swift stdlib linked statically (.build/release/f
 	@if ldd $(FZ) | grep -q 'libswiftCore\.so'; then \
 	  echo "warning: $(FZ) links libswiftCore.so dynamically"; fi
 	@$(FZ) --version >/dev/null && echo "built $(FZ) ($$($(FZ) --version))"
+
+# swift-format ships with the toolchain (`swift format`); .swift-format holds the house style.
+# lint also checks the folder layering of ForceZoomCore (Tools/lint/layers.py).
+FORMAT_PATHS := Sources Tests Tools/fuzz/Sources Package.swift
+format: ## Reformat the Swift sources in place with swift-format
+	$(SWIFT) format format --in-place --parallel --recursive $(FORMAT_PATHS)
+
+lint: ## swift-format lint (strict) and the folder layering check
+	$(SWIFT) format lint --strict --parallel --recursive $(FORMAT_PATHS)
+	python3 Tools/lint/layers.py
 
 conformance: deps ## Fetch decoder conformance images into .cache/conformance/
 	Tools/conformance/fetch.sh

@@ -4,8 +4,9 @@ import PackageDescription
 let package = Package(
     name: "forcezoom",
     products: [
+        // The binary is the product. ForceZoomCore is a target only: its API serves the
+        // command line and is not offered to other packages (README, "Structure").
         .executable(name: "forcezoom", targets: ["forcezoom"]),
-        .library(name: "ForceZoomCore", targets: ["ForceZoomCore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -22,6 +23,11 @@ let package = Package(
             pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg62-turbo-dev"])]
         ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // The C shims: every libpng/libjpeg call that can longjmp runs here, under setjmp.
         .target(
             name: "FZShims",
@@ -30,7 +36,7 @@ let package = Package(
         ),
         .target(
             name: "ForceZoomCore",
-            dependencies: ["FZShims"],
+            dependencies: ["FZShims", "CZlib"],
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),
         .executableTarget(

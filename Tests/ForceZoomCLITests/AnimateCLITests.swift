@@ -12,15 +12,11 @@ struct AnimateCLITests {
     static let photo = FileSystem.join(CLI.root, "Fixtures/photos/peek.jpg")
 
     /// The JSON lines animate prints.
-    static func lines(_ stdout: String) -> [[String: MiniJSON.Value]] {
-        stdout.split(separator: "\n").compactMap { line in
-            var p = MiniJSON(Array(line.utf8))
-            if case .object(let o)? = p.parse() { return o }
-            return nil
-        }
+    static func lines(_ stdout: String) -> [[String: JSONValue]] {
+        stdout.split(separator: "\n").compactMap { JSONValue.object($0) }
     }
 
-    static func number(_ o: [String: MiniJSON.Value], _ key: String) -> Double {
+    static func number(_ o: [String: JSONValue], _ key: String) -> Double {
         if case .number(let v)? = o[key] { return v }
         return .nan
     }

@@ -7,14 +7,10 @@ import Testing
 struct TransformScreenTraceCLITests {
     static func image(_ path: String) -> Image? { try? ImageReader(path: path).readImage() }
 
-    static func object(_ line: String) -> [String: MiniJSON.Value] {
-        var p = MiniJSON(Array(line.utf8))
-        if case .object(let o)? = p.parse() { return o }
-        return [:]
-    }
+    static func object(_ line: String) -> [String: JSONValue] { JSONValue.object(line) ?? [:] }
 
-    static func number(_ o: [String: MiniJSON.Value], _ path: String...) -> Double {
-        var cur: MiniJSON.Value? = .object(o)
+    static func number(_ o: [String: JSONValue], _ path: String...) -> Double {
+        var cur: JSONValue? = .object(o)
         for key in path { if case .object(let m)? = cur { cur = m[key] } else { return .nan } }
         if case .number(let v)? = cur { return v }
         return .nan

@@ -1,3 +1,5 @@
+import CZlib
+
 /// Assembles an animated PNG (APNG: acTL, fcTL, fdAT) from frames libpng compressed.
 ///
 /// The system libpng has no APNG support, so each frame is encoded as an ordinary PNG in
@@ -27,12 +29,6 @@ public struct APNGWriter {
             delayDenominator = 1000
         }
         self.plays = plays
-    }
-
-    /// Adds a frame (must match `size` and `format`).
-    public mutating func add(_ image: Image, settings: PNGSettings) throws(OutputError) {
-        precondition(image.size == size && image.format == format, "APNG frames share size and format")
-        frames.append(Self.idatPayload(try PNGWriter.encode(image, settings: settings)))
     }
 
     /// A frame's compressed data (its IDAT payload), made where the frame is rendered so
@@ -93,18 +89,10 @@ public struct APNGWriter {
     }
 }
 
-/// CRC-32 (ISO 3309, as PNG uses it).
+/// CRC-32 (ISO 3309, as PNG uses it), computed by zlib.
 public enum CRC32 {
-    static let table: [UInt32] = (0..<256).map { n -> UInt32 in
-        var c = UInt32(n)
-        for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-        return c
-    }
-
     public static func checksum(_ bytes: [UInt8]) -> UInt32 {
-        var c: UInt32 = 0xFFFF_FFFF
-        for b in bytes { c = table[Int((c ^ UInt32(b)) & 0xFF)] ^ (c >> 8) }
-        return c ^ 0xFFFF_FFFF
+        bytes.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, UInt32($0.count))) }
     }
 }
 

@@ -1,7 +1,10 @@
 /// A file format as sniffed from its first bytes (never from its name).
-public enum ImageFormat: String, Sendable, CustomStringConvertible {
-    case png = "PNG"
-    case jpeg = "JPEG"
+///
+/// A struct, not an enum: a decoder file declares its own format (`static let png`), so a
+/// new format is one decoder file plus one entry in `ImageDecoders.all`.
+public struct ImageFormat: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
 
     /// How many leading bytes `sniff` wants.
     public static let sniffLength = 32
@@ -16,15 +19,15 @@ public enum ImageFormat: String, Sendable, CustomStringConvertible {
         case unknown
     }
 
-    /// Sniffs a format from the first bytes of a file.
+    /// Sniffs a format from the first bytes of a file: a format a decoder reads, else the
+    /// name of a known format forcezoom does not read, text, or unknown.
     /// - Parameter head: at least the first `sniffLength` bytes (fewer for short files).
     public static func sniff(_ head: [UInt8]) -> Sniffed {
         func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {
             head.count >= offset + magic.count && Array(head[offset..<(offset + magic.count)]) == magic
         }
         func ascii(_ s: String, at offset: Int = 0) -> Bool { starts(Array(s.utf8), at: offset) }
-        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .supported(.png) }
-        if starts([0xFF, 0xD8, 0xFF]) { return .supported(.jpeg) }
+        if let decoder = ImageDecoders.decoder(for: head) { return .supported(decoder.format) }
         if ascii("GIF87a") || ascii("GIF89a") { return .unsupported("GIF") }
         if ascii("RIFF") && ascii("WEBP", at: 8) { return .unsupported("WebP") }
         if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .unsupported("TIFF") }

@@ -1,4 +1,3 @@
-import CPNG
 import FZShims
 
 #if canImport(Glibc)

@@ -16,7 +16,8 @@ extension Image {
             for x in target.x..<target.maxX {
                 let s = ((y - origin.y) * src.width + (x - origin.x)) * sc
                 let d = (y * width + x) * c
-                blendPixel(at: d, channels: c, color: Array(src.pixels[s..<(s + sc - 1)]), alpha: Float(src.pixels[s + sc - 1]) / 255)
+                let color = sc == 2 ? SIMD4(src.pixels[s], 0, 0, 0) : SIMD4(src.pixels[s], src.pixels[s + 1], src.pixels[s + 2], 0)
+                blendPixel(at: d, channels: c, color: color, alpha: Float(src.pixels[s + sc - 1]) / 255)
             }
         }
     }
@@ -27,7 +28,7 @@ extension Image {
         let clipped = rect.intersection(PixelRect(size: size))
         if clipped.isEmpty { return }
         let c = format.channels
-        let value = format.isGray ? [color.bytes(in: .gray)[0]] : [color.r, color.g, color.b]
+        let value = format.isGray ? SIMD4(color.bytes(in: .gray)[0], 0, 0, 0) : SIMD4(color.r, color.g, color.b, 0)
         let alpha = Float(color.a) / 255
         for y in clipped.y..<clipped.maxY {
             for x in clipped.x..<clipped.maxX {
@@ -39,13 +40,15 @@ extension Image {
     }
 
     /// One pixel, straight-alpha over.
-    private mutating func blendPixel(at d: Int, channels c: Int, color: [UInt8], alpha sa: Float) {
+    /// `color` holds the gray value, or red, green and blue, in its first lanes (no heap
+    /// array per pixel).
+    private mutating func blendPixel(at d: Int, channels c: Int, color: SIMD4<UInt8>, alpha sa: Float) {
         if sa <= 0 { return }
         let colorChannels = format.hasAlpha ? c - 1 : c
         let da: Float = format.hasAlpha ? Float(pixels[d + c - 1]) / 255 : 1
         let oa = sa + da * (1 - sa)
         for k in 0..<colorChannels {
-            let sv = Float(color[min(k, color.count - 1)]), dv = Float(pixels[d + k])
+            let sv = Float(color[k]), dv = Float(pixels[d + k])
             let v = oa > 0 ? (sv * sa + dv * da * (1 - sa)) / oa : 0
             pixels[d + k] = UInt8(max(0, min(255, (v + 0.5).rounded(.down))))
         }

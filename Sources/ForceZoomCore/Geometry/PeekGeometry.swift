@@ -44,15 +44,10 @@ public struct PeekGeometry: Hashable, Sendable {
 
     /// One axis: (window start, shift applied).
     static func place(_ p: Int, extent: Int, side: Int, zoom: Double) -> (Double, Double) {
-        let centre = Double(side / 2)
         let s = Double(side) / zoom
-        let wanted = zoom == 1 ? Double(p) - centre : Double(p) + 0.5 - (centre + 0.5) / zoom
-        let start: Double
-        if Double(extent) >= s {
-            start = min(max(wanted, 0), Double(extent) - s)
-        } else {
-            start = -((Double(side) - Double(extent) * zoom) / 2).rounded(.down) / zoom
-        }
+        let (placed, wanted) = PeekPlacement.start(p, side: side, zoom: zoom, length: s, extent: Double(extent))
+        // An image shorter than the window is centred on the padding instead.
+        let start = Double(extent) >= s ? placed : -((Double(side) - Double(extent) * zoom) / 2).rounded(.down) / zoom
         return (start, start - wanted)
     }
 

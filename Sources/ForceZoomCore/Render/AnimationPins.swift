@@ -11,15 +11,17 @@ extension AnimationRenderer {
                                 clip: Bool) {
         if markers.isEmpty { return }
         if canvas.format.isGray { canvas = canvas.converted(to: canvas.format.withColor) }
-        let centred = markers.map { Marker(x: $0.x + 0.5, y: $0.y + 0.5, label: $0.label) }
+        let layer = PinLayer(markers, size: size)
         if let fit = frame.fit {
             // Fullscreen at rest: the view is the whole screen, nothing to clip. Back to the
-            // content's orientation (an exact pixel move), pins as fit draws them, and turn.
+            // content's orientation (an exact pixel move), pins as `FitRenderer` draws them,
+            // and turn.
             var content = canvas.oriented(fit.orientation.contentTurn.inverse)
-            PinRenderer.draw(centred, on: &content, transform: fit.imageToContent, size: size)
+            layer.draw(on: &content, transform: fit.imageToContent)
             canvas = content.oriented(fit.orientation.contentTurn)
             return
         }
+        let centred = layer.tips
         let before = clip ? canvas : nil
         var touched: [PixelRect] = []
         let view = frame.view

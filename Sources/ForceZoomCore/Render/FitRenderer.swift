@@ -1,20 +1,27 @@
-/// Renders the rotated fullscreen fit: resize first (DCT-scaled decode streamed into an
-/// alias-free reducer), letterbox on the background in the content bounds, draw pins,
-/// then turn the content into the portrait canvas by an exact quarter turn.
+/// Renders the rotated fullscreen fit: resize first (the command decodes through
+/// `pipeline(for:)`, a DCT-scaled decode streamed into an alias-free reducer), letterbox on
+/// the background in the content bounds, draw pins, then turn the content into the portrait
+/// canvas by an exact quarter turn.
 public enum FitRenderer {
+    /// What to decode for a fit: the visible part of the image reduced to its shown size.
+    public static func pipeline(for g: FitGeometry, filter: ResampleFilter = .lanczos) -> ReductionPipeline {
+        ReductionPipeline(target: shownSize(g), window: g.visibleImageRect, filter: filter)
+    }
+
+    /// The scaled image's size inside the content bounds.
+    static func shownSize(_ g: FitGeometry) -> PixelSize {
+        PixelSize(width: min(g.bounds.width, g.scaledSize.width), height: min(g.bounds.height, g.scaledSize.height))
+    }
+
     /// - Parameters:
-    ///   - reader: an opened input (consumed).
+    ///   - scaled: the visible image at its shown size, as `pipeline(for:)` decodes it.
     ///   - geometry: the fit.
     ///   - background: the blanking colour (transparent allowed).
-    ///   - markers: pins at image points (pixel indices; the tip marks the pixel centre).
-    ///   - filter: the reduction kernel.
+    ///   - pins: pins at image points.
     /// - Returns: the canvas, `geometry.screen` in size.
-    /// - Throws: `DecodeError`.
-    public static func render(_ reader: ImageReader, geometry g: FitGeometry, background: Color,
-                              markers: [Marker] = [], filter: ResampleFilter = .lanczos) throws(DecodeError) -> Image {
-        let visible = g.visibleImageRect
-        let shown = PixelSize(width: min(g.bounds.width, g.scaledSize.width), height: min(g.bounds.height, g.scaledSize.height))
-        let (scaled, _) = try reader.readResampled(to: shown, window: visible, filter: filter)
+    public static func render(_ scaled: Image, geometry g: FitGeometry, background: Color, pins: PinLayer = PinLayer([])) -> Image {
+        let shown = shownSize(g)
+        precondition(scaled.size == shown, "FitRenderer wants the image its pipeline decodes")
         let letterboxed = shown != g.bounds
         let format = letterboxed || scaled.format.hasAlpha ? scaled.format.union(background.minimalFormat) : scaled.format
         var content: Image
@@ -24,13 +31,9 @@ public enum FitRenderer {
             content = Image(width: g.bounds.width, height: g.bounds.height, format: format, fill: background)
             content.blend(scaled, at: PixelPoint(x: max(0, g.offset.x), y: max(0, g.offset.y)))
         }
-        if !markers.isEmpty {
-            if content.format.isGray { content = content.converted(to: content.format.withColor) }
-            // Pins are drawn in content space so they turn with the content, upright to the
-            // person holding the device.
-            PinRenderer.draw(markers.map { Marker(x: $0.x + 0.5, y: $0.y + 0.5, label: $0.label) }, on: &content,
-                             transform: g.imageToContent)
-        }
+        // Pins are drawn in content space so they turn with the content, upright to the
+        // person holding the device.
+        pins.draw(on: &content, transform: g.imageToContent)
         return content.oriented(g.orientation.contentTurn)
     }
 }

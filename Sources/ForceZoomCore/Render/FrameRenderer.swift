@@ -11,28 +11,37 @@ public struct BoxStyle: Hashable, Sendable {
 /// Renders what the screen shows on first touch: the aspect-fit view of the image with
 /// the preview box around the region `crop` would cut for the same arguments.
 public enum FrameRenderer {
+    /// The image's place in the view, on whole view pixels.
+    static func imagePixels(_ fit: AspectFit) -> PixelRect {
+        let r = fit.imageRect
+        let x0 = Int(r.x.rounded()), y0 = Int(r.y.rounded())
+        return PixelRect(x: x0, y: y0, width: max(1, Int(r.maxX.rounded()) - x0), height: max(1, Int(r.maxY.rounded()) - y0))
+    }
+
+    /// What to decode for the view: the whole image at its size in the view.
+    public static func pipeline(for fit: AspectFit) -> ReductionPipeline {
+        ReductionPipeline(target: imagePixels(fit).size, filter: .lanczos)
+    }
+
     /// - Parameters:
-    ///   - reader: an opened input (consumed).
+    ///   - scaled: the image at its size in the view, as `pipeline(for:)` decodes it.
     ///   - fit: the aspect-fit of the upright image into the view.
     ///   - peek: the crop geometry (its window is what the box marks).
     ///   - background: the letterbox colour.
     ///   - style: the box's look.
-    ///   - markers: pins at image points.
+    ///   - pins: pins at image points.
     /// - Returns: the view, `fit.view` in size.
-    public static func render(_ reader: ImageReader, fit: AspectFit, peek: PeekGeometry, background: Color,
-                              style: BoxStyle = BoxStyle(), markers: [Marker] = []) throws(DecodeError) -> Image {
-        let r = fit.imageRect
-        // The image occupies whole view pixels: round its rectangle to the pixel grid.
-        let x0 = Int(r.x.rounded()), y0 = Int(r.y.rounded())
-        let size = PixelSize(width: max(1, Int(r.maxX.rounded()) - x0), height: max(1, Int(r.maxY.rounded()) - y0))
-        let (scaled, _) = try reader.readResampled(to: size, filter: .lanczos)
+    public static func render(_ scaled: Image, fit: AspectFit, peek: PeekGeometry, background: Color,
+                              style: BoxStyle = BoxStyle(), pins: PinLayer = PinLayer([])) -> Image {
+        let place = imagePixels(fit)
+        precondition(scaled.size == place.size, "FrameRenderer wants the image its pipeline decodes")
+        let (x0, y0) = (place.x, place.y)
         let format = scaled.format.union(background.minimalFormat).withColor
         var view = Image(width: fit.view.width, height: fit.view.height, format: format, fill: background)
         view.blend(scaled, at: PixelPoint(x: x0, y: y0))
         let box = boxRect(fit: fit, peek: peek)
         drawBox(box, style: style, on: &view)
-        PinRenderer.draw(markers.map { Marker(x: $0.x + 0.5, y: $0.y + 0.5, label: $0.label) }, on: &view,
-                         transform: .scale(fit.scale, fit.scale).then(.translation(fit.offsetX, fit.offsetY)))
+        pins.draw(on: &view, transform: .scale(fit.scale, fit.scale).then(.translation(fit.offsetX, fit.offsetY)))
         return view
     }
 

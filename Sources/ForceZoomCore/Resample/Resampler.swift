@@ -50,13 +50,6 @@ public struct Resampler: Sendable {
         return weights + ring + rows + output.area * Int64(channels)
     }
 
-    /// The source rows output row `oy` needs.
-    public func sourceRows(forOutputRow oy: Int) -> Range<Int> {
-        var w = [Float](repeating: 0, count: vertical.maxTaps)
-        let (f, n) = w.withUnsafeMutableBufferPointer { vertical.taps(oy, into: $0.baseAddress!) }
-        return f..<(f + n)
-    }
-
     /// Resamples an image held in memory.
     public func resample(_ image: Image) -> Image {
         precondition(image.size == sourceSize && image.format == format, "source does not match the resampler")

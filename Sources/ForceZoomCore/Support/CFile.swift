@@ -51,11 +51,20 @@ final class CFile {
         return buffer
     }
 
+    /// Reads to the end in 64 KiB pieces (memory grows with the file, not with the limit);
+    /// nil when there are more than `limit` bytes.
+    func readAll(limit: Int) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        while true {
+            let piece = read(upTo: min(1 << 16, limit - bytes.count + 1))
+            bytes += piece
+            if bytes.count > limit { return nil }
+            if piece.isEmpty { return bytes }
+        }
+    }
+
     /// Moves back to the first byte; false when the stream cannot seek.
     func rewind() -> Bool { fseek(stream, 0, SEEK_SET) == 0 }
-
-    /// The descriptor, for fsync and fstat.
-    var descriptor: Int32 { fileno(stream) }
 
     /// Opens a file for reading.
     static func open(readingFrom path: String) -> Result<CFile, Errno> {

@@ -132,8 +132,7 @@ extension FileSystem {
             case .failure(let e): throw e
             }
         }
-        let bytes = file.read(upTo: limit + 1)
-        if bytes.count > limit { throw Errno(EFBIG) }
+        guard let bytes = file.readAll(limit: limit) else { throw Errno(EFBIG) }
         return String(decoding: bytes, as: UTF8.self)
     }
 }

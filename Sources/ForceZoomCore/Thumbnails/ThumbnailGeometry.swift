@@ -86,19 +86,12 @@ public struct ThumbnailGeometry: Hashable, Sendable {
         switch crop {
         case .point(let touch):
             let p = try touch.resolve(in: source)
-            x0 = Self.place(p.x, side: ow, scale: s, window: ww, extent: w)
-            y0 = Self.place(p.y, side: oh, scale: s, window: wh, extent: h)
+            x0 = PeekPlacement.start(p.x, side: ow, zoom: s, length: ww, extent: w).start
+            y0 = PeekPlacement.start(p.y, side: oh, zoom: s, length: wh, extent: h).start
         default:
             x0 = (w - ww) / 2
             y0 = (h - wh) / 2
         }
         self.init(source: source, output: PixelSize(width: ow, height: oh), window: Rect(x: x0, y: y0, width: ww, height: wh))
-    }
-
-    /// One axis of the peek rule: pixel `p`'s centre lands on output pixel floor(side/2)'s
-    /// centre, then the window shifts just enough to lie inside the image.
-    static func place(_ p: Int, side: Int, scale: Double, window: Double, extent: Double) -> Double {
-        let wanted = Double(p) + 0.5 - (Double(side / 2) + 0.5) / scale
-        return min(max(wanted, 0), extent - window)
     }
 }

@@ -58,9 +58,6 @@ public struct ThumbnailName: Hashable, Sendable, CustomStringConvertible {
         self.pieces = pieces
     }
 
-    /// Whether the pattern gives every input its own name whatever the inputs are (%i).
-    public var isAlwaysUnique: Bool { pieces.contains(.index) }
-
     /// The expanded name, relative to the output folder, with empty folders and `.`
     /// components removed (`%d/%s.png` for a file at the walk root is just `name.png`).
     /// - Parameters:

@@ -261,7 +261,9 @@ struct Animate: ParsableCommand {
         for f in geometry {
             guard let g = f.fit, fitted[g.orientation] == nil else { continue }
             let second = try openReader(stdin: stdin)
-            do { fitted[g.orientation] = try FitRenderer.render(second, geometry: g, background: background.color) } catch { throw ToolFailure(error) }
+            let scaled: Image
+            do { (scaled, _) = try FitRenderer.pipeline(for: g).run(second) } catch { throw ToolFailure(error) }
+            fitted[g.orientation] = FitRenderer.render(scaled, geometry: g, background: background.color)
         }
         // Decode once, at the largest scale any other frame shows (DCT-scaled for JPEGs).
         let moving = geometry.filter { $0.fit == nil }

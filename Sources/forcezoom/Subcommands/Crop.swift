@@ -125,12 +125,8 @@ struct Crop: ParsableCommand {
 
         for (i, g) in geometries.enumerated() {
             var peek = PeekRenderer.render(g, source: sources[i], sourceRect: rects[i], background: background.color, filter: filter)
-            if !markers.isEmpty {
-                // Pins keep their size in output pixels at any --zoom; tips on pixel centres.
-                if peek.format.isGray { peek = peek.converted(to: peek.format.withColor) }
-                PinRenderer.draw(markers.map { Marker(x: $0.x + 0.5, y: $0.y + 0.5, label: $0.label) }, on: &peek,
-                                 transform: .translation(-g.window.x, -g.window.y).then(.scale(g.zoom, g.zoom)))
-            }
+            // Pins keep their size in output pixels at any --zoom.
+            PinLayer(markers).draw(on: &peek, transform: .translation(-g.window.x, -g.window.y).then(.scale(g.zoom, g.zoom)))
             let path = outputPath(i + 1)
             let bytes: Int64?
             do {

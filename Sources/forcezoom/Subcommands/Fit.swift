@@ -90,11 +90,9 @@ struct Fit: ParsableCommand {
         let image = reader.header.uprightSize
         let chosen = DeviceOrientation(rawValue: orientation) ?? FitGeometry.automatic(image: image, screen: screenPixels)
         let g = FitGeometry(image: image, screen: screenPixels, orientation: chosen, mode: FitGeometry.Mode(rawValue: mode)!)
-        let canvas: Image
-        do {
-            canvas = try FitRenderer.render(reader, geometry: g, background: background.color, markers: markers,
-                                            filter: ResampleFilter(rawValue: filter)!)
-        } catch { throw ToolFailure(error) }
+        let scaled: Image
+        do { (scaled, _) = try FitRenderer.pipeline(for: g, filter: ResampleFilter(rawValue: filter)!).run(reader) } catch { throw ToolFailure(error) }
+        let canvas = FitRenderer.render(scaled, geometry: g, background: background.color, pins: PinLayer(markers))
         for w in reader.warnings { Terminal.warning("\(reader.path): \(w)") }
         let path = output ?? "\(input == "-" ? "stdin" : FileSystem.stem(input)).fit.png"
         let bytes: Int64?

@@ -63,16 +63,18 @@ struct Frame: ParsableCommand {
         if output == "-" && json { throw ValidationError("-o - writes the PNG to stdout; --json cannot share it") }
     }
 
-    /// The view, and with --with-peek the 1:1 peek beside it (a second reader: the first
-    /// is consumed by the scaled decode).
+    /// The view, and with --with-peek the 1:1 peek beside it. The view is decoded reduced
+    /// (DCT-scaled) and the peek at 1:1 from its rows only: two decodes of the file, each the
+    /// cheapest for its part, both here (a reader decodes once).
     func render(_ reader: ImageReader, fit: AspectFit, peek: PeekGeometry, style: BoxStyle, markers: [Marker]) throws(DecodeError) -> Image {
-        let view = try FrameRenderer.render(reader, fit: fit, peek: peek, background: background.color, style: style, markers: markers)
+        let (scaled, _) = try FrameRenderer.pipeline(for: fit).run(reader)
+        let pins = PinLayer(markers)
+        let view = FrameRenderer.render(scaled, fit: fit, peek: peek, background: background.color, style: style, pins: pins)
         guard withPeek else { return view }
         let second = try ImageReader(path: input, options: decode.options)
         let source = try second.readUpright([peek.coveredRect])[0]
         var shot = PeekRenderer.render(peek, source: source, sourceRect: peek.coveredRect, background: background.color, filter: .nearest)
-        PinRenderer.draw(markers.map { Marker(x: $0.x + 0.5, y: $0.y + 0.5, label: $0.label) }, on: &shot,
-                         transform: .translation(-peek.window.x, -peek.window.y))
+        pins.draw(on: &shot, transform: .translation(-peek.window.x, -peek.window.y))
         let gap = 16
         var both = Image(width: view.width + gap + shot.width, height: max(view.height, shot.height),
                          format: view.format.union(shot.format), fill: Color(r: 40, g: 40, b: 40))

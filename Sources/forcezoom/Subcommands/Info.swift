@@ -58,24 +58,7 @@ struct Info: ParsableCommand {
             ("orientationApplied", .int(h.orientation.rawValue)),
             ("pixelFormat", .string(h.pixelFormat.description)),
         ]
-        switch h.details {
-        case .png(let p):
-            m += [
-                ("bitDepth", .int(p.bitDepth)), ("colorType", .string(p.colorTypeName)),
-                ("interlaced", .bool(p.interlaced)), ("transparency", .bool(p.hasTransparency)),
-                ("gamma", p.gamma.map { .number($0) } ?? .null), ("icc", .bool(p.hasICC)),
-                ("chrm", .bool(p.hasChromaticities)), ("srgb", .bool(p.hasSRGB)),
-            ]
-        case .jpeg(let j):
-            m += [
-                ("bitDepth", .int(j.precision)), ("colorSpace", .string(j.colorSpace)),
-                ("components", .int(j.components)), ("progressive", .bool(j.progressive)),
-                ("arithmetic", .bool(j.arithmetic)),
-                ("subsampling", j.subsampling.isEmpty ? .null : .string(j.subsampling)),
-                ("samplingFactors", .string(j.samplingFactors)), ("icc", .bool(j.hasICC)),
-                ("adobe", .bool(j.adobe)),
-            ]
-        }
+        m += h.details.jsonMembers
         return .object(m)
     }
 
@@ -90,22 +73,7 @@ struct Info: ParsableCommand {
                 parts.append("EXIF orientation \(v) (invalid, ignored)")
             }
         }
-        switch h.details {
-        case .png(let p):
-            parts.append("\(p.colorTypeName) \(p.bitDepth)-bit")
-            if p.interlaced { parts.append("interlaced") }
-            if p.hasTransparency && p.colorType != 4 && p.colorType != 6 { parts.append("tRNS") }
-            if let g = p.gamma { parts.append("gamma \(JSON.format(g)) (not applied)") }
-            if p.hasICC { parts.append("ICC profile (not applied)") }
-            if p.hasSRGB { parts.append("sRGB") }
-        case .jpeg(let j):
-            parts.append("\(j.colorSpace) \(j.components) component\(j.components == 1 ? "" : "s")")
-            if !j.subsampling.isEmpty { parts.append(j.subsampling) }
-            parts.append(j.progressive ? "progressive" : "baseline")
-            if j.arithmetic { parts.append("arithmetic") }
-            if j.hasICC { parts.append("ICC profile (not applied)") }
-            if j.adobe { parts.append("Adobe") }
-        }
+        parts += h.details.summary
         parts.append("-> \(h.pixelFormat)")
         return "\(path): " + parts.joined(separator: ", ")
     }

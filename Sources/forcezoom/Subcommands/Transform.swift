@@ -162,10 +162,7 @@ struct Transform: ParsableCommand {
         let warp = AffineTransform.scale(w / Double(source.width), h / Double(source.height)).then(full)
         var out = AffineRenderer.render(source, transform: warp, canvas: canvasSize, background: background.color,
                                         filter: ResampleFilter(rawValue: filter)!)
-        if !markers.isEmpty {
-            if out.format.isGray { out = out.converted(to: out.format.withColor) }
-            PinRenderer.draw(markers.map { Marker(x: $0.x + 0.5, y: $0.y + 0.5, label: $0.label) }, on: &out, transform: full)
-        }
+        PinLayer(markers).draw(on: &out, transform: full)
         let path = output ?? "\(input == "-" ? "stdin" : FileSystem.stem(input)).transform.png"
         do { try ImageWriter.write(out, to: path, encoding: .png(encode.png), protecting: [input]) } catch { throw ToolFailure(error) }
         if json {

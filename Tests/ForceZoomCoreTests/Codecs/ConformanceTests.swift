@@ -238,7 +238,7 @@ struct ConformanceTests {
         #expect(header.format == .png)
         #expect(header.storedSize == PixelSize(width: row.width, height: row.height))
         #expect(header.orientation == .up)
-        guard case .png(let details) = header.details else {
+        guard let details = header.details as? PNGDetails else {
             Issue.record("header details are not PNG: \(header.details)")
             return
         }
@@ -315,7 +315,7 @@ struct ConformanceTests {
         for (name, rects) in regionPairs(whole.size) {
             let reader = try ImageReader(path: full)
             #expect(reader.header.orientation == .up)
-            guard case .jpeg(let details) = reader.header.details else {
+            guard let details = reader.header.details as? JPEGDetails else {
                 Issue.record("header details are not JPEG")
                 return
             }

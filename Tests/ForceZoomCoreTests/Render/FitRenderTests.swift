@@ -35,7 +35,7 @@ struct FitRenderTests {
         let path = try Self.write(Pattern(.orientation, size: PixelSize(width: 600, height: 400)), "orient.png", exif: .rotate90)
         let reader = try ImageReader(path: path)
         let g = FitGeometry(image: reader.header.uprightSize, screen: PixelSize(width: 300, height: 500), orientation: o)
-        let canvas = try FitRenderer.render(reader, geometry: g, background: .black)
+        let canvas = try fitted(reader, g, background: .black)
         #expect(canvas.size == PixelSize(width: 300, height: 500))
         let r = g.canvasImageRect
         let inset = 6.0
@@ -57,7 +57,7 @@ struct FitRenderTests {
         let reader = try ImageReader(path: path)
         let g = FitGeometry(image: bounds, screen: PixelSize(width: 60, height: 90), orientation: o)
         #expect(g.scale == 1)
-        let canvas = try FitRenderer.render(reader, geometry: g, background: .black)
+        let canvas = try fitted(reader, g, background: .black)
         let trace = try #require(CoordinateCode.trace(canvas))
         #expect(trace.sourceRect == PixelRect(size: bounds))
         #expect(trace.orientation == o.contentTurn)
@@ -67,9 +67,9 @@ struct FitRenderTests {
     /// so an alias-free reduction turns them flat gray; aliasing shows as false rings.
     @Test func zonePlateReductionIsAliasFree() throws {
         let path = try Self.write(Pattern(.zoneplate, size: PixelSize(width: 800, height: 800)), "zone.png")
-        let fit = try FitRenderer.render(try ImageReader(path: path),
-                                         geometry: FitGeometry(image: PixelSize(width: 800, height: 800), screen: PixelSize(width: 200, height: 200), orientation: .portrait),
-                                         background: .black)
+        let fit = try fitted(try ImageReader(path: path),
+                            FitGeometry(image: PixelSize(width: 800, height: 800), screen: PixelSize(width: 200, height: 200), orientation: .portrait),
+                            background: .black)
         // A naive point-sampled reduction, for contrast.
         let full = try ImageReader(path: path).readImage()
         var naive = Image(width: 200, height: 200, format: full.format)
@@ -132,7 +132,8 @@ struct FitRenderTests {
             var style = BoxStyle()
             style.color = Color(r: 255, g: 0, b: 255)
             style.shadowColor = .transparent
-            let frame = try FrameRenderer.render(try ImageReader(path: path), fit: fit, peek: peek, background: .black, style: style)
+            let frame = FrameRenderer.render(try FrameRenderer.pipeline(for: fit).run(try ImageReader(path: path)).0, fit: fit, peek: peek,
+                                             background: .black, style: style)
             var minX = Int.max, minY = Int.max, maxX = Int.min, maxY = Int.min
             for y in 0..<frame.height {
                 for x in 0..<frame.width where frame.rgba(x: x, y: y).r > 128 {
@@ -157,8 +158,7 @@ struct FitRenderTests {
         var inks: [Double] = []
         for screen in [PixelSize(width: 200, height: 400), PixelSize(width: 600, height: 1200)] {
             let g = FitGeometry(image: PixelSize(width: 1000, height: 800), screen: screen, orientation: .portrait)
-            let canvas = try FitRenderer.render(try ImageReader(path: path), geometry: g, background: .white,
-                                                markers: [Marker(x: 499, y: 399)])
+            let canvas = try fitted(try ImageReader(path: path), g, background: .white, markers: [Marker(x: 499, y: 399)])
             let tip = g.transform.apply(x: 499.5, y: 399.5)
             var minX = Int.max, minY = Int.max, maxX = Int.min, maxY = Int.min
             var ink = 0.0
@@ -224,3 +224,9 @@ struct FitRenderTests {
 #if canImport(Glibc)
 import Glibc
 #endif
+
+/// A fit as the `fit` command makes it: the renderer's pipeline decodes, the renderer draws.
+func fitted(_ reader: ImageReader, _ g: FitGeometry, background: Color, markers: [Marker] = []) throws -> Image {
+    let (scaled, _) = try FitRenderer.pipeline(for: g).run(reader)
+    return FitRenderer.render(scaled, geometry: g, background: background, pins: PinLayer(markers))
+}

@@ -1,0 +1,96 @@
+/// One image format's decoder: the header on open, then rows, top to bottom, at a scale
+/// and within a column window the decoder may widen.
+///
+/// The contract every decoder keeps (PNG and JPEG today; HEIF and WebP next):
+/// - `init` reads the header and checks the stored size against `options` (pixels and the
+///   memory its own buffers need) before anything sized by the image is allocated.
+/// - `begin` is called once; `skip` and `read` then move down the rows; `finish` reads what
+///   follows the last row (to the end marker) where the caller wants the whole file checked.
+/// - Failures are `DecodeError`s naming the file; with `options.lenient` a decoder keeps what
+///   decoded, returns fewer rows, and says why in `warnings`.
+/// - Every pointer of the decoder's C library stays in that library's own Swift file.
+///
+/// Adding a format: one file with a type conforming to this protocol (plus its C shim when
+/// the library longjmps) and one entry in `ImageDecoders.all`.
+protocol ImageDecoder: AnyObject {
+    /// The format this decoder reads.
+    static var format: ImageFormat { get }
+    /// Whether a file's first bytes (up to `ImageFormat.sniffLength`) are this format.
+    static func sniff(_ head: [UInt8]) -> Bool
+    /// Reads the header from `source` (positioned at its first byte).
+    init(source: ImageSource, options: DecodeOptions) throws(DecodeError)
+
+    /// The stored size, before any orientation.
+    var storedSize: PixelSize { get }
+    /// The layout of the rows `read` delivers.
+    var pixelFormat: PixelFormat { get }
+    /// Bits per stored sample (8 or 16 for PNG, the precision for JPEG).
+    var bitDepth: Int { get }
+    /// The raw EXIF block (TIFF header first) when the file has one.
+    var exif: [UInt8]? { get }
+    /// Whether the EXIF orientation applies to the decoded pixels. HEIF, whose own
+    /// transformations are applied by the decoder, says no.
+    var exifOrientationApplies: Bool { get }
+    /// What the file says about its colours.
+    var color: ColorDescription { get }
+    /// The format's own header facts, for `info`.
+    var details: any CodecDetails { get }
+
+    /// The reductions the decoder can apply while decoding: 1/d for each d (ascending, 1 first).
+    var denominators: [Int] { get }
+    /// The size of the image decoded at 1/`denominator`.
+    func scaledSize(denominator: Int) -> PixelSize
+    /// Starts decoding at 1/`denominator` (one of `denominators`), delivering at least
+    /// `columns` (scaled pixels; nil = all) of every row.
+    /// - Returns: where the delivered rows start and how wide and how many they are.
+    func begin(denominator: Int, columns: Range<Int>?) throws(DecodeError) -> RowLayout
+    /// Skips `rows` rows (as cheaply as the format allows).
+    func skip(rows: Int) throws(DecodeError)
+    /// Reads up to `rows` rows of `layout.width * channels` bytes into `buffer`.
+    /// - Returns: rows read; fewer only when lenient and the data broke off, or at the end.
+    func read(into buffer: UnsafeMutableRawBufferPointer, rows: Int) throws(DecodeError) -> Int
+    /// Problems decoding skipped past (only with `lenient`).
+    var warnings: [String] { get }
+}
+
+extension ImageDecoder {
+    var exifOrientationApplies: Bool { true }
+    var denominators: [Int] { [1] }
+    func scaledSize(denominator: Int) -> PixelSize { storedSize }
+}
+
+/// What `ImageDecoder.begin` delivers: rows of `width` pixels starting at stored column
+/// `firstColumn` (at the chosen scale), `height` of them in all.
+struct RowLayout: Hashable, Sendable {
+    var firstColumn: Int
+    var width: Int
+    var height: Int
+}
+
+/// The decoders forcezoom has, in the order the sniffer asks them.
+enum ImageDecoders {
+    static var all: [any ImageDecoder.Type] { [PNGDecoder.self, JPEGDecoder.self] }
+
+    /// The decoder for a file's first bytes, if any reads it.
+    static func decoder(for head: [UInt8]) -> (any ImageDecoder.Type)? {
+        all.first { $0.sniff(head) }
+    }
+}
+
+/// A format's own header facts, shown by `info` in text and JSON.
+public protocol CodecDetails: Sendable, CustomStringConvertible {
+    /// Phrases for `info`'s one-line summary ("rgb 8-bit", "interlaced"...).
+    var summary: [String] { get }
+    /// Fields for `info --json`.
+    var jsonMembers: [(String, JSON)] { get }
+    /// Whether `other` holds the same facts.
+    func isEqual(to other: any CodecDetails) -> Bool
+}
+
+extension CodecDetails where Self: Equatable {
+    public func isEqual(to other: any CodecDetails) -> Bool { (other as? Self) == self }
+}
+
+extension CodecDetails {
+    public var description: String { summary.joined(separator: ", ") }
+}
