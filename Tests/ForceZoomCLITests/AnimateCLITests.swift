@@ -29,7 +29,13 @@ struct AnimateCLITests {
         for y in 0..<image.height {
             for x in 0..<image.width {
                 let c = image.rgba(x: x, y: y)
-                if c.r > 150 && c.g < 100 && c.b < 100 { n += 1; x0 = min(x0, x); y0 = min(y0, y); x1 = max(x1, x); y1 = max(y1, y) }
+                if c.r > 150 && c.g < 100 && c.b < 100 {
+                    n += 1
+                    x0 = min(x0, x)
+                    y0 = min(y0, y)
+                    x1 = max(x1, x)
+                    y1 = max(y1, y)
+                }
             }
         }
         return (n, n == 0 ? nil : PixelRect(x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1))
@@ -37,18 +43,23 @@ struct AnimateCLITests {
 
     @Test func sequenceAPNGAndContactSheet() {
         let dir = CLI.scratch()
-        let r = CLI.run(["animate", Self.photo, "--screen", "120x260", "--from", "10,20,40,30", "--frames", "6",
-                         "--orientation", "landscape-left", "-o", FileSystem.join(dir, "seq/%03d.png"),
-                         "--apng", FileSystem.join(dir, "zoom.png"), "--contact-sheet", FileSystem.join(dir, "sheet.png"), "--json"])
+        let r = CLI.run([
+            "animate", Self.photo, "--screen", "120x260", "--from", "10,20,40,30", "--frames", "6",
+            "--orientation", "landscape-left", "-o", FileSystem.join(dir, "seq/%03d.png"),
+            "--apng", FileSystem.join(dir, "zoom.png"), "--contact-sheet", FileSystem.join(dir, "sheet.png"), "--json",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.split(separator: "\n").count == 6)
-        #expect(r.stdout.hasPrefix(#"{"frame":1,"time":0,"phase":"zoom","progress":0,"presented":0,"rect":{"x":10,"y":20,"width":40,"height":30},"rotation":0"#))
+        #expect(
+            r.stdout.hasPrefix(
+                #"{"frame":1,"time":0,"phase":"zoom","progress":0,"presented":0,"rect":{"x":10,"y":20,"width":40,"height":30},"rotation":0"#))
         #expect(r.stdout.contains(#"{"frame":6,"time":0.45,"phase":"turn","progress":1"#) && r.stdout.contains(#""rotation":90"#))
         #expect(((try? FileSystem.list(FileSystem.join(dir, "seq"))) ?? []) == (1...6).map { "00\($0).png" })
         // A real APNG decoder (Pillow) reads every frame at the right size.
         let check = CLI.run(["info", FileSystem.join(dir, "sheet.png")])
         #expect(check.status == 0)
-        let pillow = "/usr/bin/python3 -c \"from PIL import Image; im = Image.open('\(FileSystem.join(dir, "zoom.png"))'); "
+        let pillow =
+            "/usr/bin/python3 -c \"from PIL import Image; im = Image.open('\(FileSystem.join(dir, "zoom.png"))'); "
             + "assert im.is_animated and im.n_frames == 6 and im.size == (120, 260), (im.n_frames, im.size); "
             + "[im.seek(k) or im.load() for k in range(6)]\""
         #expect(CLI.shell(pillow) == 0, "Pillow (python3-pil, `make deps`) must decode the APNG")
@@ -61,8 +72,10 @@ struct AnimateCLITests {
         let white = FileSystem.join(dir, "white.png")
         #expect(CLI.run(["fixture", "solid", "--size", "400x300", "--fill", "white", "-o", white]).status == 0)
         // (The rect holds the whole pin: pins are clipped to the view.)
-        let r = CLI.run(["animate", white, "--screen", "200x300", "--from", "10,100,80,60", "--frames", "5", "--marker", "200,150",
-                         "-o", FileSystem.join(dir, "f%d.png")])
+        let r = CLI.run([
+            "animate", white, "--screen", "200x300", "--from", "10,100,80,60", "--frames", "5", "--marker", "200,150",
+            "-o", FileSystem.join(dir, "f%d.png"),
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         let inks = [1, 5].map { k in Self.image(FileSystem.join(dir, "f\(k).png")).map { Double(Self.red($0).count) } ?? 0 }
         #expect(inks[0] > 20)
@@ -75,13 +88,16 @@ struct AnimateCLITests {
         let dir = CLI.scratch()
         let gray = FileSystem.join(dir, "gray.png")
         #expect(CLI.run(["fixture", "solid", "--size", "800x600", "--fill", "#808080", "-o", gray]).status == 0)
-        let r = CLI.run(["animate", gray, "--screen", "200x400", "--from", "50,50,40,40", "--frames", "5", "--easing", "linear",
-                         "--marker", "20,300", "--marker", "400,300", "-o", FileSystem.join(dir, "f%d.png"), "--json"])
+        let r = CLI.run([
+            "animate", gray, "--screen", "200x400", "--from", "50,50,40,40", "--frames", "5", "--easing", "linear",
+            "--marker", "20,300", "--marker", "400,300", "-o", FileSystem.join(dir, "f%d.png"), "--json",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         let json = Self.lines(r.stdout)
         for k in 1...4 {
             guard let frame = Self.image(FileSystem.join(dir, "f\(k).png")), case .object(let rect)? = json[k - 1]["rect"] else {
-                Issue.record("frame \(k)"); return
+                Issue.record("frame \(k)")
+                return
             }
             let x0 = Self.number(rect, "x"), y0 = Self.number(rect, "y")
             let x1 = x0 + Self.number(rect, "width"), y1 = y0 + Self.number(rect, "height")
@@ -124,8 +140,10 @@ struct AnimateCLITests {
         let dir = CLI.scratch()
         let white = FileSystem.join(dir, "white.png")
         #expect(CLI.run(["fixture", "solid", "--size", "400x300", "--fill", "white", "-o", white]).status == 0)
-        let common = ["animate", white, "--screen", "400x300", "--from", "150,112.5,100,75", "--easing", "ease-out",
-                      "--marker", "200,150", "--pin-scale-range", "1,4", "--json"]
+        let common = [
+            "animate", white, "--screen", "400x300", "--from", "150,112.5,100,75", "--easing", "ease-out",
+            "--marker", "200,150", "--pin-scale-range", "1,4", "--json",
+        ]
         let f = CLI.run(common + ["-o", FileSystem.join(dir, "f%d.png")])
         let r = CLI.run(common + ["--reverse", "-o", FileSystem.join(dir, "r%d.png")])
         #expect(f.status == 0 && r.status == 0, "\(f.stderr) \(r.stderr)")
@@ -141,8 +159,9 @@ struct AnimateCLITests {
         }
         for (a, b) in sizes {
             // (The same to a pixel: the tips fall at different sub-pixel positions.)
-            #expect(a != nil && abs((a?.width ?? 0) - (b?.width ?? 0)) <= 1 && abs((a?.height ?? 0) - (b?.height ?? 0)) <= 1,
-                    "\(String(describing: a)) vs \(String(describing: b))")
+            #expect(
+                a != nil && abs((a?.width ?? 0) - (b?.width ?? 0)) <= 1 && abs((a?.height ?? 0) - (b?.height ?? 0)) <= 1,
+                "\(String(describing: a)) vs \(String(describing: b))")
             #expect((a?.width ?? 0) >= 12 && (a?.width ?? 0) <= 15)
         }
     }
@@ -153,21 +172,34 @@ struct AnimateCLITests {
     func restFramesAreFit(_ orientation: String, _ mode: String) {
         let dir = CLI.scratch()
         let pins = ["--marker", "800,450,Seed", "--marker", "300,700"]
-        let r = CLI.run(["animate", Self.photo, "--screen", "195x422", "--from", "10,60,60,45", "--orientation", orientation,
-                         "--mode", mode, "--fps", "20", "-o", FileSystem.join(dir, "a%02d.png"), "--json"] + pins)
+        let r = CLI.run(
+            [
+                "animate", Self.photo, "--screen", "195x422", "--from", "10,60,60,45", "--orientation", orientation,
+                "--mode", mode, "--fps", "20", "-o", FileSystem.join(dir, "a%02d.png"), "--json",
+            ] + pins)
         #expect(r.status == 0, "\(r.stderr)")
         let json = Self.lines(r.stdout)
         let last = json.count
-        #expect(CLI.run(["fit", Self.photo, "--screen", "195x422", "--orientation", orientation, "--mode", mode,
-                         "-o", FileSystem.join(dir, "fit.png")] + pins).status == 0)
+        #expect(
+            CLI.run(
+                [
+                    "fit", Self.photo, "--screen", "195x422", "--orientation", orientation, "--mode", mode,
+                    "-o", FileSystem.join(dir, "fit.png"),
+                ] + pins
+            ).status == 0)
         let a = Self.image(FileSystem.join(dir, String(format2: last))), b = Self.image(FileSystem.join(dir, "fit.png"))
         #expect(a != nil && a == b, "frame \(last) differs from fit")
         #expect(Self.red(b!).count > 30)
         if orientation != "portrait" {
             // 0.2 s at 20 fps: frame 5 is the zoom's last, upright fullscreen.
             #expect(Self.number(json[4], "time") == 0.2 && Self.number(json[4], "rotation") == 0)
-            #expect(CLI.run(["fit", Self.photo, "--screen", "195x422", "--orientation", "portrait", "--mode", mode,
-                             "-o", FileSystem.join(dir, "up.png")] + pins).status == 0)
+            #expect(
+                CLI.run(
+                    [
+                        "fit", Self.photo, "--screen", "195x422", "--orientation", "portrait", "--mode", mode,
+                        "-o", FileSystem.join(dir, "up.png"),
+                    ] + pins
+                ).status == 0)
             #expect(Self.image(FileSystem.join(dir, "a05.png")) == Self.image(FileSystem.join(dir, "up.png")))
             #expect(last == 1 + 4 + 5)  // 0.2 s + 0.25 s at 20 fps
         }
@@ -180,8 +212,10 @@ struct AnimateCLITests {
         let dir = CLI.scratch()
         let orient = FileSystem.join(dir, "orient.png")
         #expect(CLI.run(["fixture", "orientation", "--size", "480x320", "-o", orient]).status == 0)
-        let r = CLI.run(["animate", orient, "--screen", "240x400", "--bounce", "--fps", "8", "--duration", "3",
-                         "-o", FileSystem.join(dir, "b%02d.png"), "--json"])
+        let r = CLI.run([
+            "animate", orient, "--screen", "240x400", "--bounce", "--fps", "8", "--duration", "3",
+            "-o", FileSystem.join(dir, "b%02d.png"), "--json",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         let json = Self.lines(r.stdout)
         #expect(json.count == 25)
@@ -196,7 +230,11 @@ struct AnimateCLITests {
             #expect(abs(Self.number(f, "rotation") - 60 * t) < 1e-6)  // pi/100 rad per 0.03 s
             #expect(abs(scale / Self.number(json[0], "scale") - (abs(cos(Double.pi / 3 * t)) + 0.5) / 1.5) < 1e-5)
             guard case .array(let m)? = f["transform"], m.count == 6,
-                  let frame = Self.image(FileSystem.join(dir, String(format: "b%02d.png", k + 1))) else { Issue.record("b\(k + 1)"); return }
+                let frame = Self.image(FileSystem.join(dir, String(format: "b%02d.png", k + 1)))
+            else {
+                Issue.record("b\(k + 1)")
+                return
+            }
             let v = m.map { if case .number(let x) = $0 { return x } else { return .nan } }
             for (cx, cy, isCorner) in corners {
                 // Two canvas pixels inside the corner, along both edges.
@@ -223,17 +261,20 @@ struct AnimateCLITests {
         let white = FileSystem.join(dir, "white.png")
         #expect(CLI.run(["fixture", "solid", "--size", "400x300", "--fill", "white", "-o", white]).status == 0)
         func widths(_ from: String, _ extra: [String]) -> (Int, Int) {
-            let r = CLI.run(["animate", white, "--screen", "400x300", "--from", from, "--marker", "200,150", "--frames", "3",
-                             "-o", FileSystem.join(dir, "p%d.png")] + extra)
+            let r = CLI.run(
+                [
+                    "animate", white, "--screen", "400x300", "--from", from, "--marker", "200,150", "--frames", "3",
+                    "-o", FileSystem.join(dir, "p%d.png"),
+                ] + extra)
             #expect(r.status == 0, "\(r.stderr)")
             let a = Self.red(Self.image(FileSystem.join(dir, "p1.png"))!).box?.width ?? 0
             let b = Self.red(Self.image(FileSystem.join(dir, "p3.png"))!).box?.width ?? 0
             return (a, b)
         }
         let seed = ["--initial-zoom", "0.25", "--pin-scale-range", "0.25,1"]
-        let four = widths("150,112.5,100,75", seed)      // 0.25 -> 1: in range all the way
+        let four = widths("150,112.5,100,75", seed)  // 0.25 -> 1: in range all the way
         #expect(four.0 >= 12 && abs(four.0 - four.1) <= 1, "\(four)")
-        let eight = widths("175,131.25,50,37.5", seed)   // 0.25 -> 2: pins twice as big at the end
+        let eight = widths("175,131.25,50,37.5", seed)  // 0.25 -> 2: pins twice as big at the end
         #expect(abs(Double(eight.1) / Double(eight.0) - 2) < 0.15, "\(eight)")
         let naive = widths("150,112.5,100,75", ["--pin-scale-range", "0.25,1"])  // 1 -> 4: grows 4x
         #expect(abs(Double(naive.1) / Double(naive.0) - 4) < 0.3, "\(naive)")
@@ -245,8 +286,10 @@ struct AnimateCLITests {
         let gray = FileSystem.join(dir, "gray.png"), bar = FileSystem.join(dir, "bar.png")
         #expect(CLI.run(["fixture", "solid", "--size", "400x300", "--fill", "#808080", "-o", gray]).status == 0)
         #expect(CLI.run(["fixture", "solid", "--size", "100x20", "--fill", "#FF0000", "-o", bar]).status == 0)
-        let r = CLI.run(["animate", gray, "--screen", "200x300", "--from", "10,150,40,30", "--easing", "linear", "--frames", "5",
-                         "--overlay", bar, "--overlay-at", "20,100", "-o", FileSystem.join(dir, "o%d.png"), "--json"])
+        let r = CLI.run([
+            "animate", gray, "--screen", "200x300", "--from", "10,150,40,30", "--easing", "linear", "--frames", "5",
+            "--overlay", bar, "--overlay-at", "20,100", "-o", FileSystem.join(dir, "o%d.png"), "--json",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         let frames = (1...5).map { Self.image(FileSystem.join(dir, "o\($0).png"))! }
         #expect(frames[0].rgba(x: 30, y: 110) == Color(r: 255, g: 0, b: 0))  // on the black background, opaque
@@ -255,8 +298,10 @@ struct AnimateCLITests {
         let mid = frames[2].rgba(x: 30, y: 110)
         #expect(abs(Int(mid.r) - (255 + 128) / 2) <= 1 && abs(Int(mid.g) - 64) <= 1 && abs(Int(mid.b) - 64) <= 1, "\(mid)")
         #expect(frames[4].rgba(x: 30, y: 110) == Color(r: 128, g: 128, b: 128))  // fullscreen: gone
-        let inFade = CLI.run(["animate", gray, "--screen", "200x300", "--from", "10,150,40,30", "--frames", "3",
-                              "--overlay", bar, "--overlay-fade", "in", "-o", FileSystem.join(dir, "i%d.png")])
+        let inFade = CLI.run([
+            "animate", gray, "--screen", "200x300", "--from", "10,150,40,30", "--frames", "3",
+            "--overlay", bar, "--overlay-fade", "in", "-o", FileSystem.join(dir, "i%d.png"),
+        ])
         #expect(inFade.status == 0)
         #expect(Self.image(FileSystem.join(dir, "i3.png"))!.rgba(x: 5, y: 5) == Color(r: 255, g: 0, b: 0))
     }

@@ -6,11 +6,19 @@ indirect enum JSONValue: Decodable, Equatable {
 
     init(from decoder: Decoder) throws {
         let c = try decoder.singleValueContainer()
-        if c.decodeNil() { self = .null } else if let b = try? c.decode(Bool.self) { self = .bool(b) } else if let n = try? c.decode(Double.self) {
+        if c.decodeNil() {
+            self = .null
+        } else if let b = try? c.decode(Bool.self) {
+            self = .bool(b)
+        } else if let n = try? c.decode(Double.self) {
             self = .number(n)
-        } else if let s = try? c.decode(String.self) { self = .string(s) } else if let a = try? c.decode([JSONValue].self) {
+        } else if let s = try? c.decode(String.self) {
+            self = .string(s)
+        } else if let a = try? c.decode([JSONValue].self) {
             self = .array(a)
-        } else { self = .object(try c.decode([String: JSONValue].self)) }
+        } else {
+            self = .object(try c.decode([String: JSONValue].self))
+        }
     }
 
     /// One JSON object from a line of text, or nil.

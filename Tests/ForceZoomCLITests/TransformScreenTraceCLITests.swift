@@ -18,7 +18,10 @@ struct TransformScreenTraceCLITests {
 
     /// Columns (rows) in which the blue background fills the whole column (row).
     static func blueBands(_ im: Image) -> (left: Int, right: Int, top: Int, bottom: Int) {
-        func blue(_ x: Int, _ y: Int) -> Bool { let c = im.rgba(x: x, y: y); return c.b == 255 && c.r == 0 && c.g == 0 }
+        func blue(_ x: Int, _ y: Int) -> Bool {
+            let c = im.rgba(x: x, y: y)
+            return c.b == 255 && c.r == 0 && c.g == 0
+        }
         let cols = (0..<im.width).map { x in (0..<im.height).allSatisfy { blue(x, $0) } }
         let rows = (0..<im.height).map { y in (0..<im.width).allSatisfy { blue($0, y) } }
         return (cols.prefix { $0 }.count, cols.reversed().prefix { $0 }.count, rows.prefix { $0 }.count, rows.reversed().prefix { $0 }.count)
@@ -31,7 +34,8 @@ struct TransformScreenTraceCLITests {
         let land = FileSystem.join(dir, "land.png")
         #expect(CLI.run(["fixture", "orientation", "--size", "480x320", "-o", land]).status == 0)
         func run(_ name: String, _ extra: [String], turn: Bool = true) -> Image? {
-            let r = CLI.run(["transform", land] + (turn ? ["--rotate", "90"] : []) + ["--background", "#0000FF", "-o", FileSystem.join(dir, name)] + extra)
+            let r = CLI.run(
+                ["transform", land] + (turn ? ["--rotate", "90"] : []) + ["--background", "#0000FF", "-o", FileSystem.join(dir, name)] + extra)
             #expect(r.status == 0, "\(r.stderr)")
             return Self.image(FileSystem.join(dir, name))
         }
@@ -68,21 +72,27 @@ struct TransformScreenTraceCLITests {
             let r = CLI.run(["crop", coords, "--at", "1000,700", "--screen", screen, "--geometry-only"])
             #expect(Self.number(Self.object(r.stdout), "side") == Double(side), "\(screen): \(r.stdout)")
         }
-        let f = CLI.run(["frame", coords, "--view", "390x844", "--at", "50%,50%", "--screen", "iphone-15", "-o", FileSystem.join(dir, "f.png"), "--json"])
+        let f = CLI.run([
+            "frame", coords, "--view", "390x844", "--at", "50%,50%", "--screen", "iphone-15", "-o", FileSystem.join(dir, "f.png"), "--json",
+        ])
         #expect(Self.number(Self.object(f.stdout), "side") == 393, "\(f.stdout)")
         for (extra, w, h) in [([String](), 1179, 2556), (["--scale", "1"], 393, 852), (["--scale", "2"], 786, 1704)] {
             let r = CLI.run(["fit", coords, "--screen", "iphone-15", "-o", FileSystem.join(dir, "fit.png"), "--json"] + extra)
             #expect(r.status == 0, "\(r.stderr)")
             #expect(Self.image(FileSystem.join(dir, "fit.png"))?.size == PixelSize(width: w, height: h))
         }
-        let a = CLI.run(["animate", coords, "--screen", "iphone-15", "--scale", "1", "--from", "10,10,40,30", "--frames", "2",
-                         "-o", FileSystem.join(dir, "a%d.png")])
+        let a = CLI.run([
+            "animate", coords, "--screen", "iphone-15", "--scale", "1", "--from", "10,10,40,30", "--frames", "2",
+            "-o", FileSystem.join(dir, "a%d.png"),
+        ])
         #expect(a.status == 0 && Self.image(FileSystem.join(dir, "a2.png"))?.size == PixelSize(width: 393, height: 852))
         #expect(CLI.run(["fit", coords, "--screen", "390x844", "--scale", "1"]).status == 2)  // WxH is already pixels
         // `forcezoom help` lists every device with points, scale and pixels.
         let help = CLI.run(["help"])
-        for line in ["name               points     scale    pixels", "iphone-15          393x852    @3x      1179x2556",
-                     "iphone-se          375x667    @2x      750x1334", "pixel-8            411x914    @2.625x  1080x2400"] {
+        for line in [
+            "name               points     scale    pixels", "iphone-15          393x852    @3x      1179x2556",
+            "iphone-se          375x667    @2x      750x1334", "pixel-8            411x914    @2.625x  1080x2400",
+        ] {
             #expect(help.stdout.contains(line), "help lacks '\(line)'")
         }
     }
@@ -110,7 +120,9 @@ struct TransformScreenTraceCLITests {
             #expect(r.status == 0, "zoom \(zoom): \(r.stderr)")
             let t = Self.object(r.stdout)
             #expect(Self.number(t, "zoom") == Double(zoom))
-            #expect(Self.number(t, "sourceRect", "x") == Self.number(c, "cropRect", "x") && Self.number(t, "sourceRect", "width") == Self.number(c, "cropRect", "width"))
+            #expect(
+                Self.number(t, "sourceRect", "x") == Self.number(c, "cropRect", "x")
+                    && Self.number(t, "sourceRect", "width") == Self.number(c, "cropRect", "width"))
             // The window the pixels show is crop's to within half an output pixel (nearest neighbour).
             for key in ["x", "y", "width", "height"] {
                 #expect(abs(Self.number(t, "window", key) - Self.number(c, "window", key)) <= 0.5 / Double(zoom) + 1e-9, "\(key): \(t) vs \(c)")

@@ -38,16 +38,28 @@ public struct CoordinateTrace: Hashable, Sendable {
     /// Removes border rows and columns whose every pixel `matches`.
     static func strip(_ r: inout PixelRect, in image: Image, uniform: Bool = false, matches: (Int, Int) -> Bool) {
         func rowMatches(_ y: Int) -> Bool {
-            if uniform { let c = image.rgba(x: r.x, y: y); return (r.x..<r.maxX).allSatisfy { image.rgba(x: $0, y: y) == c } }
+            if uniform {
+                let c = image.rgba(x: r.x, y: y)
+                return (r.x..<r.maxX).allSatisfy { image.rgba(x: $0, y: y) == c }
+            }
             return (r.x..<r.maxX).allSatisfy { matches($0, y) }
         }
         func columnMatches(_ x: Int) -> Bool {
-            if uniform { let c = image.rgba(x: x, y: r.y); return (r.y..<r.maxY).allSatisfy { image.rgba(x: x, y: $0) == c } }
+            if uniform {
+                let c = image.rgba(x: x, y: r.y)
+                return (r.y..<r.maxY).allSatisfy { image.rgba(x: x, y: $0) == c }
+            }
             return (r.y..<r.maxY).allSatisfy { matches(x, $0) }
         }
-        while r.height > 1 && rowMatches(r.y) { r.y += 1; r.height -= 1 }
+        while r.height > 1 && rowMatches(r.y) {
+            r.y += 1
+            r.height -= 1
+        }
         while r.height > 1 && rowMatches(r.maxY - 1) { r.height -= 1 }
-        while r.width > 1 && columnMatches(r.x) { r.x += 1; r.width -= 1 }
+        while r.width > 1 && columnMatches(r.x) {
+            r.x += 1
+            r.width -= 1
+        }
         while r.width > 1 && columnMatches(r.maxX - 1) { r.width -= 1 }
     }
 
@@ -57,7 +69,12 @@ public struct CoordinateTrace: Hashable, Sendable {
         var last: Color?
         for i in 0..<count {
             let c = image.rgba(x: start.x + i * dx, y: start.y + i * dy)
-            if c == last { out[out.count - 1] += 1 } else { out.append(1); last = c }
+            if c == last {
+                out[out.count - 1] += 1
+            } else {
+                out.append(1)
+                last = c
+            }
         }
         return out
     }
@@ -76,7 +93,10 @@ public struct CoordinateTrace: Hashable, Sendable {
                 let x = r.x + max(0, bx * z - ox), y = r.y + max(0, by * z - oy)
                 let c = image.rgba(x: x, y: y)
                 let i = (by * bw + bx) * 4
-                small.pixels[i] = c.r; small.pixels[i + 1] = c.g; small.pixels[i + 2] = c.b; small.pixels[i + 3] = c.a
+                small.pixels[i] = c.r
+                small.pixels[i + 1] = c.g
+                small.pixels[i + 2] = c.b
+                small.pixels[i + 3] = c.a
             }
         }
         guard let t = CoordinateCode.trace(small) else { return nil }
@@ -92,8 +112,9 @@ public struct CoordinateTrace: Hashable, Sendable {
         let shown = Rect(x: Double(ox) / zd, y: Double(oy) / zd, width: Double(r.width) / zd, height: Double(r.height) / zd)
         let w = t.orientation.storedRect(forUpright: shown, stored: t.sourceRect.size)
         let padding = Padding(left: r.x, top: r.y, right: image.width - r.maxX, bottom: image.height - r.maxY)
-        return CoordinateTrace(piece: r, padding: padding, zoom: z, sourceRect: t.sourceRect,
-                               window: Rect(x: w.x + Double(t.sourceRect.x), y: w.y + Double(t.sourceRect.y), width: w.width, height: w.height),
-                               orientation: t.orientation)
+        return CoordinateTrace(
+            piece: r, padding: padding, zoom: z, sourceRect: t.sourceRect,
+            window: Rect(x: w.x + Double(t.sourceRect.x), y: w.y + Double(t.sourceRect.y), width: w.width, height: w.height),
+            orientation: t.orientation)
     }
 }

@@ -72,10 +72,12 @@ public struct Bounce: Sendable {
         let cx = Double(screen.width) / 2, cy = Double(screen.height) / 2
         let transform = AffineTransform.translation(-Double(image.width) / 2, -Double(image.height) / 2)
             .then(.scale(scale, scale)).then(.rotation(degrees: a * 180 / Double.pi)).then(.translation(cx, cy))
-        let view = ZoomAnimation.ViewState(centerX: cx, centerY: cy, width: Double(image.width) * scale,
-                                           height: Double(image.height) * scale, rotation: a * 180 / Double.pi)
-        return ZoomAnimation.Frame(index: k, time: t, phase: "bounce", progress: t / duration, presented: 1, view: view,
-                                   transform: transform, scale: scale)
+        let view = ZoomAnimation.ViewState(
+            centerX: cx, centerY: cy, width: Double(image.width) * scale,
+            height: Double(image.height) * scale, rotation: a * 180 / Double.pi)
+        return ZoomAnimation.Frame(
+            index: k, time: t, phase: "bounce", progress: t / duration, presented: 1, view: view,
+            transform: transform, scale: scale)
     }
 
     public var frames: [ZoomAnimation.Frame] { (0..<frameCount).map(frame) }

@@ -14,16 +14,20 @@ public struct Device: Hashable, Sendable {
         self.name = name
         self.points = points
         self.scale = scale
-        self.pixels = pixels ?? PixelSize(width: Int((Double(points.width) * scale).rounded()),
-                                          height: Int((Double(points.height) * scale).rounded()))
+        self.pixels =
+            pixels
+            ?? PixelSize(
+                width: Int((Double(points.width) * scale).rounded()),
+                height: Int((Double(points.height) * scale).rounded()))
     }
 
     /// The screen rendered at `s` pixels per point: the device's own pixels at its own
     /// scale, the points at 1 (a point-sized preview).
     public func pixels(atScale s: Double) -> PixelSize {
         if s == scale { return pixels }
-        return PixelSize(width: max(1, Int((Double(points.width) * s).rounded())),
-                         height: max(1, Int((Double(points.height) * s).rounded())))
+        return PixelSize(
+            width: max(1, Int((Double(points.width) * s).rounded())),
+            height: max(1, Int((Double(points.height) * s).rounded())))
     }
 
     /// The known devices.
@@ -35,8 +39,9 @@ public struct Device: Hashable, Sendable {
         Device(name: "iphone-16-pro", points: PixelSize(width: 402, height: 874), scale: 3),
         Device(name: "ipad-11", points: PixelSize(width: 834, height: 1194), scale: 2),
         Device(name: "ipad-13", points: PixelSize(width: 1032, height: 1376), scale: 2),
-        Device(name: "pixel-8", points: PixelSize(width: 411, height: 914), scale: 2.625,
-               pixels: PixelSize(width: 1080, height: 2400)),
+        Device(
+            name: "pixel-8", points: PixelSize(width: 411, height: 914), scale: 2.625,
+            pixels: PixelSize(width: 1080, height: 2400)),
     ]
 
     /// The device called `name` (case-insensitive).
@@ -49,9 +54,11 @@ public struct Device: Hashable, Sendable {
     public static var table: String {
         func pad(_ s: String, _ n: Int) -> String { s + String(repeating: " ", count: max(1, n - s.count)) }
         let head = "  " + pad("name", 19) + pad("points", 11) + pad("scale", 9) + "pixels"
-        return ([head] + all.map { d in
-            let scale = d.scale == d.scale.rounded() ? "@\(Int(d.scale))x" : "@\(d.scale)x"
-            return "  " + pad(d.name, 19) + pad(d.points.description, 11) + pad(scale, 9) + d.pixels.description
-        }).joined(separator: "\n")
+        return
+            ([head]
+            + all.map { d in
+                let scale = d.scale == d.scale.rounded() ? "@\(Int(d.scale))x" : "@\(d.scale)x"
+                return "  " + pad(d.name, 19) + pad(d.points.description, 11) + pad(scale, 9) + d.pixels.description
+            }).joined(separator: "\n")
     }
 }

@@ -77,7 +77,10 @@ public struct TransitionTimeline: Hashable, Sendable {
         }
         var rest = min(k, frameCount - 1)
         var i = 0
-        while i < intervals.count - 1 && rest > intervals[i] { rest -= intervals[i]; i += 1 }
+        while i < intervals.count - 1 && rest > intervals[i] {
+            rest -= intervals[i]
+            i += 1
+        }
         let fraction = rest == intervals[i] ? 1 : Double(rest) / Double(intervals[i])
         // The last frame of the last phase is exactly at the total (no rounding residue).
         let time = k == frameCount - 1 ? duration : start(ofPhase: i) + phases[i].duration * fraction

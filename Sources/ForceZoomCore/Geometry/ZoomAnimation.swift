@@ -53,8 +53,10 @@ public struct ZoomAnimation: Sendable {
         /// The fit this frame is exactly (fullscreen and at rest), whose transform it uses.
         public let fit: FitGeometry?
 
-        public init(index: Int, time: Double, phase: String, progress: Double, presented: Double, view: ViewState,
-                    transform: AffineTransform, scale: Double, fit: FitGeometry? = nil) {
+        public init(
+            index: Int, time: Double, phase: String, progress: Double, presented: Double, view: ViewState,
+            transform: AffineTransform, scale: Double, fit: FitGeometry? = nil
+        ) {
             self.index = index
             self.time = time
             self.phase = phase
@@ -83,10 +85,12 @@ public struct ZoomAnimation: Sendable {
     ///     there is one to make, after the zoom).
     ///   - easing, turnEasing: the phases' curves (the turn's defaults to the zoom's).
     ///   - fps: frame rate; or `frameCount` frames in all.
-    public init(image: PixelSize, screen: PixelSize, from: Rect, to: Rect?, orientation: DeviceOrientation = .portrait,
-                mode: FitGeometry.Mode = .fill, easing: Easing = .easeInOut, turnEasing: Easing? = nil,
-                zoomDuration: Double = 0.2, turnDuration: Double = 0.25, fps: Double = 60, frameCount: Int? = nil,
-                rotateWithZoom: Bool = false, reverse: Bool = false) {
+    public init(
+        image: PixelSize, screen: PixelSize, from: Rect, to: Rect?, orientation: DeviceOrientation = .portrait,
+        mode: FitGeometry.Mode = .fill, easing: Easing = .easeInOut, turnEasing: Easing? = nil,
+        zoomDuration: Double = 0.2, turnDuration: Double = 0.25, fps: Double = 60, frameCount: Int? = nil,
+        rotateWithZoom: Bool = false, reverse: Bool = false
+    ) {
         self.image = image
         self.screen = screen
         self.from = from
@@ -118,8 +122,9 @@ public struct ZoomAnimation: Sendable {
     static func lerp(_ a: ViewState, _ b: ViewState, _ p: Double) -> ViewState {
         if p == 0 { return a }
         if p == 1 { return b }
-        return ViewState(centerX: lerp(a.centerX, b.centerX, p), centerY: lerp(a.centerY, b.centerY, p),
-                         width: lerp(a.width, b.width, p), height: lerp(a.height, b.height, p), rotation: lerp(a.rotation, b.rotation, p))
+        return ViewState(
+            centerX: lerp(a.centerX, b.centerX, p), centerY: lerp(a.centerY, b.centerY, p),
+            width: lerp(a.width, b.width, p), height: lerp(a.height, b.height, p), rotation: lerp(a.rotation, b.rotation, p))
     }
 
     /// The screen rect before any turn.
@@ -130,8 +135,9 @@ public struct ZoomAnimation: Sendable {
     public var endState: ViewState {
         if let to { return Self.state(to) }
         let bounds = orientation.isLandscape ? screen.transposed : screen
-        return ViewState(centerX: Double(screen.width) / 2, centerY: Double(screen.height) / 2,
-                         width: Double(bounds.width), height: Double(bounds.height), rotation: orientation.contentRotation)
+        return ViewState(
+            centerX: Double(screen.width) / 2, centerY: Double(screen.height) / 2,
+            width: Double(bounds.width), height: Double(bounds.height), rotation: orientation.contentRotation)
     }
 
     /// The upright fullscreen view between the zoom and the turn.
@@ -141,7 +147,6 @@ public struct ZoomAnimation: Sendable {
     public var endFit: FitGeometry? {
         to == nil ? FitGeometry(image: image, screen: screen, orientation: orientation, mode: mode) : nil
     }
-
 
     /// The view for frame `k`.
     public func frame(_ k: Int) -> Frame {
@@ -170,15 +175,24 @@ public struct ZoomAnimation: Sendable {
         case (_, false):
             view = Self.lerp(uprightState, end, p)
             presented = 1
-            if s.fraction == 1 { rest = endFit } else if s.fraction == 0 { rest = FitGeometry(image: image, screen: screen, orientation: .portrait, mode: mode) }
+            if s.fraction == 1 {
+                rest = endFit
+            } else if s.fraction == 0 {
+                rest = FitGeometry(image: image, screen: screen, orientation: .portrait, mode: mode)
+            }
         default:
             view = Self.lerp(end, uprightState, p)
             presented = 1
-            if s.fraction == 0 { rest = endFit } else if s.fraction == 1 { rest = FitGeometry(image: image, screen: screen, orientation: .portrait, mode: mode) }
+            if s.fraction == 0 {
+                rest = endFit
+            } else if s.fraction == 1 {
+                rest = FitGeometry(image: image, screen: screen, orientation: .portrait, mode: mode)
+            }
         }
         if let rest {
-            return Frame(index: k, time: s.time, phase: phase, progress: p, presented: presented, view: view,
-                         transform: rest.transform, scale: rest.scale, fit: rest)
+            return Frame(
+                index: k, time: s.time, phase: phase, progress: p, presented: presented, view: view,
+                transform: rest.transform, scale: rest.scale, fit: rest)
         }
         let sx = view.width / Double(image.width), sy = view.height / Double(image.height)
         let scale = mode == .fill ? max(sx, sy) : min(sx, sy)
@@ -187,8 +201,9 @@ public struct ZoomAnimation: Sendable {
             .then(.scale(scale, scale))
             .then(.rotation(degrees: view.rotation))
             .then(.translation(view.centerX, view.centerY))
-        return Frame(index: k, time: s.time, phase: phase, progress: p, presented: presented, view: view,
-                     transform: transform, scale: scale)
+        return Frame(
+            index: k, time: s.time, phase: phase, progress: p, presented: presented, view: view,
+            transform: transform, scale: scale)
     }
 
     /// Every frame in order.

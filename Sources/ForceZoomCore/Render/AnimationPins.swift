@@ -7,8 +7,10 @@ extension AnimationRenderer {
     ///     `fit` draws them: in the content's own orientation, turned with it.
     ///   - size: the pin's drawn size (1 = standard).
     ///   - clip: clip to the view's bounds (the zoom transition; not the bounce).
-    public static func drawPins(_ markers: [Marker], on canvas: inout Image, frame: ZoomAnimation.Frame, size: Double,
-                                clip: Bool) {
+    public static func drawPins(
+        _ markers: [Marker], on canvas: inout Image, frame: ZoomAnimation.Frame, size: Double,
+        clip: Bool
+    ) {
         if markers.isEmpty { return }
         if canvas.format.isGray { canvas = canvas.converted(to: canvas.format.withColor) }
         let layer = PinLayer(markers, size: size)
@@ -61,19 +63,23 @@ extension AnimationRenderer {
 
     /// A pin turned by `degrees` about its tip: drawn upright on a transparent patch, then
     /// warped (bilinear) onto the canvas. Returns the canvas pixels it may have touched.
-    static func drawTurned(_ m: Marker, tip: (x: Double, y: Double), degrees: Double, size: Double,
-                           on canvas: inout Image) -> PixelRect? {
+    static func drawTurned(
+        _ m: Marker, tip: (x: Double, y: Double), degrees: Double, size: Double,
+        on canvas: inout Image
+    ) -> PixelRect? {
         let local = PinRenderer.area(tipX: 0, tipY: 0, label: m.label, size: size)
         var patch = Image(width: local.width, height: local.height, format: .rgba, fill: .transparent)
         PinRenderer.draw(on: &patch, tipX: Double(-local.x), tipY: Double(-local.y), label: m.label, size: size)
         let place = AffineTransform.translation(Double(local.x), Double(local.y)).then(.rotation(degrees: degrees))
             .then(.translation(tip.x, tip.y))
         let box = place.boundingBox(of: Rect(x: 0, y: 0, width: Double(patch.width), height: Double(patch.height)))
-        let area = PixelRect(x: Int(box.x.rounded(.down)) - 1, y: Int(box.y.rounded(.down)) - 1,
-                             width: Int(box.width.rounded(.up)) + 3, height: Int(box.height.rounded(.up)) + 3)
+        let area = PixelRect(
+            x: Int(box.x.rounded(.down)) - 1, y: Int(box.y.rounded(.down)) - 1,
+            width: Int(box.width.rounded(.up)) + 3, height: Int(box.height.rounded(.up)) + 3)
         guard !area.intersection(PixelRect(size: canvas.size)).isEmpty else { return nil }
-        let warped = AffineRenderer.render(patch, transform: place.then(.translation(-Double(area.x), -Double(area.y))),
-                                           canvas: area.size, background: .transparent, filter: .bilinear)
+        let warped = AffineRenderer.render(
+            patch, transform: place.then(.translation(-Double(area.x), -Double(area.y))),
+            canvas: area.size, background: .transparent, filter: .bilinear)
         canvas.blend(warped, at: PixelPoint(x: area.x, y: area.y))
         return area
     }

@@ -31,8 +31,10 @@ struct ZoomAnimationTests {
     static let screen = PixelSize(width: 390, height: 844)
     static let from = Rect(x: 20, y: 100, width: 120, height: 90)
 
-    @Test(arguments: [(Easing.linear, 0.25, 0.25), (.easeInOut, 0.5, 0.5), (.easeIn, 0.5, 0.3153), (.easeOut, 0.5, 0.6847),
-                      (.easeIn, 0, 0), (.easeOut, 1, 1)])
+    @Test(arguments: [
+        (Easing.linear, 0.25, 0.25), (.easeInOut, 0.5, 0.5), (.easeIn, 0.5, 0.3153), (.easeOut, 0.5, 0.6847),
+        (.easeIn, 0, 0), (.easeOut, 1, 1),
+    ])
     func easingCurvesAtKnownPoints(_ e: Easing, _ t: Double, _ want: Double) {
         // CSS's cubic-bezier values; ease-in(0.5) = 0.3153 and ease-out mirrors it.
         #expect(abs(e.progress(t) - want) < 0.0005, "\(e.rawValue)(\(t)) = \(e.progress(t))")
@@ -79,8 +81,9 @@ struct ZoomAnimationTests {
     /// Defect 5: zoom 0.2 s then turn 0.25 s; the zoom's last frame is exactly the
     /// upright fullscreen, which is `fit --orientation portrait`, and the last is `fit`.
     @Test func zoomThenTurnEachWithItsOwnDurationAndEasing() {
-        let a = ZoomAnimation(image: Self.image, screen: Self.screen, from: Self.from, to: nil, orientation: .landscapeLeft,
-                              mode: .fit, easing: .easeInOut, turnEasing: .linear, fps: 60)
+        let a = ZoomAnimation(
+            image: Self.image, screen: Self.screen, from: Self.from, to: nil, orientation: .landscapeLeft,
+            mode: .fit, easing: .easeInOut, turnEasing: .linear, fps: 60)
         #expect(a.frameCount == 12 + 15 + 1)
         let upright = a.frame(12)
         #expect(upright.phase == "zoom" && upright.time == 0.2 && upright.progress == 1)
@@ -97,8 +100,9 @@ struct ZoomAnimationTests {
         let fit = FitGeometry(image: Self.image, screen: Self.screen, orientation: .landscapeLeft, mode: .fit)
         #expect(last.transform == fit.transform && last.fit == fit)
         // --rotate-with-zoom: one phase, halfway in time and eased progress 0.5 at 45 degrees.
-        let together = ZoomAnimation(image: Self.image, screen: Self.screen, from: Self.from, to: nil, orientation: .landscapeLeft,
-                                     fps: 60, rotateWithZoom: true)
+        let together = ZoomAnimation(
+            image: Self.image, screen: Self.screen, from: Self.from, to: nil, orientation: .landscapeLeft,
+            fps: 60, rotateWithZoom: true)
         #expect(together.frameCount == 13 && abs(together.frame(6).view.rotation - 45) < 1e-9)
     }
 
@@ -137,8 +141,11 @@ struct ZoomAnimationTests {
     }
 
     @Test func frameCountIsSplitBetweenThePhases() {
-        let t = TransitionTimeline(phases: [.init(name: "zoom", duration: 0.2, easing: .linear),
-                                            .init(name: "turn", duration: 0.25, easing: .linear)], frameCount: 10)
+        let t = TransitionTimeline(
+            phases: [
+                .init(name: "zoom", duration: 0.2, easing: .linear),
+                .init(name: "turn", duration: 0.25, easing: .linear),
+            ], frameCount: 10)
         #expect(t.frameCount == 10 && t.intervals == [4, 5])
         #expect(t.sample(4).time == 0.2 && t.sample(4).fraction == 1 && t.sample(4).phase == 0)
         #expect(t.sample(9).time == 0.45 && t.sample(5).phase == 1)
