@@ -21,8 +21,8 @@ Steps:
      /usr/bin/time -f %M (median of 3 runs), output bytes from the checked file.
   4. The report: printed, and written to BENCHMARKS.md (--out) with date, CPU, versions.
 
-forcezoom subcommands that are not in `forcezoom help` yet are skipped with a
-"not available yet" line, so the bench runs end to end today and fully once they land.
+The forcezoom binary must have every subcommand the tasks time (crop, fit, thumb): the
+bench stops before any work otherwise.
 
 Usage: bench/bench.py [--fz PATH] [--out FILE] [--runs N] [--batch-runs N] [--tasks 1,2,...]
                       [--quiet-wait SECONDS] [--no-write]
@@ -460,8 +460,7 @@ def task_crop(tid, fz, subs, src, point, label, floor_jpeg, title):
     task = Task(tid, title, f"400x400 crop around ({point[0]},{point[1]}) of {label}, to PNG")
     o = lambda n: os.path.join(d, n)
     tools = []
-    if "crop" in subs:
-        tools.append(Tool("forcezoom crop", [fz, "crop", src, "--at", f"{point[0]},{point[1]}", "--size", "400", "-o", o("fz.png")], o("fz.png"), "fz"))
+    tools.append(Tool("forcezoom crop", [fz, "crop", src, "--at", f"{point[0]},{point[1]}", "--size", "400", "-o", o("fz.png")], o("fz.png"), "fz"))
     tools += [
         Tool("vips crop", ["vips", "crop", src, o("vips.png"), str(x), str(y), "400", "400"], o("vips.png")),
         Tool("vips smartcrop --interesting centre", ["vips", "smartcrop", src, o("vips-smart.png"), "400", "400", "--interesting", "centre"], o("vips-smart.png"),
@@ -477,8 +476,6 @@ def task_crop(tid, fz, subs, src, point, label, floor_jpeg, title):
         ]
     else:
         tools.append(Tool("floor: PNG rows 0..last (C)", [FLOOR, "pngrows", str(y), "400", src], None, "floor"))
-    if "crop" not in subs:
-        task.notes.append("forcezoom crop: not available yet (not in `forcezoom help`)")
     for t in tools:
         run_once(t)
     ref = tools[0].output if tools[0].kind == "fz" and tools[0].ok else o("vips.png")
@@ -497,11 +494,8 @@ def task_fit(tid, fz, subs, src):
     task = Task(tid, "Fullscreen fit, 20 MP JPEG",
                 "large.jpg fit into 1170x2532 held landscape-left (content turned 90 degrees clockwise), on black, to PNG")
     tools = []
-    if "fit" in subs:
-        tools.append(Tool("forcezoom fit", [fz, "fit", src, "--screen", "1170x2532", "--orientation", "landscape-left",
-                                            "--background", "black", "-o", o("fz.png")], o("fz.png"), "fz"))
-    else:
-        task.notes.append("forcezoom fit: not available yet (not in `forcezoom help`)")
+    tools.append(Tool("forcezoom fit", [fz, "fit", src, "--screen", "1170x2532", "--orientation", "landscape-left",
+                                        "--background", "black", "-o", o("fz.png")], o("fz.png"), "fz"))
     v1, v2 = o("vips-t.v"), o("vips-r.v")
     vips_chain = (f"vips thumbnail {shlex.quote(src)} {v1} 2532 --height 1170 && vips rot {v1} {v2} d90 && "
                   f"vips gravity {v2} {o('vips.png')} centre 1170 2532 --extend black")
@@ -538,12 +532,9 @@ def task_thumb(tid, fz, subs, src):
     o = lambda n: os.path.join(d, n)
     task = Task(tid, "256 px thumbnail, 20 MP JPEG", "large.jpg to a 256 px (long side) thumbnail PNG, 256x144")
     tools = []
-    if "thumb" in subs:
-        fzdir = os.path.join(d, "fz")
-        tools.append(Tool("forcezoom thumb", [fz, "thumb", src, "--size", "256", "--out", fzdir, "--quiet"],
-                          os.path.join(fzdir, "large.thumb.png"), "fz"))
-    else:
-        task.notes.append("forcezoom thumb: not available yet (not in `forcezoom help`)")
+    fzdir = os.path.join(d, "fz")
+    tools.append(Tool("forcezoom thumb", [fz, "thumb", src, "--size", "256", "--out", fzdir, "--quiet"],
+                      os.path.join(fzdir, "large.thumb.png"), "fz"))
     tools += [
         Tool("vipsthumbnail", ["vipsthumbnail", src, "-s", "256", "-o", o("%s.vips.png")], o("large.vips.png")),
         Tool("ImageMagick -thumbnail", [IM_CONVERT, src, "-thumbnail", "256x256", o("im.png")], o("im.png")),
@@ -578,13 +569,10 @@ def task_batch(tid, fz, subs, slow_runs):
         return ["sh", "-c", f"rm -rf {shlex.quote(path)} && mkdir -p {shlex.quote(path)}"]
 
     tools = []
-    if "thumb" in subs:
-        p = os.path.join(d, "fz")
-        tools.append(Tool("forcezoom thumb (default jobs)", [fz, "thumb"] + files + ["--size", "256", "--out", p, "--quiet"], p, "fz",
-                          prepare=prep(p)))
-        tools[-1].suffix = ".thumb.png"
-    else:
-        task.notes.append("forcezoom thumb: not available yet (not in `forcezoom help`)")
+    p = os.path.join(d, "fz")
+    tools.append(Tool("forcezoom thumb (default jobs)", [fz, "thumb"] + files + ["--size", "256", "--out", p, "--quiet"], p, "fz",
+                      prepare=prep(p)))
+    tools[-1].suffix = ".thumb.png"
     p = os.path.join(d, "vips-xargs")
     tools.append(Tool("vipsthumbnail, xargs -P2 -n10",
                       ["sh", "-c", f"xargs -d '\\n' -P2 -n10 vipsthumbnail -s 256 -o {p}/%s.png < {shlex.quote(listfile)}"], p,
@@ -616,8 +604,6 @@ def task_batch(tid, fz, subs, slow_runs):
 def png_settings(fz, subs, runs):
     """forcezoom crop --compression 1..9 on a region of 1170x2532's pixel count (crop is square:
     1721x1721 = 2.96 MP), time and bytes, against vips crop of the same pixels."""
-    if "crop" not in subs:
-        return None
     src = os.path.join(PHOTOS, "large.jpg")
     d = fresh_dir(os.path.join(OUT, "png"))
     n = 1721
@@ -778,7 +764,7 @@ def targets(tasks, png):
 
 def png_table(png):
     if not png:
-        return "## PNG encode settings\n\nforcezoom crop: not available yet.\n"
+        return ""
     tools = png["tools"]
     vp = next((t for t in tools if t.name.startswith("vips crop (default") and t.bytes), None)
     lines = ["## PNG encode settings (forcezoom crop --compression)\n",
@@ -926,9 +912,9 @@ def main():
     cc = build_floor()
     subs = fz_subcommands(fz)
     log(f"forcezoom subcommands: {', '.join(sorted(subs))}")
-    for s in ("crop", "fit", "thumb"):
-        if s not in subs:
-            print(f"forcezoom {s}: not available yet (not in `forcezoom help`); its rows are skipped", flush=True)
+    missing = [s for s in ("crop", "fit", "thumb") if s not in subs]
+    if missing:
+        sys.exit(f"bench: {fz} has no {', '.join(missing)} subcommand; build forcezoom from this checkout (make release)")
 
     large = os.path.join(PHOTOS, "large.jpg")
     tasks = []
@@ -1011,6 +997,9 @@ def main():
         doc.append(table(task))
     doc.append(png_table(png) if "png" in wanted else "")
     doc.append(targets(tasks, png))
+    notes = os.path.join(ROOT, "bench", "notes.md")
+    if os.path.exists(notes):
+        doc.append(open(notes, encoding="utf-8").read())
     text = "\n".join(doc)
     print(text)
     if not a.no_write:
