@@ -31,7 +31,7 @@ let package = Package(
         // The C shims: every libpng/libjpeg call that can longjmp runs here, under setjmp.
         .target(
             name: "FZShims",
-            dependencies: ["CPNG", "CJPEG"],
+            dependencies: ["CPNG", "CJPEG", "CZlib"],
             cSettings: [.unsafeFlags(["-O2"])]
         ),
         .target(

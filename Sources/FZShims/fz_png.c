@@ -255,6 +255,18 @@ int fz_png_writer_end(fz_png_writer *writer) {
     return FZ_OK;
 }
 
+int fz_png_writer_chunk(fz_png_writer *writer, const char name[5], const uint8_t *data, size_t length) {
+    if (setjmp(png_jmpbuf(writer->png))) return FZ_ERROR;
+    png_write_chunk(writer->png, (png_const_bytep)name, data, length);
+    return FZ_OK;
+}
+
+int fz_png_writer_flush(fz_png_writer *writer) {
+    if (setjmp(png_jmpbuf(writer->png))) return FZ_ERROR;
+    png_write_flush(writer->png);
+    return FZ_OK;
+}
+
 const char *fz_png_writer_message(const fz_png_writer *writer) { return writer->message; }
 
 void fz_png_writer_free(fz_png_writer *writer) {

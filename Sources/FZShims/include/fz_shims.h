@@ -87,6 +87,33 @@ int fz_png_writer_end(fz_png_writer *writer);
 const char *fz_png_writer_message(const fz_png_writer *writer);
 void fz_png_writer_free(fz_png_writer *writer);
 
+/// Writes one chunk as given (the parallel encoder's IDAT and IEND chunks, after
+/// fz_png_writer_begin wrote the signature, IHDR and the ancillary chunks). Why:
+/// png_write_chunk longjmps on I/O failure.
+int fz_png_writer_chunk(fz_png_writer *writer, const char name[5], const uint8_t *data, size_t length);
+/// Flushes after the last chunk. Why: png_write_flush longjmps.
+int fz_png_writer_flush(fz_png_writer *writer);
+
+// ---------------------------------------------------------------------------------------
+// The parallel PNG encoder's pure parts (fz_deflate.c; zlib only, nothing longjmps): rows
+// filtered as PNG filter bytes + filtered bytes, then bands of them deflated independently,
+// each as raw deflate ended by a sync flush (the last by finish), with the 32 KiB before
+// the band as its dictionary. Concatenated behind a zlib header and followed by the Adler-32
+// of the whole (zlib's adler32_combine), they are one zlib stream: pigz's technique.
+// ---------------------------------------------------------------------------------------
+
+/// Filters `count` rows (`row_bytes` each, `stride` apart) into `out` (count * (row_bytes + 1)
+/// bytes). `filter`: 0-4 one PNG filter type for every row, 5 adaptive (libpng's heuristic:
+/// the least sum of signed magnitudes). `previous` is the row above the first (NULL: zeros).
+/// `scratch` holds 6 * row_bytes bytes, the last row_bytes of them zero.
+void fz_png_filter_rows(const uint8_t *rows, size_t stride, const uint8_t *previous, uint32_t count,
+                        size_t row_bytes, int bpp, int filter, uint8_t *out, uint8_t *scratch);
+/// Deflates one band (raw deflate, `level`/`strategy` as zlib's) into a malloc'd buffer the
+/// caller frees with fz_free. FZ_ERROR on zlib failure or no memory.
+int fz_deflate_band(const uint8_t *data, size_t length, const uint8_t *dictionary, size_t dictionary_length,
+                    int level, int strategy, int last, uint8_t **out, size_t *out_length);
+void fz_free(void *pointer);
+
 /// Everything a fixture PNG may carry. Rows are already packed at `bit_depth` (16-bit
 /// samples big-endian, as PNG stores them).
 typedef struct fz_png_spec {

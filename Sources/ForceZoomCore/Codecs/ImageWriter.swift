@@ -22,14 +22,15 @@ public enum ImageWriter {
     ///   - path: the output path, or "-" for stdout.
     ///   - encoding: PNG or JPEG settings.
     ///   - inputs: input paths the output must not overwrite.
+    ///   - threads: threads a large PNG may be compressed on (1: serial).
     /// - Returns: the number of bytes written (nil for stdout).
     /// - Throws: `OutputError`; no partial file remains.
     @discardableResult
     public static func write(_ image: Image, to path: String, encoding: OutputEncoding = .png(.default),
-                             protecting inputs: [String] = []) throws(OutputError) -> Int64? {
+                             protecting inputs: [String] = [], threads: Int = Threads.perImage) throws(OutputError) -> Int64? {
         let out = try OutputFile(path: path, protecting: inputs)
         do {
-            try encode(image, into: out, encoding: encoding)
+            try encode(image, into: out, encoding: encoding, threads: threads)
             try out.commit()
         } catch {
             out.discard()
@@ -39,12 +40,18 @@ public enum ImageWriter {
     }
 
     /// Encodes into an open output, in bands of rows so nothing is copied whole.
-    static func encode(_ image: Image, into out: OutputFile, encoding: OutputEncoding) throws(OutputError) {
+    /// - Parameter threads: threads a large PNG may be compressed on (`ParallelPNGEncoder`).
+    static func encode(_ image: Image, into out: OutputFile, encoding: OutputEncoding,
+                       threads: Int = Threads.perImage) throws(OutputError) {
         switch encoding {
         case .png(let settings):
             let writer = try PNGWriter(file: out.file, path: out.path, size: image.size, format: image.format, settings: settings)
-            try inBands(image) { rows, count throws(OutputError) in try writer.write(rows: rows, count: count) }
-            try writer.finish()
+            if ParallelPNGEncoder.worthIt(image, threads: threads) {
+                try ParallelPNGEncoder.encode(image, settings: settings, threads: threads, into: writer)
+            } else {
+                try inBands(image) { rows, count throws(OutputError) in try writer.write(rows: rows, count: count) }
+                try writer.finish()
+            }
         case .jpeg(let quality, let subsampling, let progressive, let exif):
             let flat = image.format.hasAlpha ? image.converted(to: image.format.isGray ? .gray : .rgb) : image
             let coding = JPEGWriter.Coding(quality: quality, subsampling: subsampling, progressive: progressive, app1: exif)

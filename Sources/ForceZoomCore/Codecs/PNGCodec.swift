@@ -1,3 +1,6 @@
+// Over 300 lines on purpose: every libpng handle (reader, row writer, whole-image fixture
+// writer) lives in this one file, as the house rule for C libraries asks.
+
 import FZShims
 
 #if canImport(Glibc)
@@ -196,7 +199,8 @@ final class PNGWriter {
     }
 
     private let writer: OpaquePointer
-    private let path: String
+    /// The output as named in messages.
+    let path: String
     private let format: PixelFormat
     private let width: Int
 
@@ -222,6 +226,20 @@ final class PNGWriter {
         let status = fz_png_writer_rows(writer, rows.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(count),
                                         width * format.channels)
         if status != FZ_OK { throw Self.writeFailure(errno: errno, path: path, message: String(cString: fz_png_writer_message(writer))) }
+    }
+
+    /// Writes one chunk as given (after the header; the parallel encoder's IDATs and IEND).
+    func write(chunk name: String, _ data: UnsafeRawBufferPointer) throws(OutputError) {
+        precondition(name.utf8.count == 4, "PNG chunk names have four letters")
+        let status = fz_png_writer_chunk(writer, name, data.baseAddress?.assumingMemoryBound(to: UInt8.self), data.count)
+        if status != FZ_OK { throw Self.writeFailure(errno: errno, path: path, message: String(cString: fz_png_writer_message(writer))) }
+    }
+
+    /// Flushes what was written by `write(chunk:)`; the file is then complete.
+    func flush() throws(OutputError) {
+        if fz_png_writer_flush(writer) != FZ_OK {
+            throw Self.writeFailure(errno: errno, path: path, message: String(cString: fz_png_writer_message(writer)))
+        }
     }
 
     /// Finishes the file.

@@ -12,6 +12,16 @@ public struct Thumbnailer: Sendable {
     public var skipExisting: Bool
     /// The reduction kernel: Lanczos-3 stretched by the scale (alias-free, as Pillow and vips).
     public var filter: ResampleFilter = .lanczos
+    /// Threads one thumbnail's PNG encode may use. A batch runs one image per worker, so 1
+    /// unless there are fewer images than processors (`threads(jobs:images:)`).
+    public var encodeThreads = 1
+
+    /// Per-image threads for a batch of `images` on `jobs` workers: the processors the
+    /// workers leave idle, shared out; 1 when every processor already has an image.
+    public static func threads(jobs: Int, images: Int) -> Int {
+        let busy = max(1, min(jobs, images))
+        return max(1, Threads.perImage / busy)
+    }
 
     /// JPEG DCT scaling and the box average of whole blocks stop while the image is still
     /// twice the thumbnail: both alias, and the Lanczos pass needs a factor of 2 to clean
@@ -78,7 +88,8 @@ public struct Thumbnailer: Sendable {
                 ? .jpeg(quality: jpegQuality, subsampling: 420, progressive: false, exif: nil)
                 : .png(png)
             do {
-                result.bytes = try ImageWriter.write(image, to: job.output, encoding: encoding, protecting: [input])
+                result.bytes = try ImageWriter.write(image, to: job.output, encoding: encoding, protecting: [input],
+                                                     threads: encodeThreads)
             } catch {
                 // After Ctrl-C the handler removes temp files, so the rename fails: that is
                 // the interruption, not a disk problem.

@@ -144,9 +144,12 @@ struct Thumb: ParsableCommand {
             if json { emit(ThumbnailResult(input: failure.path, output: "", outcome: .failed(failure)).json) }
         }
         let jobs = plan.jobs
-        let worker = thumbnailer
+        let workers = self.jobs ?? Self.processorCount
+        var configured = thumbnailer
+        configured.encodeThreads = Thumbnailer.threads(jobs: workers, images: jobs.count)
+        let worker = configured
         WorkerPool<ThumbnailResult>.run(
-            count: jobs.count, threads: self.jobs ?? Self.processorCount,
+            count: jobs.count, threads: workers,
             work: { i in worker.make(jobs[i], shouldStop: { fz_interrupted_signal() != 0 }) },
             onResult: { _, result in
                 if case .failed(.interrupted) = result.outcome {

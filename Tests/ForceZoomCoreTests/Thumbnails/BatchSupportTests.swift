@@ -122,3 +122,19 @@ struct BatchSupportTests {
         #expect(BatchProgress.clock(3725) == "1:02:05")
     }
 }
+
+@Suite struct BatchThreadsTests {
+    /// A batch never asks for more threads than processors: per-image threads only where
+    /// there are fewer images than workers.
+    @Test func perImageThreadsShareWhatWorkersLeave() {
+        let cores = Threads.perImage
+        #expect(Thumbnailer.threads(jobs: cores, images: 1000) == 1)
+        #expect(Thumbnailer.threads(jobs: cores, images: 1) == cores)
+        for jobs in 1...4 {
+            for images in 1...6 {
+                let busy = min(jobs, images)
+                #expect(busy * Thumbnailer.threads(jobs: jobs, images: images) <= max(cores, busy))
+            }
+        }
+    }
+}

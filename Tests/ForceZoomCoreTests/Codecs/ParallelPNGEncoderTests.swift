@@ -1,0 +1,61 @@
+import Testing
+@testable import ForceZoomCore
+
+/// The parallel PNG encoder against the serial one (libpng's own row writer): the same
+/// pixels back through libpng and through Pillow, sizes within 2%.
+@Suite struct ParallelPNGEncoderTests {
+    /// Smooth gradients, flat areas and noise, so filters, runs and matches all matter.
+    static func picture(_ format: PixelFormat, width: Int = 1100, height: Int = 1000) -> Image {
+        var image = Image(width: width, height: height, format: format)
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for y in 0..<height {
+            for x in 0..<width {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let noise = Int(state >> 59)
+                let base = x < width / 3 ? (x + y) & 255 : (x < 2 * width / 3 ? 128 : (x * 7 + noise * 9) & 255)
+                for c in 0..<format.channels {
+                    let alpha = format.hasAlpha && c == format.channels - 1
+                    image.pixels[(y * width + x) * format.channels + c] = UInt8(alpha ? (y * 255 / height) : (base + c * 40) & 255)
+                }
+            }
+        }
+        return image
+    }
+
+    @Test("parallel output decodes to the serial output's pixels", arguments: PixelFormat.allCases, [0, 2, 5, 9])
+    func samePixels(format: PixelFormat, compression: Int) throws {
+        let dir = TestSupport.scratch()
+        let image = Self.picture(format)
+        #expect(ParallelPNGEncoder.worthIt(image, threads: 2))
+        let serial = FileSystem.join(dir, "serial.png"), parallel = FileSystem.join(dir, "parallel.png")
+        let s = try #require(try ImageWriter.write(image, to: serial, encoding: .png(.compression(compression)), threads: 1))
+        let p = try #require(try ImageWriter.write(image, to: parallel, encoding: .png(.compression(compression)), threads: 2))
+        #expect(try ImageReader(path: parallel).readImage() == image)
+        #expect(try ImageReader(path: serial).readImage() == image)
+        #expect(abs(Double(p) / Double(s) - 1) < 0.02, "parallel \(p) bytes, serial \(s)")
+    }
+
+    /// Pillow (its own zlib inflate and PNG parser) reads the parallel file to the same bytes.
+    @Test func pillowReadsIt() throws {
+        let dir = TestSupport.scratch()
+        for format in PixelFormat.allCases {
+            let image = Self.picture(format)
+            let path = FileSystem.join(dir, "p\(format.channels).png")
+            try ImageWriter.write(image, to: path, threads: 2)
+            let raw = FileSystem.join(dir, "p\(format.channels).raw")
+            let script = "from PIL import Image; im = Image.open('\(path)'); im.load(); open('\(raw)', 'wb').write(im.tobytes())"
+            #expect(TestSupport.shell("/usr/bin/python3 -c \"\(script)\"") == 0)
+            let bytes = try CFile.open(readingFrom: raw).get().readAll(limit: 1 << 24)
+            #expect(bytes == image.pixels, "format \(format)")
+        }
+    }
+
+    @Test func zlibHeadersAreValid() {
+        for level in 0...9 {
+            for strategy in [0, 1, 3] {
+                let h = ParallelPNGEncoder.zlibHeader(PNGSettings(level: level, filter: .sub, strategy: strategy))
+                #expect(h[0] == 0x78 && (Int(h[0]) * 256 + Int(h[1])) % 31 == 0 && h[1] & 0x20 == 0)
+            }
+        }
+    }
+}
