@@ -20,6 +20,9 @@ struct ForceZoom: ParsableCommand {
 
             Exit codes: 0 success, 1 an input or output failed, 2 bad usage.
 
+            Devices (--screen NAME), in portrait. `crop` and `frame` use the points (the peek's side is min of the bounds in points, as ForceZoom sizes it); `fit` and `animate` render at the pixels (--scale 1 for a point-sized preview).
+            \(Size.deviceTable)
+
             Examples:
               forcezoom crop photo.jpg --at 1200,800 -o detail.png
               forcezoom crop photo.jpg --at 50%,50% --size 256 --zoom 2

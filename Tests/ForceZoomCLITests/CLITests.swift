@@ -200,7 +200,7 @@ struct FixtureRegenerationTests {
         #expect(CLI.run(["fixture", "coords", "--size", "4000x3000", "-o", a]).status == 0)
         #expect(CLI.run(["crop", a, "--at", "3990,10", "--size", "64", "-o", b]).status == 0)
         let r = CLI.run(["fixture", "--decode", b])
-        #expect(r.stdout == #"{"file":"\#(b)","sourceRect":{"x":3936,"y":0,"width":64,"height":64},"orientation":1,"transform":"1 (upright)"}"# + "\n")
+        #expect(r.stdout == #"{"file":"\#(b)","sourceRect":{"x":3936,"y":0,"width":64,"height":64},"orientation":1,"transform":"1 (upright)","zoom":1,"window":{"x":3936,"y":0,"width":64,"height":64},"pieceRect":{"x":0,"y":0,"width":64,"height":64},"padding":{"left":0,"top":0,"right":0,"bottom":0}}"# + "\n")
     }
 
     @Test func jsonReportsSizeAndPixelDigest() {

@@ -1,12 +1,13 @@
 import CZlib
 import FZShims
 
-/// Encodes a large PNG on several cores, as pigz compresses: the rows are filtered (in
-/// bands, in parallel), the filtered bytes are cut into bands deflated independently (each a
-/// raw deflate stream ended by a sync flush, the last by finish, primed with the 32 KiB
+/// Encodes a large PNG on several cores, as pigz compresses: the image is cut into bands of
+/// rows, each filtered and deflated independently on the worker pool (a raw deflate stream
+/// ended by a sync flush, the last by finish, primed with the 32 KiB of filtered bytes
 /// before it as a dictionary so matches across the cut are not lost), and the bands are
-/// written in order as IDAT chunks behind one zlib header, followed by the Adler-32 of the
-/// whole, combined from the bands' (zlib's `adler32_combine`). The result is an ordinary PNG
+/// written as they complete, in order, as IDAT chunks behind one zlib header, followed by the
+/// Adler-32 of the whole, combined from the bands' (zlib's `adler32_combine`). Only the bands
+/// in flight are held, not a filtered copy of the image. The result is an ordinary PNG
 /// with one zlib stream; the filters are the serial encoder's, so only the cuts cost bytes.
 enum ParallelPNGEncoder {
     /// Images with fewer bytes than this are encoded serially: threads would cost more than
@@ -34,30 +35,42 @@ enum ParallelPNGEncoder {
         case .paeth: type = 4
         case .adaptive: type = 5
         }
-        var filtered = [UInt8](repeating: 0, count: height * lineBytes)
-        var pieces = [Band?](repeating: nil, count: bands)
-        image.pixels.withUnsafeBufferPointer { source in
-            filtered.withUnsafeMutableBufferPointer { out in
-                let job = BandJob(source: source.baseAddress!, filtered: out.baseAddress!, rowBytes: rowBytes, height: height,
-                                  rowsPerBand: rowsPerBand, bpp: Int32(image.format.channels), filter: type, settings: settings)
-                // 1. Filter: each band needs only the raw row above it.
-                WorkerPool<Bool>.run(count: bands, threads: threads, work: { job.filter(band: $0) }, onResult: { _, _ in }, onTick: { true })
-                // 2. Deflate: each band with the filtered bytes before it as its dictionary.
-                WorkerPool<Band?>.run(count: bands, threads: threads, work: { job.deflate(band: $0, last: $0 == bands - 1) },
-                                      onResult: { i, band in pieces[i] = band }, onTick: { true })
-            }
-        }
+        var failure: OutputError?
         var adler: UInt = 1
-        for (i, piece) in pieces.enumerated() {
-            guard let band = piece else {
-                throw .writeFailed(path: writer.path, reason: "zlib could not compress the image (out of memory?)")
+        var pending: [Int: Band] = [:]
+        var written = 0
+        // Writes every band that is next in order; bands finish in any order.
+        func drain() {
+            while failure == nil, let band = pending.removeValue(forKey: written) {
+                var chunk = written == 0 ? zlibHeader(settings) : []
+                chunk += band.bytes
+                adler = written == 0 ? band.adler : adler32_combine(adler, band.adler, band.length)
+                if written == bands - 1 {
+                    chunk += [UInt8(adler >> 24 & 255), UInt8(adler >> 16 & 255), UInt8(adler >> 8 & 255), UInt8(adler & 255)]
+                }
+                do throws(OutputError) {
+                    try chunk.withBytes { bytes throws(OutputError) in try writer.write(chunk: "IDAT", bytes) }
+                } catch { failure = error }
+                written += 1
             }
-            var chunk = i == 0 ? zlibHeader(settings) : []
-            chunk += band.bytes
-            adler = i == 0 ? band.adler : adler32_combine(adler, band.adler, band.length)
-            if i == bands - 1 { chunk += [UInt8(adler >> 24 & 255), UInt8(adler >> 16 & 255), UInt8(adler >> 8 & 255), UInt8(adler & 255)] }
-            try chunk.withBytes { bytes throws(OutputError) in try writer.write(chunk: "IDAT", bytes) }
         }
+        image.pixels.withUnsafeBufferPointer { source in
+            let job = BandJob(source: source.baseAddress!, rowBytes: rowBytes, height: height, rowsPerBand: rowsPerBand,
+                              bpp: Int32(image.format.channels), filter: type, settings: settings)
+            WorkerPool<Band?>.run(
+                count: bands, threads: threads, work: { job.encode(band: $0, last: $0 == bands - 1) },
+                onResult: { i, band in
+                    guard let band else {
+                        if failure == nil { failure = .writeFailed(path: writer.path, reason: "zlib could not compress the image (out of memory?)") }
+                        return
+                    }
+                    pending[i] = band
+                    drain()
+                },
+                onTick: { failure == nil })
+        }
+        if let failure { throw failure }
+        if written != bands { throw .writeFailed(path: writer.path, reason: "the PNG encode stopped early") }
         try writer.write(chunk: "IEND", UnsafeRawBufferPointer(start: nil, count: 0))
         try writer.flush()
     }
@@ -71,46 +84,45 @@ extension ParallelPNGEncoder {
         var length: Int
     }
 
-    /// The shared, read-mostly state of one encode: bands write disjoint parts of `filtered`.
+    /// What every band job reads: the image's rows (bands filter and deflate their own).
     final class BandJob: @unchecked Sendable {
         let source: UnsafePointer<UInt8>
-        let filtered: UnsafeMutablePointer<UInt8>
         let rowBytes: Int, height: Int, rowsPerBand: Int
         let bpp: Int32, filter: Int32
         let settings: PNGSettings
-        var pieces: [Band] = []
 
-        init(source: UnsafePointer<UInt8>, filtered: UnsafeMutablePointer<UInt8>, rowBytes: Int, height: Int,
-             rowsPerBand: Int, bpp: Int32, filter: Int32, settings: PNGSettings) {
-            (self.source, self.filtered, self.rowBytes, self.height, self.rowsPerBand) = (source, filtered, rowBytes, height, rowsPerBand)
+        init(source: UnsafePointer<UInt8>, rowBytes: Int, height: Int, rowsPerBand: Int, bpp: Int32, filter: Int32,
+             settings: PNGSettings) {
+            (self.source, self.rowBytes, self.height, self.rowsPerBand) = (source, rowBytes, height, rowsPerBand)
             (self.bpp, self.filter, self.settings) = (bpp, filter, settings)
         }
 
-        func rows(of band: Int) -> Range<Int> { (band * rowsPerBand)..<min(height, (band + 1) * rowsPerBand) }
-
-        func filter(band: Int) -> Bool {
-            let r = rows(of: band)
+        /// Filters the band's rows and, before them, enough rows for a 32 KiB dictionary
+        /// (filtering a row needs only the raw row above it, so these bytes are exactly the
+        /// whole image's), then deflates the band with that dictionary.
+        func encode(band: Int, last: Bool) -> Band? {
+            let lineBytes = rowBytes + 1
+            let first = band * rowsPerBand, end = min(height, first + rowsPerBand)
+            let context = min(first, (32768 + lineBytes - 1) / lineBytes)
+            let start = first - context
+            var filtered = [UInt8](repeating: 0, count: (end - start) * lineBytes)
             var scratch = [UInt8](repeating: 0, count: 6 * rowBytes)
-            let above: UnsafePointer<UInt8>? = r.lowerBound == 0 ? nil : source + (r.lowerBound - 1) * rowBytes
-            scratch.withUnsafeMutableBufferPointer { s in
-                fz_png_filter_rows(source + r.lowerBound * rowBytes, rowBytes, above, UInt32(r.count), rowBytes, bpp, filter,
-                                   filtered + r.lowerBound * (rowBytes + 1), s.baseAddress)
+            let above: UnsafePointer<UInt8>? = start == 0 ? nil : source + (start - 1) * rowBytes
+            return filtered.withUnsafeMutableBufferPointer { out -> Band? in
+                scratch.withUnsafeMutableBufferPointer { s in
+                    fz_png_filter_rows(source + start * rowBytes, rowBytes, above, UInt32(end - start), rowBytes, bpp, filter,
+                                       out.baseAddress!, s.baseAddress)
+                }
+                let body = out.baseAddress! + context * lineBytes, length = (end - first) * lineBytes
+                var compressed: UnsafeMutablePointer<UInt8>?
+                var produced = 0
+                let status = fz_deflate_band(body, length, out.baseAddress!, context * lineBytes, Int32(settings.level),
+                                             Int32(settings.strategy), last ? 1 : 0, &compressed, &produced)
+                guard status == FZ_OK, let compressed else { return nil }
+                defer { fz_free(compressed) }
+                return Band(bytes: Array(UnsafeBufferPointer(start: compressed, count: produced)),
+                            adler: adler32(1, body, UInt32(length)), length: length)
             }
-            return true
-        }
-
-        func deflate(band: Int, last: Bool) -> Band? {
-            let r = rows(of: band)
-            let start = r.lowerBound * (rowBytes + 1), length = r.count * (rowBytes + 1)
-            let dictionary = min(start, 32768)
-            var out: UnsafeMutablePointer<UInt8>?
-            var produced = 0
-            let status = fz_deflate_band(filtered + start, length, filtered + start - dictionary, dictionary, Int32(settings.level),
-                                         Int32(settings.strategy), last ? 1 : 0, &out, &produced)
-            guard status == FZ_OK, let out else { return nil }
-            defer { fz_free(out) }
-            let adler = adler32(1, filtered + start, UInt32(length))
-            return Band(bytes: Array(UnsafeBufferPointer(start: out, count: produced)), adler: adler, length: length)
         }
     }
 

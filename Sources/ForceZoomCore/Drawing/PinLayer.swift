@@ -21,9 +21,11 @@ public struct PinLayer: Sendable {
     public func draw(on image: inout Image, transform: AffineTransform) {
         guard !markers.isEmpty else { return }
         if image.format.isGray { image = image.converted(to: image.format.withColor) }
-        let centres = markers.map { Marker(x: $0.x + 0.5, y: $0.y + 0.5, label: $0.label) }
-        PinRenderer.draw(centres, on: &image, transform: transform, size: size)
+        PinRenderer.draw(tips, on: &image, transform: transform, size: size)
     }
+
+    /// The points the tips mark, in continuous image coordinates: each pixel's centre.
+    public var tips: [Marker] { markers.map { Marker(x: $0.x + 0.5, y: $0.y + 0.5, label: $0.label) } }
 }
 
 /// Draws pins. The map-pin rule: a pin is the same size in output pixels whatever the

@@ -18,7 +18,9 @@ public enum Easing: String, CaseIterable, Sendable {
 
     /// The eased progress at time fraction `t` (0...1): solve x(s) = t, return y(s).
     public func progress(_ t: Double) -> Double {
-        let t = min(max(t, 0), 1)
+        // The ends are exact: a transition's last frame is exactly at its end state.
+        if !(t > 0) { return 0 }
+        if t >= 1 { return 1 }
         if self == .linear { return t }
         let (x1, y1, x2, y2) = controlPoints
         func bezier(_ s: Double, _ p1: Double, _ p2: Double) -> Double {

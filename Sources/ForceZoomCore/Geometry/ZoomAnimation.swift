@@ -1,6 +1,12 @@
 /// The zoom transition as geometry: a view that moves and grows from a rect on the
 /// portrait screen to another (or to fullscreen, turned into an orientation), showing the
 /// image aspect-filled (or fit) and clipped to its bounds. Pure, no pixels.
+///
+/// The timing is ZoomingViewController's: the view zooms to the upright fullscreen
+/// (`zoomDuration`, 0.2 s), then turns with the device (`turnDuration`, 0.25 s), each phase
+/// with its own easing; with `rotateWithZoom` the turn happens during the zoom. The dismiss
+/// transition (`reverse`) is its own forward-time animation: turn back upright, then zoom
+/// out to the rect, with the easings as given.
 public struct ZoomAnimation: Sendable {
     /// Where the view is in one frame: its bounds size, centre and turn (degrees,
     /// clockwise on screen), all in portrait screen pixels.
@@ -11,19 +17,56 @@ public struct ZoomAnimation: Sendable {
         public var height: Double
         public var rotation: Double
 
+        public init(centerX: Double, centerY: Double, width: Double, height: Double, rotation: Double) {
+            self.centerX = centerX
+            self.centerY = centerY
+            self.width = width
+            self.height = height
+            self.rotation = rotation
+        }
+
         /// The unrotated rect (as a frame would be given).
         public var rect: Rect { Rect(x: centerX - width / 2, y: centerY - height / 2, width: width, height: height) }
+
+        /// View-local coordinates (origin at the bounds' top-left, unturned) to the screen.
+        public var toScreen: AffineTransform {
+            AffineTransform.translation(-width / 2, -height / 2).then(.rotation(degrees: rotation))
+                .then(.translation(centerX, centerY))
+        }
     }
 
-    /// One frame: its time, eased progress, view and the image-to-canvas transform.
+    /// One frame: its time, phase, eased progress, view and the image-to-canvas transform.
     public struct Frame: Sendable {
         public let index: Int
         public let time: Double
+        /// "zoom", "turn" or "bounce".
+        public let phase: String
+        /// The phase's eased progress, 0...1.
         public let progress: Double
+        /// How far the view is presented: 0 at the rect, 1 fullscreen (or at `to`). Rises
+        /// during a forward zoom, falls during a reverse zoom, stays 1 during a turn.
+        public let presented: Double
         public let view: ViewState
         public let transform: AffineTransform
         /// Canvas pixels per image pixel.
         public let scale: Double
+        /// The fit this frame is exactly (fullscreen and at rest), whose transform it uses.
+        public let fit: FitGeometry?
+
+        public init(
+            index: Int, time: Double, phase: String, progress: Double, presented: Double, view: ViewState,
+            transform: AffineTransform, scale: Double, fit: FitGeometry? = nil
+        ) {
+            self.index = index
+            self.time = time
+            self.phase = phase
+            self.progress = progress
+            self.presented = presented
+            self.view = view
+            self.transform = transform
+            self.scale = scale
+            self.fit = fit
+        }
     }
 
     public let image: PixelSize
@@ -33,27 +76,42 @@ public struct ZoomAnimation: Sendable {
     public let to: Rect?
     public let orientation: DeviceOrientation
     public let mode: FitGeometry.Mode
-    public let easing: Easing
-    public let frameCount: Int
-    public let duration: Double
     public let rotateWithZoom: Bool
     public let reverse: Bool
+    public let timeline: TransitionTimeline
 
-    public init(image: PixelSize, screen: PixelSize, from: Rect, to: Rect?, orientation: DeviceOrientation = .portrait,
-                mode: FitGeometry.Mode = .fill, easing: Easing = .easeInOut, frameCount: Int, duration: Double,
-                rotateWithZoom: Bool = false, reverse: Bool = false) {
+    /// - Parameters:
+    ///   - zoomDuration, turnDuration: the phases' lengths in seconds (the turn only when
+    ///     there is one to make, after the zoom).
+    ///   - easing, turnEasing: the phases' curves (the turn's defaults to the zoom's).
+    ///   - fps: frame rate; or `frameCount` frames in all.
+    public init(
+        image: PixelSize, screen: PixelSize, from: Rect, to: Rect?, orientation: DeviceOrientation = .portrait,
+        mode: FitGeometry.Mode = .fill, easing: Easing = .easeInOut, turnEasing: Easing? = nil,
+        zoomDuration: Double = 0.2, turnDuration: Double = 0.25, fps: Double = 60, frameCount: Int? = nil,
+        rotateWithZoom: Bool = false, reverse: Bool = false
+    ) {
         self.image = image
         self.screen = screen
         self.from = from
         self.to = to
         self.orientation = to == nil ? orientation : .portrait
         self.mode = mode
-        self.easing = easing
-        self.frameCount = max(1, frameCount)
-        self.duration = duration
         self.rotateWithZoom = rotateWithZoom
         self.reverse = reverse
+        let turns = to == nil && self.orientation != .portrait && !rotateWithZoom
+        var phases = [TransitionTimeline.Phase(name: "zoom", duration: zoomDuration, easing: easing)]
+        if turns {
+            let turn = TransitionTimeline.Phase(name: "turn", duration: turnDuration, easing: turnEasing ?? easing)
+            phases = reverse ? [turn] + phases : phases + [turn]
+        }
+        timeline = frameCount.map { TransitionTimeline(phases: phases, frameCount: $0) } ?? TransitionTimeline(phases: phases, fps: fps)
     }
+
+    public var frameCount: Int { timeline.frameCount }
+
+    /// Whether the view turns after the zoom, in a phase of its own.
+    public var turnsSeparately: Bool { timeline.phases.count > 1 }
 
     static func state(_ r: Rect, rotation: Double = 0) -> ViewState {
         ViewState(centerX: r.x + r.width / 2, centerY: r.y + r.height / 2, width: r.width, height: r.height, rotation: rotation)
@@ -62,8 +120,11 @@ public struct ZoomAnimation: Sendable {
     static func lerp(_ a: Double, _ b: Double, _ p: Double) -> Double { a + (b - a) * p }
 
     static func lerp(_ a: ViewState, _ b: ViewState, _ p: Double) -> ViewState {
-        ViewState(centerX: lerp(a.centerX, b.centerX, p), centerY: lerp(a.centerY, b.centerY, p),
-                  width: lerp(a.width, b.width, p), height: lerp(a.height, b.height, p), rotation: lerp(a.rotation, b.rotation, p))
+        if p == 0 { return a }
+        if p == 1 { return b }
+        return ViewState(
+            centerX: lerp(a.centerX, b.centerX, p), centerY: lerp(a.centerY, b.centerY, p),
+            width: lerp(a.width, b.width, p), height: lerp(a.height, b.height, p), rotation: lerp(a.rotation, b.rotation, p))
     }
 
     /// The screen rect before any turn.
@@ -74,34 +135,64 @@ public struct ZoomAnimation: Sendable {
     public var endState: ViewState {
         if let to { return Self.state(to) }
         let bounds = orientation.isLandscape ? screen.transposed : screen
-        return ViewState(centerX: Double(screen.width) / 2, centerY: Double(screen.height) / 2,
-                         width: Double(bounds.width), height: Double(bounds.height), rotation: orientation.contentRotation)
+        return ViewState(
+            centerX: Double(screen.width) / 2, centerY: Double(screen.height) / 2,
+            width: Double(bounds.width), height: Double(bounds.height), rotation: orientation.contentRotation)
     }
 
-    /// The view for frame `k`. Without --rotate-with-zoom and with a turn to make, the
-    /// first half of the frames zoom to the unturned fullscreen and the second half turn,
-    /// each half with its own easing, as a view controller zooms and then follows the device.
+    /// The upright fullscreen view between the zoom and the turn.
+    public var uprightState: ViewState { Self.state(screenRect) }
+
+    /// The fullscreen fit in `orientation`: what `fit` renders, and the last frame.
+    public var endFit: FitGeometry? {
+        to == nil ? FitGeometry(image: image, screen: screen, orientation: orientation, mode: mode) : nil
+    }
+
+    /// The view for frame `k`.
     public func frame(_ k: Int) -> Frame {
-        let n = frameCount
-        let index = reverse ? n - 1 - k : k
-        let t = n > 1 ? Double(index) / Double(n - 1) : 1
-        let start = Self.state(from)
-        let end = endState
+        let s = timeline.sample(k)
+        let phase = timeline.phases[s.phase].name
+        let start = Self.state(from), end = endState
+        let zoomEnd = turnsSeparately ? uprightState : end
+        let p = s.progress
         let view: ViewState
-        let progress: Double
-        if end.rotation != 0 && !rotateWithZoom {
-            let half = Double(n - 1) / 2
-            let upright = Self.state(screenRect)
-            if Double(index) <= half {
-                progress = easing.progress(half > 0 ? Double(index) / half : 1)
-                view = Self.lerp(start, upright, progress)
-            } else {
-                progress = easing.progress((Double(index) - half) / (Double(n - 1) - half))
-                view = Self.lerp(upright, end, progress)
+        let presented: Double
+        // At rest in a fullscreen state, the frame is exactly that state's `fit`.
+        var rest: FitGeometry?
+        switch (phase, reverse) {
+        case ("zoom", false):
+            view = Self.lerp(start, zoomEnd, p)
+            presented = p
+            if s.fraction == 1 && to == nil {
+                rest = FitGeometry(image: image, screen: screen, orientation: turnsSeparately ? .portrait : orientation, mode: mode)
             }
-        } else {
-            progress = easing.progress(t)
-            view = Self.lerp(start, end, progress)
+        case ("zoom", true):
+            view = Self.lerp(zoomEnd, start, p)
+            presented = 1 - p
+            if s.fraction == 0 && to == nil {
+                rest = FitGeometry(image: image, screen: screen, orientation: turnsSeparately ? .portrait : orientation, mode: mode)
+            }
+        case (_, false):
+            view = Self.lerp(uprightState, end, p)
+            presented = 1
+            if s.fraction == 1 {
+                rest = endFit
+            } else if s.fraction == 0 {
+                rest = FitGeometry(image: image, screen: screen, orientation: .portrait, mode: mode)
+            }
+        default:
+            view = Self.lerp(end, uprightState, p)
+            presented = 1
+            if s.fraction == 0 {
+                rest = endFit
+            } else if s.fraction == 1 {
+                rest = FitGeometry(image: image, screen: screen, orientation: .portrait, mode: mode)
+            }
+        }
+        if let rest {
+            return Frame(
+                index: k, time: s.time, phase: phase, progress: p, presented: presented, view: view,
+                transform: rest.transform, scale: rest.scale, fit: rest)
         }
         let sx = view.width / Double(image.width), sy = view.height / Double(image.height)
         let scale = mode == .fill ? max(sx, sy) : min(sx, sy)
@@ -110,29 +201,11 @@ public struct ZoomAnimation: Sendable {
             .then(.scale(scale, scale))
             .then(.rotation(degrees: view.rotation))
             .then(.translation(view.centerX, view.centerY))
-        return Frame(index: k, time: duration * t, progress: progress, view: view, transform: transform, scale: scale)
+        return Frame(
+            index: k, time: s.time, phase: phase, progress: p, presented: presented, view: view,
+            transform: transform, scale: scale)
     }
 
-    /// The bounce recipe: each frame turns by 1% of pi more and scales by |cos| + 0.5.
-    public static func bounce(image: PixelSize, screen: PixelSize, frameCount: Int, fps: Double) -> [Frame] {
-        (0..<max(1, frameCount)).map { k in
-            let angle = Double(k) * Double.pi / 100
-            let fit = min(Double(screen.width) / Double(image.width), Double(screen.height) / Double(image.height))
-            let scale = fit * (abs(cos(angle)) + 0.5) / 1.5
-            let t = AffineTransform.translation(-Double(image.width) / 2, -Double(image.height) / 2)
-                .then(.scale(scale, scale)).then(.rotation(degrees: angle * 180 / Double.pi))
-                .then(.translation(Double(screen.width) / 2, Double(screen.height) / 2))
-            let view = ViewState(centerX: Double(screen.width) / 2, centerY: Double(screen.height) / 2,
-                                 width: Double(image.width) * scale, height: Double(image.height) * scale,
-                                 rotation: angle * 180 / Double.pi)
-            return Frame(index: k, time: Double(k) / fps, progress: Double(k) / Double(max(1, frameCount - 1)), view: view,
-                         transform: t, scale: scale)
-        }
-    }
+    /// Every frame in order.
+    public var frames: [Frame] { (0..<frameCount).map(frame) }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif

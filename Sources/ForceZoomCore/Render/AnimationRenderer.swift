@@ -7,21 +7,30 @@ public enum AnimationRenderer {
     ///   - screen: canvas size.
     ///   - background: what shows outside the view.
     ///   - clip: clip to the view's bounds (the zoom transition) or not (bounce).
-    ///   - markers: pins at image points.
+    ///   - markers: pins at image points, drawn as subviews of the view (see `drawPins`).
     ///   - pinScale: how big pins are drawn (1 = standard size in canvas pixels).
+    ///   - base: the frame's image already rendered (a frame at rest in a `fit` is `fit`'s
+    ///     own output), or nil to render it from `source`.
+    ///   - overlay: a supplementary view composited on top, unzoomed.
     public static func render(_ frame: ZoomAnimation.Frame, source: Image, imageSize: PixelSize, screen: PixelSize,
-                              background: Color, clip: Bool, markers: [Marker], pinScale: Double) -> Image {
-        // Source pixels -> image pixels -> canvas.
-        let toImage = AffineTransform.scale(Double(imageSize.width) / Double(source.width), Double(imageSize.height) / Double(source.height))
-        let full = toImage.then(frame.transform)
+                              background: Color, clip: Bool, markers: [Marker], pinScale: Double, base: Image? = nil,
+                              overlay: Overlay? = nil) -> Image {
         var canvas: Image
-        if !source.format.hasAlpha && background.isOpaque, let inverse = full.inverted {
-            canvas = renderOpaque(source, inverse: inverse, view: clip ? frame.view : nil, screen: screen, background: background)
+        if let base {
+            canvas = base
         } else {
-            canvas = AffineRenderer.render(source, transform: full, canvas: screen, background: background, filter: .bilinear)
-            if clip { applyClip(&canvas, view: frame.view, background: background) }
+            // Source pixels -> image pixels -> canvas.
+            let toImage = AffineTransform.scale(Double(imageSize.width) / Double(source.width), Double(imageSize.height) / Double(source.height))
+            let full = toImage.then(frame.transform)
+            if !source.format.hasAlpha && background.isOpaque, let inverse = full.inverted {
+                canvas = renderOpaque(source, inverse: inverse, view: clip ? frame.view : nil, screen: screen, background: background)
+            } else {
+                canvas = AffineRenderer.render(source, transform: full, canvas: screen, background: background, filter: .bilinear)
+                if clip { applyClip(&canvas, view: frame.view, background: background) }
+            }
         }
-        PinLayer(markers, size: pinScale).draw(on: &canvas, transform: frame.transform)
+        drawPins(markers, on: &canvas, frame: frame, size: pinScale, clip: clip)
+        overlay?.composite(on: &canvas, presented: frame.presented)
         return canvas
     }
 

@@ -4,8 +4,8 @@
 /// canvas by an exact quarter turn.
 public enum FitRenderer {
     /// What to decode for a fit: the visible part of the image reduced to its shown size.
-    public static func pipeline(for g: FitGeometry, filter: ResampleFilter = .lanczos) -> ReductionPipeline {
-        ReductionPipeline(target: shownSize(g), window: g.visibleImageRect, filter: filter)
+    public static func pipeline(for g: FitGeometry, filter: ResampleFilter = .lanczos, threads: Int = Threads.perImage) -> ReductionPipeline {
+        ReductionPipeline(target: shownSize(g), window: g.visibleImageRect, filter: filter, threads: threads)
     }
 
     /// The scaled image's size inside the content bounds.

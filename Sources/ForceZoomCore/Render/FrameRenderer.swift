@@ -19,8 +19,8 @@ public enum FrameRenderer {
     }
 
     /// What to decode for the view: the whole image at its size in the view.
-    public static func pipeline(for fit: AspectFit) -> ReductionPipeline {
-        ReductionPipeline(target: imagePixels(fit).size, filter: .lanczos)
+    public static func pipeline(for fit: AspectFit, threads: Int = Threads.perImage) -> ReductionPipeline {
+        ReductionPipeline(target: imagePixels(fit).size, filter: .lanczos, threads: threads)
     }
 
     /// - Parameters:

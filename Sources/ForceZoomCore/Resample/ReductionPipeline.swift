@@ -19,8 +19,17 @@ public struct ReductionPipeline: Sendable {
     /// the filter: a large reduction then costs one addition per source sample instead of a
     /// wide kernel.
     public var boxShrink: Bool
+    /// Threads: with 2 or more, and a large image, the decoder runs on its own thread and
+    /// hands rows through a bounded `RowQueue` to the resampler on this one (measured with
+    /// callgrind on fit of a 20 MP JPEG: decode 30% and resampling 32% of the instructions).
+    public var threads: Int
 
-    public init(target: PixelSize, window: Rect? = nil, filter: ResampleFilter, headroom: Int = 1, boxShrink: Bool = false) {
+    /// Decoded rows below which the pipeline stays on one thread.
+    static let pipelinedPixels: Int64 = 1 << 20
+
+    public init(target: PixelSize, window: Rect? = nil, filter: ResampleFilter, headroom: Int = 1, boxShrink: Bool = false,
+                threads: Int = 1) {
+        self.threads = threads
         self.target = target
         self.window = window
         self.filter = filter
@@ -60,17 +69,38 @@ public struct ReductionPipeline: Sendable {
                                                               channels: header.pixelFormat.channels, filter: filter), path: reader.path)
         let resampler = Resampler(source: box.outputSize, output: storedTarget, originX: region.x * sx, originY: region.y * sy,
                                   stepX: stepX, stepY: stepY, format: header.pixelFormat, filter: filter)
-        var failure: DecodeError?
-        let pull: (UnsafeMutablePointer<UInt8>) -> Bool = { row in
+        let source = RowSource(reader: reader, box: bx == 1 && by == 1 ? nil : box)
+        var small: Image?
+        if threads > 1 && Int64(size.width) * Int64(size.height) >= Self.pipelinedPixels {
+            let queue = RowQueue(rowBytes: box.outputSize.width * header.pixelFormat.channels, slots: 32)
+            _ = Threads.alongside({
+                while queue.produce(source.next) {}
+                queue.finish()
+            }, {
+                small = resampler.run { _, row in queue.consume(into: row) }
+                queue.cancel()
+            })
+        }
+        let image = small ?? resampler.run { _, row in source.next(row) }
+        if let failure = source.failure { throw failure }
+        return (image.oriented(o), d)
+    }
+}
+
+/// The rows the resampler reads: decoded, then box-averaged when asked. Used by one thread
+/// at a time (the decoding thread when pipelined), so unchecked Sendable.
+private final class RowSource: @unchecked Sendable {
+    private(set) var failure: DecodeError?
+    private(set) var next: (UnsafeMutablePointer<UInt8>) -> Bool = { _ in false }
+
+    init(reader: ImageReader, box: BoxShrink?) {
+        let pull: (UnsafeMutablePointer<UInt8>) -> Bool = { [unowned self] row in
             do throws(DecodeError) { return try reader.readNextRow(into: row) } catch {
-                failure = error
+                self.failure = error
                 return false
             }
         }
-        let next = bx == 1 && by == 1 ? pull : box.rows(pulling: pull)
-        let small = resampler.run { _, row in next(row) }
-        if let failure { throw failure }
-        return (small.oriented(o), d)
+        next = box.map { $0.rows(pulling: pull) } ?? pull
     }
 }
 
@@ -78,7 +108,8 @@ extension ImageReader {
     /// Runs a `ReductionPipeline` over this reader: the whole image, or an upright `window`
     /// of it, resampled to `target` (upright size). See `ReductionPipeline` for the steps.
     public func readResampled(to target: PixelSize, window: Rect? = nil, filter: ResampleFilter,
-                              headroom: Int = 1, boxShrink: Bool = false) throws(DecodeError) -> (Image, Int) {
-        try ReductionPipeline(target: target, window: window, filter: filter, headroom: headroom, boxShrink: boxShrink).run(self)
+                              headroom: Int = 1, boxShrink: Bool = false, threads: Int = 1) throws(DecodeError) -> (Image, Int) {
+        try ReductionPipeline(target: target, window: window, filter: filter, headroom: headroom, boxShrink: boxShrink,
+                              threads: threads).run(self)
     }
 }

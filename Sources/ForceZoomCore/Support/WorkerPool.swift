@@ -137,3 +137,25 @@ private final class ThreadStart: @unchecked Sendable {
     let body: () -> Void
     init(_ body: @escaping () -> Void) { self.body = body }
 }
+
+extension Threads {
+    /// Runs `background` on a new thread while `foreground` runs on this one, and returns
+    /// when both are done: a producer and its consumer. Returns false, having run neither,
+    /// when no thread can be started (the caller then does the work serially).
+    static func alongside(_ background: @escaping @Sendable () -> Void, _ foreground: () -> Void) -> Bool {
+        let start = ThreadStart(background)
+        var id = pthread_t()
+        let raw = Unmanaged.passRetained(start).toOpaque()
+        let rc = pthread_create(&id, nil, { raw in
+            Unmanaged<ThreadStart>.fromOpaque(raw!).takeRetainedValue().body()
+            return nil
+        }, raw)
+        if rc != 0 {
+            Unmanaged<ThreadStart>.fromOpaque(raw).release()
+            return false
+        }
+        foreground()
+        pthread_join(id, nil)
+        return true
+    }
+}

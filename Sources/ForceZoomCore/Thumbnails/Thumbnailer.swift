@@ -17,8 +17,9 @@ public struct Thumbnailer: Sendable {
     public var skipExisting: Bool
     /// The reduction kernel: Lanczos-3 stretched by the scale (alias-free, as Pillow and vips).
     public var filter: ResampleFilter = .lanczos
-    /// Threads one thumbnail's PNG encode may use. A batch runs one image per worker, so 1
-    /// unless there are fewer images than processors (`threads(jobs:images:)`).
+    /// Threads one thumbnail may use (decoding alongside resampling, PNG encode). A batch
+    /// runs one image per worker, so 1 unless there are fewer images than processors
+    /// (`threads(jobs:images:)`).
     public var encodeThreads = 1
 
     /// Per-image threads for a batch of `images` on `jobs` workers: the processors the
@@ -103,7 +104,8 @@ public struct Thumbnailer: Sendable {
                     result.embeddedThumbnail = true
                 } else {
                     (image, result.denominator) = try reader.readResampled(to: geometry.output, window: geometry.window, filter: filter,
-                                                                                  headroom: Self.headroom, boxShrink: true)
+                                                                                  headroom: Self.headroom, boxShrink: true,
+                                                                                  threads: encodeThreads)
                 }
             } catch { throw .decode(error) }
             result.warnings = reader.warnings

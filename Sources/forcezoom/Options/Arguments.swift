@@ -14,41 +14,39 @@ struct Point: ExpressibleByArgument, CustomStringConvertible {
     static var defaultCompletionKind: CompletionKind { .default }
 }
 
-/// `WxH` in pixels, or a device name from `Size.devices`.
+/// `WxH`, or a device name from `Device.all`. A device gives its pixels (`fit`,
+/// `animate`) or its points (`crop`, `frame`: the peek's side is min of the bounds in
+/// points); `WxH` is taken as the command says (pixels or points).
 struct Size: ExpressibleByArgument, CustomStringConvertible {
+    /// `WxH`, or the device's pixels.
     let pixels: PixelSize
+    /// The device named, if one was.
+    let device: Device?
 
-    init(_ pixels: PixelSize) { self.pixels = pixels }
+    init(_ pixels: PixelSize) {
+        self.pixels = pixels
+        device = nil
+    }
 
     init?(argument: String) {
         let t = argument.lowercased()
-        if let device = Self.devices.first(where: { $0.name == t }) {
-            pixels = device.size
+        if let d = Device.named(t) {
+            pixels = d.pixels
+            device = d
             return
         }
         let parts = t.split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else { return nil }
         pixels = PixelSize(width: w, height: h)
+        device = nil
     }
 
-    var description: String { pixels.description }
+    /// `WxH`, or the device's bounds in points.
+    var points: PixelSize { device?.points ?? pixels }
 
-    /// Device screens in pixels, held in portrait.
-    static let devices: [(name: String, size: PixelSize)] = [
-        ("iphone-se", PixelSize(width: 750, height: 1334)),
-        ("iphone-14", PixelSize(width: 1170, height: 2532)),
-        ("iphone-15", PixelSize(width: 1179, height: 2556)),
-        ("iphone-15-pro-max", PixelSize(width: 1290, height: 2796)),
-        ("iphone-16-pro", PixelSize(width: 1206, height: 2622)),
-        ("ipad-11", PixelSize(width: 1668, height: 2388)),
-        ("ipad-13", PixelSize(width: 2064, height: 2752)),
-        ("pixel-8", PixelSize(width: 1080, height: 2400)),
-    ]
+    var description: String { device?.name ?? pixels.description }
 
-    static var deviceTable: String {
-        devices.map { "  \($0.name)\(String(repeating: " ", count: max(1, 19 - $0.name.count)))\($0.size)" }
-            .joined(separator: "\n")
-    }
+    static var deviceTable: String { Device.table }
 }
 
 /// `black`, `white`, `transparent`, `#RRGGBB` or `#RRGGBBAA`.

@@ -10,63 +10,72 @@ struct Animate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Render the zoom transition (thumbnail rect to fullscreen, with rotation) as frames.",
         discussion: """
-            RECT is x,y,w,h in pixels of the portrait screen. Frame k of N shows the image
-            aspect-filled (--mode fit to letterbox) into the rect interpolated between --from
-            and --to, clipped to it, on --background. `--to fullscreen` (the default) is the
-            screen's bounds for --orientation as `fit` defines them: in landscape the zoom
-            ends turned into that orientation, the turn animated after the zoom (second half
-            of the frames) or with it (--rotate-with-zoom).
+            RECT is x,y,w,h in pixels of the portrait screen. Each frame shows the image aspect-filled (--mode fit to letterbox) into the view, which moves from --from to --to, clipped to it, on --background. `--to fullscreen` (the default) is the screen's bounds for --orientation as `fit` defines them: the last frame is `fit`'s output, pins included.
 
-            Timing: --frames N, or --duration S x --fps F (default 0.3 s at 60 fps = 18
-            frames). --easing is a standard cubic-bezier curve: linear, ease-in (.42,0,1,1),
-            ease-out (0,0,.58,1), ease-in-out (.42,0,.58,1). --bounce renders the rotating
-            bounce instead: 1% of pi more turn a frame, scale |cos| + 0.5.
+            Timing, as ZoomingViewController animates: the view zooms to the upright fullscreen in --zoom-duration (0.2 s), then turns into a landscape or upside-down --orientation in --turn-duration (0.25 s); each phase has its own curve (--easing, --turn-easing) and the zoom's last frame is exactly the upright fullscreen (`fit --orientation portrait`). --rotate-with-zoom turns during the zoom instead. Frame k is at time k/fps (every phase boundary is a frame; a phase of D s gets round(D x fps) intervals), the last at exactly the total. --frames N spreads N frames over the same phases instead. --easing is a standard cubic Bezier, as UIKit's: linear, ease-in (.42,0,1,1), ease-out (0,0,.58,1), ease-in-out (.42,0,.58,1).
 
-            Pins (--marker, --markers) follow their image points and keep their size in
-            pixels through the zoom; outside --pin-scale-range MIN,MAX (zoom relative to the
-            first frame) they grow or shrink with it, so an overshoot does not make them bounce.
+            --reverse renders the dismiss transition: its own animation, time running forward, from fullscreen back to the rect (turn back upright first, then zoom out), the easings as given.
 
-            Outputs: -o 'frames/%03d.png' (a numbered PNG sequence, from 1), --apng OUT.png
-            (one animated PNG), --contact-sheet OUT.png (all frames in a grid); --json prints
-            one line per frame: time, eased progress, view rect, turn and the 2x3 matrix.
+            --bounce renders the rotating-bounce recipe instead, in real time whatever --fps: +pi/100 rad every 0.03 s (60 degrees a second), scaled by |cos(angle)| + 0.5; --duration defaults to one full turn (6 s). The image is aspect-fit and the whole bounce scaled by one factor so that its largest turned extent fits the screen: the canvas is the screen and no corner is cut. --from, --to, --orientation, --mode, the phase options, --reverse and --overlay mean nothing with --bounce and are refused.
+
+            Pins (--marker, --markers) are subviews of the zooming view: they follow their image points, turn with the view and are clipped to its bounds, and keep their size on screen. --pin-scale-range MIN,MAX takes the map seed's units: the map clamps its zoom scale to MIN...MAX and scales pins by 1/zoomScale, so pins drawn = zoom / clamp(zoom, MIN, MAX) times the standard size, with zoom = --initial-zoom (default 1: the map's zoom scale with the view at its rect) times the view's magnification since then. A map loaded at 0.25: --initial-zoom 0.25 --pin-scale-range 0.25,1 (pins keep their size up to 4x, then grow).
+
+            --overlay FILE composites a PNG (a toolbar, a caption: ZOZolaZoomTransition's supplementary view) unzoomed at --overlay-at X,Y on every frame, faded with the transition: --overlay-fade out (default) is opaque at the rect and gone fullscreen, in the opposite.
+
+            --screen NAME renders at the device's pixels (--scale 1 for a point-sized preview); --screen WxH is in pixels.
+
+            Outputs: -o 'frames/%03d.png' (a numbered PNG sequence, from 1), --apng OUT.png (one animated PNG), --contact-sheet OUT.png (all frames in a grid); --json prints one line per frame: time, phase, the phase's eased progress, presented (0 at the rect, 1 fullscreen), view rect, turn, scale, pin size and the 2x3 matrix.
 
             Examples:
               forcezoom animate photo.jpg --screen 390x844 --from 20,100,120,90 -o 'f/%03d.png'
-              forcezoom animate photo.jpg --screen 1170x2532 --from 40,300,360,240 --orientation landscape-left --apng zoom.png
-              forcezoom animate photo.jpg --screen 390x844 --from 20,100,120,90 --contact-sheet sheet.png --json
+              forcezoom animate photo.jpg --screen iphone-14 --from 60,300,360,270 --orientation landscape-left --apng zoom.png
+              forcezoom animate photo.jpg --screen 390x844 --from 20,100,120,90 --reverse --contact-sheet sheet.png --json
+              forcezoom animate photo.jpg --screen 390x844 --bounce --fps 30 --apng bounce.png
             """)
 
     @Argument(help: ArgumentHelp("The image: a PNG or JPEG path, or -.", valueName: "input"))
     var input: String
 
-    @Option(name: .long, help: ArgumentHelp("The portrait screen: WxH pixels or a device name.", valueName: "wxh|name"))
+    @Option(name: .long, help: ArgumentHelp("The portrait screen: WxH pixels or a device name (its pixels).", valueName: "wxh|name"))
     var screen: Size
 
-    @Option(name: .long, help: ArgumentHelp("Start rect x,y,w,h in screen pixels.", valueName: "rect"))
-    var from: String
+    @Option(name: .long, help: ArgumentHelp("With a device name: pixels per point (default the device's; 1 for a point-sized preview).", valueName: "s"))
+    var scale: Double?
+
+    @Option(name: .long, help: ArgumentHelp("Start rect x,y,w,h in screen pixels (not with --bounce).", valueName: "rect"))
+    var from: String?
 
     @Option(name: .long, help: ArgumentHelp("End rect x,y,w,h, or fullscreen (default).", valueName: "rect"))
-    var to: String = "fullscreen"
+    var to: String?
 
-    @Option(name: .long, help: ArgumentHelp("With --to fullscreen: portrait, landscape-left, landscape-right, upside-down, auto.", valueName: "o"))
-    var orientation: String = "portrait"
+    @Option(name: .long, help: ArgumentHelp("With --to fullscreen: portrait (default), landscape-left, landscape-right, upside-down, auto.", valueName: "o"))
+    var orientation: String?
 
     @Option(name: .long, help: ArgumentHelp("fill (default, as a zooming thumbnail) or fit.", valueName: "mode"))
-    var mode: String = "fill"
+    var mode: String?
 
-    @Option(name: .long, help: ArgumentHelp("Number of frames (overrides --duration x --fps).", valueName: "n"))
+    @Option(name: .long, help: ArgumentHelp("Number of frames, spread over the phases (instead of --fps).", valueName: "n"))
     var frames: Int?
 
-    @Option(name: .long, help: ArgumentHelp("Duration in seconds.", valueName: "s"))
-    var duration: Double = 0.3
+    @Option(name: .long, help: ArgumentHelp("The zoom's duration in seconds (default 0.2).", valueName: "s"))
+    var zoomDuration: Double?
 
-    @Option(name: .long, help: ArgumentHelp("Frames per second.", valueName: "f"))
+    @Option(name: .long, help: ArgumentHelp("The turn's duration in seconds, after the zoom (default 0.25).", valueName: "s"))
+    var turnDuration: Double?
+
+    @Option(name: .long, help: ArgumentHelp("With --bounce: its length (default 6 s, one turn); otherwise the same as --zoom-duration.", valueName: "s"))
+    var duration: Double?
+
+    @Option(name: .long, help: ArgumentHelp("Frames per second (default 60).", valueName: "f"))
     var fps: Double = 60
 
-    @Option(name: .long, help: ArgumentHelp("linear, ease-in, ease-out, ease-in-out (default).", valueName: "curve"))
-    var easing: String = "ease-in-out"
+    @Option(name: .long, help: ArgumentHelp("The zoom's curve: linear, ease-in, ease-out, ease-in-out (default).", valueName: "curve"))
+    var easing: String?
 
-    @Flag(name: .long, help: "Play the transition backwards (zoom out).")
+    @Option(name: .long, help: ArgumentHelp("The turn's curve (default: --easing).", valueName: "curve"))
+    var turnEasing: String?
+
+    @Flag(name: .long, help: "The dismiss transition: fullscreen back to the rect.")
     var reverse = false
 
     @Flag(name: .long, help: "Turn while zooming instead of after.")
@@ -75,8 +84,20 @@ struct Animate: ParsableCommand {
     @Flag(name: .long, help: "The rotating-bounce recipe instead of the zoom transition.")
     var bounce = false
 
-    @Option(name: .long, help: ArgumentHelp("Zoom range MIN,MAX in which pins keep their size exactly.", valueName: "min,max"))
+    @Option(name: .long, help: ArgumentHelp("The map's zoom-scale clamp MIN,MAX: pins keep their size while the zoom scale is in it.", valueName: "min,max"))
     var pinScaleRange: String?
+
+    @Option(name: .long, help: ArgumentHelp("With --pin-scale-range: the map's zoom scale with the view at its rect (default 1).", valueName: "z"))
+    var initialZoom: Double?
+
+    @Option(name: .long, help: ArgumentHelp("A PNG composited unzoomed on every frame, faded with the transition.", valueName: "file"))
+    var overlay: String?
+
+    @Option(name: .long, help: ArgumentHelp("The overlay's top-left in screen pixels (default 0,0).", valueName: "x,y"))
+    var overlayAt: String?
+
+    @Option(name: .long, help: ArgumentHelp("out (default: opaque at the rect, gone fullscreen) or in.", valueName: "fade"))
+    var overlayFade: String?
 
     @Option(name: .long, help: ArgumentHelp("Background colour (default black).", valueName: "color"))
     var background: ColorArgument = ColorArgument(.black)
@@ -103,62 +124,150 @@ struct Animate: ParsableCommand {
         return Rect(x: v[0], y: v[1], width: v[2], height: v[3])
     }
 
-    var range: (Double, Double) {
-        guard let pinScaleRange else { return (0, .infinity) }
-        let v = pinScaleRange.split(separator: ",").compactMap { Double($0.trimmingCharacters) }
-        return (v[0], v[1])
+    static func point(_ s: String) -> PixelPoint? {
+        let v = s.split(separator: ",", omittingEmptySubsequences: false).compactMap { Int($0.trimmingCharacters) }
+        guard v.count == 2, v.allSatisfy({ abs($0) <= 1_000_000 }) else { return nil }
+        return PixelPoint(x: v[0], y: v[1])
     }
 
-    var frameCount: Int { frames ?? max(1, Int((duration * fps).rounded())) }
+    var pinRange: PinScaleRange {
+        guard let pinScaleRange else { return .unlimited }
+        let v = pinScaleRange.split(separator: ",").compactMap { Double($0.trimmingCharacters) }
+        return PinScaleRange(minimum: v[0], maximum: v[1], initialZoom: initialZoom ?? 1)
+    }
+
+    /// The canvas: WxH, or the device's points at --scale (its own scale by default).
+    var screenPixels: PixelSize { screen.device.map { $0.pixels(atScale: scale ?? $0.scale) } ?? screen.pixels }
+
+    var zoomSeconds: Double { zoomDuration ?? duration ?? 0.2 }
+    var turnSeconds: Double { turnDuration ?? 0.25 }
+    var bounceSeconds: Double { duration ?? Bounce.period }
+
+    /// Frames before any orientation is known: the most the geometry can give.
+    var frameBound: Int {
+        if let frames { return frames + 1 }
+        if bounce { return Int((bounceSeconds * fps).rounded()) + 1 }
+        return Int((zoomSeconds * fps).rounded()) + Int((turnSeconds * fps).rounded()) + 3
+    }
 
     func validate() throws {
-        if screen.pixels.width <= 0 || screen.pixels.height <= 0 { throw ValidationError("--screen must be positive") }
-        if Self.rect(from) == nil { throw ValidationError("--from takes x,y,w,h with w and h positive, got '\(from)'") }
-        if to != "fullscreen" && Self.rect(to) == nil { throw ValidationError("--to takes x,y,w,h or fullscreen, got '\(to)'") }
-        if orientation != "auto" && DeviceOrientation(rawValue: orientation) == nil {
+        let s = screenPixels
+        if s.width <= 0 || s.height <= 0 { throw ValidationError("--screen must be positive") }
+        try Fit.checkScale(scale, screen: screen)
+        if bounce {
+            let meaningless: [(String, Bool)] = [
+                ("--from", from != nil), ("--to", to != nil), ("--orientation", orientation != nil), ("--mode", mode != nil),
+                ("--easing", easing != nil), ("--turn-easing", turnEasing != nil), ("--zoom-duration", zoomDuration != nil),
+                ("--turn-duration", turnDuration != nil), ("--reverse", reverse), ("--rotate-with-zoom", rotateWithZoom),
+                ("--overlay", overlay != nil),
+            ]
+            if let (name, _) = meaningless.first(where: { $0.1 }) {
+                throw ValidationError("\(name) means nothing with --bounce (it spins the fitted image in place); leave it out")
+            }
+        } else {
+            guard let from else { throw ValidationError("give the start rect with --from x,y,w,h (screen pixels)") }
+            if Self.rect(from) == nil { throw ValidationError("--from takes x,y,w,h with w and h positive, got '\(from)'") }
+        }
+        if let to, to != "fullscreen" && Self.rect(to) == nil { throw ValidationError("--to takes x,y,w,h or fullscreen, got '\(to)'") }
+        if let orientation, orientation != "auto" && DeviceOrientation(rawValue: orientation) == nil {
             throw ValidationError("--orientation must be portrait, landscape-left, landscape-right, upside-down or auto")
         }
-        if to != "fullscreen" && orientation != "portrait" { throw ValidationError("--orientation applies to --to fullscreen") }
-        if FitGeometry.Mode(rawValue: mode) == nil { throw ValidationError("--mode must be fill or fit") }
-        if Easing(rawValue: easing) == nil { throw ValidationError("--easing must be linear, ease-in, ease-out or ease-in-out") }
-        if let frames, !(1...10_000).contains(frames) { throw ValidationError("--frames must be 1-10000") }
-        if !(duration > 0) || !(fps > 0) { throw ValidationError("--duration and --fps must be positive") }
-        if frameCount > 10_000 { throw ValidationError("that is \(frameCount) frames; at most 10000") }
+        let toRect = to.map { $0 != "fullscreen" } ?? false
+        if toRect && orientation != nil && orientation != "portrait" { throw ValidationError("--orientation applies to --to fullscreen") }
+        if let mode, FitGeometry.Mode(rawValue: mode) == nil { throw ValidationError("--mode must be fill or fit") }
+        for (name, value) in [("--easing", easing), ("--turn-easing", turnEasing)] {
+            if let value, Easing(rawValue: value) == nil { throw ValidationError("\(name) must be linear, ease-in, ease-out or ease-in-out") }
+        }
+        if turnDuration != nil || turnEasing != nil {
+            if rotateWithZoom { throw ValidationError("--turn-duration and --turn-easing time the turn after the zoom; with --rotate-with-zoom the turn is part of the zoom") }
+            if toRect || orientation == nil || orientation == "portrait" {
+                throw ValidationError("--turn-duration and --turn-easing need a turn: --to fullscreen with --orientation landscape-left, landscape-right, upside-down or auto")
+            }
+        }
+        if duration != nil && zoomDuration != nil { throw ValidationError("--duration is --zoom-duration for the transition; give one") }
+        if let frames, !(2...10_000).contains(frames) { throw ValidationError("--frames must be 2-10000") }
+        for (name, v) in [("--zoom-duration", zoomDuration), ("--turn-duration", turnDuration), ("--duration", duration)] {
+            if let v, !(v > 0 && v <= 600) { throw ValidationError("\(name) must be more than 0 and at most 600 seconds") }
+        }
+        if !(fps > 0 && fps <= 1000) { throw ValidationError("--fps must be more than 0 and at most 1000") }
+        if frameBound > 10_001 { throw ValidationError("that is \(frameBound) frames; at most 10000") }
         if let p = pinScaleRange {
             let v = p.split(separator: ",").compactMap { Double($0.trimmingCharacters) }
-            if v.count != 2 || !(v[0] > 0) || !(v[1] >= v[0]) { throw ValidationError("--pin-scale-range takes MIN,MAX with 0 < MIN <= MAX") }
+            if v.count != 2 || !(v[0] > 0) || !(v[1] >= v[0]) || !v[1].isFinite { throw ValidationError("--pin-scale-range takes MIN,MAX with 0 < MIN <= MAX") }
         }
+        if let z = initialZoom {
+            if pinScaleRange == nil { throw ValidationError("--initial-zoom sets where --pin-scale-range's zoom starts; give --pin-scale-range too") }
+            if !(z > 0 && z.isFinite) { throw ValidationError("--initial-zoom must be positive") }
+        }
+        if overlay == nil && (overlayAt != nil || overlayFade != nil) { throw ValidationError("--overlay-at and --overlay-fade need --overlay FILE") }
+        if let overlayAt, Self.point(overlayAt) == nil { throw ValidationError("--overlay-at takes X,Y in screen pixels, got '\(overlayAt)'") }
+        if let overlayFade, Overlay.Fade(rawValue: overlayFade) == nil { throw ValidationError("--overlay-fade must be out or in") }
         if output == nil && apng == nil && contactSheet == nil && !json {
             throw ValidationError("say what to write: -o 'frames/%03d.png', --apng FILE, --contact-sheet FILE or --json")
         }
         if let output, !output.contains("%") { throw ValidationError("-o takes a pattern with %d or %03d, got '\(output)'") }
-        if screen.pixels.area * Int64(frameCount) > 4_000_000_000 { throw ValidationError("\(frameCount) frames of \(screen) are too many pixels") }
+        if s.area * Int64(frameBound) > 4_000_000_000 { throw ValidationError("\(frameBound) frames of \(s) are too many pixels") }
+    }
+
+    /// The input's bytes when it is stdin (read once: the last frame is decoded again as `fit` decodes it).
+    func openReader(stdin: [UInt8]?) throws -> ImageReader {
+        do {
+            if let stdin { return try ImageReader(bytes: stdin, name: "<stdin>", options: decode.options) }
+            return try ImageReader(path: input, options: decode.options)
+        } catch { throw ToolFailure(error) }
+    }
+
+    func geometry(image: PixelSize) -> [ZoomAnimation.Frame] {
+        let screen = screenPixels
+        if bounce {
+            let rate = frames.map { Double($0 - 1) / bounceSeconds } ?? fps
+            return Bounce(image: image, screen: screen, duration: bounceSeconds, fps: rate).frames
+        }
+        let o = orientation ?? "portrait"
+        let chosen = DeviceOrientation(rawValue: o) ?? FitGeometry.automatic(image: image, screen: screen)
+        let zoomEasing = Easing(rawValue: easing ?? "ease-in-out")!
+        let animation = ZoomAnimation(image: image, screen: screen, from: Self.rect(from!)!,
+                                      to: (to ?? "fullscreen") == "fullscreen" ? nil : Self.rect(to!), orientation: chosen,
+                                      mode: FitGeometry.Mode(rawValue: mode ?? "fill")!, easing: zoomEasing,
+                                      turnEasing: turnEasing.flatMap(Easing.init(rawValue:)) ?? zoomEasing,
+                                      zoomDuration: zoomSeconds, turnDuration: turnSeconds, fps: fps, frameCount: frames,
+                                      rotateWithZoom: rotateWithZoom, reverse: reverse)
+        return animation.frames
     }
 
     func run() throws {
-        let reader: ImageReader
-        do { reader = try ImageReader(path: input, options: decode.options) } catch { throw ToolFailure(error) }
+        let stdin: [UInt8]? = input == "-" ? try Self.readStandardInput(limit: decode.options.stdinLimit) : nil
+        let reader = try openReader(stdin: stdin)
         let markers = try pins.load()
         let image = reader.header.uprightSize
-        let chosen = DeviceOrientation(rawValue: orientation) ?? FitGeometry.automatic(image: image, screen: screen.pixels)
-        let n = frameCount
-        let geometry: [ZoomAnimation.Frame]
-        if bounce {
-            geometry = ZoomAnimation.bounce(image: image, screen: screen.pixels, frameCount: n, fps: fps)
-        } else {
-            let animation = ZoomAnimation(image: image, screen: screen.pixels, from: Self.rect(from)!,
-                                          to: to == "fullscreen" ? nil : Self.rect(to), orientation: chosen,
-                                          mode: FitGeometry.Mode(rawValue: mode)!, easing: Easing(rawValue: easing)!,
-                                          frameCount: n, duration: Double(n - 1) / fps, rotateWithZoom: rotateWithZoom,
-                                          reverse: reverse)
-            geometry = (0..<n).map { animation.frame($0) }
-        }
+        let geometry = self.geometry(image: image)
+        let n = geometry.count
+        let pinSizes = pinRange.pinSizes(geometry)
         if output == nil && apng == nil && contactSheet == nil {
-            printJSON(geometry)  // geometry only: no pixels to decode or render
+            printJSON(geometry, pinSizes: pinSizes, pins: !markers.isEmpty)  // geometry only: no pixels to decode or render
             return
         }
-        // Decode once, at the largest scale any frame shows (DCT-scaled for JPEGs).
-        let largest = min(1, geometry.map(\.scale).max() ?? 1)
+        var overlayView: Overlay?
+        if let overlay {
+            do {
+                let picture = try ImageReader(path: overlay, options: decode.options).readImage()
+                overlayView = Overlay(image: picture, origin: overlayAt.flatMap(Self.point) ?? PixelPoint(x: 0, y: 0),
+                                      fade: overlayFade.flatMap(Overlay.Fade.init(rawValue:)) ?? .out)
+            } catch { throw ToolFailure(error) }
+        }
+        // Frames at rest in a fullscreen fit are `fit`'s own output: decoded and rendered as
+        // `fit` does (one more decode per distinct fit, at the fit's size).
+        var fitted: [DeviceOrientation: Image] = [:]
+        for f in geometry {
+            guard let g = f.fit, fitted[g.orientation] == nil else { continue }
+            let second = try openReader(stdin: stdin)
+            let scaled: Image
+            do { (scaled, _) = try FitRenderer.pipeline(for: g).run(second) } catch { throw ToolFailure(error) }
+            fitted[g.orientation] = FitRenderer.render(scaled, geometry: g, background: background.color)
+        }
+        // Decode once, at the largest scale any other frame shows (DCT-scaled for JPEGs).
+        let moving = geometry.filter { $0.fit == nil }
+        let largest = min(1, moving.map(\.scale).max() ?? 0.01)
         let decodeSize = PixelSize(width: max(1, Int((Double(image.width) * largest).rounded(.up))),
                                    height: max(1, Int((Double(image.height) * largest).rounded(.up))))
         let source: Image
@@ -170,12 +279,16 @@ struct Animate: ParsableCommand {
             let dir = FileSystem.directory(of: output.formattingFrameNumber(1))
             do { try FileSystem.makeDirectories(dir) } catch { throw ToolFailure("\(dir): cannot create the output folder: \(error)") }
         }
-        let firstScale = geometry.first?.scale ?? 1
-        let (low, high) = range
-        let cellWidth = min(240, screen.pixels.width)
+        let screenSize = screenPixels
+        let cellWidth = min(240, screenSize.width)
         let settings = encode.png
-        let screenSize = screen.pixels, bg = background.color, clip = !bounce
+        let bg = background.color, clip = !bounce
         let pattern = output, wantAPNG = apng != nil, wantSheet = contactSheet != nil, protect = [input]
+        // One pixel format for every frame (an APNG has one), whichever path drew it.
+        var target = source.format.union(bg.minimalFormat)
+        for f in fitted.values { target = target.union(f.format) }
+        if !markers.isEmpty || overlayView != nil { target = target.withColor }
+        let common = target, rested = fitted, extra = overlayView
         var payloads = [[UInt8]](repeating: [], count: n)
         var sheetFrames = [Image?](repeating: nil, count: n)
         var format = PixelFormat.rgb
@@ -184,10 +297,10 @@ struct Animate: ParsableCommand {
         // back on this thread, in whatever order they finish.
         WorkerPool<FrameOutput>.run(count: n, threads: Thumb.processorCount, work: { k in
             let f = geometry[k]
-            let zoom = f.scale / firstScale
-            let pinSize = zoom / min(max(zoom, low), high)
-            let frame = AnimationRenderer.render(f, source: source, imageSize: image, screen: screenSize, background: bg,
-                                                 clip: clip, markers: markers, pinScale: pinSize)
+            var frame = AnimationRenderer.render(f, source: source, imageSize: image, screen: screenSize, background: bg,
+                                                 clip: clip, markers: markers, pinScale: pinSizes[k],
+                                                 base: f.fit.flatMap { rested[$0.orientation] }, overlay: extra)
+            if frame.format != common { frame = frame.converted(to: common) }
             var result = FrameOutput(format: frame.format)
             do {
                 if let pattern {
@@ -210,7 +323,8 @@ struct Animate: ParsableCommand {
         }, onTick: { failure == nil })
         if let failure { throw ToolFailure(failure) }
         if let apng {
-            var writer = APNGWriter(size: screenSize, format: format, fps: fps)
+            let rate = n > 1 ? Double(n - 1) / (geometry.last!.time) : fps
+            var writer = APNGWriter(size: screenSize, format: format, fps: rate)
             for k in 0..<n { writer.add(payload: payloads[k]) }
             do { try ImageWriter.write(bytes: writer.bytes(), to: apng, protecting: [input]) } catch { throw ToolFailure(error) }
         }
@@ -218,19 +332,37 @@ struct Animate: ParsableCommand {
             let sheet = AnimationRenderer.contactSheet(sheetFrames.compactMap { $0 }, background: bg)
             do { try ImageWriter.write(sheet, to: contactSheet, encoding: .png(settings), protecting: [input]) } catch { throw ToolFailure(error) }
         }
-        if json { printJSON(geometry) }
+        if json { printJSON(geometry, pinSizes: pinSizes, pins: !markers.isEmpty) }
+    }
+
+    /// Standard input, whole, within the decode limit.
+    static func readStandardInput(limit: Int) throws -> [UInt8] {
+        var bytes = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let got = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw ToolFailure("<stdin>: cannot read: \(String(cString: strerror(errno)))")
+            }
+            if got == 0 { break }
+            bytes += chunk[0..<got]
+            if bytes.count > limit { throw ToolFailure("<stdin>: more than \(limit) bytes; save it to a file") }
+        }
+        return bytes
     }
 
     /// One JSON line per frame: what a UI test compares its own animation against.
-    func printJSON(_ geometry: [ZoomAnimation.Frame]) {
-        do {
-            for f in geometry {
-                print(JSON.object([
-                    ("frame", .int(f.index + 1)), ("time", .number(f.time)), ("progress", .number(f.progress)),
-                    ("rect", f.view.rect.json), ("rotation", .number(f.view.rotation)), ("scale", .number(f.scale)),
-                    ("transform", f.transform.json),
-                ]))
-            }
+    func printJSON(_ geometry: [ZoomAnimation.Frame], pinSizes: [Double], pins: Bool) {
+        for (k, f) in geometry.enumerated() {
+            var members: [(String, JSON)] = [
+                ("frame", .int(f.index + 1)), ("time", .number(f.time)), ("phase", .string(f.phase)),
+                ("progress", .number(f.progress)), ("presented", .number(f.presented)),
+                ("rect", f.view.rect.json), ("rotation", .number(f.view.rotation)), ("scale", .number(f.scale)),
+                ("transform", f.transform.json),
+            ]
+            if pins { members.append(("pinSize", .number(pinSizes[k]))) }
+            print(JSON.object(members))
         }
     }
 }

@@ -6,8 +6,7 @@ struct Crop: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Cut the square 1:1 detail around a point (the ForceZoom peek) to PNG.",
         discussion: """
-            The square has side N image pixels: --size N, or --screen WxH for N = min(W,H)
-            (the peek ForceZoom shows on a deep press; default screen 390x844, so N = 390).
+            The square has side N image pixels: --size N, or --screen for N = min(W,H) of the screen's bounds in points, as ForceZoom sizes its peek from UIScreen bounds (default 390x844 points, so N = 390; --screen iphone-15 is 393x852 points, N = 393). --screen WxH is in points here; device names are in `forcezoom help`.
             The touched pixel lands at output pixel (N/2, N/2) rounded down; near an edge
             the square shifts just enough to stay inside the image. An image smaller than
             the square is centred on --background. The output is always N x N.
@@ -40,10 +39,10 @@ struct Crop: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The square's side in image pixels.", valueName: "n"))
     var size: Int?
 
-    @Option(name: .long, help: ArgumentHelp("The device screen (WxH or a device name); the side is min(W,H). Default 390x844.", valueName: "wxh"))
+    @Option(name: .long, help: ArgumentHelp("The device screen in points (WxH or a device name); the side is min(W,H). Default 390x844.", valueName: "wxh|name"))
     var screen: Size?
 
-    @Option(name: .long, help: ArgumentHelp("--at is a point in an aspect-fit view of this size.", valueName: "wxh"))
+    @Option(name: .long, help: ArgumentHelp("--at is a point in an aspect-fit view of this size (points, or a device name for its points).", valueName: "wxh"))
     var view: Size?
 
     @Option(name: .long, help: ArgumentHelp("Magnification: the square shows N/Z image pixels, Z times larger.", valueName: "z"))
@@ -69,10 +68,10 @@ struct Crop: ParsableCommand {
         if at.isEmpty { throw ValidationError("give a point with --at X,Y (pixels, or percent like 50%,50%)") }
         if size != nil && screen != nil { throw ValidationError("--size and --screen both set the side; give one") }
         if let size, size <= 0 { throw ValidationError("--size must be positive, got \(size)") }
-        if let screen, screen.pixels.width <= 0 || screen.pixels.height <= 0 {
+        if let screen, screen.points.width <= 0 || screen.points.height <= 0 {
             throw ValidationError("--screen must be positive, got \(screen)")
         }
-        if let view, view.pixels.width <= 0 || view.pixels.height <= 0 {
+        if let view, view.points.width <= 0 || view.points.height <= 0 {
             throw ValidationError("--view must be positive, got \(view)")
         }
         if !(zoom > 0) || !zoom.isFinite { throw ValidationError("--zoom must be a positive number, got \(zoom)") }
@@ -84,7 +83,7 @@ struct Crop: ParsableCommand {
     }
 
     /// The output side N.
-    var side: Int { size ?? PeekGeometry.side(forScreen: (screen ?? Size(PixelSize(width: 390, height: 844))).pixels) }
+    var side: Int { size ?? PeekGeometry.side(forScreen: (screen ?? Size(PixelSize(width: 390, height: 844))).points) }
 
     /// The path for output `index` (1-based).
     func outputPath(_ index: Int) -> String {
@@ -104,7 +103,7 @@ struct Crop: ParsableCommand {
         var geometries: [PeekGeometry] = []
         for point in at {
             var touch = point.touch
-            touch.view = view?.pixels
+            touch.view = view?.points
             let pixel: PixelPoint
             do { pixel = try touch.resolve(in: upright) } catch { throw ToolFailure(path: input, error) }
             geometries.append(PeekGeometry(image: upright, point: pixel, side: side, zoom: zoom))
@@ -159,7 +158,7 @@ struct Crop: ParsableCommand {
             ("normalizedRect", g.normalizedRect.json),
             ("storedRect", header.orientation.storedRect(forUpright: g.coveredRect, stored: header.storedSize).json),
         ]
-        if let v = view?.pixels {
+        if let v = view?.points {
             let fit = AspectFit(image: header.uprightSize, view: v)
             members.append(("view", .object([
                 ("size", v.json), ("scale", .number(fit.scale)), ("imageRect", fit.imageRect.json),

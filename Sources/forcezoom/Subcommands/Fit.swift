@@ -20,7 +20,7 @@ struct Fit: ParsableCommand {
             least the target, then a Lanczos reduction stretched by the scale; quarter turns
             are exact pixel moves (no extra blur). Alpha is filtered premultiplied.
 
-            Devices (--screen NAME, pixels in portrait):
+            --screen NAME renders at the device's pixels (points x scale); --scale 1 gives a point-sized preview (--scale S: S pixels per point). Devices, in portrait:
             \(Size.deviceTable)
 
             Examples:
@@ -34,6 +34,9 @@ struct Fit: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("The device screen in portrait: WxH pixels or a device name.", valueName: "wxh|name"))
     var screen: Size
+
+    @Option(name: .long, help: ArgumentHelp("With a device name: pixels per point (default the device's; 1 for a point-sized preview).", valueName: "s"))
+    var scale: Double?
 
     @Option(name: .long, help: ArgumentHelp("portrait, landscape-left, landscape-right, upside-down or auto.", valueName: "o"))
     var orientation: String = "auto"
@@ -59,6 +62,7 @@ struct Fit: ParsableCommand {
 
     func validate() throws {
         if screen.pixels.width <= 0 || screen.pixels.height <= 0 { throw ValidationError("--screen must be positive, got \(screen)") }
+        try Self.checkScale(scale, screen: screen)
         if orientation != "auto" && DeviceOrientation(rawValue: orientation) == nil {
             throw ValidationError("--orientation must be portrait, landscape-left, landscape-right, upside-down or auto; got '\(orientation)'")
         }
@@ -69,13 +73,23 @@ struct Fit: ParsableCommand {
         if output == "-" && json { throw ValidationError("-o - writes the PNG to stdout; --json cannot share it") }
     }
 
+    /// `--scale` needs a device (WxH is already pixels) and a positive, sane value.
+    static func checkScale(_ scale: Double?, screen: Size) throws {
+        guard let scale else { return }
+        if screen.device == nil { throw ValidationError("--scale applies to a device name (--screen iphone-15 --scale 1); --screen \(screen) is already in pixels") }
+        if !(scale > 0 && scale <= 8) { throw ValidationError("--scale must be more than 0 and at most 8, got \(scale)") }
+    }
+
+    /// The canvas: WxH, or the device's points at --scale (its own scale by default).
+    var screenPixels: PixelSize { screen.device.map { $0.pixels(atScale: scale ?? $0.scale) } ?? screen.pixels }
+
     func run() throws {
         let reader: ImageReader
         do { reader = try ImageReader(path: input, options: decode.options) } catch { throw ToolFailure(error) }
         let markers = try pins.load()
         let image = reader.header.uprightSize
-        let chosen = DeviceOrientation(rawValue: orientation) ?? FitGeometry.automatic(image: image, screen: screen.pixels)
-        let g = FitGeometry(image: image, screen: screen.pixels, orientation: chosen, mode: FitGeometry.Mode(rawValue: mode)!)
+        let chosen = DeviceOrientation(rawValue: orientation) ?? FitGeometry.automatic(image: image, screen: screenPixels)
+        let g = FitGeometry(image: image, screen: screenPixels, orientation: chosen, mode: FitGeometry.Mode(rawValue: mode)!)
         let scaled: Image
         do { (scaled, _) = try FitRenderer.pipeline(for: g, filter: ResampleFilter(rawValue: filter)!).run(reader) } catch { throw ToolFailure(error) }
         let canvas = FitRenderer.render(scaled, geometry: g, background: background.color, pins: PinLayer(markers))

@@ -9,7 +9,9 @@ struct Fixture: ParsableCommand {
             Patterns:
               coords       each pixel encodes its position: R = x mod 256, G = y mod 256,
                            B = (x/256 mod 16)*16 + (y/256 mod 16); unique up to 4096x4096.
-                           `fixture --decode FILE` traces a 1:1 piece back to its source.
+                           `fixture --decode FILE` traces a piece back to its source:
+                           1:1 or magnified by a whole number Z (zoom and the exact
+                           window in the JSON), padded or not (the padding reported).
               grid         lines every --step pixels (default 100) with coordinate labels
               orientation  corners red (top-left), green (top-right), blue (bottom-left),
                            yellow (bottom-right), an "F" and the word TOP
@@ -39,7 +41,7 @@ struct Fixture: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("Output path (.png or .jpg), - for stdout.", valueName: "path"))
     var output: String?
 
-    @Option(name: .long, help: ArgumentHelp("Trace a 1:1 piece of a coords image back to its source rectangle and orientation (JSON).", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("Trace a piece of a coords image (1:1 or whole-number zoom, padded or not) back to its source rectangle and orientation (JSON).", valueName: "file"))
     var decode: String?
 
     @Option(name: .long, help: ArgumentHelp("Checker cell or grid spacing in pixels.", valueName: "n"))
@@ -233,14 +235,19 @@ struct Fixture: ParsableCommand {
     func trace(_ path: String) throws {
         let image: Image
         do { image = try ImageReader(path: path, options: DecodeOptions()).readImage() } catch { throw ToolFailure(error) }
-        guard let t = CoordinateCode.trace(image) else {
-            throw ToolFailure("\(path == "-" ? "<stdin>" : path): not an exact 1:1 piece of a coords fixture (scaled, filtered, padded or recoloured?)")
+        guard let t = CoordinateTrace.trace(image) else {
+            throw ToolFailure("\(path == "-" ? "<stdin>" : path): not a piece of a coords fixture, 1:1 or magnified by a whole number, padded or not (scaled by a fraction, filtered or recoloured?)")
         }
+        let p = t.padding
         print(JSON.object([
             ("file", .string(path)),
             ("sourceRect", t.sourceRect.json),
             ("orientation", .int(t.orientation.rawValue)),
             ("transform", .string(t.orientation.description)),
+            ("zoom", .int(t.zoom)),
+            ("window", t.window.json),
+            ("pieceRect", t.piece.json),
+            ("padding", .object([("left", .int(p.left)), ("top", .int(p.top)), ("right", .int(p.right)), ("bottom", .int(p.bottom))])),
         ]))
     }
 }

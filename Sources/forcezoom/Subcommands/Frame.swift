@@ -29,7 +29,7 @@ struct Frame: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The peek's side in image pixels.", valueName: "n"))
     var size: Int?
 
-    @Option(name: .long, help: ArgumentHelp("The device screen (WxH or name); side = min(W,H). Default 390x844.", valueName: "wxh"))
+    @Option(name: .long, help: ArgumentHelp("The device screen in points (WxH or name); side = min(W,H) points. Default 390x844.", valueName: "wxh|name"))
     var screen: Size?
 
     @Option(name: .long, help: ArgumentHelp("Box stroke width in points.", valueName: "w"))
@@ -55,7 +55,7 @@ struct Frame: ParsableCommand {
     @OptionGroup var encode: EncodeFlags
 
     func validate() throws {
-        if view.pixels.width <= 0 || view.pixels.height <= 0 { throw ValidationError("--view must be positive, got \(view)") }
+        if view.points.width <= 0 || view.points.height <= 0 { throw ValidationError("--view must be positive, got \(view)") }
         if size != nil && screen != nil { throw ValidationError("--size and --screen both set the side; give one") }
         if let size, size <= 0 { throw ValidationError("--size must be positive, got \(size)") }
         if !(stroke >= 0) { throw ValidationError("--stroke must be 0 or more") }
@@ -83,7 +83,7 @@ struct Frame: ParsableCommand {
         return both
     }
 
-    var side: Int { size ?? PeekGeometry.side(forScreen: (screen ?? Size(PixelSize(width: 390, height: 844))).pixels) }
+    var side: Int { size ?? PeekGeometry.side(forScreen: (screen ?? Size(PixelSize(width: 390, height: 844))).points) }
 
     func run() throws {
         let reader: ImageReader
@@ -91,10 +91,10 @@ struct Frame: ParsableCommand {
         let markers = try pins.load()
         let image = reader.header.uprightSize
         var touch = at.touch
-        touch.view = view.pixels
+        touch.view = view.points
         let point: PixelPoint
         do { point = try touch.resolve(in: image) } catch { throw ToolFailure(path: input, error) }
-        let fit = AspectFit(image: image, view: view.pixels)
+        let fit = AspectFit(image: image, view: view.points)
         let peek = PeekGeometry(image: image, point: point, side: side)
         var style = BoxStyle()
         style.stroke = stroke
@@ -105,7 +105,7 @@ struct Frame: ParsableCommand {
         do { try ImageWriter.write(canvas, to: path, encoding: .png(encode.png), protecting: [input]) } catch { throw ToolFailure(error) }
         if json {
             print(JSON.object([
-                ("input", .string(reader.path)), ("uprightSize", image.json), ("view", view.pixels.json),
+                ("input", .string(reader.path)), ("uprightSize", image.json), ("view", view.points.json),
                 ("scale", .number(fit.scale)), ("imageRect", fit.imageRect.json),
                 ("point", .object([("x", .int(point.x)), ("y", .int(point.y))])), ("side", .int(side)),
                 ("cropRect", peek.coveredRect.json), ("box", FrameRenderer.boxRect(fit: fit, peek: peek).json),

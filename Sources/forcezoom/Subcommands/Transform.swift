@@ -15,6 +15,8 @@ struct Transform: ParsableCommand {
             (y down). --canvas defaults to the bounding box of the transformed image.
             Reductions are prefiltered (alias-free); quarter turns are exact.
 
+            With --canvas WxH the image's centre sits at the canvas's centre and the steps act about it, as a view's transform does in a superview of that size: a --translate moves it off centre, and a canvas the size of the default bounding box gives the default result. --anchor AX,AY (unit coordinates, as CALayer's anchorPoint: 0,0 the top-left, 1,1 the bottom-right; or a name: top-left, top, top-right, left, center, right, bottom-left, bottom, bottom-right) makes that point of the image the pivot, placed at the same point of the canvas.
+
             Examples:
               forcezoom transform photo.jpg --rotate 30 -o r.png
               forcezoom transform photo.jpg --scale 0.5 --rotate 90 -o q.png
@@ -42,6 +44,9 @@ struct Transform: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("Output size; default: the transformed image's bounding box.", valueName: "wxh"))
     var canvas: Size?
+
+    @Option(name: .long, help: ArgumentHelp("With --canvas: the image point the steps act about, placed at the same point of the canvas (unit AX,AY or a name; default center).", valueName: "ax,ay|name"))
+    var anchor: String?
 
     @Option(name: .long, help: ArgumentHelp("What shows outside the image (default transparent).", valueName: "color"))
     var background: ColorArgument = ColorArgument(.transparent)
@@ -74,7 +79,22 @@ struct Transform: ParsableCommand {
             throw ValidationError("--filter must be nearest, bilinear, bicubic or lanczos")
         }
         if let canvas, canvas.pixels.width <= 0 || canvas.pixels.height <= 0 { throw ValidationError("--canvas must be positive") }
+        if let anchor {
+            if canvas == nil { throw ValidationError("--anchor places the image in --canvas; without --canvas the output is the bounding box, whatever the pivot. Give --canvas WxH") }
+            if Self.anchorPoint(anchor) == nil { throw ValidationError("--anchor takes AX,AY in unit coordinates (0.5,0.5 is the centre) or top-left, top, top-right, left, center, right, bottom-left, bottom, bottom-right; got '\(anchor)'") }
+        }
         if output == "-" && json { throw ValidationError("-o - writes the PNG to stdout; --json cannot share it") }
+    }
+
+    /// An anchor in unit coordinates.
+    static func anchorPoint(_ s: String) -> (x: Double, y: Double)? {
+        let names: [String: (Double, Double)] = [
+            "top-left": (0, 0), "top": (0.5, 0), "top-right": (1, 0), "left": (0, 0.5), "center": (0.5, 0.5), "centre": (0.5, 0.5),
+            "right": (1, 0.5), "bottom-left": (0, 1), "bottom": (0.5, 1), "bottom-right": (1, 1),
+        ]
+        if let p = names[s.lowercased()] { return p }
+        guard let v = numbers(s, count: [2]) else { return nil }
+        return (v[0], v[1])
     }
 
     /// The steps in command-line order (the parser keeps each option's values apart, so
@@ -105,20 +125,27 @@ struct Transform: ParsableCommand {
         let markers = try pins.load()
         let size = reader.header.uprightSize
         let w = Double(size.width), h = Double(size.height)
-        let about = AffineTransform.translation(-w / 2, -h / 2).then(steps()).then(.translation(w / 2, h / 2))
-        guard about.inverted != nil else { throw ToolFailure("\(reader.path): the transform collapses the image (determinant 0)") }
-        let box = about.boundingBox(of: Rect(x: 0, y: 0, width: w, height: h))
+        let steps = self.steps()
+        guard steps.inverted != nil else { throw ToolFailure("\(reader.path): the transform collapses the image (determinant 0)") }
         let canvasSize: PixelSize
-        var full: AffineTransform
+        let full: AffineTransform
         if let canvas {
+            // As a view in a superview of the canvas's size: the pivot (the centre unless
+            // --anchor) at the same point of the canvas, the steps about it.
             canvasSize = canvas.pixels
-            full = about
+            let a = anchor.flatMap(Self.anchorPoint) ?? (0.5, 0.5)
+            full = AffineTransform.translation(-w * a.x, -h * a.y).then(steps)
+                .then(.translation(Double(canvasSize.width) * a.x, Double(canvasSize.height) * a.y))
         } else {
-            // Round the box outwards; snap near-whole edges so quarter turns stay exact.
+            // The bounding box, rounded outwards (near-whole edges snapped so quarter turns
+            // stay exact), with the box centred in it: the same as --canvas of that size.
+            let about = AffineTransform.translation(-w / 2, -h / 2).then(steps)
+            let box = about.boundingBox(of: Rect(x: 0, y: 0, width: w, height: h))
             func snap(_ v: Double) -> Double { abs(v - v.rounded()) < 1e-6 ? v.rounded() : v }
             let x0 = snap(box.x).rounded(.down), y0 = snap(box.y).rounded(.down)
             canvasSize = PixelSize(width: max(1, Int(snap(box.maxX).rounded(.up) - x0)), height: max(1, Int(snap(box.maxY).rounded(.up) - y0)))
-            full = about.then(.translation(-x0, -y0))
+            full = about.then(.translation(Double(canvasSize.width) / 2 - (box.x + box.width / 2),
+                                           Double(canvasSize.height) / 2 - (box.y + box.height / 2)))
         }
         if canvasSize.area > 268_435_456 { throw ToolFailure("\(reader.path): the output would be \(canvasSize), over 268 million pixels; give --canvas") }
         // Prefilter reductions: decode smaller, then warp by what remains.

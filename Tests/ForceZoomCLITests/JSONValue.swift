@@ -1,0 +1,29 @@
+import FoundationEssentials
+
+/// Any JSON value, for reading what the binary prints (FoundationEssentials' decoder).
+indirect enum JSONValue: Decodable, Equatable {
+    case null, bool(Bool), number(Double), string(String), array([JSONValue]), object([String: JSONValue])
+
+    init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if c.decodeNil() {
+            self = .null
+        } else if let b = try? c.decode(Bool.self) {
+            self = .bool(b)
+        } else if let n = try? c.decode(Double.self) {
+            self = .number(n)
+        } else if let s = try? c.decode(String.self) {
+            self = .string(s)
+        } else if let a = try? c.decode([JSONValue].self) {
+            self = .array(a)
+        } else {
+            self = .object(try c.decode([String: JSONValue].self))
+        }
+    }
+
+    /// One JSON object from a line of text, or nil.
+    static func object(_ line: some StringProtocol) -> [String: JSONValue]? {
+        guard case .object(let o)? = try? JSONDecoder().decode(JSONValue.self, from: Data(String(line).utf8)) else { return nil }
+        return o
+    }
+}
