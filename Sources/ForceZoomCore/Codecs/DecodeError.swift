@@ -30,13 +30,15 @@ public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
     case corrupt(path: String, detail: String)
     /// Reading failed (I/O error).
     case readFailed(path: String, reason: String)
+    /// `--frame` asks for a frame the file does not have.
+    case noSuchFrame(path: String, frame: Int, frames: Int)
 
     public var path: String {
         switch self {
         case .cannotOpen(let p, _), .isDirectory(let p), .empty(let p), .unsupportedFormat(let p, _),
              .notAnImage(let p, _), .unsupportedVariant(let p, _), .tooManyPixels(let p, _, _),
              .overMemoryLimit(let p, _, _), .tooManyScans(let p, _), .truncatedHeader(let p, _), .corruptHeader(let p, _),
-             .truncated(let p, _), .corrupt(let p, _), .readFailed(let p, _):
+             .truncated(let p, _), .corrupt(let p, _), .readFailed(let p, _), .noSuchFrame(let p, _, _):
             return p
         }
     }
@@ -65,6 +67,8 @@ public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
         case .truncated(_, let detail): return "file is truncated (\(detail)); use --lenient to keep what decoded"
         case .corrupt(_, let detail): return "corrupt image data (\(detail)); use --lenient to keep what decoded"
         case .readFailed(_, let reason): return "read failed: \(reason)"
+        case .noSuchFrame(_, let frame, let frames):
+            return "has \(frames) frame\(frames == 1 ? "" : "s"); --frame \(frame) is past the last (frames count from 1)"
         }
     }
 

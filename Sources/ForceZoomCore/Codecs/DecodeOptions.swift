@@ -18,6 +18,8 @@ public struct DecodeOptions: Hashable, Sendable {
     /// PNG's whole image, a progressive JPEG's coefficients. The pixel limit alone does not
     /// bound this: a 268435456x1 16-bit RGBA PNG is under it and needs 5 GiB of rows.
     public var maxMemory: Int64 = 1 << 30
+    /// The frame of an animated image to read, from 1 (animated WebP; other files have one).
+    public var frame = 1
     /// The most bytes read from standard input.
     public var stdinLimit = 1 << 30
 

@@ -49,6 +49,8 @@ public final class ImageReader {
         }
         let d = try type.init(source: source, options: options)
         decoder = d
+        // Only animated WebP has frames past the first (its decoder checks the number).
+        if options.frame > 1 && type.format != .webp { throw .noSuchFrame(path: name, frame: options.frame, frames: 1) }
         let size = d.storedSize
         if size.width <= 0 || size.height <= 0 {
             throw .corrupt(path: name, detail: "image size \(size) has no pixels")

@@ -21,7 +21,8 @@ public struct WebPDetails: Hashable, Sendable {
 /// WebP through libwebp (every libwebp pointer lives in this file): lossy, lossless and
 /// alpha, still images decoded incrementally (`WebPIDecoder`) so a crop stops feeding data
 /// and decoding after its last row; the column window is libwebp's own crop (no colour
-/// conversion outside it). Animations: the first frame, composited by `WebPAnimDecoder`.
+/// conversion outside it). Animations: the first frame (or `DecodeOptions.frame`), composited
+/// by `WebPAnimDecoder`.
 ///
 /// The whole file is read into memory first (its size checked against the memory limit):
 /// the EXIF chunk, which carries the orientation, comes after the image data.
@@ -156,6 +157,9 @@ final class WebPDecoder: ImageDecoder {
                            hasAlpha: alpha, animated: animated, frameCount: max(frames, 1),
                            hasICC: flags & ICCP_FLAG.rawValue != 0, hasEXIF: exifBlock != nil,
                            hasXMP: flags & XMP_FLAG.rawValue != 0)
+        if options.frame > webp.frameCount {
+            throw .noSuchFrame(path: path, frame: options.frame, frames: webp.frameCount)
+        }
         if width <= 0 || height <= 0 { return }
         try options.checkPixels(storedSize, path: path)
         // libwebp's own buffers: lossless and animations hold the whole image as 32-bit ARGB
@@ -190,7 +194,7 @@ final class WebPDecoder: ImageDecoder {
             throw .readFailed(path: path, reason: "out of memory for the \(DecodeError.mebibytes(Int64(size))) MiB image")
         }
         output = out
-        if webp.animated { try decodeFirstFrame(into: out) } else { try startIncremental(into: out) }
+        if webp.animated { try decodeFrame(options.frame, into: out) } else { try startIncremental(into: out) }
         return layout
     }
 
@@ -249,8 +253,9 @@ final class WebPDecoder: ImageDecoder {
         finished = true
     }
 
-    /// Decodes an animation's first frame onto the canvas (libwebp composites it).
-    private func decodeFirstFrame(into out: ZeroedBuffer) throws(DecodeError) {
+    /// Decodes an animation's frame `number` (from 1) onto the canvas: libwebp composites the
+    /// frames before it, as a player shows it.
+    private func decodeFrame(_ number: Int, into out: ZeroedBuffer) throws(DecodeError) {
         var opts = WebPAnimDecoderOptions()
         guard WebPAnimDecoderOptionsInit(&opts) != 0 else { throw .readFailed(path: path, reason: "libwebp version mismatch") }
         opts.color_mode = MODE_RGBA
@@ -262,10 +267,13 @@ final class WebPDecoder: ImageDecoder {
         defer { WebPAnimDecoderDelete(dec) }
         var frame: UnsafeMutablePointer<UInt8>?
         var timestamp: Int32 = 0
-        guard WebPAnimDecoderGetNext(dec, &frame, &timestamp) != 0, let frame else {
-            try fail(.corrupt(path: path, detail: "the first animation frame does not decode"))
-            return
+        for k in 1...max(1, number) {
+            guard WebPAnimDecoderGetNext(dec, &frame, &timestamp) != 0 else {
+                try fail(.corrupt(path: path, detail: "animation frame \(k) does not decode"))
+                return
+            }
         }
+        guard let frame else { throw .corrupt(path: path, detail: "animation frame \(number) does not decode") }
         let c = pixelFormat.channels
         let w = storedSize.width
         let dst = out.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
@@ -279,7 +287,9 @@ final class WebPDecoder: ImageDecoder {
         available = layout.height
         finished = true
         if webp.frameCount > 1 {
-            warnings.append("animated WebP with \(webp.frameCount) frames: the first frame is used")
+            warnings.append(number == 1
+                ? "animated WebP with \(webp.frameCount) frames: the first frame is used (--frame N picks another)"
+                : "animated WebP: frame \(number) of \(webp.frameCount) is used")
         }
     }
 
@@ -314,7 +324,7 @@ extension WebPDetails: CodecDetails {
     public var summary: [String] {
         var parts = [compression, container]
         if hasAlpha { parts.append("alpha") }
-        if animated { parts.append("animated, \(frameCount) frame\(frameCount == 1 ? "" : "s") (first shown)") }
+        if animated { parts.append("animated, \(frameCount) frame\(frameCount == 1 ? "" : "s")") }
         if hasICC { parts.append("ICC profile (not applied)") }
         if hasEXIF { parts.append("EXIF") }
         if hasXMP { parts.append("XMP") }

@@ -17,7 +17,11 @@ struct DecodeFlags: ParsableArguments {
         valueName: "mib"))
     var maxMemory: Int64 = 1024
 
+    @Option(name: .long, help: ArgumentHelp("The frame of an animated WebP to read, from 1 (default: the first, with a note).", valueName: "n"))
+    var frame: Int = 1
+
     func validate() throws {
+        if frame < 1 { throw ValidationError("--frame counts from 1, got \(frame)") }
         if maxPixels < 0 { throw ValidationError("--max-pixels must be 0 (no limit) or positive") }
         if maxMemory < 0 || maxMemory > Int64.max >> 20 {
             throw ValidationError("--max-memory must be 0 (no limit) or a positive number of MiB")
@@ -30,6 +34,7 @@ struct DecodeFlags: ParsableArguments {
         o.lenient = lenient
         o.maxPixels = maxPixels
         o.maxMemory = maxMemory << 20
+        o.frame = frame
         return o
     }
 }

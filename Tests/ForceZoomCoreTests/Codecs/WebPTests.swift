@@ -75,6 +75,28 @@ struct WebPTests {
         #expect(reader.header.details.summary.contains { $0.contains("animated") })
     }
 
+    /// `--frame N`: frame 2 of the animation (lossless: exactly the picture it was made from);
+    /// past the last frame, and past the first of a still image, one clear error.
+    @Test func frameNumberPicksTheFrame() throws {
+        var o = DecodeOptions()
+        o.frame = 2
+        let reader = try ImageReader(path: Self.path("webp-anim.webp"), options: o)
+        let image = try reader.readImage()
+        #expect(TestSupport.maxDifference(image, try ImageReader(path: Self.path("frame2.png")).readImage()) == 0)
+        #expect(reader.warnings == ["animated WebP: frame 2 of 2 is used"])
+        o.frame = 3
+        #expect(throws: DecodeError.noSuchFrame(path: Self.path("webp-anim.webp"), frame: 3, frames: 2)) {
+            _ = try ImageReader(path: Self.path("webp-anim.webp"), options: o)
+        }
+        o.frame = 2
+        #expect(throws: DecodeError.noSuchFrame(path: Self.path("webp-lossy.webp"), frame: 2, frames: 1)) {
+            _ = try ImageReader(path: Self.path("webp-lossy.webp"), options: o)
+        }
+        #expect(throws: DecodeError.noSuchFrame(path: FixtureTests.path("png-rgb-8.png"), frame: 2, frames: 1)) {
+            _ = try ImageReader(path: FixtureTests.path("png-rgb-8.png"), options: o)
+        }
+    }
+
     /// A crop near the top of a file cut at 80% decodes: the incremental decoder is fed only
     /// up to the rows the crop needs. The whole image fails as truncated (and, lenient, keeps
     /// the rows that decoded).
