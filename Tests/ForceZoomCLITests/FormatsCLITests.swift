@@ -78,9 +78,11 @@ struct FormatsCLITests {
     @Test func thumbAFolderOfEveryFormat() throws {
         let lib = FileSystem.join(Self.dir, "library")
         let names = ["webp-exif-6.webp", "heic-irot-90.heic", "heic-exif-6.heic", "avif-corners.avif", "webp-alpha.webp"]
-        #expect(CLI.shell("mkdir -p \(CLI.quote(lib)) && cp " + names.map { CLI.quote(Self.file($0)) }.joined(separator: " ")
-                          + " \(CLI.quote(FileSystem.join(CLI.root, "Fixtures/generated/jpeg-exif-6.jpg"))) "
-                          + "\(CLI.quote(FileSystem.join(CLI.root, "Fixtures/generated/png-rgb-8.png"))) \(CLI.quote(lib))") == 0)
+        #expect(
+            CLI.shell(
+                "mkdir -p \(CLI.quote(lib)) && cp " + names.map { CLI.quote(Self.file($0)) }.joined(separator: " ")
+                    + " \(CLI.quote(FileSystem.join(CLI.root, "Fixtures/generated/jpeg-exif-6.jpg"))) "
+                    + "\(CLI.quote(FileSystem.join(CLI.root, "Fixtures/generated/png-rgb-8.png"))) \(CLI.quote(lib))") == 0)
         let out = FileSystem.join(Self.dir, "thumbs")
         let r = CLI.run(["thumb", lib, "--size", "64", "--out", out, "--quiet"])
         #expect(r.status == 0, "\(r.stderr)")
@@ -114,8 +116,10 @@ struct WebPOutputCLITests {
     static func decode(_ path: String) throws -> Image { try ImageReader(path: path).readImage() }
 
     @Test func thumbWritesWebP() throws {
-        let runs: [(String, [String])] = [("png", ["--name", "%s.png"]), ("q100", ["--name", "%s.q100.webp", "--quality", "100"]),
-                                          ("lossless", ["--name", "%s.ll.webp", "--lossless"]), ("lossy", ["--name", "%s.webp"])]
+        let runs: [(String, [String])] = [
+            ("png", ["--name", "%s.png"]), ("q100", ["--name", "%s.q100.webp", "--quality", "100"]),
+            ("lossless", ["--name", "%s.ll.webp", "--lossless"]), ("lossy", ["--name", "%s.webp"]),
+        ]
         for (label, extra) in runs {
             let r = CLI.run(["thumb", Self.photo, "--size", "200", "--out", Self.dir, "--quiet"] + extra)
             #expect(r.status == 0, "\(label): \(r.stderr)")
@@ -156,7 +160,9 @@ struct EmbeddedThumbnailCLITests {
         let full = Self.run("100", "b.png", ["--no-embedded-thumbnail"])
         #expect(full.stdout.contains(#""embeddedThumbnail":false"#))
         let big = Self.run("300", "c.png")
-        #expect(big.stdout.contains(#""outputSize":{"width":300,"height":200}"#) && big.stdout.contains(#""embeddedThumbnail":false"#), "160x106 is too small for 300")
+        #expect(
+            big.stdout.contains(#""outputSize":{"width":300,"height":200}"#) && big.stdout.contains(#""embeddedThumbnail":false"#),
+            "160x106 is too small for 300")
         // The same picture: the embedded thumbnail (x265 at heif-enc's quality) against the
         // full decode reduced, mean difference measured at 3.8 levels (sharp text edges differ most).
         let a = try ImageReader(path: FileSystem.join(Self.dir, "a.png")).readImage()

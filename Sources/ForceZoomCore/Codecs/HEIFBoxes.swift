@@ -210,16 +210,19 @@ extension HEIFBoxes {
         guard let meta = find("meta", in: 0..<bytes.count) else { return nil }
         let metaBody = (meta.start + 12)..<(meta.start + meta.size)
         guard let pitm = find("pitm", in: metaBody), let iprp = find("iprp", in: metaBody),
-              let ipco = find("ipco", in: (iprp.start + 8)..<(iprp.start + iprp.size)),
-              let ipma = find("ipma", in: (iprp.start + 8)..<(iprp.start + iprp.size)),
-              let iloc = find("iloc", in: metaBody), ipma.start > ipco.start
+            let ipco = find("ipco", in: (iprp.start + 8)..<(iprp.start + iprp.size)),
+            let ipma = find("ipma", in: (iprp.start + 8)..<(iprp.start + iprp.size)),
+            let iloc = find("iloc", in: metaBody), ipma.start > ipco.start
         else { return nil }
         let pitmV = bytes[pitm.start + 8]
         guard let primary = uint(bytes[...], pitm.start + 12, pitmV == 0 ? 2 : 4) else { return nil }
         // The new property's index (1-based) after the existing ones.
         var count = 0
         var i = ipco.start + 8
-        while i + 8 <= ipco.start + ipco.size, let s = uint(bytes[...], i, 4), s >= 8 { count += 1; i += Int(s) }
+        while i + 8 <= ipco.start + ipco.size, let s = uint(bytes[...], i, 4), s >= 8 {
+            count += 1
+            i += Int(s)
+        }
         let irot: [UInt8] = [0, 0, 0, 9] + Array("irot".utf8) + [UInt8((degrees / 90) & 3)]
         let index = count + 1
         let version = bytes[ipma.start + 8], wide = bytes[ipma.start + 11] & 1 == 1
@@ -287,7 +290,10 @@ extension HEIFBoxes {
         for _ in 0..<items {
             p += v < 2 ? 2 : 4
             var method = 0
-            if v == 1 || v == 2 { method = read(p, 2) & 15; p += 2 }
+            if v == 1 || v == 2 {
+                method = read(p, 2) & 15
+                p += 2
+            }
             p += 2
             let base = read(p, baseSize)
             if method == 0 && baseSize > 0 && base >= oldEnd { write(p, baseSize, base + delta) }

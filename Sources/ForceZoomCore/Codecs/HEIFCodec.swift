@@ -148,8 +148,10 @@ final class HEIFDecoder: ImageDecoder {
             if colorType.isEmpty || colorType == "nclx" {
                 colorType = "nclx"
                 let p = nclx.pointee
-                nclxValues = [Int(p.color_primaries.rawValue), Int(p.transfer_characteristics.rawValue),
-                              Int(p.matrix_coefficients.rawValue), Int(p.full_range_flag)]
+                nclxValues = [
+                    Int(p.color_primaries.rawValue), Int(p.transfer_characteristics.rawValue),
+                    Int(p.matrix_coefficients.rawValue), Int(p.full_range_flag),
+                ]
             }
             heif_nclx_color_profile_free(nclx)
         }
@@ -169,10 +171,11 @@ final class HEIFDecoder: ImageDecoder {
         }
         exif = exifBlock
         let codec = boxes.primaryType == "grid" ? HEIFBoxes.codec(boxes.tileType) : HEIFBoxes.codec(boxes.primaryType)
-        heif = HEIFDetails(brand: boxes.majorBrand, compatibleBrands: boxes.compatibleBrands, codec: codec,
-                           gridTiles: boxes.gridTiles, bitDepth: depth, hasAlpha: alpha,
-                           transformations: boxes.transformations, codedSize: coded, thumbnails: thumbnails,
-                           colorType: colorType, nclx: nclxValues)
+        heif = HEIFDetails(
+            brand: boxes.majorBrand, compatibleBrands: boxes.compatibleBrands, codec: codec,
+            gridTiles: boxes.gridTiles, bitDepth: depth, hasAlpha: alpha,
+            transformations: boxes.transformations, codedSize: coded, thumbnails: thumbnails,
+            colorType: colorType, nclx: nclxValues)
 
         try options.checkPixels(coded, path: path)
         try options.checkPixels(storedSize, path: path)
@@ -205,10 +208,10 @@ final class HEIFDecoder: ImageDecoder {
         image = img
         var s: Int32 = 0
         guard let p = heif_image_get_plane_readonly(img, heif_channel_interleaved, &s),
-              Int(heif_image_get_width(img, heif_channel_interleaved)) == storedSize.width,
-              Int(heif_image_get_height(img, heif_channel_interleaved)) == storedSize.height,
-              heif_image_get_bits_per_pixel_range(img, heif_channel_interleaved) == 8,
-              Int(s) >= storedSize.width * pixelFormat.channels
+            Int(heif_image_get_width(img, heif_channel_interleaved)) == storedSize.width,
+            Int(heif_image_get_height(img, heif_channel_interleaved)) == storedSize.height,
+            heif_image_get_bits_per_pixel_range(img, heif_channel_interleaved) == 8,
+            Int(s) >= storedSize.width * pixelFormat.channels
         else {
             throw .corrupt(path: path, detail: "libheif's decoded image does not match its header (\(storedSize))")
         }
@@ -240,16 +243,17 @@ final class HEIFDecoder: ImageDecoder {
         defer { heif_decoding_options_free(decodeOptions) }
         decodeOptions.pointee.convert_hdr_to_8bit = 1
         var img: OpaquePointer?
-        err = heif_decode_image(t, &img, heif_colorspace_RGB, alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB,
-                                decodeOptions)
+        err = heif_decode_image(
+            t, &img, heif_colorspace_RGB, alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB,
+            decodeOptions)
         guard err.code == heif_error_Ok, let img else { throw Self.error(err, path: path, header: false) }
         defer { heif_image_release(img) }
         var s: Int32 = 0
         let format: PixelFormat = alpha ? .rgba : .rgb
         guard let p = heif_image_get_plane_readonly(img, heif_channel_interleaved, &s),
-              Int(heif_image_get_width(img, heif_channel_interleaved)) == size.width,
-              Int(heif_image_get_height(img, heif_channel_interleaved)) == size.height,
-              Int(s) >= size.width * format.channels
+            Int(heif_image_get_width(img, heif_channel_interleaved)) == size.width,
+            Int(heif_image_get_height(img, heif_channel_interleaved)) == size.height,
+            Int(s) >= size.width * format.channels
         else { throw .corrupt(path: path, detail: "libheif's decoded thumbnail does not match its header (\(size))") }
         var pixels = [UInt8](repeating: 0, count: size.width * size.height * format.channels)
         let rowBytes = size.width * format.channels
@@ -300,7 +304,9 @@ extension HEIFDetails: CodecDetails {
         var parts = ["brand \(brand)", gridTiles > 0 ? "\(codec) grid of \(gridTiles) tiles" : codec, "\(bitDepth)-bit"]
         if hasAlpha { parts.append("alpha") }
         if !transformations.isEmpty { parts.append(transformations.joined(separator: " + ") + " (applied; coded \(codedSize))") }
-        if !thumbnails.isEmpty { parts.append("thumbnail\(thumbnails.count == 1 ? "" : "s") " + thumbnails.map(\.description).joined(separator: ", ")) }
+        if !thumbnails.isEmpty {
+            parts.append("thumbnail\(thumbnails.count == 1 ? "" : "s") " + thumbnails.map(\.description).joined(separator: ", "))
+        }
         if let nclx { parts.append("nclx \(nclx[0])/\(nclx[1])/\(nclx[2]) \(nclx[3] == 1 ? "full" : "limited") range") }
         if colorType == "prof" || colorType == "rICC" { parts.append("ICC profile (not applied)") }
         return parts
@@ -343,8 +349,10 @@ enum HEIFEncoder {
     /// - Parameters:
     ///   - quality: 1-100 (libheif's lossy quality); `lossless` for the encoder's lossless mode.
     ///   - exif: a TIFF block; `rotation`: 0, 90, 180 or 270 (anticlockwise, as irot says).
-    static func encode(_ image: Image, avif: Bool, quality: Int, lossless: Bool, exif: [UInt8]?, rotation: Int,
-                       path: String) throws(OutputError) -> [UInt8] {
+    static func encode(
+        _ image: Image, avif: Bool, quality: Int, lossless: Bool, exif: [UInt8]?, rotation: Int,
+        path: String
+    ) throws(OutputError) -> [UInt8] {
         let source = image.format.isGray ? image.converted(to: image.format.hasAlpha ? .rgba : .rgb) : image
         func fail(_ what: String, _ e: heif_error? = nil) -> OutputError {
             let message = e.flatMap { $0.message.map { String(cString: $0) } } ?? ""
@@ -360,8 +368,9 @@ enum HEIFEncoder {
         _ = heif_encoder_set_lossless(enc, lossless ? 1 : 0)
         var img: OpaquePointer?
         let alpha = source.format.hasAlpha
-        err = heif_image_create(Int32(source.width), Int32(source.height), heif_colorspace_RGB,
-                                alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, &img)
+        err = heif_image_create(
+            Int32(source.width), Int32(source.height), heif_colorspace_RGB,
+            alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, &img)
         guard err.code == heif_error_Ok, let img else { throw fail("cannot make the image", err) }
         defer { heif_image_release(img) }
         err = heif_image_add_plane(img, heif_channel_interleaved, Int32(source.width), Int32(source.height), 8)
@@ -371,8 +380,9 @@ enum HEIFEncoder {
         let rowBytes = source.width * source.format.channels
         source.pixels.withUnsafeBytes { p in
             for y in 0..<source.height {
-                (plane + y * Int(stride)).update(from: p.baseAddress!.advanced(by: y * rowBytes).assumingMemoryBound(to: UInt8.self),
-                                                 count: rowBytes)
+                (plane + y * Int(stride)).update(
+                    from: p.baseAddress!.advanced(by: y * rowBytes).assumingMemoryBound(to: UInt8.self),
+                    count: rowBytes)
             }
         }
         var handle: OpaquePointer?

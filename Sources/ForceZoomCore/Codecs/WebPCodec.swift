@@ -135,7 +135,8 @@ final class WebPDecoder: ImageDecoder {
                 if !animated && (Int(features.width) != width || Int(features.height) != height) {
                     WebPDemuxReleaseIterator(&iter)
                     free(memory)
-                    throw .corruptHeader(path: source.name, detail: "the canvas is \(storedSize) but the image is \(features.width)x\(features.height)")
+                    throw .corruptHeader(
+                        path: source.name, detail: "the canvas is \(storedSize) but the image is \(features.width)x\(features.height)")
                 }
             }
             WebPDemuxReleaseIterator(&iter)
@@ -153,10 +154,11 @@ final class WebPDecoder: ImageDecoder {
         var exifBlock = chunk("EXIF")
         if let e = exifBlock, e.starts(with: Array("Exif".utf8) + [0, 0]) { exifBlock = Array(e.dropFirst(6)) }
         exif = exifBlock
-        webp = WebPDetails(compression: compression, container: head.count >= 16 && Array(head[12..<16]) == Array("VP8X".utf8) ? "extended" : "simple",
-                           hasAlpha: alpha, animated: animated, frameCount: max(frames, 1),
-                           hasICC: flags & ICCP_FLAG.rawValue != 0, hasEXIF: exifBlock != nil,
-                           hasXMP: flags & XMP_FLAG.rawValue != 0)
+        webp = WebPDetails(
+            compression: compression, container: head.count >= 16 && Array(head[12..<16]) == Array("VP8X".utf8) ? "extended" : "simple",
+            hasAlpha: alpha, animated: animated, frameCount: max(frames, 1),
+            hasICC: flags & ICCP_FLAG.rawValue != 0, hasEXIF: exifBlock != nil,
+            hasXMP: flags & XMP_FLAG.rawValue != 0)
         if options.frame > webp.frameCount {
             throw .noSuchFrame(path: path, frame: options.frame, frames: webp.frameCount)
         }
@@ -287,9 +289,10 @@ final class WebPDecoder: ImageDecoder {
         available = layout.height
         finished = true
         if webp.frameCount > 1 {
-            warnings.append(number == 1
-                ? "animated WebP with \(webp.frameCount) frames: the first frame is used (--frame N picks another)"
-                : "animated WebP: frame \(number) of \(webp.frameCount) is used")
+            warnings.append(
+                number == 1
+                    ? "animated WebP with \(webp.frameCount) frames: the first frame is used (--frame N picks another)"
+                    : "animated WebP: frame \(number) of \(webp.frameCount) is used")
         }
     }
 

@@ -44,7 +44,8 @@ struct HEIFTests {
         let pattern = Pattern(.orientation, size: PixelSize(width: 96, height: 64))
         for (x, y) in [(0, 0), (95, 0), (0, 63), (95, 63)] {
             let s = pattern.sample(x: x, y: y), c = image.rgba(x: x, y: y)
-            #expect(abs(Int(c.r) - Int(FixtureWriter.to8(s.r))) <= 1 && abs(Int(c.g) - Int(FixtureWriter.to8(s.g))) <= 1
+            #expect(
+                abs(Int(c.r) - Int(FixtureWriter.to8(s.r))) <= 1 && abs(Int(c.g) - Int(FixtureWriter.to8(s.g))) <= 1
                     && abs(Int(c.b) - Int(FixtureWriter.to8(s.b))) <= 1, "\(name) corner \(x),\(y): \(c)")
         }
     }
@@ -60,8 +61,10 @@ struct HEIFTests {
 
     @Test func cropsEqualTheFullDecode() throws {
         let full = try Self.reference("heic-corners")
-        for rect in [PixelRect(x: 0, y: 0, width: 1, height: 1), PixelRect(x: 301, y: 157, width: 99, height: 203),
-                     PixelRect(x: 590, y: 390, width: 10, height: 10)] {
+        for rect in [
+            PixelRect(x: 0, y: 0, width: 1, height: 1), PixelRect(x: 301, y: 157, width: 99, height: 203),
+            PixelRect(x: 590, y: 390, width: 10, height: 10),
+        ] {
             let crop = try ImageReader(path: Self.path("heic-corners.heic")).readStored([rect])[0]
             #expect(TestSupport.maxDifference(crop, full.cropped(to: rect)) == 0, "\(rect)")
         }

@@ -46,8 +46,9 @@ struct HEIFWriteTests {
         // Lossy at quality 90 over flat corners: each corner within 12 levels (measured up to 10 for AV1).
         for (x, y) in [(2, 2), (93, 2), (2, 61), (93, 61)] {
             let s = Self.pattern.sample(x: x, y: y), c = image.rgba(x: x, y: y)
-            let d = max(abs(Int(c.r) - Int(FixtureWriter.to8(s.r))), abs(Int(c.g) - Int(FixtureWriter.to8(s.g))),
-                        abs(Int(c.b) - Int(FixtureWriter.to8(s.b))))
+            let d = max(
+                abs(Int(c.r) - Int(FixtureWriter.to8(s.r))), abs(Int(c.g) - Int(FixtureWriter.to8(s.g))),
+                abs(Int(c.b) - Int(FixtureWriter.to8(s.b))))
             #expect(d <= 12, "\(avif ? "avif" : "heic") irot \(rotation) corner \(x),\(y): \(c)")
         }
     }

@@ -58,8 +58,9 @@ struct WebPTests {
         let reference = Pattern(.orientation, size: PixelSize(width: 96, height: 64))
         for (x, y) in [(0, 0), (95, 0), (0, 63), (95, 63), (40, 30)] {
             let s = reference.sample(x: x, y: y), c = image.rgba(x: x, y: y)
-            #expect(c.r == FixtureWriter.to8(s.r) && c.g == FixtureWriter.to8(s.g) && c.b == FixtureWriter.to8(s.b),
-                    "\(name) at \(x),\(y): \(c)")
+            #expect(
+                c.r == FixtureWriter.to8(s.r) && c.g == FixtureWriter.to8(s.g) && c.b == FixtureWriter.to8(s.b),
+                "\(name) at \(x),\(y): \(c)")
         }
         let expected = try FixtureTests.decode("png-rgb-8-trns.png").converted(to: .rgb)
         #expect(TestSupport.maxDifference(image, expected) == 0, "\(name)")

@@ -67,7 +67,8 @@ struct WebPWriteTests {
                 let s = faded.sample(x: x, y: y), c = image.rgba(x: x, y: y)
                 #expect(c.a == FixtureWriter.to8(s.a), "alpha is lossless (cwebp's default -alpha_q 100)")
                 if c.a < 8 { continue }  // colour under (nearly) no alpha is free to change
-                total += abs(Int(c.r) - Int(FixtureWriter.to8(s.r))) + abs(Int(c.g) - Int(FixtureWriter.to8(s.g)))
+                total +=
+                    abs(Int(c.r) - Int(FixtureWriter.to8(s.r))) + abs(Int(c.g) - Int(FixtureWriter.to8(s.g)))
                     + abs(Int(c.b) - Int(FixtureWriter.to8(s.b)))
             }
         }
