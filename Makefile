@@ -137,7 +137,7 @@ FUZZ_FLAGS   ?=
 FUZZ_BIN     := .build-fuzz/debug/fuzz-decode
 FUZZ_SEEDS   := Fixtures $(wildcard .cache/conformance/png .cache/conformance/jpeg)
 fuzz: deps ## Fuzz the decode path for FUZZ_SECONDS (default 300) under ASan, seeded from Fixtures/
-	$(SWIFT) build --package-path Tools/fuzz --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address \
+	FORCEZOOM_FUZZ=1 $(SWIFT) build --package-path Tools/fuzz --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address \
 	  -Xswiftc -sanitize=fuzzer -Xswiftc -O
 	@mkdir -p .cache/fuzz/corpus .cache/fuzz/artifacts
 	SWIFT_BACKTRACE=enable=no $(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 \
