@@ -12,9 +12,8 @@ import Darwin
 /// bounded: each worker holds one job at a time, so a batch needs `threads` working sets.
 /// Results reach `onResult` on the calling thread only, so printing needs no locks.
 public final class WorkerPool<Result: Sendable>: @unchecked Sendable {
-    // All mutable state below is guarded by `mutex`.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    // All mutable state below is guarded by `monitor`.
+    private let monitor = Monitor()
     private let count: Int
     private let work: @Sendable (Int) -> Result
     private var next = 0
@@ -25,19 +24,6 @@ public final class WorkerPool<Result: Sendable>: @unchecked Sendable {
     private init(count: Int, work: @escaping @Sendable (Int) -> Result) {
         self.count = count
         self.work = work
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-        condition = .allocate(capacity: 1)
-        condition.initialize(to: pthread_cond_t())
-        pthread_cond_init(condition, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        pthread_cond_destroy(condition)
-        mutex.deallocate()
-        condition.deallocate()
     }
 
     /// Runs jobs 0..<count, each once, in index order of starting.
@@ -59,18 +45,10 @@ public final class WorkerPool<Result: Sendable>: @unchecked Sendable {
         var ids: [pthread_t] = []
         pool.running = n
         for _ in 0..<n {
-            let start = ThreadStart { pool.workerLoop() }
-            var id = pthread_t()
-            let raw = Unmanaged.passRetained(start).toOpaque()
-            let rc = pthread_create(&id, nil, { raw in
-                Unmanaged<ThreadStart>.fromOpaque(raw!).takeRetainedValue().body()
-                return nil
-            }, raw)
-            if rc != 0 {
-                Unmanaged<ThreadStart>.fromOpaque(raw).release()
-                pool.lock { pool.running -= 1 }
-            } else {
+            if let id = Threads.spawn({ pool.workerLoop() }) {
                 ids.append(id)
+            } else {
+                pool.lock { pool.running -= 1 }
             }
         }
         if ids.isEmpty {  // no thread could start: do the work here
@@ -93,14 +71,7 @@ public final class WorkerPool<Result: Sendable>: @unchecked Sendable {
             if done { return }
             if !onTick() { lock { stopping = true } }
             lock {
-                if finished.isEmpty && running > 0 {
-                    var deadline = timespec()
-                    clock_gettime(CLOCK_REALTIME, &deadline)
-                    let ns = Int(deadline.tv_nsec) + Int(tick * 1e9)
-                    deadline.tv_sec += ns / 1_000_000_000
-                    deadline.tv_nsec = ns % 1_000_000_000
-                    pthread_cond_timedwait(condition, mutex, &deadline)
-                }
+                if finished.isEmpty && running > 0 { monitor.wait(seconds: tick) }
             }
         }
     }
@@ -116,20 +87,16 @@ public final class WorkerPool<Result: Sendable>: @unchecked Sendable {
             let result = work(index)
             lock {
                 finished.append((index, result))
-                pthread_cond_signal(condition)
+                monitor.signal()
             }
         }
         lock {
             running -= 1
-            pthread_cond_signal(condition)
+            monitor.signal()
         }
     }
 
-    private func lock<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
-    }
+    private func lock<T>(_ body: () -> T) -> T { monitor.locked(body) }
 }
 
 /// What a new thread runs (a C thread entry point cannot capture context or generics).
@@ -143,19 +110,24 @@ extension Threads {
     /// when both are done: a producer and its consumer. Returns false, having run neither,
     /// when no thread can be started (the caller then does the work serially).
     static func alongside(_ background: @escaping @Sendable () -> Void, _ foreground: () -> Void) -> Bool {
-        let start = ThreadStart(background)
+        guard let id = spawn(background) else { return false }
+        foreground()
+        pthread_join(id, nil)
+        return true
+    }
+
+    /// Starts a thread running `body`; nil when the system refuses one.
+    fileprivate static func spawn(_ body: @escaping @Sendable () -> Void) -> pthread_t? {
+        let raw = Unmanaged.passRetained(ThreadStart(body)).toOpaque()
         var id = pthread_t()
-        let raw = Unmanaged.passRetained(start).toOpaque()
         let rc = pthread_create(&id, nil, { raw in
             Unmanaged<ThreadStart>.fromOpaque(raw!).takeRetainedValue().body()
             return nil
         }, raw)
         if rc != 0 {
             Unmanaged<ThreadStart>.fromOpaque(raw).release()
-            return false
+            return nil
         }
-        foreground()
-        pthread_join(id, nil)
-        return true
+        return id
     }
 }

@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A pthread mutex with one condition variable: the locking under `WorkerPool` and
+/// `RowQueue`. `wait` and `signal` are called with the lock held (inside `locked`).
+final class Monitor: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+        condition = .allocate(capacity: 1)
+        condition.initialize(to: pthread_cond_t())
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        pthread_cond_destroy(condition)
+        mutex.deallocate()
+        condition.deallocate()
+    }
+
+    func locked<T>(_ body: () -> T) -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body()
+    }
+
+    /// Waits for a signal (the lock is released while waiting).
+    func wait() { pthread_cond_wait(condition, mutex) }
+
+    /// Waits for a signal or `seconds`, whichever comes first.
+    func wait(seconds: Double) {
+        var deadline = timespec()
+        clock_gettime(CLOCK_REALTIME, &deadline)
+        let ns = Int(deadline.tv_nsec) + Int(seconds * 1e9)
+        deadline.tv_sec += ns / 1_000_000_000
+        deadline.tv_nsec = ns % 1_000_000_000
+        pthread_cond_timedwait(condition, mutex, &deadline)
+    }
+
+    func signal() { pthread_cond_signal(condition) }
+}
