@@ -287,7 +287,7 @@ class Tool:
         self.name = name
         self.argv = argv          # list; run without a shell (pipelines are explicit sh -c)
         self.output = output      # the checked output file, or a directory (batch)
-        self.kind = kind          # fz, peer, floor
+        self.kind = kind          # fz, variant (another forcezoom setting: not a peer), peer, floor
         self.prepare = prepare    # argv run before every timed run (hyperfine --prepare)
         self.note = note
         self.check = ""           # what the check found
@@ -468,7 +468,9 @@ def task_crop(tid, fz, subs, src, point, label, floor_jpeg, title):
         Tool("ImageMagick convert -crop", [IM_CONVERT, src, "-crop", f"400x400+{x}+{y}", "+repage", o("im.png")], o("im.png")),
         Tool("gm convert -crop", ["gm", "convert", src, "-crop", f"400x400+{x}+{y}", "+repage", o("gm.png")], o("gm.png")),
     ]
-    if floor_jpeg:
+    if floor_jpeg is None:
+        pass
+    elif floor_jpeg:
         tools += [
             Tool("floor: crop decode (C)", [FLOOR, "crop", str(x), str(y), "400", "400", src], None, "floor"),
             Tool("floor: full decode (C)", [FLOOR, "full", src], None, "floor"),
@@ -498,7 +500,7 @@ def task_fit(tid, fz, subs, src):
                                         "--background", "black", "-o", o("fz.png")], o("fz.png"), "fz"))
     tools.append(Tool("forcezoom fit, one thread (FORCEZOOM_THREADS=1)",
                       ["env", "FORCEZOOM_THREADS=1", fz, "fit", src, "--screen", "1170x2532", "--orientation", "landscape-left",
-                       "--background", "black", "-o", o("fz1.png")], o("fz1.png"),
+                       "--background", "black", "-o", o("fz1.png")], o("fz1.png"), "variant",
                       note="the same command with the parallel PNG encoder off: its ratio is what the second core gives"))
     v1, v2 = o("vips-t.v"), o("vips-r.v")
     vips_chain = (f"vips thumbnail {shlex.quote(src)} {v1} 2532 --height 1170 && vips rot {v1} {v2} d90 && "
@@ -518,12 +520,17 @@ def task_fit(tid, fz, subs, src):
               "-gravity", "center", "-extent", "1170x2532", o("gm.png")], o("gm.png")),
         Tool("floor: 1/2 decode (C)", [FLOOR, "scale", "2", src], None, "floor",
              note="the smallest DCT scale still at least 2076x1170 (the fitted size)"),
+        Tool("floor: fit, one thread (C)", [FLOOR, "fit", "1170", "2532", src, o("floor.png")], o("floor.png"), "floor",
+             note="bench/floor.c `fit`: 3/8 DCT decode, one bilinear pass straight into the turned canvas, PNG zlib 1 Sub RLE "
+                  "(forcezoom's default encode settings), one thread: the single-thread floor of the whole job"),
     ]
     for t in tools:
         run_once(t)
     ref = tools[0].output if tools[0].kind == "fz" and tools[0].ok else o("vips.png")
     for t in tools:
-        if t.kind == "floor":
+        if t.kind == "floor" and t.output:
+            check_image(t, ref, (1170, 2532), "PSNR")
+        elif t.kind == "floor":
             check_floor(t, None)
         else:
             check_image(t, ref, (1170, 2532), "PSNR")
@@ -543,12 +550,192 @@ def task_encode(tid, fz, src):
     tools = [
         Tool("forcezoom crop (parallel PNG encode)", [fz] + args + ["-o", o("fz.png")], o("fz.png"), "fz"),
         Tool("forcezoom crop, FORCEZOOM_THREADS=1 (serial encode)", ["env", "FORCEZOOM_THREADS=1", fz] + args + ["-o", o("fz1.png")],
-             o("fz1.png"), note="target: the parallel row at least 1.7x faster in the encode; bytes within 2%"),
+             o("fz1.png"), "variant", note="target: the parallel row at least 1.7x faster in the encode; bytes within 2%"),
     ]
+    r = run([fz] + args + ["--geometry-only", "--json"], check=False)
+    if r.returncode == 0:
+        rect = json.loads(r.stdout.splitlines()[0]).get("cropRect")
+        if rect:
+            tools.append(Tool("floor: crop decode of the region (C)",
+                              [FLOOR, "crop", str(rect["x"]), str(rect["y"]), str(rect["width"]), str(rect["height"]), src], None, "floor",
+                              note="the decode both rows share: the encode's time is a row's time less this"))
     for t in tools:
         run_once(t)
     for t in tools:
-        check_image(t, o("fz1.png"), (1721, 1721), "PAE")
+        if t.kind == "floor":
+            check_floor(t, None)
+        else:
+            check_image(t, o("fz1.png"), (1721, 1721), "PAE")
+    task.tools = tools
+    return task
+
+
+def task_frame(tid, fz, subs, src):
+    """frame: the aspect-fit view of large.jpg in a 2532x1170 (landscape) view with the preview
+    box of a 400 px peek at the centre; peers make the same view and draw a rectangle."""
+    d = fresh_dir(os.path.join(OUT, f"t{tid}"))
+    o = lambda n: os.path.join(d, n)
+    task = Task(tid, "Frame (view with preview box), 20 MP JPEG",
+                "large.jpg aspect-fit into a 2532x1170 view on black, with the box of a 400 px peek at the centre, to PNG")
+    r = run([fz, "frame", src, "--view", "2532x1170", "--at", "50%,50%", "--size", "400", "--json", "-o", o("probe.png")], check=False)
+    box = json.loads(r.stdout)["box"] if r.returncode == 0 else dict(x=1197, y=516, width=138, height=138)
+    bx, by, bw, bh = (int(round(box[k])) for k in ("x", "y", "width", "height"))
+    tools = [Tool("forcezoom frame", [fz, "frame", src, "--view", "2532x1170", "--at", "50%,50%", "--size", "400", "-o", o("fz.png")],
+                  o("fz.png"), "fz")]
+    t, g = o("vips-t.v"), o("vips-g.v")
+    chain = (f"vips thumbnail {shlex.quote(src)} {t} 2532 --height 1170 && vips gravity {t} {g} centre 2532 1170 --extend black && "
+             f"vips draw_rect {g} 255 {bx} {by} {bw} {bh} && vips copy {g} {o('vips.png')}")
+    tools += [
+        Tool("vips thumbnail + gravity + draw_rect", ["sh", "-c", chain], o("vips.png"),
+             note="four vips processes with .v intermediates; a 1-pixel white rectangle (forcezoom draws a 4-point stroke with a shadow)"),
+        Tool("ImageMagick -resize -extent -draw rectangle",
+             [IM_CONVERT, "-define", "jpeg:size=5064x2340", src, "-resize", "2532x1170", "-background", "black", "-gravity", "center",
+              "-extent", "2532x1170", "-fill", "none", "-stroke", "white", "-strokewidth", "4",
+              "-draw", f"rectangle {bx},{by} {bx + bw},{by + bh}", o("im.png")], o("im.png"),
+             note="jpeg:size lets libjpeg decode at 1/2 scale"),
+    ]
+    for tl in tools:
+        run_once(tl)
+    ref = tools[0].output if tools[0].ok else o("vips.png")
+    for tl in tools:
+        check_image(tl, ref, (2532, 1170), "PSNR")
+    task.tools = tools
+    return task
+
+
+def check_image_near(t, ref, metric):
+    """Like check_image for outputs whose size may differ by a pixel or two (a rotation's
+    bounding box rounds differently in each tool): compares the centre 4000x3000."""
+    if not t.ok:
+        return
+    a, b = png_ihdr(t.output), png_ihdr(ref)
+    if a is None or b is None:
+        t.ok, t.skip = False, "no PNG written"
+        return
+    if abs(a[0] - b[0]) > 2 or abs(a[1] - b[1]) > 2:
+        t.ok, t.skip = False, f"output is {a[0]}x{a[1]}, expected about {b[0]}x{b[1]}"
+        return
+    t.bytes = os.path.getsize(t.output)
+    if os.path.abspath(ref) == os.path.abspath(t.output):
+        t.check = f"{a[0]}x{a[1]} (reference)"
+        return
+    cut = os.path.join(WORK, "cut-a.png"), os.path.join(WORK, "cut-b.png")
+    for path, out in ((t.output, cut[0]), (ref, cut[1])):
+        run([IM_CONVERT, path, "-alpha", "off", "-gravity", "center", "-crop", "4000x3000+0+0", "+repage", out])
+    v = compare_metric(metric, cut[0], cut[1])
+    t.check = f"{a[0]}x{a[1]}, centre 4000x3000 PSNR {'inf' if math.isinf(v) else f'{v:.1f}'} dB"
+    if not (v >= RESIZE_MIN_PSNR):
+        t.ok, t.skip = False, f"not the same picture as the reference (PSNR {v:.1f} dB < {RESIZE_MIN_PSNR})"
+
+
+def task_transform(tid, fz, subs, src, slow_runs):
+    """transform --rotate 15 of the whole 20 MP photo onto its bounding box (about 6690x4834)."""
+    d = fresh_dir(os.path.join(OUT, f"t{tid}"))
+    o = lambda n: os.path.join(d, n)
+    task = Task(tid, "Rotate by 15 degrees, 20 MP JPEG",
+                "large.jpg rotated 15 degrees clockwise onto its bounding box (about 6690x4834, 32 MP) on black, bilinear, to PNG")
+    tools = [
+        Tool("forcezoom transform --rotate 15", [fz, "transform", src, "--rotate", "15", "--background", "black", "-o", o("fz.png")],
+             o("fz.png"), "fz", note="bilinear is forcezoom's default for transform, as for vips similarity"),
+        Tool("forcezoom transform, one thread (FORCEZOOM_THREADS=1)",
+             ["env", "FORCEZOOM_THREADS=1", fz, "transform", src, "--rotate", "15", "--background", "black", "-o", o("fz1.png")],
+             o("fz1.png"), "variant"),
+        Tool("vips similarity --angle 15", ["vips", "similarity", src, o("vips.png"), "--angle", "15"], o("vips.png"),
+             note="bilinear (vips's default interpolator), black outside"),
+        Tool("ImageMagick +distort SRT 15", [IM_CONVERT, src, "-virtual-pixel", "black", "+distort", "SRT", "15", o("im.png")],
+             o("im.png"), note=f"+distort fits the bounding box; {slow_runs} runs (one takes about 40 s)"),
+    ]
+    tools[-1].runs = slow_runs
+    for tl in tools:
+        run_once(tl)
+    ref = tools[0].output if tools[0].ok else o("vips.png")
+    for tl in tools:
+        check_image_near(tl, ref, "PSNR")
+    task.tools = tools
+    return task
+
+
+def make_formats():
+    """12 MP HEIC (with and without a 320 px embedded thumbnail, as phones write them) and WebP
+    made from png12.png, and a mixed batch of JPEG, HEIC and WebP from batch200 (once)."""
+    fdir = os.path.join(DATA, "formats")
+    stamp = os.path.join(fdir, ".done")
+    if os.path.exists(stamp):
+        return fdir
+    os.makedirs(fdir, exist_ok=True)
+    png12 = os.path.join(DATA, "png12.png")
+    log("formats: heif-enc -q 50 (with -t 320 and without) and cwebp -q 80 of png12.png; a 30-file mixed batch (once)")
+    run(["heif-enc", "-q", "50", "-t", "320", png12, "-o", os.path.join(fdir, "heic12.heic")], timeout=1800)
+    run(["heif-enc", "-q", "50", png12, "-o", os.path.join(fdir, "heic12-nothumb.heic")], timeout=1800)
+    run(["cwebp", "-quiet", "-q", "80", png12, "-o", os.path.join(fdir, "webp12.webp")])
+    mixed = os.path.join(fdir, "mixed")
+    os.makedirs(mixed, exist_ok=True)
+    files, mps = batch_files()
+    picks = [f for f, mp in zip(files, mps) if f.endswith(".jpg") and 2 <= mp <= 13][:30]
+    for i, f in enumerate(picks):
+        stem = os.path.splitext(os.path.basename(f))[0]
+        if i % 3 == 0:
+            shutil.copyfile(f, os.path.join(mixed, stem + ".jpg"))
+        elif i % 3 == 1:
+            run(["heif-enc", "-q", "50", "-t", "320", f, "-o", os.path.join(mixed, stem + ".heic")], timeout=1800)
+        else:
+            run(["cwebp", "-quiet", "-q", "80", f, "-o", os.path.join(mixed, stem + ".webp")])
+    open(stamp, "w").write("heif-enc -q 50 [-t 320]; cwebp -q 80\n")
+    return fdir
+
+
+def task_heic_thumb(tid, fz, subs, fdir):
+    """256 px thumbnail of the 12 MP HEIC: with its 320 px embedded thumbnail (both tools may use
+    it) and from a copy without one (both decode the full image)."""
+    d = fresh_dir(os.path.join(OUT, f"t{tid}"))
+    o = lambda n: os.path.join(d, n)
+    task = Task(tid, "256 px thumbnail, 12 MP HEIC",
+                "heic12.heic (4000x3000 HEVC, 320 px embedded thumbnail) and heic12-nothumb.heic (none) to 256x192 PNG")
+    th, nt = os.path.join(fdir, "heic12.heic"), os.path.join(fdir, "heic12-nothumb.heic")
+    tools = [
+        Tool("forcezoom thumb (embedded thumbnail)", [fz, "thumb", th, "--size", "256", "--out", o("fz"), "--quiet"],
+             o("fz/heic12.thumb.png"), "fz"),
+        Tool("vipsthumbnail (embedded thumbnail)", ["vipsthumbnail", th, "-s", "256", "-o", o("%s.vips.png")], o("heic12.vips.png")),
+        Tool("forcezoom thumb, no embedded thumbnail", [fz, "thumb", nt, "--size", "256", "--out", o("fzn"), "--quiet"],
+             o("fzn/heic12-nothumb.thumb.png"), "variant"),
+        Tool("vipsthumbnail, no embedded thumbnail", ["vipsthumbnail", nt, "-s", "256", "-o", o("%s.vips.png")],
+             o("heic12-nothumb.vips.png"), "peer-full"),
+    ]
+    for tl in tools:
+        run_once(tl)
+    for tl in tools:
+        check_image(tl, o("fzn/heic12-nothumb.thumb.png"), (256, 192), "PSNR")
+    task.tools = tools
+    return task
+
+
+def task_mixed_batch(tid, fz, subs, fdir):
+    mixed = os.path.join(fdir, "mixed")
+    files = sorted(os.path.join(mixed, f) for f in os.listdir(mixed))
+    d = fresh_dir(os.path.join(OUT, f"t{tid}"))
+    kinds = {e: sum(f.endswith(e) for f in files) for e in (".jpg", ".heic", ".webp")}
+    task = Task(tid, "Batch of JPEG, HEIC and WebP photos to 256 px PNG",
+                f"{len(files)} files ({kinds['.jpg']} JPEG, {kinds['.heic']} HEIC with 320 px thumbnails, {kinds['.webp']} WebP; "
+                "2-13 MP, from batch200), each to a 256 px thumbnail PNG")
+    task.images = len(files)
+
+    def prep(path):
+        return ["sh", "-c", f"rm -rf {shlex.quote(path)} && mkdir -p {shlex.quote(path)}"]
+
+    listfile = os.path.join(d, "files.txt")
+    with open(listfile, "w") as f:
+        f.write("\n".join(files) + "\n")
+    p = os.path.join(d, "fz")
+    tools = [Tool("forcezoom thumb (default jobs)", [fz, "thumb"] + files + ["--size", "256", "--out", p, "--quiet"], p, "fz", prepare=prep(p))]
+    tools[-1].suffix = ".thumb.png"
+    p = os.path.join(d, "vips-xargs")
+    tools.append(Tool("vipsthumbnail, xargs -P2 -n5",
+                      ["sh", "-c", f"xargs -d '\\n' -P2 -n5 vipsthumbnail -s 256 -o {p}/%s.png < {shlex.quote(listfile)}"], p,
+                      prepare=prep(p)))
+    tools[-1].suffix = ".png"
+    for t in tools:
+        run_once(t)
+        check_batch(t, len(files), t.suffix)
     task.tools = tools
     return task
 
@@ -690,7 +877,10 @@ def table(task):
     lines.append("|" + " --- |" * (head.count("|") - 1))
     for t in task.tools:
         if t.times:
-            ratio = "1 (forcezoom)" if t is fz else (f"{t.median / fz.median:.2f}x" if fz else "-")
+            base = fz
+            if t.kind == "peer-full":  # compared with forcezoom's row on the same file
+                base = next((x for x in task.tools if x.kind == "variant" and x.times), fz)
+            ratio = "1 (forcezoom)" if t is fz else (f"{t.median / base.median:.2f}x" if base else "-")
             ips = f" {task.images / (t.median / 1000):.1f} |" if batch else ""
             lines.append(f"| {t.name} | {fmt_ms(t.median)} | {fmt_ms(min(t.times))}–{fmt_ms(max(t.times))} |{ips} "
                          f"{fmt_mb(t.rss_kb)} | {fmt_bytes(t.bytes)} | {ratio} | {t.check} |")
@@ -757,8 +947,48 @@ def targets(tasks, png):
         fz, best, _ = summarize(get["2"])
         add("2. crop 12 MP PNG: speed-up over fastest peer", best.median / fz.median if fz and best else None, 2.0, True, times)
     if "3" in get:
-        fz, best, _ = summarize(get["3"])
+        fz, best, floors = summarize(get["3"])
         add("3. fit 1170x2532: speed-up over fastest peer", best.median / fz.median if fz and best else None, 3.0, True, times)
+        fl = floors.get("floor: fit, one thread (C)")
+        add("3. fit 1170x2532: time / single-thread fit floor (below 1: faster)", fz.median / fl.median if fz and fl else None, 1.0,
+            False, times)
+        add("3. fit 1170x2532: peak RSS, MB", fz.rss_kb / 1024 if fz and fz.rss_kb else None, 40, False, lambda v: f"{v:.1f} MB")
+    if "6" in get:
+        tools = get["6"].tools
+        par = next((t for t in tools if t.kind == "fz" and t.times), None)
+        ser = next((t for t in tools if t.kind == "variant" and t.times), None)
+        dec = next((t for t in tools if t.kind == "floor" and t.times), None)
+        if par and ser and dec:
+            # The decode is the same in both rows: the encode's share is what remains.
+            add("6. PNG encode 2.96 MP: serial / parallel encode time (crop time less the region decode)",
+                (ser.median - dec.median) / max(1e-9, par.median - dec.median), 1.7, True, times)
+        else:
+            add("6. PNG encode 2.96 MP: serial / parallel, whole process", ser.median / par.median if par and ser else None, 1.7, True, times)
+        add("6. PNG encode 2.96 MP: bytes parallel / serial", par.bytes / ser.bytes if par and ser and ser.bytes else None, 1.02, False,
+            lambda v: f"{v:.4f}")
+    for tid, what in (("8", "frame 2532x1170"), ("9", "transform --rotate 15")):
+        if tid in get:
+            fz, best, _ = summarize(get[tid])
+            add(f"{tid}. {what}: speed-up over fastest peer", best.median / fz.median if fz and best else None, 3.0, True, times)
+    if "10" in get:
+        tools = get["10"].tools
+        pick = lambda kind: next((t for t in tools if t.kind == kind and t.times), None)
+        fz, vp, fzn, vpn = pick("fz"), pick("peer"), pick("variant"), pick("peer-full")
+        add("10. HEIC thumbnail, embedded thumbnail: speed-up over vipsthumbnail", vp.median / fz.median if fz and vp else None, 1.5, True,
+            times)
+        add("10. HEIC thumbnail, full decode: speed-up over vipsthumbnail", vpn.median / fzn.median if fzn and vpn else None, 1.5, True,
+            times)
+    for tid, what in (("11", "HEIC"), ("12", "WebP")):
+        if tid in get:
+            fz = next((t for t in get[tid].tools if t.kind == "fz" and t.times), None)
+            vp = next((t for t in get[tid].tools if t.name == "vips crop" and t.times), None)
+            add(f"{tid}. crop 12 MP {what}: speed-up over vips crop", vp.median / fz.median if fz and vp else None, 1.0, True, times)
+            if fz and fz.rss_kb and vp and vp.rss_kb:
+                add(f"{tid}. crop 12 MP {what}: peak RSS / vips crop's ({fmt_mb(vp.rss_kb)} MB)", fz.rss_kb / vp.rss_kb, 1.0, False,
+                    lambda v: f"{v:.2f}")
+    if "13" in get:
+        fz, best, _ = summarize(get["13"])
+        add("13. mixed batch: throughput / vipsthumbnail xargs -P2", best.median / fz.median if fz and best else None, 1.5, True, times)
     if "4" in get:
         fz, best, floors = summarize(get["4"])
         add("4. thumbnail: speed-up over fastest peer", best.median / fz.median if fz and best else None, 1.5, True, times)
@@ -913,7 +1143,7 @@ def main():
     ap.add_argument("--batch-runs", type=int, default=int(os.environ.get("BENCH_BATCH_RUNS", "10")))
     ap.add_argument("--slow-runs", type=int, default=int(os.environ.get("BENCH_SLOW_RUNS", "3")),
                     help="runs for the batch's mogrify rows (each run takes 15-30 s)")
-    ap.add_argument("--tasks", default=os.environ.get("BENCH_TASKS", "1,1p,2,3,4,5,6,png"))
+    ap.add_argument("--tasks", default=os.environ.get("BENCH_TASKS", "1,1p,2,3,4,5,6,8,9,10,11,12,13,png"))
     ap.add_argument("--quiet-wait", type=int, default=int(os.environ.get("BENCH_QUIET_WAIT", "0")),
                     help="wait up to this many seconds, at the start and before each task, for other processes "
                          "to use under 15%% of the CPUs (sampled over 3 s while the bench is idle)")
@@ -922,7 +1152,7 @@ def main():
     if not os.access(fz, os.X_OK):
         sys.exit(f"bench: {fz} is missing; run `make release`")
     for tool in ["vips", "vipsthumbnail", "vipsheader", IM_CONVERT, IM_MOGRIFY, IM_COMPARE, "gm", "hyperfine", "jpegtran", GNU_TIME,
-                 "pkg-config"]:
+                 "pkg-config", "heif-enc", "cwebp"]:
         if not shutil.which(tool):
             sys.exit(f"bench: {tool} is missing; run `make bench-deps`")
     wanted = a.tasks.split(",")
@@ -962,6 +1192,22 @@ def main():
         tasks.append(task_batch("5", fz, subs, a.slow_runs))
     if "6" in wanted:
         tasks.append(task_encode("6", fz, large))
+    if "8" in wanted:
+        tasks.append(task_frame("8", fz, subs, large))
+    if "9" in wanted:
+        tasks.append(task_transform("9", fz, subs, large, a.slow_runs))
+    if any(t in wanted for t in ("10", "11", "12", "13")):
+        fdir = make_formats()
+        if "10" in wanted:
+            tasks.append(task_heic_thumb("10", fz, subs, fdir))
+        if "11" in wanted:
+            tasks.append(task_crop("11", fz, subs, os.path.join(fdir, "heic12.heic"), (2000, 1500),
+                                   "heic12.heic (4000x3000 HEVC, heif-enc -q 50 of png12.png)", None, "Crop of a 12 MP HEIC"))
+        if "12" in wanted:
+            tasks.append(task_crop("12", fz, subs, os.path.join(fdir, "webp12.webp"), (2000, 1500),
+                                   "webp12.webp (4000x3000 lossy WebP, cwebp -q 80 of png12.png)", None, "Crop of a 12 MP WebP"))
+        if "13" in wanted:
+            tasks.append(task_mixed_batch("13", fz, subs, fdir))
     for task in tasks:
         for t in task.tools:
             if not t.ok:

@@ -13,6 +13,12 @@
  *                                2, 4 or 8), what a fit or thumbnail must decode at least.
  *   floor pngrows Y H FILE.png   libpng: read rows until the last needed row (Y+H-1), stop
  *                                (what a row-streaming PNG crop cannot avoid; non-interlaced).
+ *   floor fit CW CH FILE.jpg OUT.png  the single-thread floor of `fit --orientation
+ *                                landscape-left`: the smallest DCT scale (M/8) still at least the
+ *                                fitted size, one bilinear resample straight into the canvas turned
+ *                                90 degrees clockwise (no separate turn pass), black letterbox, PNG
+ *                                encode with forcezoom's default settings (zlib 1, Sub filter,
+ *                                Z_RLE). Writes OUT.png; prints its size and a checksum.
  * Exit 0 on success, 1 on a decode error, 2 on bad usage.
  */
 #include <setjmp.h>
@@ -138,10 +144,106 @@ static int run_png(long y, long h, const char *path) {
     return 0;
 }
 
+/* fit: decode at M/8, resample bilinearly into the turned canvas, encode. */
+static int run_fit(long cw, long ch, const char *path, const char *out) {
+    FILE *f = fopen(path, "rb");
+    if (!f) { perror(path); return 1; }
+    struct jpeg_decompress_struct cinfo;
+    struct err_mgr err;
+    unsigned char *pixels = NULL, *row = NULL;
+    cinfo.err = jpeg_std_error(&err.pub);
+    err.pub.error_exit = on_error;
+    if (setjmp(err.jump)) {
+        jpeg_destroy_decompress(&cinfo);
+        fclose(f);
+        free(pixels);
+        return 1;
+    }
+    jpeg_create_decompress(&cinfo);
+    jpeg_stdio_src(&cinfo, f);
+    jpeg_read_header(&cinfo, TRUE);
+    cinfo.out_color_space = JCS_RGB;
+    /* The content box is the canvas turned: ch x cw (landscape). Fitted size: */
+    double s = (double)ch / cinfo.image_width;
+    if ((double)cw / cinfo.image_height < s) s = (double)cw / cinfo.image_height;
+    long fw = (long)(cinfo.image_width * s + 0.5), fh = (long)(cinfo.image_height * s + 0.5);
+    unsigned m = 8;
+    while (m > 1 && (long)((cinfo.image_width * (m - 1) + 7) / 8) >= fw && (long)((cinfo.image_height * (m - 1) + 7) / 8) >= fh) m--;
+    cinfo.scale_num = m;
+    cinfo.scale_denom = 8;
+    jpeg_start_decompress(&cinfo);
+    long sw = cinfo.output_width, sh = cinfo.output_height;
+    pixels = malloc((size_t)sw * sh * 3);
+    while (cinfo.output_scanline < cinfo.output_height) {
+        JSAMPROW r = pixels + (size_t)cinfo.output_scanline * sw * 3;
+        jpeg_read_scanlines(&cinfo, &r, 1);
+    }
+    jpeg_finish_decompress(&cinfo);
+    jpeg_destroy_decompress(&cinfo);
+    fclose(f);
+
+    FILE *o = fopen(out, "wb");
+    if (!o) { perror(out); free(pixels); return 1; }
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+    png_infop info = png_create_info_struct(png);
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_write_struct(&png, &info);
+        fclose(o);
+        free(pixels);
+        free(row);
+        return 1;
+    }
+    png_init_io(png, o);
+    png_set_IHDR(png, info, (png_uint_32)cw, (png_uint_32)ch, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_set_compression_level(png, 1);
+    png_set_compression_strategy(png, 3 /* Z_RLE */);
+    png_set_filter(png, 0, PNG_FILTER_SUB);
+    png_write_info(png, info);
+    /* Canvas (x, y) shows content (u, v) = (y - top, fh - 1 - x) after a clockwise quarter turn:
+     * the content is fh rows tall in landscape, so it is fh canvas columns wide. */
+    long left = (cw - fh) / 2, top = (ch - fw) / 2;
+    double kx = (double)sw / fw, ky = (double)sh / fh;
+    row = malloc((size_t)cw * 3);
+    unsigned long acc = 0;
+    for (long y = 0; y < ch; y++) {
+        memset(row, 0, (size_t)cw * 3);
+        long u = y - top;
+        if (u >= 0 && u < fw) {
+            double sx = (u + 0.5) * kx - 0.5;
+            if (sx < 0) sx = 0;
+            long x0 = (long)sx; if (x0 > sw - 2) x0 = sw - 2;
+            double ax = sx - x0;
+            for (long x = left; x < left + fh; x++) {
+                long v = fh - 1 - (x - left);
+                double sy = (v + 0.5) * ky - 0.5;
+                if (sy < 0) sy = 0;
+                long y0 = (long)sy; if (y0 > sh - 2) y0 = sh - 2;
+                double ay = sy - y0;
+                const unsigned char *p = pixels + ((size_t)y0 * sw + x0) * 3, *q = p + (size_t)sw * 3;
+                unsigned char *d = row + (size_t)x * 3;
+                for (int c = 0; c < 3; c++) {
+                    double a = p[c] + (p[c + 3] - p[c]) * ax, b = q[c] + (q[c + 3] - q[c]) * ax;
+                    d[c] = (unsigned char)(a + (b - a) * ay + 0.5);
+                }
+            }
+        }
+        acc = sum_row(row, (size_t)cw * 3, acc);
+        png_write_row(png, row);
+    }
+    png_write_end(png, info);
+    png_destroy_write_struct(&png, &info);
+    fclose(o);
+    free(row);
+    free(pixels);
+    printf("%ldx%ld (decoded %ldx%ld at %u/8) %lx\n", cw, ch, sw, sh, m, acc);
+    return 0;
+}
+
 static int usage(void) {
     fprintf(stderr,
             "usage: floor crop X Y W H FILE.jpg | floor full FILE.jpg | floor scale 2|4|8 FILE.jpg"
-            " | floor pngrows Y H FILE.png\n");
+            " | floor pngrows Y H FILE.png | floor fit CW CH FILE.jpg OUT.png\n");
     return 2;
 }
 
@@ -154,6 +256,7 @@ int main(int argc, char **argv) {
         if (d != 2 && d != 4 && d != 8) return usage();
         return run_jpeg(2, d, 0, 0, 0, 0, argv[3]);
     }
+    if (argc == 6 && strcmp(argv[1], "fit") == 0) return run_fit(atol(argv[2]), atol(argv[3]), argv[4], argv[5]);
     if (argc == 5 && strcmp(argv[1], "pngrows") == 0) return run_png(atol(argv[2]), atol(argv[3]), argv[4]);
     return usage();
 }

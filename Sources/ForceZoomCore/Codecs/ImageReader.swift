@@ -117,8 +117,10 @@ public final class ImageReader {
     public func readEmbeddedThumbnail(atLeast minimum: PixelSize) throws(DecodeError) -> Image? {
         let up = header.uprightSize
         let candidates = decoder.embeddedThumbnails.enumerated().filter { _, t in
+            // The same picture: its shape within 2 pixels of the image's (encoders round a
+            // thumbnail's short side either way, and libheif's to an even number).
             t.width >= minimum.width && t.height >= minimum.height && t.width < up.width
-                && abs(t.height * up.width - t.width * up.height) <= max(up.width, up.height)
+                && abs(t.height * up.width - t.width * up.height) <= 2 * max(up.width, up.height)
         }
         guard let (index, _) = candidates.min(by: { $0.element.area < $1.element.area }) else { return nil }
         try options.checkPixels(decoder.embeddedThumbnails[index], path: path)

@@ -35,6 +35,13 @@ final class WebPDecoder: ImageDecoder {
     let storedSize: PixelSize
     let pixelFormat: PixelFormat
     var bitDepth: Int { 8 }
+    /// Still images decode reduced through libwebp's rescaler (area-averaging, as vips's
+    /// webpload `shrink` does), so a thumbnail never holds the full-size image; animations
+    /// composite at full size.
+    var denominators: [Int] { webp.animated ? [1] : [1, 2, 4, 8] }
+    func scaledSize(denominator d: Int) -> PixelSize {
+        PixelSize(width: (storedSize.width + d - 1) / d, height: (storedSize.height + d - 1) / d)
+    }
     let exif: [UInt8]?
     private let webp: WebPDetails
     var details: any CodecDetails { webp }
@@ -56,6 +63,8 @@ final class WebPDecoder: ImageDecoder {
     /// Decoded rows, `layout.width * channels` bytes each, `layout.height` of them.
     private var output: ZeroedBuffer?
     private var rowBytes = 0
+    /// The reduced size libwebp rescales to; nil at full size.
+    private var scaled: PixelSize?
     private var layout = RowLayout(firstColumn: 0, width: 0, height: 0)
     /// The incremental decoder (still images) and how many bytes it has been given.
     private var idec: OpaquePointer?
@@ -181,19 +190,21 @@ final class WebPDecoder: ImageDecoder {
         let c = pixelFormat.channels
         // libwebp crops from an even column (chroma is subsampled); one spare column each
         // side keeps the fancy upsampler's edge handling away from the columns asked for.
+        let size = scaledSize(denominator: denominator)
         var first = 0
-        var width = storedSize.width
-        if let columns {
+        var width = size.width
+        scaled = denominator > 1 ? size : nil
+        if let columns, denominator == 1 {  // a reduced decode delivers whole rows
             first = max(0, columns.lowerBound - 2) & ~1
             width = min(storedSize.width, columns.upperBound + 2) - first
         }
-        layout = RowLayout(firstColumn: first, width: width, height: storedSize.height)
+        layout = RowLayout(firstColumn: first, width: width, height: size.height)
         rowBytes = width * c
-        let (size, overflow) = rowBytes.multipliedReportingOverflow(by: storedSize.height)
+        let (bytes, overflow) = rowBytes.multipliedReportingOverflow(by: size.height)
         if overflow { throw .overMemoryLimit(path: path, needed: .max, limit: options.maxMemory) }
-        try options.checkMemory(Int64(size) + Int64(data.count), path: path)
-        guard let out = ZeroedBuffer(count: size) else {
-            throw .readFailed(path: path, reason: "out of memory for the \(DecodeError.mebibytes(Int64(size))) MiB image")
+        try options.checkMemory(Int64(bytes) + Int64(data.count), path: path)
+        guard let out = ZeroedBuffer(count: bytes) else {
+            throw .readFailed(path: path, reason: "out of memory for the \(DecodeError.mebibytes(Int64(bytes))) MiB image")
         }
         output = out
         if webp.animated { try decodeFrame(options.frame, into: out) } else { try startIncremental(into: out) }
@@ -206,12 +217,17 @@ final class WebPDecoder: ImageDecoder {
         config.initialize(to: WebPDecoderConfig())
         self.config = config
         guard WebPInitDecoderConfig(config) != 0 else { throw .readFailed(path: path, reason: "libwebp version mismatch") }
-        if layout.width != storedSize.width {
+        if scaled == nil && layout.width != storedSize.width {
             config.pointee.options.use_cropping = 1
             config.pointee.options.crop_left = Int32(layout.firstColumn)
             config.pointee.options.crop_top = 0
             config.pointee.options.crop_width = Int32(layout.width)
             config.pointee.options.crop_height = Int32(storedSize.height)
+        }
+        if let scaled {
+            config.pointee.options.use_scaling = 1
+            config.pointee.options.scaled_width = Int32(scaled.width)
+            config.pointee.options.scaled_height = Int32(scaled.height)
         }
         config.pointee.output.colorspace = pixelFormat == .rgba ? MODE_RGBA : MODE_RGB
         config.pointee.output.is_external_memory = 1

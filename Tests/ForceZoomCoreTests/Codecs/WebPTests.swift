@@ -37,6 +37,29 @@ struct WebPTests {
         #expect(TestSupport.maxDifference(crop, reference.cropped(to: rect)) == 0, "\(rect)")
     }
 
+    /// A reduced decode (what thumbnails, fit and frame ask for) goes through libwebp's
+    /// rescaler: row for row what `dwebp -scale` writes for the same size.
+    @Test(arguments: [("webp-lossy", 2), ("webp-lossy", 8), ("webp-alpha", 4), ("webp-lossless", 2)])
+    func reducedDecodeEqualsDwebpScale(_ name: String, _ d: Int) throws {
+        let reader = try ImageReader(path: Self.path("\(name).webp"), options: { var o = DecodeOptions(); o.autoOrient = false; return o }())
+        #expect(reader.reductionDenominator(keepingAtLeast: PixelSize(width: 1, height: 1)) == 8, "still WebP offers 1/2, 1/4, 1/8")
+        let size = try reader.beginRows(denominator: d)
+        #expect(size == PixelSize(width: (reader.header.storedSize.width + d - 1) / d, height: (reader.header.storedSize.height + d - 1) / d))
+        var pixels = [UInt8](repeating: 0, count: size.width * size.height * reader.header.pixelFormat.channels)
+        let rowBytes = size.width * reader.header.pixelFormat.channels
+        try pixels.withUnsafeMutableBufferPointer { buffer throws(DecodeError) in
+            for y in 0..<size.height { #expect(try reader.readNextRow(into: buffer.baseAddress! + y * rowBytes)) }
+        }
+        let image = Image(width: size.width, height: size.height, format: reader.header.pixelFormat, pixels: pixels)
+        let dir = TestSupport.scratch()
+        let out = dir + "/scaled.png"
+        defer { unlink(out); rmdir(dir) }
+        #expect(TestSupport.shell("dwebp -quiet -scale \(size.width) \(size.height) '\(Self.path("\(name).webp"))' -o '\(out)'") == 0)
+        let reference = try ImageReader(path: out).readImage()
+        #expect(image.size == reference.size)
+        #expect(TestSupport.maxDifference(image, reference) == 0, "\(name) at 1/\(d)")
+    }
+
     @Test func losslessIsTheSourcePicture() throws {
         let image = try Self.decode("webp-lossless.webp")
         let source = try FixtureTests.decode("coords-512x384.png")
