@@ -649,6 +649,12 @@ def webp_heif_files(add, rng):
         add("trunc-heic-%d.heic" % at, HEIC[:at], "header", T + "|" + C,
             "HEIC cut after %d of %d bytes" % (at, len(HEIC)))
     add("trunc-avif-300.avif", AVIF[:300], "header", T + "|" + C, "AVIF cut inside its meta box")
+    # Found by `make fuzz`: an nclx colr box with colour primaries 508 and "iref" spliced into
+    # the image data; libheif hands back an nclx profile together with its error (it leaked).
+    nclx_bad = bytearray(AVIF)
+    nclx_bad[185:187] = bytes([1, 252])
+    add("avif-nclx-invalid.avif", bytes(nclx_bad[:378]) + b"iref" + bytes(nclx_bad[378:]), "ok", "-",
+        "nclx colour primaries 508 (invalid) and bytes spliced into the data (fuzz find: the profile libheif returns with its error must be freed)")
     meta = box_offset(HEIC, b"meta")
     add("meta-size-huge.heic", patch(HEIC, meta, struct.pack(">I", 0x7FFFFFF0)), "header", T + "|" + C,
         "the meta box claims 2 GiB")

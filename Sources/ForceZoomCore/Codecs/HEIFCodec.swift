@@ -144,7 +144,11 @@ final class HEIFDecoder: ImageDecoder {
         default: break
         }
         var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
-        if heif_image_handle_get_nclx_color_profile(h, &nclx).code == heif_error_Ok, let nclx {
+        let nclxStatus = heif_image_handle_get_nclx_color_profile(h, &nclx).code
+        // libheif 1.15 allocates the profile before it validates it: on an error it may
+        // still hand one back, which is ours to free (found by `make fuzz`).
+        if nclxStatus != heif_error_Ok, let nclx { heif_nclx_color_profile_free(nclx) }
+        if nclxStatus == heif_error_Ok, let nclx {
             if colorType.isEmpty || colorType == "nclx" {
                 colorType = "nclx"
                 let p = nclx.pointee
