@@ -140,7 +140,8 @@ fuzz: deps ## Fuzz the decode path for FUZZ_SECONDS (default 300) under ASan, se
 	FORCEZOOM_FUZZ=1 $(SWIFT) build --package-path Tools/fuzz --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address \
 	  -Xswiftc -sanitize=fuzzer -Xswiftc -O
 	@mkdir -p .cache/fuzz/corpus .cache/fuzz/artifacts
-	SWIFT_BACKTRACE=enable=no $(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 \
+	SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=$(abspath Tools/sanitize/lsan.supp):print_suppressions=0 \
+	  $(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 \
 	  -max_len=65536 -dict=Tools/fuzz/png-jpeg.dict -artifact_prefix=.cache/fuzz/artifacts/ \
 	  -print_final_stats=1 $(FUZZ_FLAGS) .cache/fuzz/corpus $(FUZZ_SEEDS) 2>&1 | tee .cache/fuzz/last-run.log; \
 	  status=$${PIPESTATUS[0]}; grep -E '^(Done|stat::number_of_executed_units)' .cache/fuzz/last-run.log; exit $$status
