@@ -50,7 +50,6 @@ let package = Package(
         .target(
             name: "ForceZoomCore",
             dependencies: ["FZShims", "CZlib", "CWebP", "CHeif"],
-            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),
         .executableTarget(
             name: "forcezoom",

@@ -1,7 +1,9 @@
 // Removing temporary outputs on SIGINT/SIGTERM: see fz_shims.h.
 #include "fz_shims.h"
 
+#include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,3 +124,9 @@ int fz_interrupted_signal(void) { return fz_interrupted; }
 
 FILE *fz_stdin(void) { return stdin; }
 FILE *fz_stdout(void) { return stdout; }
+
+int fz_flush_stdout(void) {
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) return errno ? errno : EIO;
+    return 0;
+}

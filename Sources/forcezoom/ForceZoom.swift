@@ -1,5 +1,6 @@
 import ArgumentParser
 import ForceZoomCore
+import FZShims
 
 #if canImport(Glibc)
 import Glibc
@@ -34,27 +35,74 @@ struct ForceZoom: ParsableCommand {
     )
 
     /// Runs the command with forcezoom's exit codes: usage errors exit 2 (as scripts
-    /// expect of command-line tools), tool failures 1.
+    /// expect of command-line tools), tool failures 1. Every error is one line on stderr,
+    /// echoed values cut and escaped (`Echo`). Output written to stdout that could not be
+    /// delivered (a full disk, a closed descriptor) is a failure too: exit 1. A closed pipe
+    /// (`| head -c10`) ends the process quietly, as other Unix filters do (SIGPIPE).
     static func main() {
         fz_install_cleanup()
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        // `help NAME` for a NAME that is no subcommand: the parser shows the root help and
+        // exits 0; a typo should be a usage error.
+        let names = subcommandNames
+        if arguments.first == "help", arguments.count > 1, !names.contains(arguments[1]) {
+            usageError("no subcommand '\(Echo.value(arguments[1]))'; the subcommands are \(names.joined(separator: ", "))", subcommand: nil)
+        }
+        run(arguments)
+    }
+
+    /// Parses and runs, turning every error into its message and exit code.
+    static func run(_ arguments: [String]) {
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments)
             try command.run()
+            finishStdout()
         } catch let failure as ToolFailure {
+            finishStdout()
             Terminal.error(failure.message)
             Glibc.exit(failure.exitCode)
         } catch {
             let code = exitCode(for: error)
             if code == .success {
                 print(fullMessage(for: error))
+                finishStdout()
                 Glibc.exit(0)
             }
             if code.rawValue == 1 {  // ExitCode(1) thrown after reporting per-file errors
+                finishStdout()
                 Glibc.exit(1)
             }
-            let message = fullMessage(for: error)
-            if !message.isEmpty { Terminal.writeError(message + "\n") }
-            Glibc.exit(2)
+            finishStdout()
+            let names = subcommandNames
+            let subcommand = arguments.first { names.contains($0) }
+            usageError(message(for: error), subcommand: subcommand)
+        }
+    }
+
+    /// The subcommands' names, as typed.
+    static var subcommandNames: [String] {
+        var names: [String] = []
+        for command in configuration.subcommands { names.append(command._commandName) }
+        return names
+    }
+
+    /// One line on stderr, exit 2.
+    static func usageError(_ message: String, subcommand: String?) -> Never {
+        var text = message.split(separator: "\n").first.map(String.init) ?? "bad usage"
+        if text.hasPrefix("Error: ") { text.removeFirst(7) }
+        let help = subcommand.map { "forcezoom \($0) --help" } ?? "forcezoom --help"
+        Terminal.error("\(Echo.value(text, limit: 400)) (see '\(help)')")
+        Glibc.exit(2)
+    }
+
+    /// Flushes stdout; a write that failed (ENOSPC on /dev/full, EBADF when closed) is
+    /// reported and exits 1, so a script never takes lost output for success.
+    static func finishStdout() {
+        let status = fz_flush_stdout()
+        if status != 0 {
+            let reason = String(cString: strerror(status))
+            Terminal.error("standard output: \(reason); the output was not written")
+            Glibc.exit(1)
         }
     }
 }

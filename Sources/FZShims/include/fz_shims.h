@@ -234,6 +234,10 @@ FILE *fz_stdout(void);
 void fz_register_temp(const char *path);
 void fz_unregister_temp(const char *path);
 void fz_install_cleanup_handlers(void);
+
+/* Flushes stdout: 0 when everything printed reached it, else the errno of the failed
+ * write (ENOSPC on /dev/full, EBADF when stdout was closed). */
+int fz_flush_stdout(void);
 /// The signal that interrupted the process, 0 if none.
 int fz_interrupted_signal(void);
 /// Batch mode (`thumb`): from now on the first SIGINT/SIGTERM/SIGHUP unlinks the

@@ -27,6 +27,9 @@ public struct DecodeOptions: Hashable, Sendable {
 }
 
 extension DecodeOptions {
+    /// The same two limits for what a command makes from the decoded pixels.
+    public var budget: Budget { Budget(maxPixels: maxPixels, maxBytes: maxMemory) }
+
     /// Throws when `size` (from a header, maybe one cut short) is over the pixel limit.
     func checkPixels(_ size: PixelSize, path: String) throws(DecodeError) {
         if maxPixels > 0 && size.width > 0 && size.height > 0 && size.area > maxPixels {

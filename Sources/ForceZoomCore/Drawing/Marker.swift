@@ -18,10 +18,16 @@ public struct Marker: Hashable, Sendable {
         case badLine(file: String, line: Int, text: String)
         /// JSON that is not an array of `{"x":..,"y":..,"label":..}` or `[x, y]`.
         case badJSON(file: String, reason: String)
+        /// A label longer than `maxLabel` characters.
+        case longLabel(file: String, line: Int, limit: Int)
+        /// More than `maxCount` pins.
+        case tooMany(file: String, limit: Int)
 
         public var description: String {
             switch self {
             case .badLine(let f, let n, let t): return "\(f): line \(n): expected x,y[,label], got '\(t)'"
+            case .longLabel(let f, let n, let limit): return "\(f): line \(n): the label is longer than \(limit) characters"
+            case .tooMany(let f, let limit): return "\(f): more than \(limit) pins"
             case .badJSON(let f, let r): return "\(f): \(r) (expected a JSON array of {\"x\":..,\"y\":..,\"label\":..} or [x,y])"
             }
         }
@@ -32,7 +38,16 @@ public struct Marker: Hashable, Sendable {
     /// - Parameters:
     ///   - text: the file's contents.
     ///   - file: its name, for messages.
+    /// The longest label drawn (a pin's label is one line of the 5x7 font).
+    public static let maxLabel = 200
+    /// The most pins in one list.
+    public static let maxCount = 100_000
+    /// The largest marker file read.
+    public static let maxFileBytes = 16 << 20
+
     public static func parseList(_ text: String, file: String) throws(ParseError) -> [Marker] {
+        // A UTF-8 byte order mark (Windows editors write one) is not part of the text.
+        let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
         let trimmed = text.drop { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
         if trimmed.first == "[" {
             // FoundationEssentials' decoder (already linked through swift-argument-parser;
@@ -42,9 +57,12 @@ public struct Marker: Hashable, Sendable {
                 throw .badJSON(file: file, reason: "not a JSON array")
             }
             var out: [Marker] = []
+            if items.count > maxCount { throw .tooMany(file: file, limit: maxCount) }
             for (i, item) in items.enumerated() {
                 switch item {
-                case .marker(let m): out.append(m)
+                case .marker(let m):
+                    if (m.label?.count ?? 0) > maxLabel { throw .badJSON(file: file, reason: "item \(i + 1) has a label longer than \(maxLabel) characters") }
+                    out.append(m)
                 case .bad(let what): throw .badJSON(file: file, reason: "item \(i + 1) \(what)")
                 }
             }
@@ -59,9 +77,11 @@ public struct Marker: Hashable, Sendable {
             if n == 0, parts.count >= 2, parts[0].trimmingSpaces.lowercased() == "x" { continue }
             guard parts.count >= 2, let x = Double(parts[0].trimmingSpaces), let y = Double(parts[1].trimmingSpaces),
                   x.isFinite, y.isFinite else {
-                throw .badLine(file: file, line: n + 1, text: String(t))
+                throw .badLine(file: file, line: n + 1, text: Echo.value(String(t)))
             }
             let label = parts.count > 2 ? String(parts[2].trimmingSpaces) : nil
+            if (label?.count ?? 0) > maxLabel { throw .longLabel(file: file, line: n + 1, limit: maxLabel) }
+            if out.count >= maxCount { throw .tooMany(file: file, limit: maxCount) }
             out.append(Marker(x: x, y: y, label: label?.isEmpty == true ? nil : label))
         }
         return out

@@ -29,8 +29,9 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
     public static func rotation(degrees: Double) -> AffineTransform {
         let q = degrees / 90
         let (s, cs): (Double, Double)
-        if q == q.rounded() {
-            switch ((Int(q) % 4) + 4) % 4 {
+        if q == q.rounded() && q.isFinite {
+            // The remainder first: q may be past Int's range.
+            switch ((Int(q.truncatingRemainder(dividingBy: 4)) % 4) + 4) % 4 {
             case 0: (s, cs) = (0, 1)
             case 1: (s, cs) = (1, 0)
             case 2: (s, cs) = (0, -1)

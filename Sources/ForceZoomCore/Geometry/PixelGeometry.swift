@@ -9,7 +9,12 @@ public struct PixelSize: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Number of pixels, as a wide integer so 2^31 x 2^31 headers cannot overflow.
-    public var area: Int64 { Int64(width) * Int64(height) }
+    /// width x height; saturates at Int64.max (sizes from headers and arguments can be
+    /// anything, and a limit check must see "too big", never trap).
+    public var area: Int64 {
+        let (a, overflow) = Int64(width).multipliedReportingOverflow(by: Int64(height))
+        return overflow ? .max : a
+    }
     /// The size with width and height exchanged (a quarter turn).
     public var transposed: PixelSize { PixelSize(width: height, height: width) }
     public var description: String { "\(width)x\(height)" }

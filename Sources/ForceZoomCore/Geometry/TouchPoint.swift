@@ -15,10 +15,13 @@ public enum Coordinate: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whole values without a fraction (within Int's range), others as Swift prints them.
+    static func format(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v) }
+
     public var description: String {
         switch self {
-        case .absolute(let v): return v == v.rounded() ? String(Int(v)) : String(v)
-        case .percent(let p): return (p == p.rounded() ? String(Int(p)) : String(p)) + "%"
+        case .absolute(let v): return Self.format(v)
+        case .percent(let p): return Self.format(p) + "%"
         }
     }
 }
@@ -30,6 +33,8 @@ public struct TouchPoint: Hashable, Sendable, CustomStringConvertible {
     public var y: Coordinate
     /// With a view size, coordinates are view points (or percent of the view).
     public var view: PixelSize?
+    /// The text it was parsed from, shown in messages as typed (`1e308,1e308`).
+    public var text: String?
 
     public init(x: Coordinate, y: Coordinate, view: PixelSize? = nil) {
         self.x = x
@@ -44,9 +49,23 @@ public struct TouchPoint: Hashable, Sendable, CustomStringConvertible {
             return nil
         }
         self.init(x: x, y: y)
+        self.text = text
     }
 
-    public var description: String { "\(x),\(y)" }
+    public var description: String { text ?? "\(x),\(y)" }
+
+    /// Why the point can never be inside an image, whatever its size, or nil: a percentage
+    /// outside 0...100 or a negative coordinate.
+    public var argumentProblem: String? {
+        for (c, axis) in [(x, "x"), (y, "y")] {
+            switch c {
+            case .percent(let p) where !(0...100).contains(p): return "\(axis) percentage \(Coordinate.format(p))% is outside 0%...100%"
+            case .absolute(let v) where v < 0: return "\(axis) \(Coordinate.format(v)) is negative; coordinates start at 0"
+            default: continue
+            }
+        }
+        return nil
+    }
 
     /// The upright image pixel this touch names.
     /// - Parameter image: the upright image size.
@@ -84,7 +103,10 @@ public struct TouchPoint: Hashable, Sendable, CustomStringConvertible {
     /// (so 100% is the last pixel).
     private static func pixel(_ c: Coordinate, extent: Int, axis: String) throws(GeometryError) -> Int {
         switch c {
-        case .absolute(let v): return Int(v.rounded(.down))
+        case .absolute(let v):
+            // Outside any image (and past Int's range): the caller's range check refuses it.
+            guard v >= 0 && v < Double(extent) else { return -1 }
+            return Int(v.rounded(.down))
         case .percent(let p):
             guard (0...100).contains(p) else { throw .percentOutOfRange(axis: axis, value: p) }
             // The epsilon keeps decimal percentages exact: 33.3% of 4000 is 1332, though

@@ -124,6 +124,15 @@ public enum AnimationRenderer {
         }
     }
 
+    /// The width of a contact sheet's cells: 240 pixels, or the screen's width if smaller.
+    public static let cellWidth = 240
+
+    /// A cell's size for frames of `screen`.
+    public static func cellSize(screen: PixelSize) -> PixelSize {
+        let width = min(cellWidth, screen.width)
+        return PixelSize(width: width, height: max(1, Int((Double(screen.height) * Double(width) / Double(screen.width)).rounded())))
+    }
+
     /// A frame reduced for the contact sheet.
     public static func cell(_ frame: Image, width: Int) -> Image {
         let height = max(1, Int((Double(frame.height) * Double(width) / Double(frame.width)).rounded()))
@@ -131,15 +140,23 @@ public enum AnimationRenderer {
                          filter: .lanczos).resample(frame)
     }
 
+    static let sheetGap = 8, sheetLabel = 12
+
+    /// The sheet's size for `count` cells of `cell` (what `contactSheet` allocates).
+    public static func contactSheetSize(cell: PixelSize, count: Int) -> PixelSize {
+        let columns = max(1, Int(Double(count).squareRoot().rounded(.up)))
+        let rows = (count + columns - 1) / columns
+        return PixelSize(width: columns * (cell.width + sheetGap) + sheetGap, height: rows * (cell.height + sheetGap + sheetLabel) + sheetGap)
+    }
+
     /// A grid of (already reduced) frames, numbered from 1.
     public static func contactSheet(_ cells: [Image], background: Color) -> Image {
         guard let first = cells.first else { return Image(width: 1, height: 1, format: .rgb) }
         let columns = Int(Double(cells.count).squareRoot().rounded(.up))
-        let rows = (cells.count + columns - 1) / columns
-        let gap = 8, label = 12
+        let gap = sheetGap, label = sheetLabel
+        let size = contactSheetSize(cell: first.size, count: cells.count)
         let format = first.format.union(background.minimalFormat).withColor
-        var sheet = Image(width: columns * (first.width + gap) + gap, height: rows * (first.height + gap + label) + gap,
-                          format: format, fill: Color(r: 48, g: 48, b: 48))
+        var sheet = Image(width: size.width, height: size.height, format: format, fill: Color(r: 48, g: 48, b: 48))
         for (k, small) in cells.enumerated() {
             let x = gap + (k % columns) * (first.width + gap), y = gap + (k / columns) * (first.height + gap + label)
             sheet.blend(small, at: PixelPoint(x: x, y: y + label))

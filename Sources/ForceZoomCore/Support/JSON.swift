@@ -46,10 +46,13 @@ public indirect enum JSON: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Numbers: integers without a fraction, others with up to 6 decimals, no exponent.
+    /// Numbers: integers without a fraction, others with up to 6 decimals, no exponent;
+    /// magnitudes of 1e15 and more (where 6 decimals no longer fit an Int64) in Swift's
+    /// shortest round-trip form, which JSON accepts (`1e+300`).
     public static func format(_ d: Double) -> String {
         guard d.isFinite else { return "null" }
-        if d == d.rounded() && abs(d) < 1e15 { return String(Int64(d)) }
+        if abs(d) >= 1e15 { return d.description }
+        if d == d.rounded() { return String(Int64(d)) }
         let scaled = (d * 1_000_000).rounded()
         let negative = scaled < 0
         let magnitude = Int64(abs(scaled))

@@ -129,14 +129,32 @@ public struct InputWalker: Sendable {
         case .success(let f): file = f
         case .failure(let e): throw .cannotReadList(path: name, reason: e.description)
         }
+        // Read in chunks, bounded: the whole list at most `listLimit` bytes, each entry at
+        // most PATH_MAX (4096) bytes, so /dev/zero or a binary file fails at once.
         var bytes: [UInt8] = []
+        var entry = 0
+        let separator: UInt8 = nulSeparated ? 0 : 10
         while true {
             let chunk = file.read(upTo: 1 << 16)
+            for b in chunk {
+                if b == separator { entry = 0 } else { entry += 1 }
+                if entry > Self.entryLimit {
+                    throw .cannotReadList(path: name, reason: "an entry is longer than \(Self.entryLimit) bytes (PATH_MAX); is it a list of paths\(nulSeparated ? "" : ", or NUL-separated (-0)")?")
+                }
+            }
             bytes += chunk
+            if bytes.count > Self.listLimit {
+                throw .cannotReadList(path: name, reason: "more than \(Self.listLimit >> 20) MiB; split the list")
+            }
             if chunk.count < 1 << 16 { break }
         }
         return split(bytes, nulSeparated: nulSeparated)
     }
+
+    /// The most bytes of a --from list (a million paths of 64 bytes).
+    public static let listLimit = 64 << 20
+    /// The longest entry: PATH_MAX.
+    public static let entryLimit = 4096
 
     /// Splits list bytes into paths (see `readList`).
     static func split(_ bytes: [UInt8], nulSeparated: Bool) -> [String] {

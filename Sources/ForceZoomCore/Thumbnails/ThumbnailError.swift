@@ -23,6 +23,8 @@ public enum ThumbnailError: Error, Equatable, Sendable, CustomStringConvertible 
     case geometry(path: String, GeometryError)
     /// The output could not be written.
     case output(OutputError)
+    /// The thumbnail itself (an enlargement, < or !) would be over the budget.
+    case thumbnailTooLarge(path: String, BudgetError)
     /// Stopped by Ctrl-C (or SIGTERM/SIGHUP) before the output was in place.
     case interrupted(path: String)
 
@@ -33,7 +35,8 @@ public enum ThumbnailError: Error, Equatable, Sendable, CustomStringConvertible 
         case .invalidPattern(let p, _): return "--name \(p)"
         case .collision(let o, _): return o
         case .wouldOverwriteInput(_, let o), .outsideOutputFolder(_, let o), .unsupportedOutputFormat(let o): return o
-        case .cannotReadList(let p, _), .cannotListFolder(let p, _), .geometry(let p, _), .interrupted(let p): return p
+        case .cannotReadList(let p, _), .cannotListFolder(let p, _), .geometry(let p, _), .interrupted(let p),
+             .thumbnailTooLarge(let p, _): return p
         case .decode(let e): return e.path
         case .output(let e): return e.path
         }
@@ -59,6 +62,7 @@ public enum ThumbnailError: Error, Equatable, Sendable, CustomStringConvertible 
         case .decode(let e): return e.reason
         case .geometry(_, let e): return e.description
         case .output(let e): return e.reason
+        case .thumbnailTooLarge(_, let e): return e.description
         case .interrupted: return "interrupted before the output was written; nothing was left behind"
         }
     }

@@ -92,8 +92,8 @@ public struct Thumbnailer: Sendable {
                 throw .geometry(path: reader.path, error)
             }
             // An enlargement (<, !) is held whole: keep it under the decode pixel limit too.
-            if decode.maxPixels > 0 && geometry.output.area > decode.maxPixels {
-                throw .decode(.tooManyPixels(path: reader.path, size: geometry.output, limit: decode.maxPixels))
+            do { try decode.budget.check("the thumbnail (--size \(size))", size: geometry.output) } catch {
+                throw .thumbnailTooLarge(path: reader.path, error)
             }
             let image: Image
             do {

@@ -64,3 +64,41 @@ struct ColorArgument: ExpressibleByArgument, CustomStringConvertible {
         Color.names.first(where: { $0.1 == color })?.0 ?? color.description
     }
 }
+
+extension Size {
+    /// Refuses a size no command can make, naming the option: a side of 0 or less, or past
+    /// `Budget.maxSide` (so every later product of sides fits an Int64).
+    func check(_ option: String) throws {
+        for side in [pixels.width, pixels.height, points.width, points.height] where side <= 0 || side > Budget.maxSide {
+            throw ValidationError("\(option) \(Echo.value(description)): each side must be 1 to \(Budget.maxSide)")
+        }
+    }
+}
+
+extension Point {
+    /// Refuses a point outside every image (percent past 0...100, negative pixels).
+    func check(_ option: String) throws {
+        if let problem = touch.argumentProblem { throw ValidationError("\(option) \(Echo.value(touch.description)): \(problem)") }
+    }
+}
+
+/// Checks of plain numbers, naming the option.
+enum Check {
+    /// `value` must be finite and within `range`.
+    static func number(_ value: Double, _ option: String, in range: ClosedRange<Double>, unit: String = "") throws {
+        guard value.isFinite else { throw ValidationError("\(option) must be a finite number, got \(value)") }
+        guard range.contains(value) else {
+            throw ValidationError("\(option) must be \(Echo.number(range.lowerBound)) to \(Echo.number(range.upperBound))\(unit), got \(Echo.number(value))")
+        }
+    }
+
+    /// `value` must be within `range`.
+    static func integer(_ value: Int, _ option: String, in range: ClosedRange<Int>) throws {
+        guard range.contains(value) else { throw ValidationError("\(option) must be \(range.lowerBound) to \(range.upperBound), got \(value)") }
+    }
+
+    /// A budget check made from arguments alone: a usage error.
+    static func budget(_ body: () throws(BudgetError) -> Void) throws {
+        do { try body() } catch { throw ValidationError(error.description) }
+    }
+}

@@ -21,10 +21,10 @@ struct DecodeFlags: ParsableArguments {
     var frame: Int = 1
 
     func validate() throws {
-        if frame < 1 { throw ValidationError("--frame counts from 1, got \(frame)") }
-        if maxPixels < 0 { throw ValidationError("--max-pixels must be 0 (no limit) or positive") }
+        if frame < 1 || frame > 1_000_000 { throw ValidationError("--frame counts from 1 to 1000000, got \(frame)") }
+        if maxPixels < 0 { throw ValidationError("--max-pixels must be 0 (no limit) or positive, got \(maxPixels)") }
         if maxMemory < 0 || maxMemory > Int64.max >> 20 {
-            throw ValidationError("--max-memory must be 0 (no limit) or a positive number of MiB")
+            throw ValidationError("--max-memory must be 0 (no limit) to \(Int64.max >> 20) MiB, got \(maxMemory)")
         }
     }
 
@@ -37,6 +37,9 @@ struct DecodeFlags: ParsableArguments {
         o.frame = frame
         return o
     }
+
+    /// What a command may allocate for the images it makes: the same two limits.
+    var budget: Budget { options.budget }
 }
 
 /// PNG output settings.

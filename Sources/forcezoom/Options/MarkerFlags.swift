@@ -1,6 +1,10 @@
 import ArgumentParser
 import ForceZoomCore
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Map pins at image points, shared by crop, fit, frame and transform.
 struct MarkerFlags: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("A pin at image pixel X,Y (repeatable); it keeps its size in output pixels and its tip on the point.", valueName: "x,y"))
@@ -11,7 +15,7 @@ struct MarkerFlags: ParsableArguments {
 
     func validate() throws {
         for m in marker where (try? Marker.parseList(m, file: "--marker")) == nil || m.contains("\n") {
-            throw ValidationError("--marker takes X,Y[,label] in image pixels, got '\(m)'")
+            throw ValidationError("--marker takes X,Y[,label] in image pixels (label up to \(Marker.maxLabel) characters), got '\(Echo.value(m))'")
         }
     }
 
@@ -21,7 +25,10 @@ struct MarkerFlags: ParsableArguments {
         for m in marker { out += (try? Marker.parseList(m, file: "--marker")) ?? [] }
         if let markers {
             let text: String
-            do { text = try FileSystem.readText(markers) } catch { throw ToolFailure("\(markers): cannot read marker file: \(error)") }
+            do { text = try FileSystem.readText(markers, limit: Marker.maxFileBytes) } catch {
+                let reason = error.code == EFBIG ? "larger than \(Marker.maxFileBytes >> 20) MiB" : error.description
+                throw ToolFailure("\(Echo.value(markers)): cannot read marker file: \(reason)")
+            }
             do { out += try Marker.parseList(text, file: markers) } catch { throw ToolFailure(error.description) }
         }
         return out

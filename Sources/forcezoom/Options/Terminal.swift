@@ -10,7 +10,10 @@ struct ToolFailure: Error {
     let message: String
     var exitCode: Int32 = 1
 
-    init(_ message: String) { self.message = message }
+    init(_ message: String, exitCode: Int32 = 1) {
+        self.message = message
+        self.exitCode = exitCode
+    }
     init(_ error: DecodeError) { message = error.description }
     init(_ error: OutputError) { message = error.description }
     init(path: String, _ error: GeometryError) { message = "\(path == "-" ? "<stdin>" : path): \(error)" }

@@ -120,7 +120,8 @@ struct Animate: ParsableCommand {
 
     static func rect(_ s: String) -> Rect? {
         let v = s.split(separator: ",", omittingEmptySubsequences: false).compactMap { Double($0.trimmingCharacters) }
-        guard v.count == 4, v.allSatisfy({ $0.isFinite }), v[2] > 0, v[3] > 0 else { return nil }
+        let limit = Double(Budget.maxSide)
+        guard v.count == 4, v.allSatisfy({ $0.isFinite && abs($0) <= limit }), v[2] > 0, v[3] > 0 else { return nil }
         return Rect(x: v[0], y: v[1], width: v[2], height: v[3])
     }
 
@@ -151,9 +152,10 @@ struct Animate: ParsableCommand {
     }
 
     func validate() throws {
-        let s = screenPixels
-        if s.width <= 0 || s.height <= 0 { throw ValidationError("--screen must be positive") }
+        try screen.check("--screen")
         try Fit.checkScale(scale, screen: screen)
+        let s = screenPixels
+        try Check.budget { () throws(BudgetError) in try Budget().check("--screen", size: s) }
         if bounce {
             let meaningless: [(String, Bool)] = [
                 ("--from", from != nil), ("--to", to != nil), ("--orientation", orientation != nil), ("--mode", mode != nil),
@@ -166,9 +168,13 @@ struct Animate: ParsableCommand {
             }
         } else {
             guard let from else { throw ValidationError("give the start rect with --from x,y,w,h (screen pixels)") }
-            if Self.rect(from) == nil { throw ValidationError("--from takes x,y,w,h with w and h positive, got '\(from)'") }
+            if Self.rect(from) == nil {
+                throw ValidationError("--from takes x,y,w,h with w and h positive, each within ±\(Budget.maxSide), got '\(Echo.value(from))'")
+            }
         }
-        if let to, to != "fullscreen" && Self.rect(to) == nil { throw ValidationError("--to takes x,y,w,h or fullscreen, got '\(to)'") }
+        if let to, to != "fullscreen" && Self.rect(to) == nil {
+            throw ValidationError("--to takes x,y,w,h (each within ±\(Budget.maxSide)) or fullscreen, got '\(Echo.value(to))'")
+        }
         if let orientation, orientation != "auto" && DeviceOrientation(rawValue: orientation) == nil {
             throw ValidationError("--orientation must be portrait, landscape-left, landscape-right, upside-down or auto")
         }
@@ -187,17 +193,19 @@ struct Animate: ParsableCommand {
         if duration != nil && zoomDuration != nil { throw ValidationError("--duration is --zoom-duration for the transition; give one") }
         if let frames, !(2...10_000).contains(frames) { throw ValidationError("--frames must be 2-10000") }
         for (name, v) in [("--zoom-duration", zoomDuration), ("--turn-duration", turnDuration), ("--duration", duration)] {
-            if let v, !(v > 0 && v <= 600) { throw ValidationError("\(name) must be more than 0 and at most 600 seconds") }
+            if let v, !(v > 0 && v <= 600) { throw ValidationError("\(name) must be more than 0 and at most 600 seconds, got \(Echo.number(v))") }
         }
-        if !(fps > 0 && fps <= 1000) { throw ValidationError("--fps must be more than 0 and at most 1000") }
+        if !(fps > 0 && fps <= 1000) { throw ValidationError("--fps must be more than 0 and at most 1000, got \(Echo.number(fps))") }
         if frameBound > 10_001 { throw ValidationError("that is \(frameBound) frames; at most 10000") }
         if let p = pinScaleRange {
             let v = p.split(separator: ",").compactMap { Double($0.trimmingCharacters) }
-            if v.count != 2 || !(v[0] > 0) || !(v[1] >= v[0]) || !v[1].isFinite { throw ValidationError("--pin-scale-range takes MIN,MAX with 0 < MIN <= MAX") }
+            if v.count != 2 || !(v[0] >= 1e-6) || !(v[1] >= v[0]) || !(v[1] <= 1e6) {
+                throw ValidationError("--pin-scale-range takes MIN,MAX with 0.000001 <= MIN <= MAX <= 1000000")
+            }
         }
         if let z = initialZoom {
             if pinScaleRange == nil { throw ValidationError("--initial-zoom sets where --pin-scale-range's zoom starts; give --pin-scale-range too") }
-            if !(z > 0 && z.isFinite) { throw ValidationError("--initial-zoom must be positive") }
+            if !(z >= 1e-6 && z <= 1e6) { throw ValidationError("--initial-zoom must be 0.000001 to 1000000") }
         }
         if overlay == nil && (overlayAt != nil || overlayFade != nil) { throw ValidationError("--overlay-at and --overlay-fade need --overlay FILE") }
         if let overlayAt, Self.point(overlayAt) == nil { throw ValidationError("--overlay-at takes X,Y in screen pixels, got '\(overlayAt)'") }
@@ -205,8 +213,27 @@ struct Animate: ParsableCommand {
         if output == nil && apng == nil && contactSheet == nil && !json {
             throw ValidationError("say what to write: -o 'frames/%03d.png', --apng FILE, --contact-sheet FILE or --json")
         }
-        if let output, !output.contains("%") { throw ValidationError("-o takes a pattern with %d or %03d, got '\(output)'") }
-        if s.area * Int64(frameBound) > 4_000_000_000 { throw ValidationError("\(frameBound) frames of \(s) are too many pixels") }
+        try Outputs.checkNotEmpty(output, "-o")
+        try Outputs.checkNotEmpty(apng, "--apng")
+        try Outputs.checkNotEmpty(contactSheet, "--contact-sheet")
+        if let output { _ = try Outputs.pattern(output, "-o", needsCounter: true, example: "'frames/%03d.png'") }
+        if output == "-" || apng == "-" || contactSheet == "-" { throw ValidationError("animate writes files; - (stdout) is not an output here") }
+        try Outputs.checkDistinct([("--apng", apng), ("--contact-sheet", contactSheet), ("--overlay", overlay), ("the input", input)]
+            .compactMap { o, p in p.map { (o, $0) } })
+        // What the frames cost: the frames in flight (each thread renders one, one more
+        // waits to be written), the contact sheet, and the pixels drawn in all (four times
+        // --max-pixels: a 120 fps fullscreen animation of an iPad Pro is 0.3 G pixels).
+        let budget = decode.budget
+        let threads = Thumb.processorCount
+        try Check.budget { () throws(BudgetError) in
+            try budget.check("the frames in flight (--screen \(screen))", size: s, count: min(frameBound, 2 * threads))
+            if contactSheet != nil {
+                let cell = AnimationRenderer.cellSize(screen: s)
+                try budget.check("the contact sheet (--frames \(frameBound))", size: AnimationRenderer.contactSheetSize(cell: cell, count: frameBound))
+            }
+            let all = Budget(maxPixels: budget.maxPixels > 0 ? budget.maxPixels.multipliedReportingOverflow(by: 4).partialValue : 0, maxBytes: 0)
+            try all.check("all \(frameBound) frames", size: s, bytesPerPixel: 0, count: frameBound)
+        }
     }
 
     /// The input's bytes when it is stdin (read once: the last frame is decoded again as `fit` decodes it).
@@ -247,6 +274,13 @@ struct Animate: ParsableCommand {
             printJSON(geometry, pinSizes: pinSizes, pins: !markers.isEmpty)  // geometry only: no pixels to decode or render
             return
         }
+        // Every path this run writes, checked before any work: none twice, none an input.
+        let framePaths = output.map { pattern in (1...n).map { pattern.formattingFrameNumber($0) } } ?? []
+        var named = framePaths.enumerated().map { ("-o frame \($0.offset + 1)", $0.element) }
+        if let apng { named.append(("--apng", apng)) }
+        if let contactSheet { named.append(("--contact-sheet", contactSheet)) }
+        do { try Outputs.checkDistinct(named) } catch let e as ValidationError { throw ToolFailure(e.message, exitCode: 2) }
+        try Outputs.checkNotInputs(named.map(\.1), inputs: [input] + (overlay.map { [$0] } ?? []))
         var overlayView: Overlay?
         if let overlay {
             do {
@@ -280,7 +314,7 @@ struct Animate: ParsableCommand {
             do { try FileSystem.makeDirectories(dir) } catch { throw ToolFailure("\(dir): cannot create the output folder: \(error)") }
         }
         let screenSize = screenPixels
-        let cellWidth = min(240, screenSize.width)
+        let cellWidth = AnimationRenderer.cellSize(screen: screenSize).width
         let settings = encode.png
         let bg = background.color, clip = !bounce
         let pattern = output, wantAPNG = apng != nil, wantSheet = contactSheet != nil, protect = [input]
@@ -376,15 +410,8 @@ struct FrameOutput: Sendable {
 }
 
 extension String {
-    /// `frames/%03d.png` with 7 -> `frames/007.png`; also plain `%d`.
+    /// `frames/%03d.png` with 7 -> `frames/007.png` (`OutputPattern`; validate() parsed it).
     func formattingFrameNumber(_ n: Int) -> String {
-        guard let percent = firstIndex(of: "%") else { return self }
-        var i = index(after: percent)
-        var width = ""
-        while i < endIndex, self[i].isNumber { width.append(self[i]); i = index(after: i) }
-        guard i < endIndex, self[i] == "d" else { return self }
-        var digits = String(n)
-        if let w = Int(width), digits.count < w { digits = String(repeating: "0", count: w - digits.count) + digits }
-        return String(self[..<percent]) + digits + String(self[index(after: i)...])
+        (try? OutputPattern(parsing: self))?.path(n) ?? self
     }
 }

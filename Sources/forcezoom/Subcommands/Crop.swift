@@ -66,17 +66,26 @@ struct Crop: ParsableCommand {
 
     func validate() throws {
         if at.isEmpty { throw ValidationError("give a point with --at X,Y (pixels, or percent like 50%,50%)") }
+        for point in at { try point.check("--at") }
         if size != nil && screen != nil { throw ValidationError("--size and --screen both set the side; give one") }
-        if let size, size <= 0 { throw ValidationError("--size must be positive, got \(size)") }
-        if let screen, screen.points.width <= 0 || screen.points.height <= 0 {
-            throw ValidationError("--screen must be positive, got \(screen)")
+        if let size { try Check.integer(size, "--size", in: 1...Budget.maxSide) }
+        try screen?.check("--screen")
+        try view?.check("--view")
+        try Check.number(zoom, "--zoom", in: Self.zoomRange)
+        // The window shows N/Z image pixels a side; past the longest side forcezoom makes,
+        // no image can fill it and the sampling tables would be absurd.
+        if Double(side) / zoom > Double(Budget.maxSide) {
+            throw ValidationError("--zoom \(Echo.number(zoom)) with side \(side) would show \(Echo.number((Double(side) / zoom).rounded(.up))) image pixels a side, over \(Budget.maxSide); give a larger --zoom")
         }
-        if let view, view.points.width <= 0 || view.points.height <= 0 {
-            throw ValidationError("--view must be positive, got \(view)")
+        if !geometryOnly {
+            let (side, budget) = (self.side, decode.budget)
+            try Check.budget { () throws(BudgetError) in
+                try budget.check("the peek (side \(side))", size: PixelSize(width: side, height: side))
+            }
         }
-        if !(zoom > 0) || !zoom.isFinite { throw ValidationError("--zoom must be a positive number, got \(zoom)") }
-        if let output, at.count > 1, !output.contains("%d"), !geometryOnly {
-            throw ValidationError("with \(at.count) --at points, -o needs %d in it (e.g. peek-%d.png)")
+        try Outputs.checkNotEmpty(output, "-o")
+        if let output, output != "-", !geometryOnly {
+            _ = try Outputs.pattern(output, "-o", needsCounter: at.count > 1, example: "peek-%d.png")
         }
         if output == "-" && json { throw ValidationError("-o - writes the PNG to stdout; --json cannot share it") }
         if output == "-" && at.count > 1 { throw ValidationError("-o - takes one --at") }
@@ -85,10 +94,13 @@ struct Crop: ParsableCommand {
     /// The output side N.
     var side: Int { size ?? PeekGeometry.side(forScreen: (screen ?? Size(PixelSize(width: 390, height: 844))).points) }
 
+    /// --zoom's range: from a 64th (the square shows 64 N image pixels) to 1024x.
+    static let zoomRange: ClosedRange<Double> = 1.0 / 64...1024
+
     /// The path for output `index` (1-based).
     func outputPath(_ index: Int) -> String {
         if let output {
-            return output.replacingPercentD(with: index)
+            return output == "-" ? output : output.formattingFrameNumber(index)
         }
         let stem = input == "-" ? "stdin" : FileSystem.stem(input)
         return at.count > 1 ? "\(stem).crop-\(index).png" : "\(stem).crop.png"
@@ -119,6 +131,13 @@ struct Crop: ParsableCommand {
         let markers = try pins.load()
         let filter = PeekRenderer.defaultFilter(for: zoom)
         let rects = geometries.map { $0.sourceRect(margin: PeekRenderer.margin(for: $0, filter: filter)) }
+        // The decoded pieces are held together (one decode for every point).
+        let pieces = rects.reduce(Int64(0)) { $0.addingReportingOverflow($1.size.area).partialValue }
+        do { try decode.budget.check("the \(rects.count) decoded squares (--at)", bytes: pieces.multipliedReportingOverflow(by: 4).partialValue) } catch {
+            throw ToolFailure("\(reader.path): \(error)")
+        }
+        let paths = at.indices.map { outputPath($0 + 1) }
+        try Outputs.checkNotInputs(paths, inputs: [input] + (pins.markers.map { [$0] } ?? []))
         let sources: [Image]
         do { sources = try reader.readUpright(rects) } catch { throw ToolFailure(error) }
         for w in reader.warnings { Terminal.warning("\(reader.path): \(w)") }
@@ -168,30 +187,5 @@ struct Crop: ParsableCommand {
         if let output { members.append(("output", .string(output))) }
         if let bytes { members.append(("bytes", .int(bytes))) }
         return .object(members)
-    }
-}
-
-extension String {
-    /// Replaces every `%d` with `n`.
-    func replacingPercentD(with n: Int) -> String {
-        var result = ""
-        var rest = Substring(self)
-        while let r = rest.range(of: "%d") {
-            result += rest[..<r.lowerBound]
-            result += String(n)
-            rest = rest[r.upperBound...]
-        }
-        return result + rest
-    }
-}
-
-extension Substring {
-    func range(of needle: String) -> Range<Index>? {
-        var i = startIndex
-        while i < endIndex {
-            if self[i...].hasPrefix(needle) { return i..<index(i, offsetBy: needle.count) }
-            i = index(after: i)
-        }
-        return nil
     }
 }

@@ -61,8 +61,11 @@ struct Fit: ParsableCommand {
     @OptionGroup var encode: EncodeFlags
 
     func validate() throws {
-        if screen.pixels.width <= 0 || screen.pixels.height <= 0 { throw ValidationError("--screen must be positive, got \(screen)") }
+        try screen.check("--screen")
         try Self.checkScale(scale, screen: screen)
+        let (canvas, budget) = (screenPixels, decode.budget)
+        try Check.budget { () throws(BudgetError) in try budget.check("the canvas (--screen \(screen))", size: canvas) }
+        try Outputs.checkNotEmpty(output, "-o")
         if orientation != "auto" && DeviceOrientation(rawValue: orientation) == nil {
             throw ValidationError("--orientation must be portrait, landscape-left, landscape-right, upside-down or auto; got '\(orientation)'")
         }
@@ -77,7 +80,7 @@ struct Fit: ParsableCommand {
     static func checkScale(_ scale: Double?, screen: Size) throws {
         guard let scale else { return }
         if screen.device == nil { throw ValidationError("--scale applies to a device name (--screen iphone-15 --scale 1); --screen \(screen) is already in pixels") }
-        if !(scale > 0 && scale <= 8) { throw ValidationError("--scale must be more than 0 and at most 8, got \(scale)") }
+        if !(scale > 0 && scale <= 8) { throw ValidationError("--scale must be more than 0 and at most 8, got \(Echo.number(scale))") }
     }
 
     /// The canvas: WxH, or the device's points at --scale (its own scale by default).

@@ -145,9 +145,20 @@ struct Fixture: ParsableCommand {
             throw ValidationError("unknown pattern '\(pattern)'; choose one of \(Pattern.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         guard let size else { throw ValidationError("give --size WxH") }
-        if size.pixels.width <= 0 || size.pixels.height <= 0 { throw ValidationError("--size must be positive, got \(size)") }
-        if size.pixels.area > 268_435_456 { throw ValidationError("--size \(size) is over 268 million pixels") }
+        try size.check("--size")
+        let pixels = size.pixels
+        try Check.budget { () throws(BudgetError) in try Budget(maxPixels: 268_435_456, maxBytes: 2 << 30).check("--size \(size)", size: pixels, bytesPerPixel: 8) }
         if output == nil { throw ValidationError("give an output path with -o (.png or .jpg)") }
+        try Outputs.checkNotEmpty(output, "-o")
+        if let step { try Check.integer(step, "--step", in: 1...Budget.maxSide) }
+        let depths: [Int] = switch pngColor {
+        case .gray?: [1, 2, 4, 8, 16]
+        case .palette?: [1, 2, 4, 8]
+        default: [8, 16]
+        }
+        if !depths.contains(depth) {
+            throw ValidationError("--depth \(depth) is not a PNG bit depth for \(pngColor.map { "--color \($0.rawValue)" } ?? "rgb"); use \(depths.map(String.init).joined(separator: ", "))")
+        }
         if let format, !["png", "jpeg", "jpg", "webp", "heic", "avif"].contains(format.lowercased()) {
             throw ValidationError("--format must be png, jpeg, webp, heic or avif, got \(format)")
         }
@@ -169,7 +180,7 @@ struct Fixture: ParsableCommand {
         if let e = exifOrientation, !(1...8).contains(e) { throw ValidationError("--exif-orientation must be 1-8") }
         if !(1...100).contains(quality) { throw ValidationError("--quality must be 1-100") }
         if ![444, 422, 420, 440, 411].contains(subsampling) { throw ValidationError("--subsampling must be 444, 422, 420, 440 or 411") }
-        if restart < 0 { throw ValidationError("--restart must be 0 or more") }
+        try Check.integer(restart, "--restart", in: 0...65535)
         if [grayscale, cmyk, ycck, rgbCoded].filter({ $0 }).count > 1 {
             throw ValidationError("--grayscale, --cmyk, --ycck and --rgb-coded each choose the JPEG colour form; give one")
         }

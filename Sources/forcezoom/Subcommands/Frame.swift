@@ -55,10 +55,22 @@ struct Frame: ParsableCommand {
     @OptionGroup var encode: EncodeFlags
 
     func validate() throws {
-        if view.points.width <= 0 || view.points.height <= 0 { throw ValidationError("--view must be positive, got \(view)") }
+        try view.check("--view")
+        try at.check("--at")
         if size != nil && screen != nil { throw ValidationError("--size and --screen both set the side; give one") }
-        if let size, size <= 0 { throw ValidationError("--size must be positive, got \(size)") }
-        if !(stroke >= 0) { throw ValidationError("--stroke must be 0 or more") }
+        if let size { try Check.integer(size, "--size", in: 1...Budget.maxSide) }
+        try screen?.check("--screen")
+        try Check.number(stroke, "--stroke", in: 0...1000, unit: " points")
+        // The output: the view, and with --with-peek the peek beside it (16 pixels apart).
+        let (view, side, withPeek, budget) = (view.points, self.side, self.withPeek, decode.budget)
+        try Check.budget { () throws(BudgetError) in
+            try budget.check("the view (--view)", size: view)
+            if withPeek {
+                try budget.check("the peek (side \(side))", size: PixelSize(width: side, height: side))
+                try budget.check("the view with its peek", size: PixelSize(width: view.width + 16 + side, height: max(view.height, side)))
+            }
+        }
+        try Outputs.checkNotEmpty(output, "-o")
         if input == "-" { throw ValidationError("frame reads its input twice (view and peek); give a file, not -") }
         if output == "-" && json { throw ValidationError("-o - writes the PNG to stdout; --json cannot share it") }
     }

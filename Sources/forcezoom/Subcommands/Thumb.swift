@@ -108,6 +108,15 @@ struct Thumb: ParsableCommand {
         if nulSeparated && from == nil { throw ValidationError("-0 applies to --from; give --from FILE or --from -") }
         let spec: ThumbnailSize
         do { spec = try ThumbnailSize(parsing: size) } catch { throw ValidationError(error.description) }
+        // Sides past the longest forcezoom makes, and a box that is over the budget whatever
+        // the image (an enlargement or exact size fills it), are refused before any work.
+        for side in [spec.width, spec.height].compactMap({ $0 }) where side > Budget.maxSide {
+            throw ValidationError("--size \(Echo.value(size)): sides are limited to \(Budget.maxSide)")
+        }
+        if let w = spec.width, let h = spec.height, spec.mode != .shrinkOnly {
+            let budget = decode.budget
+            try Check.budget { () throws(BudgetError) in try budget.check("the thumbnail (--size \(size))", size: PixelSize(width: w, height: h)) }
+        }
         if crop || cropAt != nil {
             if spec.mode == .exact { throw ValidationError("--size \(size) is an exact size (!), which has nothing to crop; drop --crop or the !") }
             if !spec.isBox { throw ValidationError("--crop needs a box to fill: --size N or WxH, not \(size)") }

@@ -70,15 +70,40 @@ struct Transform: ParsableCommand {
         return v.map { $0! }
     }
 
+    /// The largest factor a step may have (scale, shear, matrix entries) and the largest
+    /// shift: past them no output fits `Budget.maxSide`, and the arithmetic stays exact.
+    static let factorLimit = 1e6, shiftLimit = 1e9
+
     func validate() throws {
-        for s in scale where Self.numbers(s, count: [1, 2]) == nil { throw ValidationError("--scale takes S or SX,SY, got '\(s)'") }
-        for t in translate where Self.numbers(t, count: [2]) == nil { throw ValidationError("--translate takes X,Y, got '\(t)'") }
-        for k in skew where Self.numbers(k, count: [2]) == nil { throw ValidationError("--skew takes DX,DY, got '\(k)'") }
-        for m in matrix where Self.numbers(m, count: [6]) == nil { throw ValidationError("--matrix takes a,b,c,d,tx,ty, got '\(m)'") }
+        for d in rotate { try Check.number(d, "--rotate", in: -1e6...1e6, unit: " degrees") }
+        for s in scale {
+            guard let v = Self.numbers(s, count: [1, 2]) else { throw ValidationError("--scale takes S or SX,SY, got '\(Echo.value(s))'") }
+            for f in v where !(abs(f) >= 1 / Self.factorLimit && abs(f) <= Self.factorLimit) {
+                throw ValidationError("--scale factors must be 0.000001 to 1000000 in size (negative flips), got \(Echo.number(f))")
+            }
+        }
+        for t in translate {
+            guard let v = Self.numbers(t, count: [2]) else { throw ValidationError("--translate takes X,Y, got '\(Echo.value(t))'") }
+            for f in v { try Check.number(f, "--translate", in: -Self.shiftLimit...Self.shiftLimit, unit: " pixels") }
+        }
+        for k in skew {
+            guard let v = Self.numbers(k, count: [2]) else { throw ValidationError("--skew takes DX,DY, got '\(Echo.value(k))'") }
+            for f in v { try Check.number(f, "--skew", in: -Self.factorLimit...Self.factorLimit) }
+        }
+        for m in matrix {
+            guard let v = Self.numbers(m, count: [6]) else { throw ValidationError("--matrix takes a,b,c,d,tx,ty, got '\(Echo.value(m))'") }
+            for f in v[0..<4] { try Check.number(f, "--matrix a,b,c,d", in: -Self.factorLimit...Self.factorLimit) }
+            for f in v[4...] { try Check.number(f, "--matrix tx,ty", in: -Self.shiftLimit...Self.shiftLimit) }
+        }
         if ResampleFilter(rawValue: filter) == nil || filter == "box" {
             throw ValidationError("--filter must be nearest, bilinear, bicubic or lanczos")
         }
-        if let canvas, canvas.pixels.width <= 0 || canvas.pixels.height <= 0 { throw ValidationError("--canvas must be positive") }
+        if let canvas {
+            try canvas.check("--canvas")
+            let budget = decode.budget
+            try Check.budget { () throws(BudgetError) in try budget.check("--canvas \(canvas)", size: canvas.pixels) }
+        }
+        try Outputs.checkNotEmpty(output, "-o")
         if let anchor {
             if canvas == nil { throw ValidationError("--anchor places the image in --canvas; without --canvas the output is the bounding box, whatever the pivot. Give --canvas WxH") }
             if Self.anchorPoint(anchor) == nil { throw ValidationError("--anchor takes AX,AY in unit coordinates (0.5,0.5 is the centre) or top-left, top, top-right, left, center, right, bottom-left, bottom, bottom-right; got '\(anchor)'") }
@@ -143,11 +168,20 @@ struct Transform: ParsableCommand {
             let box = about.boundingBox(of: Rect(x: 0, y: 0, width: w, height: h))
             func snap(_ v: Double) -> Double { abs(v - v.rounded()) < 1e-6 ? v.rounded() : v }
             let x0 = snap(box.x).rounded(.down), y0 = snap(box.y).rounded(.down)
-            canvasSize = PixelSize(width: max(1, Int(snap(box.maxX).rounded(.up) - x0)), height: max(1, Int(snap(box.maxY).rounded(.up) - y0)))
+            let bw = snap(box.maxX).rounded(.up) - x0, bh = snap(box.maxY).rounded(.up) - y0
+            // Checked before any conversion to Int: the steps can make any size.
+            guard bw <= Double(Budget.maxSide), bh <= Double(Budget.maxSide) else {
+                throw ToolFailure("\(reader.path): the transformed image would be \(Echo.number(bw.rounded()))x\(Echo.number(bh.rounded())) pixels, and sides are limited to \(Budget.maxSide); give smaller steps or a --canvas to cut it")
+            }
+            canvasSize = PixelSize(width: max(1, Int(bw)), height: max(1, Int(bh)))
             full = about.then(.translation(Double(canvasSize.width) / 2 - (box.x + box.width / 2),
                                            Double(canvasSize.height) / 2 - (box.y + box.height / 2)))
         }
-        if canvasSize.area > 268_435_456 { throw ToolFailure("\(reader.path): the output would be \(canvasSize), over 268 million pixels; give --canvas") }
+        if canvas == nil {
+            do { try decode.budget.check("the transformed image's bounding box", size: canvasSize) } catch {
+                throw ToolFailure("\(reader.path): \(error) (or give a --canvas to cut it)")
+            }
+        }
         // Prefilter reductions: decode smaller, then warp by what remains.
         let pre = AffineRenderer.prefilterScale(for: full)
         let source: Image

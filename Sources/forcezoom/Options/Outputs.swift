@@ -1,0 +1,43 @@
+import ArgumentParser
+import ForceZoomCore
+
+/// Checks on a command's output paths made before any work, so a failure never leaves
+/// some outputs written and others not.
+enum Outputs {
+    /// `path` must not be empty.
+    static func checkNotEmpty(_ path: String?, _ option: String) throws {
+        if path == "" { throw ValidationError("\(option) is empty; give a file name (or - for stdout where allowed)") }
+    }
+
+    /// A pattern for several outputs, parsed; `needsCounter` when more than one file comes from it.
+    static func pattern(_ text: String, _ option: String, needsCounter: Bool, example: String) throws -> OutputPattern {
+        let pattern: OutputPattern
+        do { pattern = try OutputPattern(parsing: text) } catch { throw ValidationError("\(option) \(error)") }
+        if needsCounter && !pattern.hasCounter {
+            throw ValidationError("\(option) '\(Echo.value(text))' writes several files and needs %d in it (e.g. \(example))")
+        }
+        return pattern
+    }
+
+    /// Two outputs of one command on the same path: a usage error, found before any work.
+    static func checkDistinct(_ outputs: [(option: String, path: String)]) throws {
+        var seen: [String: String] = [:]
+        for (option, path) in outputs where path != "-" {
+            if let first = seen[path] {
+                throw ValidationError("\(first) and \(option) both write '\(Echo.value(path))'; give each output its own path")
+            }
+            seen[path] = option
+        }
+    }
+
+    /// An output that is one of the inputs (by file identity, so links and `./a.png` count):
+    /// found before the first output is written.
+    static func checkNotInputs(_ paths: [String], inputs: [String]) throws {
+        let existing = inputs.filter { $0 != "-" }
+        for path in paths where path != "-" {
+            for input in existing where FileSystem.sameFile(input, path) {
+                throw ToolFailure("\(Echo.value(path)): output is the input file; forcezoom never overwrites an input (choose another -o)")
+            }
+        }
+    }
+}
