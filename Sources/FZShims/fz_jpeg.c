@@ -210,6 +210,11 @@ int fz_jpeg_read_rows(fz_jpeg_reader *reader, uint8_t *rows, uint32_t count, siz
         i++;
     }
     *done = i;
+    // After the last row, read on to EOI as djpeg does, so damage after the last scanline
+    // (junk where EOI should be, a second SOF, a missing EOI) is found: strict mode turns
+    // libjpeg's warnings into errors (fz_emit_message). A crop that stops early never gets
+    // here and keeps its speed.
+    if (c->output_scanline >= c->output_height) jpeg_finish_decompress(c);
     return FZ_OK;
 }
 

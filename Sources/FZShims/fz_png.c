@@ -10,6 +10,7 @@ struct fz_png_reader {
     png_structp png;
     png_infop info;
     fz_png_header header;
+    uint32_t rows_read;
     int warnings;
     char message[FZ_MESSAGE_MAX];
 };
@@ -161,6 +162,11 @@ int fz_png_read_rows(fz_png_reader *reader, uint8_t *rows, uint32_t count, size_
     }
     for (; i < count; i++) png_read_row(reader->png, rows + (size_t)i * stride, NULL);
     *done = i;
+    reader->rows_read += i;
+    // After the last row, read the chunks that follow to IEND, so a file cut or damaged
+    // after its image data (no IEND, a bad CRC, junk) is found. A crop that stops early
+    // never gets here.
+    if (reader->rows_read >= reader->header.height && !reader->header.interlaced) png_read_end(reader->png, NULL);
     return FZ_OK;
 }
 
@@ -178,6 +184,7 @@ int fz_png_read_interlaced(fz_png_reader *reader, uint8_t *pixels, size_t stride
         return FZ_ERROR;
     }
     png_read_image(reader->png, rows);
+    png_read_end(reader->png, NULL);  // to IEND, as for non-interlaced images
     free(rows);
     return FZ_OK;
 }

@@ -664,6 +664,8 @@ def webp_heif_files(add, rng):
         "over the limit|" + C, "ispe claims 60000x60000 (libheif's and forcezoom's limits)")
     add("ispe-16000x16000.heic", patch(HEIC, ispe + 12, struct.pack(">II", 16000, 16000)), "header",
         "limit|" + C, "ispe claims 16000x16000 (under the pixel limit; over the memory limit)")
+    add("ispe-max.heic", patch(HEIC, ispe + 12, struct.pack(">II", 0xFFFFFFFF, 0xFFFFFFFF)), "header",
+        "over the limit|" + C, "ispe claims 4294967295x4294967295 (found by make fuzz: the area overflowed Int64)")
     add("ispe-zero.heic", patch(HEIC, ispe + 12, struct.pack(">II", 0, 0)), "header", C + "|no pixels", "ispe 0x0")
     pitm = box_offset(HEIC, b"pitm")
     add("pitm-missing-item.heic", patch(HEIC, pitm + 12, struct.pack(">H", 77)), "header", C,
@@ -747,7 +749,8 @@ def build():
         in_header = at < idat_off + 8  # png_read_info stops after the first IDAT's header
         add("trunc-png-%s.png" % label, good_png[:at], "header" if in_header else "data", T,
             "good.png cut at byte %d of %d" % (at, len(good_png)))
-    add("trunc-png-no-iend.png", good_png[:-12], "ok", "-", "good.png without IEND: every row is there")
+    add("trunc-png-no-iend.png", good_png[:-12], "data", T + "|" + C,
+        "good.png without IEND: every row is there, but a full decode reads to IEND (as pngcheck does)")
     ioff = {t: (off, n) for t, off, n in chunk_offsets(good_interlaced)}
     i_off, i_len = ioff[b"IDAT"]
     for pct in (20, 60, 95):
@@ -873,7 +876,14 @@ def build():
     add("jpeg-no-dqt.jpg", good_jpeg.replace(dqt(), b""), "data", C, "no quantization table")
     add("jpeg-no-dht.jpg", good_jpeg.replace(dht(0, 0, DC_BITS, DC_VALS), b""), "ok", "-",
         "no DC Huffman table (libjpeg-turbo falls back to the standard table, which is the one used)")
-    add("jpeg-no-eoi.jpg", good_jpeg[:-2], "ok", "-", "good.jpg without EOI: every block is there")
+    add("jpeg-no-eoi.jpg", good_jpeg[:-2], "data", T + "|" + C,
+        "good.jpg without EOI: every block is there, but a full decode reads to EOI (as djpeg does)")
+    add("jpeg-junk-for-eoi.jpg", good_jpeg[:-2] + b"junk where EOI should be", "data", T + "|" + C,
+        "good.jpg with junk instead of EOI after its scan")
+    sof_at = dict((m, off) for m, off in jpeg_segments(good_jpeg))[0xC0]
+    sof_segment = good_jpeg[sof_at:sof_at + 2 + struct.unpack(">H", good_jpeg[sof_at + 2:sof_at + 4])[0]]
+    add("jpeg-second-sof.jpg", good_jpeg[:-2] + sof_segment + b"\xff\xd9", "data", T + "|" + C,
+        "good.jpg with a second SOF0 after its scan")
     scan = bytearray(good_jpeg)
     for i in range(scan_start + 4, scan_start + 40):
         scan[i] = 0xFF if i % 2 else 0xD3

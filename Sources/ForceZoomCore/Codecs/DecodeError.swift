@@ -54,7 +54,7 @@ public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notAnImage(_, let what): return "not an image (\(what)); forcezoom reads PNG, JPEG, WebP, HEIF/HEIC and AVIF"
         case .unsupportedVariant(_, let what): return "unsupported \(what)"
         case .tooManyPixels(_, let size, let limit):
-            return "image is \(size) (\(size.area) pixels), over the limit of \(limit); raise it with --max-pixels N (0 = no limit)"
+            return "image is \(size) (\(size.area == .max ? "over 9.2e18" : String(size.area)) pixels), over the limit of \(limit); raise it with --max-pixels N (0 = no limit)"
         case .overMemoryLimit(_, let needed, let limit):
             return "decoding would need about \(Self.mebibytes(needed)) MiB, over the memory limit of "
                 + "\(Self.mebibytes(limit)) MiB; raise it with --max-memory MIB (0 = no limit)"

@@ -6,6 +6,9 @@ public struct BatchProgress: Hashable, Sendable {
     public private(set) var made = 0
     public private(set) var skipped = 0
     public private(set) var failed = 0
+    /// Files in the folders walked that are not images (neither named nor sniffed as one):
+    /// not attempted, counted in the summary.
+    public var otherFiles = 0
 
     public init(total: Int) { self.total = total }
 
@@ -49,6 +52,7 @@ public struct BatchProgress: Hashable, Sendable {
         var parts = ["\(made) thumbnail\(made == 1 ? "" : "s")"]
         if skipped > 0 { parts.append("\(skipped) skipped") }
         parts.append("\(failed) failed")
+        if otherFiles > 0 { parts.append("\(otherFiles) other file\(otherFiles == 1 ? "" : "s") skipped") }
         if interrupted { parts.append("\(total - done) not done") }
         parts.append("\(Self.oneDecimal(elapsed)) s")
         return (interrupted ? "interrupted: " : "") + parts.joined(separator: ", ")

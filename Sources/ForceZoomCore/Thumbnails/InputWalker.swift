@@ -36,6 +36,14 @@ public struct InputWalker: Sendable {
     ///   dropped; a file found in a folder has its folder relative to that one), and the
     ///   folders that could not be listed.
     public func collect(_ arguments: [String]) -> (inputs: [ThumbnailPlan.Input], failures: [ThumbnailError]) {
+        let (inputs, failures, _) = collectCounting(arguments)
+        return (inputs, failures)
+    }
+
+    /// `collect`, and how many other files the folders held (regular files neither named
+    /// nor sniffed as images), for the summary's "3 other files skipped".
+    public func collectCounting(_ arguments: [String]) -> (inputs: [ThumbnailPlan.Input], failures: [ThumbnailError], otherFiles: Int) {
+        var others = 0
         var inputs: [ThumbnailPlan.Input] = []
         var failures: [ThumbnailError] = []
         var seen = Set<Identity>()
@@ -50,15 +58,16 @@ public struct InputWalker: Sendable {
         }
         for argument in arguments {
             if FileSystem.kind(of: argument) == .directory {
-                walk(argument, relative: "", into: add, failures: &failures)
+                walk(argument, relative: "", into: add, failures: &failures, others: &others)
             } else {
                 add(ThumbnailPlan.Input(path: argument, folder: Self.folderAsWritten(argument)))
             }
         }
-        return (inputs, failures)
+        return (inputs, failures, others)
     }
 
-    private func walk(_ root: String, relative: String, into add: (ThumbnailPlan.Input) -> Void, failures: inout [ThumbnailError]) {
+    private func walk(_ root: String, relative: String, into add: (ThumbnailPlan.Input) -> Void, failures: inout [ThumbnailError],
+                      others: inout Int) {
         let folder = relative.isEmpty ? root : FileSystem.join(root, relative)
         // A folder named as input is always read, even if it is also the output folder
         // (the plan then refuses outputs that would overwrite inputs).
@@ -72,11 +81,13 @@ public struct InputWalker: Sendable {
             let path = FileSystem.join(folder, name)
             switch Self.linkKind(path) {
             case .directory:
-                if recursive { walk(root, relative: relative.isEmpty ? name : relative + "/" + name, into: add, failures: &failures) }
+                if recursive {
+                    walk(root, relative: relative.isEmpty ? name : relative + "/" + name, into: add, failures: &failures, others: &others)
+                }
             case .regular, .other:
                 // .other includes links: followed only to regular files.
-                if FileSystem.kind(of: path) == .regular && Self.looksLikeImage(path) {
-                    add(ThumbnailPlan.Input(path: path, folder: relative))
+                if FileSystem.kind(of: path) == .regular {
+                    if Self.looksLikeImage(path) { add(ThumbnailPlan.Input(path: path, folder: relative)) } else { others += 1 }
                 }
             case .missing:
                 break
@@ -98,7 +109,7 @@ public struct InputWalker: Sendable {
     /// Names that say "image" whatever the bytes: a file so named that does not sniff as a
     /// format forcezoom reads (a cut-off download, an HEIF brand nobody knew) is attempted,
     /// so the batch reports it with its reason instead of passing over it.
-    static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "webp", "heic", "heif", "hif", "avif"]
+    static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "jpe", "jfif", "webp", "heic", "heif", "hif", "avif"]
 
     /// Whether a file starts like an image forcezoom reads, or is named like one.
     static func looksLikeImage(_ path: String) -> Bool {

@@ -133,7 +133,7 @@ struct Thumb: ParsableCommand {
         if let from {
             do { arguments += try InputWalker.readList(from, nulSeparated: nulSeparated) } catch { throw ToolFailure(error.description) }
         }
-        let (found, walkFailures) = InputWalker(recursive: recursive, excluding: [out]).collect(arguments)
+        let (found, walkFailures, otherFiles) = InputWalker(recursive: recursive, excluding: [out]).collectCounting(arguments)
         let plan: ThumbnailPlan
         do { plan = try ThumbnailPlan(inputs: found, folder: out, name: try ThumbnailName(name)) } catch {
             var failure = ToolFailure(error.description)
@@ -154,6 +154,7 @@ struct Thumb: ParsableCommand {
 
         fz_defer_interrupts()
         var counts = BatchProgress(total: plan.jobs.count + walkFailures.count)
+        counts.otherFiles = otherFiles
         var line = ProgressLine(enabled: !quiet && (progress || Terminal.stderrIsTerminal))
         for failure in walkFailures {
             counts.recordFailure()
