@@ -108,9 +108,14 @@ hostile: ## Regenerate Fixtures/hostile/ (crafted broken and bomb files; byte-id
 # No --parallel by default: swift-testing already runs tests concurrently, and XCTest's
 # process-level --parallel has not been shown reliable here. Opt in: make test TEST_FLAGS=--parallel
 TEST_FLAGS ?=
+# The CLI tests run twice: against the debug binary, then against the release binary (the
+# configuration users run: Swift's checks kept, no -Ounchecked); ArgumentLimitTests always
+# runs the release one (FORCEZOOM_RELEASE_BIN).
 test: deps conformance photos formats ## Build and run all tests (fetches test data first)
 	$(SWIFT) build
-	FORCEZOOM_BIN=$(abspath $(FZ_DEBUG)) $(SWIFT) test $(TEST_FLAGS)
+	$(SWIFT) build $(RELEASE_FLAGS)
+	FORCEZOOM_BIN=$(abspath $(FZ_DEBUG)) FORCEZOOM_RELEASE_BIN=$(abspath $(FZ)) $(SWIFT) test $(TEST_FLAGS)
+	FORCEZOOM_BIN=$(abspath $(FZ)) $(SWIFT) test --skip-build --filter ForceZoomCLITests $(TEST_FLAGS)
 
 # The whole suite under AddressSanitizer (with LeakSanitizer) and UndefinedBehaviorSanitizer
 # (for the C shims; Swift's own checks trap anyway), in its own build folder. The CLI tests

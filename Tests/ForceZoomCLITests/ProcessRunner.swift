@@ -37,7 +37,7 @@ extension CLI {
     /// forcezoom handles: test-runner threads may block them, and masks are inherited.
     /// - Returns: the child's pid, or nil if it could not be started.
     static func spawn(_ arguments: [String], in directory: String? = nil, stdout: String, stderr: String,
-                      stdin: String = "/dev/null", prefix: [String] = []) -> pid_t? {
+                      stdin: String = "/dev/null", prefix: [String] = [], binary: String = binary) -> pid_t? {
         var command = ""
         if let directory { command += "cd \(quote(directory)) && " }
         command += "exec " + (prefix + [binary] + arguments).map(quote).joined(separator: " ")
@@ -91,13 +91,13 @@ extension CLI {
 
     /// Runs forcezoom under /usr/bin/time and measures it (see `MeasuredRun`); kills the
     /// whole process group after `timeout` s.
-    static func measure(_ arguments: [String], in directory: String? = nil, timeout: Double = 60) -> MeasuredRun {
+    static func measure(_ arguments: [String], in directory: String? = nil, timeout: Double = 60, binary: String = binary) -> MeasuredRun {
         let dir = scratch()
         let out = FileSystem.join(dir, "stdout"), err = FileSystem.join(dir, "stderr"), times = FileSystem.join(dir, "time")
         let started = now()
         guard FileSystem.kind(of: "/usr/bin/time") == .regular,
               let pid = spawn(arguments, in: directory, stdout: out, stderr: err,
-                              prefix: ["/usr/bin/time", "-f", "%e %M", "-o", times]) else {
+                              prefix: ["/usr/bin/time", "-f", "%e %M", "-o", times], binary: binary) else {
             return MeasuredRun(exitCode: nil, signal: nil, stdout: "", stderr: "could not start /usr/bin/time \(binary) (make deps)",
                                seconds: 0, maxRSSKiB: 0, timedOut: false)
         }
