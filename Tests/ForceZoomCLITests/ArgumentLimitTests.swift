@@ -124,7 +124,8 @@ struct ArgumentLimitTests {
         .init("transform a.png --rotate 10 --markers long.csv -o {out}/x.png", 1, "long.csv", "label"),
         .init("thumb --from /dev/zero --size 32 -q --out {out}", 1, "/dev/zero", "4096"),
         .init("thumb --from /dev/zero -0 --size 32 -q --out {out}", 1, "/dev/zero", "MiB"),
-        .init("thumb tin --size '20000x20000<' --out {out}", 2, "thumbnail", "--max-pixels"),
+        .init("thumb tin --size '20000x20000<' -q --out {out}", 1, "tin/tin.png: the thumbnail", "--max-pixels"),
+        .init("thumb tin --size '20000x20000!' --out {out}", 2, "thumbnail", "--max-pixels"),
         .init("crop peek.jpg --at 101%,101% -o {out}/x.png", 2, "--at 101%,101%", "100%"),
         .init("crop peek.jpg --at 10,10 -o ''", 2, "-o"),
         .init("fixture coords --size 10x10 --depth 3 --color gray -o {out}/x.png", 2, "--depth 3"),
@@ -166,7 +167,7 @@ struct ArgumentLimitTests {
 
     /// A JSON number past 1e15 is printed, not a trap (the formatter's Int64 path).
     @Test func hugeJSONNumbers() {
-        let r = Self.check(["transform", "a.png", "--translate", "1e9,0", "--scale", "1e6", "--canvas", "10x10", "--json", "-o", "{out}/t.png"])
+        let r = Self.check(["transform", "a.png", "--translate", "1e9,0", "--translate", "1e9,0", "--scale", "1e6", "--canvas", "10x10", "--json", "-o", "{out}/t.png"])
         #expect(r.exitCode == 0, "\(r)")
         let json = JSONValue.object(r.stdout.split(separator: "\n").first ?? "")
         guard case .array(let m)? = json?["transform"], m.count == 6, case .number(let tx) = m[4] else {

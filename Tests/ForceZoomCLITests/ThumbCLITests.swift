@@ -220,7 +220,7 @@ struct ThumbCLITests {
         // the limit of 5,500,000; 300x500 -> 1800x3000 = 5,400,000, under it.
         let r = CLI.run(["thumb", "photos/o6.jpg", "photos/o8.png", "--size", "3000<", "--max-pixels", "5500000", "--out", "t"], in: dir)
         #expect(r.status == 1)
-        #expect(r.stderr.hasPrefix("forcezoom: error: photos/o6.jpg: image is 3000x2000 (6000000 pixels), over the limit of 5500000"))
+        #expect(r.stderr.hasPrefix("forcezoom: error: photos/o6.jpg: the thumbnail (--size 3000x3000<) would be 3000x2000 = 6000000 pixels, over --max-pixels 5500000"))
         #expect(r.stderr.contains("forcezoom: 1 thumbnail, 1 failed, "))
         #expect(FileSystem.kind(of: FileSystem.join(dir, "t/o6.thumb.png")) == .missing)
     }

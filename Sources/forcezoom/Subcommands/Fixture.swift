@@ -226,7 +226,11 @@ struct Fixture: ParsableCommand {
         e.exifOrientation = exifOrientation.flatMap { Orientation(rawValue: $0) }
         e.png = encode.png
         let path = output!
-        do { try FixtureWriter.write(p, encoding: e, to: path) } catch { throw ToolFailure("\(path): \(error)") }
+        do { try FixtureWriter.write(p, encoding: e, to: path) } catch {
+            // An output error names its path already; the others are about this output.
+            if case .output(let e) = error { throw ToolFailure(e) }
+            throw ToolFailure("\(Echo.value(path)): \(error)")
+        }
         if json {
             let reader: ImageReader
             let image: Image

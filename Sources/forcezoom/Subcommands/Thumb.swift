@@ -113,7 +113,9 @@ struct Thumb: ParsableCommand {
         for side in [spec.width, spec.height].compactMap({ $0 }) where side > Budget.maxSide {
             throw ValidationError("--size \(Echo.value(size)): sides are limited to \(Budget.maxSide)")
         }
-        if let w = spec.width, let h = spec.height, spec.mode != .shrinkOnly {
+        // Only an exact box (`!`, or --crop) is the output's size whatever the image; a fit
+        // inside a box is checked per image (that input fails, the batch goes on).
+        if let w = spec.width, let h = spec.height, spec.mode == .exact || crop {
             let budget = decode.budget
             try Check.budget { () throws(BudgetError) in try budget.check("the thumbnail (--size \(size))", size: PixelSize(width: w, height: h)) }
         }
