@@ -51,12 +51,18 @@ let package = Package(
             name: "ForceZoomCore",
             dependencies: ["FZShims", "CZlib", "CWebP", "CHeif"],
         ),
-        .executableTarget(
-            name: "forcezoom",
+        // The subcommands, their options and validation: a library, so tests parse in process.
+        .target(
+            name: "ForceZoomCLI",
             dependencies: [
                 "ForceZoomCore",
+                "FZShims",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        .executableTarget(
+            name: "forcezoom",
+            dependencies: ["ForceZoomCLI"]
         ),
         .testTarget(
             name: "ForceZoomCoreTests",
@@ -64,7 +70,11 @@ let package = Package(
         ),
         .testTarget(
             name: "ForceZoomCLITests",
-            dependencies: ["ForceZoomCore"]
+            dependencies: [
+                "ForceZoomCore",
+                "ForceZoomCLI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
     ]
 )

@@ -16,6 +16,10 @@ public struct ThumbnailName: Hashable, Sendable, CustomStringConvertible {
 
     /// The default: `%s.thumb.png`, beside each other in the output folder.
     public static let defaultPattern = "%s.thumb.png"
+    /// The default pattern, parsed.
+    public static let standard: ThumbnailName = {
+        do { return try ThumbnailName(defaultPattern) } catch { preconditionFailure("the default pattern parses: \(error)") }
+    }()
 
     /// Parses a pattern.
     /// - Parameter pattern: the text given to `--name`.

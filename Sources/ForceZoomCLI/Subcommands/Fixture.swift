@@ -33,7 +33,7 @@ struct Fixture: ParsableCommand {
             """)
 
     @Argument(help: ArgumentHelp("The pattern: \(Pattern.Kind.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "pattern"))
-    var pattern: String?
+    var pattern: Pattern.Kind?
 
     @Option(name: .long, help: ArgumentHelp("Image size (upright).", valueName: "wxh"))
     var size: Size?
@@ -54,13 +54,13 @@ struct Fixture: ParsableCommand {
     var fill: ColorArgument?
 
     @Option(name: .long, help: ArgumentHelp("Gradient direction: horizontal, vertical, radial.", valueName: "dir"))
-    var direction: String = "horizontal"
+    var direction: Pattern.GradientDirection = .horizontal
 
     @Flag(name: .long, help: "Alpha falls from opaque (top) to clear (bottom); for gray-alpha, rgba and palette.")
     var fade = false
 
     @Option(name: .long, help: ArgumentHelp("png, jpeg, webp, heic or avif (default: from the extension).", valueName: "format"))
-    var format: String?
+    var format: FixtureFormat?
 
     @Option(name: .long, help: ArgumentHelp("PNG colour type: gray, gray-alpha, rgb (default), rgba, palette. For solid, a colour.", valueName: "type"))
     var color: String?
@@ -117,18 +117,18 @@ struct Fixture: ParsableCommand {
 
     /// "heic" or "avif" when the output is HEIF.
     var heifKind: String? {
-        let f = format?.lowercased() ?? FileSystem.fileExtension(output ?? "").lowercased()
+        let f = format?.rawValue ?? FileSystem.fileExtension(output ?? "").lowercased()
         if ["heic", "heif", "hif"].contains(f) { return "heic" }
         return f == "avif" ? "avif" : nil
     }
 
     var isWebP: Bool {
-        if let format { return format.lowercased() == "webp" }
+        if let format { return format == .webp }
         return FileSystem.fileExtension(output ?? "").lowercased() == "webp"
     }
 
     var isJPEG: Bool {
-        if let format { return format.lowercased() == "jpeg" || format.lowercased() == "jpg" }
+        if let format { return format == .jpeg || format == .jpg }
         let ext = FileSystem.fileExtension(output ?? "").lowercased()
         return ext == "jpg" || ext == "jpeg"
     }
@@ -140,10 +140,7 @@ struct Fixture: ParsableCommand {
             if pattern != nil { throw ValidationError("--decode reads a file; give no pattern") }
             return
         }
-        guard let pattern else { throw ValidationError("name a pattern: \(Pattern.Kind.allCases.map(\.rawValue).joined(separator: ", "))") }
-        guard Pattern.Kind(rawValue: pattern) != nil else {
-            throw ValidationError("unknown pattern '\(pattern)'; choose one of \(Pattern.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
+        guard pattern != nil else { throw ValidationError("name a pattern: \(Pattern.Kind.allCases.map(\.rawValue).joined(separator: ", "))") }
         guard let size else { throw ValidationError("give --size WxH") }
         try size.check("--size")
         let pixels = size.pixels
@@ -159,9 +156,6 @@ struct Fixture: ParsableCommand {
         if !depths.contains(depth) {
             throw ValidationError("--depth \(depth) is not a PNG bit depth for \(pngColor.map { "--color \($0.rawValue)" } ?? "rgb"); use \(depths.map(String.init).joined(separator: ", "))")
         }
-        if let format, !["png", "jpeg", "jpg", "webp", "heic", "avif"].contains(format.lowercased()) {
-            throw ValidationError("--format must be png, jpeg, webp, heic or avif, got \(format)")
-        }
         if ![0, 90, 180, 270].contains(heifRotate) { throw ValidationError("--heif-rotate must be 0, 90, 180 or 270") }
         if heifRotate != 0 && heifKind == nil { throw ValidationError("--heif-rotate is an HEIC/AVIF option; the output is not .heic or .avif") }
         if heifKind != nil && (depth != 8 || interlace || transparent != nil || (pngColor != nil && pngColor != .rgb && pngColor != .rgba)) {
@@ -171,9 +165,6 @@ struct Fixture: ParsableCommand {
             throw ValidationError("WebP takes --color rgb or rgba only; --depth, --interlace and --transparent are PNG options")
         }
         if lossless && !isWebP { throw ValidationError("--lossless is a WebP option; the output is not .webp") }
-        if Pattern.GradientDirection(rawValue: direction) == nil {
-            throw ValidationError("--direction must be horizontal, vertical or radial")
-        }
         if let color, pngColor == nil, Color(parsing: color) == nil {
             throw ValidationError("--color takes a PNG colour type (gray, gray-alpha, rgb, rgba, palette) or, for solid, a colour; got '\(color)'")
         }
@@ -195,10 +186,9 @@ struct Fixture: ParsableCommand {
 
     func run() throws {
         if let decode { return try trace(decode) }
-        let kind = Pattern.Kind(rawValue: pattern!)!
+        guard let kind = pattern, let size else { throw ValidationError("name a pattern and --size") }  // validate() checked both
         let solid = fill?.color ?? (pngColor == nil ? color.flatMap { Color(parsing: $0) } : nil) ?? .white
-        var p = Pattern(kind, size: size!.pixels, step: step, seed: seed, color: solid,
-                        direction: Pattern.GradientDirection(rawValue: direction)!)
+        var p = Pattern(kind, size: size.pixels, step: step, seed: seed, color: solid, direction: direction)
         p.fade = fade
         var e = FixtureEncoding()
         e.jpeg = isJPEG
@@ -265,4 +255,9 @@ struct Fixture: ParsableCommand {
             ("padding", .object([("left", .int(p.left)), ("top", .int(p.top)), ("right", .int(p.right)), ("bottom", .int(p.bottom))])),
         ]))
     }
+}
+
+/// `--format`: what `fixture` writes when the extension does not say.
+enum FixtureFormat: String, ExpressibleByArgument, CaseIterable {
+    case png, jpeg, jpg, webp, heic, avif
 }

@@ -39,23 +39,20 @@ struct Fit: ParsableCommand {
     var scale: Double?
 
     @Option(name: .long, help: ArgumentHelp("portrait, landscape-left, landscape-right, upside-down or auto.", valueName: "o"))
-    var orientation: String = "auto"
+    var orientation: OrientationChoice = .auto
 
     @Option(name: .long, help: ArgumentHelp("fit (letterbox) or fill (centre crop).", valueName: "mode"))
-    var mode: String = "fit"
+    var mode: FitGeometry.Mode = .fit
 
     @Option(name: .long, help: ArgumentHelp("The blanking colour: black (default), white, transparent, #RRGGBB, #RRGGBBAA.", valueName: "color"))
     var background: ColorArgument = ColorArgument(.black)
 
     @Option(name: .long, help: ArgumentHelp("Reduction kernel: lanczos (default), bicubic, bilinear, box, nearest.", valueName: "filter"))
-    var filter: String = "lanczos"
+    var filter: ResampleFilter = .lanczos
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Output PNG path, - for stdout. Default: <stem>.fit.png here.", valueName: "path"))
-    var output: String?
 
-    @Flag(name: .long, help: "Print the geometry as JSON.")
-    var json = false
 
+    @OptionGroup var outputOptions: OutputOptions
     @OptionGroup var pins: MarkerFlags
     @OptionGroup var decode: DecodeFlags
     @OptionGroup var encode: EncodeFlags
@@ -65,15 +62,6 @@ struct Fit: ParsableCommand {
         try Self.checkScale(scale, screen: screen)
         let (canvas, budget) = (screenPixels, decode.budget)
         try Check.budget { () throws(BudgetError) in try budget.check("the canvas (--screen \(screen))", size: canvas) }
-        try Outputs.checkNotEmpty(output, "-o")
-        if orientation != "auto" && DeviceOrientation(rawValue: orientation) == nil {
-            throw ValidationError("--orientation must be portrait, landscape-left, landscape-right, upside-down or auto; got '\(orientation)'")
-        }
-        if FitGeometry.Mode(rawValue: mode) == nil { throw ValidationError("--mode must be fit or fill; got '\(mode)'") }
-        if ResampleFilter(rawValue: filter) == nil {
-            throw ValidationError("--filter must be one of \(ResampleFilter.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        if output == "-" && json { throw ValidationError("-o - writes the PNG to stdout; --json cannot share it") }
     }
 
     /// `--scale` needs a device (WxH is already pixels) and a positive, sane value.
@@ -91,16 +79,16 @@ struct Fit: ParsableCommand {
         do { reader = try ImageReader(path: input, options: decode.options) } catch { throw ToolFailure(error) }
         let markers = try pins.load()
         let image = reader.header.uprightSize
-        let chosen = DeviceOrientation(rawValue: orientation) ?? FitGeometry.automatic(image: image, screen: screenPixels)
-        let g = FitGeometry(image: image, screen: screenPixels, orientation: chosen, mode: FitGeometry.Mode(rawValue: mode)!)
+        let chosen = orientation.resolve(image: image, screen: screenPixels)
+        let g = FitGeometry(image: image, screen: screenPixels, orientation: chosen, mode: mode)
         let scaled: Image
-        do { (scaled, _) = try FitRenderer.pipeline(for: g, filter: ResampleFilter(rawValue: filter)!).run(reader) } catch { throw ToolFailure(error) }
+        do { (scaled, _) = try FitRenderer.pipeline(for: g, filter: filter).run(reader) } catch { throw ToolFailure(error) }
         let canvas = FitRenderer.render(scaled, geometry: g, background: background.color, pins: PinLayer(markers))
         for w in reader.warnings { Terminal.warning("\(reader.path): \(w)") }
-        let path = output ?? "\(input == "-" ? "stdin" : FileSystem.stem(input)).fit.png"
+        let path = outputOptions.path(input: input, suffix: "fit")
         let bytes: Int64?
         do { bytes = try ImageWriter.write(canvas, to: path, encoding: .png(encode.png), protecting: [input]) } catch { throw ToolFailure(error) }
-        if json {
+        if outputOptions.json {
             print(JSON.object([
                 ("input", .string(reader.path)), ("uprightSize", image.json), ("screen", g.screen.json),
                 ("orientation", .string(g.orientation.rawValue)), ("mode", .string(g.mode.rawValue)),

@@ -60,8 +60,9 @@ struct Thumb: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Descend into subfolders of folder inputs.")
     var recursive = false
 
-    @Option(name: .long, help: ArgumentHelp("N, WxH, Wx or xH, with > (only shrink, default), < (only enlarge) or ! (exact).", valueName: "spec"))
-    var size: String = "256"
+    @Option(name: .long, help: ArgumentHelp("N, WxH, Wx or xH, with > (only shrink, default), < (only enlarge) or ! (exact).", valueName: "spec"),
+            transform: { try ThumbnailSize(parsing: $0) })
+    var size = ThumbnailSize(width: 256, height: 256)
 
     @Flag(name: .long, help: "Fill the box and cut the overflow evenly (needs a box: N or WxH).")
     var crop = false
@@ -72,8 +73,9 @@ struct Thumb: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("Output folder, created if missing.", valueName: "dir"))
     var out: String = "thumbs"
 
-    @Option(name: .long, help: ArgumentHelp("Output name: %s stem, %e extension, %d folder, %i index; .png or .jpg.", valueName: "pattern"))
-    var name: String = ThumbnailName.defaultPattern
+    @Option(name: .long, help: ArgumentHelp("Output name: %s stem, %e extension, %d folder, %i index; .png, .jpg or .webp.", valueName: "pattern"),
+            transform: { try ThumbnailName($0) })
+    var name = ThumbnailName.standard
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Parallel jobs (default: the number of processors).", valueName: "n"))
     var jobs: Int?
@@ -106,12 +108,11 @@ struct Thumb: ParsableCommand {
         if inputs.isEmpty && from == nil { throw ValidationError("name files or folders, or give --from FILE") }
         if inputs.contains("-") { throw ValidationError("thumb reads files; for a list of paths on standard input use --from -") }
         if nulSeparated && from == nil { throw ValidationError("-0 applies to --from; give --from FILE or --from -") }
-        let spec: ThumbnailSize
-        do { spec = try ThumbnailSize(parsing: size) } catch { throw ValidationError(error.description) }
+        let spec = size
         // Sides past the longest forcezoom makes, and a box that is over the budget whatever
         // the image (an enlargement or exact size fills it), are refused before any work.
         for side in [spec.width, spec.height].compactMap({ $0 }) where side > Budget.maxSide {
-            throw ValidationError("--size \(Echo.value(size)): sides are limited to \(Budget.maxSide)")
+            throw ValidationError("--size \(Echo.value(size.description)): sides are limited to \(Budget.maxSide)")
         }
         // Only an exact box (`!`, or --crop) is the output's size whatever the image; a fit
         // inside a box is checked per image (that input fails, the batch goes on).
@@ -123,8 +124,7 @@ struct Thumb: ParsableCommand {
             if spec.mode == .exact { throw ValidationError("--size \(size) is an exact size (!), which has nothing to crop; drop --crop or the !") }
             if !spec.isBox { throw ValidationError("--crop needs a box to fill: --size N or WxH, not \(size)") }
         }
-        do { _ = try ThumbnailName(name) } catch { throw ValidationError(error.description) }
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+        if let jobs { try Check.integer(jobs, "--jobs", in: 1...1024) }
         if !(1...100).contains(quality) { throw ValidationError("--quality must be 1-100, got \(quality)") }
         if quiet && progress { throw ValidationError("--quiet and --progress contradict each other; give one") }
     }
@@ -137,7 +137,7 @@ struct Thumb: ParsableCommand {
         }
         let (found, walkFailures, otherFiles) = InputWalker(recursive: recursive, excluding: [out]).collectCounting(arguments)
         let plan: ThumbnailPlan
-        do { plan = try ThumbnailPlan(inputs: found, folder: out, name: try ThumbnailName(name)) } catch {
+        do { plan = try ThumbnailPlan(inputs: found, folder: out, name: name) } catch {
             var failure = ToolFailure(error.description)
             failure.exitCode = 2
             throw failure
@@ -148,7 +148,7 @@ struct Thumb: ParsableCommand {
             }
         }
 
-        var thumbnailer = Thumbnailer(size: try ThumbnailSize(parsing: size), decode: decode.options, png: encode.png,
+        var thumbnailer = Thumbnailer(size: size, decode: decode.options, png: encode.png,
                                       jpegQuality: quality, skipExisting: skipExisting)
         thumbnailer.lossless = lossless
         thumbnailer.useEmbeddedThumbnail = !noEmbeddedThumbnail

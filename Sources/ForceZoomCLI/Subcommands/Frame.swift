@@ -44,12 +44,9 @@ struct Frame: ParsableCommand {
     @Flag(name: .long, help: "Put the 1:1 peek beside the view.")
     var withPeek = false
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Output PNG path, - for stdout. Default: <stem>.frame.png here.", valueName: "path"))
-    var output: String?
 
-    @Flag(name: .long, help: "Print the geometry as JSON.")
-    var json = false
 
+    @OptionGroup var outputOptions: OutputOptions
     @OptionGroup var pins: MarkerFlags
     @OptionGroup var decode: DecodeFlags
     @OptionGroup var encode: EncodeFlags
@@ -70,9 +67,7 @@ struct Frame: ParsableCommand {
                 try budget.check("the view with its peek", size: PixelSize(width: view.width + 16 + side, height: max(view.height, side)))
             }
         }
-        try Outputs.checkNotEmpty(output, "-o")
         if input == "-" { throw ValidationError("frame reads its input twice (view and peek); give a file, not -") }
-        if output == "-" && json { throw ValidationError("-o - writes the PNG to stdout; --json cannot share it") }
     }
 
     /// The view, and with --with-peek the 1:1 peek beside it. The view is decoded reduced
@@ -113,9 +108,9 @@ struct Frame: ParsableCommand {
         style.color = color.color
         let canvas: Image
         do { canvas = try render(reader, fit: fit, peek: peek, style: style, markers: markers) } catch { throw ToolFailure(error) }
-        let path = output ?? "\(FileSystem.stem(input)).frame.png"
+        let path = outputOptions.path(input: input, suffix: "frame")
         do { try ImageWriter.write(canvas, to: path, encoding: .png(encode.png), protecting: [input]) } catch { throw ToolFailure(error) }
-        if json {
+        if outputOptions.json {
             print(JSON.object([
                 ("input", .string(reader.path)), ("uprightSize", image.json), ("view", view.points.json),
                 ("scale", .number(fit.scale)), ("imageRect", fit.imageRect.json),

@@ -31,16 +31,16 @@ struct Transform: ParsableCommand {
     var rotate: [Double] = []
 
     @Option(name: .long, help: ArgumentHelp("Scale by S or SX,SY.", valueName: "s"))
-    var scale: [String] = []
+    var scale: [NumberList] = []
 
     @Option(name: .long, help: ArgumentHelp("Translate by X,Y pixels.", valueName: "x,y"))
-    var translate: [String] = []
+    var translate: [NumberList] = []
 
     @Option(name: .long, help: ArgumentHelp("Shear: x += DX*y, y += DY*x.", valueName: "dx,dy"))
-    var skew: [String] = []
+    var skew: [NumberList] = []
 
     @Option(name: .long, help: ArgumentHelp("A raw matrix a,b,c,d,tx,ty (x' = a x + c y + tx, y' = b x + d y + ty).", valueName: "m"))
-    var matrix: [String] = []
+    var matrix: [NumberList] = []
 
     @Option(name: .long, help: ArgumentHelp("Output size; default: the transformed image's bounding box.", valueName: "wxh"))
     var canvas: Size?
@@ -52,22 +52,17 @@ struct Transform: ParsableCommand {
     var background: ColorArgument = ColorArgument(.transparent)
 
     @Option(name: .long, help: ArgumentHelp("nearest, bilinear (default), bicubic, lanczos.", valueName: "filter"))
-    var filter: String = "bilinear"
+    var filter: ResampleFilter = .bilinear
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Output PNG path, - for stdout. Default: <stem>.transform.png here.", valueName: "path"))
-    var output: String?
 
-    @Flag(name: .long, help: "Print the matrix and canvas as JSON.")
-    var json = false
 
+    @OptionGroup var outputOptions: OutputOptions
     @OptionGroup var pins: MarkerFlags
     @OptionGroup var decode: DecodeFlags
     @OptionGroup var encode: EncodeFlags
 
-    static func numbers(_ s: String, count: Set<Int>) -> [Double]? {
-        let v = s.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters) }
-        guard count.contains(v.count), v.allSatisfy({ $0 != nil && $0!.isFinite }) else { return nil }
-        return v.map { $0! }
+    static func numbers(_ list: NumberList, count: Set<Int>) -> [Double]? {
+        count.contains(list.values.count) ? list.values : nil
     }
 
     /// The largest factor a step may have (scale, shear, matrix entries) and the largest
@@ -77,25 +72,25 @@ struct Transform: ParsableCommand {
     func validate() throws {
         for d in rotate { try Check.number(d, "--rotate", in: -1e6...1e6, unit: " degrees") }
         for s in scale {
-            guard let v = Self.numbers(s, count: [1, 2]) else { throw ValidationError("--scale takes S or SX,SY, got '\(Echo.value(s))'") }
+            guard let v = Self.numbers(s, count: [1, 2]) else { throw ValidationError("--scale takes S or SX,SY, got '\(Echo.value(s.text))'") }
             for f in v where !(abs(f) >= 1 / Self.factorLimit && abs(f) <= Self.factorLimit) {
                 throw ValidationError("--scale factors must be 0.000001 to 1000000 in size (negative flips), got \(Echo.number(f))")
             }
         }
         for t in translate {
-            guard let v = Self.numbers(t, count: [2]) else { throw ValidationError("--translate takes X,Y, got '\(Echo.value(t))'") }
+            guard let v = Self.numbers(t, count: [2]) else { throw ValidationError("--translate takes X,Y, got '\(Echo.value(t.text))'") }
             for f in v { try Check.number(f, "--translate", in: -Self.shiftLimit...Self.shiftLimit, unit: " pixels") }
         }
         for k in skew {
-            guard let v = Self.numbers(k, count: [2]) else { throw ValidationError("--skew takes DX,DY, got '\(Echo.value(k))'") }
+            guard let v = Self.numbers(k, count: [2]) else { throw ValidationError("--skew takes DX,DY, got '\(Echo.value(k.text))'") }
             for f in v { try Check.number(f, "--skew", in: -Self.factorLimit...Self.factorLimit) }
         }
         for m in matrix {
-            guard let v = Self.numbers(m, count: [6]) else { throw ValidationError("--matrix takes a,b,c,d,tx,ty, got '\(Echo.value(m))'") }
+            guard let v = Self.numbers(m, count: [6]) else { throw ValidationError("--matrix takes a,b,c,d,tx,ty, got '\(Echo.value(m.text))'") }
             for f in v[0..<4] { try Check.number(f, "--matrix a,b,c,d", in: -Self.factorLimit...Self.factorLimit) }
             for f in v[4...] { try Check.number(f, "--matrix tx,ty", in: -Self.shiftLimit...Self.shiftLimit) }
         }
-        if ResampleFilter(rawValue: filter) == nil || filter == "box" {
+        if filter == .box {
             throw ValidationError("--filter must be nearest, bilinear, bicubic or lanczos")
         }
         if let canvas {
@@ -103,12 +98,10 @@ struct Transform: ParsableCommand {
             let budget = decode.budget
             try Check.budget { () throws(BudgetError) in try budget.check("--canvas \(canvas)", size: canvas.pixels) }
         }
-        try Outputs.checkNotEmpty(output, "-o")
         if let anchor {
             if canvas == nil { throw ValidationError("--anchor places the image in --canvas; without --canvas the output is the bounding box, whatever the pivot. Give --canvas WxH") }
             if Self.anchorPoint(anchor) == nil { throw ValidationError("--anchor takes AX,AY in unit coordinates (0.5,0.5 is the centre) or top-left, top, top-right, left, center, right, bottom-left, bottom, bottom-right; got '\(anchor)'") }
         }
-        if output == "-" && json { throw ValidationError("-o - writes the PNG to stdout; --json cannot share it") }
     }
 
     /// An anchor in unit coordinates.
@@ -118,7 +111,7 @@ struct Transform: ParsableCommand {
             "right": (1, 0.5), "bottom-left": (0, 1), "bottom": (0.5, 1), "bottom-right": (1, 1),
         ]
         if let p = names[s.lowercased()] { return p }
-        guard let v = numbers(s, count: [2]) else { return nil }
+        guard let list = NumberList(argument: s), let v = numbers(list, count: [2]) else { return nil }
         return (v[0], v[1])
     }
 
@@ -195,11 +188,11 @@ struct Transform: ParsableCommand {
         } catch { throw ToolFailure(error) }
         let warp = AffineTransform.scale(w / Double(source.width), h / Double(source.height)).then(full)
         var out = AffineRenderer.render(source, transform: warp, canvas: canvasSize, background: background.color,
-                                        filter: ResampleFilter(rawValue: filter)!)
+                                        filter: filter)
         PinLayer(markers).draw(on: &out, transform: full)
-        let path = output ?? "\(input == "-" ? "stdin" : FileSystem.stem(input)).transform.png"
+        let path = outputOptions.path(input: input, suffix: "transform")
         do { try ImageWriter.write(out, to: path, encoding: .png(encode.png), protecting: [input]) } catch { throw ToolFailure(error) }
-        if json {
+        if outputOptions.json {
             print(JSON.object([("input", .string(reader.path)), ("uprightSize", size.json), ("transform", full.json),
                                ("canvas", canvasSize.json), ("output", .string(path))]))
         }

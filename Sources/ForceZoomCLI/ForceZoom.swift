@@ -7,11 +7,12 @@ import Glibc
 #endif
 
 /// The `forcezoom` command: peek and zoom into images from the shell.
-@main
-struct ForceZoom: ParsableCommand {
+public struct ForceZoom: ParsableCommand {
     static let version = "0.1.0"
 
-    static let configuration = CommandConfiguration(
+    public init() {}
+
+    public static let configuration = CommandConfiguration(
         commandName: "forcezoom",
         abstract: "Peek and zoom into PNG and JPEG images: 1:1 detail crops, device-shaped fits, thumbnails.",
         discussion: """
@@ -39,7 +40,7 @@ struct ForceZoom: ParsableCommand {
     /// echoed values cut and escaped (`Echo`). Output written to stdout that could not be
     /// delivered (a full disk, a closed descriptor) is a failure too: exit 1. A closed pipe
     /// (`| head -c10`) ends the process quietly, as other Unix filters do (SIGPIPE).
-    static func main() {
+    public static func main() {
         fz_install_cleanup()
         let arguments = Array(CommandLine.arguments.dropFirst())
         // `help NAME` for a NAME that is no subcommand: the parser shows the root help and
@@ -88,7 +89,13 @@ struct ForceZoom: ParsableCommand {
 
     /// One line on stderr, exit 2.
     static func usageError(_ message: String, subcommand: String?) -> Never {
-        var text = message.split(separator: "\n").first.map(String.init) ?? "bad usage"
+        // The parser's lists of choices come one per line ("- fit"): joined into the one line.
+        var text = message.split(separator: "\n").map { line in
+            let t = line.trimmingCharacters
+            return t.hasPrefix("- ") ? String(t.dropFirst(2)) + "," : t
+        }.filter { !$0.isEmpty }.joined(separator: " ")
+        if text.hasSuffix(",") { text.removeLast() }
+        if text.isEmpty { text = "bad usage" }
         if text.hasPrefix("Error: ") { text.removeFirst(7) }
         let help = subcommand.map { "forcezoom \($0) --help" } ?? "forcezoom --help"
         Terminal.error("\(Echo.value(text, limit: 400)) (see '\(help)')")

@@ -42,17 +42,17 @@ struct Animate: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("With a device name: pixels per point (default the device's; 1 for a point-sized preview).", valueName: "s"))
     var scale: Double?
 
-    @Option(name: .long, help: ArgumentHelp("Start rect x,y,w,h in screen pixels (not with --bounce).", valueName: "rect"))
-    var from: String?
+    @Option(name: .long, help: ArgumentHelp("Start rect x,y,w,h in screen pixels (not with --bounce).", valueName: "rect"), transform: RectArgument.parse)
+    var from: RectArgument?
 
-    @Option(name: .long, help: ArgumentHelp("End rect x,y,w,h, or fullscreen (default).", valueName: "rect"))
-    var to: String?
+    @Option(name: .long, help: ArgumentHelp("End rect x,y,w,h, or fullscreen (default).", valueName: "rect"), transform: TargetArgument.parse)
+    var to: TargetArgument?
 
     @Option(name: .long, help: ArgumentHelp("With --to fullscreen: portrait (default), landscape-left, landscape-right, upside-down, auto.", valueName: "o"))
-    var orientation: String?
+    var orientation: OrientationChoice?
 
     @Option(name: .long, help: ArgumentHelp("fill (default, as a zooming thumbnail) or fit.", valueName: "mode"))
-    var mode: String?
+    var mode: FitGeometry.Mode?
 
     @Option(name: .long, help: ArgumentHelp("Number of frames, spread over the phases (instead of --fps).", valueName: "n"))
     var frames: Int?
@@ -70,10 +70,10 @@ struct Animate: ParsableCommand {
     var fps: Double = 60
 
     @Option(name: .long, help: ArgumentHelp("The zoom's curve: linear, ease-in, ease-out, ease-in-out (default).", valueName: "curve"))
-    var easing: String?
+    var easing: Easing?
 
     @Option(name: .long, help: ArgumentHelp("The turn's curve (default: --easing).", valueName: "curve"))
-    var turnEasing: String?
+    var turnEasing: Easing?
 
     @Flag(name: .long, help: "The dismiss transition: fullscreen back to the rect.")
     var reverse = false
@@ -85,7 +85,7 @@ struct Animate: ParsableCommand {
     var bounce = false
 
     @Option(name: .long, help: ArgumentHelp("The map's zoom-scale clamp MIN,MAX: pins keep their size while the zoom scale is in it.", valueName: "min,max"))
-    var pinScaleRange: String?
+    var pinScaleRange: NumberList?
 
     @Option(name: .long, help: ArgumentHelp("With --pin-scale-range: the map's zoom scale with the view at its rect (default 1).", valueName: "z"))
     var initialZoom: Double?
@@ -94,10 +94,10 @@ struct Animate: ParsableCommand {
     var overlay: String?
 
     @Option(name: .long, help: ArgumentHelp("The overlay's top-left in screen pixels (default 0,0).", valueName: "x,y"))
-    var overlayAt: String?
+    var overlayAt: NumberList?
 
     @Option(name: .long, help: ArgumentHelp("out (default: opaque at the rect, gone fullscreen) or in.", valueName: "fade"))
-    var overlayFade: String?
+    var overlayFade: Overlay.Fade?
 
     @Option(name: .long, help: ArgumentHelp("Background colour (default black).", valueName: "color"))
     var background: ColorArgument = ColorArgument(.black)
@@ -118,22 +118,16 @@ struct Animate: ParsableCommand {
     @OptionGroup var decode: DecodeFlags
     @OptionGroup var encode: EncodeFlags
 
-    static func rect(_ s: String) -> Rect? {
-        let v = s.split(separator: ",", omittingEmptySubsequences: false).compactMap { Double($0.trimmingCharacters) }
-        let limit = Double(Budget.maxSide)
-        guard v.count == 4, v.allSatisfy({ $0.isFinite && abs($0) <= limit }), v[2] > 0, v[3] > 0 else { return nil }
-        return Rect(x: v[0], y: v[1], width: v[2], height: v[3])
-    }
-
-    static func point(_ s: String) -> PixelPoint? {
-        let v = s.split(separator: ",", omittingEmptySubsequences: false).compactMap { Int($0.trimmingCharacters) }
-        guard v.count == 2, v.allSatisfy({ abs($0) <= 1_000_000 }) else { return nil }
-        return PixelPoint(x: v[0], y: v[1])
+    /// `--overlay-at`: two whole numbers within ±1000000.
+    static func point(_ list: NumberList) -> PixelPoint? {
+        let v = list.values
+        guard v.count == 2, v.allSatisfy({ $0 == $0.rounded() && abs($0) <= 1_000_000 }) else { return nil }
+        return PixelPoint(x: Int(v[0]), y: Int(v[1]))
     }
 
     var pinRange: PinScaleRange {
         guard let pinScaleRange else { return .unlimited }
-        let v = pinScaleRange.split(separator: ",").compactMap { Double($0.trimmingCharacters) }
+        let v = pinScaleRange.values
         return PinScaleRange(minimum: v[0], maximum: v[1], initialZoom: initialZoom ?? 1)
     }
 
@@ -167,26 +161,13 @@ struct Animate: ParsableCommand {
                 throw ValidationError("\(name) means nothing with --bounce (it spins the fitted image in place); leave it out")
             }
         } else {
-            guard let from else { throw ValidationError("give the start rect with --from x,y,w,h (screen pixels)") }
-            if Self.rect(from) == nil {
-                throw ValidationError("--from takes x,y,w,h with w and h positive, each within ±\(Budget.maxSide), got '\(Echo.value(from))'")
-            }
+            guard from != nil else { throw ValidationError("give the start rect with --from x,y,w,h (screen pixels)") }
         }
-        if let to, to != "fullscreen" && Self.rect(to) == nil {
-            throw ValidationError("--to takes x,y,w,h (each within ±\(Budget.maxSide)) or fullscreen, got '\(Echo.value(to))'")
-        }
-        if let orientation, orientation != "auto" && DeviceOrientation(rawValue: orientation) == nil {
-            throw ValidationError("--orientation must be portrait, landscape-left, landscape-right, upside-down or auto")
-        }
-        let toRect = to.map { $0 != "fullscreen" } ?? false
-        if toRect && orientation != nil && orientation != "portrait" { throw ValidationError("--orientation applies to --to fullscreen") }
-        if let mode, FitGeometry.Mode(rawValue: mode) == nil { throw ValidationError("--mode must be fill or fit") }
-        for (name, value) in [("--easing", easing), ("--turn-easing", turnEasing)] {
-            if let value, Easing(rawValue: value) == nil { throw ValidationError("\(name) must be linear, ease-in, ease-out or ease-in-out") }
-        }
+        let toRect = to?.rect != nil
+        if toRect && orientation != nil && orientation != .fixed(.portrait) { throw ValidationError("--orientation applies to --to fullscreen") }
         if turnDuration != nil || turnEasing != nil {
             if rotateWithZoom { throw ValidationError("--turn-duration and --turn-easing time the turn after the zoom; with --rotate-with-zoom the turn is part of the zoom") }
-            if toRect || orientation == nil || orientation == "portrait" {
+            if toRect || orientation == nil || orientation == .fixed(.portrait) {
                 throw ValidationError("--turn-duration and --turn-easing need a turn: --to fullscreen with --orientation landscape-left, landscape-right, upside-down or auto")
             }
         }
@@ -198,7 +179,7 @@ struct Animate: ParsableCommand {
         if !(fps > 0 && fps <= 1000) { throw ValidationError("--fps must be more than 0 and at most 1000, got \(Echo.number(fps))") }
         if frameBound > 10_001 { throw ValidationError("that is \(frameBound) frames; at most 10000") }
         if let p = pinScaleRange {
-            let v = p.split(separator: ",").compactMap { Double($0.trimmingCharacters) }
+            let v = p.values
             if v.count != 2 || !(v[0] >= 1e-6) || !(v[1] >= v[0]) || !(v[1] <= 1e6) {
                 throw ValidationError("--pin-scale-range takes MIN,MAX with 0.000001 <= MIN <= MAX <= 1000000")
             }
@@ -208,8 +189,9 @@ struct Animate: ParsableCommand {
             if !(z >= 1e-6 && z <= 1e6) { throw ValidationError("--initial-zoom must be 0.000001 to 1000000") }
         }
         if overlay == nil && (overlayAt != nil || overlayFade != nil) { throw ValidationError("--overlay-at and --overlay-fade need --overlay FILE") }
-        if let overlayAt, Self.point(overlayAt) == nil { throw ValidationError("--overlay-at takes X,Y in screen pixels, got '\(overlayAt)'") }
-        if let overlayFade, Overlay.Fade(rawValue: overlayFade) == nil { throw ValidationError("--overlay-fade must be out or in") }
+        if let overlayAt, Self.point(overlayAt) == nil {
+            throw ValidationError("--overlay-at takes X,Y in whole screen pixels within ±1000000, got '\(Echo.value(overlayAt.text))'")
+        }
         if output == nil && apng == nil && contactSheet == nil && !json {
             throw ValidationError("say what to write: -o 'frames/%03d.png', --apng FILE, --contact-sheet FILE or --json")
         }
@@ -250,13 +232,15 @@ struct Animate: ParsableCommand {
             let rate = frames.map { Double($0 - 1) / bounceSeconds } ?? fps
             return Bounce(image: image, screen: screen, duration: bounceSeconds, fps: rate).frames
         }
-        let o = orientation ?? "portrait"
-        let chosen = DeviceOrientation(rawValue: o) ?? FitGeometry.automatic(image: image, screen: screen)
-        let zoomEasing = Easing(rawValue: easing ?? "ease-in-out")!
-        let animation = ZoomAnimation(image: image, screen: screen, from: Self.rect(from!)!,
-                                      to: (to ?? "fullscreen") == "fullscreen" ? nil : Self.rect(to!), orientation: chosen,
-                                      mode: FitGeometry.Mode(rawValue: mode ?? "fill")!, easing: zoomEasing,
-                                      turnEasing: turnEasing.flatMap(Easing.init(rawValue:)) ?? zoomEasing,
+        let o = orientation ?? .fixed(.portrait)
+        let chosen = o.resolve(image: image, screen: screen)
+        let zoomEasing = easing ?? .easeInOut
+        // validate() made sure --from is given without --bounce.
+        let start = from?.rect ?? Rect(x: 0, y: 0, width: Double(screen.width), height: Double(screen.height))
+        let animation = ZoomAnimation(image: image, screen: screen, from: start,
+                                      to: to?.rect, orientation: chosen,
+                                      mode: mode ?? .fill, easing: zoomEasing,
+                                      turnEasing: turnEasing ?? zoomEasing,
                                       zoomDuration: zoomSeconds, turnDuration: turnSeconds, fps: fps, frameCount: frames,
                                       rotateWithZoom: rotateWithZoom, reverse: reverse)
         return animation.frames
@@ -286,7 +270,7 @@ struct Animate: ParsableCommand {
             do {
                 let picture = try ImageReader(path: overlay, options: decode.options).readImage()
                 overlayView = Overlay(image: picture, origin: overlayAt.flatMap(Self.point) ?? PixelPoint(x: 0, y: 0),
-                                      fade: overlayFade.flatMap(Overlay.Fade.init(rawValue:)) ?? .out)
+                                      fade: overlayFade ?? .out)
             } catch { throw ToolFailure(error) }
         }
         // Frames at rest in a fullscreen fit are `fit`'s own output: decoded and rendered as
