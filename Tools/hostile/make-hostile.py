@@ -666,6 +666,10 @@ def webp_heif_files(add, rng):
         "limit|" + C, "ispe claims 16000x16000 (under the pixel limit; over the memory limit)")
     add("ispe-max.heic", patch(HEIC, ispe + 12, struct.pack(">II", 0xFFFFFFFF, 0xFFFFFFFF)), "header",
         "over the limit|" + C, "ispe claims 4294967295x4294967295 (found by make fuzz: the area overflowed Int64)")
+    for name, base in (("hvcc-depth-mismatch.heic", HEIC), ("hvcc-depth-mismatch-grid.heic", HEIC_GRID)):
+        hvcc = box_offset(base, b"hvcC")
+        add(name, patch(base, hvcc + 8 + 17, bytes([0xF8 | 6])), "header", C,
+            "hvcC says 14-bit, its SPS 8-bit: in a grid, libheif 1.15 copied the tile past its buffer (SIGSEGV); found by make fuzz")
     add("ispe-zero.heic", patch(HEIC, ispe + 12, struct.pack(">II", 0, 0)), "header", C + "|no pixels", "ispe 0x0")
     pitm = box_offset(HEIC, b"pitm")
     add("pitm-missing-item.heic", patch(HEIC, pitm + 12, struct.pack(">H", 77)), "header", C,
@@ -681,6 +685,8 @@ def webp_heif_files(add, rng):
     add("grid-refers-to-itself.heic", patch(HEIC_GRID, dimg + 12, source), "header", C,
         "a grid whose tile is the grid itself (a reference loop: libheif 1.15 recurses until SIGSEGV; refused first)")
     idat = box_offset(HEIC_GRID, b"idat")
+    add("grid-size-huge.heic", patch(HEIC_GRID, idat + 8 + 4, b"heic"), "header", "over the limit",
+        "a 64x48 grid whose descriptor says 26725x26979 ('heic'): libheif 1.15 allocated the canvas (found by make fuzz)")
     add("grid-does-not-cover.heic", patch(HEIC_GRID, idat + 8 + 4, struct.pack(">HH", 4000, 3000)), "data", C + "|limit",
         "a grid of one 64x64 tile claiming a 4000x3000 canvas")
     add("heic-magic-random.heic", b"\0\0\0\x18ftypheic\0\0\0\0mif1heic" + rng.bytes(256), "header", T + "|" + C,

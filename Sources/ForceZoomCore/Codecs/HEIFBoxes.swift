@@ -15,6 +15,15 @@ struct HEIFBoxes: Equatable, Sendable {
     var tileType = ""
     /// The primary item's `ispe` (its size before the transformations), when the boxes say.
     var primarySize: PixelSize?
+    /// The largest picture any HEVC parameter set in the file declares (what libde265
+    /// allocates for, whatever the `ispe` says).
+    var largestCodedSize: PixelSize?
+    /// A grid primary image's output size, from its `ImageGrid` descriptor: libheif
+    /// allocates its canvas for this size, whatever the `ispe` says (a 64x48 grid whose
+    /// descriptor said 26725x26979 made it allocate gigabytes; found by `make fuzz`).
+    var gridSize: PixelSize?
+    /// An `hvcC` whose header disagrees with its own parameter set (see `HEVCSequenceSize`).
+    var parameterMismatch: String?
     /// Whether the derived-image references (`dimg`) from the primary item come back to an
     /// item already on the path: libheif 1.15 follows them until its stack overflows.
     var referenceLoop = false
@@ -27,6 +36,8 @@ struct HEIFBoxes: Equatable, Sendable {
         var properties: [(String, [UInt8])] = []
         var associations: [UInt32: [Int]] = [:]
         var dimg: [UInt32: [UInt32]] = [:]
+        var idat: ArraySlice<UInt8> = []
+        var iloc: ArraySlice<UInt8> = []
         for box in Self.boxes(bytes[...]) {
             if box.type == "ftyp" {
                 let b = box.body
@@ -41,6 +52,8 @@ struct HEIFBoxes: Equatable, Sendable {
             for child in Self.boxes(box.body.dropFirst(4)) {
                 let b = child.body
                 switch child.type {
+                case "idat": idat = b
+                case "iloc": iloc = b
                 case "pitm":
                     guard let v = b.first else { break }
                     primary = v == 0 ? Self.uint(b, b.startIndex + 4, 2) : Self.uint(b, b.startIndex + 4, 4)
@@ -74,6 +87,12 @@ struct HEIFBoxes: Equatable, Sendable {
                 }
             }
         }
+        for (type, body) in properties where type == "hvcC" {
+            if let size = HEVCSequenceSize.largest(inHvcC: body), largestCodedSize.map({ size.area > $0.area }) ?? true {
+                largestCodedSize = size
+            }
+            if parameterMismatch == nil { parameterMismatch = HEVCSequenceSize.mismatch(inHvcC: body) }
+        }
         guard let primary else { return }
         primaryType = types[primary] ?? ""
         for index in associations[primary] ?? [] where index >= 1 && index <= properties.count {
@@ -102,6 +121,17 @@ struct HEIFBoxes: Equatable, Sendable {
         }
         referenceLoop = walk(primary)
         if primaryType == "grid" {
+            if let (method, offset, length) = Self.location(of: primary, iloc: iloc) {
+                let source = method == 1 ? idat : (method == 0 ? bytes[...] : [])
+                let start = source.startIndex + offset
+                if offset >= 0, length >= 8, start + 8 <= source.endIndex {
+                    let d = source[start..<min(source.endIndex, start + length)]
+                    let wide = (d[d.startIndex + 1] & 1) == 1
+                    if let w = Self.uint(d, d.startIndex + 4, wide ? 4 : 2), let h = Self.uint(d, d.startIndex + (wide ? 8 : 6), wide ? 4 : 2) {
+                        gridSize = PixelSize(width: Int(w), height: Int(h))
+                    }
+                }
+            }
             let tiles = dimg[primary] ?? []
             gridTiles = tiles.count
             tileType = tiles.first.flatMap { types[$0] } ?? ""
@@ -145,6 +175,50 @@ struct HEIFBoxes: Equatable, Sendable {
             i += size
         }
         return out
+    }
+
+    /// Where `item`'s data is, from an `iloc` box: (construction method, offset of its first
+    /// extent including the base offset, that extent's length; 0 = to the end).
+    static func location(of item: UInt32, iloc b: ArraySlice<UInt8>) -> (method: Int, offset: Int, length: Int)? {
+        guard b.count >= 8 else { return nil }
+        let version = b[b.startIndex]
+        let sizes = b[b.startIndex + 4], more = b[b.startIndex + 5]
+        let offsetSize = Int(sizes >> 4), lengthSize = Int(sizes & 15), baseSize = Int(more >> 4)
+        let indexSize = version >= 1 ? Int(more & 15) : 0
+        guard [0, 4, 8].contains(offsetSize), [0, 4, 8].contains(lengthSize), [0, 4, 8].contains(baseSize), [0, 4, 8].contains(indexSize) else {
+            return nil
+        }
+        func read(_ at: Int, _ size: Int) -> Int? {
+            if size == 0 { return 0 }
+            if size == 8 { return uint64(b, at).flatMap { $0 <= UInt64(Int32.max) ? Int($0) : nil } }
+            return uint(b, at, size).map(Int.init)
+        }
+        var i = b.startIndex + 6
+        let idSize = version < 2 ? 2 : 4
+        guard let count = read(i, idSize) else { return nil }
+        i += idSize
+        for _ in 0..<min(count, 65536) {
+            guard let id = read(i, idSize) else { return nil }
+            i += idSize
+            var method = 0
+            if version >= 1 {
+                guard let m = read(i, 2) else { return nil }
+                method = m & 15
+                i += 2
+            }
+            i += 2  // data_reference_index
+            guard let base = read(i, baseSize), let extents = read(i + baseSize, 2) else { return nil }
+            i += baseSize + 2
+            var first: (Int, Int)?
+            for _ in 0..<min(extents, 65536) {
+                i += indexSize
+                guard let o = read(i, offsetSize), let l = read(i + offsetSize, lengthSize) else { return nil }
+                i += offsetSize + lengthSize
+                if first == nil { first = (o, l) }
+            }
+            if UInt32(id) == item, let (o, l) = first { return (method, base + o, l) }
+        }
+        return nil
     }
 
     /// An `ipma` box: each item's property indices (1-based).

@@ -89,6 +89,18 @@ final class HEIFDecoder: ImageDecoder {
             throw .corruptHeader(path: path, detail: "the image's derivation references (dimg) form a loop")
         }
         if let size = boxes.primarySize { try options.checkPixels(size, path: path) }
+        // libde265 allocates for the size its parameter sets declare (up to 16 bits a
+        // sample, three planes, and libheif's converted copy): check that too.
+        if let grid = boxes.gridSize {
+            // The canvas libheif makes for a grid (and its converted copy).
+            try options.checkPixels(grid, path: path)
+            try options.checkMemory(grid.area.multipliedReportingOverflow(by: 8).partialValue, path: path)
+        }
+        if let mismatch = boxes.parameterMismatch { throw .corruptHeader(path: path, detail: mismatch) }
+        if let coded = boxes.largestCodedSize {
+            try options.checkPixels(coded, path: path)
+            try options.checkMemory(coded.area.multipliedReportingOverflow(by: 12).partialValue, path: path)
+        }
         guard let memory = malloc(max(bytes.count, 1)) else {
             throw .readFailed(path: path, reason: "out of memory for the \(bytes.count)-byte file")
         }
