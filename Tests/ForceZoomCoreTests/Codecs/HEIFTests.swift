@@ -111,4 +111,37 @@ struct HEIFTests {
         #expect(HEIFBoxes(bytes).transformations == ["irot 90"])
         for n in stride(from: 0, to: min(bytes.count, 2000), by: 7) { _ = HEIFBoxes(Array(bytes[0..<n])) }
     }
+
+    /// The SPS reader agrees with the encoder: every HEVC file made by heif-enc declares the
+    /// picture its ispe says (a grid tile or a picture rounded up to 64 at most), with the bit
+    /// depth libheif reports; the grid descriptor of the hostile set's good grid is its 64x48.
+    @Test(arguments: ["heic-corners.heic", "heic-alpha.heic", "heic-irot-90.heic", "heic-10bit.heic"])
+    func parameterSetsMatchTheHeader(_ name: String) throws {
+        guard FileSystem.kind(of: Self.path(name)) == .regular else { return }
+        let boxes = HEIFBoxes(CLIBytes.read(Self.path(name)))
+        let coded = try #require(boxes.largestCodedSize, "\(name): no SPS read")
+        let ispe = try #require(boxes.primarySize)
+        #expect(coded.width >= ispe.width && coded.width < ispe.width + 64 && coded.height >= ispe.height && coded.height < ispe.height + 64,
+                "\(name): SPS \(coded), ispe \(ispe)")
+        #expect(boxes.parameterMismatch == nil, "\(name): \(boxes.parameterMismatch ?? "")")
+        let reader = try ImageReader(path: Self.path(name))
+        let details = try #require(reader.header.details as? HEIFDetails)
+        #expect(details.bitDepth == (name.contains("10bit") ? 10 : 8))
+    }
+
+    @Test func gridDescriptorAndMismatchAreRead() {
+        let hostile = TestSupport.path("Fixtures/hostile")
+        #expect(HEIFBoxes(CLIBytes.read(hostile + "/good-grid.heic")).gridSize == PixelSize(width: 64, height: 48))
+        #expect(HEIFBoxes(CLIBytes.read(hostile + "/grid-size-huge.heic")).gridSize == PixelSize(width: 26725, height: 26979))
+        #expect(HEIFBoxes(CLIBytes.read(hostile + "/good-grid.heic")).parameterMismatch == nil)
+        #expect(HEIFBoxes(CLIBytes.read(hostile + "/hvcc-depth-mismatch-grid.heic")).parameterMismatch?.contains("14/8-bit") == true)
+    }
+}
+
+/// A file's bytes for the box reader.
+enum CLIBytes {
+    static func read(_ path: String) -> [UInt8] {
+        guard case .success(let file) = CFile.open(readingFrom: path), let bytes = file.readAll(limit: 1 << 26) else { return [] }
+        return bytes
+    }
 }
