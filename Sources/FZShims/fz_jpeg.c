@@ -23,6 +23,7 @@ struct fz_jpeg_reader {
     int started;
     fz_jpeg_header header;
     JSAMPROW scratch;  // one row of CMYK for the conversion to RGB
+    JOCTET *icc;       // the reassembled ICC profile (malloc'd by libjpeg-turbo), or NULL
     int warnings;
     char message[FZ_MESSAGE_MAX];
 };
@@ -115,6 +116,24 @@ int fz_jpeg_open(FILE *file, int strict, int max_scans, size_t max_memory, fz_jp
         if (m->marker == JPEG_APP0 + 2 && m->data_length >= 12 &&
             memcmp(m->data, "ICC_PROFILE\0", 12) == 0)
             h->has_icc = 1;
+    }
+    // The profile's APP2 segments reassembled by sequence number (libjpeg-turbo's own
+    // reader checks the numbering); a broken sequence leaves the profile out.
+    if (h->has_icc) {
+        JOCTET *icc = NULL;
+        unsigned int length = 0;
+        // A broken profile is metadata, not image data: not an error even in strict mode.
+        int strict = reader->error.strict;
+        reader->error.strict = 0;
+        boolean read = jpeg_read_icc_profile(c, &icc, &length);
+        reader->error.strict = strict;
+        if (read && icc != NULL) {
+            reader->icc = icc;
+            h->icc = icc;
+            h->icc_length = length;
+        } else {
+            free(icc);
+        }
     }
     if (c->jpeg_color_space == JCS_GRAYSCALE) {
         c->out_color_space = JCS_GRAYSCALE;
@@ -222,6 +241,7 @@ void fz_jpeg_reader_free(fz_jpeg_reader *reader) {
     if (reader == NULL) return;
     // jpeg_destroy never errors; abort is implied (we stop after the rows we need).
     jpeg_destroy_decompress(&reader->cinfo);
+    free(reader->icc);
     free(reader);
 }
 
@@ -282,6 +302,8 @@ int fz_jpeg_writer_begin(FILE *file, const fz_jpeg_spec *spec, fz_jpeg_writer **
     jpeg_start_compress(c, TRUE);
     if (spec->app1 != NULL && spec->app1_length > 0)
         jpeg_write_marker(c, JPEG_APP0 + 1, spec->app1, spec->app1_length);
+    if (spec->icc != NULL && spec->icc_length > 0)
+        jpeg_write_icc_profile(c, spec->icc, spec->icc_length);  // split into 65519-byte APP2 segments
     return FZ_OK;
 }
 

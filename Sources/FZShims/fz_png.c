@@ -102,6 +102,22 @@ int fz_png_open(FILE *file, size_t chunk_malloc_max, fz_png_reader **out) {
         h->has_gamma = 1;
         png_get_gAMA(png, info, &h->gamma);
     }
+    h->srgb_intent = -1;
+    if (h->has_srgb) png_get_sRGB(png, info, &h->srgb_intent);
+    if (h->has_chrm)
+        png_get_cHRM(png, info, &h->chrm[0], &h->chrm[1], &h->chrm[2], &h->chrm[3], &h->chrm[4], &h->chrm[5],
+                     &h->chrm[6], &h->chrm[7]);
+    if (h->has_iccp) {
+        png_charp name = NULL;
+        int compression = 0;
+        png_bytep profile = NULL;
+        png_uint_32 length = 0;
+        // Inflated by libpng under the chunk limit (png_set_chunk_malloc_max); owned by info.
+        if (png_get_iCCP(png, info, &name, &compression, &profile, &length) && profile != NULL && length > 0) {
+            h->icc = profile;
+            h->icc_length = length;
+        }
+    }
     png_unknown_chunkp unknowns = NULL;
     int count = png_get_unknown_chunks(png, info, &unknowns);
     for (int i = 0; i < count; i++) {
@@ -200,6 +216,7 @@ void fz_png_reader_free(fz_png_reader *reader) {
 struct fz_png_writer {
     png_structp png;
     png_infop info;
+    int warnings;
     char message[FZ_MESSAGE_MAX];
 };
 
@@ -210,12 +227,21 @@ static void fz_png_write_error(png_structp png, png_const_charp text) {
 }
 
 static void fz_png_write_warning(png_structp png, png_const_charp text) {
-    (void)png;
+    fz_png_writer *writer = (fz_png_writer *)png_get_error_ptr(png);
     (void)text;
+    writer->warnings++;
 }
+
+int fz_png_writer_warning_count(const fz_png_writer *writer) { return writer->warnings; }
 
 int fz_png_writer_begin(FILE *file, uint32_t width, uint32_t height, int channels,
                         int level, int filters, int strategy, fz_png_writer **out) {
+    return fz_png_writer_begin_color(file, width, height, channels, level, filters, strategy, NULL, out);
+}
+
+int fz_png_writer_begin_color(FILE *file, uint32_t width, uint32_t height, int channels,
+                              int level, int filters, int strategy, const fz_png_color *color,
+                              fz_png_writer **out) {
     fz_png_writer *writer = calloc(1, sizeof *writer);
     *out = writer;
     if (writer == NULL) return FZ_ERROR;
@@ -243,6 +269,18 @@ int fz_png_writer_begin(FILE *file, uint32_t width, uint32_t height, int channel
     png_set_compression_level(writer->png, level);
     png_set_compression_strategy(writer->png, strategy);
     png_set_filter(writer->png, PNG_FILTER_TYPE_BASE, filters);
+    if (color != NULL) {
+        png_set_benign_errors(writer->png, 1);
+        if (color->icc != NULL && color->icc_length > 0) {
+            png_set_iCCP(writer->png, writer->info, "ICC profile", PNG_COMPRESSION_TYPE_BASE, color->icc, color->icc_length);
+        } else {
+            if (color->srgb_intent >= 0) png_set_sRGB(writer->png, writer->info, color->srgb_intent);
+            if (color->gamma > 0) png_set_gAMA(writer->png, writer->info, color->gamma);
+            if (color->has_chrm)
+                png_set_cHRM(writer->png, writer->info, color->chrm[0], color->chrm[1], color->chrm[2], color->chrm[3],
+                             color->chrm[4], color->chrm[5], color->chrm[6], color->chrm[7]);
+        }
+    }
     png_write_info(writer->png, writer->info);
     return FZ_OK;
 }

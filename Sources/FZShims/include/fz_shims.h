@@ -37,6 +37,10 @@ typedef struct fz_png_header {
     int channels;         ///< channels after the transforms: 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA
     const uint8_t *exif;  ///< eXIf payload (owned by the reader), NULL when absent
     uint32_t exif_length;
+    const uint8_t *icc;   ///< iCCP profile, inflated (owned by the reader), NULL when absent
+    uint32_t icc_length;
+    int srgb_intent;      ///< sRGB chunk's rendering intent, -1 when absent
+    double chrm[8];       ///< cHRM white x,y, red x,y, green x,y, blue x,y (when has_chrm)
 } fz_png_header;
 
 typedef struct fz_png_reader fz_png_reader;
@@ -79,6 +83,23 @@ typedef struct fz_png_writer fz_png_writer;
 /// Why: png_write_info longjmps on I/O failure.
 int fz_png_writer_begin(FILE *file, uint32_t width, uint32_t height, int channels,
                         int level, int filters, int strategy, fz_png_writer **out);
+/// The colour description written before the image data: an ICC profile (iCCP) or the
+/// sRGB, gAMA and cHRM chunks, as the input had them (`--icc keep`).
+typedef struct fz_png_color {
+    const uint8_t *icc;   ///< NULL: no iCCP
+    uint32_t icc_length;
+    int srgb_intent;      ///< -1: no sRGB chunk
+    double gamma;         ///< 0: no gAMA
+    int has_chrm;
+    double chrm[8];
+} fz_png_color;
+/// fz_png_writer_begin with a colour description (`color` may be NULL). A profile libpng
+/// finds invalid is left out with a warning (benign errors), not a failed write.
+int fz_png_writer_begin_color(FILE *file, uint32_t width, uint32_t height, int channels,
+                              int level, int filters, int strategy, const fz_png_color *color,
+                              fz_png_writer **out);
+/// Warnings libpng gave while writing (a profile it refused).
+int fz_png_writer_warning_count(const fz_png_writer *writer);
 /// Writes `count` rows. Why: png_write_row longjmps on I/O or zlib failure.
 int fz_png_writer_rows(fz_png_writer *writer, const uint8_t *rows, uint32_t count,
                        size_t stride);
@@ -153,6 +174,8 @@ typedef struct fz_jpeg_header {
     int h_samp[4], v_samp[4];       ///< per component sampling factors
     int saw_adobe, adobe_transform;
     int has_icc;
+    const uint8_t *icc;             ///< the ICC profile reassembled from APP2 (owned by the reader), NULL if absent
+    uint32_t icc_length;
     int channels;                   ///< channels forcezoom will output: 1 or 3
     const uint8_t *exif;            ///< APP1 Exif payload after "Exif\0\0", NULL if absent
     uint32_t exif_length;
@@ -208,6 +231,8 @@ typedef struct fz_jpeg_spec {
     int restart_rows;    ///< restart marker every N MCU rows (0 = none)
     const uint8_t *app1; ///< APP1 payload ("Exif\0\0" + TIFF), may be NULL
     uint32_t app1_length;
+    const uint8_t *icc;  ///< an ICC profile, written as APP2 ICC_PROFILE segments, may be NULL
+    uint32_t icc_length;
 } fz_jpeg_spec;
 
 /// Starts a JPEG on `file`. Why: jpeg_start_compress and jpeg_write_marker longjmp on I/O

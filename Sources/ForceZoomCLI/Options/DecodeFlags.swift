@@ -49,9 +49,22 @@ struct EncodeFlags: ParsableArguments {
         valueName: "level"))
     var compression: Int = PNGSettings.defaultCompression
 
+    @Option(name: .long, help: ArgumentHelp(
+        "The input's colour description in the output: keep (default: its ICC profile, or PNG's sRGB/gAMA/cHRM chunks, copied unchanged; a CMYK JPEG's RGB result is tagged sRGB) or strip (none written). Pixels are the stored samples either way.",
+        valueName: "mode"))
+    var icc: ICCMode = .keep
+
+    /// What an output made from an input described by `color` carries.
+    func carry(_ color: ColorDescription) -> ColorDescription? { icc == .keep ? color : nil }
+
     func validate() throws {
         if !(0...9).contains(compression) { throw ValidationError("--compression must be 0-9, got \(compression)") }
     }
 
     var png: PNGSettings { .compression(compression) }
+}
+
+/// `--icc`: carry the input's colour description into the output, or not.
+enum ICCMode: String, ExpressibleByArgument, CaseIterable {
+    case keep, strip
 }

@@ -302,6 +302,7 @@ struct Animate: ParsableCommand {
         let settings = encode.png
         let bg = background.color, clip = !bounce
         let pattern = output, wantAPNG = apng != nil, wantSheet = contactSheet != nil, protect = [input]
+        let color = encode.carry(reader.header.color)
         // One pixel format for every frame (an APNG has one), whichever path drew it.
         var target = source.format.union(bg.minimalFormat)
         for f in fitted.values { target = target.union(f.format) }
@@ -322,7 +323,8 @@ struct Animate: ParsableCommand {
             var result = FrameOutput(format: frame.format)
             do {
                 if let pattern {
-                    try ImageWriter.write(frame, to: pattern.formattingFrameNumber(k + 1), encoding: .png(settings), protecting: protect)
+                    try ImageWriter.write(frame, to: pattern.formattingFrameNumber(k + 1), encoding: .png(settings), protecting: protect,
+                                          color: color)
                 }
                 if wantAPNG { result.payload = try APNGWriter.framePayload(frame, settings: settings) }
                 if wantSheet {
@@ -348,7 +350,7 @@ struct Animate: ParsableCommand {
         }
         if let contactSheet {
             let sheet = AnimationRenderer.contactSheet(sheetFrames.compactMap { $0 }, background: bg)
-            do { try ImageWriter.write(sheet, to: contactSheet, encoding: .png(settings), protecting: [input]) } catch { throw ToolFailure(error) }
+            do { try ImageWriter.write(sheet, to: contactSheet, encoding: .png(settings), protecting: [input], color: color) } catch { throw ToolFailure(error) }
         }
         if json { printJSON(geometry, pinSizes: pinSizes, pins: !markers.isEmpty) }
     }

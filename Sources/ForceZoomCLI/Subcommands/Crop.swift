@@ -149,7 +149,8 @@ struct Crop: ParsableCommand {
             let path = outputPath(i + 1)
             let bytes: Int64?
             do {
-                bytes = try ImageWriter.write(peek, to: path, encoding: .png(encode.png), protecting: [input])
+                bytes = try ImageWriter.write(peek, to: path, encoding: .png(encode.png), protecting: [input],
+                                              color: encode.carry(header.color))
             } catch {
                 throw ToolFailure(error)
             }

@@ -87,7 +87,8 @@ struct Fit: ParsableCommand {
         for w in reader.warnings { Terminal.warning("\(reader.path): \(w)") }
         let path = outputOptions.path(input: input, suffix: "fit")
         let bytes: Int64?
-        do { bytes = try ImageWriter.write(canvas, to: path, encoding: .png(encode.png), protecting: [input]) } catch { throw ToolFailure(error) }
+        do { bytes = try ImageWriter.write(canvas, to: path, encoding: .png(encode.png), protecting: [input],
+                                                    color: encode.carry(reader.header.color)) } catch { throw ToolFailure(error) }
         if outputOptions.json {
             print(JSON.object([
                 ("input", .string(reader.path)), ("uprightSize", image.json), ("screen", g.screen.json),

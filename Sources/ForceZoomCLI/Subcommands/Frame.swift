@@ -109,7 +109,8 @@ struct Frame: ParsableCommand {
         let canvas: Image
         do { canvas = try render(reader, fit: fit, peek: peek, style: style, markers: markers) } catch { throw ToolFailure(error) }
         let path = outputOptions.path(input: input, suffix: "frame")
-        do { try ImageWriter.write(canvas, to: path, encoding: .png(encode.png), protecting: [input]) } catch { throw ToolFailure(error) }
+        do { try ImageWriter.write(canvas, to: path, encoding: .png(encode.png), protecting: [input],
+                                           color: encode.carry(reader.header.color)) } catch { throw ToolFailure(error) }
         if outputOptions.json {
             print(JSON.object([
                 ("input", .string(reader.path)), ("uprightSize", image.json), ("view", view.points.json),

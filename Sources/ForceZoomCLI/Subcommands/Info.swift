@@ -59,6 +59,15 @@ struct Info: ParsableCommand {
             ("pixelFormat", .string(h.pixelFormat.description)),
         ]
         m += h.details.jsonMembers
+        if let p = h.color.profile {
+            m.append(("iccProfile", .object([
+                ("description", p.description.map { .string($0) } ?? .null), ("colorSpace", .string(p.colorSpace)),
+                ("class", .string(p.deviceClass)), ("version", .string(p.version)), ("bytes", .int(p.size)),
+            ])))
+        }
+        if let i = h.color.sRGBIntent { m.append(("srgbIntent", .int(i))) }
+        if let g = h.color.gamma { m.append(("gamma", .number(g))) }
+        if let c = h.color.chromaticities { m.append(("chromaticities", .array(c.map { .number($0) }))) }
         return .object(m)
     }
 
@@ -73,7 +82,11 @@ struct Info: ParsableCommand {
                 parts.append("EXIF orientation \(v) (invalid, ignored)")
             }
         }
-        parts += h.details.summary
+        // The profile's own line replaces the codec's "ICC profile" note when it could be read.
+        parts += h.details.summary.filter { h.color.profile == nil || !$0.hasPrefix("ICC profile") }
+        if let p = h.color.profile {
+            parts.append("ICC \"\(p.description ?? "no description")\" (\(p.colorSpace), v\(p.version), \(p.size) bytes; kept in outputs unless --icc strip)")
+        }
         parts.append("-> \(h.pixelFormat)")
         return "\(path): " + parts.joined(separator: ", ")
     }

@@ -151,6 +151,7 @@ struct Thumb: ParsableCommand {
         var thumbnailer = Thumbnailer(size: size, decode: decode.options, png: encode.png,
                                       jpegQuality: quality, skipExisting: skipExisting)
         thumbnailer.lossless = lossless
+        thumbnailer.keepColor = encode.icc == .keep
         thumbnailer.useEmbeddedThumbnail = !noEmbeddedThumbnail
         if let cropAt { thumbnailer.crop = .point(cropAt.touch) } else if crop { thumbnailer.crop = .centre }
 

@@ -191,7 +191,8 @@ struct Transform: ParsableCommand {
                                         filter: filter)
         PinLayer(markers).draw(on: &out, transform: full)
         let path = outputOptions.path(input: input, suffix: "transform")
-        do { try ImageWriter.write(out, to: path, encoding: .png(encode.png), protecting: [input]) } catch { throw ToolFailure(error) }
+        do { try ImageWriter.write(out, to: path, encoding: .png(encode.png), protecting: [input],
+                                           color: encode.carry(reader.header.color)) } catch { throw ToolFailure(error) }
         if outputOptions.json {
             print(JSON.object([("input", .string(reader.path)), ("uprightSize", size.json), ("transform", full.json),
                                ("canvas", canvasSize.json), ("output", .string(path))]))

@@ -54,10 +54,13 @@ final class HEIFDecoder: ImageDecoder {
     let exif: [UInt8]?
     var exifOrientationApplies: Bool { false }
     private let heif: HEIFDetails
+    /// The `colr` ICC profile.
+    private let icc: [UInt8]?
     var details: any CodecDetails { heif }
     var color: ColorDescription {
         var c = ColorDescription()
         c.hasICC = heif.colorType == "prof" || heif.colorType == "rICC"
+        c.icc = icc
         return c
     }
     var warnings: [String] { [] }
@@ -147,6 +150,14 @@ final class HEIFDecoder: ImageDecoder {
         }
 
         let profile = heif_image_handle_get_color_profile_type(h)
+        // An ICC profile (`colr` prof/rICC), at most the chunk limit.
+        var iccBytes: [UInt8]?
+        let iccSize = heif_image_handle_get_raw_color_profile_size(h)
+        if (profile == heif_color_profile_type_prof || profile == heif_color_profile_type_rICC), iccSize > 0, iccSize <= options.chunkLimit {
+            var bytes = [UInt8](repeating: 0, count: iccSize)
+            if heif_image_handle_get_raw_color_profile(h, &bytes).code == heif_error_Ok { iccBytes = bytes }
+        }
+        icc = iccBytes
         var colorType = ""
         var nclxValues: [Int]?
         switch profile {

@@ -36,10 +36,11 @@ public enum ImageWriter {
     /// - Throws: `OutputError`; no partial file remains.
     @discardableResult
     public static func write(_ image: Image, to path: String, encoding: OutputEncoding = .png(.default),
-                             protecting inputs: [String] = [], threads: Int = Threads.perImage) throws(OutputError) -> Int64? {
+                             protecting inputs: [String] = [], threads: Int = Threads.perImage,
+                             color: ColorDescription? = nil) throws(OutputError) -> Int64? {
         let out = try OutputFile(path: path, protecting: inputs)
         do {
-            try encode(image, into: out, encoding: encoding, threads: threads)
+            try encode(image, into: out, encoding: encoding, threads: threads, color: color?.carried(into: image.format))
             try out.commit()
         } catch {
             out.discard()
@@ -50,11 +51,13 @@ public enum ImageWriter {
 
     /// Encodes into an open output, in bands of rows so nothing is copied whole.
     /// - Parameter threads: threads a large PNG may be compressed on (`ParallelPNGEncoder`).
+    /// - Parameter color: what the output carries (already matched to its pixels, see
+    ///   `ColorDescription.carried(into:)`).
     static func encode(_ image: Image, into out: OutputFile, encoding: OutputEncoding,
-                       threads: Int = Threads.perImage) throws(OutputError) {
+                       threads: Int = Threads.perImage, color: ColorDescription? = nil) throws(OutputError) {
         switch encoding {
         case .png(let settings):
-            let writer = try PNGWriter(file: out.file, path: out.path, size: image.size, format: image.format, settings: settings)
+            let writer = try PNGWriter(file: out.file, path: out.path, size: image.size, format: image.format, settings: settings, color: color)
             if ParallelPNGEncoder.worthIt(image, threads: threads) {
                 try ParallelPNGEncoder.encode(image, settings: settings, threads: threads, into: writer)
             } else {
@@ -63,12 +66,13 @@ public enum ImageWriter {
             }
         case .jpeg(let quality, let subsampling, let progressive, let exif):
             let flat = image.format.hasAlpha ? image.converted(to: image.format.isGray ? .gray : .rgb) : image
-            let coding = JPEGWriter.Coding(quality: quality, subsampling: subsampling, progressive: progressive, app1: exif)
+            var coding = JPEGWriter.Coding(quality: quality, subsampling: subsampling, progressive: progressive, app1: exif)
+            coding.icc = color?.icc
             let writer = try JPEGWriter(file: out.file, path: out.path, size: flat.size, channels: flat.format.channels, coding: coding)
             try inBands(flat) { rows, count throws(OutputError) in try writer.write(rows: rows, count: count) }
             try writer.finish()
         case .webp(let quality, let lossless, let exif):
-            let bytes = try WebPEncoder.encode(image, quality: quality, lossless: lossless, exif: exif, path: out.path)
+            let bytes = try WebPEncoder.encode(image, quality: quality, lossless: lossless, exif: exif, icc: color?.icc, path: out.path)
             try writeBytes(bytes, into: out)
         }
     }

@@ -31,6 +31,8 @@ final class JPEGReader {
     let size: PixelSize
     let format: PixelFormat
     let exif: [UInt8]?
+    /// The ICC profile reassembled from its APP2 segments.
+    let icc: [UInt8]?
     private let lenient: Bool
     /// What decoding will hold at once (see `memoryNeeded`), and the limit it met.
     private let memoryNeeded: Int64
@@ -85,6 +87,7 @@ final class JPEGReader {
         } else {
             exif = nil
         }
+        icc = h.icc.flatMap { p in h.icc_length > 0 ? Array(UnsafeBufferPointer(start: p, count: Int(h.icc_length))) : nil }
     }
 
     /// The bytes decoding will hold at once, from the header alone: for a progressive or
@@ -229,14 +232,16 @@ final class JPEGWriter {
         var restartRows = 0
         /// APP1 payload including its "Exif\0\0" prefix.
         var app1: [UInt8]?
+        /// An ICC profile, written as APP2 segments.
+        var icc: [UInt8]?
     }
 
     /// Starts a JPEG of `channels` (1 gray, 3 RGB, 4 Adobe-inverted CMYK) per pixel.
     init(file: CFile, path: String, size: PixelSize, channels: Int, coding: Coding) throws(OutputError) {
         var out: OpaquePointer?
-        let app1 = coding.app1 ?? []
+        let app1 = coding.app1 ?? [], icc = coding.icc ?? []
         let status = file.withStream { stream in
-            app1.withUnsafeBufferPointer { a in
+            app1.withUnsafeBufferPointer { a in icc.withUnsafeBufferPointer { p in
                 var spec = fz_jpeg_spec()
                 spec.width = UInt32(size.width)
                 spec.height = UInt32(size.height)
@@ -250,8 +255,10 @@ final class JPEGWriter {
                 spec.restart_rows = Int32(coding.restartRows)
                 spec.app1 = a.count > 0 ? a.baseAddress : nil
                 spec.app1_length = UInt32(a.count)
+                spec.icc = p.count > 0 ? p.baseAddress : nil
+                spec.icc_length = UInt32(p.count)
                 return fz_jpeg_writer_begin(stream, &spec, &out)
-            }
+            } }
         }
         guard let writer = out else { throw .writeFailed(path: path, reason: "out of memory") }
         self.writer = writer

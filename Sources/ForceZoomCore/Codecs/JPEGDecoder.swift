@@ -23,6 +23,7 @@ final class JPEGDecoder: ImageDecoder {
     var color: ColorDescription {
         var c = ColorDescription()
         c.hasICC = reader.details.hasICC
+        c.icc = reader.icc
         return c
     }
 

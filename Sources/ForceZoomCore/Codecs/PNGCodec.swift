@@ -43,6 +43,8 @@ final class PNGReader {
     let size: PixelSize
     let format: PixelFormat
     let exif: [UInt8]?
+    /// The colour chunks: iCCP inflated, sRGB, gAMA, cHRM.
+    let color: ColorDescription
     private var nextRow = 0
 
     /// Opens a PNG, reads its header and checks it against the limits before libpng
@@ -91,6 +93,18 @@ final class PNGReader {
         } else {
             exif = nil
         }
+        var c = ColorDescription()
+        c.hasICC = h.has_iccp != 0
+        if let p = h.icc, h.icc_length > 0 { c.icc = Array(UnsafeBufferPointer(start: p, count: Int(h.icc_length))) }
+        c.sRGB = h.has_srgb != 0
+        c.sRGBIntent = h.srgb_intent >= 0 ? Int(h.srgb_intent) : nil
+        c.gamma = h.has_gamma != 0 ? h.gamma : nil
+        c.hasChromaticities = h.has_chrm != 0
+        if h.has_chrm != 0 {
+            let m = h.chrm
+            c.chromaticities = [m.0, m.1, m.2, m.3, m.4, m.5, m.6, m.7]
+        }
+        color = c
     }
 
     /// The bytes decoding will hold at once, from the header alone: libpng's current and
@@ -204,12 +218,29 @@ final class PNGWriter {
     private let format: PixelFormat
     private let width: Int
 
-    /// Writes the PNG header.
-    init(file: CFile, path: String, size: PixelSize, format: PixelFormat, settings: PNGSettings) throws(OutputError) {
+    /// Writes the PNG header, and `color` (an iCCP profile, or sRGB/gAMA/cHRM) before the data.
+    init(file: CFile, path: String, size: PixelSize, format: PixelFormat, settings: PNGSettings,
+         color: ColorDescription? = nil) throws(OutputError) {
         var out: OpaquePointer?
-        let status = file.withStream {
-            fz_png_writer_begin($0, UInt32(size.width), UInt32(size.height), Int32(format.channels),
-                                Int32(settings.level), Int32(settings.filter.rawValue), Int32(settings.strategy), &out)
+        let icc = color?.icc ?? []
+        let status = file.withStream { stream in
+            icc.withUnsafeBufferPointer { p in
+                guard let color else {
+                    return fz_png_writer_begin(stream, UInt32(size.width), UInt32(size.height), Int32(format.channels),
+                                               Int32(settings.level), Int32(settings.filter.rawValue), Int32(settings.strategy), &out)
+                }
+                var c = fz_png_color()
+                c.icc = p.count > 0 ? p.baseAddress : nil
+                c.icc_length = UInt32(p.count)
+                c.srgb_intent = Int32(color.sRGBIntent ?? -1)
+                c.gamma = color.gamma ?? 0
+                if let m = color.chromaticities, m.count == 8 {
+                    c.has_chrm = 1
+                    c.chrm = (m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7])
+                }
+                return fz_png_writer_begin_color(stream, UInt32(size.width), UInt32(size.height), Int32(format.channels),
+                                                 Int32(settings.level), Int32(settings.filter.rawValue), Int32(settings.strategy), &c, &out)
+            }
         }
         guard let writer = out else { throw .writeFailed(path: path, reason: "out of memory") }
         self.writer = writer

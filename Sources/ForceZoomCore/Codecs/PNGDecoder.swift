@@ -23,14 +23,7 @@ final class PNGDecoder: ImageDecoder {
     var bitDepth: Int { reader.details.bitDepth }
     var exif: [UInt8]? { reader.exif }
     var details: any CodecDetails { reader.details }
-    var color: ColorDescription {
-        var c = ColorDescription()
-        c.hasICC = reader.details.hasICC
-        c.sRGB = reader.details.hasSRGB
-        c.gamma = reader.details.gamma
-        c.hasChromaticities = reader.details.hasChromaticities
-        return c
-    }
+    var color: ColorDescription { reader.color }
 
     func begin(denominator: Int, columns: Range<Int>?) throws(DecodeError) -> RowLayout {
         let rowBytes = storedSize.width * pixelFormat.channels

@@ -43,11 +43,14 @@ final class WebPDecoder: ImageDecoder {
         PixelSize(width: (storedSize.width + d - 1) / d, height: (storedSize.height + d - 1) / d)
     }
     let exif: [UInt8]?
+    /// The ICCP chunk's profile.
+    let icc: [UInt8]?
     private let webp: WebPDetails
     var details: any CodecDetails { webp }
     var color: ColorDescription {
         var c = ColorDescription()
         c.hasICC = webp.hasICC
+        c.icc = icc
         return c
     }
     private(set) var warnings: [String] = []
@@ -163,6 +166,7 @@ final class WebPDecoder: ImageDecoder {
         var exifBlock = chunk("EXIF")
         if let e = exifBlock, e.starts(with: Array("Exif".utf8) + [0, 0]) { exifBlock = Array(e.dropFirst(6)) }
         exif = exifBlock
+        icc = flags & ICCP_FLAG.rawValue != 0 ? chunk("ICCP") : nil
         webp = WebPDetails(
             compression: compression, container: head.count >= 16 && Array(head[12..<16]) == Array("VP8X".utf8) ? "extended" : "simple",
             hasAlpha: alpha, animated: animated, frameCount: max(frames, 1),
@@ -367,7 +371,8 @@ enum WebPEncoder {
     /// - Parameters:
     ///   - quality: 1-100 for lossy (libwebp's quality factor); ignored when `lossless`.
     ///   - exif: a TIFF block (no "Exif\0\0" prefix) written as the EXIF chunk.
-    static func encode(_ image: Image, quality: Int, lossless: Bool, exif: [UInt8]?, path: String) throws(OutputError) -> [UInt8] {
+    static func encode(_ image: Image, quality: Int, lossless: Bool, exif: [UInt8]?, icc: [UInt8]? = nil,
+                       path: String) throws(OutputError) -> [UInt8] {
         let source = image.format.isGray ? image.converted(to: image.format.hasAlpha ? .rgba : .rgb) : image
         let alpha = source.format.hasAlpha
         var output: UnsafeMutablePointer<UInt8>?
@@ -386,26 +391,27 @@ enum WebPEncoder {
         }
         defer { WebPFree(output) }
         let webp = Array(UnsafeBufferPointer(start: output, count: count))
-        guard let exif else { return webp }
-        return withEXIF(webp, size: source.size, alpha: alpha, exif: exif)
+        if exif == nil && icc == nil { return webp }
+        return withChunks(webp, size: source.size, alpha: alpha, exif: exif, icc: icc)
     }
 
-    /// A simple-format (or VP8X) WebP with an EXIF chunk added after the image chunks.
-    static func withEXIF(_ webp: [UInt8], size: PixelSize, alpha: Bool, exif: [UInt8]) -> [UInt8] {
+    /// A simple-format (or VP8X) WebP as an extended one with an ICCP chunk after VP8X
+    /// (before the image data, as the container requires) and an EXIF chunk after the image.
+    static func withChunks(_ webp: [UInt8], size: PixelSize, alpha: Bool, exif: [UInt8]?, icc: [UInt8]?) -> [UInt8] {
         func le32(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24 & 0xFF)] }
         func le24(_ v: Int) -> [UInt8] { Array(le32(v).prefix(3)) }
-        let chunks = Array(webp[12...])
-        var body: [UInt8] = Array("WEBP".utf8)
-        let exifChunk = Array("EXIF".utf8) + le32(exif.count) + exif + (exif.count % 2 == 1 ? [0] : [])
-        if chunks.starts(with: Array("VP8X".utf8)) {
-            var c = chunks
-            c[8] |= 0x08  // EXIF flag
-            body += c + exifChunk
+        func chunk(_ name: String, _ data: [UInt8]) -> [UInt8] { Array(name.utf8) + le32(data.count) + data + (data.count % 2 == 1 ? [0] : []) }
+        var image = Array(webp[12...])
+        var vp8x: [UInt8]
+        if image.starts(with: Array("VP8X".utf8)) {
+            vp8x = Array(image.prefix(18))
+            image = Array(image.dropFirst(18))
         } else {
-            let flags: UInt8 = 0x08 | (alpha ? 0x10 : 0)
-            body += Array("VP8X".utf8) + le32(10) + [flags, 0, 0, 0] + le24(size.width - 1) + le24(size.height - 1)
-            body += chunks + exifChunk
+            vp8x = Array("VP8X".utf8) + le32(10) + [alpha ? 0x10 : 0, 0, 0, 0] + le24(size.width - 1) + le24(size.height - 1)
         }
+        if exif != nil { vp8x[8] |= 0x08 }
+        if icc != nil { vp8x[8] |= 0x20 }
+        let body = Array("WEBP".utf8) + vp8x + (icc.map { chunk("ICCP", $0) } ?? []) + image + (exif.map { chunk("EXIF", $0) } ?? [])
         return Array("RIFF".utf8) + le32(body.count) + body
     }
 }

@@ -35,6 +35,9 @@ public struct Thumbnailer: Sendable {
     /// full-decode Lanczos; with 2, 42.
     public static let headroom = 2
 
+    /// Carry each input's colour description (ICC profile, PNG colour chunks) into its thumbnail.
+    public var keepColor = true
+
     public init(size: ThumbnailSize, crop: ThumbnailGeometry.Crop = .none, decode: DecodeOptions = DecodeOptions(),
                 png: PNGSettings = .default, jpegQuality: Int = 85, skipExisting: Bool = false) {
         self.size = size
@@ -118,7 +121,7 @@ public struct Thumbnailer: Sendable {
             }
             do {
                 result.bytes = try ImageWriter.write(image, to: job.output, encoding: encoding, protecting: [input],
-                                                     threads: encodeThreads)
+                                                     threads: encodeThreads, color: keepColor ? reader.header.color : nil)
             } catch {
                 // After Ctrl-C the handler removes temp files, so the rename fails: that is
                 // the interruption, not a disk problem.

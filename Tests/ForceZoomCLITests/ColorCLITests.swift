@@ -1,0 +1,137 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ForceZoomCore
+import Testing
+
+/// Colour descriptions survive: every command that writes pixels carries the input's ICC
+/// profile byte for byte (PNG iCCP, JPEG APP2 split and reassembled, WebP ICCP) or PNG's
+/// sRGB/gAMA/cHRM chunks, as Pillow (an independent reader) finds them; `--icc strip`
+/// writes none.
+@Suite("Colour descriptions")
+struct ColorCLITests {
+    /// Runs Python with Pillow in `dir`; its output. The script and its output live in a
+    /// scratch folder of their own (tests run concurrently).
+    static func python(_ script: String, in dir: String) -> String {
+        let own = CLI.scratch()
+        defer { _ = CLI.shell("rm -rf \(CLI.quote(own))") }
+        let file = FileSystem.join(own, "script.py"), out = FileSystem.join(own, "out.txt")
+        CLI.write(file, Array(script.utf8))
+        _ = CLI.shell("cd \(CLI.quote(dir)) && /usr/bin/python3 \(CLI.quote(file)) > \(CLI.quote(out)) 2>&1")
+        return CLI.read(out)
+    }
+
+    /// Inputs with a profile: a 588-byte sRGB profile (lcms2's, through Pillow) and a
+    /// 70,588-byte one (the same padded, size field updated), too large for one JPEG APP2
+    /// segment (65,519 bytes), so its JPEG has two.
+    static let inputs: String = {
+        let dir = CLI.scratch()
+        _ = python("""
+            from PIL import Image, ImageCms
+            p = ImageCms.ImageCmsProfile(ImageCms.createProfile('sRGB')).tobytes()
+            big = bytearray(p + bytes(70000))
+            big[0:4] = len(big).to_bytes(4, 'big')
+            big = bytes(big)
+            open('small.icc', 'wb').write(p)
+            open('big.icc', 'wb').write(big)
+            im = Image.new('RGB', (96, 64))
+            im.putdata([(x * 2, y * 3, (x + y) % 256) for y in range(64) for x in range(96)])
+            for name, prof in (('small', p), ('big', big)):
+                im.save(name + '.png', icc_profile=prof)
+                im.save(name + '.jpg', icc_profile=prof, quality=95)
+                im.save(name + '.webp', icc_profile=prof, quality=95)
+            """, in: dir)
+        return dir
+    }()
+
+    /// The ICC profile Pillow finds in `file` (relative to `dir`), as hex ("" when none).
+    static func profile(_ file: String, in dir: String = inputs) -> String {
+        python("""
+            from PIL import Image
+            print((Image.open('\(file)').info.get('icc_profile') or b'').hex())
+            """, in: dir).trimmingCharacters
+    }
+
+    static func hex(_ file: String) -> String { CLI.bytes(FileSystem.join(inputs, file)).map { String(format2: $0) }.joined() }
+
+    @Test(arguments: ["small", "big"], ["png", "jpg", "webp"])
+    func everyCommandKeepsTheProfile(_ profile: String, _ ext: String) {
+        let input = "\(profile).\(ext)"
+        let want = Self.hex("\(profile).icc")
+        #expect(want.count > 1000)
+        #expect(Self.profile(input) == want, "Pillow wrote no profile into \(input)")
+        let outputs: [([String], String)] = [
+            (["crop", input, "--at", "40,30", "--size", "32", "-o", "o-crop.png"], "o-crop.png"),
+            (["fit", input, "--screen", "60x90", "-o", "o-fit.png"], "o-fit.png"),
+            (["frame", input, "--view", "48x32", "--at", "20,20", "--size", "16", "-o", "o-frame.png"], "o-frame.png"),
+            (["transform", input, "--rotate", "15", "-o", "o-transform.png"], "o-transform.png"),
+            (["thumb", input, "--size", "32", "--name", "o-thumb-%e.jpg", "--out", ".", "-q"], "o-thumb-\(ext).jpg"),
+            (["thumb", input, "--size", "32", "--name", "o-thumb-%e.webp", "--out", ".", "-q"], "o-thumb-\(ext).webp"),
+            (["animate", input, "--screen", "40x40", "--from", "0,0,20,20", "--frames", "2", "-o", "o-anim-%d.png"], "o-anim-2.png"),
+        ]
+        let dir = CLI.scratch()
+        _ = CLI.shell("cp \(CLI.quote(FileSystem.join(Self.inputs, input))) \(CLI.quote(dir))")
+        for (args, out) in outputs {
+            let r = CLI.run(args, in: dir)
+            #expect(r.status == 0, "\(args): \(r.stderr)")
+            #expect(Self.profile(out, in: dir) == want, "\(args): the profile did not survive into \(out)")
+            let stripped = CLI.run(args + ["--icc", "strip"], in: dir)
+            #expect(stripped.status == 0, "\(args): \(stripped.stderr)")
+            #expect(Self.profile(out, in: dir) == "", "\(args) --icc strip: a profile was written")
+        }
+        _ = CLI.shell("rm -rf \(CLI.quote(dir))")
+    }
+
+    @Test func infoDescribesTheProfile() throws {
+        let r = CLI.run(["info", "big.jpg", "--json"], in: Self.inputs)
+        let json = try #require(JSONValue.object(r.stdout))
+        guard case .object(let p)? = json["iccProfile"] else {
+            Issue.record("no iccProfile in \(r.stdout)")
+            return
+        }
+        #expect(p["description"] == .string("sRGB built-in") && p["colorSpace"] == .string("RGB") && p["bytes"] == .number(70588))
+        #expect(CLI.run(["info", "small.png"], in: Self.inputs).stdout.contains("ICC \"sRGB built-in\" (RGB, v4."))
+    }
+
+    /// PNG colour chunks without a profile (PngSuite's gamma and chromaticity files): the
+    /// output's gAMA, cHRM and sRGB chunks are the input's, byte for byte.
+    @Test(arguments: ["g03n2c08.png", "ccwn2c08.png", "g25n0g16.png"])
+    func pngColourChunksAreKept(_ name: String) throws {
+        let candidates = [FileSystem.join(CLI.root, "../shared/pngsuite/\(name)"), FileSystem.join(CLI.root, ".cache/conformance/png/\(name)")]
+        guard let source = candidates.first(where: { FileSystem.kind(of: $0) == .regular }) else { return }
+        let dir = CLI.scratch()
+        let r = CLI.run(["crop", source, "--at", "1,1", "--size", "8", "-o", FileSystem.join(dir, "c.png")])
+        #expect(r.status == 0, "\(r.stderr)")
+        let chunks = Self.python("""
+            import struct, sys
+            def chunks(f):
+                d = open(f, 'rb').read(); i = 8; out = {}
+                while i < len(d):
+                    n, t = struct.unpack('>I4s', d[i:i+8]); out[t.decode()] = d[i+8:i+8+n].hex(); i += 12 + n
+                return out
+            a, b = chunks('\(source)'), chunks('\(FileSystem.join(dir, "c.png"))')
+            keys = [k for k in ('gAMA', 'cHRM', 'sRGB', 'iCCP') if k in a]
+            print(len(keys), all(a[k] == b.get(k) for k in keys))
+            """, in: dir).trimmingCharacters
+        #expect(chunks.hasSuffix("True") && !chunks.hasPrefix("0"), "\(name): \(chunks)")
+        _ = CLI.shell("rm -rf \(CLI.quote(dir))")
+    }
+}
+
+extension String {
+    /// Two lowercase hex digits of a byte.
+    init(format2 byte: UInt8) {
+        let digits = Array("0123456789abcdef")
+        self = String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
+    }
+}
+
+extension String {
+    /// Without leading and trailing whitespace.
+    var trimmingCharacters: String {
+        var s = Substring(self)
+        while let c = s.first, c.isWhitespace { s = s.dropFirst() }
+        while let c = s.last, c.isWhitespace { s = s.dropLast() }
+        return String(s)
+    }
+}
