@@ -41,10 +41,16 @@ let package = Package(
             pkgConfig: "libheif",
             providers: [.apt(["libheif-dev"])]
         ),
-        // The C shims: every libpng/libjpeg call that can longjmp runs here, under setjmp.
+        .systemLibrary(
+            name: "CLCMS2",
+            pkgConfig: "lcms2",
+            providers: [.apt(["liblcms2-dev"])]
+        ),
+        // The C shims: every libpng/libjpeg call that can longjmp runs here, under setjmp;
+        // lcms2's error handler too.
         .target(
             name: "FZShims",
-            dependencies: ["CPNG", "CJPEG", "CZlib"],
+            dependencies: ["CPNG", "CJPEG", "CZlib", "CLCMS2"],
             cSettings: [.unsafeFlags(["-O2"])]
         ),
         .target(

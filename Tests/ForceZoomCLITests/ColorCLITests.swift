@@ -93,6 +93,33 @@ struct ColorCLITests {
         #expect(CLI.run(["info", "small.png"], in: Self.inputs).stdout.contains("ICC \"sRGB built-in\" (RGB, v4."))
     }
 
+    /// `--icc srgb` converts with lcms2 from the input's profile (a Display P3 matrix
+    /// profile, Tools/fixtures/make-icc.py): the pixels equal Pillow's ImageCms conversion
+    /// (lcms2 again, called independently) exactly, a quarter turn too; the output is tagged
+    /// with the small sRGB chunk, not the input's profile; perceptual differs from relative
+    /// only where the intent matters, and the unconverted pixels are far from the reference.
+    @Test func srgbConvertsThroughTheProfile() {
+        let dir = CLI.scratch()
+        _ = CLI.shell("/usr/bin/python3 \(CLI.quote(FileSystem.join(CLI.root, "Tools/fixtures/make-icc.py"))) \(CLI.quote(dir))")
+        for args in [["crop", "p3.png", "--at", "0,0", "--size", "48", "--icc", "srgb", "-o", "c.png"],
+                     ["transform", "p3.png", "--rotate", "90", "--icc", "srgb", "-o", "t.png"],
+                     ["crop", "p3.png", "--at", "0,0", "--size", "48", "-o", "k.png"]] {
+            let r = CLI.run(args, in: dir)
+            #expect(r.status == 0, "\(args): \(r.stderr)")
+        }
+        let report = Self.python("""
+            from PIL import Image
+            ref = Image.open('ref.png').convert('RGB')
+            def diff(a, b): return max(abs(x - y) for p, q in zip(a.getdata(), b.getdata()) for x, y in zip(p, q))
+            c = Image.open('c.png'); t = Image.open('t.png'); k = Image.open('k.png')
+            print(diff(c.convert('RGB'), ref.crop((0, 0, 48, 48))), diff(t.convert('RGB'), ref.transpose(Image.Transpose.ROTATE_270)),
+                  diff(k.convert('RGB'), ref.crop((0, 0, 48, 48))), c.info.get('srgb'), c.info.get('icc_profile') is None,
+                  k.info.get('icc_profile') is not None)
+            """, in: dir).trimmingCharacters
+        #expect(report == "0 0 108 1 True True", "crop, turn, unconverted, sRGB intent, no iCCP, kept iCCP: \(report)")
+        _ = CLI.shell("rm -rf \(CLI.quote(dir))")
+    }
+
     /// PNG colour chunks without a profile (PngSuite's gamma and chromaticity files): the
     /// output's gAMA, cHRM and sRGB chunks are the input's, byte for byte.
     @Test(arguments: ["g03n2c08.png", "ccwn2c08.png", "g25n0g16.png"])

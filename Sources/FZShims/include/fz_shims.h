@@ -277,6 +277,22 @@ void fz_defer_interrupts(void);
 /// parent shell sees an interrupted child and stops its script too.
 void fz_end_by_signal(int sig);
 
+// ---------------------------------------------------------------------------------------
+// Colour conversion to sRGB with lcms2 (fz_color.c): `--icc srgb`.
+// ---------------------------------------------------------------------------------------
+typedef struct fz_color_transform fz_color_transform;
+/// A transform from the pixels an ICC profile describes (`channels`: 1 gray, 2 gray+alpha,
+/// 3 RGB, 4 RGBA, 8 bits) to sRGB (gray: gray with sRGB's tone curve), alpha copied.
+/// `intent`: 0 perceptual, 1 relative colorimetric, 2 saturation, 3 absolute colorimetric;
+/// `bpc`: black-point compensation. FZ_ERROR with `message` (FZ_MESSAGE_MAX bytes) filled
+/// when lcms2 cannot read the profile or it does not describe such pixels.
+/// Why here: lcms2 reports errors through a log handler, kept in C.
+int fz_color_to_srgb_create(const uint8_t *icc, size_t length, int channels, int intent, int bpc,
+                            fz_color_transform **out, char *message);
+/// Converts `pixels` pixels from `src` to `dst` (may be the same buffer).
+void fz_color_apply(const fz_color_transform *transform, const uint8_t *src, uint8_t *dst, size_t pixels);
+void fz_color_free(fz_color_transform *transform);
+
 #ifdef __cplusplus
 }
 #endif

@@ -50,15 +50,34 @@ struct EncodeFlags: ParsableArguments {
     var compression: Int = PNGSettings.defaultCompression
 
     @Option(name: .long, help: ArgumentHelp(
-        "The input's colour description in the output: keep (default: its ICC profile, or PNG's sRGB/gAMA/cHRM chunks, copied unchanged; a CMYK JPEG's RGB result is tagged sRGB) or strip (none written). Pixels are the stored samples either way.",
+        "Colour in the output: keep (default: the input's ICC profile, or PNG's sRGB/gAMA/cHRM chunks, copied unchanged with the stored samples; a CMYK JPEG's RGB result is tagged sRGB), srgb (pixels converted from the input's profile to sRGB with lcms2 and tagged sRGB: the mode for web thumbnails; inputs without a profile are taken as sRGB) or strip (no colour information written, samples unchanged).",
         valueName: "mode"))
     var icc: ICCMode = .keep
 
-    /// What an output made from an input described by `color` carries.
-    func carry(_ color: ColorDescription) -> ColorDescription? { icc == .keep ? color : nil }
+    @Option(name: .long, help: ArgumentHelp("With --icc srgb: relative (default, with black-point compensation, as vips), perceptual, saturation or absolute.", valueName: "intent"))
+    var intent: RenderingIntent = .relative
 
     func validate() throws {
         if !(0...9).contains(compression) { throw ValidationError("--compression must be 0-9, got \(compression)") }
+    }
+
+    /// What an output made from an input described by `color` carries.
+    func carry(_ color: ColorDescription) -> ColorDescription? {
+        switch icc {
+        case .keep: return color
+        case .srgb: return SRGBConverter.tag(intent: intent)
+        case .strip: return nil
+        }
+    }
+
+    /// With --icc srgb, converts `image` (decoded from `path`, described by `color`) to sRGB
+    /// in place, before anything is drawn on it (pins and boxes are given in sRGB).
+    func convert(_ image: inout Image, from color: ColorDescription, path: String) throws {
+        guard icc == .srgb else { return }
+        do {
+            try SRGBConverter(color: color, format: image.format, intent: intent, blackPointCompensation: intent != .absolute, path: path)?
+                .convert(&image)
+        } catch { throw ToolFailure(error.description) }
     }
 
     var png: PNGSettings { .compression(compression) }
@@ -66,5 +85,7 @@ struct EncodeFlags: ParsableArguments {
 
 /// `--icc`: carry the input's colour description into the output, or not.
 enum ICCMode: String, ExpressibleByArgument, CaseIterable {
-    case keep, strip
+    case keep, srgb, strip
 }
+
+extension RenderingIntent: ExpressibleByArgument {}

@@ -279,8 +279,9 @@ struct Animate: ParsableCommand {
         for f in geometry {
             guard let g = f.fit, fitted[g.orientation] == nil else { continue }
             let second = try openReader(stdin: stdin)
-            let scaled: Image
+            var scaled: Image
             do { (scaled, _) = try FitRenderer.pipeline(for: g).run(second) } catch { throw ToolFailure(error) }
+            try encode.convert(&scaled, from: reader.header.color, path: reader.path)
             fitted[g.orientation] = FitRenderer.render(scaled, geometry: g, background: background.color)
         }
         // Decode once, at the largest scale any other frame shows (DCT-scaled for JPEGs).
@@ -288,8 +289,10 @@ struct Animate: ParsableCommand {
         let largest = min(1, moving.map(\.scale).max() ?? 0.01)
         let decodeSize = PixelSize(width: max(1, Int((Double(image.width) * largest).rounded(.up))),
                                    height: max(1, Int((Double(image.height) * largest).rounded(.up))))
-        let source: Image
+        var source: Image
         do { source = try reader.readResampled(to: decodeSize, filter: .lanczos).0 } catch { throw ToolFailure(error) }
+        try encode.convert(&source, from: reader.header.color, path: reader.path)
+        let picture = source
         for w in reader.warnings { Terminal.warning("\(reader.path): \(w)") }
 
         if let output {
@@ -316,7 +319,7 @@ struct Animate: ParsableCommand {
         // back on this thread, in whatever order they finish.
         WorkerPool<FrameOutput>.run(count: n, threads: Thumb.processorCount, work: { k in
             let f = geometry[k]
-            var frame = AnimationRenderer.render(f, source: source, imageSize: image, screen: screenSize, background: bg,
+            var frame = AnimationRenderer.render(f, source: picture, imageSize: image, screen: screenSize, background: bg,
                                                  clip: clip, markers: markers, pinScale: pinSizes[k],
                                                  base: f.fit.flatMap { rested[$0.orientation] }, overlay: extra)
             if frame.format != common { frame = frame.converted(to: common) }

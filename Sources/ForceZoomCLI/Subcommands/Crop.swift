@@ -138,8 +138,9 @@ struct Crop: ParsableCommand {
         }
         let paths = at.indices.map { outputPath($0 + 1) }
         try Outputs.checkNotInputs(paths, inputs: [input] + (pins.markers.map { [$0] } ?? []))
-        let sources: [Image]
+        var sources: [Image]
         do { sources = try reader.readUpright(rects) } catch { throw ToolFailure(error) }
+        for i in sources.indices { try encode.convert(&sources[i], from: header.color, path: reader.path) }
         for w in reader.warnings { Terminal.warning("\(reader.path): \(w)") }
 
         for (i, g) in geometries.enumerated() {

@@ -81,8 +81,9 @@ struct Fit: ParsableCommand {
         let image = reader.header.uprightSize
         let chosen = orientation.resolve(image: image, screen: screenPixels)
         let g = FitGeometry(image: image, screen: screenPixels, orientation: chosen, mode: mode)
-        let scaled: Image
+        var scaled: Image
         do { (scaled, _) = try FitRenderer.pipeline(for: g, filter: filter).run(reader) } catch { throw ToolFailure(error) }
+        try encode.convert(&scaled, from: reader.header.color, path: reader.path)
         let canvas = FitRenderer.render(scaled, geometry: g, background: background.color, pins: PinLayer(markers))
         for w in reader.warnings { Terminal.warning("\(reader.path): \(w)") }
         let path = outputOptions.path(input: input, suffix: "fit")

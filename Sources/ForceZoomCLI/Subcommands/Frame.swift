@@ -73,13 +73,15 @@ struct Frame: ParsableCommand {
     /// The view, and with --with-peek the 1:1 peek beside it. The view is decoded reduced
     /// (DCT-scaled) and the peek at 1:1 from its rows only: two decodes of the file, each the
     /// cheapest for its part, both here (a reader decodes once).
-    func render(_ reader: ImageReader, fit: AspectFit, peek: PeekGeometry, style: BoxStyle, markers: [Marker]) throws(DecodeError) -> Image {
-        let (scaled, _) = try FrameRenderer.pipeline(for: fit).run(reader)
+    func render(_ reader: ImageReader, fit: AspectFit, peek: PeekGeometry, style: BoxStyle, markers: [Marker]) throws -> Image {
+        var (scaled, _) = try FrameRenderer.pipeline(for: fit).run(reader)
+        try encode.convert(&scaled, from: reader.header.color, path: reader.path)
         let pins = PinLayer(markers)
         let view = FrameRenderer.render(scaled, fit: fit, peek: peek, background: background.color, style: style, pins: pins)
         guard withPeek else { return view }
         let second = try ImageReader(path: input, options: decode.options)
-        let source = try second.readUpright([peek.coveredRect])[0]
+        var source = try second.readUpright([peek.coveredRect])[0]
+        try encode.convert(&source, from: reader.header.color, path: reader.path)
         var shot = PeekRenderer.render(peek, source: source, sourceRect: peek.coveredRect, background: background.color, filter: .nearest)
         pins.draw(on: &shot, transform: .translation(-peek.window.x, -peek.window.y))
         let gap = 16
@@ -107,7 +109,7 @@ struct Frame: ParsableCommand {
         style.stroke = stroke
         style.color = color.color
         let canvas: Image
-        do { canvas = try render(reader, fit: fit, peek: peek, style: style, markers: markers) } catch { throw ToolFailure(error) }
+        do { canvas = try render(reader, fit: fit, peek: peek, style: style, markers: markers) } catch let e as DecodeError { throw ToolFailure(e) }
         let path = outputOptions.path(input: input, suffix: "frame")
         do { try ImageWriter.write(canvas, to: path, encoding: .png(encode.png), protecting: [input],
                                            color: encode.carry(reader.header.color)) } catch { throw ToolFailure(error) }

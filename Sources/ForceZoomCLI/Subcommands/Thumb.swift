@@ -152,6 +152,7 @@ struct Thumb: ParsableCommand {
                                       jpegQuality: quality, skipExisting: skipExisting)
         thumbnailer.lossless = lossless
         thumbnailer.keepColor = encode.icc == .keep
+        thumbnailer.convertToSRGB = encode.icc == .srgb ? encode.intent : nil
         thumbnailer.useEmbeddedThumbnail = !noEmbeddedThumbnail
         if let cropAt { thumbnailer.crop = .point(cropAt.touch) } else if crop { thumbnailer.crop = .centre }
 

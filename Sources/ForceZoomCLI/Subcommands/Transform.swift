@@ -177,7 +177,7 @@ struct Transform: ParsableCommand {
         }
         // Prefilter reductions: decode smaller, then warp by what remains.
         let pre = AffineRenderer.prefilterScale(for: full)
-        let source: Image
+        var source: Image
         do {
             if pre < 1 {
                 let reduced = PixelSize(width: max(1, Int((w * pre).rounded())), height: max(1, Int((h * pre).rounded())))
@@ -186,6 +186,7 @@ struct Transform: ParsableCommand {
                 source = try reader.readImage()
             }
         } catch { throw ToolFailure(error) }
+        try encode.convert(&source, from: reader.header.color, path: reader.path)
         let warp = AffineTransform.scale(w / Double(source.width), h / Double(source.height)).then(full)
         var out = AffineRenderer.render(source, transform: warp, canvas: canvasSize, background: background.color,
                                         filter: filter)

@@ -23,6 +23,8 @@ public enum ThumbnailError: Error, Equatable, Sendable, CustomStringConvertible 
     case geometry(path: String, GeometryError)
     /// The output could not be written.
     case output(OutputError)
+    /// The input's ICC profile cannot be used for --icc srgb.
+    case color(ColorError)
     /// The thumbnail itself (an enlargement, < or !) would be over the budget.
     case thumbnailTooLarge(path: String, BudgetError)
     /// Stopped by Ctrl-C (or SIGTERM/SIGHUP) before the output was in place.
@@ -38,6 +40,7 @@ public enum ThumbnailError: Error, Equatable, Sendable, CustomStringConvertible 
         case .cannotReadList(let p, _), .cannotListFolder(let p, _), .geometry(let p, _), .interrupted(let p),
              .thumbnailTooLarge(let p, _): return p
         case .decode(let e): return e.path
+        case .color(.unusableProfile(let p, _)): return p
         case .output(let e): return e.path
         }
     }
@@ -63,6 +66,7 @@ public enum ThumbnailError: Error, Equatable, Sendable, CustomStringConvertible 
         case .geometry(_, let e): return e.description
         case .output(let e): return e.reason
         case .thumbnailTooLarge(_, let e): return e.description
+        case .color(.unusableProfile(_, let r)): return "the ICC profile cannot be used (\(r)); use --icc keep or --icc strip"
         case .interrupted: return "interrupted before the output was written; nothing was left behind"
         }
     }

@@ -37,6 +37,8 @@ public struct Thumbnailer: Sendable {
 
     /// Carry each input's colour description (ICC profile, PNG colour chunks) into its thumbnail.
     public var keepColor = true
+    /// Convert each thumbnail to sRGB with this intent (`--icc srgb`), tagged sRGB.
+    public var convertToSRGB: RenderingIntent?
 
     public init(size: ThumbnailSize, crop: ThumbnailGeometry.Crop = .none, decode: DecodeOptions = DecodeOptions(),
                 png: PNGSettings = .default, jpegQuality: Int = 85, skipExisting: Bool = false) {
@@ -98,7 +100,7 @@ public struct Thumbnailer: Sendable {
             do { try decode.budget.check("the thumbnail (--size \(size))", size: geometry.output) } catch {
                 throw .thumbnailTooLarge(path: reader.path, error)
             }
-            let image: Image
+            var image: Image
             do {
                 if geometry.isIdentity {
                     (image, result.denominator) = (try reader.readImage(), 1)
@@ -112,6 +114,12 @@ public struct Thumbnailer: Sendable {
                 }
             } catch { throw .decode(error) }
             result.warnings = reader.warnings
+            if let intent = convertToSRGB {
+                do {
+                    try SRGBConverter(color: reader.header.color, format: image.format, intent: intent,
+                                      blackPointCompensation: intent != .absolute, path: reader.path)?.convert(&image)
+                } catch { throw .color(error) }
+            }
             if shouldStop() { throw .interrupted(path: input) }
             let encoding: OutputEncoding
             switch job.format {
@@ -121,7 +129,8 @@ public struct Thumbnailer: Sendable {
             }
             do {
                 result.bytes = try ImageWriter.write(image, to: job.output, encoding: encoding, protecting: [input],
-                                                     threads: encodeThreads, color: keepColor ? reader.header.color : nil)
+                                                     threads: encodeThreads,
+                                                     color: convertToSRGB.map { SRGBConverter.tag(intent: $0) } ?? (keepColor ? reader.header.color : nil))
             } catch {
                 // After Ctrl-C the handler removes temp files, so the rename fails: that is
                 // the interruption, not a disk problem.
