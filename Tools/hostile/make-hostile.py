@@ -685,6 +685,12 @@ def webp_heif_files(add, rng):
     add("grid-refers-to-itself.heic", patch(HEIC_GRID, dimg + 12, source), "header", C,
         "a grid whose tile is the grid itself (a reference loop: libheif 1.15 recurses until SIGSEGV; refused first)")
     idat = box_offset(HEIC_GRID, b"idat")
+    iref_dimg = box_offset(HEIC_GRID, b"dimg")
+    add("grid-missing-tile.heic", patch(HEIC_GRID, iref_dimg + 12, struct.pack(">H", 0x6166)), "header", C,
+        "the grid's dimg names item 24934, which is not in the file")
+    iden = patch(HEIC_GRID, HEIC_GRID.index(b"grid", box_offset(HEIC_GRID, b"iinf")), b"iden")
+    add("iden-missing-source.heic", patch(iden, iref_dimg + 12, struct.pack(">H", 0x6166)), "header", C,
+        "an iden item deriving from item 24934, which is not in the file: libheif 1.15 asserted (abort; found by make fuzz)")
     add("grid-size-huge.heic", patch(HEIC_GRID, idat + 8 + 4, b"heic"), "header", "over the limit",
         "a 64x48 grid whose descriptor says 26725x26979 ('heic'): libheif 1.15 allocated the canvas (found by make fuzz)")
     add("grid-does-not-cover.heic", patch(HEIC_GRID, idat + 8 + 4, struct.pack(">HH", 4000, 3000)), "data", C + "|limit",

@@ -27,6 +27,9 @@ struct HEIFBoxes: Equatable, Sendable {
     /// Whether the derived-image references (`dimg`) from the primary item come back to an
     /// item already on the path: libheif 1.15 follows them until its stack overflows.
     var referenceLoop = false
+    /// An item the primary image derives from (`dimg`, for a grid or `iden`) that the file
+    /// does not have: libheif 1.15 asserts on it (abort; found by `make fuzz`).
+    var missingReference: UInt32?
 
     /// Reads what it can; fields stay empty where the boxes are missing or broken (libheif
     /// then says what is wrong when it reads the file).
@@ -38,6 +41,7 @@ struct HEIFBoxes: Equatable, Sendable {
         var dimg: [UInt32: [UInt32]] = [:]
         var idat: ArraySlice<UInt8> = []
         var iloc: ArraySlice<UInt8> = []
+        var sawMeta = false
         for box in Self.boxes(bytes[...]) {
             if box.type == "ftyp" {
                 let b = box.body
@@ -48,7 +52,9 @@ struct HEIFBoxes: Equatable, Sendable {
                     i += 4
                 }
             }
-            guard box.type == "meta", box.body.count >= 4 else { continue }
+            // Only the first `meta` box counts, as for libheif.
+            guard box.type == "meta", box.body.count >= 4, !sawMeta else { continue }
+            sawMeta = true
             for child in Self.boxes(box.body.dropFirst(4)) {
                 let b = child.body
                 switch child.type {
@@ -117,6 +123,7 @@ struct HEIFBoxes: Equatable, Sendable {
             if visits > 100_000 || path.contains(item) { return true }
             path.insert(item)
             defer { path.remove(item) }
+            if missingReference == nil, let absent = (dimg[item] ?? []).first(where: { types[$0] == nil }) { missingReference = absent }
             return (dimg[item] ?? []).contains { walk($0) }
         }
         referenceLoop = walk(primary)

@@ -91,6 +91,9 @@ final class HEIFDecoder: ImageDecoder {
         if boxes.referenceLoop {
             throw .corruptHeader(path: path, detail: "the image's derivation references (dimg) form a loop")
         }
+        if let item = boxes.missingReference {
+            throw .corruptHeader(path: path, detail: "the image derives from item \(item), which the file does not have")
+        }
         if let size = boxes.primarySize { try options.checkPixels(size, path: path) }
         // libde265 allocates for the size its parameter sets declare (up to 16 bits a
         // sample, three planes, and libheif's converted copy): check that too.
