@@ -685,6 +685,10 @@ def webp_heif_files(add, rng):
     add("grid-refers-to-itself.heic", patch(HEIC_GRID, dimg + 12, source), "header", C,
         "a grid whose tile is the grid itself (a reference loop: libheif 1.15 recurses until SIGSEGV; refused first)")
     idat = box_offset(HEIC_GRID, b"idat")
+    hvcc_grid = box_offset(HEIC_GRID, b"hvcC")
+    add("grid-huge-depth-mismatch.heic", patch(patch(HEIC_GRID, idat + 8 + 4, b"heic"), hvcc_grid + 8 + 17, bytes([0x06, 0x00])),
+        "header", "over the limit|" + C,
+        "the first fuzz finding: a 26725x26979 grid descriptor and an hvcC saying 14-bit over an 8-bit SPS (libheif 1.15: gigabytes, then SIGSEGV)")
     iref_dimg = box_offset(HEIC_GRID, b"dimg")
     add("grid-missing-tile.heic", patch(HEIC_GRID, iref_dimg + 12, struct.pack(">H", 0x6166)), "header", C,
         "the grid's dimg names item 24934, which is not in the file")
