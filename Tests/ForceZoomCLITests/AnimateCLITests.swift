@@ -65,6 +65,27 @@ struct AnimateCLITests {
         #expect(CLI.shell(pillow) == 0, "Pillow (python3-pil, `make deps`) must decode the APNG")
     }
 
+    /// The APNG is streamed to disk as frames finish (out of order on several threads) and
+    /// written in order: every frame Pillow decodes from it equals the PNG sequence's frame.
+    @Test func apngFramesAreTheSequenceInOrder() {
+        let dir = CLI.scratch()
+        let r = CLI.run([
+            "animate", Self.photo, "--screen", "180x320", "--from", "10,20,60,40", "--frames", "14", "--orientation", "landscape-left",
+            "--marker", "100,80", "-o", FileSystem.join(dir, "f%02d.png"), "--apng", FileSystem.join(dir, "a.png"),
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        let script = "from PIL import Image\n"
+            + "im = Image.open('\(FileSystem.join(dir, "a.png"))')\n"
+            + "assert im.n_frames == 14, im.n_frames\n"
+            + "for k in range(14):\n"
+            + "    im.seek(k)\n"
+            + "    seq = Image.open('\(FileSystem.join(dir, "f"))%02d.png' % (k + 1)).convert('RGBA')\n"
+            + "    assert list(im.convert('RGBA').getdata()) == list(seq.getdata()), k\n"
+        CLI.write(FileSystem.join(dir, "check.py"), Array(script.utf8))
+        #expect(CLI.shell("/usr/bin/python3 \(CLI.quote(FileSystem.join(dir, "check.py"))) >&2") == 0)
+        #expect(!((try? FileSystem.list(dir)) ?? []).contains { $0.contains(".fz-") }, "temporary file left")
+    }
+
     @Test func pinsKeepTheirSizeThroughTheZoom() {
         // A white image and a pin: its ink area must be the same in the first and last frame
         // although the image is magnified many times between them.

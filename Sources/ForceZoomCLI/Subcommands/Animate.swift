@@ -311,10 +311,19 @@ struct Animate: ParsableCommand {
         for f in fitted.values { target = target.union(f.format) }
         if !markers.isEmpty || overlayView != nil { target = target.withColor }
         let common = target, rested = fitted, extra = overlayView
-        var payloads = [[UInt8]](repeating: [], count: n)
         var sheetFrames = [Image?](repeating: nil, count: n)
-        var format = PixelFormat.rgb
         var failure: String?
+        // The APNG is written as frames arrive, in order: only frames that finished before
+        // an earlier one wait here (at most about one per thread), never the whole animation.
+        var stream: APNGStream?
+        if let apng {
+            let rate = n > 1 ? Double(n - 1) / (geometry.last?.time ?? 1) : fps
+            do {
+                stream = try APNGStream(path: apng, protecting: [input], size: screenSize, format: common, fps: rate, frameCount: n)
+            } catch { throw ToolFailure(error) }
+        }
+        var waiting: [Int: [UInt8]] = [:]
+        var nextFrame = 0
         // Frames are independent: render (and encode) them on every core; results come
         // back on this thread, in whatever order they finish.
         WorkerPool<FrameOutput>.run(count: n, threads: Thumb.processorCount, work: { k in
@@ -339,17 +348,24 @@ struct Animate: ParsableCommand {
             }
             return result
         }, onResult: { k, r in
-            payloads[k] = r.payload
             sheetFrames[k] = r.cell
-            format = r.format
             if failure == nil, let e = r.error { failure = e }
+            guard let stream, failure == nil else { return }
+            waiting[k] = r.payload
+            while let payload = waiting.removeValue(forKey: nextFrame) {
+                do { try stream.add(payload: payload) } catch {
+                    failure = "\(error)"
+                    return
+                }
+                nextFrame += 1
+            }
         }, onTick: { failure == nil })
-        if let failure { throw ToolFailure(failure) }
-        if let apng {
-            let rate = n > 1 ? Double(n - 1) / (geometry.last!.time) : fps
-            var writer = APNGWriter(size: screenSize, format: format, fps: rate)
-            for k in 0..<n { writer.add(payload: payloads[k]) }
-            do { try ImageWriter.write(bytes: writer.bytes(), to: apng, protecting: [input]) } catch { throw ToolFailure(error) }
+        if let failure {
+            stream?.discard()
+            throw ToolFailure(failure)
+        }
+        if let stream {
+            do { try stream.finish() } catch { throw ToolFailure(error) }
         }
         if let contactSheet {
             let sheet = AnimationRenderer.contactSheet(sheetFrames.compactMap { $0 }, background: bg)

@@ -55,25 +55,41 @@ public struct APNGWriter {
 
     /// The whole file.
     public func bytes() -> [UInt8] {
+        var out = header(frameCount: frames.count)
+        for (k, payload) in frames.enumerated() { out += frame(k, payload: payload) }
+        return out + trailer
+    }
+
+    /// Signature, IHDR and acTL for `frameCount` frames: what comes before the first frame.
+    public func header(frameCount: Int) -> [UInt8] {
         var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         let colorType: UInt8 = [0, 0, 4, 2, 6][format.channels]
         var ihdr = be32(UInt32(size.width)) + be32(UInt32(size.height))
         ihdr += [8, colorType, 0, 0, 0]
         chunk("IHDR", ihdr, into: &out)
-        chunk("acTL", be32(UInt32(frames.count)) + be32(plays), into: &out)
-        var sequence: UInt32 = 0
-        for (k, payload) in frames.enumerated() {
-            var fctl = be32(sequence) + be32(UInt32(size.width)) + be32(UInt32(size.height)) + be32(0) + be32(0)
-            fctl += be16(delayNumerator) + be16(delayDenominator) + [0, 0]  // dispose none, blend source
-            chunk("fcTL", fctl, into: &out)
-            sequence += 1
-            if k == 0 {
-                chunk("IDAT", payload, into: &out)
-            } else {
-                chunk("fdAT", be32(sequence) + payload, into: &out)
-                sequence += 1
-            }
+        chunk("acTL", be32(UInt32(frameCount)) + be32(plays), into: &out)
+        return out
+    }
+
+    /// Frame `index`'s chunks: fcTL, then IDAT (the first frame, so viewers without APNG
+    /// show it) or fdAT. Sequence numbers: frame 0 takes 0, frame k > 0 takes 2k-1 and 2k.
+    public func frame(_ index: Int, payload: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        let sequence = UInt32(index == 0 ? 0 : 2 * index - 1)
+        var fctl = be32(sequence) + be32(UInt32(size.width)) + be32(UInt32(size.height)) + be32(0) + be32(0)
+        fctl += be16(delayNumerator) + be16(delayDenominator) + [0, 0]  // dispose none, blend source
+        chunk("fcTL", fctl, into: &out)
+        if index == 0 {
+            chunk("IDAT", payload, into: &out)
+        } else {
+            chunk("fdAT", be32(sequence + 1) + payload, into: &out)
         }
+        return out
+    }
+
+    /// IEND.
+    public var trailer: [UInt8] {
+        var out: [UInt8] = []
         chunk("IEND", [], into: &out)
         return out
     }
