@@ -6,13 +6,13 @@ let package = Package(
     products: [
         // The binary is the product. ForceZoomCore is a target only: its API serves the
         // command line and is not offered to other packages (README, "Structure").
-        .executable(name: "forcezoom", targets: ["forcezoom"]),
+        .executable(name: "forcezoom", targets: ["forcezoom"])
     ]
         // The fuzz harness (Tools/fuzz, a package of its own so this one never links
         // libFuzzer) links the core; `make fuzz` sets FORCEZOOM_FUZZ=1 to expose it.
         + (Context.environment["FORCEZOOM_FUZZ"] == "1" ? [.library(name: "ForceZoomCore", targets: ["ForceZoomCore"])] : []),
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],
     targets: [
         // System libraries: headers and link flags come from pkg-config; apt names the package to install.

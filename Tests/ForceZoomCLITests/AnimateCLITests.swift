@@ -74,7 +74,8 @@ struct AnimateCLITests {
             "--marker", "100,80", "-o", FileSystem.join(dir, "f%02d.png"), "--apng", FileSystem.join(dir, "a.png"),
         ])
         #expect(r.status == 0, "\(r.stderr)")
-        let script = "from PIL import Image\n"
+        let script =
+            "from PIL import Image\n"
             + "im = Image.open('\(FileSystem.join(dir, "a.png"))')\n"
             + "assert im.n_frames == 14, im.n_frames\n"
             + "for k in range(14):\n"

@@ -52,8 +52,9 @@ struct ArgumentLimitTests {
         #expect([0, 1, 2].contains(r.exitCode ?? -1), "\(label): \(r)", sourceLocation: sourceLocation)
         if r.exitCode != 0 {
             let lines = r.stderr.split(separator: "\n", omittingEmptySubsequences: false)
-            #expect(lines.count == 2 && lines[1].isEmpty && r.stderr.hasPrefix("forcezoom: error: "),
-                    "\(label): want one error line: \(r.stderr.prefix(400))", sourceLocation: sourceLocation)
+            #expect(
+                lines.count == 2 && lines[1].isEmpty && r.stderr.hasPrefix("forcezoom: error: "),
+                "\(label): want one error line: \(r.stderr.prefix(400))", sourceLocation: sourceLocation)
             #expect(r.stderr.utf8.count < 700, "\(label): \(r.stderr.utf8.count) bytes on stderr", sourceLocation: sourceLocation)
             #expect(left.isEmpty, "\(label): left \(left)", sourceLocation: sourceLocation)
         }
@@ -77,7 +78,10 @@ struct ArgumentLimitTests {
         static func split(_ s: String) -> [String] {
             var words: [String] = [], word = "", quoted = false, any = false
             for ch in s {
-                if ch == "'" { quoted.toggle(); any = true } else if ch == " " && !quoted {
+                if ch == "'" {
+                    quoted.toggle()
+                    any = true
+                } else if ch == " " && !quoted {
                     if any { words.append(word) }
                     word = ""
                     any = false
@@ -167,7 +171,10 @@ struct ArgumentLimitTests {
 
     /// A JSON number past 1e15 is printed, not a trap (the formatter's Int64 path).
     @Test func hugeJSONNumbers() {
-        let r = Self.check(["transform", "a.png", "--translate", "1e9,0", "--translate", "1e9,0", "--scale", "1e6", "--canvas", "10x10", "--json", "-o", "{out}/t.png"])
+        let r = Self.check([
+            "transform", "a.png", "--translate", "1e9,0", "--translate", "1e9,0", "--scale", "1e6", "--canvas", "10x10", "--json", "-o",
+            "{out}/t.png",
+        ])
         #expect(r.exitCode == 0, "\(r)")
         let json = JSONValue.object(r.stdout.split(separator: "\n").first ?? "")
         guard case .array(let m)? = json?["transform"], m.count == 6, case .number(let tx) = m[4] else {
@@ -195,8 +202,10 @@ struct ArgumentLimitTests {
     /// The values every option of a kind is tried with.
     static let integers = ["0", "-1", "2147483647", "2147483648", "9223372036854775807", "-9223372036854775808", "99999999999999999999"]
     static let reals = ["0", "-1", "2147483648", "1e15", "1e308", "-1e308", "nan", "inf", "-inf", "1e-300", "5e-324"]
-    static let sizes = ["0x0", "1x0", "-1x5", "2147483647x2147483647", "2147483648x1", "1x2147483648", "4294967296x4294967296",
-                        "9223372036854775807x9223372036854775807", "100000x1", "1x100000", "20000x20000"]
+    static let sizes = [
+        "0x0", "1x0", "-1x5", "2147483647x2147483647", "2147483648x1", "1x2147483648", "4294967296x4294967296",
+        "9223372036854775807x9223372036854775807", "100000x1", "1x100000", "20000x20000",
+    ]
     static let points = ["1e308,1e308", "-1,-1", "nan,nan", "inf,0", "101%,101%", "-1%,0", "9223372036854775807,0", "1e15%,1"]
     static let rects = ["0,0,1e15,1e15", "nan,0,1,1", "-1e308,0,1,1", "0,0,2147483648,1", "0,0,0,0", "inf,inf,inf,inf"]
     static let patterns = ["f%2147483647d.png", "f%n.png", "f%s.png", "f%d%d.png", "f%9d.png", "f%%.png", "f%", "f%-5d.png", "%10d.png"]
@@ -205,26 +214,47 @@ struct ArgumentLimitTests {
 
     /// Per subcommand: a command that works, and the options to try (name, kind).
     static let commands: [(base: [String], options: [(String, Kind)])] = [
-        (["crop", "a.png", "--at", "1,1", "-o", "{out}/c.png"],
-         [("--size", .integer), ("--screen", .size), ("--view", .size), ("--zoom", .real), ("--at", .point), ("--marker", .point),
-          ("--max-pixels", .integer), ("--max-memory", .integer), ("--frame", .integer), ("--compression", .integer)]),
-        (["crop", "peek.jpg", "--at", "1,1", "--at", "50%,50%", "-o", "{out}/c%d.png"],
-         [("-o", .pattern), ("--size", .integer), ("--zoom", .real), ("--screen", .size)]),
-        (["fit", "a.png", "--screen", "100x200", "-o", "{out}/f.png"],
-         [("--screen", .size), ("--max-pixels", .integer), ("--max-memory", .integer), ("--marker", .point)]),
+        (
+            ["crop", "a.png", "--at", "1,1", "-o", "{out}/c.png"],
+            [
+                ("--size", .integer), ("--screen", .size), ("--view", .size), ("--zoom", .real), ("--at", .point), ("--marker", .point),
+                ("--max-pixels", .integer), ("--max-memory", .integer), ("--frame", .integer), ("--compression", .integer),
+            ]
+        ),
+        (
+            ["crop", "peek.jpg", "--at", "1,1", "--at", "50%,50%", "-o", "{out}/c%d.png"],
+            [("-o", .pattern), ("--size", .integer), ("--zoom", .real), ("--screen", .size)]
+        ),
+        (
+            ["fit", "a.png", "--screen", "100x200", "-o", "{out}/f.png"],
+            [("--screen", .size), ("--max-pixels", .integer), ("--max-memory", .integer), ("--marker", .point)]
+        ),
         (["fit", "a.png", "--screen", "iphone-15", "-o", "{out}/f.png"], [("--scale", .real)]),
-        (["frame", "a.png", "--view", "100x200", "--at", "50%,50%", "--with-peek", "-o", "{out}/fr.png"],
-         [("--view", .size), ("--at", .point), ("--size", .integer), ("--screen", .size), ("--stroke", .real)]),
-        (["transform", "a.png", "-o", "{out}/t.png"],
-         [("--rotate", .real), ("--scale", .real), ("--translate", .pair), ("--skew", .pair), ("--matrix", .six), ("--canvas", .size)]),
-        (["animate", "a.png", "--screen", "39x84", "--from", "2,10,12,9", "-o", "{out}/f%d.png"],
-         [("--screen", .size), ("--from", .rect), ("--to", .rect), ("--frames", .integer), ("--fps", .real), ("--duration", .real),
-          ("--zoom-duration", .real), ("-o", .pattern), ("--pin-scale-range", .pair)]),
-        (["animate", "a.png", "--screen", "39x84", "--bounce", "--apng", "{out}/b.png"], [("--fps", .real), ("--duration", .real), ("--frames", .integer)]),
+        (
+            ["frame", "a.png", "--view", "100x200", "--at", "50%,50%", "--with-peek", "-o", "{out}/fr.png"],
+            [("--view", .size), ("--at", .point), ("--size", .integer), ("--screen", .size), ("--stroke", .real)]
+        ),
+        (
+            ["transform", "a.png", "-o", "{out}/t.png"],
+            [("--rotate", .real), ("--scale", .real), ("--translate", .pair), ("--skew", .pair), ("--matrix", .six), ("--canvas", .size)]
+        ),
+        (
+            ["animate", "a.png", "--screen", "39x84", "--from", "2,10,12,9", "-o", "{out}/f%d.png"],
+            [
+                ("--screen", .size), ("--from", .rect), ("--to", .rect), ("--frames", .integer), ("--fps", .real), ("--duration", .real),
+                ("--zoom-duration", .real), ("-o", .pattern), ("--pin-scale-range", .pair),
+            ]
+        ),
+        (
+            ["animate", "a.png", "--screen", "39x84", "--bounce", "--apng", "{out}/b.png"],
+            [("--fps", .real), ("--duration", .real), ("--frames", .integer)]
+        ),
         (["thumb", "a.png", "-q", "--out", "{out}"], [("--size", .size), ("--size", .integer), ("--jobs", .integer), ("--name", .pattern)]),
         (["fixture", "coords", "--size", "64x48", "-o", "{out}/x.png"], [("--size", .size), ("--depth", .integer), ("--compression", .integer)]),
-        (["fixture", "checker", "--size", "64x48", "-o", "{out}/x.jpg"],
-         [("--step", .integer), ("--quality", .integer), ("--restart", .integer), ("--exif-orientation", .integer), ("--seed", .integer)]),
+        (
+            ["fixture", "checker", "--size", "64x48", "-o", "{out}/x.jpg"],
+            [("--step", .integer), ("--quality", .integer), ("--restart", .integer), ("--exif-orientation", .integer), ("--seed", .integer)]
+        ),
         (["info", "a.png"], [("--max-pixels", .integer), ("--max-memory", .integer), ("--frame", .integer)]),
     ]
 

@@ -61,7 +61,6 @@ enum CLI {
         fclose(f)
     }
 
-
     static func scratch() -> String {
         var template = Array("/tmp/fz-cli-XXXXXX".utf8CString)
         _ = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }

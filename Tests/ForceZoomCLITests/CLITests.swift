@@ -136,8 +136,10 @@ struct CLITests {
         #expect(r.stderr.contains("800x600"))
     }
 
-    @Test(arguments: [["--size", "0"], ["--size", "-3"], ["--at", "12"], ["--at", "a,b"], ["--zoom", "0"],
-                      ["--screen", "10"], ["--background", "nocolour"], ["--size", "5", "--screen", "10x10"]])
+    @Test(arguments: [
+        ["--size", "0"], ["--size", "-3"], ["--at", "12"], ["--at", "a,b"], ["--zoom", "0"],
+        ["--screen", "10"], ["--background", "nocolour"], ["--size", "5", "--screen", "10x10"],
+    ])
     func usageErrorsExitTwo(_ extra: [String]) {
         var args = ["crop", Self.coords]
         if !extra.contains("--at") { args += ["--at", "1,1"] }
@@ -200,7 +202,10 @@ struct FixtureRegenerationTests {
         #expect(CLI.run(["fixture", "coords", "--size", "4000x3000", "-o", a]).status == 0)
         #expect(CLI.run(["crop", a, "--at", "3990,10", "--size", "64", "-o", b]).status == 0)
         let r = CLI.run(["fixture", "--decode", b])
-        #expect(r.stdout == #"{"file":"\#(b)","sourceRect":{"x":3936,"y":0,"width":64,"height":64},"orientation":1,"transform":"1 (upright)","zoom":1,"window":{"x":3936,"y":0,"width":64,"height":64},"pieceRect":{"x":0,"y":0,"width":64,"height":64},"padding":{"left":0,"top":0,"right":0,"bottom":0}}"# + "\n")
+        #expect(
+            r.stdout
+                == #"{"file":"\#(b)","sourceRect":{"x":3936,"y":0,"width":64,"height":64},"orientation":1,"transform":"1 (upright)","zoom":1,"window":{"x":3936,"y":0,"width":64,"height":64},"pieceRect":{"x":0,"y":0,"width":64,"height":64},"padding":{"left":0,"top":0,"right":0,"bottom":0}}"#
+                + "\n")
     }
 
     @Test func jsonReportsSizeAndPixelDigest() {
@@ -238,7 +243,10 @@ struct DecodeFlagTests {
         #expect(CLI.run(["fixture", "solid", "--size", "300x200", "-o", big]).status == 0)
         let r = CLI.run(["info", big, "--max-pixels", "50000"])
         #expect(r.status == 1)
-        #expect(r.stderr == "forcezoom: error: \(big): image is 300x200 (60000 pixels), over the limit of 50000; raise it with --max-pixels N (0 = no limit)\n")
+        #expect(
+            r.stderr
+                == "forcezoom: error: \(big): image is 300x200 (60000 pixels), over the limit of 50000; raise it with --max-pixels N (0 = no limit)\n"
+        )
         #expect(CLI.run(["info", big, "--max-pixels", "0"]).status == 0)
         #expect(CLI.run(["info", big, "--max-pixels", "-1"]).status == 2)
     }

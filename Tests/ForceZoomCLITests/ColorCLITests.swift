@@ -26,7 +26,8 @@ struct ColorCLITests {
     /// segment (65,519 bytes), so its JPEG has two.
     static let inputs: String = {
         let dir = CLI.scratch()
-        _ = python("""
+        _ = python(
+            """
             from PIL import Image, ImageCms
             p = ImageCms.ImageCmsProfile(ImageCms.createProfile('sRGB')).tobytes()
             big = bytearray(p + bytes(70000))
@@ -46,10 +47,12 @@ struct ColorCLITests {
 
     /// The ICC profile Pillow finds in `file` (relative to `dir`), as hex ("" when none).
     static func profile(_ file: String, in dir: String = inputs) -> String {
-        python("""
+        python(
+            """
             from PIL import Image
             print((Image.open('\(file)').info.get('icc_profile') or b'').hex())
-            """, in: dir).trimmingCharacters
+            """, in: dir
+        ).trimmingCharacters
     }
 
     static func hex(_ file: String) -> String { CLI.bytes(FileSystem.join(inputs, file)).map { String(format2: $0) }.joined() }
@@ -101,13 +104,16 @@ struct ColorCLITests {
     @Test func srgbConvertsThroughTheProfile() {
         let dir = CLI.scratch()
         _ = CLI.shell("/usr/bin/python3 \(CLI.quote(FileSystem.join(CLI.root, "Tools/fixtures/make-icc.py"))) \(CLI.quote(dir))")
-        for args in [["crop", "p3.png", "--at", "0,0", "--size", "48", "--icc", "srgb", "-o", "c.png"],
-                     ["transform", "p3.png", "--rotate", "90", "--icc", "srgb", "-o", "t.png"],
-                     ["crop", "p3.png", "--at", "0,0", "--size", "48", "-o", "k.png"]] {
+        for args in [
+            ["crop", "p3.png", "--at", "0,0", "--size", "48", "--icc", "srgb", "-o", "c.png"],
+            ["transform", "p3.png", "--rotate", "90", "--icc", "srgb", "-o", "t.png"],
+            ["crop", "p3.png", "--at", "0,0", "--size", "48", "-o", "k.png"],
+        ] {
             let r = CLI.run(args, in: dir)
             #expect(r.status == 0, "\(args): \(r.stderr)")
         }
-        let report = Self.python("""
+        let report = Self.python(
+            """
             from PIL import Image
             ref = Image.open('ref.png').convert('RGB')
             def diff(a, b): return max(abs(x - y) for p, q in zip(a.getdata(), b.getdata()) for x, y in zip(p, q))
@@ -115,7 +121,8 @@ struct ColorCLITests {
             print(diff(c.convert('RGB'), ref.crop((0, 0, 48, 48))), diff(t.convert('RGB'), ref.transpose(Image.Transpose.ROTATE_270)),
                   diff(k.convert('RGB'), ref.crop((0, 0, 48, 48))), c.info.get('srgb'), c.info.get('icc_profile') is None,
                   k.info.get('icc_profile') is not None)
-            """, in: dir).trimmingCharacters
+            """, in: dir
+        ).trimmingCharacters
         #expect(report == "0 0 108 1 True True", "crop, turn, unconverted, sRGB intent, no iCCP, kept iCCP: \(report)")
         _ = CLI.shell("rm -rf \(CLI.quote(dir))")
     }
@@ -129,7 +136,8 @@ struct ColorCLITests {
         let dir = CLI.scratch()
         let r = CLI.run(["crop", source, "--at", "1,1", "--size", "8", "-o", FileSystem.join(dir, "c.png")])
         #expect(r.status == 0, "\(r.stderr)")
-        let chunks = Self.python("""
+        let chunks = Self.python(
+            """
             import struct, sys
             def chunks(f):
                 d = open(f, 'rb').read(); i = 8; out = {}
@@ -139,7 +147,8 @@ struct ColorCLITests {
             a, b = chunks('\(source)'), chunks('\(FileSystem.join(dir, "c.png"))')
             keys = [k for k in ('gAMA', 'cHRM', 'sRGB', 'iCCP') if k in a]
             print(len(keys), all(a[k] == b.get(k) for k in keys))
-            """, in: dir).trimmingCharacters
+            """, in: dir
+        ).trimmingCharacters
         #expect(chunks.hasSuffix("True") && !chunks.hasPrefix("0"), "\(name): \(chunks)")
         _ = CLI.shell("rm -rf \(CLI.quote(dir))")
     }

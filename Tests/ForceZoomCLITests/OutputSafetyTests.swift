@@ -12,7 +12,8 @@ struct OutputSafetyTests {
 
     /// Whether this process may mount a tmpfs in a private mount namespace (root with
     /// CAP_SYS_ADMIN, as in CI). The mounts vanish with the namespace: nothing to clean.
-    static let canMount: Bool = CLI.shell("unshare -m sh -c 'd=$(mktemp -d) && mount -t tmpfs -o size=64k tmpfs \"$d\" && umount \"$d\" && rmdir \"$d\"' 2>/dev/null") == 0
+    static let canMount: Bool =
+        CLI.shell("unshare -m sh -c 'd=$(mktemp -d) && mount -t tmpfs -o size=64k tmpfs \"$d\" && umount \"$d\" && rmdir \"$d\"' 2>/dev/null") == 0
 
     /// Whether this process may make a character device node (root, as in CI).
     static let canMknod: Bool = {
@@ -83,7 +84,8 @@ struct OutputSafetyTests {
     @Test(.enabled(if: canMount, "needs mount in a private namespace (root with CAP_SYS_ADMIN); skipped"))
     func fullDiskIsAClearErrorAndLeavesNothing() {
         let bin = CLI.quote(CLI.binary), photo = CLI.quote(Self.photo)
-        let (_, out) = Self.inMountNamespace("""
+        let (_, out) = Self.inMountNamespace(
+            """
             d=$(mktemp -d) && mount -t tmpfs -o size=64k tmpfs "$d" || exit 99
             \(bin) crop \(photo) --at 50%,50% --size 400 -o "$d/peek crop.png" 2> "$d.err"
             echo "rc=$?"
@@ -95,14 +97,16 @@ struct OutputSafetyTests {
         #expect(lines.first == "rc=1", "\(out)")
         let dir = lines.first { $0.hasPrefix("dir=") }.map { String($0.dropFirst(4)) } ?? "?"
         #expect(lines.contains("left="), "the tmpfs is not empty after the failure: \(out)")
-        #expect(lines.contains("forcezoom: error: \(dir)/peek crop.png: write failed: no space left on device; no partial file was left"),
-                "\(out)")
+        #expect(
+            lines.contains("forcezoom: error: \(dir)/peek crop.png: write failed: no space left on device; no partial file was left"),
+            "\(out)")
     }
 
     @Test(.enabled(if: canMount, "needs mount in a private namespace (root with CAP_SYS_ADMIN); skipped"))
     func readOnlyFolderIsAClearError() {
         let bin = CLI.quote(CLI.binary), photo = CLI.quote(Self.photo)
-        let (_, out) = Self.inMountNamespace("""
+        let (_, out) = Self.inMountNamespace(
+            """
             d=$(mktemp -d) && mount -t tmpfs -o size=1m tmpfs "$d" && cp \(photo) "$d/in.jpg" && mount -o remount,ro "$d" || exit 99
             \(bin) crop "$d/in.jpg" --at 50%,50% --size 64 -o "$d/out.png" 2> "$d.err"
             echo "rc=$?"
@@ -114,8 +118,9 @@ struct OutputSafetyTests {
         #expect(lines.first == "rc=1", "\(out)")
         let dir = lines.first { $0.hasPrefix("dir=") }.map { String($0.dropFirst(4)) } ?? "?"
         #expect(lines.contains("left=in.jpg "), "\(out)")
-        #expect(lines.contains { $0.hasPrefix("forcezoom: error: \(dir)/out.png: cannot create output: read-only file system") },
-                "\(out)")
+        #expect(
+            lines.contains { $0.hasPrefix("forcezoom: error: \(dir)/out.png: cannot create output: read-only file system") },
+            "\(out)")
     }
 
     /// Without mount rights, a character device that refuses every write (like /dev/full)
@@ -139,7 +144,10 @@ struct OutputSafetyTests {
         let work = CLI.scratch()
         let fifo = FileSystem.join(work, "pipe.png"), copy = FileSystem.join(work, "copy.png")
         #expect(CLI.shell("mkfifo \(CLI.quote(fifo))") == 0)
-        #expect(CLI.shell("(cat \(CLI.quote(fifo)) > \(CLI.quote(copy)) &) ; \(CLI.quote(CLI.binary)) crop \(CLI.quote(Self.photo)) --at 50%,50% --size 32 -o \(CLI.quote(fifo))") == 0)
+        #expect(
+            CLI.shell(
+                "(cat \(CLI.quote(fifo)) > \(CLI.quote(copy)) &) ; \(CLI.quote(CLI.binary)) crop \(CLI.quote(Self.photo)) --at 50%,50% --size 32 -o \(CLI.quote(fifo))"
+            ) == 0)
         #expect(CLI.shell("test -p \(CLI.quote(fifo))") == 0, "the FIFO was replaced")
         var complete = false
         for _ in 0..<200 where !complete {
@@ -179,8 +187,9 @@ struct OutputSafetyTests {
             #expect(r.status == 1, "\(label): \(r.stderr)")
             #expect(r.stderr.contains("never overwrites an input"), "\(label): \(r.stderr)")
             #expect(CLI.bytes(input) == before, "\(label): input changed")
-            #expect(FileSystem.modificationTime(of: input) == stamp && FileSystem.identity(of: input)! == identity!,
-                    "\(label): input touched or replaced")
+            #expect(
+                FileSystem.modificationTime(of: input) == stamp && FileSystem.identity(of: input)! == identity!,
+                "\(label): input touched or replaced")
             let left = try FileSystem.list(work)
             #expect(!left.contains { $0.contains(".fz-") }, "\(label): temporary file left")
         }

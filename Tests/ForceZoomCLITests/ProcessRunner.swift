@@ -36,8 +36,10 @@ extension CLI {
     /// The child gets an empty signal mask and default dispositions for the signals
     /// forcezoom handles: test-runner threads may block them, and masks are inherited.
     /// - Returns: the child's pid, or nil if it could not be started.
-    static func spawn(_ arguments: [String], in directory: String? = nil, stdout: String, stderr: String,
-                      stdin: String = "/dev/null", prefix: [String] = [], binary: String = binary) -> pid_t? {
+    static func spawn(
+        _ arguments: [String], in directory: String? = nil, stdout: String, stderr: String,
+        stdin: String = "/dev/null", prefix: [String] = [], binary: String = binary
+    ) -> pid_t? {
         var command = ""
         if let directory { command += "cd \(quote(directory)) && " }
         command += "exec " + (prefix + [binary] + arguments).map(quote).joined(separator: " ")
@@ -96,10 +98,13 @@ extension CLI {
         let out = FileSystem.join(dir, "stdout"), err = FileSystem.join(dir, "stderr"), times = FileSystem.join(dir, "time")
         let started = now()
         guard FileSystem.kind(of: "/usr/bin/time") == .regular,
-              let pid = spawn(arguments, in: directory, stdout: out, stderr: err,
-                              prefix: ["/usr/bin/time", "-f", "%e %M", "-o", times], binary: binary) else {
-            return MeasuredRun(exitCode: nil, signal: nil, stdout: "", stderr: "could not start /usr/bin/time \(binary) (make deps)",
-                               seconds: 0, maxRSSKiB: 0, timedOut: false)
+            let pid = spawn(
+                arguments, in: directory, stdout: out, stderr: err,
+                prefix: ["/usr/bin/time", "-f", "%e %M", "-o", times], binary: binary)
+        else {
+            return MeasuredRun(
+                exitCode: nil, signal: nil, stdout: "", stderr: "could not start /usr/bin/time \(binary) (make deps)",
+                seconds: 0, maxRSSKiB: 0, timedOut: false)
         }
         let (status, _, timedOut, seconds) = wait(pid, started: started, timeout: timeout)
         // time writes "Command terminated by signal N" before its line when the child was

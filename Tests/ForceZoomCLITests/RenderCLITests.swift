@@ -19,8 +19,10 @@ struct RenderCLITests {
         #expect(info.stdout.contains(#""width":1179,"height":2556"#))
     }
 
-    @Test(arguments: [["--screen", "nokia-3310"], ["--screen", "iphone-15", "--orientation", "sideways"],
-                      ["--screen", "iphone-15", "--mode", "stretch"], ["--screen", "0x10"]])
+    @Test(arguments: [
+        ["--screen", "nokia-3310"], ["--screen", "iphone-15", "--orientation", "sideways"],
+        ["--screen", "iphone-15", "--mode", "stretch"], ["--screen", "0x10"],
+    ])
     func fitUsageErrors(_ extra: [String]) {
         let r = CLI.run(["fit", Self.photo] + extra)
         #expect(r.status == 2, "\(extra): \(r.stderr)")
@@ -48,8 +50,10 @@ struct RenderCLITests {
     }
 
     @Test func frameJSONBoxIsTheCropWindowInViewPoints() {
-        let r = CLI.run(["frame", Self.photo, "--view", "390x844", "--at", "195,422", "--size", "300",
-                         "-o", FileSystem.join(Self.dir, "frame.png"), "--json"])
+        let r = CLI.run([
+            "frame", Self.photo, "--view", "390x844", "--at", "195,422", "--size", "300",
+            "-o", FileSystem.join(Self.dir, "frame.png"), "--json",
+        ])
         #expect(r.status == 0)
         let crop = CLI.run(["crop", Self.photo, "--view", "390x844", "--at", "195,422", "--size", "300", "--geometry-only"])
         #expect(r.stdout.contains(#""cropRect":{"x":650,"y":300,"width":300,"height":300}"#))

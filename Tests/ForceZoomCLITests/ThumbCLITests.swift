@@ -16,8 +16,10 @@ struct ThumbCLITests {
         let dir = CLI.scratch()
         let lib = FileSystem.join(dir, "photos")
         #expect(CLI.shell("mkdir -p \(CLI.quote(lib))") == 0)
-        #expect(CLI.run(["fixture", "orientation", "--size", "600x400", "--exif-orientation", "6", "-o", FileSystem.join(lib, "o6.jpg")]).status == 0)
-        #expect(CLI.run(["fixture", "orientation", "--size", "300x500", "--exif-orientation", "8", "-o", FileSystem.join(lib, "o8.png")]).status == 0)
+        #expect(
+            CLI.run(["fixture", "orientation", "--size", "600x400", "--exif-orientation", "6", "-o", FileSystem.join(lib, "o6.jpg")]).status == 0)
+        #expect(
+            CLI.run(["fixture", "orientation", "--size", "300x500", "--exif-orientation", "8", "-o", FileSystem.join(lib, "o8.png")]).status == 0)
         let jpeg = CLI.bytes(photo)
         CLI.write(FileSystem.join(lib, "peek.jpg"), jpeg)
         CLI.write(FileSystem.join(lib, "truncated.jpg"), Array(jpeg[0..<(jpeg.count / 2)]))
@@ -102,9 +104,9 @@ struct ThumbCLITests {
         let r = try ImageReader(path: FileSystem.join(dir, "r/o6.thumb.png")).readImage()
         let c = try ImageReader(path: FileSystem.join(dir, "c/o6.thumb.png")).readImage()
         #expect(l.size == PixelSize(width: 100, height: 100) && r.size == l.size && c.size == l.size)
-        #expect(l.rgba(x: 3, y: 3).r > 180 && l.rgba(x: 3, y: 3).g < 60)     // red
-        #expect(l.rgba(x: 3, y: 96).b > 150 && l.rgba(x: 3, y: 96).r < 60)   // blue
-        #expect(r.rgba(x: 96, y: 3).g > 150 && r.rgba(x: 96, y: 3).r < 60)   // green
+        #expect(l.rgba(x: 3, y: 3).r > 180 && l.rgba(x: 3, y: 3).g < 60)  // red
+        #expect(l.rgba(x: 3, y: 96).b > 150 && l.rgba(x: 3, y: 96).r < 60)  // blue
+        #expect(r.rgba(x: 96, y: 3).g > 150 && r.rgba(x: 96, y: 3).r < 60)  // green
         #expect(r.rgba(x: 96, y: 96).r > 180 && r.rgba(x: 96, y: 96).g > 150 && r.rgba(x: 96, y: 96).b < 60)  // yellow
         // Centred, the window (100..500) misses every corner patch (80 px wide): light grey.
         for (x, y) in [(3, 3), (96, 3), (3, 96), (96, 96)] {
@@ -124,13 +126,23 @@ struct ThumbCLITests {
         let records = r.stdout.split(separator: "\n").map(String.init)
         #expect(records.count == 5)
         // -j 1 finishes in input order: corrupt.png, o6.jpg, o8.png, peek.jpg, truncated.jpg.
-        #expect(records[0].hasPrefix(#"{"input":"photos/corrupt.png","output":null,"sourceSize":{"width":300,"height":500},"outputSize":null,"bytes":null,"milliseconds":"#))
+        #expect(
+            records[0].hasPrefix(
+                #"{"input":"photos/corrupt.png","output":null,"sourceSize":{"width":300,"height":500},"outputSize":null,"bytes":null,"milliseconds":"#
+            ))
         #expect(records[0].contains(#""skipped":false,"error":"corrupt image data"#) || records[0].contains(#""error":"file is truncated"#))
-        #expect(records[1].hasPrefix(#"{"input":"photos/o6.jpg","output":"t/o6.thumb.png","sourceSize":{"width":600,"height":400},"outputSize":{"width":100,"height":67},"bytes":"#))
-        #expect(records[1].hasSuffix(#""dctScale":2,"skipped":false,"error":null,"embeddedThumbnail":false}"#))  // 600/2 = 300 >= 2 x 100; /4 = 150 is not
+        #expect(
+            records[1].hasPrefix(
+                #"{"input":"photos/o6.jpg","output":"t/o6.thumb.png","sourceSize":{"width":600,"height":400},"outputSize":{"width":100,"height":67},"bytes":"#
+            ))
+        // 600/2 = 300 >= 2 x 100; /4 = 150 is not
+        #expect(records[1].hasSuffix(#""dctScale":2,"skipped":false,"error":null,"embeddedThumbnail":false}"#))
         let bytes = FileSystem.size(of: FileSystem.join(dir, "t/o6.thumb.png")) ?? -1
         #expect(records[1].contains(#""bytes":\#(bytes),"#))
-        #expect(records[3].contains(#""input":"photos/peek.jpg","output":"t/peek.thumb.png","sourceSize":{"width":1600,"height":900},"outputSize":{"width":100,"height":56}"#))
+        #expect(
+            records[3].contains(
+                #""input":"photos/peek.jpg","output":"t/peek.thumb.png","sourceSize":{"width":1600,"height":900},"outputSize":{"width":100,"height":56}"#
+            ))
         #expect(records[4].contains(#""input":"photos/truncated.jpg","output":null"#))
         #expect(records[4].contains(#""error":"file is truncated"#))
     }
@@ -138,7 +150,9 @@ struct ThumbCLITests {
     @Test func fromAListWithNULSeparators() throws {
         let dir = Self.library()
         // A name with a space and one with a newline: only -0 keeps them whole.
-        #expect(CLI.shell("cd \(CLI.quote(dir)) && cp photos/o6.jpg 'photos/with space.jpg' && cp photos/o8.png \"$(printf 'photos/new\\nline.png')\"") == 0)
+        #expect(
+            CLI.shell("cd \(CLI.quote(dir)) && cp photos/o6.jpg 'photos/with space.jpg' && cp photos/o8.png \"$(printf 'photos/new\\nline.png')\"")
+                == 0)
         let list = FileSystem.join(dir, "list")
         CLI.write(list, Array("photos/with space.jpg".utf8) + [0] + Array("photos/new\nline.png".utf8) + [0] + Array("photos/peek.jpg".utf8) + [0])
         let r = CLI.run(["thumb", "--from", "-", "-0", "--size", "50", "--out", "t", "--json"], in: dir, stdin: list)
@@ -197,7 +211,10 @@ struct ThumbCLITests {
         let dir = Self.library()
         let r = CLI.run(["thumb", "photos/o6.jpg", "--out", "photos", "--name", "%s.%e"], in: dir)
         #expect(r.status == 2)
-        #expect(r.stderr == "forcezoom: error: photos/o6.jpg: would overwrite the input photos/o6.jpg; forcezoom never overwrites an input (choose another --out or --name)\n")
+        #expect(
+            r.stderr
+                == "forcezoom: error: photos/o6.jpg: would overwrite the input photos/o6.jpg; forcezoom never overwrites an input (choose another --out or --name)\n"
+        )
         try Self.expectUpright(FileSystem.join(dir, "photos/o6.jpg"), size: PixelSize(width: 600, height: 400))
     }
 
@@ -220,7 +237,9 @@ struct ThumbCLITests {
         // the limit of 5,500,000; 300x500 -> 1800x3000 = 5,400,000, under it.
         let r = CLI.run(["thumb", "photos/o6.jpg", "photos/o8.png", "--size", "3000<", "--max-pixels", "5500000", "--out", "t"], in: dir)
         #expect(r.status == 1)
-        #expect(r.stderr.hasPrefix("forcezoom: error: photos/o6.jpg: the thumbnail (--size 3000x3000<) would be 3000x2000 = 6000000 pixels, over --max-pixels 5500000"))
+        #expect(
+            r.stderr.hasPrefix(
+                "forcezoom: error: photos/o6.jpg: the thumbnail (--size 3000x3000<) would be 3000x2000 = 6000000 pixels, over --max-pixels 5500000"))
         #expect(r.stderr.contains("forcezoom: 1 thumbnail, 1 failed, "))
         #expect(FileSystem.kind(of: FileSystem.join(dir, "t/o6.thumb.png")) == .missing)
     }
@@ -240,7 +259,9 @@ struct ThumbCLITests {
         #expect(r.status == 0)
         // Drawn with a carriage return and erase-line, cleared before the summary.
         #expect(r.stderr.contains("\r\u{1B}[K0/2 0% ETA --") || r.stderr.contains("\r\u{1B}[K1/2 50%"))
-        #expect(r.stderr.hasSuffix("\r\u{1B}[Kforcezoom: 2 thumbnails, 0 failed, " + (r.stderr.split(separator: ",").last.map { String($0.dropFirst()) } ?? "")))
+        #expect(
+            r.stderr.hasSuffix(
+                "\r\u{1B}[Kforcezoom: 2 thumbnails, 0 failed, " + (r.stderr.split(separator: ",").last.map { String($0.dropFirst()) } ?? "")))
     }
 
     /// Ctrl-C mid-batch on a real process: running jobs leave no temp file, finished

@@ -88,7 +88,8 @@ enum Check {
     static func number(_ value: Double, _ option: String, in range: ClosedRange<Double>, unit: String = "") throws {
         guard value.isFinite else { throw ValidationError("\(option) must be a finite number, got \(value)") }
         guard range.contains(value) else {
-            throw ValidationError("\(option) must be \(Echo.number(range.lowerBound)) to \(Echo.number(range.upperBound))\(unit), got \(Echo.number(value))")
+            throw ValidationError(
+                "\(option) must be \(Echo.number(range.lowerBound)) to \(Echo.number(range.upperBound))\(unit), got \(Echo.number(value))")
         }
     }
 

@@ -12,9 +12,11 @@ struct DecodeFlags: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Refuse images with more pixels than this, before decoding (0 = no limit).", valueName: "n"))
     var maxPixels: Int64 = 268_435_456
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Refuse images whose decoding needs more memory than this many MiB, worked out from the header (0 = no limit).",
-        valueName: "mib"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Refuse images whose decoding needs more memory than this many MiB, worked out from the header (0 = no limit).",
+            valueName: "mib"))
     var maxMemory: Int64 = 1024
 
     @Option(name: .long, help: ArgumentHelp("The frame of an animated WebP to read, from 1 (default: the first, with a note).", valueName: "n"))
@@ -44,17 +46,24 @@ struct DecodeFlags: ParsableArguments {
 
 /// PNG output settings.
 struct EncodeFlags: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp(
-        "PNG compression 0-9: 0 stores; 1-3 sub filter + zlib RLE (default 2: fast, about 40% smaller than libvips' default on photos); 4-6 paeth + RLE (smaller on photos, slower); 7-9 adaptive filters + full deflate (best on graphics, slow).",
-        valueName: "level"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "PNG compression 0-9: 0 stores; 1-3 sub filter + zlib RLE (default 2: fast, about 40% smaller than libvips' default on photos); 4-6 paeth + RLE (smaller on photos, slower); 7-9 adaptive filters + full deflate (best on graphics, slow).",
+            valueName: "level"))
     var compression: Int = PNGSettings.defaultCompression
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Colour in the output: keep (default: the input's ICC profile, or PNG's sRGB/gAMA/cHRM chunks, copied unchanged with the stored samples; a CMYK JPEG's RGB result is tagged sRGB), srgb (pixels converted from the input's profile to sRGB with lcms2 and tagged sRGB: the mode for web thumbnails; inputs without a profile are taken as sRGB) or strip (no colour information written, samples unchanged).",
-        valueName: "mode"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Colour in the output: keep (default: the input's ICC profile, or PNG's sRGB/gAMA/cHRM chunks, copied unchanged with the stored samples; a CMYK JPEG's RGB result is tagged sRGB), srgb (pixels converted from the input's profile to sRGB with lcms2 and tagged sRGB: the mode for web thumbnails; inputs without a profile are taken as sRGB) or strip (no colour information written, samples unchanged).",
+            valueName: "mode"))
     var icc: ICCMode = .keep
 
-    @Option(name: .long, help: ArgumentHelp("With --icc srgb: relative (default, with black-point compensation, as vips), perceptual, saturation or absolute.", valueName: "intent"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --icc srgb: relative (default, with black-point compensation, as vips), perceptual, saturation or absolute.", valueName: "intent"))
     var intent: RenderingIntent = .relative
 
     func validate() throws {

@@ -7,10 +7,14 @@ import Glibc
 
 /// Map pins at image points, shared by crop, fit, frame and transform.
 struct MarkerFlags: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("A pin at image pixel X,Y (repeatable); it keeps its size in output pixels and its tip on the point.", valueName: "x,y"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("A pin at image pixel X,Y (repeatable); it keeps its size in output pixels and its tip on the point.", valueName: "x,y"))
     var marker: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Pins from a file: CSV lines x,y[,label] or a JSON array of {\"x\":..,\"y\":..,\"label\":..}.", valueName: "file"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Pins from a file: CSV lines x,y[,label] or a JSON array of {\"x\":..,\"y\":..,\"label\":..}.", valueName: "file"))
     var markers: String?
 
     func validate() throws {

@@ -39,16 +39,20 @@ struct Animate: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The portrait screen: WxH pixels or a device name (its pixels).", valueName: "wxh|name"))
     var screen: Size
 
-    @Option(name: .long, help: ArgumentHelp("With a device name: pixels per point (default the device's; 1 for a point-sized preview).", valueName: "s"))
+    @Option(
+        name: .long, help: ArgumentHelp("With a device name: pixels per point (default the device's; 1 for a point-sized preview).", valueName: "s"))
     var scale: Double?
 
-    @Option(name: .long, help: ArgumentHelp("Start rect x,y,w,h in screen pixels (not with --bounce).", valueName: "rect"), transform: RectArgument.parse)
+    @Option(
+        name: .long, help: ArgumentHelp("Start rect x,y,w,h in screen pixels (not with --bounce).", valueName: "rect"), transform: RectArgument.parse)
     var from: RectArgument?
 
     @Option(name: .long, help: ArgumentHelp("End rect x,y,w,h, or fullscreen (default).", valueName: "rect"), transform: TargetArgument.parse)
     var to: TargetArgument?
 
-    @Option(name: .long, help: ArgumentHelp("With --to fullscreen: portrait (default), landscape-left, landscape-right, upside-down, auto.", valueName: "o"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("With --to fullscreen: portrait (default), landscape-left, landscape-right, upside-down, auto.", valueName: "o"))
     var orientation: OrientationChoice?
 
     @Option(name: .long, help: ArgumentHelp("fill (default, as a zooming thumbnail) or fit.", valueName: "mode"))
@@ -63,7 +67,8 @@ struct Animate: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The turn's duration in seconds, after the zoom (default 0.25).", valueName: "s"))
     var turnDuration: Double?
 
-    @Option(name: .long, help: ArgumentHelp("With --bounce: its length (default 6 s, one turn); otherwise the same as --zoom-duration.", valueName: "s"))
+    @Option(
+        name: .long, help: ArgumentHelp("With --bounce: its length (default 6 s, one turn); otherwise the same as --zoom-duration.", valueName: "s"))
     var duration: Double?
 
     @Option(name: .long, help: ArgumentHelp("Frames per second (default 60).", valueName: "f"))
@@ -84,7 +89,9 @@ struct Animate: ParsableCommand {
     @Flag(name: .long, help: "The rotating-bounce recipe instead of the zoom transition.")
     var bounce = false
 
-    @Option(name: .long, help: ArgumentHelp("The map's zoom-scale clamp MIN,MAX: pins keep their size while the zoom scale is in it.", valueName: "min,max"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The map's zoom-scale clamp MIN,MAX: pins keep their size while the zoom scale is in it.", valueName: "min,max"))
     var pinScaleRange: NumberList?
 
     @Option(name: .long, help: ArgumentHelp("With --pin-scale-range: the map's zoom scale with the view at its rect (default 1).", valueName: "z"))
@@ -166,9 +173,14 @@ struct Animate: ParsableCommand {
         let toRect = to?.rect != nil
         if toRect && orientation != nil && orientation != .fixed(.portrait) { throw ValidationError("--orientation applies to --to fullscreen") }
         if turnDuration != nil || turnEasing != nil {
-            if rotateWithZoom { throw ValidationError("--turn-duration and --turn-easing time the turn after the zoom; with --rotate-with-zoom the turn is part of the zoom") }
+            if rotateWithZoom {
+                throw ValidationError(
+                    "--turn-duration and --turn-easing time the turn after the zoom; with --rotate-with-zoom the turn is part of the zoom")
+            }
             if toRect || orientation == nil || orientation == .fixed(.portrait) {
-                throw ValidationError("--turn-duration and --turn-easing need a turn: --to fullscreen with --orientation landscape-left, landscape-right, upside-down or auto")
+                throw ValidationError(
+                    "--turn-duration and --turn-easing need a turn: --to fullscreen with --orientation landscape-left, landscape-right, upside-down or auto"
+                )
             }
         }
         if duration != nil && zoomDuration != nil { throw ValidationError("--duration is --zoom-duration for the transition; give one") }
@@ -200,8 +212,9 @@ struct Animate: ParsableCommand {
         try Outputs.checkNotEmpty(contactSheet, "--contact-sheet")
         if let output { _ = try Outputs.pattern(output, "-o", needsCounter: true, example: "'frames/%03d.png'") }
         if output == "-" || apng == "-" || contactSheet == "-" { throw ValidationError("animate writes files; - (stdout) is not an output here") }
-        try Outputs.checkDistinct([("--apng", apng), ("--contact-sheet", contactSheet), ("--overlay", overlay), ("the input", input)]
-            .compactMap { o, p in p.map { (o, $0) } })
+        try Outputs.checkDistinct(
+            [("--apng", apng), ("--contact-sheet", contactSheet), ("--overlay", overlay), ("the input", input)]
+                .compactMap { o, p in p.map { (o, $0) } })
         // What the frames cost: the frames in flight (each thread renders one, one more
         // waits to be written), the contact sheet, and the pixels drawn in all (four times
         // --max-pixels: a 120 fps fullscreen animation of an iPad Pro is 0.3 G pixels).
@@ -211,7 +224,8 @@ struct Animate: ParsableCommand {
             try budget.check("the frames in flight (--screen \(screen))", size: s, count: min(frameBound, 2 * threads))
             if contactSheet != nil {
                 let cell = AnimationRenderer.cellSize(screen: s)
-                try budget.check("the contact sheet (--frames \(frameBound))", size: AnimationRenderer.contactSheetSize(cell: cell, count: frameBound))
+                try budget.check(
+                    "the contact sheet (--frames \(frameBound))", size: AnimationRenderer.contactSheetSize(cell: cell, count: frameBound))
             }
             let all = Budget(maxPixels: budget.maxPixels > 0 ? budget.maxPixels.multipliedReportingOverflow(by: 4).partialValue : 0, maxBytes: 0)
             try all.check("all \(frameBound) frames", size: s, bytesPerPixel: 0, count: frameBound)
@@ -237,12 +251,13 @@ struct Animate: ParsableCommand {
         let zoomEasing = easing ?? .easeInOut
         // validate() made sure --from is given without --bounce.
         let start = from?.rect ?? Rect(x: 0, y: 0, width: Double(screen.width), height: Double(screen.height))
-        let animation = ZoomAnimation(image: image, screen: screen, from: start,
-                                      to: to?.rect, orientation: chosen,
-                                      mode: mode ?? .fill, easing: zoomEasing,
-                                      turnEasing: turnEasing ?? zoomEasing,
-                                      zoomDuration: zoomSeconds, turnDuration: turnSeconds, fps: fps, frameCount: frames,
-                                      rotateWithZoom: rotateWithZoom, reverse: reverse)
+        let animation = ZoomAnimation(
+            image: image, screen: screen, from: start,
+            to: to?.rect, orientation: chosen,
+            mode: mode ?? .fill, easing: zoomEasing,
+            turnEasing: turnEasing ?? zoomEasing,
+            zoomDuration: zoomSeconds, turnDuration: turnSeconds, fps: fps, frameCount: frames,
+            rotateWithZoom: rotateWithZoom, reverse: reverse)
         return animation.frames
     }
 
@@ -269,8 +284,9 @@ struct Animate: ParsableCommand {
         if let overlay {
             do {
                 let picture = try ImageReader(path: overlay, options: decode.options).readImage()
-                overlayView = Overlay(image: picture, origin: overlayAt.flatMap(Self.point) ?? PixelPoint(x: 0, y: 0),
-                                      fade: overlayFade ?? .out)
+                overlayView = Overlay(
+                    image: picture, origin: overlayAt.flatMap(Self.point) ?? PixelPoint(x: 0, y: 0),
+                    fade: overlayFade ?? .out)
             } catch { throw ToolFailure(error) }
         }
         // Frames at rest in a fullscreen fit are `fit`'s own output: decoded and rendered as
@@ -287,8 +303,9 @@ struct Animate: ParsableCommand {
         // Decode once, at the largest scale any other frame shows (DCT-scaled for JPEGs).
         let moving = geometry.filter { $0.fit == nil }
         let largest = min(1, moving.map(\.scale).max() ?? 0.01)
-        let decodeSize = PixelSize(width: max(1, Int((Double(image.width) * largest).rounded(.up))),
-                                   height: max(1, Int((Double(image.height) * largest).rounded(.up))))
+        let decodeSize = PixelSize(
+            width: max(1, Int((Double(image.width) * largest).rounded(.up))),
+            height: max(1, Int((Double(image.height) * largest).rounded(.up))))
         var source: Image
         do { source = try reader.readResampled(to: decodeSize, filter: .lanczos).0 } catch { throw ToolFailure(error) }
         try encode.convert(&source, from: reader.header.color, path: reader.path)
@@ -326,40 +343,45 @@ struct Animate: ParsableCommand {
         var nextFrame = 0
         // Frames are independent: render (and encode) them on every core; results come
         // back on this thread, in whatever order they finish.
-        WorkerPool<FrameOutput>.run(count: n, threads: Thumb.processorCount, work: { k in
-            let f = geometry[k]
-            var frame = AnimationRenderer.render(f, source: picture, imageSize: image, screen: screenSize, background: bg,
-                                                 clip: clip, markers: markers, pinScale: pinSizes[k],
-                                                 base: f.fit.flatMap { rested[$0.orientation] }, overlay: extra)
-            if frame.format != common { frame = frame.converted(to: common) }
-            var result = FrameOutput(format: frame.format)
-            do {
-                if let pattern {
-                    try ImageWriter.write(frame, to: pattern.formattingFrameNumber(k + 1), encoding: .png(settings), protecting: protect,
-                                          color: color)
+        WorkerPool<FrameOutput>.run(
+            count: n, threads: Thumb.processorCount,
+            work: { k in
+                let f = geometry[k]
+                var frame = AnimationRenderer.render(
+                    f, source: picture, imageSize: image, screen: screenSize, background: bg,
+                    clip: clip, markers: markers, pinScale: pinSizes[k],
+                    base: f.fit.flatMap { rested[$0.orientation] }, overlay: extra)
+                if frame.format != common { frame = frame.converted(to: common) }
+                var result = FrameOutput(format: frame.format)
+                do {
+                    if let pattern {
+                        try ImageWriter.write(
+                            frame, to: pattern.formattingFrameNumber(k + 1), encoding: .png(settings), protecting: protect,
+                            color: color)
+                    }
+                    if wantAPNG { result.payload = try APNGWriter.framePayload(frame, settings: settings) }
+                    if wantSheet {
+                        // Only the sheet's small cell is kept, not the full frame.
+                        result.cell = AnimationRenderer.cell(frame, width: cellWidth)
+                    }
+                } catch {
+                    result.error = "\(error)"
                 }
-                if wantAPNG { result.payload = try APNGWriter.framePayload(frame, settings: settings) }
-                if wantSheet {
-                    // Only the sheet's small cell is kept, not the full frame.
-                    result.cell = AnimationRenderer.cell(frame, width: cellWidth)
+                return result
+            },
+            onResult: { k, r in
+                sheetFrames[k] = r.cell
+                if failure == nil, let e = r.error { failure = e }
+                guard let stream, failure == nil else { return }
+                waiting[k] = r.payload
+                while let payload = waiting.removeValue(forKey: nextFrame) {
+                    do { try stream.add(payload: payload) } catch {
+                        failure = "\(error)"
+                        return
+                    }
+                    nextFrame += 1
                 }
-            } catch {
-                result.error = "\(error)"
-            }
-            return result
-        }, onResult: { k, r in
-            sheetFrames[k] = r.cell
-            if failure == nil, let e = r.error { failure = e }
-            guard let stream, failure == nil else { return }
-            waiting[k] = r.payload
-            while let payload = waiting.removeValue(forKey: nextFrame) {
-                do { try stream.add(payload: payload) } catch {
-                    failure = "\(error)"
-                    return
-                }
-                nextFrame += 1
-            }
-        }, onTick: { failure == nil })
+            }, onTick: { failure == nil })
         if let failure {
             stream?.discard()
             throw ToolFailure(failure)
@@ -369,7 +391,9 @@ struct Animate: ParsableCommand {
         }
         if let contactSheet {
             let sheet = AnimationRenderer.contactSheet(sheetFrames.compactMap { $0 }, background: bg)
-            do { try ImageWriter.write(sheet, to: contactSheet, encoding: .png(settings), protecting: [input], color: color) } catch { throw ToolFailure(error) }
+            do { try ImageWriter.write(sheet, to: contactSheet, encoding: .png(settings), protecting: [input], color: color) } catch {
+                throw ToolFailure(error)
+            }
         }
         if json { printJSON(geometry, pinSizes: pinSizes, pins: !markers.isEmpty) }
     }

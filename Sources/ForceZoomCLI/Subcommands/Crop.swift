@@ -39,19 +39,27 @@ struct Crop: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The square's side in image pixels.", valueName: "n"))
     var size: Int?
 
-    @Option(name: .long, help: ArgumentHelp("The device screen in points (WxH or a device name); the side is min(W,H). Default 390x844.", valueName: "wxh|name"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The device screen in points (WxH or a device name); the side is min(W,H). Default 390x844.", valueName: "wxh|name"))
     var screen: Size?
 
-    @Option(name: .long, help: ArgumentHelp("--at is a point in an aspect-fit view of this size (points, or a device name for its points).", valueName: "wxh"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("--at is a point in an aspect-fit view of this size (points, or a device name for its points).", valueName: "wxh"))
     var view: Size?
 
     @Option(name: .long, help: ArgumentHelp("Magnification: the square shows N/Z image pixels, Z times larger.", valueName: "z"))
     var zoom: Double = 1
 
-    @Option(name: .long, help: ArgumentHelp("Fill where the image is smaller than the square: black, white, transparent, #RRGGBB, #RRGGBBAA.", valueName: "color"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Fill where the image is smaller than the square: black, white, transparent, #RRGGBB, #RRGGBBAA.", valueName: "color"))
     var background: ColorArgument = ColorArgument(.transparent)
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Output PNG path, - for stdout; with several --at, a pattern with %d. Default: <stem>.crop.png here.", valueName: "path"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("Output PNG path, - for stdout; with several --at, a pattern with %d. Default: <stem>.crop.png here.", valueName: "path"))
     var output: String?
 
     @Flag(name: .long, help: "Print the geometry as JSON (one line per point).")
@@ -75,7 +83,9 @@ struct Crop: ParsableCommand {
         // The window shows N/Z image pixels a side; past the longest side forcezoom makes,
         // no image can fill it and the sampling tables would be absurd.
         if Double(side) / zoom > Double(Budget.maxSide) {
-            throw ValidationError("--zoom \(Echo.number(zoom)) with side \(side) would show \(Echo.number((Double(side) / zoom).rounded(.up))) image pixels a side, over \(Budget.maxSide); give a larger --zoom")
+            throw ValidationError(
+                "--zoom \(Echo.number(zoom)) with side \(side) would show \(Echo.number((Double(side) / zoom).rounded(.up))) image pixels a side, over \(Budget.maxSide); give a larger --zoom"
+            )
         }
         if !geometryOnly {
             let (side, budget) = (self.side, decode.budget)
@@ -133,7 +143,9 @@ struct Crop: ParsableCommand {
         let rects = geometries.map { $0.sourceRect(margin: PeekRenderer.margin(for: $0, filter: filter)) }
         // The decoded pieces are held together (one decode for every point).
         let pieces = rects.reduce(Int64(0)) { $0.addingReportingOverflow($1.size.area).partialValue }
-        do { try decode.budget.check("the \(rects.count) decoded squares (--at)", bytes: pieces.multipliedReportingOverflow(by: 4).partialValue) } catch {
+        do {
+            try decode.budget.check("the \(rects.count) decoded squares (--at)", bytes: pieces.multipliedReportingOverflow(by: 4).partialValue)
+        } catch {
             throw ToolFailure("\(reader.path): \(error)")
         }
         let paths = at.indices.map { outputPath($0 + 1) }
@@ -150,8 +162,9 @@ struct Crop: ParsableCommand {
             let path = outputPath(i + 1)
             let bytes: Int64?
             do {
-                bytes = try ImageWriter.write(peek, to: path, encoding: .png(encode.png), protecting: [input],
-                                              color: encode.carry(header.color))
+                bytes = try ImageWriter.write(
+                    peek, to: path, encoding: .png(encode.png), protecting: [input],
+                    color: encode.carry(header.color))
             } catch {
                 throw ToolFailure(error)
             }
@@ -181,10 +194,14 @@ struct Crop: ParsableCommand {
         ]
         if let v = view?.points {
             let fit = AspectFit(image: header.uprightSize, view: v)
-            members.append(("view", .object([
-                ("size", v.json), ("scale", .number(fit.scale)), ("imageRect", fit.imageRect.json),
-                ("previewBox", fit.viewRect(forImage: g.window).json),
-            ])))
+            members.append(
+                (
+                    "view",
+                    .object([
+                        ("size", v.json), ("scale", .number(fit.scale)), ("imageRect", fit.imageRect.json),
+                        ("previewBox", fit.viewRect(forImage: g.window).json),
+                    ])
+                ))
         }
         if let output { members.append(("output", .string(output))) }
         if let bytes { members.append(("bytes", .int(bytes))) }

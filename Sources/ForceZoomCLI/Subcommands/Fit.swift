@@ -35,7 +35,8 @@ struct Fit: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The device screen in portrait: WxH pixels or a device name.", valueName: "wxh|name"))
     var screen: Size
 
-    @Option(name: .long, help: ArgumentHelp("With a device name: pixels per point (default the device's; 1 for a point-sized preview).", valueName: "s"))
+    @Option(
+        name: .long, help: ArgumentHelp("With a device name: pixels per point (default the device's; 1 for a point-sized preview).", valueName: "s"))
     var scale: Double?
 
     @Option(name: .long, help: ArgumentHelp("portrait, landscape-left, landscape-right, upside-down or auto.", valueName: "o"))
@@ -49,8 +50,6 @@ struct Fit: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("Reduction kernel: lanczos (default), bicubic, bilinear, box, nearest.", valueName: "filter"))
     var filter: ResampleFilter = .lanczos
-
-
 
     @OptionGroup var outputOptions: OutputOptions
     @OptionGroup var pins: MarkerFlags
@@ -67,7 +66,9 @@ struct Fit: ParsableCommand {
     /// `--scale` needs a device (WxH is already pixels) and a positive, sane value.
     static func checkScale(_ scale: Double?, screen: Size) throws {
         guard let scale else { return }
-        if screen.device == nil { throw ValidationError("--scale applies to a device name (--screen iphone-15 --scale 1); --screen \(screen) is already in pixels") }
+        if screen.device == nil {
+            throw ValidationError("--scale applies to a device name (--screen iphone-15 --scale 1); --screen \(screen) is already in pixels")
+        }
         if !(scale > 0 && scale <= 8) { throw ValidationError("--scale must be more than 0 and at most 8, got \(Echo.number(scale))") }
     }
 
@@ -88,18 +89,22 @@ struct Fit: ParsableCommand {
         for w in reader.warnings { Terminal.warning("\(reader.path): \(w)") }
         let path = outputOptions.path(input: input, suffix: "fit")
         let bytes: Int64?
-        do { bytes = try ImageWriter.write(canvas, to: path, encoding: .png(encode.png), protecting: [input],
-                                                    color: encode.carry(reader.header.color)) } catch { throw ToolFailure(error) }
+        do {
+            bytes = try ImageWriter.write(
+                canvas, to: path, encoding: .png(encode.png), protecting: [input],
+                color: encode.carry(reader.header.color))
+        } catch { throw ToolFailure(error) }
         if outputOptions.json {
-            print(JSON.object([
-                ("input", .string(reader.path)), ("uprightSize", image.json), ("screen", g.screen.json),
-                ("orientation", .string(g.orientation.rawValue)), ("mode", .string(g.mode.rawValue)),
-                ("contentBounds", g.bounds.json), ("scale", .number(g.scale)), ("scaledSize", g.scaledSize.json),
-                ("contentRect", PixelRect(origin: g.offset, size: g.scaledSize).json),
-                ("visibleImageRect", g.visibleImageRect.json), ("transform", g.transform.json),
-                ("canvasImageRect", g.canvasImageRect.json), ("output", .string(path)),
-                ("bytes", bytes.map { .int($0) } ?? .null),
-            ]))
+            print(
+                JSON.object([
+                    ("input", .string(reader.path)), ("uprightSize", image.json), ("screen", g.screen.json),
+                    ("orientation", .string(g.orientation.rawValue)), ("mode", .string(g.mode.rawValue)),
+                    ("contentBounds", g.bounds.json), ("scale", .number(g.scale)), ("scaledSize", g.scaledSize.json),
+                    ("contentRect", PixelRect(origin: g.offset, size: g.scaledSize).json),
+                    ("visibleImageRect", g.visibleImageRect.json), ("transform", g.transform.json),
+                    ("canvasImageRect", g.canvasImageRect.json), ("output", .string(path)),
+                    ("bytes", bytes.map { .int($0) } ?? .null),
+                ]))
         }
     }
 }

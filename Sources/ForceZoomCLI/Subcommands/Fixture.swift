@@ -41,7 +41,11 @@ struct Fixture: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("Output path (.png or .jpg), - for stdout.", valueName: "path"))
     var output: String?
 
-    @Option(name: .long, help: ArgumentHelp("Trace a piece of a coords image (1:1 or whole-number zoom, padded or not) back to its source rectangle and orientation (JSON).", valueName: "file"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Trace a piece of a coords image (1:1 or whole-number zoom, padded or not) back to its source rectangle and orientation (JSON).",
+            valueName: "file"))
     var decode: String?
 
     @Option(name: .long, help: ArgumentHelp("Checker cell or grid spacing in pixels.", valueName: "n"))
@@ -62,7 +66,8 @@ struct Fixture: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("png, jpeg, webp, heic or avif (default: from the extension).", valueName: "format"))
     var format: FixtureFormat?
 
-    @Option(name: .long, help: ArgumentHelp("PNG colour type: gray, gray-alpha, rgb (default), rgba, palette. For solid, a colour.", valueName: "type"))
+    @Option(
+        name: .long, help: ArgumentHelp("PNG colour type: gray, gray-alpha, rgb (default), rgba, palette. For solid, a colour.", valueName: "type"))
     var color: String?
 
     @Option(name: .long, help: ArgumentHelp("PNG bit depth: 1, 2, 4 (gray, palette), 8, 16.", valueName: "bits"))
@@ -101,7 +106,9 @@ struct Fixture: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("JPEG: a restart marker every N MCU rows.", valueName: "n"))
     var restart: Int = 0
 
-    @Option(name: .long, help: ArgumentHelp("Write EXIF orientation 1-8; the stored pixels are turned so the upright image is the pattern.", valueName: "n"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Write EXIF orientation 1-8; the stored pixels are turned so the upright image is the pattern.", valueName: "n"))
     var exifOrientation: Int?
 
     @Flag(name: .long, help: "Print the file's size and the SHA-256 of its decoded pixels as JSON.")
@@ -112,7 +119,11 @@ struct Fixture: ParsableCommand {
     @Flag(name: .long, help: "WebP: lossless (default: lossy at --quality).")
     var lossless = false
 
-    @Option(name: .long, help: ArgumentHelp("HEIC/AVIF: store the pixels turned clockwise and write an irot of 90, 180 or 270 degrees (anticlockwise), so the upright image is the pattern.", valueName: "degrees"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "HEIC/AVIF: store the pixels turned clockwise and write an irot of 90, 180 or 270 degrees (anticlockwise), so the upright image is the pattern.",
+            valueName: "degrees"))
     var heifRotate: Int = 0
 
     /// "heic" or "avif" when the output is HEIF.
@@ -144,17 +155,22 @@ struct Fixture: ParsableCommand {
         guard let size else { throw ValidationError("give --size WxH") }
         try size.check("--size")
         let pixels = size.pixels
-        try Check.budget { () throws(BudgetError) in try Budget(maxPixels: 268_435_456, maxBytes: 2 << 30).check("--size \(size)", size: pixels, bytesPerPixel: 8) }
+        try Check.budget { () throws(BudgetError) in
+            try Budget(maxPixels: 268_435_456, maxBytes: 2 << 30).check("--size \(size)", size: pixels, bytesPerPixel: 8)
+        }
         if output == nil { throw ValidationError("give an output path with -o (.png or .jpg)") }
         try Outputs.checkNotEmpty(output, "-o")
         if let step { try Check.integer(step, "--step", in: 1...Budget.maxSide) }
-        let depths: [Int] = switch pngColor {
-        case .gray?: [1, 2, 4, 8, 16]
-        case .palette?: [1, 2, 4, 8]
-        default: [8, 16]
-        }
+        let depths: [Int] =
+            switch pngColor {
+            case .gray?: [1, 2, 4, 8, 16]
+            case .palette?: [1, 2, 4, 8]
+            default: [8, 16]
+            }
         if !depths.contains(depth) {
-            throw ValidationError("--depth \(depth) is not a PNG bit depth for \(pngColor.map { "--color \($0.rawValue)" } ?? "rgb"); use \(depths.map(String.init).joined(separator: ", "))")
+            throw ValidationError(
+                "--depth \(depth) is not a PNG bit depth for \(pngColor.map { "--color \($0.rawValue)" } ?? "rgb"); use \(depths.map(String.init).joined(separator: ", "))"
+            )
         }
         if ![0, 90, 180, 270].contains(heifRotate) { throw ValidationError("--heif-rotate must be 0, 90, 180 or 270") }
         if heifRotate != 0 && heifKind == nil { throw ValidationError("--heif-rotate is an HEIC/AVIF option; the output is not .heic or .avif") }
@@ -179,7 +195,8 @@ struct Fixture: ParsableCommand {
             throw ValidationError("--color (as a type), --depth, --interlace and --transparent are PNG options; the output is JPEG")
         }
         if !isJPEG && (progressive || grayscale || cmyk || ycck || arithmetic || rgbCoded || restart > 0) {
-            throw ValidationError("--progressive, --grayscale, --cmyk, --ycck, --arithmetic, --rgb-coded and --restart are JPEG options; the output is PNG")
+            throw ValidationError(
+                "--progressive, --grayscale, --cmyk, --ycck, --arithmetic, --rgb-coded and --restart are JPEG options; the output is PNG")
         }
         if output == "-" && json { throw ValidationError("-o - writes the image to stdout; --json cannot share it") }
     }
@@ -228,12 +245,13 @@ struct Fixture: ParsableCommand {
                 reader = try ImageReader(path: path, options: DecodeOptions())
                 image = try reader.readImage()
             } catch { throw ToolFailure(error) }
-            print(JSON.object([
-                ("file", .string(path)), ("bytes", .int(FileSystem.size(of: path) ?? 0)),
-                ("width", .int(image.width)), ("height", .int(image.height)),
-                ("pixelFormat", .string(image.format.description)),
-                ("sha256", .string(SHA256.hex(image.pixels))),
-            ]))
+            print(
+                JSON.object([
+                    ("file", .string(path)), ("bytes", .int(FileSystem.size(of: path) ?? 0)),
+                    ("width", .int(image.width)), ("height", .int(image.height)),
+                    ("pixelFormat", .string(image.format.description)),
+                    ("sha256", .string(SHA256.hex(image.pixels))),
+                ]))
         }
     }
 
@@ -241,19 +259,22 @@ struct Fixture: ParsableCommand {
         let image: Image
         do { image = try ImageReader(path: path, options: DecodeOptions()).readImage() } catch { throw ToolFailure(error) }
         guard let t = CoordinateTrace.trace(image) else {
-            throw ToolFailure("\(path == "-" ? "<stdin>" : path): not a piece of a coords fixture, 1:1 or magnified by a whole number, padded or not (scaled by a fraction, filtered or recoloured?)")
+            throw ToolFailure(
+                "\(path == "-" ? "<stdin>" : path): not a piece of a coords fixture, 1:1 or magnified by a whole number, padded or not (scaled by a fraction, filtered or recoloured?)"
+            )
         }
         let p = t.padding
-        print(JSON.object([
-            ("file", .string(path)),
-            ("sourceRect", t.sourceRect.json),
-            ("orientation", .int(t.orientation.rawValue)),
-            ("transform", .string(t.orientation.description)),
-            ("zoom", .int(t.zoom)),
-            ("window", t.window.json),
-            ("pieceRect", t.piece.json),
-            ("padding", .object([("left", .int(p.left)), ("top", .int(p.top)), ("right", .int(p.right)), ("bottom", .int(p.bottom))])),
-        ]))
+        print(
+            JSON.object([
+                ("file", .string(path)),
+                ("sourceRect", t.sourceRect.json),
+                ("orientation", .int(t.orientation.rawValue)),
+                ("transform", .string(t.orientation.description)),
+                ("zoom", .int(t.zoom)),
+                ("window", t.window.json),
+                ("pieceRect", t.piece.json),
+                ("padding", .object([("left", .int(p.left)), ("top", .int(p.top)), ("right", .int(p.right)), ("bottom", .int(p.bottom))])),
+            ]))
     }
 }
 

@@ -29,7 +29,8 @@ struct Frame: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The peek's side in image pixels.", valueName: "n"))
     var size: Int?
 
-    @Option(name: .long, help: ArgumentHelp("The device screen in points (WxH or name); side = min(W,H) points. Default 390x844.", valueName: "wxh|name"))
+    @Option(
+        name: .long, help: ArgumentHelp("The device screen in points (WxH or name); side = min(W,H) points. Default 390x844.", valueName: "wxh|name"))
     var screen: Size?
 
     @Option(name: .long, help: ArgumentHelp("Box stroke width in points.", valueName: "w"))
@@ -43,8 +44,6 @@ struct Frame: ParsableCommand {
 
     @Flag(name: .long, help: "Put the 1:1 peek beside the view.")
     var withPeek = false
-
-
 
     @OptionGroup var outputOptions: OutputOptions
     @OptionGroup var pins: MarkerFlags
@@ -85,8 +84,9 @@ struct Frame: ParsableCommand {
         var shot = PeekRenderer.render(peek, source: source, sourceRect: peek.coveredRect, background: background.color, filter: .nearest)
         pins.draw(on: &shot, transform: .translation(-peek.window.x, -peek.window.y))
         let gap = 16
-        var both = Image(width: view.width + gap + shot.width, height: max(view.height, shot.height),
-                         format: view.format.union(shot.format), fill: Color(r: 40, g: 40, b: 40))
+        var both = Image(
+            width: view.width + gap + shot.width, height: max(view.height, shot.height),
+            format: view.format.union(shot.format), fill: Color(r: 40, g: 40, b: 40))
         both.blend(view, at: PixelPoint(x: 0, y: 0))
         both.blend(shot, at: PixelPoint(x: view.width + gap, y: (both.height - shot.height) / 2))
         return both
@@ -111,16 +111,20 @@ struct Frame: ParsableCommand {
         let canvas: Image
         do { canvas = try render(reader, fit: fit, peek: peek, style: style, markers: markers) } catch let e as DecodeError { throw ToolFailure(e) }
         let path = outputOptions.path(input: input, suffix: "frame")
-        do { try ImageWriter.write(canvas, to: path, encoding: .png(encode.png), protecting: [input],
-                                           color: encode.carry(reader.header.color)) } catch { throw ToolFailure(error) }
+        do {
+            try ImageWriter.write(
+                canvas, to: path, encoding: .png(encode.png), protecting: [input],
+                color: encode.carry(reader.header.color))
+        } catch { throw ToolFailure(error) }
         if outputOptions.json {
-            print(JSON.object([
-                ("input", .string(reader.path)), ("uprightSize", image.json), ("view", view.points.json),
-                ("scale", .number(fit.scale)), ("imageRect", fit.imageRect.json),
-                ("point", .object([("x", .int(point.x)), ("y", .int(point.y))])), ("side", .int(side)),
-                ("cropRect", peek.coveredRect.json), ("box", FrameRenderer.boxRect(fit: fit, peek: peek).json),
-                ("output", .string(path)),
-            ]))
+            print(
+                JSON.object([
+                    ("input", .string(reader.path)), ("uprightSize", image.json), ("view", view.points.json),
+                    ("scale", .number(fit.scale)), ("imageRect", fit.imageRect.json),
+                    ("point", .object([("x", .int(point.x)), ("y", .int(point.y))])), ("side", .int(side)),
+                    ("cropRect", peek.coveredRect.json), ("box", FrameRenderer.boxRect(fit: fit, peek: peek).json),
+                    ("output", .string(path)),
+                ]))
         }
     }
 }

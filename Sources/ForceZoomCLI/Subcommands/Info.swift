@@ -60,10 +60,14 @@ struct Info: ParsableCommand {
         ]
         m += h.details.jsonMembers
         if let p = h.color.profile {
-            m.append(("iccProfile", .object([
-                ("description", p.description.map { .string($0) } ?? .null), ("colorSpace", .string(p.colorSpace)),
-                ("class", .string(p.deviceClass)), ("version", .string(p.version)), ("bytes", .int(p.size)),
-            ])))
+            m.append(
+                (
+                    "iccProfile",
+                    .object([
+                        ("description", p.description.map { .string($0) } ?? .null), ("colorSpace", .string(p.colorSpace)),
+                        ("class", .string(p.deviceClass)), ("version", .string(p.version)), ("bytes", .int(p.size)),
+                    ])
+                ))
         }
         if let i = h.color.sRGBIntent { m.append(("srgbIntent", .int(i))) }
         if let g = h.color.gamma { m.append(("gamma", .number(g))) }
@@ -75,9 +79,10 @@ struct Info: ParsableCommand {
         var parts = ["\(h.format) \(h.storedSize)"]
         if let v = h.exifOrientationValue {
             if let o = Orientation(rawValue: v) {
-                parts.append(h.orientation == .up && o != .up
-                    ? "EXIF orientation \(o) (not applied)"
-                    : "EXIF orientation \(o), upright \(h.uprightSize)")
+                parts.append(
+                    h.orientation == .up && o != .up
+                        ? "EXIF orientation \(o) (not applied)"
+                        : "EXIF orientation \(o), upright \(h.uprightSize)")
             } else {
                 parts.append("EXIF orientation \(v) (invalid, ignored)")
             }
@@ -85,7 +90,8 @@ struct Info: ParsableCommand {
         // The profile's own line replaces the codec's "ICC profile" note when it could be read.
         parts += h.details.summary.filter { h.color.profile == nil || !$0.hasPrefix("ICC profile") }
         if let p = h.color.profile {
-            parts.append("ICC \"\(p.description ?? "no description")\" (\(p.colorSpace), v\(p.version), \(p.size) bytes; kept in outputs unless --icc strip)")
+            parts.append(
+                "ICC \"\(p.description ?? "no description")\" (\(p.colorSpace), v\(p.version), \(p.size) bytes; kept in outputs unless --icc strip)")
         }
         parts.append("-> \(h.pixelFormat)")
         return "\(path): " + parts.joined(separator: ", ")

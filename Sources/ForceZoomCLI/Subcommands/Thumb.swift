@@ -60,21 +60,25 @@ struct Thumb: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Descend into subfolders of folder inputs.")
     var recursive = false
 
-    @Option(name: .long, help: ArgumentHelp("N, WxH, Wx or xH, with > (only shrink, default), < (only enlarge) or ! (exact).", valueName: "spec"),
-            transform: { try ThumbnailSize(parsing: $0) })
+    @Option(
+        name: .long, help: ArgumentHelp("N, WxH, Wx or xH, with > (only shrink, default), < (only enlarge) or ! (exact).", valueName: "spec"),
+        transform: { try ThumbnailSize(parsing: $0) })
     var size = ThumbnailSize(width: 256, height: 256)
 
     @Flag(name: .long, help: "Fill the box and cut the overflow evenly (needs a box: N or WxH).")
     var crop = false
 
-    @Option(name: .long, help: ArgumentHelp("Fill the box and keep the part around this point (pixels or percent of the upright image).", valueName: "x,y"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Fill the box and keep the part around this point (pixels or percent of the upright image).", valueName: "x,y"))
     var cropAt: Point?
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Output folder, created if missing.", valueName: "dir"))
     var out: String = "thumbs"
 
-    @Option(name: .long, help: ArgumentHelp("Output name: %s stem, %e extension, %d folder, %i index; .png, .jpg or .webp.", valueName: "pattern"),
-            transform: { try ThumbnailName($0) })
+    @Option(
+        name: .long, help: ArgumentHelp("Output name: %s stem, %e extension, %d folder, %i index; .png, .jpg or .webp.", valueName: "pattern"),
+        transform: { try ThumbnailName($0) })
     var name = ThumbnailName.standard
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Parallel jobs (default: the number of processors).", valueName: "n"))
@@ -86,7 +90,9 @@ struct Thumb: ParsableCommand {
     @Flag(name: .long, help: "Write WebP outputs lossless (whatever --quality says).")
     var lossless = false
 
-    @Flag(name: .long, help: "Always decode the image, never an HEIF file's embedded thumbnail (used by default when it has at least the output's pixels).")
+    @Flag(
+        name: .long,
+        help: "Always decode the image, never an HEIF file's embedded thumbnail (used by default when it has at least the output's pixels).")
     var noEmbeddedThumbnail = false
 
     @Flag(name: .long, help: "Skip inputs whose output exists and is newer than the input.")
@@ -148,8 +154,9 @@ struct Thumb: ParsableCommand {
             }
         }
 
-        var thumbnailer = Thumbnailer(size: size, decode: decode.options, png: encode.png,
-                                      jpegQuality: quality, skipExisting: skipExisting)
+        var thumbnailer = Thumbnailer(
+            size: size, decode: decode.options, png: encode.png,
+            jpegQuality: quality, skipExisting: skipExisting)
         thumbnailer.lossless = lossless
         thumbnailer.keepColor = encode.icc == .keep
         thumbnailer.convertToSRGB = encode.icc == .srgb ? encode.intent : nil

@@ -45,7 +45,11 @@ struct Transform: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Output size; default: the transformed image's bounding box.", valueName: "wxh"))
     var canvas: Size?
 
-    @Option(name: .long, help: ArgumentHelp("With --canvas: the image point the steps act about, placed at the same point of the canvas (unit AX,AY or a name; default center).", valueName: "ax,ay|name"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --canvas: the image point the steps act about, placed at the same point of the canvas (unit AX,AY or a name; default center).",
+            valueName: "ax,ay|name"))
     var anchor: String?
 
     @Option(name: .long, help: ArgumentHelp("What shows outside the image (default transparent).", valueName: "color"))
@@ -53,8 +57,6 @@ struct Transform: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("nearest, bilinear (default), bicubic, lanczos.", valueName: "filter"))
     var filter: ResampleFilter = .bilinear
-
-
 
     @OptionGroup var outputOptions: OutputOptions
     @OptionGroup var pins: MarkerFlags
@@ -99,8 +101,15 @@ struct Transform: ParsableCommand {
             try Check.budget { () throws(BudgetError) in try budget.check("--canvas \(canvas)", size: canvas.pixels) }
         }
         if let anchor {
-            if canvas == nil { throw ValidationError("--anchor places the image in --canvas; without --canvas the output is the bounding box, whatever the pivot. Give --canvas WxH") }
-            if Self.anchorPoint(anchor) == nil { throw ValidationError("--anchor takes AX,AY in unit coordinates (0.5,0.5 is the centre) or top-left, top, top-right, left, center, right, bottom-left, bottom, bottom-right; got '\(anchor)'") }
+            if canvas == nil {
+                throw ValidationError(
+                    "--anchor places the image in --canvas; without --canvas the output is the bounding box, whatever the pivot. Give --canvas WxH")
+            }
+            if Self.anchorPoint(anchor) == nil {
+                throw ValidationError(
+                    "--anchor takes AX,AY in unit coordinates (0.5,0.5 is the centre) or top-left, top, top-right, left, center, right, bottom-left, bottom, bottom-right; got '\(anchor)'"
+                )
+            }
         }
     }
 
@@ -126,10 +135,14 @@ struct Transform: ParsableCommand {
             let step: AffineTransform?
             switch name {
             case "--rotate": step = r.next().map { AffineTransform.rotation(degrees: $0) }
-            case "--scale": step = s.next().flatMap { Self.numbers($0, count: [1, 2]) }.map { $0.count == 1 ? .scale($0[0], $0[0]) : .scale($0[0], $0[1]) }
+            case "--scale":
+                step = s.next().flatMap { Self.numbers($0, count: [1, 2]) }.map { $0.count == 1 ? .scale($0[0], $0[0]) : .scale($0[0], $0[1]) }
             case "--translate": step = t.next().flatMap { Self.numbers($0, count: [2]) }.map { .translation($0[0], $0[1]) }
             case "--skew": step = k.next().flatMap { Self.numbers($0, count: [2]) }.map { .skew($0[0], $0[1]) }
-            case "--matrix": step = m.next().flatMap { Self.numbers($0, count: [6]) }.map { AffineTransform(a: $0[0], b: $0[1], c: $0[2], d: $0[3], tx: $0[4], ty: $0[5]) }
+            case "--matrix":
+                step = m.next().flatMap { Self.numbers($0, count: [6]) }.map {
+                    AffineTransform(a: $0[0], b: $0[1], c: $0[2], d: $0[3], tx: $0[4], ty: $0[5])
+                }
             default: step = nil
             }
             if let step { result = result.then(step) }
@@ -164,11 +177,15 @@ struct Transform: ParsableCommand {
             let bw = snap(box.maxX).rounded(.up) - x0, bh = snap(box.maxY).rounded(.up) - y0
             // Checked before any conversion to Int: the steps can make any size.
             guard bw <= Double(Budget.maxSide), bh <= Double(Budget.maxSide) else {
-                throw ToolFailure("\(reader.path): the transformed image would be \(Echo.number(bw.rounded()))x\(Echo.number(bh.rounded())) pixels, and sides are limited to \(Budget.maxSide); give smaller steps or a --canvas to cut it")
+                throw ToolFailure(
+                    "\(reader.path): the transformed image would be \(Echo.number(bw.rounded()))x\(Echo.number(bh.rounded())) pixels, and sides are limited to \(Budget.maxSide); give smaller steps or a --canvas to cut it"
+                )
             }
             canvasSize = PixelSize(width: max(1, Int(bw)), height: max(1, Int(bh)))
-            full = about.then(.translation(Double(canvasSize.width) / 2 - (box.x + box.width / 2),
-                                           Double(canvasSize.height) / 2 - (box.y + box.height / 2)))
+            full = about.then(
+                .translation(
+                    Double(canvasSize.width) / 2 - (box.x + box.width / 2),
+                    Double(canvasSize.height) / 2 - (box.y + box.height / 2)))
         }
         if canvas == nil {
             do { try decode.budget.check("the transformed image's bounding box", size: canvasSize) } catch {
@@ -188,15 +205,22 @@ struct Transform: ParsableCommand {
         } catch { throw ToolFailure(error) }
         try encode.convert(&source, from: reader.header.color, path: reader.path)
         let warp = AffineTransform.scale(w / Double(source.width), h / Double(source.height)).then(full)
-        var out = AffineRenderer.render(source, transform: warp, canvas: canvasSize, background: background.color,
-                                        filter: filter)
+        var out = AffineRenderer.render(
+            source, transform: warp, canvas: canvasSize, background: background.color,
+            filter: filter)
         PinLayer(markers).draw(on: &out, transform: full)
         let path = outputOptions.path(input: input, suffix: "transform")
-        do { try ImageWriter.write(out, to: path, encoding: .png(encode.png), protecting: [input],
-                                           color: encode.carry(reader.header.color)) } catch { throw ToolFailure(error) }
+        do {
+            try ImageWriter.write(
+                out, to: path, encoding: .png(encode.png), protecting: [input],
+                color: encode.carry(reader.header.color))
+        } catch { throw ToolFailure(error) }
         if outputOptions.json {
-            print(JSON.object([("input", .string(reader.path)), ("uprightSize", size.json), ("transform", full.json),
-                               ("canvas", canvasSize.json), ("output", .string(path))]))
+            print(
+                JSON.object([
+                    ("input", .string(reader.path)), ("uprightSize", size.json), ("transform", full.json),
+                    ("canvas", canvasSize.json), ("output", .string(path)),
+                ]))
         }
     }
 }

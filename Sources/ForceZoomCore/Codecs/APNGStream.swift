@@ -11,8 +11,10 @@ public final class APNGStream {
     private var failed = false
 
     /// Opens `path` (never one of `inputs`) and writes the header.
-    public init(path: String, protecting inputs: [String], size: PixelSize, format: PixelFormat, fps: Double,
-                frameCount: Int) throws(OutputError) {
+    public init(
+        path: String, protecting inputs: [String], size: PixelSize, format: PixelFormat, fps: Double,
+        frameCount: Int
+    ) throws(OutputError) {
         out = try OutputFile(path: path, protecting: inputs)
         self.format = APNGWriter(size: size, format: format, fps: fps)
         self.frameCount = frameCount

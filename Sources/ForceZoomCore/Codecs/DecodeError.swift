@@ -36,9 +36,9 @@ public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
     public var path: String {
         switch self {
         case .cannotOpen(let p, _), .isDirectory(let p), .empty(let p), .unsupportedFormat(let p, _),
-             .notAnImage(let p, _), .unsupportedVariant(let p, _), .tooManyPixels(let p, _, _),
-             .overMemoryLimit(let p, _, _), .tooManyScans(let p, _), .truncatedHeader(let p, _), .corruptHeader(let p, _),
-             .truncated(let p, _), .corrupt(let p, _), .readFailed(let p, _), .noSuchFrame(let p, _, _):
+            .notAnImage(let p, _), .unsupportedVariant(let p, _), .tooManyPixels(let p, _, _),
+            .overMemoryLimit(let p, _, _), .tooManyScans(let p, _), .truncatedHeader(let p, _), .corruptHeader(let p, _),
+            .truncated(let p, _), .corrupt(let p, _), .readFailed(let p, _), .noSuchFrame(let p, _, _):
             return p
         }
     }
@@ -50,11 +50,13 @@ public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
         case .isDirectory: return "is a directory, not an image file"
         case .empty: return "file is empty (0 bytes)"
         case .unsupportedFormat(_, let format):
-            return "\(format) is not supported; forcezoom reads PNG, JPEG, WebP, HEIF/HEIC and AVIF (convert it first, e.g. with `vips copy in.x out.png`)"
+            return
+                "\(format) is not supported; forcezoom reads PNG, JPEG, WebP, HEIF/HEIC and AVIF (convert it first, e.g. with `vips copy in.x out.png`)"
         case .notAnImage(_, let what): return "not an image (\(what)); forcezoom reads PNG, JPEG, WebP, HEIF/HEIC and AVIF"
         case .unsupportedVariant(_, let what): return "unsupported \(what)"
         case .tooManyPixels(_, let size, let limit):
-            return "image is \(size) (\(size.area == .max ? "over 9.2e18" : String(size.area)) pixels), over the limit of \(limit); raise it with --max-pixels N (0 = no limit)"
+            return
+                "image is \(size) (\(size.area == .max ? "over 9.2e18" : String(size.area)) pixels), over the limit of \(limit); raise it with --max-pixels N (0 = no limit)"
         case .overMemoryLimit(_, let needed, let limit):
             return "decoding would need about \(Self.mebibytes(needed)) MiB, over the memory limit of "
                 + "\(Self.mebibytes(limit)) MiB; raise it with --max-memory MIB (0 = no limit)"

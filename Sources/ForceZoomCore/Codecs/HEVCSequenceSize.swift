@@ -20,7 +20,8 @@ enum HEVCSequenceSize {
         let chroma = Int(b[16] & 3), luma = Int(b[17] & 7) + 8, chromaDepth = Int(b[18] & 7) + 8
         for sps in declarations(inHvcC: b) {
             if sps.lumaDepth != luma || sps.chromaDepth != chromaDepth || sps.chromaFormat != chroma {
-                return "the hvcC box says \(luma)/\(chromaDepth)-bit chroma format \(chroma), its parameter set \(sps.lumaDepth)/\(sps.chromaDepth)-bit chroma format \(sps.chromaFormat)"
+                return
+                    "the hvcC box says \(luma)/\(chromaDepth)-bit chroma format \(chroma), its parameter set \(sps.lumaDepth)/\(sps.chromaDepth)-bit chroma format \(sps.chromaFormat)"
             }
         }
         return nil

@@ -59,8 +59,9 @@ public final class ImageReader {
         let value = d.exif.flatMap { EXIF.orientationValue(in: $0) }
         let applies = options.autoOrient && d.exifOrientationApplies
         let orientation = applies ? (value.flatMap { Orientation(rawValue: $0) } ?? .up) : .up
-        header = ImageHeader(format: type.format, storedSize: size, pixelFormat: d.pixelFormat, bitDepth: d.bitDepth,
-                             exifOrientationValue: value, orientation: orientation, color: d.color, details: d.details)
+        header = ImageHeader(
+            format: type.format, storedSize: size, pixelFormat: d.pixelFormat, bitDepth: d.bitDepth,
+            exifOrientationValue: value, orientation: orientation, color: d.color, details: d.details)
     }
 
     /// Decodes stored-pixel rectangles in one pass over the file: the decoder is asked for

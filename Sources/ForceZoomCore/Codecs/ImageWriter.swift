@@ -12,8 +12,10 @@ public enum OutputEncoding: Hashable, Sendable {
 
     /// PNG for ".png" and anything else, JPEG for ".jpg"/".jpeg" (quality 85, 4:2:0), WebP for
     /// ".webp" (lossy at the same quality; lossless at 100 or with `lossless`).
-    public static func forPath(_ path: String, png: PNGSettings = .default, jpegQuality: Int = 85,
-                               lossless: Bool = false) -> OutputEncoding {
+    public static func forPath(
+        _ path: String, png: PNGSettings = .default, jpegQuality: Int = 85,
+        lossless: Bool = false
+    ) -> OutputEncoding {
         switch FileSystem.fileExtension(path).lowercased() {
         case "jpg", "jpeg": return .jpeg(quality: jpegQuality, subsampling: 420, progressive: false, exif: nil)
         case "webp": return .webp(quality: jpegQuality, lossless: lossless || jpegQuality == 100, exif: nil)
@@ -35,9 +37,11 @@ public enum ImageWriter {
     /// - Returns: the number of bytes written (nil for stdout).
     /// - Throws: `OutputError`; no partial file remains.
     @discardableResult
-    public static func write(_ image: Image, to path: String, encoding: OutputEncoding = .png(.default),
-                             protecting inputs: [String] = [], threads: Int = Threads.perImage,
-                             color: ColorDescription? = nil) throws(OutputError) -> Int64? {
+    public static func write(
+        _ image: Image, to path: String, encoding: OutputEncoding = .png(.default),
+        protecting inputs: [String] = [], threads: Int = Threads.perImage,
+        color: ColorDescription? = nil
+    ) throws(OutputError) -> Int64? {
         let out = try OutputFile(path: path, protecting: inputs)
         do {
             try encode(image, into: out, encoding: encoding, threads: threads, color: color?.carried(into: image.format))
@@ -53,8 +57,10 @@ public enum ImageWriter {
     /// - Parameter threads: threads a large PNG may be compressed on (`ParallelPNGEncoder`).
     /// - Parameter color: what the output carries (already matched to its pixels, see
     ///   `ColorDescription.carried(into:)`).
-    static func encode(_ image: Image, into out: OutputFile, encoding: OutputEncoding,
-                       threads: Int = Threads.perImage, color: ColorDescription? = nil) throws(OutputError) {
+    static func encode(
+        _ image: Image, into out: OutputFile, encoding: OutputEncoding,
+        threads: Int = Threads.perImage, color: ColorDescription? = nil
+    ) throws(OutputError) {
         switch encoding {
         case .png(let settings):
             let writer = try PNGWriter(file: out.file, path: out.path, size: image.size, format: image.format, settings: settings, color: color)
@@ -97,8 +103,10 @@ public enum ImageWriter {
     }
 
     /// Encodes packed JPEG rows (1 gray, 3 RGB or 4 Adobe-inverted CMYK bytes per pixel).
-    static func encodeJPEG(rows: [UInt8], size: PixelSize, channels: Int, coding: JPEGWriter.Coding,
-                           into out: OutputFile) throws(OutputError) {
+    static func encodeJPEG(
+        rows: [UInt8], size: PixelSize, channels: Int, coding: JPEGWriter.Coding,
+        into out: OutputFile
+    ) throws(OutputError) {
         let writer = try JPEGWriter(file: out.file, path: out.path, size: size, channels: channels, coding: coding)
         try rows.withBytes { buffer throws(OutputError) in try writer.write(rows: buffer, count: size.height) }
         try writer.finish()

@@ -141,8 +141,9 @@ final class JPEGReader {
     /// - Returns: rows read (fewer only when lenient and the data broke off).
     func read(into buffer: UnsafeMutableRawBufferPointer, rows count: Int, rowBytes: Int, warnings: inout [String]) throws(DecodeError) -> Int {
         var done: UInt32 = 0
-        let status = fz_jpeg_read_rows(reader, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self),
-                                       UInt32(count), rowBytes, &done)
+        let status = fz_jpeg_read_rows(
+            reader, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self),
+            UInt32(count), rowBytes, &done)
         if status != FZ_OK {
             if !lenient || lastMessage.hasPrefix(FZ_JPEG_SCAN_LIMIT_PREFIX) { throw failure() }
             warnings.append(lastMessage)
@@ -241,24 +242,26 @@ final class JPEGWriter {
         var out: OpaquePointer?
         let app1 = coding.app1 ?? [], icc = coding.icc ?? []
         let status = file.withStream { stream in
-            app1.withUnsafeBufferPointer { a in icc.withUnsafeBufferPointer { p in
-                var spec = fz_jpeg_spec()
-                spec.width = UInt32(size.width)
-                spec.height = UInt32(size.height)
-                spec.channels = Int32(channels)
-                spec.quality = Int32(coding.quality)
-                spec.subsampling = Int32(coding.subsampling)
-                spec.progressive = coding.progressive ? 1 : 0
-                spec.arithmetic = coding.arithmetic ? 1 : 0
-                spec.rgb_coded = coding.rgbCoded ? 1 : 0
-                spec.ycck = coding.ycck ? 1 : 0
-                spec.restart_rows = Int32(coding.restartRows)
-                spec.app1 = a.count > 0 ? a.baseAddress : nil
-                spec.app1_length = UInt32(a.count)
-                spec.icc = p.count > 0 ? p.baseAddress : nil
-                spec.icc_length = UInt32(p.count)
-                return fz_jpeg_writer_begin(stream, &spec, &out)
-            } }
+            app1.withUnsafeBufferPointer { a in
+                icc.withUnsafeBufferPointer { p in
+                    var spec = fz_jpeg_spec()
+                    spec.width = UInt32(size.width)
+                    spec.height = UInt32(size.height)
+                    spec.channels = Int32(channels)
+                    spec.quality = Int32(coding.quality)
+                    spec.subsampling = Int32(coding.subsampling)
+                    spec.progressive = coding.progressive ? 1 : 0
+                    spec.arithmetic = coding.arithmetic ? 1 : 0
+                    spec.rgb_coded = coding.rgbCoded ? 1 : 0
+                    spec.ycck = coding.ycck ? 1 : 0
+                    spec.restart_rows = Int32(coding.restartRows)
+                    spec.app1 = a.count > 0 ? a.baseAddress : nil
+                    spec.app1_length = UInt32(a.count)
+                    spec.icc = p.count > 0 ? p.baseAddress : nil
+                    spec.icc_length = UInt32(p.count)
+                    return fz_jpeg_writer_begin(stream, &spec, &out)
+                }
+            }
         }
         guard let writer = out else { throw .writeFailed(path: path, reason: "out of memory") }
         self.writer = writer

@@ -67,8 +67,9 @@ final class PNGReader {
                 throw Self.classify(String(cString: fz_png_message(reader)), path: path, header: true)
             }
             try options.checkPixels(stored, path: path)
-            let needed = Self.memoryNeeded(size: stored, bitDepth: Int(facts.bit_depth), colorType: Int(facts.color_type),
-                                           interlaced: facts.interlaced != 0, transparency: facts.has_trns != 0)
+            let needed = Self.memoryNeeded(
+                size: stored, bitDepth: Int(facts.bit_depth), colorType: Int(facts.color_type),
+                interlaced: facts.interlaced != 0, transparency: facts.has_trns != 0)
             try options.checkMemory(needed, path: path)
             if fz_png_start(reader) != FZ_OK {
                 throw Self.classify(String(cString: fz_png_message(reader)), path: path, header: true)
@@ -133,8 +134,9 @@ final class PNGReader {
     func readRows(into buffer: UnsafeMutableRawBufferPointer, count: Int, lenient: Bool, warnings: inout [String]) throws(DecodeError) -> Int {
         var done: UInt32 = 0
         let stride = size.width * format.channels
-        let status = fz_png_read_rows(reader, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self),
-                                      UInt32(count), stride, &done)
+        let status = fz_png_read_rows(
+            reader, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self),
+            UInt32(count), stride, &done)
         nextRow += Int(done)
         if status != FZ_OK {
             let message = String(cString: fz_png_message(reader))
@@ -219,15 +221,18 @@ final class PNGWriter {
     private let width: Int
 
     /// Writes the PNG header, and `color` (an iCCP profile, or sRGB/gAMA/cHRM) before the data.
-    init(file: CFile, path: String, size: PixelSize, format: PixelFormat, settings: PNGSettings,
-         color: ColorDescription? = nil) throws(OutputError) {
+    init(
+        file: CFile, path: String, size: PixelSize, format: PixelFormat, settings: PNGSettings,
+        color: ColorDescription? = nil
+    ) throws(OutputError) {
         var out: OpaquePointer?
         let icc = color?.icc ?? []
         let status = file.withStream { stream in
             icc.withUnsafeBufferPointer { p in
                 guard let color else {
-                    return fz_png_writer_begin(stream, UInt32(size.width), UInt32(size.height), Int32(format.channels),
-                                               Int32(settings.level), Int32(settings.filter.rawValue), Int32(settings.strategy), &out)
+                    return fz_png_writer_begin(
+                        stream, UInt32(size.width), UInt32(size.height), Int32(format.channels),
+                        Int32(settings.level), Int32(settings.filter.rawValue), Int32(settings.strategy), &out)
                 }
                 var c = fz_png_color()
                 c.icc = p.count > 0 ? p.baseAddress : nil
@@ -238,8 +243,9 @@ final class PNGWriter {
                     c.has_chrm = 1
                     c.chrm = (m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7])
                 }
-                return fz_png_writer_begin_color(stream, UInt32(size.width), UInt32(size.height), Int32(format.channels),
-                                                 Int32(settings.level), Int32(settings.filter.rawValue), Int32(settings.strategy), &c, &out)
+                return fz_png_writer_begin_color(
+                    stream, UInt32(size.width), UInt32(size.height), Int32(format.channels),
+                    Int32(settings.level), Int32(settings.filter.rawValue), Int32(settings.strategy), &c, &out)
             }
         }
         guard let writer = out else { throw .writeFailed(path: path, reason: "out of memory") }
@@ -254,8 +260,9 @@ final class PNGWriter {
 
     /// Writes `count` packed rows.
     func write(rows: UnsafeRawBufferPointer, count: Int) throws(OutputError) {
-        let status = fz_png_writer_rows(writer, rows.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(count),
-                                        width * format.channels)
+        let status = fz_png_writer_rows(
+            writer, rows.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(count),
+            width * format.channels)
         if status != FZ_OK { throw Self.writeFailure(errno: errno, path: path, message: String(cString: fz_png_writer_message(writer))) }
     }
 

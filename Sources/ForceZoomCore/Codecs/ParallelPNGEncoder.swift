@@ -55,8 +55,9 @@ enum ParallelPNGEncoder {
             }
         }
         image.pixels.withUnsafeBufferPointer { source in
-            let job = BandJob(source: source.baseAddress!, rowBytes: rowBytes, height: height, rowsPerBand: rowsPerBand,
-                              bpp: Int32(image.format.channels), filter: type, settings: settings)
+            let job = BandJob(
+                source: source.baseAddress!, rowBytes: rowBytes, height: height, rowsPerBand: rowsPerBand,
+                bpp: Int32(image.format.channels), filter: type, settings: settings)
             WorkerPool<Band?>.run(
                 count: bands, threads: threads, work: { job.encode(band: $0, last: $0 == bands - 1) },
                 onResult: { i, band in
@@ -91,8 +92,10 @@ extension ParallelPNGEncoder {
         let bpp: Int32, filter: Int32
         let settings: PNGSettings
 
-        init(source: UnsafePointer<UInt8>, rowBytes: Int, height: Int, rowsPerBand: Int, bpp: Int32, filter: Int32,
-             settings: PNGSettings) {
+        init(
+            source: UnsafePointer<UInt8>, rowBytes: Int, height: Int, rowsPerBand: Int, bpp: Int32, filter: Int32,
+            settings: PNGSettings
+        ) {
             (self.source, self.rowBytes, self.height, self.rowsPerBand) = (source, rowBytes, height, rowsPerBand)
             (self.bpp, self.filter, self.settings) = (bpp, filter, settings)
         }
@@ -110,18 +113,21 @@ extension ParallelPNGEncoder {
             let above: UnsafePointer<UInt8>? = start == 0 ? nil : source + (start - 1) * rowBytes
             return filtered.withUnsafeMutableBufferPointer { out -> Band? in
                 scratch.withUnsafeMutableBufferPointer { s in
-                    fz_png_filter_rows(source + start * rowBytes, rowBytes, above, UInt32(end - start), rowBytes, bpp, filter,
-                                       out.baseAddress!, s.baseAddress)
+                    fz_png_filter_rows(
+                        source + start * rowBytes, rowBytes, above, UInt32(end - start), rowBytes, bpp, filter,
+                        out.baseAddress!, s.baseAddress)
                 }
                 let body = out.baseAddress! + context * lineBytes, length = (end - first) * lineBytes
                 var compressed: UnsafeMutablePointer<UInt8>?
                 var produced = 0
-                let status = fz_deflate_band(body, length, out.baseAddress!, context * lineBytes, Int32(settings.level),
-                                             Int32(settings.strategy), last ? 1 : 0, &compressed, &produced)
+                let status = fz_deflate_band(
+                    body, length, out.baseAddress!, context * lineBytes, Int32(settings.level),
+                    Int32(settings.strategy), last ? 1 : 0, &compressed, &produced)
                 guard status == FZ_OK, let compressed else { return nil }
                 defer { fz_free(compressed) }
-                return Band(bytes: Array(UnsafeBufferPointer(start: compressed, count: produced)),
-                            adler: adler32(1, body, UInt32(length)), length: length)
+                return Band(
+                    bytes: Array(UnsafeBufferPointer(start: compressed, count: produced)),
+                    adler: adler32(1, body, UInt32(length)), length: length)
             }
         }
     }
@@ -131,10 +137,16 @@ extension ParallelPNGEncoder {
     static func zlibHeader(_ settings: PNGSettings) -> [UInt8] {
         let cmf: UInt8 = 0x78
         let flevel: UInt8
-        if settings.strategy >= 2 || settings.level < 2 { flevel = 0 }  // Z_HUFFMAN_ONLY and up, or fastest
-        else if settings.level < 6 { flevel = 1 }
-        else if settings.level == 6 { flevel = 2 }
-        else { flevel = 3 }
+        if settings.strategy >= 2 || settings.level < 2 {
+            flevel = 0
+        }  // Z_HUFFMAN_ONLY and up, or fastest
+        else if settings.level < 6 {
+            flevel = 1
+        } else if settings.level == 6 {
+            flevel = 2
+        } else {
+            flevel = 3
+        }
         var flg = flevel << 6
         flg += UInt8(31 - (Int(cmf) * 256 + Int(flg)) % 31) % 31
         return [cmf, flg]

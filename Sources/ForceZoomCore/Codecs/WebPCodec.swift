@@ -371,8 +371,10 @@ enum WebPEncoder {
     /// - Parameters:
     ///   - quality: 1-100 for lossy (libwebp's quality factor); ignored when `lossless`.
     ///   - exif: a TIFF block (no "Exif\0\0" prefix) written as the EXIF chunk.
-    static func encode(_ image: Image, quality: Int, lossless: Bool, exif: [UInt8]?, icc: [UInt8]? = nil,
-                       path: String) throws(OutputError) -> [UInt8] {
+    static func encode(
+        _ image: Image, quality: Int, lossless: Bool, exif: [UInt8]?, icc: [UInt8]? = nil,
+        path: String
+    ) throws(OutputError) -> [UInt8] {
         let source = image.format.isGray ? image.converted(to: image.format.hasAlpha ? .rgba : .rgb) : image
         let alpha = source.format.hasAlpha
         var output: UnsafeMutablePointer<UInt8>?

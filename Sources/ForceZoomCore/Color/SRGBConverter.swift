@@ -10,8 +10,10 @@ public final class SRGBConverter {
     /// - Returns: nil when there is nothing to convert (no profile, or one whose colour space
     ///   does not fit the pixels: a CMYK profile for RGB pixels forcezoom made from CMYK).
     /// - Throws: `ColorError` when lcms2 cannot read the profile.
-    public init?(color: ColorDescription, format: PixelFormat, intent: RenderingIntent = .relative,
-                 blackPointCompensation: Bool = true, path: String) throws(ColorError) {
+    public init?(
+        color: ColorDescription, format: PixelFormat, intent: RenderingIntent = .relative,
+        blackPointCompensation: Bool = true, path: String
+    ) throws(ColorError) {
         guard let icc = color.icc, let profile = color.profile else { return nil }
         guard (profile.colorSpace == "RGB" && !format.isGray) || (profile.colorSpace == "GRAY" && format.isGray) else { return nil }
         var out: OpaquePointer?

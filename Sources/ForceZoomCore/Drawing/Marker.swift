@@ -61,7 +61,9 @@ public struct Marker: Hashable, Sendable {
             for (i, item) in items.enumerated() {
                 switch item {
                 case .marker(let m):
-                    if (m.label?.count ?? 0) > maxLabel { throw .badJSON(file: file, reason: "item \(i + 1) has a label longer than \(maxLabel) characters") }
+                    if (m.label?.count ?? 0) > maxLabel {
+                        throw .badJSON(file: file, reason: "item \(i + 1) has a label longer than \(maxLabel) characters")
+                    }
                     out.append(m)
                 case .bad(let what): throw .badJSON(file: file, reason: "item \(i + 1) \(what)")
                 }
@@ -76,7 +78,8 @@ public struct Marker: Hashable, Sendable {
             let parts = t.split(separator: ",", maxSplits: 2, omittingEmptySubsequences: false)
             if n == 0, parts.count >= 2, parts[0].trimmingSpaces.lowercased() == "x" { continue }
             guard parts.count >= 2, let x = Double(parts[0].trimmingSpaces), let y = Double(parts[1].trimmingSpaces),
-                  x.isFinite, y.isFinite else {
+                x.isFinite, y.isFinite
+            else {
                 throw .badLine(file: file, line: n + 1, text: Echo.value(String(t)))
             }
             let label = parts.count > 2 ? String(parts[2].trimmingSpaces) : nil

@@ -47,8 +47,10 @@ public enum PinRenderer {
     /// Draws one pin (and its label) with its tip at (tx, ty) in output pixels.
     /// - Parameter size: 1 for the standard pin; animations pass other sizes when the zoom
     ///   leaves --pin-scale-range.
-    public static func draw(on image: inout Image, tipX tx: Double, tipY ty: Double, label: String?,
-                            color: Color = Color(r: 230, g: 40, b: 40), size: Double = 1) {
+    public static func draw(
+        on image: inout Image, tipX tx: Double, tipY ty: Double, label: String?,
+        color: Color = Color(r: 230, g: 40, b: 40), size: Double = 1
+    ) {
         let radius = Self.radius * size, height = Self.height * size
         let area = bounds(tipX: tx, tipY: ty, size: size)
         guard !area.intersection(PixelRect(size: image.size)).isEmpty else { return }

@@ -10,8 +10,10 @@ public enum CoordinateCode {
     /// The colour of source pixel (x, y).
     @inline(__always)
     public static func color(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8) {
-        (UInt8(truncatingIfNeeded: x), UInt8(truncatingIfNeeded: y),
-         UInt8(truncatingIfNeeded: ((x >> 8) & 15) << 4 | ((y >> 8) & 15)))
+        (
+            UInt8(truncatingIfNeeded: x), UInt8(truncatingIfNeeded: y),
+            UInt8(truncatingIfNeeded: ((x >> 8) & 15) << 4 | ((y >> 8) & 15))
+        )
     }
 
     /// The source pixel a colour names.

@@ -98,23 +98,30 @@ public enum FixtureWriter {
                             let s = sample(x, y)
                             switch channels {
                             case 1: rows[i] = to8(s.luma)
-                            case 3: rows[i] = to8(s.r); rows[i + 1] = to8(s.g); rows[i + 2] = to8(s.b)
+                            case 3:
+                                rows[i] = to8(s.r)
+                                rows[i + 1] = to8(s.g)
+                                rows[i + 2] = to8(s.b)
                             default:
                                 // RGB to CMYK with full black generation, stored inverted
                                 // (0 = full ink) as Adobe does: R = C'K'/255 gives it back.
                                 let r = Int(to8(s.r)), g = Int(to8(s.g)), b = Int(to8(s.b))
                                 let kk = max(r, g, b)  // = 255 - K
                                 func ink(_ v: Int) -> UInt8 { kk == 0 ? 0 : UInt8((v * 255 + kk / 2) / kk) }
-                                rows[i] = ink(r); rows[i + 1] = ink(g); rows[i + 2] = ink(b); rows[i + 3] = UInt8(kk)
+                                rows[i] = ink(r)
+                                rows[i + 1] = ink(g)
+                                rows[i + 2] = ink(b)
+                                rows[i + 3] = UInt8(kk)
                             }
                             i += channels
                         }
                     }
                     let app1 = tiff.map { Array("Exif".utf8) + [0, 0] + $0 }
-                    let coding = JPEGWriter.Coding(quality: encoding.quality, subsampling: encoding.subsampling,
-                                                   progressive: encoding.progressive, arithmetic: encoding.arithmetic,
-                                                   rgbCoded: encoding.rgbCoded, ycck: encoding.ycck,
-                                                   restartRows: encoding.restartRows, app1: app1)
+                    let coding = JPEGWriter.Coding(
+                        quality: encoding.quality, subsampling: encoding.subsampling,
+                        progressive: encoding.progressive, arithmetic: encoding.arithmetic,
+                        rgbCoded: encoding.rgbCoded, ycck: encoding.ycck,
+                        restartRows: encoding.restartRows, app1: app1)
                     try ImageWriter.encodeJPEG(rows: rows, size: stored, channels: channels, coding: coding, into: out)
                 } else {
                     try writePNG(stored: stored, encoding: encoding, exif: tiff, sample: sample, into: out)
@@ -142,8 +149,10 @@ public enum FixtureWriter {
 
     /// WebP (libwebp, EXIF in a VP8X container) or HEIC/AVIF (libheif): 8-bit RGB, or RGBA
     /// for `color` rgba/gray-alpha.
-    static func writeWebPOrHEIF(stored: PixelSize, encoding e: FixtureEncoding, exif: [UInt8]?,
-                          sample: (Int, Int) -> Sample16, into out: OutputFile) throws {
+    static func writeWebPOrHEIF(
+        stored: PixelSize, encoding e: FixtureEncoding, exif: [UInt8]?,
+        sample: (Int, Int) -> Sample16, into out: OutputFile
+    ) throws {
         let alpha = e.color == .rgba || e.color == .grayAlpha
         var image = Image(width: stored.width, height: stored.height, format: alpha ? .rgba : .rgb)
         let c = image.format.channels
@@ -152,21 +161,27 @@ public enum FixtureWriter {
             for y in 0..<stored.height {
                 for x in 0..<stored.width {
                     let s = sample(x, y)
-                    p[i] = to8(s.r); p[i + 1] = to8(s.g); p[i + 2] = to8(s.b)
+                    p[i] = to8(s.r)
+                    p[i + 1] = to8(s.g)
+                    p[i + 2] = to8(s.b)
                     if alpha { p[i + 3] = to8(s.a) }
                     i += c
                 }
             }
         }
-        let bytes = e.webp
+        let bytes =
+            e.webp
             ? try WebPEncoder.encode(image, quality: e.quality, lossless: e.lossless, exif: exif, path: out.path)
-            : try HEIFEncoder.encode(image, avif: e.avif, quality: e.quality, lossless: false, exif: exif,
-                                     rotation: e.heifRotation, path: out.path)
+            : try HEIFEncoder.encode(
+                image, avif: e.avif, quality: e.quality, lossless: false, exif: exif,
+                rotation: e.heifRotation, path: out.path)
         try ImageWriter.writeBytes(bytes, into: out)
     }
 
-    static func writePNG(stored: PixelSize, encoding e: FixtureEncoding, exif: [UInt8]?,
-                         sample: (Int, Int) -> Sample16, into out: OutputFile) throws {
+    static func writePNG(
+        stored: PixelSize, encoding e: FixtureEncoding, exif: [UInt8]?,
+        sample: (Int, Int) -> Sample16, into out: OutputFile
+    ) throws {
         let depth = e.depth
         let validDepths: [Int]
         switch e.color {
@@ -255,10 +270,12 @@ public enum FixtureWriter {
 
     /// A big-endian TIFF block with one IFD0 entry: Orientation.
     public static func exifTIFF(orientation: Orientation) -> [UInt8] {
-        [0x4D, 0x4D, 0x00, 0x2A, 0x00, 0x00, 0x00, 0x08,  // "MM", 42, IFD0 at 8
-         0x00, 0x01,  // one entry
-         0x01, 0x12, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01,  // tag 0x0112, SHORT, count 1
-         0x00, UInt8(orientation.rawValue), 0x00, 0x00,  // value, padding
-         0x00, 0x00, 0x00, 0x00]  // no next IFD
+        [
+            0x4D, 0x4D, 0x00, 0x2A, 0x00, 0x00, 0x00, 0x08,  // "MM", 42, IFD0 at 8
+            0x00, 0x01,  // one entry
+            0x01, 0x12, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01,  // tag 0x0112, SHORT, count 1
+            0x00, UInt8(orientation.rawValue), 0x00, 0x00,  // value, padding
+            0x00, 0x00, 0x00, 0x00,
+        ]  // no next IFD
     }
 }

@@ -49,8 +49,10 @@ public struct Pattern: Sendable {
     ///   - seed: noise seed.
     ///   - color: the solid colour.
     ///   - direction: the gradient's direction.
-    public init(_ kind: Kind, size: PixelSize, step: Int? = nil, seed: UInt64 = 1, color: Color = .white,
-                direction: GradientDirection = .horizontal) {
+    public init(
+        _ kind: Kind, size: PixelSize, step: Int? = nil, seed: UInt64 = 1, color: Color = .white,
+        direction: GradientDirection = .horizontal
+    ) {
         self.kind = kind
         self.size = size
         self.step = max(1, step ?? (kind == .grid ? 100 : 8))
@@ -92,8 +94,9 @@ public struct Pattern: Sendable {
             return Sample16(gray: UInt16((v * 65535).rounded()))
         case .noise:
             let h = Self.mix(seed &+ UInt64(y) &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(x) &* 0xD1B5_4A32_D192_ED03)
-            return Sample16(r: UInt16(truncatingIfNeeded: h), g: UInt16(truncatingIfNeeded: h >> 16),
-                            b: UInt16(truncatingIfNeeded: h >> 32))
+            return Sample16(
+                r: UInt16(truncatingIfNeeded: h), g: UInt16(truncatingIfNeeded: h >> 16),
+                b: UInt16(truncatingIfNeeded: h >> 32))
         case .solid:
             return Sample16(color)
         case .grid, .orientation:

@@ -51,9 +51,10 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
 
     /// `self` applied first, then `next`.
     public func then(_ next: AffineTransform) -> AffineTransform {
-        AffineTransform(a: a * next.a + b * next.c, b: a * next.b + b * next.d,
-                        c: c * next.a + d * next.c, d: c * next.b + d * next.d,
-                        tx: tx * next.a + ty * next.c + next.tx, ty: tx * next.b + ty * next.d + next.ty)
+        AffineTransform(
+            a: a * next.a + b * next.c, b: a * next.b + b * next.d,
+            c: c * next.a + d * next.c, d: c * next.b + d * next.d,
+            tx: tx * next.a + ty * next.c + next.tx, ty: tx * next.b + ty * next.d + next.ty)
     }
 
     public func apply(x: Double, y: Double) -> (x: Double, y: Double) {
@@ -66,8 +67,9 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
     public var inverted: AffineTransform? {
         let det = determinant
         guard abs(det) > 1e-12 else { return nil }
-        return AffineTransform(a: d / det, b: -b / det, c: -c / det, d: a / det,
-                               tx: (c * ty - d * tx) / det, ty: (b * tx - a * ty) / det)
+        return AffineTransform(
+            a: d / det, b: -b / det, c: -c / det, d: a / det,
+            tx: (c * ty - d * tx) / det, ty: (b * tx - a * ty) / det)
     }
 
     /// How much the transform stretches lengths along the image's x and y axes.

@@ -71,8 +71,9 @@ public struct FitGeometry: Hashable, Sendable {
             if sx >= sy { w = bounds.width } else { h = bounds.height }
         }
         scaledSize = PixelSize(width: w, height: h)
-        offset = PixelPoint(x: (bounds.width - w) / 2 - ((bounds.width - w) < 0 && (bounds.width - w) % 2 != 0 ? 1 : 0),
-                            y: (bounds.height - h) / 2 - ((bounds.height - h) < 0 && (bounds.height - h) % 2 != 0 ? 1 : 0))
+        offset = PixelPoint(
+            x: (bounds.width - w) / 2 - ((bounds.width - w) < 0 && (bounds.width - w) % 2 != 0 ? 1 : 0),
+            y: (bounds.height - h) / 2 - ((bounds.height - h) < 0 && (bounds.height - h) % 2 != 0 ? 1 : 0))
     }
 
     /// The orientation in which the image covers more of the screen (fit), portrait on a tie;

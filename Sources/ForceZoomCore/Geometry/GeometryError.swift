@@ -14,7 +14,8 @@ public enum GeometryError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .pointOutsideImage(let p, let image):
-            return "point \(p) is outside the \(image) image (x must be 0..<\(image.width), y 0..<\(image.height); percentages like 50%,50% always fit)"
+            return
+                "point \(p) is outside the \(image) image (x must be 0..<\(image.width), y 0..<\(image.height); percentages like 50%,50% always fit)"
         case .pointOutsideView(let p, let view):
             return "point \(p) is outside the \(view) view"
         case .percentOutOfRange(let axis, let value):

@@ -76,11 +76,13 @@ public struct PeekGeometry: Hashable, Sendable {
 
     /// The covered region in 0...1 units of the upright image (ForceZoom's normalised rect).
     public var normalizedRect: Rect {
-        let r = Rect(x: max(window.x, 0), y: max(window.y, 0),
-                     width: min(window.maxX, Double(image.width)) - max(window.x, 0),
-                     height: min(window.maxY, Double(image.height)) - max(window.y, 0))
-        return Rect(x: r.x / Double(image.width), y: r.y / Double(image.height),
-                    width: r.width / Double(image.width), height: r.height / Double(image.height))
+        let r = Rect(
+            x: max(window.x, 0), y: max(window.y, 0),
+            width: min(window.maxX, Double(image.width)) - max(window.x, 0),
+            height: min(window.maxY, Double(image.height)) - max(window.y, 0))
+        return Rect(
+            x: r.x / Double(image.width), y: r.y / Double(image.height),
+            width: r.width / Double(image.width), height: r.height / Double(image.height))
     }
 
     /// Output pixel (ox, oy) centre in image coordinates: the inverse map a sampler uses.

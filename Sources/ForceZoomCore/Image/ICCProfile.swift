@@ -26,7 +26,8 @@ public struct ICCProfile: Hashable, Sendable {
             for k in 0..<min(Int(count), 256) {
                 let entry = 132 + 12 * k
                 guard Self.fourCC(bytes, entry) == "desc", let offset = Self.uint32(bytes, entry + 4), let length = Self.uint32(bytes, entry + 8),
-                      Int(offset) + Int(length) <= bytes.count, length >= 12 else { continue }
+                    Int(offset) + Int(length) <= bytes.count, length >= 12
+                else { continue }
                 text = Self.text(bytes[Int(offset)..<Int(offset) + Int(length)])
                 break
             }
@@ -45,7 +46,8 @@ public struct ICCProfile: Hashable, Sendable {
         case "mluc":
             let t = Array(tag)
             guard let records = uint32(t, 8), records > 0, let length = uint32(t, 20), let offset = uint32(t, 24),
-                  Int(offset) + Int(length) <= t.count else { return nil }
+                Int(offset) + Int(length) <= t.count
+            else { return nil }
             var units: [UInt16] = []
             var i = Int(offset)
             while i + 1 < Int(offset) + Int(length) {

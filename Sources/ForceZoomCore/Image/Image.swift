@@ -87,9 +87,11 @@ public struct Image: Hashable, Sendable {
         // Per upright row, the stored pixel walks with a fixed step: compute the start and
         // the step once and copy pixel by pixel.
         let origin = orientation.storedPixel(forUpright: PixelPoint(x: 0, y: 0), stored: stored)
-        let nextX = upright.width > 1
+        let nextX =
+            upright.width > 1
             ? orientation.storedPixel(forUpright: PixelPoint(x: 1, y: 0), stored: stored) : origin
-        let nextY = upright.height > 1
+        let nextY =
+            upright.height > 1
             ? orientation.storedPixel(forUpright: PixelPoint(x: 0, y: 1), stored: stored) : origin
         let stepX = ((nextX.y - origin.y) * width + (nextX.x - origin.x)) * c
         let stepY = ((nextY.y - origin.y) * width + (nextY.x - origin.x)) * c
@@ -119,7 +121,9 @@ public struct Image: Hashable, Sendable {
                     for _ in 0..<upright.height {
                         var s = rowStart
                         for _ in 0..<upright.width {
-                            dst[d] = src[s]; dst[d + 1] = src[s + 1]; dst[d + 2] = src[s + 2]
+                            dst[d] = src[s]
+                            dst[d + 1] = src[s + 1]
+                            dst[d + 2] = src[s + 2]
                             d += 3
                             s += stepX
                         }

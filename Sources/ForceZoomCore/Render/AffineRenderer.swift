@@ -25,8 +25,10 @@ public enum AffineRenderer {
     ///   - background: what shows where the image is not.
     ///   - filter: the kernel (nearest, bilinear, bicubic, lanczos).
     ///   - threads: bands rendered at once (`Threads.perImage` by default; 1: serial).
-    public static func render(_ image: Image, transform: AffineTransform, canvas: PixelSize, background: Color,
-                              filter: ResampleFilter, threads: Int = Threads.perImage) -> Image {
+    public static func render(
+        _ image: Image, transform: AffineTransform, canvas: PixelSize, background: Color,
+        filter: ResampleFilter, threads: Int = Threads.perImage
+    ) -> Image {
         let format = image.format.union(background.minimalFormat)
         let src = image.converted(to: format)
         guard let inverse = transform.inverted, canvas.width > 0, canvas.height > 0 else {
@@ -35,18 +37,21 @@ public enum AffineRenderer {
         var out = [UInt8](repeating: 0, count: canvas.width * canvas.height * format.channels)
         src.pixels.withUnsafeBufferPointer { sp in
             out.withUnsafeMutableBufferPointer { op in
-                let job = WarpJob(source: sp.baseAddress!, width: src.width, height: src.height, output: op.baseAddress!,
-                                  canvas: canvas, channels: format.channels, alpha: format.hasAlpha,
-                                  background: background.bytes(in: format), inverse: inverse, filter: filter)
+                let job = WarpJob(
+                    source: sp.baseAddress!, width: src.width, height: src.height, output: op.baseAddress!,
+                    canvas: canvas, channels: format.channels, alpha: format.hasAlpha,
+                    background: background.bytes(in: format), inverse: inverse, filter: filter)
                 let rowsPerBand = max(16, canvas.height / max(1, threads * 4))
                 let bands = (canvas.height + rowsPerBand - 1) / rowsPerBand
                 if threads <= 1 || bands <= 1 {
                     for band in 0..<bands { job.render(rows: band * rowsPerBand..<min(canvas.height, (band + 1) * rowsPerBand)) }
                 } else {
-                    WorkerPool<Bool>.run(count: bands, threads: threads, work: { band in
-                        job.render(rows: band * rowsPerBand..<min(canvas.height, (band + 1) * rowsPerBand))
-                        return true
-                    }, onResult: { _, _ in }, onTick: { true })
+                    WorkerPool<Bool>.run(
+                        count: bands, threads: threads,
+                        work: { band in
+                            job.render(rows: band * rowsPerBand..<min(canvas.height, (band + 1) * rowsPerBand))
+                            return true
+                        }, onResult: { _, _ in }, onTick: { true })
                 }
             }
         }
@@ -67,8 +72,10 @@ final class WarpJob: @unchecked Sendable {
     let inverse: AffineTransform
     let filter: ResampleFilter
 
-    init(source: UnsafePointer<UInt8>, width: Int, height: Int, output: UnsafeMutablePointer<UInt8>, canvas: PixelSize,
-         channels: Int, alpha: Bool, background: [UInt8], inverse: AffineTransform, filter: ResampleFilter) {
+    init(
+        source: UnsafePointer<UInt8>, width: Int, height: Int, output: UnsafeMutablePointer<UInt8>, canvas: PixelSize,
+        channels: Int, alpha: Bool, background: [UInt8], inverse: AffineTransform, filter: ResampleFilter
+    ) {
         self.source = source
         self.width = width
         self.height = height

@@ -12,9 +12,11 @@ public enum AnimationRenderer {
     ///   - base: the frame's image already rendered (a frame at rest in a `fit` is `fit`'s
     ///     own output), or nil to render it from `source`.
     ///   - overlay: a supplementary view composited on top, unzoomed.
-    public static func render(_ frame: ZoomAnimation.Frame, source: Image, imageSize: PixelSize, screen: PixelSize,
-                              background: Color, clip: Bool, markers: [Marker], pinScale: Double, base: Image? = nil,
-                              overlay: Overlay? = nil) -> Image {
+    public static func render(
+        _ frame: ZoomAnimation.Frame, source: Image, imageSize: PixelSize, screen: PixelSize,
+        background: Color, clip: Bool, markers: [Marker], pinScale: Double, base: Image? = nil,
+        overlay: Overlay? = nil
+    ) -> Image {
         var canvas: Image
         if let base {
             canvas = base
@@ -37,8 +39,10 @@ public enum AnimationRenderer {
     /// The hot path for opaque frames: one pass per pixel with the source position and the
     /// view-local position both stepped incrementally along the row, bilinear sampling
     /// straight from the bytes, and the view's clip as a one-pixel anti-aliased edge.
-    static func renderOpaque(_ src: Image, inverse: AffineTransform, view: ZoomAnimation.ViewState?, screen: PixelSize,
-                             background: Color) -> Image {
+    static func renderOpaque(
+        _ src: Image, inverse: AffineTransform, view: ZoomAnimation.ViewState?, screen: PixelSize,
+        background: Color
+    ) -> Image {
         let format = src.format.union(background.minimalFormat)
         let source = src.converted(to: format)
         let c = format.channels, sw = source.width, sh = source.height
@@ -59,8 +63,12 @@ public enum AnimationRenderer {
                     var d = y * screen.width * c
                     for _ in 0..<screen.width {
                         defer {
-                            u += inverse.a; v += inverse.b
-                            if let t = toLocal { lx += t.a; ly += t.b }
+                            u += inverse.a
+                            v += inverse.b
+                            if let t = toLocal {
+                                lx += t.a
+                                ly += t.b
+                            }
                             d += c
                         }
                         var k: Float = 1
@@ -136,8 +144,10 @@ public enum AnimationRenderer {
     /// A frame reduced for the contact sheet.
     public static func cell(_ frame: Image, width: Int) -> Image {
         let height = max(1, Int((Double(frame.height) * Double(width) / Double(frame.width)).rounded()))
-        return Resampler(source: frame.size, output: PixelSize(width: width, height: height), format: frame.format,
-                         filter: .lanczos).resample(frame)
+        return Resampler(
+            source: frame.size, output: PixelSize(width: width, height: height), format: frame.format,
+            filter: .lanczos
+        ).resample(frame)
     }
 
     static let sheetGap = 8, sheetLabel = 12

@@ -31,8 +31,10 @@ public enum FrameRenderer {
     ///   - style: the box's look.
     ///   - pins: pins at image points.
     /// - Returns: the view, `fit.view` in size.
-    public static func render(_ scaled: Image, fit: AspectFit, peek: PeekGeometry, background: Color,
-                              style: BoxStyle = BoxStyle(), pins: PinLayer = PinLayer([])) -> Image {
+    public static func render(
+        _ scaled: Image, fit: AspectFit, peek: PeekGeometry, background: Color,
+        style: BoxStyle = BoxStyle(), pins: PinLayer = PinLayer([])
+    ) -> Image {
         let place = imagePixels(fit)
         precondition(scaled.size == place.size, "FrameRenderer wants the image its pipeline decodes")
         let (x0, y0) = (place.x, place.y)
@@ -52,8 +54,9 @@ public enum FrameRenderer {
     /// Draws a stroked box with its shadow; the stroke lies inside the box, as a layer border.
     public static func drawBox(_ box: Rect, style: BoxStyle, on image: inout Image) {
         let pad = style.shadowRadius * 3 + 2
-        let area = PixelRect(x: Int(box.x.rounded(.down)) - pad, y: Int(box.y.rounded(.down)) - pad,
-                             width: Int(box.width.rounded(.up)) + 2 * pad + 1, height: Int(box.height.rounded(.up)) + 2 * pad + 1)
+        let area = PixelRect(
+            x: Int(box.x.rounded(.down)) - pad, y: Int(box.y.rounded(.down)) - pad,
+            width: Int(box.width.rounded(.up)) + 2 * pad + 1, height: Int(box.height.rounded(.up)) + 2 * pad + 1)
         let stroke = Coverage.stroke(box, width: style.stroke, over: area)
         let shadow = Coverage.blur(stroke, width: area.width, height: area.height, radius: style.shadowRadius)
         image.paint(style.shadowColor, coverage: shadow, in: area)

@@ -20,11 +20,14 @@ public enum PeekRenderer {
     ///   - filter: the zoom kernel (ignored at zoom 1).
     /// - Returns: an N x N image; gray stays gray and alpha stays alpha unless the
     ///   background needs colour or transparency.
-    public static func render(_ geometry: PeekGeometry, source: Image, sourceRect: PixelRect,
-                              background: Color, filter: ResampleFilter) -> Image {
+    public static func render(
+        _ geometry: PeekGeometry, source: Image, sourceRect: PixelRect,
+        background: Color, filter: ResampleFilter
+    ) -> Image {
         let n = geometry.side
         let window = geometry.window
-        let padded = window.x < 0 || window.y < 0 || window.maxX > Double(geometry.image.width)
+        let padded =
+            window.x < 0 || window.y < 0 || window.maxX > Double(geometry.image.width)
             || window.maxY > Double(geometry.image.height)
         let format = padded ? source.format.union(background.minimalFormat) : source.format
         let src = source.converted(to: format)
@@ -37,9 +40,10 @@ public enum PeekRenderer {
         }
         // Zoom: resample the window (in source-rect coordinates) to N x N.
         let step = 1 / geometry.zoom
-        let resampler = Resampler(source: src.size, output: PixelSize(width: n, height: n),
-                                  originX: window.x - Double(sourceRect.x), originY: window.y - Double(sourceRect.y),
-                                  stepX: step, stepY: step, format: format, filter: filter)
+        let resampler = Resampler(
+            source: src.size, output: PixelSize(width: n, height: n),
+            originX: window.x - Double(sourceRect.x), originY: window.y - Double(sourceRect.y),
+            stepX: step, stepY: step, format: format, filter: filter)
         var out = resampler.resample(src)
         if padded {
             // Output pixels whose centre falls outside the image show the background.

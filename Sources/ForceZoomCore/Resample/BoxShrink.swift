@@ -74,11 +74,15 @@ public struct BoxShrink: Sendable {
                                     var r: UInt32 = 0, g: UInt32 = 0, b: UInt32 = 0
                                     var s = x * 3
                                     while x < end {
-                                        r &+= UInt32(src[s]); g &+= UInt32(src[s + 1]); b &+= UInt32(src[s + 2])
+                                        r &+= UInt32(src[s])
+                                        g &+= UInt32(src[s + 1])
+                                        b &+= UInt32(src[s + 2])
                                         s += 3
                                         x += 1
                                     }
-                                    acc[a] &+= r; acc[a + 1] &+= g; acc[a + 2] &+= b
+                                    acc[a] &+= r
+                                    acc[a + 1] &+= g
+                                    acc[a + 2] &+= b
                                 } else {
                                     while x < end {
                                         let s = x * c

@@ -27,8 +27,10 @@ public struct ReductionPipeline: Sendable {
     /// Decoded rows below which the pipeline stays on one thread.
     static let pipelinedPixels: Int64 = 1 << 20
 
-    public init(target: PixelSize, window: Rect? = nil, filter: ResampleFilter, headroom: Int = 1, boxShrink: Bool = false,
-                threads: Int = 1) {
+    public init(
+        target: PixelSize, window: Rect? = nil, filter: ResampleFilter, headroom: Int = 1, boxShrink: Bool = false,
+        threads: Int = 1
+    ) {
         self.threads = threads
         self.target = target
         self.window = window
@@ -45,13 +47,15 @@ public struct ReductionPipeline: Sendable {
         let o = header.orientation
         let stored = header.storedSize
         let storedTarget = o.swapsAxes ? target.transposed : target
-        let region = window.map { o.storedRect(forUpright: $0, stored: stored) }
+        let region =
+            window.map { o.storedRect(forUpright: $0, stored: stored) }
             ?? Rect(x: 0, y: 0, width: Double(stored.width), height: Double(stored.height))
         // The whole image must stay this large for the region to stay at least the target
         // (the epsilon keeps an exact fit exact: 256 * 6016 / 6016 is not always 256.0).
         let k = Double(max(1, headroom))
-        let minimum = PixelSize(width: Int((k * Double(storedTarget.width) * Double(stored.width) / region.width - 1e-9).rounded(.up)),
-                                height: Int((k * Double(storedTarget.height) * Double(stored.height) / region.height - 1e-9).rounded(.up)))
+        let minimum = PixelSize(
+            width: Int((k * Double(storedTarget.width) * Double(stored.width) / region.width - 1e-9).rounded(.up)),
+            height: Int((k * Double(storedTarget.height) * Double(stored.height) / region.height - 1e-9).rounded(.up)))
         let d = reader.reductionDenominator(keepingAtLeast: minimum)
         let size = try reader.beginRows(denominator: d)
         let fx = Double(size.width) / Double(stored.width), fy = Double(size.height) / Double(stored.height)
@@ -65,21 +69,26 @@ public struct ReductionPipeline: Sendable {
         // Source x maps to decoder-scaled x * fx, then to box x * fx / bx (blocks start at 0).
         let sx = fx / Double(bx), sy = fy / Double(by)
         let stepX = region.width * sx / Double(storedTarget.width), stepY = region.height * sy / Double(storedTarget.height)
-        try reader.options.checkMemory(Resampler.memoryNeeded(source: box.outputSize, output: storedTarget, stepX: stepX, stepY: stepY,
-                                                              channels: header.pixelFormat.channels, filter: filter), path: reader.path)
-        let resampler = Resampler(source: box.outputSize, output: storedTarget, originX: region.x * sx, originY: region.y * sy,
-                                  stepX: stepX, stepY: stepY, format: header.pixelFormat, filter: filter)
+        try reader.options.checkMemory(
+            Resampler.memoryNeeded(
+                source: box.outputSize, output: storedTarget, stepX: stepX, stepY: stepY,
+                channels: header.pixelFormat.channels, filter: filter), path: reader.path)
+        let resampler = Resampler(
+            source: box.outputSize, output: storedTarget, originX: region.x * sx, originY: region.y * sy,
+            stepX: stepX, stepY: stepY, format: header.pixelFormat, filter: filter)
         let source = RowSource(reader: reader, box: bx == 1 && by == 1 ? nil : box)
         var small: Image?
         if threads > 1 && Int64(size.width) * Int64(size.height) >= Self.pipelinedPixels {
             let queue = RowQueue(rowBytes: box.outputSize.width * header.pixelFormat.channels, slots: 32)
-            _ = Threads.alongside({
-                while queue.produce(source.next) {}
-                queue.finish()
-            }, {
-                small = resampler.run { _, row in queue.consume(into: row) }
-                queue.cancel()
-            })
+            _ = Threads.alongside(
+                {
+                    while queue.produce(source.next) {}
+                    queue.finish()
+                },
+                {
+                    small = resampler.run { _, row in queue.consume(into: row) }
+                    queue.cancel()
+                })
         }
         let image = small ?? resampler.run { _, row in source.next(row) }
         if let failure = source.failure { throw failure }
@@ -107,9 +116,13 @@ private final class RowSource: @unchecked Sendable {
 extension ImageReader {
     /// Runs a `ReductionPipeline` over this reader: the whole image, or an upright `window`
     /// of it, resampled to `target` (upright size). See `ReductionPipeline` for the steps.
-    public func readResampled(to target: PixelSize, window: Rect? = nil, filter: ResampleFilter,
-                              headroom: Int = 1, boxShrink: Bool = false, threads: Int = 1) throws(DecodeError) -> (Image, Int) {
-        try ReductionPipeline(target: target, window: window, filter: filter, headroom: headroom, boxShrink: boxShrink,
-                              threads: threads).run(self)
+    public func readResampled(
+        to target: PixelSize, window: Rect? = nil, filter: ResampleFilter,
+        headroom: Int = 1, boxShrink: Bool = false, threads: Int = 1
+    ) throws(DecodeError) -> (Image, Int) {
+        try ReductionPipeline(
+            target: target, window: window, filter: filter, headroom: headroom, boxShrink: boxShrink,
+            threads: threads
+        ).run(self)
     }
 }

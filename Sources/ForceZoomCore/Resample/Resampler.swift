@@ -21,8 +21,10 @@ public struct Resampler: Sendable {
     ///   - stepY: the same along y.
     ///   - format: the pixel layout (kept).
     ///   - filter: the kernel.
-    public init(source: PixelSize, output: PixelSize, originX: Double = 0, originY: Double = 0,
-                stepX: Double, stepY: Double, format: PixelFormat, filter: ResampleFilter) {
+    public init(
+        source: PixelSize, output: PixelSize, originX: Double = 0, originY: Double = 0,
+        stepX: Double, stepY: Double, format: PixelFormat, filter: ResampleFilter
+    ) {
         sourceSize = source
         outputSize = output
         self.format = format
@@ -32,14 +34,17 @@ public struct Resampler: Sendable {
 
     /// A resampler that maps the whole source onto the whole output.
     public init(source: PixelSize, output: PixelSize, format: PixelFormat, filter: ResampleFilter) {
-        self.init(source: source, output: output, stepX: Double(source.width) / Double(output.width),
-                  stepY: Double(source.height) / Double(output.height), format: format, filter: filter)
+        self.init(
+            source: source, output: output, stepX: Double(source.width) / Double(output.width),
+            stepY: Double(source.height) / Double(output.height), format: format, filter: filter)
     }
 
     /// Bytes a resampler for these sizes and steps would allocate (tap tables, the ring of
     /// filtered rows, the output), so a caller can refuse a hostile reduction first.
-    public static func memoryNeeded(source: PixelSize, output: PixelSize, stepX: Double, stepY: Double,
-                                    channels: Int, filter: ResampleFilter) -> Int64 {
+    public static func memoryNeeded(
+        source: PixelSize, output: PixelSize, stepX: Double, stepY: Double,
+        channels: Int, filter: ResampleFilter
+    ) -> Int64 {
         func taps(_ step: Double) -> Int64 {
             filter == .nearest ? 1 : Int64((2 * filter.support * max(1, step)).rounded(.up)) + 2
         }
@@ -77,7 +82,10 @@ public struct Resampler: Sendable {
         let sourceRow = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, sw * c))
         let pre = UnsafeMutablePointer<Float>.allocate(capacity: max(1, sw * c))
         defer {
-            ring.deallocate(); acc.deallocate(); sourceRow.deallocate(); pre.deallocate()
+            ring.deallocate()
+            acc.deallocate()
+            sourceRow.deallocate()
+            pre.deallocate()
         }
         sourceRow.initialize(repeating: 0, count: max(1, sw * c))
         var ringRow = [Int](repeating: -1, count: ringSize)
@@ -89,85 +97,90 @@ public struct Resampler: Sendable {
         defer { vw.deallocate() }
 
         hTable.weights.withUnsafeBufferPointer { hwBuf in
-        hTable.first.withUnsafeBufferPointer { hFirst in
-        hTable.count.withUnsafeBufferPointer { hCount in
-        out.withUnsafeMutableBufferPointer { outBuf in
-            let hw = hwBuf.baseAddress!
-            let hTaps = horizontal.maxTaps
-            // Filters source row y horizontally into its ring slot.
-            func fill(_ y: Int) {
-                while nextSource <= y {
-                    if delivering { delivering = provide(nextSource, sourceRow) }
-                    nextSource += 1
-                }
-                if !delivering { return }  // nothing new to filter: the source has stopped
-                // Float copy of the row, premultiplied by alpha where there is alpha.
-                if alpha {
-                    for x in 0..<sw {
-                        let i = x * c
-                        let a = Float(sourceRow[i + c - 1])
-                        let f = a * (1 / 255)
-                        for k in 0..<(c - 1) { pre[i + k] = Float(sourceRow[i + k]) * f }
-                        pre[i + c - 1] = a
+            hTable.first.withUnsafeBufferPointer { hFirst in
+                hTable.count.withUnsafeBufferPointer { hCount in
+                    out.withUnsafeMutableBufferPointer { outBuf in
+                        let hw = hwBuf.baseAddress!
+                        let hTaps = horizontal.maxTaps
+                        // Filters source row y horizontally into its ring slot.
+                        func fill(_ y: Int) {
+                            while nextSource <= y {
+                                if delivering { delivering = provide(nextSource, sourceRow) }
+                                nextSource += 1
+                            }
+                            if !delivering { return }  // nothing new to filter: the source has stopped
+                            // Float copy of the row, premultiplied by alpha where there is alpha.
+                            if alpha {
+                                for x in 0..<sw {
+                                    let i = x * c
+                                    let a = Float(sourceRow[i + c - 1])
+                                    let f = a * (1 / 255)
+                                    for k in 0..<(c - 1) { pre[i + k] = Float(sourceRow[i + k]) * f }
+                                    pre[i + c - 1] = a
+                                }
+                            } else {
+                                for i in 0..<(sw * c) { pre[i] = Float(sourceRow[i]) }
+                            }
+                            let slot = y % ringSize
+                            ringRow[slot] = y
+                            let base = ring + slot * rowFloats
+                            switch c {
+                            case 1: Self.filterRow1(pre, base, ow, hFirst.baseAddress!, hCount.baseAddress!, hw, hTaps)
+                            case 3: Self.filterRow3(pre, base, ow, hFirst.baseAddress!, hCount.baseAddress!, hw, hTaps)
+                            case 4: Self.filterRow4(pre, base, ow, hFirst.baseAddress!, hCount.baseAddress!, hw, hTaps)
+                            default: Self.filterRowN(pre, base, ow, c, hFirst.baseAddress!, hCount.baseAddress!, hw, hTaps)
+                            }
+                        }
+                        for oy in 0..<oh {
+                            let (f, n) = vertical.taps(oy, into: vw)
+                            // Tap windows only move down and the ring holds more rows than a window,
+                            // so a missing row is always a new one: reading stays sequential.
+                            for y in f..<(f + n) where ringRow[y % ringSize] != y {
+                                fill(y)
+                                if !delivering { break }
+                            }
+                            // The source ended (a decode error, or lenient data cut short): stop here
+                            // instead of filtering the last row again for every row left; the rest of
+                            // the output stays zero and the caller reports why.
+                            if !delivering { break }
+                            let w = vw
+                            // Vertical pass: a plain multiply-add over contiguous floats (vectorises).
+                            let first = ring + (f % ringSize) * rowFloats
+                            let w0 = w[0]
+                            for i in 0..<rowFloats { acc[i] = w0 * first[i] }
+                            if n > 1 {
+                                for j in 1..<n {
+                                    let row = ring + ((f + j) % ringSize) * rowFloats
+                                    let wj = w[j]
+                                    for i in 0..<rowFloats { acc[i] += wj * row[i] }
+                                }
+                            }
+                            let dst = outBuf.baseAddress! + oy * rowFloats
+                            if alpha {
+                                for ox in 0..<ow {
+                                    let i = ox * c
+                                    let a = acc[i + c - 1]
+                                    let inv: Float = a > 0 ? 255 / a : 0
+                                    for k in 0..<(c - 1) { dst[i + k] = Self.clampByte(acc[i + k] * inv) }
+                                    dst[i + c - 1] = Self.clampByte(a)
+                                }
+                            } else {
+                                for i in 0..<rowFloats { dst[i] = Self.clampByte(acc[i]) }
+                            }
+                        }
                     }
-                } else {
-                    for i in 0..<(sw * c) { pre[i] = Float(sourceRow[i]) }
-                }
-                let slot = y % ringSize
-                ringRow[slot] = y
-                let base = ring + slot * rowFloats
-                switch c {
-                case 1: Self.filterRow1(pre, base, ow, hFirst.baseAddress!, hCount.baseAddress!, hw, hTaps)
-                case 3: Self.filterRow3(pre, base, ow, hFirst.baseAddress!, hCount.baseAddress!, hw, hTaps)
-                case 4: Self.filterRow4(pre, base, ow, hFirst.baseAddress!, hCount.baseAddress!, hw, hTaps)
-                default: Self.filterRowN(pre, base, ow, c, hFirst.baseAddress!, hCount.baseAddress!, hw, hTaps)
                 }
             }
-            for oy in 0..<oh {
-                let (f, n) = vertical.taps(oy, into: vw)
-                // Tap windows only move down and the ring holds more rows than a window,
-                // so a missing row is always a new one: reading stays sequential.
-                for y in f..<(f + n) where ringRow[y % ringSize] != y {
-                    fill(y)
-                    if !delivering { break }
-                }
-                // The source ended (a decode error, or lenient data cut short): stop here
-                // instead of filtering the last row again for every row left; the rest of
-                // the output stays zero and the caller reports why.
-                if !delivering { break }
-                let w = vw
-                // Vertical pass: a plain multiply-add over contiguous floats (vectorises).
-                let first = ring + (f % ringSize) * rowFloats
-                let w0 = w[0]
-                for i in 0..<rowFloats { acc[i] = w0 * first[i] }
-                if n > 1 {
-                    for j in 1..<n {
-                        let row = ring + ((f + j) % ringSize) * rowFloats
-                        let wj = w[j]
-                        for i in 0..<rowFloats { acc[i] += wj * row[i] }
-                    }
-                }
-                let dst = outBuf.baseAddress! + oy * rowFloats
-                if alpha {
-                    for ox in 0..<ow {
-                        let i = ox * c
-                        let a = acc[i + c - 1]
-                        let inv: Float = a > 0 ? 255 / a : 0
-                        for k in 0..<(c - 1) { dst[i + k] = Self.clampByte(acc[i + k] * inv) }
-                        dst[i + c - 1] = Self.clampByte(a)
-                    }
-                } else {
-                    for i in 0..<rowFloats { dst[i] = Self.clampByte(acc[i]) }
-                }
-            }
-        }}}}
+        }
         return Image(width: ow, height: oh, format: format, pixels: out)
     }
 
     // Horizontal filters, one per channel count so the channel loop unrolls.
 
-    static func filterRow1(_ src: UnsafeMutablePointer<Float>, _ dst: UnsafeMutablePointer<Float>, _ ow: Int,
-                           _ first: UnsafePointer<Int>, _ count: UnsafePointer<Int>, _ weights: UnsafePointer<Float>, _ taps: Int) {
+    static func filterRow1(
+        _ src: UnsafeMutablePointer<Float>, _ dst: UnsafeMutablePointer<Float>, _ ow: Int,
+        _ first: UnsafePointer<Int>, _ count: UnsafePointer<Int>, _ weights: UnsafePointer<Float>, _ taps: Int
+    ) {
         for ox in 0..<ow {
             let p = src + first[ox], w = weights + ox * taps
             var s: Float = 0
@@ -176,22 +189,30 @@ public struct Resampler: Sendable {
         }
     }
 
-    static func filterRow3(_ src: UnsafeMutablePointer<Float>, _ dst: UnsafeMutablePointer<Float>, _ ow: Int,
-                           _ first: UnsafePointer<Int>, _ count: UnsafePointer<Int>, _ weights: UnsafePointer<Float>, _ taps: Int) {
+    static func filterRow3(
+        _ src: UnsafeMutablePointer<Float>, _ dst: UnsafeMutablePointer<Float>, _ ow: Int,
+        _ first: UnsafePointer<Int>, _ count: UnsafePointer<Int>, _ weights: UnsafePointer<Float>, _ taps: Int
+    ) {
         for ox in 0..<ow {
             let p = src + first[ox] * 3, w = weights + ox * taps
             var r: Float = 0, g: Float = 0, b: Float = 0
             for j in 0..<count[ox] {
                 let wj = w[j], q = p + j * 3
-                r += wj * q[0]; g += wj * q[1]; b += wj * q[2]
+                r += wj * q[0]
+                g += wj * q[1]
+                b += wj * q[2]
             }
             let d = dst + ox * 3
-            d[0] = r; d[1] = g; d[2] = b
+            d[0] = r
+            d[1] = g
+            d[2] = b
         }
     }
 
-    static func filterRow4(_ src: UnsafeMutablePointer<Float>, _ dst: UnsafeMutablePointer<Float>, _ ow: Int,
-                           _ first: UnsafePointer<Int>, _ count: UnsafePointer<Int>, _ weights: UnsafePointer<Float>, _ taps: Int) {
+    static func filterRow4(
+        _ src: UnsafeMutablePointer<Float>, _ dst: UnsafeMutablePointer<Float>, _ ow: Int,
+        _ first: UnsafePointer<Int>, _ count: UnsafePointer<Int>, _ weights: UnsafePointer<Float>, _ taps: Int
+    ) {
         for ox in 0..<ow {
             let p = src + first[ox] * 4, w = weights + ox * taps
             var v = SIMD4<Float>(repeating: 0)
@@ -200,12 +221,17 @@ public struct Resampler: Sendable {
                 v += w[j] * SIMD4<Float>(q[0], q[1], q[2], q[3])
             }
             let d = dst + ox * 4
-            d[0] = v[0]; d[1] = v[1]; d[2] = v[2]; d[3] = v[3]
+            d[0] = v[0]
+            d[1] = v[1]
+            d[2] = v[2]
+            d[3] = v[3]
         }
     }
 
-    static func filterRowN(_ src: UnsafeMutablePointer<Float>, _ dst: UnsafeMutablePointer<Float>, _ ow: Int, _ c: Int,
-                           _ first: UnsafePointer<Int>, _ count: UnsafePointer<Int>, _ weights: UnsafePointer<Float>, _ taps: Int) {
+    static func filterRowN(
+        _ src: UnsafeMutablePointer<Float>, _ dst: UnsafeMutablePointer<Float>, _ ow: Int, _ c: Int,
+        _ first: UnsafePointer<Int>, _ count: UnsafePointer<Int>, _ weights: UnsafePointer<Float>, _ taps: Int
+    ) {
         for ox in 0..<ow {
             let p = src + first[ox] * c, w = weights + ox * taps
             for k in 0..<c {

@@ -55,7 +55,8 @@ public enum BudgetError: Error, Equatable, CustomStringConvertible {
             return "\(what) would be \(size), and sides are limited to \(Budget.maxSide) pixels; give smaller values"
         case .pixels(let what, let size, let count, let limit):
             let n = count == 1 ? "\(size)" : "\(count) x \(size)"
-            return "\(what) would be \(n) = \(size.area.multipliedReportingOverflow(by: Int64(count)).overflow ? "too many" : String(size.area * Int64(count))) pixels, over --max-pixels \(limit); give smaller values or raise --max-pixels"
+            return
+                "\(what) would be \(n) = \(size.area.multipliedReportingOverflow(by: Int64(count)).overflow ? "too many" : String(size.area * Int64(count))) pixels, over --max-pixels \(limit); give smaller values or raise --max-pixels"
         case .memory(let what, let bytes, let limit):
             let mib = bytes == .max ? "more than 8 EiB" : "\((bytes + (1 << 20) - 1) >> 20) MiB"
             return "\(what) would need \(mib), over --max-memory \(limit >> 20) MiB; give smaller values or raise --max-memory"

@@ -21,7 +21,7 @@ public enum OutputError: Error, Equatable, Sendable, CustomStringConvertible {
     public var path: String {
         switch self {
         case .wouldOverwriteInput(let p), .cannotCreate(let p, _), .writeFailed(let p, _),
-             .cannotRename(let p, _), .isDirectory(let p):
+            .cannotRename(let p, _), .isDirectory(let p):
             return p
         }
     }

@@ -37,9 +37,11 @@ public final class WorkerPool<Result: Sendable>: @unchecked Sendable {
     ///     returning false stops handing out jobs (running ones finish and are reported).
     /// - Returns: how many jobs were started.
     @discardableResult
-    public static func run(count: Int, threads: Int, tick: Double = 0.1,
-                           work: @escaping @Sendable (Int) -> Result,
-                           onResult: (Int, Result) -> Void, onTick: () -> Bool) -> Int {
+    public static func run(
+        count: Int, threads: Int, tick: Double = 0.1,
+        work: @escaping @Sendable (Int) -> Result,
+        onResult: (Int, Result) -> Void, onTick: () -> Bool
+    ) -> Int {
         let pool = WorkerPool(count: count, work: work)
         let n = max(1, min(threads, count))
         var ids: [pthread_t] = []
@@ -120,10 +122,12 @@ extension Threads {
     fileprivate static func spawn(_ body: @escaping @Sendable () -> Void) -> pthread_t? {
         let raw = Unmanaged.passRetained(ThreadStart(body)).toOpaque()
         var id = pthread_t()
-        let rc = pthread_create(&id, nil, { raw in
-            Unmanaged<ThreadStart>.fromOpaque(raw!).takeRetainedValue().body()
-            return nil
-        }, raw)
+        let rc = pthread_create(
+            &id, nil,
+            { raw in
+                Unmanaged<ThreadStart>.fromOpaque(raw!).takeRetainedValue().body()
+                return nil
+            }, raw)
         if rc != 0 {
             Unmanaged<ThreadStart>.fromOpaque(raw).release()
             return nil

@@ -66,8 +66,10 @@ public struct InputWalker: Sendable {
         return (inputs, failures, others)
     }
 
-    private func walk(_ root: String, relative: String, into add: (ThumbnailPlan.Input) -> Void, failures: inout [ThumbnailError],
-                      others: inout Int) {
+    private func walk(
+        _ root: String, relative: String, into add: (ThumbnailPlan.Input) -> Void, failures: inout [ThumbnailError],
+        others: inout Int
+    ) {
         let folder = relative.isEmpty ? root : FileSystem.join(root, relative)
         // A folder named as input is always read, even if it is also the output folder
         // (the plan then refuses outputs that would overwrite inputs).
@@ -150,7 +152,11 @@ public struct InputWalker: Sendable {
             for b in chunk {
                 if b == separator { entry = 0 } else { entry += 1 }
                 if entry > Self.entryLimit {
-                    throw .cannotReadList(path: name, reason: "an entry is longer than \(Self.entryLimit) bytes (PATH_MAX); is it a list of paths\(nulSeparated ? "" : ", or NUL-separated (-0)")?")
+                    throw .cannotReadList(
+                        path: name,
+                        reason:
+                            "an entry is longer than \(Self.entryLimit) bytes (PATH_MAX); is it a list of paths\(nulSeparated ? "" : ", or NUL-separated (-0)")?"
+                    )
                 }
             }
             bytes += chunk

@@ -38,7 +38,8 @@ public enum ThumbnailError: Error, Equatable, Sendable, CustomStringConvertible 
         case .collision(let o, _): return o
         case .wouldOverwriteInput(_, let o), .outsideOutputFolder(_, let o), .unsupportedOutputFormat(let o): return o
         case .cannotReadList(let p, _), .cannotListFolder(let p, _), .geometry(let p, _), .interrupted(let p),
-             .thumbnailTooLarge(let p, _): return p
+            .thumbnailTooLarge(let p, _):
+            return p
         case .decode(let e): return e.path
         case .color(.unusableProfile(let p, _)): return p
         case .output(let e): return e.path
@@ -49,11 +50,13 @@ public enum ThumbnailError: Error, Equatable, Sendable, CustomStringConvertible 
     public var reason: String {
         switch self {
         case .invalidSize(_, let r):
-            return "\(r) (write N for the longest side, WxH for a box, Wx or xH for one side; add > to only shrink, < to only enlarge, ! for exactly that size)"
+            return
+                "\(r) (write N for the longest side, WxH for a box, Wx or xH for one side; add > to only shrink, < to only enlarge, ! for exactly that size)"
         case .invalidPattern(_, let r):
             return "\(r) (use %s stem, %e extension, %d folder, %i index, %% for a percent sign)"
         case .collision(_, let inputs):
-            return "\(inputs.joined(separator: ", ")) would \(inputs.count == 2 ? "both" : "all") be written here; add %d (mirror folders), %e or %i to --name"
+            return
+                "\(inputs.joined(separator: ", ")) would \(inputs.count == 2 ? "both" : "all") be written here; add %d (mirror folders), %e or %i to --name"
         case .wouldOverwriteInput(let input, _):
             return "would overwrite the input \(input); forcezoom never overwrites an input (choose another --out or --name)"
         case .outsideOutputFolder(let input, _):

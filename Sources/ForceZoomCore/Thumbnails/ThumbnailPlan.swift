@@ -37,8 +37,10 @@ public struct ThumbnailPlan: Hashable, Sendable {
     ///     outputs that are inputs under another name (links, `./a` vs `a`).
     /// - Throws: `ThumbnailError` for a collision, an output that is an input, an output
     ///   outside the folder or one that is none of `.png`, `.jpg` and `.webp`.
-    public init(inputs: [Input], folder: String, name: ThumbnailName,
-                identity: (String) -> (UInt64, UInt64)? = FileSystem.identity(of:)) throws(ThumbnailError) {
+    public init(
+        inputs: [Input], folder: String, name: ThumbnailName,
+        identity: (String) -> (UInt64, UInt64)? = FileSystem.identity(of:)
+    ) throws(ThumbnailError) {
         var jobs: [Job] = []
         jobs.reserveCapacity(inputs.count)
         var owners: [String: Int] = [:]

@@ -40,8 +40,10 @@ public struct Thumbnailer: Sendable {
     /// Convert each thumbnail to sRGB with this intent (`--icc srgb`), tagged sRGB.
     public var convertToSRGB: RenderingIntent?
 
-    public init(size: ThumbnailSize, crop: ThumbnailGeometry.Crop = .none, decode: DecodeOptions = DecodeOptions(),
-                png: PNGSettings = .default, jpegQuality: Int = 85, skipExisting: Bool = false) {
+    public init(
+        size: ThumbnailSize, crop: ThumbnailGeometry.Crop = .none, decode: DecodeOptions = DecodeOptions(),
+        png: PNGSettings = .default, jpegQuality: Int = 85, skipExisting: Bool = false
+    ) {
         self.size = size
         self.crop = crop
         self.decode = decode
@@ -70,13 +72,15 @@ public struct Thumbnailer: Sendable {
         guard !reader.embeddedThumbnailSizes.isEmpty else { return nil }
         let source = g.source
         // The whole picture at the output's scale: what a thumbnail must have at least.
-        let needed = PixelSize(width: Int((Double(source.width) * g.scaleX).rounded(.up)),
-                               height: Int((Double(source.height) * g.scaleY).rounded(.up)))
+        let needed = PixelSize(
+            width: Int((Double(source.width) * g.scaleX).rounded(.up)),
+            height: Int((Double(source.height) * g.scaleY).rounded(.up)))
         guard let thumb = try reader.readEmbeddedThumbnail(atLeast: needed) else { return nil }
         let kx = Double(thumb.width) / Double(source.width), ky = Double(thumb.height) / Double(source.height)
-        let resampler = Resampler(source: thumb.size, output: g.output, originX: g.window.x * kx, originY: g.window.y * ky,
-                                  stepX: g.window.width * kx / Double(g.output.width),
-                                  stepY: g.window.height * ky / Double(g.output.height), format: thumb.format, filter: filter)
+        let resampler = Resampler(
+            source: thumb.size, output: g.output, originX: g.window.x * kx, originY: g.window.y * ky,
+            stepX: g.window.width * kx / Double(g.output.width),
+            stepY: g.window.height * ky / Double(g.output.height), format: thumb.format, filter: filter)
         return resampler.resample(thumb)
     }
 
@@ -84,7 +88,8 @@ public struct Thumbnailer: Sendable {
         let input = job.input.path
         if shouldStop() { return .failed(.interrupted(path: input)) }
         if skipExisting, let made = FileSystem.modificationTime(of: job.output),
-           let source = FileSystem.modificationTime(of: input), made > source {
+            let source = FileSystem.modificationTime(of: input), made > source
+        {
             return .skipped
         }
         do throws(ThumbnailError) {
@@ -108,16 +113,18 @@ public struct Thumbnailer: Sendable {
                     image = embedded
                     result.embeddedThumbnail = true
                 } else {
-                    (image, result.denominator) = try reader.readResampled(to: geometry.output, window: geometry.window, filter: filter,
-                                                                                  headroom: Self.headroom, boxShrink: true,
-                                                                                  threads: encodeThreads)
+                    (image, result.denominator) = try reader.readResampled(
+                        to: geometry.output, window: geometry.window, filter: filter,
+                        headroom: Self.headroom, boxShrink: true,
+                        threads: encodeThreads)
                 }
             } catch { throw .decode(error) }
             result.warnings = reader.warnings
             if let intent = convertToSRGB {
                 do {
-                    try SRGBConverter(color: reader.header.color, format: image.format, intent: intent,
-                                      blackPointCompensation: intent != .absolute, path: reader.path)?.convert(&image)
+                    try SRGBConverter(
+                        color: reader.header.color, format: image.format, intent: intent,
+                        blackPointCompensation: intent != .absolute, path: reader.path)?.convert(&image)
                 } catch { throw .color(error) }
             }
             if shouldStop() { throw .interrupted(path: input) }
@@ -128,9 +135,10 @@ public struct Thumbnailer: Sendable {
             default: encoding = .png(png)
             }
             do {
-                result.bytes = try ImageWriter.write(image, to: job.output, encoding: encoding, protecting: [input],
-                                                     threads: encodeThreads,
-                                                     color: convertToSRGB.map { SRGBConverter.tag(intent: $0) } ?? (keepColor ? reader.header.color : nil))
+                result.bytes = try ImageWriter.write(
+                    image, to: job.output, encoding: encoding, protecting: [input],
+                    threads: encodeThreads,
+                    color: convertToSRGB.map { SRGBConverter.tag(intent: $0) } ?? (keepColor ? reader.header.color : nil))
             } catch {
                 // After Ctrl-C the handler removes temp files, so the rename fails: that is
                 // the interruption, not a disk problem.

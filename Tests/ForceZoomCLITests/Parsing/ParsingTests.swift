@@ -19,15 +19,19 @@ struct ParsingTests {
     }
 
     @Test func optionsArriveTyped() throws {
-        let fit = try Fit.parse(["a.png", "--screen", "iphone-15", "--orientation", "landscape-left", "--mode", "fill", "--filter", "bicubic", "-o", "x.png", "--json"])
+        let fit = try Fit.parse([
+            "a.png", "--screen", "iphone-15", "--orientation", "landscape-left", "--mode", "fill", "--filter", "bicubic", "-o", "x.png", "--json",
+        ])
         #expect(fit.orientation == .fixed(.landscapeLeft))
         #expect(fit.mode == .fill)
         #expect(fit.filter == .bicubic)
         #expect(fit.outputOptions.output == "x.png" && fit.outputOptions.json)
         #expect(fit.screenPixels == PixelSize(width: 1179, height: 2556))
 
-        let animate = try Animate.parse(["a.png", "--screen", "390x844", "--from", "20,100,120,90", "--to", "fullscreen", "--easing", "ease-out",
-                                         "--orientation", "auto", "-o", "f%03d.png"])
+        let animate = try Animate.parse([
+            "a.png", "--screen", "390x844", "--from", "20,100,120,90", "--to", "fullscreen", "--easing", "ease-out",
+            "--orientation", "auto", "-o", "f%03d.png",
+        ])
         #expect(animate.from?.rect == Rect(x: 20, y: 100, width: 120, height: 90))
         #expect(animate.to == .fullscreen && animate.to?.rect == nil)
         #expect(animate.easing == .easeOut && animate.orientation == .auto)

@@ -23,8 +23,9 @@ enum ConformanceData {
     /// Stands in for the file list when the data is missing, so each group fails.
     static let missing = "<conformance data missing: run `make conformance`>"
     static func missingMessage(_ what: String) -> Comment {
-        Comment(rawValue: "conformance data missing (\(what) under \(dir.path)): run `make conformance` "
-            + "(Tools/conformance/fetch.sh && python3 Tools/conformance/pngref.py && Tools/conformance/jpegref.sh)")
+        Comment(
+            rawValue: "conformance data missing (\(what) under \(dir.path)): run `make conformance` "
+                + "(Tools/conformance/fetch.sh && python3 Tools/conformance/pngref.py && Tools/conformance/jpegref.sh)")
     }
 
     /// The rows of a tab-separated manifest after its header line, or nil if it is absent.
@@ -42,8 +43,9 @@ enum ConformanceData {
 
     static let pngRows: [PNGRow]? = rows(pngDir.appendingPathComponent("manifest.tsv")).map { rows in
         rows.filter { $0.count >= 5 }.map {
-            PNGRow(path: $0[0], width: Int($0[1]) ?? -1, height: Int($0[2]) ?? -1, interlaced: $0[3] == "1",
-                   status: $0[4])
+            PNGRow(
+                path: $0[0], width: Int($0[1]) ?? -1, height: Int($0[2]) ?? -1, interlaced: $0[3] == "1",
+                status: $0[4])
         }
     }
 
@@ -186,8 +188,10 @@ func regionPairs(_ size: PixelSize) -> [(String, [PixelRect])] {
     let bottomRight = PixelRect(x: w - cw, y: h - ch, width: cw, height: ch)
     let ax = w / 2 / 16 * 16, ay = h / 2 / 16 * 16
     let aligned = PixelRect(x: ax, y: ay, width: min(31, w - ax), height: min(20, h - ay))
-    return [("top-left corner + middle", [topLeft, middle]), ("bottom-right corner + middle", [bottomRight, middle]),
-            ("iMCU-aligned", [aligned])]
+    return [
+        ("top-left corner + middle", [topLeft, middle]), ("bottom-right corner + middle", [bottomRight, middle]),
+        ("iMCU-aligned", [aligned]),
+    ]
 }
 
 /// The columns where libjpeg-turbo 2.1.5's jpeg_crop_scanline output is known to differ
@@ -244,8 +248,9 @@ struct ConformanceTests {
         }
         #expect(details.interlaced == row.interlaced, "interlaced flag")
         #expect(details.bitDepth == facts.bitDepth && details.colorType == facts.colorType, "IHDR facts")
-        #expect(header.pixelFormat == facts.minimalFormat,
-                "color type \(facts.colorType), tRNS \(facts.hasTRNS): want \(facts.minimalFormat)")
+        #expect(
+            header.pixelFormat == facts.minimalFormat,
+            "color type \(facts.colorType), tRNS \(facts.hasTRNS): want \(facts.minimalFormat)")
 
         let image = try reader.readImage()
         #expect(image.width == row.width && image.height == row.height)
@@ -285,8 +290,10 @@ struct ConformanceTests {
     }
 
     // 3a. PNG regions decoded in one pass equal the full decode, cropped (exact).
-    @Test("PNG region decode equals full decode", arguments: ConformanceData.pngRows == nil
-          ? [ConformanceData.missing] : ConformanceData.pngRegionFiles)
+    @Test(
+        "PNG region decode equals full decode",
+        arguments: ConformanceData.pngRows == nil
+            ? [ConformanceData.missing] : ConformanceData.pngRegionFiles)
     func pngRegions(_ path: String) throws {
         let row = try ConformanceData.pngRow(path)
         let full = ConformanceData.pngDir.appendingPathComponent(path).path
@@ -319,7 +326,8 @@ struct ConformanceTests {
                 Issue.record("header details are not JPEG")
                 return
             }
-            let maxH = details.samplingFactors.split(separator: ",")
+            let maxH =
+                details.samplingFactors.split(separator: ",")
                 .compactMap { $0.split(separator: "x").first.flatMap { Int($0) } }.max() ?? 1
             let iMCUWidth = details.components == 1 ? 8 : 8 * maxH
             let union = rects.dropFirst().reduce(rects[0]) { $0.union($1) }
@@ -342,7 +350,8 @@ struct ConformanceTests {
                             } else {
                                 inside = max(inside, d)
                                 if first == nil {
-                                    first = "first at image (x \(rect.x + x), y \(rect.y + y)): decoded "
+                                    first =
+                                        "first at image (x \(rect.x + x), y \(rect.y + y)): decoded "
                                         + "\(Array(part[x, y])), full decode \(Array(want[x, y]))"
                                 }
                             }
@@ -350,11 +359,13 @@ struct ConformanceTests {
                     }
                 }
                 let maxDiff = max(inside, atEdge)
-                print("conformance: \(jpg) \(name) \(rect): region vs full decode max difference \(maxDiff) "
-                      + "(crop edge columns \(edges.sorted()): \(atEdge); elsewhere: \(inside))")
+                print(
+                    "conformance: \(jpg) \(name) \(rect): region vs full decode max difference \(maxDiff) "
+                        + "(crop edge columns \(edges.sorted()): \(atEdge); elsewhere: \(inside))")
                 #expect(inside == 0, "\(jpg) \(name) \(rect): max difference \(inside) off the crop edges; \(first ?? "")")
-                #expect(atEdge <= jpegCropEdgeBound,
-                        "\(jpg) \(name) \(rect): max difference \(atEdge) in crop edge columns \(edges.sorted())")
+                #expect(
+                    atEdge <= jpegCropEdgeBound,
+                    "\(jpg) \(name) \(rect): max difference \(atEdge) in crop edge columns \(edges.sorted())")
             }
         }
     }
@@ -378,8 +389,9 @@ struct ConformanceTests {
     @Test("12-bit JPEG is refused as unsupported precision")
     func jpeg12BitRefused() throws {
         let rows = try #require(ConformanceData.jpegRows, ConformanceData.missingMessage("jpeg/manifest.tsv"))
-        try #require(rows.contains { $0.jpg == "testorig12.jpg" && $0.status == "unsupported-12bit" },
-                     "jpeg/manifest.tsv lacks the testorig12.jpg row")
+        try #require(
+            rows.contains { $0.jpg == "testorig12.jpg" && $0.status == "unsupported-12bit" },
+            "jpeg/manifest.tsv lacks the testorig12.jpg row")
         let full = ConformanceData.jpegDir.appendingPathComponent("testorig12.jpg").path
         let error = #expect(throws: DecodeError.self) {
             _ = try ImageReader(path: full).readImage()

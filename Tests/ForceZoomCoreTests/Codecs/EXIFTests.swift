@@ -4,8 +4,10 @@ import Testing
 /// The EXIF (TIFF) orientation reader: bounded by the buffer, IFD0 only, never a loop.
 struct EXIFTests {
     /// A TIFF header and IFD0 holding `entries` (tag, type, count, 4 value bytes).
-    static func tiff(little: Bool = true, ifd: UInt32 = 8, count: UInt16? = nil, entries: [(UInt16, UInt16, UInt32, [UInt8])],
-                     next: UInt32 = 0) -> [UInt8] {
+    static func tiff(
+        little: Bool = true, ifd: UInt32 = 8, count: UInt16? = nil, entries: [(UInt16, UInt16, UInt32, [UInt8])],
+        next: UInt32 = 0
+    ) -> [UInt8] {
         func u16(_ v: UInt16) -> [UInt8] { little ? [UInt8(v & 0xFF), UInt8(v >> 8)] : [UInt8(v >> 8), UInt8(v & 0xFF)] }
         func u32(_ v: UInt32) -> [UInt8] { little ? u16(UInt16(v & 0xFFFF)) + u16(UInt16(v >> 16)) : u16(UInt16(v >> 16)) + u16(UInt16(v & 0xFFFF)) }
         var out: [UInt8] = (little ? [0x49, 0x49] : [0x4D, 0x4D]) + u16(42) + u32(ifd)
@@ -91,7 +93,10 @@ struct EXIFTests {
             var data: [UInt8]
             if i % 2 == 0 {
                 data = (0..<Int(next() % 64)).map { _ in UInt8(truncatingIfNeeded: next()) }
-                if data.count >= 2 && i % 4 == 0 { data[0] = 0x49; data[1] = 0x49 }
+                if data.count >= 2 && i % 4 == 0 {
+                    data[0] = 0x49
+                    data[1] = 0x49
+                }
             } else {
                 data = base
                 for _ in 0..<(1 + Int(next() % 4)) { data[Int(next()) % data.count] = UInt8(truncatingIfNeeded: next()) }

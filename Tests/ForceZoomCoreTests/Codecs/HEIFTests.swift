@@ -121,8 +121,9 @@ struct HEIFTests {
         let boxes = HEIFBoxes(CLIBytes.read(Self.path(name)))
         let coded = try #require(boxes.largestCodedSize, "\(name): no SPS read")
         let ispe = try #require(boxes.primarySize)
-        #expect(coded.width >= ispe.width && coded.width < ispe.width + 64 && coded.height >= ispe.height && coded.height < ispe.height + 64,
-                "\(name): SPS \(coded), ispe \(ispe)")
+        #expect(
+            coded.width >= ispe.width && coded.width < ispe.width + 64 && coded.height >= ispe.height && coded.height < ispe.height + 64,
+            "\(name): SPS \(coded), ispe \(ispe)")
         #expect(boxes.parameterMismatch == nil, "\(name): \(boxes.parameterMismatch ?? "")")
         let reader = try ImageReader(path: Self.path(name))
         let details = try #require(reader.header.details as? HEIFDetails)

@@ -30,9 +30,11 @@ struct LimitsTests {
     }
 
     /// Before the fix libpng sized its row buffers for 2147483647 pixels first (10 s, 6 GB).
-    @Test(arguments: [("png-width-2p31-1.png", 2_147_483_647, 1), ("png-height-2p31-1.png", 1, 2_147_483_647),
-                      ("png-100000x100000.png", 100_000, 100_000), ("png-100000x100000-partial.png", 100_000, 100_000),
-                      ("jpeg-65500x65500.jpg", 65500, 65500), ("jpeg-65500x65500-partial.jpg", 65500, 65500)])
+    @Test(arguments: [
+        ("png-width-2p31-1.png", 2_147_483_647, 1), ("png-height-2p31-1.png", 1, 2_147_483_647),
+        ("png-100000x100000.png", 100_000, 100_000), ("png-100000x100000-partial.png", 100_000, 100_000),
+        ("jpeg-65500x65500.jpg", 65500, 65500), ("jpeg-65500x65500-partial.jpg", 65500, 65500),
+    ])
     func overThePixelLimitFromTheHeader(_ name: String, _ width: Int, _ height: Int) {
         var failure: DecodeError?
         let time = Self.seconds {
@@ -44,21 +46,31 @@ struct LimitsTests {
 
     @Test func memoryNeededFromThePNGHeader() {
         // 2^28 x 1 RGBA16: two libpng rows of 8 bytes a pixel, one 4-byte forcezoom row.
-        #expect(PNGReader.memoryNeeded(size: PixelSize(width: 1 << 28, height: 1), bitDepth: 16, colorType: 6,
-                                       interlaced: false, transparency: false) == 5 << 30)
+        #expect(
+            PNGReader.memoryNeeded(
+                size: PixelSize(width: 1 << 28, height: 1), bitDepth: 16, colorType: 6,
+                interlaced: false, transparency: false) == 5 << 30)
         // Adam7 holds the whole 8-bit image as well.
-        #expect(PNGReader.memoryNeeded(size: PixelSize(width: 100, height: 50), bitDepth: 8, colorType: 3,
-                                       interlaced: true, transparency: true) == 2 * 100 * 4 + 100 * 4 + 100 * 50 * 4)
+        #expect(
+            PNGReader.memoryNeeded(
+                size: PixelSize(width: 100, height: 50), bitDepth: 8, colorType: 3,
+                interlaced: true, transparency: true) == 2 * 100 * 4 + 100 * 4 + 100 * 50 * 4)
         // 1-bit gray expands to 8 bits before anything else.
-        #expect(PNGReader.memoryNeeded(size: PixelSize(width: 800, height: 1), bitDepth: 1, colorType: 0,
-                                       interlaced: false, transparency: false) == 2 * 800 + 800)
+        #expect(
+            PNGReader.memoryNeeded(
+                size: PixelSize(width: 800, height: 1), bitDepth: 1, colorType: 0,
+                interlaced: false, transparency: false) == 2 * 800 + 800)
         // No overflow at the largest PNG header.
-        #expect(PNGReader.memoryNeeded(size: PixelSize(width: Int(Int32.max), height: Int(Int32.max)), bitDepth: 16,
-                                       colorType: 6, interlaced: true, transparency: false) > 1 << 62)
+        #expect(
+            PNGReader.memoryNeeded(
+                size: PixelSize(width: Int(Int32.max), height: Int(Int32.max)), bitDepth: 16,
+                colorType: 6, interlaced: true, transparency: false) > 1 << 62)
     }
 
-    @Test(arguments: [("png-16bit-rgba-wide.png", Int64(5) << 30), ("png-16384-interlaced-nodata.png", Int64(1 << 30) + 16384 * 12),
-                      ("jpeg-65500x4096-progressive.jpg", Int64(1_610_612_736))])
+    @Test(arguments: [
+        ("png-16bit-rgba-wide.png", Int64(5) << 30), ("png-16384-interlaced-nodata.png", Int64(1 << 30) + 16384 * 12),
+        ("jpeg-65500x4096-progressive.jpg", Int64(1_610_612_736)),
+    ])
     func overTheMemoryLimitFromTheHeader(_ name: String, _ atLeast: Int64) {
         do {
             _ = try ImageReader(path: Self.hostile(name))

@@ -41,7 +41,13 @@ struct WebPTests {
     /// rescaler: row for row what `dwebp -scale` writes for the same size.
     @Test(arguments: [("webp-lossy", 2), ("webp-lossy", 8), ("webp-alpha", 4), ("webp-lossless", 2)])
     func reducedDecodeEqualsDwebpScale(_ name: String, _ d: Int) throws {
-        let reader = try ImageReader(path: Self.path("\(name).webp"), options: { var o = DecodeOptions(); o.autoOrient = false; return o }())
+        let reader = try ImageReader(
+            path: Self.path("\(name).webp"),
+            options: {
+                var o = DecodeOptions()
+                o.autoOrient = false
+                return o
+            }())
         #expect(reader.reductionDenominator(keepingAtLeast: PixelSize(width: 1, height: 1)) == 8, "still WebP offers 1/2, 1/4, 1/8")
         let size = try reader.beginRows(denominator: d)
         #expect(size == PixelSize(width: (reader.header.storedSize.width + d - 1) / d, height: (reader.header.storedSize.height + d - 1) / d))
@@ -53,7 +59,10 @@ struct WebPTests {
         let image = Image(width: size.width, height: size.height, format: reader.header.pixelFormat, pixels: pixels)
         let dir = TestSupport.scratch()
         let out = dir + "/scaled.png"
-        defer { unlink(out); rmdir(dir) }
+        defer {
+            unlink(out)
+            rmdir(dir)
+        }
         #expect(TestSupport.shell("dwebp -quiet -scale \(size.width) \(size.height) '\(Self.path("\(name).webp"))' -o '\(out)'") == 0)
         let reference = try ImageReader(path: out).readImage()
         #expect(image.size == reference.size)

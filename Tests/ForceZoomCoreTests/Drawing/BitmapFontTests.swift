@@ -35,8 +35,9 @@ private let unknownBox = picture("\u{2603}")
         var count = 0
         font.render(String(character), originX: 0, originY: 0, scale: 1) { x, y in
             count += 1
-            #expect((0..<font.glyphWidth).contains(x) && (0..<font.glyphHeight).contains(y),
-                    "\(character) plots (\(x), \(y))")
+            #expect(
+                (0..<font.glyphWidth).contains(x) && (0..<font.glyphHeight).contains(y),
+                "\(character) plots (\(x), \(y))")
             #expect(font.isSet(character, x: x, y: y))
         }
         #expect(count == picture(character).joined().filter { $0 == "#" }.count)
@@ -95,8 +96,9 @@ private let unknownBox = picture("\u{2603}")
         var calls = 0
         font.render(text, originX: originX, originY: originY, scale: scale) { x, y in
             calls += 1
-            #expect(x >= originX && x < originX + size.width && y >= originY && y < originY + size.height,
-                    "(\(x), \(y)) outside \(size)")
+            #expect(
+                x >= originX && x < originX + size.width && y >= originY && y < originY + size.height,
+                "(\(x), \(y)) outside \(size)")
             points[(y - originY) * 10_000 + (x - originX), default: 0] += 1
         }
         #expect(calls == setPixels * scale * scale)
@@ -123,42 +125,46 @@ private let unknownBox = picture("\u{2603}")
     }
 
     @Test func exactShapes() {
-        #expect(picture("1") == [
-            "..#..",
-            ".##..",
-            "..#..",
-            "..#..",
-            "..#..",
-            "..#..",
-            ".###.",
-        ])
-        #expect(picture("T") == [
-            "#####",
-            "..#..",
-            "..#..",
-            "..#..",
-            "..#..",
-            "..#..",
-            "..#..",
-        ])
-        #expect(picture("0") == [
-            ".###.",
-            "#...#",
-            "#..##",
-            "#.#.#",
-            "##..#",
-            "#...#",
-            ".###.",
-        ])
-        #expect(picture("%") == [
-            "##...",
-            "##..#",
-            "...#.",
-            "..#..",
-            ".#...",
-            "#..##",
-            "...##",
-        ])
+        #expect(
+            picture("1") == [
+                "..#..",
+                ".##..",
+                "..#..",
+                "..#..",
+                "..#..",
+                "..#..",
+                ".###.",
+            ])
+        #expect(
+            picture("T") == [
+                "#####",
+                "..#..",
+                "..#..",
+                "..#..",
+                "..#..",
+                "..#..",
+                "..#..",
+            ])
+        #expect(
+            picture("0") == [
+                ".###.",
+                "#...#",
+                "#..##",
+                "#.#.#",
+                "##..#",
+                "#...#",
+                ".###.",
+            ])
+        #expect(
+            picture("%") == [
+                "##...",
+                "##..#",
+                "...#.",
+                "..#..",
+                ".#...",
+                "#..##",
+                "...##",
+            ])
     }
 
     @Test func scaledPixelIsASolidBlock() {

@@ -20,14 +20,16 @@ import Testing
         #expect(m == [Marker(x: 1, y: 2, label: "A"), Marker(x: 3.5, y: 4), Marker(x: 5, y: 6)])
     }
 
-    @Test("JSON errors name the item", arguments: [
-        (#"[{"x": 1, "y": 2}, {"x": 1}]"#, "item 2 lacks numeric x and y"),
-        (#"[[1, 2], [1, "a"]]"#, "item 2 is not [x, y]"),
-        (#"[[1, 2], [1]]"#, "item 2 is not [x, y]"),
-        (#"[3]"#, "item 1 is neither an object nor [x, y]"),
-        (#"[{"x": 1, "y": 2}"#, "not a JSON array"),
-        (#"[1, 2] trailing"#, "not a JSON array"),
-    ])
+    @Test(
+        "JSON errors name the item",
+        arguments: [
+            (#"[{"x": 1, "y": 2}, {"x": 1}]"#, "item 2 lacks numeric x and y"),
+            (#"[[1, 2], [1, "a"]]"#, "item 2 is not [x, y]"),
+            (#"[[1, 2], [1]]"#, "item 2 is not [x, y]"),
+            (#"[3]"#, "item 1 is neither an object nor [x, y]"),
+            (#"[{"x": 1, "y": 2}"#, "not a JSON array"),
+            (#"[1, 2] trailing"#, "not a JSON array"),
+        ])
     func jsonErrors(text: String, reason: String) {
         #expect(throws: Marker.ParseError.badJSON(file: "m.json", reason: reason)) {
             try Marker.parseList(text, file: "m.json")

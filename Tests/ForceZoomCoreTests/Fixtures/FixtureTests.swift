@@ -11,12 +11,15 @@ struct FixtureTests {
         return try ImageReader(path: path(name), options: o).readImage()
     }
 
-    @Test(arguments: [(1, "png-gray-1.png"), (2, "png-gray-2.png"), (4, "png-gray-4.png"), (8, "png-gray-8.png"),
-                      (16, "png-gray-16.png"), (16, "png-gray-16-interlaced.png")])
+    @Test(arguments: [
+        (1, "png-gray-1.png"), (2, "png-gray-2.png"), (4, "png-gray-4.png"), (8, "png-gray-8.png"),
+        (16, "png-gray-16.png"), (16, "png-gray-16-interlaced.png"),
+    ])
     func grayDepthsDecodeToTheirScaledSamples(_ depth: Int, _ name: String) throws {
         let image = try Self.decode(name)
         #expect(image.format == .gray)
-        var pattern = name.contains("interlaced")
+        var pattern =
+            name.contains("interlaced")
             ? Pattern(.gradient, size: image.size, direction: .radial)
             : (depth == 1 ? Pattern(.checker, size: image.size, step: 4) : Pattern(.gradient, size: image.size))
         pattern.fade = false
@@ -49,7 +52,9 @@ struct FixtureTests {
         let mid = faded.rgba(x: 5, y: 23).a
         #expect(abs(Int(mid) - 255 * 24 / 47) <= 1)
         // Coordinates survive in the colour channels despite the alpha.
-        #expect(CoordinateCode.point(r: faded.rgba(x: 33, y: 20).r, g: faded.rgba(x: 33, y: 20).g, b: faded.rgba(x: 33, y: 20).b) == PixelPoint(x: 33, y: 20))
+        #expect(
+            CoordinateCode.point(r: faded.rgba(x: 33, y: 20).r, g: faded.rgba(x: 33, y: 20).g, b: faded.rgba(x: 33, y: 20).b)
+                == PixelPoint(x: 33, y: 20))
     }
 
     @Test(arguments: ["png-palette-4.png", "png-palette-8.png", "png-palette-8-interlaced.png", "png-rgb-8-trns.png"])
@@ -73,11 +78,12 @@ struct FixtureTests {
         #expect(CoordinateCode.trace(stored)?.orientation == .rotate270)
     }
 
-    @Test(arguments: (1...8).map { "jpeg-exif-\($0).jpg" } + [
-        "jpeg-444.jpg", "jpeg-422.jpg", "jpeg-420.jpg", "jpeg-440.jpg", "jpeg-411.jpg", "jpeg-progressive.jpg",
-        "jpeg-arithmetic.jpg", "jpeg-arithmetic-progressive.jpg", "jpeg-restart.jpg", "jpeg-rgb-coded.jpg",
-        "jpeg-cmyk-adobe.jpg", "jpeg-ycck-adobe.jpg",
-    ])
+    @Test(
+        arguments: (1...8).map { "jpeg-exif-\($0).jpg" } + [
+            "jpeg-444.jpg", "jpeg-422.jpg", "jpeg-420.jpg", "jpeg-440.jpg", "jpeg-411.jpg", "jpeg-progressive.jpg",
+            "jpeg-arithmetic.jpg", "jpeg-arithmetic-progressive.jpg", "jpeg-restart.jpg", "jpeg-rgb-coded.jpg",
+            "jpeg-cmyk-adobe.jpg", "jpeg-ycck-adobe.jpg",
+        ])
     func everyJPEGFormShowsTheSameUprightPicture(_ name: String) throws {
         let reference = Pattern(.orientation, size: PixelSize(width: 96, height: 64))
         let image = try Self.decode(name)
@@ -91,7 +97,8 @@ struct FixtureTests {
                     // Inverted CMYK decoded as plain CMYK would turn the red corner cyan.
                     #expect(c.r > 180 && c.g < 60, "\(name): top-left \(c)")
                 }
-                total += abs(Int(c.r) - Int(FixtureWriter.to8(s.r))) + abs(Int(c.g) - Int(FixtureWriter.to8(s.g)))
+                total +=
+                    abs(Int(c.r) - Int(FixtureWriter.to8(s.r))) + abs(Int(c.g) - Int(FixtureWriter.to8(s.g)))
                     + abs(Int(c.b) - Int(FixtureWriter.to8(s.b)))
             }
         }

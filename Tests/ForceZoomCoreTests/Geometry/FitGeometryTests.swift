@@ -17,23 +17,31 @@ struct FitGeometryTests {
 
     static let cases: [Case] = [
         // 4000x3000 landscape photo.
-        Case(image: PixelSize(width: 4000, height: 3000), orientation: .portrait, mode: .fit,
-             bounds: screen, scaled: PixelSize(width: 1170, height: 878), offset: PixelPoint(x: 0, y: 827)),
-        Case(image: PixelSize(width: 4000, height: 3000), orientation: .landscapeLeft, mode: .fit,
-             bounds: PixelSize(width: 2532, height: 1170), scaled: PixelSize(width: 1560, height: 1170), offset: PixelPoint(x: 486, y: 0)),
-        Case(image: PixelSize(width: 4000, height: 3000), orientation: .landscapeRight, mode: .fill,
-             bounds: PixelSize(width: 2532, height: 1170), scaled: PixelSize(width: 2532, height: 1899), offset: PixelPoint(x: 0, y: -365)),
-        Case(image: PixelSize(width: 4000, height: 3000), orientation: .upsideDown, mode: .fill,
-             bounds: screen, scaled: PixelSize(width: 3376, height: 2532), offset: PixelPoint(x: -1103, y: 0)),
+        Case(
+            image: PixelSize(width: 4000, height: 3000), orientation: .portrait, mode: .fit,
+            bounds: screen, scaled: PixelSize(width: 1170, height: 878), offset: PixelPoint(x: 0, y: 827)),
+        Case(
+            image: PixelSize(width: 4000, height: 3000), orientation: .landscapeLeft, mode: .fit,
+            bounds: PixelSize(width: 2532, height: 1170), scaled: PixelSize(width: 1560, height: 1170), offset: PixelPoint(x: 486, y: 0)),
+        Case(
+            image: PixelSize(width: 4000, height: 3000), orientation: .landscapeRight, mode: .fill,
+            bounds: PixelSize(width: 2532, height: 1170), scaled: PixelSize(width: 2532, height: 1899), offset: PixelPoint(x: 0, y: -365)),
+        Case(
+            image: PixelSize(width: 4000, height: 3000), orientation: .upsideDown, mode: .fill,
+            bounds: screen, scaled: PixelSize(width: 3376, height: 2532), offset: PixelPoint(x: -1103, y: 0)),
         // Portrait and square images.
-        Case(image: PixelSize(width: 3000, height: 4000), orientation: .portrait, mode: .fit,
-             bounds: screen, scaled: PixelSize(width: 1170, height: 1560), offset: PixelPoint(x: 0, y: 486)),
-        Case(image: PixelSize(width: 3000, height: 4000), orientation: .landscapeLeft, mode: .fit,
-             bounds: PixelSize(width: 2532, height: 1170), scaled: PixelSize(width: 878, height: 1170), offset: PixelPoint(x: 827, y: 0)),
-        Case(image: PixelSize(width: 1000, height: 1000), orientation: .landscapeRight, mode: .fit,
-             bounds: PixelSize(width: 2532, height: 1170), scaled: PixelSize(width: 1170, height: 1170), offset: PixelPoint(x: 681, y: 0)),
-        Case(image: PixelSize(width: 1000, height: 1000), orientation: .portrait, mode: .fill,
-             bounds: screen, scaled: PixelSize(width: 2532, height: 2532), offset: PixelPoint(x: -681, y: 0)),
+        Case(
+            image: PixelSize(width: 3000, height: 4000), orientation: .portrait, mode: .fit,
+            bounds: screen, scaled: PixelSize(width: 1170, height: 1560), offset: PixelPoint(x: 0, y: 486)),
+        Case(
+            image: PixelSize(width: 3000, height: 4000), orientation: .landscapeLeft, mode: .fit,
+            bounds: PixelSize(width: 2532, height: 1170), scaled: PixelSize(width: 878, height: 1170), offset: PixelPoint(x: 827, y: 0)),
+        Case(
+            image: PixelSize(width: 1000, height: 1000), orientation: .landscapeRight, mode: .fit,
+            bounds: PixelSize(width: 2532, height: 1170), scaled: PixelSize(width: 1170, height: 1170), offset: PixelPoint(x: 681, y: 0)),
+        Case(
+            image: PixelSize(width: 1000, height: 1000), orientation: .portrait, mode: .fill,
+            bounds: screen, scaled: PixelSize(width: 2532, height: 2532), offset: PixelPoint(x: -681, y: 0)),
     ]
 
     @Test(arguments: cases)

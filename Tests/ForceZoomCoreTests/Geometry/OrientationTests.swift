@@ -67,8 +67,10 @@ struct OrientationTests {
     @Test func exifParserReadsBothByteOrdersAndRejectsJunk() {
         let be = FixtureWriter.exifTIFF(orientation: .rotate90)
         #expect(EXIF.orientation(in: be) == .rotate90)
-        let le: [UInt8] = [0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00, 0x01, 0x00,
-                           0x12, 0x01, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0, 0, 0, 0]
+        let le: [UInt8] = [
+            0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00, 0x01, 0x00,
+            0x12, 0x01, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0, 0, 0, 0,
+        ]
         #expect(EXIF.orientation(in: le) == .rotate270)
         var nine = be
         nine[19] = 9
@@ -82,7 +84,8 @@ struct OrientationTests {
         far[4] = 0x7F
         #expect(EXIF.orientation(in: far) == nil)
         var many = be
-        many[8] = 0xFF; many[9] = 0xFF
+        many[8] = 0xFF
+        many[9] = 0xFF
         #expect(EXIF.orientation(in: many) == nil || EXIF.orientation(in: many) == .rotate90)
         for n in 0..<be.count { _ = EXIF.orientation(in: Array(be[0..<n])) }
         #expect(EXIF.orientation(in: Array(be[0..<12])) == nil)

@@ -19,35 +19,48 @@ struct PeekGeometryTests {
     static let panorama = PixelSize(width: 12000, height: 1000)
 
     static let cases: [Case] = [
-        Case(name: "centre", image: landscape, point: PixelPoint(x: 2000, y: 1500), side: 400,
-             rect: PixelRect(x: 1800, y: 1300, width: 400, height: 400), shift: (0, 0)),
-        Case(name: "left edge", image: landscape, point: PixelPoint(x: 10, y: 1500), side: 400,
-             rect: PixelRect(x: 0, y: 1300, width: 400, height: 400), shift: (190, 0)),
-        Case(name: "right edge", image: landscape, point: PixelPoint(x: 3999, y: 1500), side: 400,
-             rect: PixelRect(x: 3600, y: 1300, width: 400, height: 400), shift: (-199, 0)),
-        Case(name: "top edge", image: landscape, point: PixelPoint(x: 2000, y: 0), side: 400,
-             rect: PixelRect(x: 1800, y: 0, width: 400, height: 400), shift: (0, 200)),
-        Case(name: "bottom edge", image: landscape, point: PixelPoint(x: 2000, y: 2999), side: 400,
-             rect: PixelRect(x: 1800, y: 2600, width: 400, height: 400), shift: (0, -199)),
-        Case(name: "top-left corner", image: landscape, point: PixelPoint(x: 0, y: 0), side: 400,
-             rect: PixelRect(x: 0, y: 0, width: 400, height: 400), shift: (200, 200)),
-        Case(name: "top-right corner", image: landscape, point: PixelPoint(x: 3999, y: 0), side: 400,
-             rect: PixelRect(x: 3600, y: 0, width: 400, height: 400), shift: (-199, 200)),
-        Case(name: "bottom-left corner", image: landscape, point: PixelPoint(x: 0, y: 2999), side: 400,
-             rect: PixelRect(x: 0, y: 2600, width: 400, height: 400), shift: (200, -199)),
-        Case(name: "bottom-right corner", image: landscape, point: PixelPoint(x: 3999, y: 2999), side: 400,
-             rect: PixelRect(x: 3600, y: 2600, width: 400, height: 400), shift: (-199, -199)),
+        Case(
+            name: "centre", image: landscape, point: PixelPoint(x: 2000, y: 1500), side: 400,
+            rect: PixelRect(x: 1800, y: 1300, width: 400, height: 400), shift: (0, 0)),
+        Case(
+            name: "left edge", image: landscape, point: PixelPoint(x: 10, y: 1500), side: 400,
+            rect: PixelRect(x: 0, y: 1300, width: 400, height: 400), shift: (190, 0)),
+        Case(
+            name: "right edge", image: landscape, point: PixelPoint(x: 3999, y: 1500), side: 400,
+            rect: PixelRect(x: 3600, y: 1300, width: 400, height: 400), shift: (-199, 0)),
+        Case(
+            name: "top edge", image: landscape, point: PixelPoint(x: 2000, y: 0), side: 400,
+            rect: PixelRect(x: 1800, y: 0, width: 400, height: 400), shift: (0, 200)),
+        Case(
+            name: "bottom edge", image: landscape, point: PixelPoint(x: 2000, y: 2999), side: 400,
+            rect: PixelRect(x: 1800, y: 2600, width: 400, height: 400), shift: (0, -199)),
+        Case(
+            name: "top-left corner", image: landscape, point: PixelPoint(x: 0, y: 0), side: 400,
+            rect: PixelRect(x: 0, y: 0, width: 400, height: 400), shift: (200, 200)),
+        Case(
+            name: "top-right corner", image: landscape, point: PixelPoint(x: 3999, y: 0), side: 400,
+            rect: PixelRect(x: 3600, y: 0, width: 400, height: 400), shift: (-199, 200)),
+        Case(
+            name: "bottom-left corner", image: landscape, point: PixelPoint(x: 0, y: 2999), side: 400,
+            rect: PixelRect(x: 0, y: 2600, width: 400, height: 400), shift: (200, -199)),
+        Case(
+            name: "bottom-right corner", image: landscape, point: PixelPoint(x: 3999, y: 2999), side: 400,
+            rect: PixelRect(x: 3600, y: 2600, width: 400, height: 400), shift: (-199, -199)),
         // ForceZoom's defect: its vertical offset used the image *width*. On a portrait
         // image a touch low in the frame must still land at the output centre.
-        Case(name: "portrait, low point (ForceZoom used width for y)", image: portrait, point: PixelPoint(x: 1500, y: 3500), side: 390,
-             rect: PixelRect(x: 1305, y: 3305, width: 390, height: 390), shift: (0, 0)),
+        Case(
+            name: "portrait, low point (ForceZoom used width for y)", image: portrait, point: PixelPoint(x: 1500, y: 3500), side: 390,
+            rect: PixelRect(x: 1305, y: 3305, width: 390, height: 390), shift: (0, 0)),
         // ForceZoom's clamp let the rectangle run past the bottom-right: ours stops at W-N.
-        Case(name: "panorama, far right", image: panorama, point: PixelPoint(x: 11990, y: 990), side: 390,
-             rect: PixelRect(x: 11610, y: 610, width: 390, height: 390), shift: (-185, -185)),
-        Case(name: "odd side", image: landscape, point: PixelPoint(x: 100, y: 100), side: 5,
-             rect: PixelRect(x: 98, y: 98, width: 5, height: 5), shift: (0, 0)),
-        Case(name: "side equals image", image: PixelSize(width: 300, height: 300), point: PixelPoint(x: 5, y: 290), side: 300,
-             rect: PixelRect(x: 0, y: 0, width: 300, height: 300), shift: (145, -140)),
+        Case(
+            name: "panorama, far right", image: panorama, point: PixelPoint(x: 11990, y: 990), side: 390,
+            rect: PixelRect(x: 11610, y: 610, width: 390, height: 390), shift: (-185, -185)),
+        Case(
+            name: "odd side", image: landscape, point: PixelPoint(x: 100, y: 100), side: 5,
+            rect: PixelRect(x: 98, y: 98, width: 5, height: 5), shift: (0, 0)),
+        Case(
+            name: "side equals image", image: PixelSize(width: 300, height: 300), point: PixelPoint(x: 5, y: 290), side: 300,
+            rect: PixelRect(x: 0, y: 0, width: 300, height: 300), shift: (145, -140)),
     ]
 
     @Test(arguments: cases)

@@ -8,7 +8,10 @@ struct ICCProfileTests {
     static func profile(space: String, version: UInt8, desc: [UInt8]) -> [UInt8] {
         var b = [UInt8](repeating: 0, count: 128)
         let size = 128 + 4 + 12 + desc.count
-        b[0] = UInt8(size >> 24); b[1] = UInt8(size >> 16 & 0xFF); b[2] = UInt8(size >> 8 & 0xFF); b[3] = UInt8(size & 0xFF)
+        b[0] = UInt8(size >> 24)
+        b[1] = UInt8(size >> 16 & 0xFF)
+        b[2] = UInt8(size >> 8 & 0xFF)
+        b[3] = UInt8(size & 0xFF)
         b[8] = version
         b.replaceSubrange(12..<16, with: Array("mntr".utf8))
         b.replaceSubrange(16..<20, with: Array(space.utf8))

@@ -94,8 +94,9 @@ struct AffineRendererTests {
         let c = format.channels
         let turn = AffineTransform.rotation(degrees: 90).then(.translation(Double(image.height), 0))
         for filter in [ResampleFilter.bilinear, .nearest, .bicubic] {
-            let out = AffineRenderer.render(image, transform: turn, canvas: PixelSize(width: image.height, height: image.width),
-                                            background: .black, filter: filter)
+            let out = AffineRenderer.render(
+                image, transform: turn, canvas: PixelSize(width: image.height, height: image.width),
+                background: .black, filter: filter)
             var same = true
             for y in 0..<out.height {
                 for x in 0..<out.width {
@@ -107,8 +108,9 @@ struct AffineRendererTests {
                 }
             }
             #expect(same, "\(filter) \(format)")
-            let shifted = AffineRenderer.render(image, transform: .translation(5, 2), canvas: PixelSize(width: image.width + 5, height: image.height + 2),
-                                                background: .black, filter: filter)
+            let shifted = AffineRenderer.render(
+                image, transform: .translation(5, 2), canvas: PixelSize(width: image.width + 5, height: image.height + 2),
+                background: .black, filter: filter)
             #expect(Array(shifted.pixels[((2 * shifted.width) + 5) * c..<((2 * shifted.width) + 5) * c + c]) == Array(image.pixels[0..<c]))
             #expect(Array(shifted.pixels.suffix(c)) == Array(image.pixels.suffix(c)))
         }
@@ -118,8 +120,10 @@ struct AffineRendererTests {
 /// The renderer before the bands and the fixed point: one matrix product and one set of
 /// Float weights per output pixel.
 enum ReferenceWarp {
-    static func render(_ image: Image, transform: AffineTransform, canvas: PixelSize, background: Color,
-                              filter: ResampleFilter) -> Image {
+    static func render(
+        _ image: Image, transform: AffineTransform, canvas: PixelSize, background: Color,
+        filter: ResampleFilter
+    ) -> Image {
         let format = image.format.union(background.minimalFormat)
         let src = image.converted(to: format)
         guard let inverse = transform.inverted else { return Image(width: canvas.width, height: canvas.height, format: format, fill: background) }
@@ -160,9 +164,18 @@ enum ReferenceWarp {
                         continue
                     }
                     var sx: Float = 0, sy: Float = 0
-                    for j in 0..<taps { wx[j] = Float(filter.weight(Double(x0 + j) - fu)); sx += wx[j] }
-                    for j in 0..<taps { wy[j] = Float(filter.weight(Double(y0 + j) - fv)); sy += wy[j] }
-                    for j in 0..<taps { wx[j] /= sx; wy[j] /= sy }
+                    for j in 0..<taps {
+                        wx[j] = Float(filter.weight(Double(x0 + j) - fu))
+                        sx += wx[j]
+                    }
+                    for j in 0..<taps {
+                        wy[j] = Float(filter.weight(Double(y0 + j) - fv))
+                        sy += wy[j]
+                    }
+                    for j in 0..<taps {
+                        wx[j] /= sx
+                        wy[j] /= sy
+                    }
                     for k in 0..<c { acc[k] = 0 }
                     for jy in 0..<taps {
                         let y = y0 + jy

@@ -67,9 +67,10 @@ struct FitRenderTests {
     /// so an alias-free reduction turns them flat gray; aliasing shows as false rings.
     @Test func zonePlateReductionIsAliasFree() throws {
         let path = try Self.write(Pattern(.zoneplate, size: PixelSize(width: 800, height: 800)), "zone.png")
-        let fit = try fitted(try ImageReader(path: path),
-                            FitGeometry(image: PixelSize(width: 800, height: 800), screen: PixelSize(width: 200, height: 200), orientation: .portrait),
-                            background: .black)
+        let fit = try fitted(
+            try ImageReader(path: path),
+            FitGeometry(image: PixelSize(width: 800, height: 800), screen: PixelSize(width: 200, height: 200), orientation: .portrait),
+            background: .black)
         // A naive point-sampled reduction, for contrast.
         let full = try ImageReader(path: path).readImage()
         var naive = Image(width: 200, height: 200, format: full.format)
@@ -132,12 +133,16 @@ struct FitRenderTests {
             var style = BoxStyle()
             style.color = Color(r: 255, g: 0, b: 255)
             style.shadowColor = .transparent
-            let frame = FrameRenderer.render(try FrameRenderer.pipeline(for: fit).run(try ImageReader(path: path)).0, fit: fit, peek: peek,
-                                             background: .black, style: style)
+            let frame = FrameRenderer.render(
+                try FrameRenderer.pipeline(for: fit).run(try ImageReader(path: path)).0, fit: fit, peek: peek,
+                background: .black, style: style)
             var minX = Int.max, minY = Int.max, maxX = Int.min, maxY = Int.min
             for y in 0..<frame.height {
                 for x in 0..<frame.width where frame.rgba(x: x, y: y).r > 128 {
-                    minX = min(minX, x); minY = min(minY, y); maxX = max(maxX, x); maxY = max(maxY, y)
+                    minX = min(minX, x)
+                    minY = min(minY, y)
+                    maxX = max(maxX, x)
+                    maxY = max(maxY, y)
                 }
             }
             // Back to image pixels: (view - offset) / scale. One view pixel is 1/s image pixels.
@@ -167,7 +172,10 @@ struct FitRenderTests {
                     let c = canvas.rgba(x: x, y: y)
                     ink += Double(255 - Int(c.g)) / 255
                     guard c.g < 200 else { continue }
-                    minX = min(minX, x); minY = min(minY, y); maxX = max(maxX, x); maxY = max(maxY, y)
+                    minX = min(minX, x)
+                    minY = min(minY, y)
+                    maxX = max(maxX, x)
+                    maxY = max(maxY, y)
                 }
             }
             inks.append(ink)
@@ -189,8 +197,11 @@ struct FitRenderTests {
         for y in 0..<8 {
             for x in 0..<64 {
                 let i = (y * 64 + x) * 4
-                if x < 32 { image.pixels.replaceSubrange(i..<(i + 4), with: [255, 0, 0, 0]) }
-                else { image.pixels.replaceSubrange(i..<(i + 4), with: [0, 0, 255, 255]) }
+                if x < 32 {
+                    image.pixels.replaceSubrange(i..<(i + 4), with: [255, 0, 0, 0])
+                } else {
+                    image.pixels.replaceSubrange(i..<(i + 4), with: [0, 0, 255, 255])
+                }
             }
         }
         for filter in [ResampleFilter.lanczos, .bicubic, .bilinear, .box] {
@@ -200,8 +211,9 @@ struct FitRenderTests {
                 if c.a > 8 { #expect(c.r <= 2 && c.b >= 250, "\(filter) x \(x): \(c)") }
             }
         }
-        let turned = AffineRenderer.render(image, transform: .rotation(degrees: 33).then(.translation(20, 0)),
-                                           canvas: PixelSize(width: 80, height: 60), background: .transparent, filter: .bicubic)
+        let turned = AffineRenderer.render(
+            image, transform: .rotation(degrees: 33).then(.translation(20, 0)),
+            canvas: PixelSize(width: 80, height: 60), background: .transparent, filter: .bicubic)
         for y in 0..<60 {
             for x in 0..<80 {
                 let c = turned.rgba(x: x, y: y)

@@ -4,8 +4,10 @@ import Testing
 /// Crops checked pixel by pixel: a coords fixture says where every output pixel came from.
 struct PeekPixelTests {
     /// Decodes, crops and renders as the `crop` command does.
-    static func peek(_ path: String, at point: PixelPoint, side: Int, zoom: Double = 1,
-                     background: Color = .transparent) throws -> (Image, PeekGeometry) {
+    static func peek(
+        _ path: String, at point: PixelPoint, side: Int, zoom: Double = 1,
+        background: Color = .transparent
+    ) throws -> (Image, PeekGeometry) {
         let reader = try ImageReader(path: path)
         let g = PeekGeometry(image: reader.header.uprightSize, point: point, side: side, zoom: zoom)
         let filter = PeekRenderer.defaultFilter(for: zoom)
@@ -114,8 +116,10 @@ struct PeekPixelTests {
 
     @Test func severalRegionsDecodeInOnePassLikeSeparateDecodes() throws {
         let path = try Self.fixture(.rotate90)
-        let rects = [PixelRect(x: 0, y: 0, width: 10, height: 10), PixelRect(x: 690, y: 490, width: 10, height: 10),
-                     PixelRect(x: 100, y: 200, width: 333, height: 17)]
+        let rects = [
+            PixelRect(x: 0, y: 0, width: 10, height: 10), PixelRect(x: 690, y: 490, width: 10, height: 10),
+            PixelRect(x: 100, y: 200, width: 333, height: 17),
+        ]
         let together = try ImageReader(path: path).readUpright(rects)
         for (i, r) in rects.enumerated() {
             #expect(CoordinateCode.trace(together[i])?.sourceRect == r)

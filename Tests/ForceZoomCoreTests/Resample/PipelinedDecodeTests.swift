@@ -14,14 +14,20 @@ import Testing
         return (try serial.run(ImageReader(path: path, options: options)).0, try threaded.run(ImageReader(path: path, options: options)).0)
     }
 
-    @Test("same pixels: DCT-scaled JPEG, box-shrunk PNG, a window that stops early", arguments: [
-        (photo, ReductionPipeline(target: PixelSize(width: 2000, height: 1127), filter: .lanczos)),
-        (png, ReductionPipeline(target: PixelSize(width: 512, height: 289), filter: .lanczos, headroom: 2, boxShrink: true)),
-        // The window ends a third of the way down: the resampler stops reading, the decoder
-        // thread must be told to stop too.
-        (photo, ReductionPipeline(target: PixelSize(width: 900, height: 300), window: Rect(x: 100, y: 50, width: 3000, height: 1000),
-                                  filter: .lanczos)),
-    ])
+    @Test(
+        "same pixels: DCT-scaled JPEG, box-shrunk PNG, a window that stops early",
+        arguments: [
+            (photo, ReductionPipeline(target: PixelSize(width: 2000, height: 1127), filter: .lanczos)),
+            (png, ReductionPipeline(target: PixelSize(width: 512, height: 289), filter: .lanczos, headroom: 2, boxShrink: true)),
+            // The window ends a third of the way down: the resampler stops reading, the decoder
+            // thread must be told to stop too.
+            (
+                photo,
+                ReductionPipeline(
+                    target: PixelSize(width: 900, height: 300), window: Rect(x: 100, y: 50, width: 3000, height: 1000),
+                    filter: .lanczos)
+            ),
+        ])
     func samePixels(path: String, pipeline: ReductionPipeline) throws {
         let (serial, threaded) = try Self.both(path, pipeline)
         #expect(serial.size == pipeline.target)
@@ -52,32 +58,39 @@ import Testing
         let queue = RowQueue(rowBytes: 4, slots: 3)
         var produced = 0
         var got: [UInt8] = []
-        let started = Threads.alongside({
-            var n: UInt8 = 0
-            while queue.produce({ row in
-                guard n < 50 else { return false }
-                for k in 0..<4 { row[k] = n }
-                n += 1
-                return true
-            }) {}
-            queue.finish()
-        }, {
-            var row = [UInt8](repeating: 0, count: 4)
-            while row.withUnsafeMutableBufferPointer({ queue.consume(into: $0.baseAddress!) }) { got.append(row[0]) }
-        })
+        let started = Threads.alongside(
+            {
+                var n: UInt8 = 0
+                while queue.produce({ row in
+                    guard n < 50 else { return false }
+                    for k in 0..<4 { row[k] = n }
+                    n += 1
+                    return true
+                }) {}
+                queue.finish()
+            },
+            {
+                var row = [UInt8](repeating: 0, count: 4)
+                while row.withUnsafeMutableBufferPointer({ queue.consume(into: $0.baseAddress!) }) { got.append(row[0]) }
+            })
         #expect(started)
         #expect(got == (0..<50).map { UInt8($0) })
         // A consumer that stops early: the producer, blocked on a full queue, is released.
         let endless = RowQueue(rowBytes: 1, slots: 2)
-        _ = Threads.alongside({
-            while endless.produce({ $0[0] = 1; return true }) {}
-            endless.finish()
-        }, {
-            var row: UInt8 = 0
-            for _ in 0..<5 { _ = endless.consume(into: &row) }
-            endless.cancel()
-            produced = 5
-        })
+        _ = Threads.alongside(
+            {
+                while endless.produce({
+                    $0[0] = 1
+                    return true
+                }) {}
+                endless.finish()
+            },
+            {
+                var row: UInt8 = 0
+                for _ in 0..<5 { _ = endless.consume(into: &row) }
+                endless.cancel()
+                produced = 5
+            })
         #expect(produced == 5)
     }
 }

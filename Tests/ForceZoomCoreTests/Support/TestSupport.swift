@@ -43,11 +43,19 @@ enum TestSupport {
         var i = 0
         func token() -> String {
             while i < bytes.count {
-                if bytes[i] == UInt8(ascii: "#") { while i < bytes.count && bytes[i] != 10 { i += 1 } }
-                else if [9, 10, 13, 32].contains(bytes[i]) { i += 1 } else { break }
+                if bytes[i] == UInt8(ascii: "#") {
+                    while i < bytes.count && bytes[i] != 10 { i += 1 }
+                } else if [9, 10, 13, 32].contains(bytes[i]) {
+                    i += 1
+                } else {
+                    break
+                }
             }
             var s = ""
-            while i < bytes.count && ![9, 10, 13, 32].contains(bytes[i]) { s.append(Character(UnicodeScalar(bytes[i]))); i += 1 }
+            while i < bytes.count && ![9, 10, 13, 32].contains(bytes[i]) {
+                s.append(Character(UnicodeScalar(bytes[i])))
+                i += 1
+            }
             return s
         }
         let magic = token()

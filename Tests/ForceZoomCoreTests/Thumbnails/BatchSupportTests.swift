@@ -97,11 +97,13 @@ struct BatchSupportTests {
         let caller = pthread_self()
         var seen = [Int](repeating: 0, count: 100)
         var onCaller = true
-        let started = WorkerPool<Int>.run(count: 100, threads: threads, work: { $0 * $0 }, onResult: { i, r in
-            seen[i] += 1
-            #expect(r == i * i)
-            onCaller = onCaller && pthread_equal(pthread_self(), caller) != 0
-        }, onTick: { true })
+        let started = WorkerPool<Int>.run(
+            count: 100, threads: threads, work: { $0 * $0 },
+            onResult: { i, r in
+                seen[i] += 1
+                #expect(r == i * i)
+                onCaller = onCaller && pthread_equal(pthread_self(), caller) != 0
+            }, onTick: { true })
         #expect(started == 100)
         #expect(seen.allSatisfy { $0 == 1 })
         #expect(onCaller)
@@ -109,10 +111,12 @@ struct BatchSupportTests {
 
     @Test func workerPoolStopsHandingOutJobs() {
         var results = 0
-        let started = WorkerPool<Int>.run(count: 1000, threads: 2, tick: 0.001, work: { i in
-            usleep(2000)
-            return i
-        }, onResult: { _, _ in results += 1 }, onTick: { results < 10 })
+        let started = WorkerPool<Int>.run(
+            count: 1000, threads: 2, tick: 0.001,
+            work: { i in
+                usleep(2000)
+                return i
+            }, onResult: { _, _ in results += 1 }, onTick: { results < 10 })
         // Jobs already running finish and are reported; no new ones start.
         #expect(started < 1000)
         #expect(results == started)

@@ -20,8 +20,10 @@ struct ThumbnailPlanTests {
         #expect(try ThumbnailName(pattern).expand(input: input, folder: folder, index: index) == expected)
     }
 
-    @Test(arguments: [("%x.png", "unknown code %x"), ("%s.png%", "lone %"), ("/abs/%s.png", "absolute"),
-                      ("", "names no file"), ("dir/", "names no file"), ("../%s.png", "'..'")])
+    @Test(arguments: [
+        ("%x.png", "unknown code %x"), ("%s.png%", "lone %"), ("/abs/%s.png", "absolute"),
+        ("", "names no file"), ("dir/", "names no file"), ("../%s.png", "'..'"),
+    ])
     func rejectsPatterns(_ pattern: String, _ reason: String) {
         #expect {
             try ThumbnailName(pattern)
@@ -47,8 +49,10 @@ struct ThumbnailPlanTests {
     }
 
     @Test func twoInputsOnOneNameIsAnErrorNamingBoth() throws {
-        let inputs = [Input(path: "a/x.jpg", folder: "a"), Input(path: "q.png"), Input(path: "b/x.png", folder: "b"),
-                      Input(path: "c/x.jpg", folder: "c")]
+        let inputs = [
+            Input(path: "a/x.jpg", folder: "a"), Input(path: "q.png"), Input(path: "b/x.png", folder: "b"),
+            Input(path: "c/x.jpg", folder: "c"),
+        ]
         #expect(throws: ThumbnailError.collision(output: "thumbs/x.thumb.png", inputs: ["a/x.jpg", "b/x.png"])) {
             try ThumbnailPlan(inputs: inputs, folder: "thumbs", name: ThumbnailName(), identity: Self.none)
         }
@@ -67,8 +71,9 @@ struct ThumbnailPlanTests {
         // "./p.png" and "p.png" are one file: the identity says so, not the spelling.
         let ids: [String: (UInt64, UInt64)] = ["./p.png": (1, 10), "p.png": (1, 10), "q.jpg": (1, 11)]
         #expect(throws: ThumbnailError.wouldOverwriteInput(input: "./p.png", output: "p.png")) {
-            try ThumbnailPlan(inputs: [Input(path: "./p.png"), Input(path: "q.jpg")], folder: ".", name: ThumbnailName("%s.%e"),
-                              identity: { ids[$0] })
+            try ThumbnailPlan(
+                inputs: [Input(path: "./p.png"), Input(path: "q.jpg")], folder: ".", name: ThumbnailName("%s.%e"),
+                identity: { ids[$0] })
         }
     }
 

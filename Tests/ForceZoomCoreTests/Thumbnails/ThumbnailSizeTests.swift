@@ -149,8 +149,9 @@ struct ThumbnailSizeTests {
         let right = try ThumbnailGeometry(source: Self.large, size: size, crop: .point(TouchPoint(parsing: "6000,1000")!))
         #expect(abs(right.window.x - 2625) < 1e-9)
         // At 1:1 the rule is crop's: x0 = p - floor(N/2).
-        let one = try ThumbnailGeometry(source: PixelSize(width: 1000, height: 100), size: ThumbnailSize(parsing: "100"),
-                                        crop: .point(TouchPoint(parsing: "700,50")!))
+        let one = try ThumbnailGeometry(
+            source: PixelSize(width: 1000, height: 100), size: ThumbnailSize(parsing: "100"),
+            crop: .point(TouchPoint(parsing: "700,50")!))
         #expect(one.window == Rect(x: 650, y: 0, width: 100, height: 100))
     }
 
