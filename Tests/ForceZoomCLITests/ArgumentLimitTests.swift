@@ -197,6 +197,20 @@ struct ArgumentLimitTests {
         }
     }
 
+    /// File arguments after `--` are handed to `info` without the parser's quadratic
+    /// splitting: every one is read, within the run limits. (12,000: the runner passes the
+    /// command through `sh -c`, one argument of at most 128 KiB; the README's 100,000 were
+    /// measured through xargs.)
+    @Test func thousandsOfFilesAfterTheSeparator() {
+        let dir = CLI.scratch()
+        _ = CLI.shell("cp \(CLI.quote(FileSystem.join(Self.inputs, "tin/tin.png"))) \(CLI.quote(dir))/t.png")
+        let r = CLI.measure(["info", "--"] + [String](repeating: "t.png", count: 12_000), in: dir, timeout: 60, binary: Self.binary)
+        #expect(r.exitCode == 0 && r.signal == nil, "\(r)")
+        #expect(r.stdout.split(separator: "\n").count == 12_000)
+        #expect(r.seconds < Self.maxSeconds, "\(r.seconds) s")
+        _ = CLI.shell("rm -rf \(CLI.quote(dir))")
+    }
+
     // MARK: - Extreme values, alone and together (a seeded property test)
 
     /// The values every option of a kind is tried with.
