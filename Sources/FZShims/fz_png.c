@@ -131,7 +131,13 @@ int fz_png_open(FILE *file, size_t chunk_malloc_max, fz_png_reader **out) {
     return FZ_OK;
 }
 
-int fz_png_start(fz_png_reader *reader) {
+static int fz_png_start_depth(fz_png_reader *reader, int keep16);
+
+int fz_png_start(fz_png_reader *reader) { return fz_png_start_depth(reader, 0); }
+
+int fz_png_start_keep16(fz_png_reader *reader) { return fz_png_start_depth(reader, 1); }
+
+static int fz_png_start_depth(fz_png_reader *reader, int keep16) {
     if (setjmp(png_jmpbuf(reader->png))) return FZ_ERROR;
     png_structp png = reader->png;
     png_infop info = reader->info;
@@ -149,13 +155,14 @@ int fz_png_start(fz_png_reader *reader) {
         png_set_tRNS_to_alpha(png);
         has_alpha = 1;
     }
-    if (h->bit_depth == 16) png_set_scale_16(png);
+    if (h->bit_depth == 16 && !keep16) png_set_scale_16(png);
     if (h->interlaced) png_set_interlace_handling(png);
     png_read_update_info(png, info);
 
     int is_gray = (color & PNG_COLOR_MASK_COLOR) == 0;
     h->channels = (is_gray ? 1 : 3) + (has_alpha ? 1 : 0);
-    if ((int)png_get_channels(png, info) != h->channels || png_get_bit_depth(png, info) != 8) {
+    int depth = h->bit_depth == 16 && keep16 ? 16 : 8;
+    if ((int)png_get_channels(png, info) != h->channels || png_get_bit_depth(png, info) != depth) {
         fz_copy_message(reader->message, "unexpected layout after PNG transforms");
         return FZ_ERROR;
     }
@@ -242,6 +249,12 @@ int fz_png_writer_begin(FILE *file, uint32_t width, uint32_t height, int channel
 int fz_png_writer_begin_color(FILE *file, uint32_t width, uint32_t height, int channels,
                               int level, int filters, int strategy, const fz_png_color *color,
                               fz_png_writer **out) {
+    return fz_png_writer_begin_depth(file, width, height, channels, 8, level, filters, strategy, color, out);
+}
+
+int fz_png_writer_begin_depth(FILE *file, uint32_t width, uint32_t height, int channels, int bit_depth,
+                              int level, int filters, int strategy, const fz_png_color *color,
+                              fz_png_writer **out) {
     fz_png_writer *writer = calloc(1, sizeof *writer);
     *out = writer;
     if (writer == NULL) return FZ_ERROR;
@@ -264,7 +277,7 @@ int fz_png_writer_begin_color(FILE *file, uint32_t width, uint32_t height, int c
         return FZ_ERROR;
     }
     png_init_io(writer->png, file);
-    png_set_IHDR(writer->png, writer->info, width, height, 8, types[channels],
+    png_set_IHDR(writer->png, writer->info, width, height, bit_depth == 16 ? 16 : 8, types[channels],
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_set_compression_level(writer->png, level);
     png_set_compression_strategy(writer->png, strategy);

@@ -57,6 +57,9 @@ int fz_png_open(FILE *file, size_t chunk_malloc_max, fz_png_reader **out);
 /// at the widest pixel depth, so call it only after checking the size). Fills `channels`.
 /// Why: png_read_update_info longjmps (out of memory, bad transforms).
 int fz_png_start(fz_png_reader *reader);
+/// fz_png_start, but a 16-bit image keeps its 16-bit samples (big-endian, as stored):
+/// rows are then 2 bytes a sample. Other depths are expanded to 8 bits as by fz_png_start.
+int fz_png_start_keep16(fz_png_reader *reader);
 /// The header read by fz_png_open.
 const fz_png_header *fz_png_header_of(const fz_png_reader *reader);
 /// The last error or warning text.
@@ -96,6 +99,10 @@ typedef struct fz_png_color {
 /// fz_png_writer_begin with a colour description (`color` may be NULL). A profile libpng
 /// finds invalid is left out with a warning (benign errors), not a failed write.
 int fz_png_writer_begin_color(FILE *file, uint32_t width, uint32_t height, int channels,
+                              int level, int filters, int strategy, const fz_png_color *color,
+                              fz_png_writer **out);
+/// fz_png_writer_begin_color at `bit_depth` 8 or 16 (16-bit rows are big-endian).
+int fz_png_writer_begin_depth(FILE *file, uint32_t width, uint32_t height, int channels, int bit_depth,
                               int level, int filters, int strategy, const fz_png_color *color,
                               fz_png_writer **out);
 /// Warnings libpng gave while writing (a profile it refused).

@@ -19,8 +19,7 @@ struct Crop: ParsableCommand {
             --zoom Z shows N/Z image pixels magnified Z times: nearest neighbour for whole
             Z, Catmull-Rom bicubic otherwise.
 
-            Output: 8-bit PNG (16-bit inputs are rounded to 8 bits); gray stays gray and
-            alpha stays alpha. JPEG crops decode only the rows and columns they need.
+            Output: PNG; gray stays gray and alpha stays alpha. A 16-bit PNG's crop at --zoom 1 is 16-bit with exactly its samples (--depth 8 rounds them); other crops are 8-bit, rounded from 16 bits. JPEG crops decode only the rows and columns they need.
 
             Examples:
               forcezoom crop photo.jpg --at 1200,800 -o detail.png
@@ -71,6 +70,7 @@ struct Crop: ParsableCommand {
     @OptionGroup var pins: MarkerFlags
     @OptionGroup var decode: DecodeFlags
     @OptionGroup var encode: EncodeFlags
+    @OptionGroup var sample: DepthFlags
 
     func validate() throws {
         if at.isEmpty { throw ValidationError("give a point with --at X,Y (pixels, or percent like 50%,50%)") }
@@ -150,6 +150,11 @@ struct Crop: ParsableCommand {
         }
         let paths = at.indices.map { outputPath($0 + 1) }
         try Outputs.checkNotInputs(paths, inputs: [input] + (pins.markers.map { [$0] } ?? []))
+        if let why = sample.sixteenBitProblem(header, input: input, oneToOne: zoom == 1, pins: !markers.isEmpty, encode: encode) {
+            if sample.depth == .sixteen { throw ToolFailure("\(reader.path): --depth 16 \(why)", exitCode: 2) }
+        } else {
+            return try runSixteenBit(geometries, header: header, paths: paths)
+        }
         var sources: [Image]
         do { sources = try reader.readUpright(rects) } catch { throw ToolFailure(error) }
         for i in sources.indices { try encode.convert(&sources[i], from: header.color, path: reader.path) }
@@ -174,8 +179,31 @@ struct Crop: ParsableCommand {
         }
     }
 
+    /// The lossless path: each square read from the 16-bit PNG at full depth and written at
+    /// 16 bits, the samples unchanged (the padding is the background at 16 bits).
+    func runSixteenBit(_ geometries: [PeekGeometry], header: ImageHeader, paths: [String]) throws {
+        for (i, g) in geometries.enumerated() {
+            let source: Image16
+            do { source = try PNG16.read(path: input, rect: g.coveredRect, options: decode.options) } catch { throw ToolFailure(error) }
+            let padded = g.coveredRect.size != PixelSize(width: g.side, height: g.side)
+            let format = padded ? source.format.union(background.color.minimalFormat) : source.format
+            var peek = Image16(width: g.side, height: g.side, format: format, fill: background.color)
+            peek.place(source.converted(to: format), at: g.destination)
+            let bytes: Int64?
+            do {
+                bytes = try ImageWriter.write(peek, to: paths[i], settings: encode.png, protecting: [input], color: encode.carry(header.color))
+            } catch { throw ToolFailure(error) }
+            if json {
+                print(geometryJSON(g, header: header, requested: at[i], output: paths[i], bytes: bytes, path: input, depth: 16))
+            }
+        }
+    }
+
     /// The geometry record printed by --json and --geometry-only.
-    func geometryJSON(_ g: PeekGeometry, header: ImageHeader, requested: Point, output: String?, bytes: Int64?, path: String) -> JSON {
+    func geometryJSON(
+        _ g: PeekGeometry, header: ImageHeader, requested: Point, output: String?, bytes: Int64?, path: String,
+        depth: Int? = nil
+    ) -> JSON {
         var members: [(String, JSON)] = [
             ("input", .string(path)),
             ("format", .string(header.format.rawValue)),
@@ -205,6 +233,7 @@ struct Crop: ParsableCommand {
         }
         if let output { members.append(("output", .string(output))) }
         if let bytes { members.append(("bytes", .int(bytes))) }
+        if output != nil { members.append(("bitDepth", .int(depth ?? 8))) }
         return .object(members)
     }
 }

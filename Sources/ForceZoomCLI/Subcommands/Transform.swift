@@ -62,6 +62,7 @@ struct Transform: ParsableCommand {
     @OptionGroup var pins: MarkerFlags
     @OptionGroup var decode: DecodeFlags
     @OptionGroup var encode: EncodeFlags
+    @OptionGroup var sample: DepthFlags
 
     static func numbers(_ list: NumberList, count: Set<Int>) -> [Double]? {
         count.contains(list.values.count) ? list.values : nil
@@ -158,6 +159,37 @@ struct Transform: ParsableCommand {
         let w = Double(size.width), h = Double(size.height)
         let steps = self.steps()
         guard steps.inverted != nil else { throw ToolFailure("\(reader.path): the transform collapses the image (determinant 0)") }
+        // Quarter turns alone move samples: a 16-bit PNG keeps its 16 bits.
+        let quarterTurns = rotate.reduce(0) { $0 + $1 / 90 }
+        let onlyQuarterTurns =
+            !rotate.isEmpty && rotate.allSatisfy { $0.truncatingRemainder(dividingBy: 90) == 0 }
+            && scale.isEmpty && translate.isEmpty && skew.isEmpty && matrix.isEmpty && canvas == nil
+        let why =
+            onlyQuarterTurns
+            ? sample.sixteenBitProblem(reader.header, input: input, oneToOne: true, pins: !markers.isEmpty, encode: encode)
+            : "copies samples only for quarter turns (--rotate 90, 180, 270 alone)"
+        if let why, sample.depth == .sixteen {
+            throw ToolFailure("\(reader.path): --depth 16 \(why)", exitCode: 2)
+        }
+        if why == nil {
+            let image: Image16
+            do { image = try PNG16.read(path: input, rect: PixelRect(size: size), options: decode.options) } catch { throw ToolFailure(error) }
+            let turned = image.rotated(quarterTurns: Int(quarterTurns.truncatingRemainder(dividingBy: 4)))
+            let path = outputOptions.path(input: input, suffix: "transform")
+            do { try ImageWriter.write(turned, to: path, settings: encode.png, protecting: [input], color: encode.carry(reader.header.color)) } catch
+            {
+                throw ToolFailure(error)
+            }
+            if outputOptions.json {
+                let t = AffineTransform.rotation(degrees: quarterTurns * 90)
+                print(
+                    JSON.object([
+                        ("input", .string(reader.path)), ("uprightSize", size.json), ("transform", t.json),
+                        ("canvas", turned.size.json), ("output", .string(path)), ("bitDepth", .int(16)),
+                    ]))
+            }
+            return
+        }
         let canvasSize: PixelSize
         let full: AffineTransform
         if let canvas {
@@ -173,8 +205,9 @@ struct Transform: ParsableCommand {
             let about = AffineTransform.translation(-w / 2, -h / 2).then(steps)
             let box = about.boundingBox(of: Rect(x: 0, y: 0, width: w, height: h))
             func snap(_ v: Double) -> Double { abs(v - v.rounded()) < 1e-6 ? v.rounded() : v }
-            let x0 = snap(box.x).rounded(.down), y0 = snap(box.y).rounded(.down)
-            let bw = snap(box.maxX).rounded(.up) - x0, bh = snap(box.maxY).rounded(.up) - y0
+            // The box's own size, rounded up (an odd-sized image turned a quarter is centred on
+            // a half pixel: its box is whole, and flooring its corner would add a blurred column).
+            let bw = snap(box.width).rounded(.up), bh = snap(box.height).rounded(.up)
             // Checked before any conversion to Int: the steps can make any size.
             guard bw <= Double(Budget.maxSide), bh <= Double(Budget.maxSide) else {
                 throw ToolFailure(

@@ -45,6 +45,8 @@ final class PNGReader {
     let exif: [UInt8]?
     /// The colour chunks: iCCP inflated, sRGB, gAMA, cHRM.
     let color: ColorDescription
+    /// Bytes a sample in the rows: 2 when a 16-bit image was opened with `keep16`, else 1.
+    let sampleBytes: Int
     private var nextRow = 0
 
     /// Opens a PNG, reads its header and checks it against the limits before libpng
@@ -54,7 +56,7 @@ final class PNGReader {
     ///   - path: the name used in errors.
     ///   - options: the pixel and memory limits, and the largest ancillary chunk
     ///     (decompressed) libpng may allocate.
-    init(file: CFile, path: String, options: DecodeOptions) throws(DecodeError) {
+    init(file: CFile, path: String, options: DecodeOptions, keep16: Bool = false) throws(DecodeError) {
         var out: OpaquePointer?
         let status = file.withStream { fz_png_open($0, options.chunkLimit, &out) }
         guard let reader = out else { throw .readFailed(path: path, reason: "out of memory") }
@@ -71,7 +73,7 @@ final class PNGReader {
                 size: stored, bitDepth: Int(facts.bit_depth), colorType: Int(facts.color_type),
                 interlaced: facts.interlaced != 0, transparency: facts.has_trns != 0)
             try options.checkMemory(needed, path: path)
-            if fz_png_start(reader) != FZ_OK {
+            if (keep16 ? fz_png_start_keep16(reader) : fz_png_start(reader)) != FZ_OK {
                 throw Self.classify(String(cString: fz_png_message(reader)), path: path, header: true)
             }
         } catch {
@@ -83,6 +85,7 @@ final class PNGReader {
         self.path = path
         let h = fz_png_header_of(reader)!.pointee
         size = stored
+        sampleBytes = keep16 && h.bit_depth == 16 ? 2 : 1
         format = PixelFormat(channels: Int(h.channels))!
         details = PNGDetails(
             bitDepth: Int(h.bit_depth), colorType: Int(h.color_type), interlaced: h.interlaced != 0,
@@ -133,7 +136,7 @@ final class PNGReader {
     /// - Throws: `DecodeError` on corrupt or truncated data (unless lenient).
     func readRows(into buffer: UnsafeMutableRawBufferPointer, count: Int, lenient: Bool, warnings: inout [String]) throws(DecodeError) -> Int {
         var done: UInt32 = 0
-        let stride = size.width * format.channels
+        let stride = size.width * format.channels * sampleBytes
         let status = fz_png_read_rows(
             reader, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self),
             UInt32(count), stride, &done)
@@ -148,7 +151,7 @@ final class PNGReader {
 
     /// Reads a whole interlaced image into `buffer` (all rows).
     func readInterlaced(into buffer: UnsafeMutableRawBufferPointer, lenient: Bool, warnings: inout [String]) throws(DecodeError) {
-        let stride = size.width * format.channels
+        let stride = size.width * format.channels * sampleBytes
         let status = fz_png_read_interlaced(reader, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), stride)
         if status != FZ_OK {
             let message = String(cString: fz_png_message(reader))
@@ -221,38 +224,40 @@ final class PNGWriter {
     private let width: Int
 
     /// Writes the PNG header, and `color` (an iCCP profile, or sRGB/gAMA/cHRM) before the data.
+    /// `bitDepth` 16 takes rows of big-endian 16-bit samples.
     init(
         file: CFile, path: String, size: PixelSize, format: PixelFormat, settings: PNGSettings,
-        color: ColorDescription? = nil
+        color: ColorDescription? = nil, bitDepth: Int = 8
     ) throws(OutputError) {
         var out: OpaquePointer?
         let icc = color?.icc ?? []
         let status = file.withStream { stream in
             icc.withUnsafeBufferPointer { p in
-                guard let color else {
-                    return fz_png_writer_begin(
-                        stream, UInt32(size.width), UInt32(size.height), Int32(format.channels),
-                        Int32(settings.level), Int32(settings.filter.rawValue), Int32(settings.strategy), &out)
-                }
                 var c = fz_png_color()
-                c.icc = p.count > 0 ? p.baseAddress : nil
-                c.icc_length = UInt32(p.count)
-                c.srgb_intent = Int32(color.sRGBIntent ?? -1)
-                c.gamma = color.gamma ?? 0
-                if let m = color.chromaticities, m.count == 8 {
-                    c.has_chrm = 1
-                    c.chrm = (m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7])
+                c.srgb_intent = -1
+                if let color {
+                    c.icc = p.count > 0 ? p.baseAddress : nil
+                    c.icc_length = UInt32(p.count)
+                    c.srgb_intent = Int32(color.sRGBIntent ?? -1)
+                    c.gamma = color.gamma ?? 0
+                    if let m = color.chromaticities, m.count == 8 {
+                        c.has_chrm = 1
+                        c.chrm = (m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7])
+                    }
                 }
-                return fz_png_writer_begin_color(
-                    stream, UInt32(size.width), UInt32(size.height), Int32(format.channels),
-                    Int32(settings.level), Int32(settings.filter.rawValue), Int32(settings.strategy), &c, &out)
+                return withUnsafePointer(to: &c) { colorPointer in
+                    fz_png_writer_begin_depth(
+                        stream, UInt32(size.width), UInt32(size.height), Int32(format.channels), Int32(bitDepth),
+                        Int32(settings.level), Int32(settings.filter.rawValue), Int32(settings.strategy),
+                        color == nil ? nil : colorPointer, &out)
+                }
             }
         }
         guard let writer = out else { throw .writeFailed(path: path, reason: "out of memory") }
         self.writer = writer
         self.path = path
         self.format = format
-        self.width = size.width
+        self.width = size.width * (bitDepth == 16 ? 2 : 1)
         if status != FZ_OK { throw Self.writeFailure(errno: errno, path: path, message: String(cString: fz_png_writer_message(writer))) }
     }
 
