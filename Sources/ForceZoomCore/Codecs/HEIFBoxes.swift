@@ -18,7 +18,8 @@ struct HEIFBoxes: Equatable, Sendable {
     /// The largest picture any HEVC parameter set in the file declares (what libde265
     /// allocates for, whatever the `ispe` says).
     var largestCodedSize: PixelSize?
-    /// A grid primary image's output size, from its `ImageGrid` descriptor: libheif
+    /// The largest canvas of a derived image (grid or overlay) reachable from the primary
+    /// item, from its descriptor (`ImageGrid`, `ImageOverlay`): libheif
     /// allocates its canvas for this size, whatever the `ispe` says (a 64x48 grid whose
     /// descriptor said 26725x26979 made it allocate gigabytes; found by `make fuzz`).
     var gridSize: PixelSize?
@@ -84,7 +85,10 @@ struct HEIFBoxes: Equatable, Sendable {
                 case "iref":
                     guard let v = b.first else { break }
                     let idSize = v == 0 ? 2 : 4
-                    for r in Self.boxes(b.dropFirst(4)) where r.type == "dimg" {
+                    // Clamped as libheif reads them: a reference box claiming more bytes than
+                    // its parent holds is still read (a self-reference hidden so overflowed
+                    // libheif's stack; found by `make fuzz`).
+                    for r in Self.boxes(b.dropFirst(4), clamped: true) where r.type == "dimg" {
                         let e = r.body
                         guard let from = Self.uint(e, e.startIndex, idSize), let n = Self.uint(e, e.startIndex + idSize, 2) else { continue }
                         dimg[from, default: []] += (0..<Int(n)).compactMap { Self.uint(e, e.startIndex + idSize + 2 + $0 * idSize, idSize) }
@@ -127,18 +131,29 @@ struct HEIFBoxes: Equatable, Sendable {
             return (dimg[item] ?? []).contains { walk($0) }
         }
         referenceLoop = walk(primary)
-        if primaryType == "grid" {
-            if let (method, offset, length) = Self.location(of: primary, iloc: iloc) {
-                let source = method == 1 ? idat : (method == 0 ? bytes[...] : [])
-                let start = source.startIndex + offset
-                if offset >= 0, length >= 8, start + 8 <= source.endIndex {
-                    let d = source[start..<min(source.endIndex, start + length)]
-                    let wide = (d[d.startIndex + 1] & 1) == 1
-                    if let w = Self.uint(d, d.startIndex + 4, wide ? 4 : 2), let h = Self.uint(d, d.startIndex + (wide ? 8 : 6), wide ? 4 : 2) {
-                        gridSize = PixelSize(width: Int(w), height: Int(h))
-                    }
-                }
+        // The canvases of the derived images libheif will compose (grids and overlays reachable
+        // from the primary item): it allocates each at its descriptor's size.
+        var seen: Set<UInt32> = []
+        var queue = [primary]
+        while let item = queue.popLast(), seen.count < 4096 {
+            guard seen.insert(item).inserted else { continue }
+            queue += dimg[item] ?? []
+            guard let type = types[item], type == "grid" || type == "iovl",
+                  let (method, offset, length) = Self.location(of: item, iloc: iloc) else { continue }
+            let source = method == 1 ? idat : (method == 0 ? bytes[...] : [])
+            let start = source.startIndex + offset
+            guard offset >= 0, start + 2 <= source.endIndex else { continue }
+            let d = source[start..<min(source.endIndex, start + max(length, 2))]
+            let wide = (d[d.startIndex + 1] & 1) == 1
+            // grid: version, flags, rows-1, columns-1, then the size; iovl: version, flags,
+            // four fill values (2 or 4 bytes), then the size.
+            let at = d.startIndex + (type == "grid" ? 4 : 2 + (wide ? 16 : 8))
+            if let w = Self.uint(d, at, wide ? 4 : 2), let h = Self.uint(d, at + (wide ? 4 : 2), wide ? 4 : 2) {
+                let size = PixelSize(width: Int(w), height: Int(h))
+                if gridSize.map({ size.area > $0.area }) ?? true { gridSize = size }
             }
+        }
+        if primaryType == "grid" {
             let tiles = dimg[primary] ?? []
             gridTiles = tiles.count
             tileType = tiles.first.flatMap { types[$0] } ?? ""
@@ -162,8 +177,9 @@ struct HEIFBoxes: Equatable, Sendable {
         var body: ArraySlice<UInt8>
     }
 
-    /// The boxes in `bytes`, up to the first that does not fit (at most 4096).
-    static func boxes(_ bytes: ArraySlice<UInt8>) -> [Box] {
+    /// The boxes in `bytes`, up to the first that does not fit (at most 4096); `clamped`:
+    /// a box claiming more than what is left is read to the end instead, as libheif does.
+    static func boxes(_ bytes: ArraySlice<UInt8>, clamped: Bool = false) -> [Box] {
         var out: [Box] = []
         var i = bytes.startIndex
         while i + 8 <= bytes.endIndex && out.count < 4096 {
@@ -177,6 +193,7 @@ struct HEIFBoxes: Equatable, Sendable {
             } else if size == 0 {
                 size = bytes.endIndex - i
             }
+            if clamped && size > bytes.endIndex - i { size = bytes.endIndex - i }
             guard size >= header, size <= bytes.endIndex - i else { break }
             out.append(Box(type: type, body: bytes[(i + header)..<(i + size)]))
             i += size
