@@ -695,7 +695,7 @@ def webp_heif_files(add, rng):
     iden = patch(HEIC_GRID, HEIC_GRID.index(b"grid", box_offset(HEIC_GRID, b"iinf")), b"iden")
     add("iden-missing-source.heic", patch(iden, iref_dimg + 12, struct.pack(">H", 0x6166)), "header", C,
         "an iden item deriving from item 24934, which is not in the file: libheif 1.15 asserted (abort; found by make fuzz)")
-    for name, (data, expect, keyword, what) in FUZZ_FINDINGS.items():
+    for name, (data, expect, keyword, what) in FUZZ_FINDINGS_HEIF.items():
         add(name, data, expect, keyword, what)
     add("grid-size-huge.heic", patch(HEIC_GRID, idat + 8 + 4, b"heic"), "header", "over the limit",
         "a 64x48 grid whose descriptor says 26725x26979 ('heic'): libheif 1.15 allocated the canvas (found by make fuzz)")
@@ -705,8 +705,8 @@ def webp_heif_files(add, rng):
         "an HEIC ftyp then random bytes")
 
 
-# Fuzz findings kept as found (make fuzz, 2026-11-23), the bytes as libFuzzer wrote them.
-FUZZ_FINDINGS = {
+# HEIF fuzz findings kept as found (make fuzz, 2026-11-23), the bytes as libFuzzer wrote them.
+FUZZ_FINDINGS_HEIF = {
     'fuzz-iref-self-loop.heic': (bytes.fromhex(
         "0000001c6674797068653f63000000006d696631686569636d696166000001ad6d657461000000000000002168646c72"
         "000000000000000070696374000000000000000000000000000000000e7069746d000000000002000000106964617400"

@@ -139,7 +139,8 @@ struct HEIFBoxes: Equatable, Sendable {
             guard seen.insert(item).inserted else { continue }
             queue += dimg[item] ?? []
             guard let type = types[item], type == "grid" || type == "iovl",
-                  let (method, offset, length) = Self.location(of: item, iloc: iloc) else { continue }
+                let (method, offset, length) = Self.location(of: item, iloc: iloc)
+            else { continue }
             let source = method == 1 ? idat : (method == 0 ? bytes[...] : [])
             let start = source.startIndex + offset
             guard offset >= 0, start + 2 <= source.endIndex else { continue }
