@@ -109,6 +109,28 @@ struct DepthCLITests {
         #expect(CLI.run(["info", "z.png"], in: dir).stdout.contains("8-bit"))
     }
 
+    /// A 10-bit HEIC's crop at 16 bits: within 1/1023 of full scale of heif-convert's 16-bit
+    /// PNG (it shifts the 10 bits left; forcezoom scales v * 65535 / 1023, rounded, so white
+    /// stays 0xFFFF), and the low bits carry information (not an 8-bit image widened).
+    @Test func tenBitHEICCropsAtSixteenBits() {
+        let source = FileSystem.join(CLI.root, ".cache/formats/heic-10bit.heic")
+        guard FileSystem.kind(of: source) == .regular else { return }
+        let dir = CLI.scratch()
+        let r = CLI.run(["crop", source, "--at", "20,20", "--size", "16", "-o", FileSystem.join(dir, "h.png")])
+        #expect(r.status == 0, "\(r.stderr)")
+        let report = Self.pypng(
+            """
+            w, h, ref, _ = read('\(FileSystem.join(CLI.root, ".cache/formats/heic-10bit.ref.png"))')
+            W, H, out, info = read('h.png')
+            assert info['bitdepth'] == 16 and (W, H) == (16, 16)
+            d = max(abs(out[y][x] - ref[12 + y][36 + x]) for y in range(16) for x in range(48))
+            low = sum(1 for y in range(16) for x in range(48) if out[y][x] % 257)
+            assert d <= 64 and low > 100, (d, low)
+            print('ok')
+            """, in: dir)
+        #expect(report == "ok", "\(report)")
+    }
+
     /// PngSuite's 16-bit images (gray, gray+alpha, RGB, RGBA; beside the checkout): the crop
     /// is the file's own samples.
     @Test(arguments: ["basn0g16", "basn2c16", "basn4a16", "basn6a16"])

@@ -14,7 +14,7 @@ struct DepthFlags: ParsableArguments {
     /// Why a 16-bit output cannot be made here, or nil when it can.
     func sixteenBitProblem(_ header: ImageHeader, input: String, oneToOne: Bool, pins: Bool, encode: EncodeFlags) -> String? {
         if depth == .eight { return "is not wanted" }
-        if !PNG16.applies(to: header) { return "needs a 16-bit PNG input; this one has \(header.bitDepth)-bit samples" }
+        if !PNG16.applies(to: header) { return "needs a 16-bit PNG or a 10/12-bit HEIF input; this one has \(header.bitDepth)-bit samples" }
         if input == "-" { return "reads the file again at full depth; give a file, not -" }
         if !oneToOne { return "copies samples; a --zoom other than 1 resamples them (8-bit)" }
         if pins { return "copies samples; pins are drawn at 8 bits" }

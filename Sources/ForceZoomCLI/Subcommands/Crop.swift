@@ -184,7 +184,9 @@ struct Crop: ParsableCommand {
     func runSixteenBit(_ geometries: [PeekGeometry], header: ImageHeader, paths: [String]) throws {
         for (i, g) in geometries.enumerated() {
             let source: Image16
-            do { source = try PNG16.read(path: input, rect: g.coveredRect, options: decode.options) } catch { throw ToolFailure(error) }
+            do { source = try PNG16.read(path: input, rect: g.coveredRect, options: decode.options, header: header) } catch {
+                throw ToolFailure(error)
+            }
             let padded = g.coveredRect.size != PixelSize(width: g.side, height: g.side)
             let format = padded ? source.format.union(background.color.minimalFormat) : source.format
             var peek = Image16(width: g.side, height: g.side, format: format, fill: background.color)

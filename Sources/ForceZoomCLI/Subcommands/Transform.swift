@@ -173,7 +173,9 @@ struct Transform: ParsableCommand {
         }
         if why == nil {
             let image: Image16
-            do { image = try PNG16.read(path: input, rect: PixelRect(size: size), options: decode.options) } catch { throw ToolFailure(error) }
+            do { image = try PNG16.read(path: input, rect: PixelRect(size: size), options: decode.options, header: reader.header) } catch {
+                throw ToolFailure(error)
+            }
             let turned = image.rotated(quarterTurns: Int(quarterTurns.truncatingRemainder(dividingBy: 4)))
             let path = outputOptions.path(input: input, suffix: "transform")
             do { try ImageWriter.write(turned, to: path, settings: encode.png, protecting: [input], color: encode.carry(reader.header.color)) } catch

@@ -250,6 +250,43 @@ final class HEIFDecoder: ImageDecoder {
         return RowLayout(firstColumn: 0, width: storedSize.width, height: storedSize.height)
     }
 
+    /// The whole image at 16 bits a sample (`--depth 16` of a 10- or 12-bit HEIF): libheif's
+    /// big-endian RRGGBB(AA) samples, 0...2^bits-1, scaled to 0...65535 with rounding.
+    func decodeSixteen() throws(DecodeError) -> Image16 {
+        guard let decodeOptions = heif_decoding_options_alloc() else {
+            throw .readFailed(path: path, reason: "libheif could not allocate decoding options")
+        }
+        defer { heif_decoding_options_free(decodeOptions) }
+        var img: OpaquePointer?
+        let chroma = pixelFormat == .rgba ? heif_chroma_interleaved_RRGGBBAA_BE : heif_chroma_interleaved_RRGGBB_BE
+        let err = heif_decode_image(handle, &img, heif_colorspace_RGB, chroma, decodeOptions)
+        guard err.code == heif_error_Ok, let img else { throw Self.error(err, path: path, header: false) }
+        defer { heif_image_release(img) }
+        var s: Int32 = 0
+        let bits = Int(heif_image_get_bits_per_pixel_range(img, heif_channel_interleaved))
+        let c = pixelFormat.channels
+        guard let p = heif_image_get_plane_readonly(img, heif_channel_interleaved, &s),
+            Int(heif_image_get_width(img, heif_channel_interleaved)) == storedSize.width,
+            Int(heif_image_get_height(img, heif_channel_interleaved)) == storedSize.height,
+            (9...16).contains(bits), Int(s) >= storedSize.width * c * 2
+        else {
+            throw .corrupt(path: path, detail: "libheif's decoded image does not match its header (\(storedSize))")
+        }
+        let maximum = (1 << bits) - 1
+        var out = [UInt8](repeating: 0, count: storedSize.width * storedSize.height * c * 2)
+        for y in 0..<storedSize.height {
+            let row = p + y * Int(s)
+            for i in 0..<(storedSize.width * c) {
+                let v = min(maximum, Int(row[2 * i]) << 8 | Int(row[2 * i + 1]))
+                let wide = (v * 65535 + maximum / 2) / maximum
+                let d = (y * storedSize.width * c + i) * 2
+                out[d] = UInt8(wide >> 8)
+                out[d + 1] = UInt8(wide & 0xFF)
+            }
+        }
+        return Image16(width: storedSize.width, height: storedSize.height, format: pixelFormat, bytes: out)
+    }
+
     func skip(rows: Int) throws(DecodeError) { next = min(storedSize.height, next + max(0, rows)) }
 
     var embeddedThumbnails: [PixelSize] { heif.thumbnails }

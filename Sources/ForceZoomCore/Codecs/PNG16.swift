@@ -2,9 +2,20 @@
 /// turns (`--depth 16`). Reading stops after the last row needed, as the 8-bit crop does.
 public enum PNG16 {
     /// Whether `header` is a PNG with 16-bit samples (gray, gray+alpha, RGB or RGBA;
-    /// palette images are never 16-bit).
+    /// palette images are never 16-bit) or a 10- or 12-bit HEIF/AVIF (scaled to 16 bits).
     public static func applies(to header: ImageHeader) -> Bool {
-        header.format == .png && header.bitDepth == 16
+        (header.format == .png && header.bitDepth == 16) || (header.format == .heif && header.bitDepth > 8)
+    }
+
+    /// The pixels of `rect` at 16 bits from a file `applies(to:)` accepts.
+    public static func read(path: String, rect: PixelRect, options: DecodeOptions, header: ImageHeader) throws(DecodeError) -> Image16 {
+        guard header.format == .heif else { return try read(path: path, rect: rect, options: options) }
+        let source = try ImageSource(path: path, stdinLimit: options.stdinLimit)
+        let whole = try HEIFDecoder(source: source, options: options).decodeSixteen()
+        let r = rect.intersection(PixelRect(size: whole.size))
+        var out = Image16(width: r.width, height: r.height, format: whole.format, fill: .black)
+        out.place(whole, at: PixelPoint(x: -r.x, y: -r.y))
+        return out
     }
 
     /// The stored pixels of `rect` (clipped to the image) at 16 bits.
