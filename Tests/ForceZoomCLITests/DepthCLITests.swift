@@ -97,7 +97,7 @@ struct DepthCLITests {
         _ = CLI.run(["fixture", "coords", "--size", "40x30", "-o", FileSystem.join(dir, "eight.png")])
         _ = CLI.shell("cp \(CLI.quote(FileSystem.join(Self.inputs, "rgb.png"))) \(CLI.quote(dir))/in.png")
         for (args, says) in [
-            (["crop", "eight.png", "--at", "5,5", "--size", "8", "--depth", "16", "-o", "x.png"], "needs a 16-bit PNG input"),
+            (["crop", "eight.png", "--at", "5,5", "--size", "8", "--depth", "16", "-o", "x.png"], "needs a 16-bit PNG or a 10/12-bit HEIF input"),
             (["crop", "in.png", "--at", "5,5", "--size", "8", "--zoom", "2", "--depth", "16", "-o", "x.png"], "--zoom"),
             (["transform", "in.png", "--rotate", "45", "--depth", "16", "-o", "x.png"], "quarter turns"),
         ] {
