@@ -36,7 +36,7 @@ MAN_DATE := $(shell git log -1 --format=%cs 2>/dev/null)
 # img2webp) and libheif-examples (heif-enc, heif-convert) make the test files in .cache/formats
 # and decode the references the tests compare against. liblcms2-dev is the colour engine
 # (`--icc srgb`).
-DEPS := libpng-dev libjpeg62-turbo-dev pkg-config zlib1g-dev libjpeg-turbo-progs python3-pil git ca-certificates time python3 \
+DEPS := libpng-dev libjpeg62-turbo-dev pkg-config zlib1g-dev libjpeg-turbo-progs python3-pil python3-png git ca-certificates time python3 \
         libwebp-dev libheif-dev webp libheif-examples liblcms2-dev
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
