@@ -143,23 +143,27 @@ public struct InputWalker: Sendable {
         case .failure(let e): throw .cannotReadList(path: name, reason: e.description)
         }
         // Read in chunks, bounded: the whole list at most `listLimit` bytes, each entry at
-        // most PATH_MAX (4096) bytes, so /dev/zero or a binary file fails at once.
+        // most PATH_MAX (4096) bytes, so /dev/zero or a binary file fails at once. The entry
+        // check looks at windows of entryLimit + 1 bytes from the last separator seen: each
+        // window needs a separator, found from its end, so the work is a few bytes a window
+        // whatever the list holds (all separators, or long paths).
         var bytes: [UInt8] = []
-        var entry = 0
         let separator: UInt8 = nulSeparated ? 0 : 10
+        var checked = 0  // every entry before this offset is within the limit
         while true {
             let chunk = file.read(upTo: 1 << 16)
-            for b in chunk {
-                if b == separator { entry = 0 } else { entry += 1 }
-                if entry > Self.entryLimit {
+            bytes += chunk
+            while checked + Self.entryLimit < bytes.count {
+                let window = bytes[checked...(checked + Self.entryLimit)]
+                guard let last = window.lastIndex(of: separator) else {
                     throw .cannotReadList(
                         path: name,
                         reason:
                             "an entry is longer than \(Self.entryLimit) bytes (PATH_MAX); is it a list of paths\(nulSeparated ? "" : ", or NUL-separated (-0)")?"
                     )
                 }
+                checked = last + 1
             }
-            bytes += chunk
             if bytes.count > Self.listLimit {
                 throw .cannotReadList(path: name, reason: "more than \(Self.listLimit >> 20) MiB; split the list")
             }
