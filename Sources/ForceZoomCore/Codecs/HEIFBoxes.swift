@@ -23,6 +23,10 @@ struct HEIFBoxes: Equatable, Sendable {
     /// allocates its canvas for this size, whatever the `ispe` says (a 64x48 grid whose
     /// descriptor said 26725x26979 made it allocate gigabytes; found by `make fuzz`).
     var gridSize: PixelSize?
+    /// A grid or overlay reachable from the primary item whose descriptor cannot be read
+    /// (no location, cut short, or a side of 0): libheif then composes from what it guesses
+    /// (1.5 GB for a 1 KB file whose iloc index size was changed; found by `make fuzz`).
+    var unreadableDerived: UInt32?
     /// An `hvcC` whose header disagrees with its own parameter set (see `HEVCSequenceSize`).
     var parameterMismatch: String?
     /// Whether the derived-image references (`dimg`) from the primary item come back to an
@@ -138,21 +142,27 @@ struct HEIFBoxes: Equatable, Sendable {
         while let item = queue.popLast(), seen.count < 4096 {
             guard seen.insert(item).inserted else { continue }
             queue += dimg[item] ?? []
-            guard let type = types[item], type == "grid" || type == "iovl",
-                let (method, offset, length) = Self.location(of: item, iloc: iloc)
-            else { continue }
-            let source = method == 1 ? idat : (method == 0 ? bytes[...] : [])
-            let start = source.startIndex + offset
-            guard offset >= 0, start + 2 <= source.endIndex else { continue }
-            let d = source[start..<min(source.endIndex, start + max(length, 2))]
-            let wide = (d[d.startIndex + 1] & 1) == 1
-            // grid: version, flags, rows-1, columns-1, then the size; iovl: version, flags,
-            // four fill values (2 or 4 bytes), then the size.
-            let at = d.startIndex + (type == "grid" ? 4 : 2 + (wide ? 16 : 8))
-            if let w = Self.uint(d, at, wide ? 4 : 2), let h = Self.uint(d, at + (wide ? 4 : 2), wide ? 4 : 2) {
-                let size = PixelSize(width: Int(w), height: Int(h))
-                if gridSize.map({ size.area > $0.area }) ?? true { gridSize = size }
+            guard let type = types[item], type == "grid" || type == "iovl" else { continue }
+            var size: PixelSize?
+            if let (method, offset, length) = Self.location(of: item, iloc: iloc) {
+                let source = method == 1 ? idat : (method == 0 ? bytes[...] : [])
+                let start = source.startIndex + offset
+                if offset >= 0, start + 2 <= source.endIndex {
+                    let d = source[start..<min(source.endIndex, start + max(length, 2))]
+                    let wide = (d[d.startIndex + 1] & 1) == 1
+                    // grid: version, flags, rows-1, columns-1, then the size; iovl: version,
+                    // flags, four fill values (2 or 4 bytes), then the size.
+                    let at = d.startIndex + (type == "grid" ? 4 : 2 + (wide ? 16 : 8))
+                    if let w = Self.uint(d, at, wide ? 4 : 2), let h = Self.uint(d, at + (wide ? 4 : 2), wide ? 4 : 2), w > 0, h > 0 {
+                        size = PixelSize(width: Int(w), height: Int(h))
+                    }
+                }
             }
+            guard let size else {
+                if unreadableDerived == nil { unreadableDerived = item }
+                continue
+            }
+            if gridSize.map({ size.area > $0.area }) ?? true { gridSize = size }
         }
         if primaryType == "grid" {
             let tiles = dimg[primary] ?? []

@@ -102,6 +102,9 @@ final class HEIFDecoder: ImageDecoder {
             try options.checkPixels(grid, path: path)
             try options.checkMemory(grid.area.multipliedReportingOverflow(by: 8).partialValue, path: path)
         }
+        if let item = boxes.unreadableDerived {
+            throw .corruptHeader(path: path, detail: "the grid or overlay descriptor of item \(item) cannot be read")
+        }
         if let mismatch = boxes.parameterMismatch { throw .corruptHeader(path: path, detail: mismatch) }
         if let coded = boxes.largestCodedSize {
             try options.checkPixels(coded, path: path)
