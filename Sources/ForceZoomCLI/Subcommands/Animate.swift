@@ -274,7 +274,9 @@ struct Animate: ParsableCommand {
             return
         }
         // Every path this run writes, checked before any work: none twice, none an input.
-        let framePaths = output.map { pattern in (1...n).map { pattern.formattingFrameNumber($0) } } ?? []
+        // validate() parsed the pattern; every frame's path is worked out once, here.
+        let parsed = output.flatMap { try? OutputPattern(parsing: $0) }
+        let framePaths = parsed.map { pattern in (1...n).map { pattern.path($0) } } ?? []
         var named = framePaths.enumerated().map { ("-o frame \($0.offset + 1)", $0.element) }
         if let apng { named.append(("--apng", apng)) }
         if let contactSheet { named.append(("--contact-sheet", contactSheet)) }
@@ -314,14 +316,14 @@ struct Animate: ParsableCommand {
 
         if let output {
             // The sequence's folder, made before any work (as thumb --out does).
-            let dir = FileSystem.directory(of: output.formattingFrameNumber(1))
+            let dir = FileSystem.directory(of: framePaths.first ?? output)
             do { try FileSystem.makeDirectories(dir) } catch { throw ToolFailure("\(dir): cannot create the output folder: \(error)") }
         }
         let screenSize = screenPixels
         let cellWidth = AnimationRenderer.cellSize(screen: screenSize).width
         let settings = encode.png
         let bg = background.color, clip = !bounce
-        let pattern = output, wantAPNG = apng != nil, wantSheet = contactSheet != nil, protect = [input]
+        let paths = framePaths, wantAPNG = apng != nil, wantSheet = contactSheet != nil, protect = [input]
         let color = encode.carry(reader.header.color)
         // One pixel format for every frame (an APNG has one), whichever path drew it.
         var target = source.format.union(bg.minimalFormat)
@@ -354,9 +356,9 @@ struct Animate: ParsableCommand {
                 if frame.format != common { frame = frame.converted(to: common) }
                 var result = FrameOutput(format: frame.format)
                 do {
-                    if let pattern {
+                    if !paths.isEmpty {
                         try ImageWriter.write(
-                            frame, to: pattern.formattingFrameNumber(k + 1), encoding: .png(settings), protecting: protect,
+                            frame, to: paths[k], encoding: .png(settings), protecting: protect,
                             color: color)
                     }
                     if wantAPNG { result.payload = try APNGWriter.framePayload(frame, settings: settings) }
@@ -436,11 +438,4 @@ struct FrameOutput: Sendable {
     var payload: [UInt8] = []
     var cell: Image?
     var error: String?
-}
-
-extension String {
-    /// `frames/%03d.png` with 7 -> `frames/007.png` (`OutputPattern`; validate() parsed it).
-    func formattingFrameNumber(_ n: Int) -> String {
-        (try? OutputPattern(parsing: self))?.path(n) ?? self
-    }
 }

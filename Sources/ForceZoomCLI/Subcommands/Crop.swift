@@ -110,7 +110,7 @@ struct Crop: ParsableCommand {
     /// The path for output `index` (1-based).
     func outputPath(_ index: Int) -> String {
         if let output {
-            return output == "-" ? output : output.formattingFrameNumber(index)
+            return output == "-" ? output : ((try? OutputPattern(parsing: output))?.path(index) ?? output)
         }
         let stem = input == "-" ? "stdin" : FileSystem.stem(input)
         return at.count > 1 ? "\(stem).crop-\(index).png" : "\(stem).crop.png"
@@ -164,7 +164,7 @@ struct Crop: ParsableCommand {
             var peek = PeekRenderer.render(g, source: sources[i], sourceRect: rects[i], background: background.color, filter: filter)
             // Pins keep their size in output pixels at any --zoom.
             PinLayer(markers).draw(on: &peek, transform: .translation(-g.window.x, -g.window.y).then(.scale(g.zoom, g.zoom)))
-            let path = outputPath(i + 1)
+            let path = paths[i]
             let bytes: Int64?
             do {
                 bytes = try ImageWriter.write(

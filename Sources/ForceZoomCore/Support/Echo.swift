@@ -18,5 +18,5 @@ public enum Echo {
     }
 
     /// A number as a person would type it: whole values without `.0`.
-    public static func number(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v) }
+    public static func number(_ v: Double) -> String { Coordinate.format(v) }
 }
