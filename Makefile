@@ -35,9 +35,10 @@ MAN_DATE := $(shell git log -1 --format=%cs 2>/dev/null)
 # libde265, dav1d, aom and x265) are the WebP and HEIF decoders; webp (cwebp, dwebp, webpmux,
 # img2webp) and libheif-examples (heif-enc, heif-convert) make the test files in .cache/formats
 # and decode the references the tests compare against. liblcms2-dev is the colour engine
-# (`--icc srgb`).
+# (`--icc srgb`, CMYK JPEGs); libgs-common holds Ghostscript's default_cmyk.icc, the CMYK
+# profile for CMYK JPEGs that carry none (AGPL, read at run time, never copied into the repo).
 DEPS := libpng-dev libjpeg62-turbo-dev pkg-config zlib1g-dev libjpeg-turbo-progs python3-pil python3-png git ca-certificates time python3 \
-        libwebp-dev libheif-dev webp libheif-examples liblcms2-dev
+        libwebp-dev libheif-dev webp libheif-examples liblcms2-dev libgs-common
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 # `make bench`: the peers it times (vips, vipsthumbnail; ImageMagick convert/mogrify/compare;

@@ -2,8 +2,14 @@
 // errors through a log handler instead of return values alone: the handler here copies the
 // message into a per-thread buffer that the create call hands back, so Swift gets a status
 // and a message like every other shim.
+//
+// Transforms are cached by profile bytes, pixel formats and intent (a batch of photos from
+// one camera builds one transform, not one per file). Cached transforms are made with
+// cmsFLAGS_NOCACHE (no shared one-pixel cache), so threads may use one at once; they live
+// until the process ends, and fz_color_free leaves them alone.
 #include "fz_shims.h"
 #include <lcms2.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,7 +25,24 @@ static void fz_lcms_log(cmsContext context, cmsUInt32Number code, const char *te
 
 struct fz_color_transform {
     cmsHTRANSFORM transform;
+    int cached;
 };
+
+/// Profiles up to this size are cached; at most this many transforms are.
+#define FZ_COLOR_CACHE_PROFILE_MAX (2u << 20)
+#define FZ_COLOR_CACHE_ENTRIES 16
+
+typedef struct {
+    uint8_t *icc;
+    size_t length;
+    cmsUInt32Number in_format, out_format;
+    int intent, bpc;
+    fz_color_transform *transform;
+} fz_color_cache_entry;
+
+static fz_color_cache_entry fz_color_cache[FZ_COLOR_CACHE_ENTRIES];
+static int fz_color_cache_count;
+static pthread_mutex_t fz_color_cache_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /// sRGB's tone curve (IEC 61966-2-1), for gray output.
 static cmsToneCurve *fz_srgb_curve(void) {
@@ -27,25 +50,48 @@ static cmsToneCurve *fz_srgb_curve(void) {
     return cmsBuildParametricToneCurve(NULL, 4, p);
 }
 
-int fz_color_to_srgb_create(const uint8_t *icc, size_t length, int channels, int intent, int bpc,
-                            fz_color_transform **out, char *message) {
+static void fz_color_say(char *message, const char *fallback) {
+    strncpy(message, fz_lcms_message[0] ? fz_lcms_message : fallback, FZ_MESSAGE_MAX - 1);
+    message[FZ_MESSAGE_MAX - 1] = '\0';
+}
+
+/// Builds (or finds in the cache) a transform from the pixels `icc` describes, stored as
+/// `in_format`, to sRGB stored as `out_format`. `expected` is the colour space the profile
+/// must have.
+static int fz_color_make(const uint8_t *icc, size_t length, cmsColorSpaceSignature expected, cmsUInt32Number in_format,
+                         cmsUInt32Number out_format, int gray_target, int intent, int bpc, fz_color_transform **out,
+                         char *message) {
     *out = NULL;
+    message[0] = '\0';
+    int cacheable = length <= FZ_COLOR_CACHE_PROFILE_MAX;
+    if (cacheable) {
+        pthread_mutex_lock(&fz_color_cache_lock);
+        for (int i = 0; i < fz_color_cache_count; i++) {
+            fz_color_cache_entry *e = &fz_color_cache[i];
+            if (e->length == length && e->in_format == in_format && e->out_format == out_format && e->intent == intent &&
+                e->bpc == bpc && memcmp(e->icc, icc, length) == 0) {
+                *out = e->transform;
+                pthread_mutex_unlock(&fz_color_cache_lock);
+                return FZ_OK;
+            }
+        }
+        pthread_mutex_unlock(&fz_color_cache_lock);
+    }
     fz_lcms_message[0] = '\0';
     cmsSetLogErrorHandler(fz_lcms_log);
     cmsHPROFILE source = cmsOpenProfileFromMem(icc, (cmsUInt32Number)length);
     if (source == NULL) {
-        strncpy(message, fz_lcms_message[0] ? fz_lcms_message : "lcms2 cannot read the profile", FZ_MESSAGE_MAX - 1);
+        fz_color_say(message, "lcms2 cannot read the profile");
         return FZ_ERROR;
     }
-    int gray = channels <= 2;
     cmsColorSpaceSignature space = cmsGetColorSpace(source);
-    if ((gray && space != cmsSigGrayData) || (!gray && space != cmsSigRgbData)) {
+    if (space != expected) {
         cmsCloseProfile(source);
-        strncpy(message, "the profile's colour space does not match the pixels", FZ_MESSAGE_MAX - 1);
+        snprintf(message, FZ_MESSAGE_MAX, "the profile's colour space does not match the pixels");
         return FZ_ERROR;
     }
     cmsHPROFILE target;
-    if (gray) {
+    if (gray_target) {
         cmsToneCurve *curve = fz_srgb_curve();
         target = curve ? cmsCreateGrayProfile(cmsD50_xyY(), curve) : NULL;
         if (curve) cmsFreeToneCurve(curve);
@@ -54,9 +100,47 @@ int fz_color_to_srgb_create(const uint8_t *icc, size_t length, int channels, int
     }
     if (target == NULL) {
         cmsCloseProfile(source);
-        strncpy(message, "lcms2 cannot make the sRGB profile", FZ_MESSAGE_MAX - 1);
+        snprintf(message, FZ_MESSAGE_MAX, "lcms2 cannot make the sRGB profile");
         return FZ_ERROR;
     }
+    int alpha = T_EXTRA(in_format) > 0;
+    cmsUInt32Number flags = (bpc ? cmsFLAGS_BLACKPOINTCOMPENSATION : 0) | (alpha ? cmsFLAGS_COPY_ALPHA : 0) |
+                            (cacheable ? cmsFLAGS_NOCACHE : 0);
+    cmsHTRANSFORM transform = cmsCreateTransform(source, in_format, target, out_format, (cmsUInt32Number)intent, flags);
+    cmsCloseProfile(source);
+    cmsCloseProfile(target);
+    if (transform == NULL) {
+        fz_color_say(message, "lcms2 cannot make the transform");
+        return FZ_ERROR;
+    }
+    fz_color_transform *t = calloc(1, sizeof *t);
+    uint8_t *copy = cacheable ? malloc(length ? length : 1) : NULL;
+    if (t == NULL || (cacheable && copy == NULL)) {
+        cmsDeleteTransform(transform);
+        free(t);
+        free(copy);
+        snprintf(message, FZ_MESSAGE_MAX, "out of memory");
+        return FZ_ERROR;
+    }
+    t->transform = transform;
+    if (cacheable) {
+        memcpy(copy, icc, length);
+        pthread_mutex_lock(&fz_color_cache_lock);
+        if (fz_color_cache_count < FZ_COLOR_CACHE_ENTRIES) {
+            t->cached = 1;
+            fz_color_cache[fz_color_cache_count++] =
+                (fz_color_cache_entry){copy, length, in_format, out_format, intent, bpc, t};
+            copy = NULL;
+        }
+        pthread_mutex_unlock(&fz_color_cache_lock);
+        free(copy);
+    }
+    *out = t;
+    return FZ_OK;
+}
+
+int fz_color_to_srgb_create(const uint8_t *icc, size_t length, int channels, int intent, int bpc,
+                            fz_color_transform **out, char *message) {
     cmsUInt32Number format;
     switch (channels) {
     case 1: format = TYPE_GRAY_8; break;
@@ -64,22 +148,74 @@ int fz_color_to_srgb_create(const uint8_t *icc, size_t length, int channels, int
     case 3: format = TYPE_RGB_8; break;
     default: format = TYPE_RGBA_8; break;
     }
-    cmsUInt32Number flags = (bpc ? cmsFLAGS_BLACKPOINTCOMPENSATION : 0) | (channels == 2 || channels == 4 ? cmsFLAGS_COPY_ALPHA : 0);
-    cmsHTRANSFORM transform = cmsCreateTransform(source, format, target, format, (cmsUInt32Number)intent, flags);
-    cmsCloseProfile(source);
-    cmsCloseProfile(target);
-    if (transform == NULL) {
-        strncpy(message, fz_lcms_message[0] ? fz_lcms_message : "lcms2 cannot make the transform", FZ_MESSAGE_MAX - 1);
+    int gray = channels <= 2;
+    return fz_color_make(icc, length, gray ? cmsSigGrayData : cmsSigRgbData, format, format, gray, intent, bpc, out,
+                         message);
+}
+
+int fz_color_cmyk_to_srgb_create(const uint8_t *icc, size_t length, int inverted, int intent, int bpc,
+                                 fz_color_transform **out, char *message) {
+    return fz_color_make(icc, length, cmsSigCmykData, inverted ? TYPE_CMYK_8_REV : TYPE_CMYK_8, TYPE_RGB_8, 0, intent,
+                         bpc, out, message);
+}
+
+int fz_color_from_srgb_create(const uint8_t *icc, size_t length, int intent, fz_color_transform **out, char *message) {
+    *out = NULL;
+    message[0] = '\0';
+    fz_lcms_message[0] = '\0';
+    cmsSetLogErrorHandler(fz_lcms_log);
+    cmsHPROFILE target = cmsOpenProfileFromMem(icc, (cmsUInt32Number)length);
+    if (target == NULL) {
+        fz_color_say(message, "lcms2 cannot read the profile");
         return FZ_ERROR;
     }
-    fz_color_transform *t = calloc(1, sizeof *t);
+    if (cmsGetColorSpace(target) != cmsSigRgbData) {
+        cmsCloseProfile(target);
+        snprintf(message, FZ_MESSAGE_MAX, "the profile is not an RGB profile");
+        return FZ_ERROR;
+    }
+    cmsHPROFILE source = cmsCreate_sRGBProfile();
+    cmsHTRANSFORM transform =
+        source ? cmsCreateTransform(source, TYPE_RGB_8, target, TYPE_RGB_8, (cmsUInt32Number)intent, cmsFLAGS_NOCACHE)
+               : NULL;
+    if (source) cmsCloseProfile(source);
+    cmsCloseProfile(target);
+    fz_color_transform *t = transform ? calloc(1, sizeof *t) : NULL;
     if (t == NULL) {
-        cmsDeleteTransform(transform);
-        strncpy(message, "out of memory", FZ_MESSAGE_MAX - 1);
+        if (transform) cmsDeleteTransform(transform);
+        fz_color_say(message, "lcms2 cannot make the transform");
         return FZ_ERROR;
     }
     t->transform = transform;
     *out = t;
+    return FZ_OK;
+}
+
+int fz_color_profile_check(const uint8_t *icc, size_t length, char *message) {
+    message[0] = '\0';
+    fz_lcms_message[0] = '\0';
+    cmsSetLogErrorHandler(fz_lcms_log);
+    cmsHPROFILE p = cmsOpenProfileFromMem(icc, (cmsUInt32Number)length);
+    if (p == NULL) {
+        fz_color_say(message, "lcms2 cannot read the profile");
+        return FZ_ERROR;
+    }
+    // Reading the tags a transform needs finds damage past the header (a cut-off tag table).
+    cmsHTRANSFORM probe = NULL;
+    cmsColorSpaceSignature space = cmsGetColorSpace(p);
+    cmsHPROFILE lab = cmsCreateLab4Profile(NULL);
+    if (lab != NULL && (space == cmsSigRgbData || space == cmsSigGrayData || space == cmsSigCmykData)) {
+        cmsUInt32Number format = space == cmsSigRgbData ? TYPE_RGB_8 : space == cmsSigGrayData ? TYPE_GRAY_8 : TYPE_CMYK_8;
+        probe = cmsCreateTransform(p, format, lab, TYPE_Lab_DBL, INTENT_RELATIVE_COLORIMETRIC, cmsFLAGS_NOCACHE);
+    }
+    int ok = probe != NULL || !(space == cmsSigRgbData || space == cmsSigGrayData || space == cmsSigCmykData);
+    if (probe) cmsDeleteTransform(probe);
+    if (lab) cmsCloseProfile(lab);
+    cmsCloseProfile(p);
+    if (!ok) {
+        fz_color_say(message, "lcms2 cannot use the profile");
+        return FZ_ERROR;
+    }
     return FZ_OK;
 }
 
@@ -88,7 +224,7 @@ void fz_color_apply(const fz_color_transform *t, const uint8_t *src, uint8_t *ds
 }
 
 void fz_color_free(fz_color_transform *t) {
-    if (t == NULL) return;
+    if (t == NULL || t->cached) return;
     cmsDeleteTransform(t->transform);
     free(t);
 }

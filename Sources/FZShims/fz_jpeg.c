@@ -24,6 +24,7 @@ struct fz_jpeg_reader {
     fz_jpeg_header header;
     JSAMPROW scratch;  // one row of CMYK for the conversion to RGB
     JOCTET *icc;       // the reassembled ICC profile (malloc'd by libjpeg-turbo), or NULL
+    fz_color_transform *cmyk;  // CMYK to sRGB through a profile (fz_color.c), or NULL: the formula
     int warnings;
     char message[FZ_MESSAGE_MAX];
 };
@@ -207,6 +208,20 @@ static void fz_cmyk_to_rgb(const JSAMPLE *src, uint8_t *dst, JDIMENSION width, i
     }
 }
 
+int fz_jpeg_use_cmyk_profile(fz_jpeg_reader *reader, const uint8_t *icc, size_t length, int intent, int bpc,
+                             char *message) {
+    struct jpeg_decompress_struct *c = &reader->cinfo;
+    if (c->out_color_space != JCS_CMYK) {
+        snprintf(message, FZ_MESSAGE_MAX, "the image is not CMYK");
+        return FZ_ERROR;
+    }
+    fz_color_transform *t = NULL;
+    if (fz_color_cmyk_to_srgb_create(icc, length, c->saw_Adobe_marker, intent, bpc, &t, message) != FZ_OK) return FZ_ERROR;
+    fz_color_free(reader->cmyk);
+    reader->cmyk = t;
+    return FZ_OK;
+}
+
 int fz_jpeg_read_rows(fz_jpeg_reader *reader, uint8_t *rows, uint32_t count, size_t stride,
                       uint32_t *done) {
     volatile uint32_t i = 0;
@@ -225,7 +240,12 @@ int fz_jpeg_read_rows(fz_jpeg_reader *reader, uint8_t *rows, uint32_t count, siz
             *done = i;
             return FZ_ERROR;
         }
-        if (c->out_color_space == JCS_CMYK) fz_cmyk_to_rgb(row, dst, c->output_width, inverted);
+        if (c->out_color_space == JCS_CMYK) {
+            if (reader->cmyk != NULL)
+                fz_color_apply(reader->cmyk, row, dst, c->output_width);
+            else
+                fz_cmyk_to_rgb(row, dst, c->output_width, inverted);
+        }
         i++;
     }
     *done = i;
@@ -242,6 +262,7 @@ void fz_jpeg_reader_free(fz_jpeg_reader *reader) {
     // jpeg_destroy never errors; abort is implied (we stop after the rows we need).
     jpeg_destroy_decompress(&reader->cinfo);
     free(reader->icc);
+    fz_color_free(reader->cmyk);
     free(reader);
 }
 

@@ -368,6 +368,8 @@ int fz_png_write_image(FILE *file, const fz_png_spec *spec, const uint8_t *rows,
     png_set_IHDR(png, info, spec->width, spec->height, spec->bit_depth, spec->color_type,
                  spec->interlaced ? PNG_INTERLACE_ADAM7 : PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    if (spec->icc != NULL && spec->icc_length > 0)
+        png_set_iCCP(png, info, "ICC profile", PNG_COMPRESSION_TYPE_BASE, spec->icc, spec->icc_length);
     if (spec->color_type == PNG_COLOR_TYPE_PALETTE) {
         png_color colors[256];
         for (int i = 0; i < spec->palette_count && i < 256; i++) {

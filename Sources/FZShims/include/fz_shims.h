@@ -157,6 +157,8 @@ typedef struct fz_png_spec {
     uint16_t trns_gray, trns_red, trns_green, trns_blue;
     const uint8_t *exif;        ///< eXIf payload (TIFF bytes), may be NULL
     uint32_t exif_length;
+    const uint8_t *icc;         ///< iCCP profile, may be NULL
+    uint32_t icc_length;
     int level, filters, strategy;
 } fz_png_spec;
 
@@ -211,6 +213,12 @@ int fz_jpeg_warning_count(const fz_jpeg_reader *reader);
 /// the scaled height. Why: jpeg_start_decompress longjmps.
 int fz_jpeg_start(fz_jpeg_reader *reader, int scale_denom, uint32_t x, uint32_t width,
                   uint32_t *out_x, uint32_t *out_width, uint32_t *out_height);
+/// Converts CMYK and YCCK rows to sRGB through the CMYK profile `icc` (copied into a
+/// cached lcms2 transform) instead of the plain formula; Adobe inversion is taken from the
+/// file. FZ_ERROR with `message` filled when lcms2 cannot use the profile (the reader then
+/// keeps the formula). Call after fz_jpeg_open, before reading rows.
+int fz_jpeg_use_cmyk_profile(fz_jpeg_reader *reader, const uint8_t *icc, size_t length, int intent, int bpc,
+                             char *message);
 /// Skips `count` output rows without color conversion (jpeg_skip_scanlines).
 int fz_jpeg_skip_rows(fz_jpeg_reader *reader, uint32_t count);
 /// Reads `count` output rows, `stride` bytes apart, converted to gray or RGB.
@@ -296,6 +304,16 @@ typedef struct fz_color_transform fz_color_transform;
 /// Why here: lcms2 reports errors through a log handler, kept in C.
 int fz_color_to_srgb_create(const uint8_t *icc, size_t length, int channels, int intent, int bpc,
                             fz_color_transform **out, char *message);
+/// The same from Adobe CMYK (`inverted`: 0 = full ink, as Photoshop writes it) or plain
+/// CMYK (4 bytes a pixel) to 8-bit sRGB (3 bytes), through a CMYK profile.
+int fz_color_cmyk_to_srgb_create(const uint8_t *icc, size_t length, int inverted, int intent, int bpc,
+                                 fz_color_transform **out, char *message);
+/// A transform from 8-bit sRGB into the space of an RGB profile: forcezoom's own drawn
+/// colours (given in sRGB) on an image kept in its own space. Not cached; free it.
+int fz_color_from_srgb_create(const uint8_t *icc, size_t length, int intent, fz_color_transform **out, char *message);
+/// FZ_OK when lcms2 can read the profile and build a transform from it (what `--icc keep`
+/// checks before it writes a profile); otherwise FZ_ERROR with the reason in `message`.
+int fz_color_profile_check(const uint8_t *icc, size_t length, char *message);
 /// Converts `pixels` pixels from `src` to `dst` (may be the same buffer).
 void fz_color_apply(const fz_color_transform *transform, const uint8_t *src, uint8_t *dst, size_t pixels);
 void fz_color_free(fz_color_transform *transform);

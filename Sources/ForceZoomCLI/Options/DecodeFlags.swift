@@ -22,11 +22,21 @@ struct DecodeFlags: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The frame of an animated WebP to read, from 1 (default: the first, with a note).", valueName: "n"))
     var frame: Int = 1
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The CMYK profile for CMYK and YCCK JPEGs that carry no usable one (default: Ghostscript's default_cmyk.icc from libgs-common, as make deps installs; without any, a plain formula).",
+            valueName: "file"))
+    var cmykProfile: String?
+
     func validate() throws {
         if frame < 1 || frame > 1_000_000 { throw ValidationError("--frame counts from 1 to 1000000, got \(frame)") }
         if maxPixels < 0 { throw ValidationError("--max-pixels must be 0 (no limit) or positive, got \(maxPixels)") }
         if maxMemory < 0 || maxMemory > Int64.max >> 20 {
             throw ValidationError("--max-memory must be 0 (no limit) to \(Int64.max >> 20) MiB, got \(maxMemory)")
+        }
+        if let cmykProfile {
+            do { _ = try CMYKProfile.load(path: cmykProfile) } catch { throw ValidationError(error.description) }
         }
     }
 
@@ -37,6 +47,7 @@ struct DecodeFlags: ParsableArguments {
         o.maxPixels = maxPixels
         o.maxMemory = maxMemory << 20
         o.frame = frame
+        o.cmykProfile = cmykProfile.flatMap { try? CMYKProfile.load(path: $0) }
         return o
     }
 
@@ -70,23 +81,41 @@ struct EncodeFlags: ParsableArguments {
         if !(0...9).contains(compression) { throw ValidationError("--compression must be 0-9, got \(compression)") }
     }
 
-    /// What an output made from an input described by `color` carries.
-    func carry(_ color: ColorDescription) -> ColorDescription? {
+    /// What an output made from an input described by `color` (read from `path`) carries.
+    /// With keep, a profile that must not be copied is left out with a warning (once).
+    func carry(_ color: ColorDescription, path: String) -> ColorDescription? {
         switch icc {
-        case .keep: return color
+        case .keep:
+            let kept = KeptColor(color)
+            if let dropped = kept.dropped { Terminal.warningOnce("\(path): \(dropped)") }
+            return kept.color
         case .srgb: return SRGBConverter.tag(intent: intent)
         case .strip: return nil
         }
     }
 
     /// With --icc srgb, converts `image` (decoded from `path`, described by `color`) to sRGB
-    /// in place, before anything is drawn on it (pins and boxes are given in sRGB).
-    func convert(_ image: inout Image, from color: ColorDescription, path: String) throws {
+    /// in place, before anything is drawn on it (pins and boxes are given in sRGB). A profile
+    /// that cannot be used fails the command, or with `lenient` leaves the pixels as they
+    /// are (taken as sRGB) with a warning.
+    func convert(_ image: inout Image, from color: ColorDescription, path: String, lenient: Bool) throws {
         guard icc == .srgb else { return }
         do {
             try SRGBConverter(color: color, format: image.format, intent: intent, blackPointCompensation: intent != .absolute, path: path)?
                 .convert(&image)
-        } catch { throw ToolFailure(error.description) }
+        } catch {
+            guard lenient, case .unusableProfile(_, let reason) = error else { throw ToolFailure(error.description) }
+            Terminal.warningOnce("\(path): the ICC profile cannot be used (\(reason)); the pixels are taken as sRGB")
+        }
+    }
+
+    /// How inputs are read for these outputs: `decode`'s options with the rendering intent
+    /// for CMYK inputs, and strict profiles for --icc srgb without --lenient.
+    func reading(_ decode: DecodeFlags) -> DecodeOptions {
+        var o = decode.options
+        o.intent = intent
+        o.strictProfiles = icc == .srgb && !decode.lenient
+        return o
     }
 
     var png: PNGSettings { .compression(compression) }

@@ -1,3 +1,4 @@
+import Synchronization
 import ForceZoomCore
 import FZShims
 
@@ -35,6 +36,14 @@ enum Terminal {
 
     static func error(_ message: String) { writeError("forcezoom: error: \(message)\n") }
     static func warning(_ message: String) { writeError("forcezoom: warning: \(message)\n") }
+
+    /// The same warning said once per run (a profile left out of every output of a crop).
+    static func warningOnce(_ message: String) {
+        let first = said.withLock { $0.insert(message).inserted }
+        if first { warning(message) }
+    }
+
+    private static let said = Mutex<Set<String>>([])
 
     /// Whether standard error is a terminal (progress lines only then).
     static var stderrIsTerminal: Bool { isatty(2) != 0 }

@@ -235,8 +235,8 @@ struct Animate: ParsableCommand {
     /// The input's bytes when it is stdin (read once: the last frame is decoded again as `fit` decodes it).
     func openReader(stdin: [UInt8]?) throws -> ImageReader {
         do {
-            if let stdin { return try ImageReader(bytes: stdin, name: "<stdin>", options: decode.options) }
-            return try ImageReader(path: input, options: decode.options)
+            if let stdin { return try ImageReader(bytes: stdin, name: "<stdin>", options: encode.reading(decode)) }
+            return try ImageReader(path: input, options: encode.reading(decode))
         } catch { throw ToolFailure(error) }
     }
 
@@ -262,7 +262,7 @@ struct Animate: ParsableCommand {
     }
 
     func run() throws {
-        let stdin: [UInt8]? = input == "-" ? try Self.readStandardInput(limit: decode.options.stdinLimit) : nil
+        let stdin: [UInt8]? = input == "-" ? try Self.readStandardInput(limit: encode.reading(decode).stdinLimit) : nil
         let reader = try openReader(stdin: stdin)
         let markers = try pins.load()
         let image = reader.header.uprightSize
@@ -285,7 +285,7 @@ struct Animate: ParsableCommand {
         var overlayView: Overlay?
         if let overlay {
             do {
-                let picture = try ImageReader(path: overlay, options: decode.options).readImage()
+                let picture = try ImageReader(path: overlay, options: encode.reading(decode)).readImage()
                 overlayView = Overlay(
                     image: picture, origin: overlayAt.flatMap(Self.point) ?? PixelPoint(x: 0, y: 0),
                     fade: overlayFade ?? .out)
@@ -299,7 +299,7 @@ struct Animate: ParsableCommand {
             let second = try openReader(stdin: stdin)
             var scaled: Image
             do { (scaled, _) = try FitRenderer.pipeline(for: g).run(second) } catch { throw ToolFailure(error) }
-            try encode.convert(&scaled, from: reader.header.color, path: reader.path)
+            try encode.convert(&scaled, from: reader.header.color, path: reader.path, lenient: decode.lenient)
             fitted[g.orientation] = FitRenderer.render(scaled, geometry: g, background: background.color)
         }
         // Decode once, at the largest scale any other frame shows (DCT-scaled for JPEGs).
@@ -310,7 +310,7 @@ struct Animate: ParsableCommand {
             height: max(1, Int((Double(image.height) * largest).rounded(.up))))
         var source: Image
         do { source = try reader.readResampled(to: decodeSize, filter: .lanczos).0 } catch { throw ToolFailure(error) }
-        try encode.convert(&source, from: reader.header.color, path: reader.path)
+        try encode.convert(&source, from: reader.header.color, path: reader.path, lenient: decode.lenient)
         let picture = source
         for w in reader.warnings { Terminal.warning("\(reader.path): \(w)") }
 
@@ -324,7 +324,7 @@ struct Animate: ParsableCommand {
         let settings = encode.png
         let bg = background.color, clip = !bounce
         let paths = framePaths, wantAPNG = apng != nil, wantSheet = contactSheet != nil, protect = [input]
-        let color = encode.carry(reader.header.color)
+        let color = encode.carry(reader.header.color, path: reader.path)
         // One pixel format for every frame (an APNG has one), whichever path drew it.
         var target = source.format.union(bg.minimalFormat)
         for f in fitted.values { target = target.union(f.format) }

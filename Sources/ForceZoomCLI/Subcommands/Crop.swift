@@ -118,7 +118,7 @@ struct Crop: ParsableCommand {
 
     func run() throws {
         let reader: ImageReader
-        do { reader = try ImageReader(path: input, options: decode.options) } catch { throw ToolFailure(error) }
+        do { reader = try ImageReader(path: input, options: encode.reading(decode)) } catch { throw ToolFailure(error) }
         let header = reader.header
         let upright = header.uprightSize
 
@@ -157,7 +157,7 @@ struct Crop: ParsableCommand {
         }
         var sources: [Image]
         do { sources = try reader.readUpright(rects) } catch { throw ToolFailure(error) }
-        for i in sources.indices { try encode.convert(&sources[i], from: header.color, path: reader.path) }
+        for i in sources.indices { try encode.convert(&sources[i], from: header.color, path: reader.path, lenient: decode.lenient) }
         for w in reader.warnings { Terminal.warning("\(reader.path): \(w)") }
 
         for (i, g) in geometries.enumerated() {
@@ -169,7 +169,7 @@ struct Crop: ParsableCommand {
             do {
                 bytes = try ImageWriter.write(
                     peek, to: path, encoding: .png(encode.png), protecting: [input],
-                    color: encode.carry(header.color))
+                    color: encode.carry(header.color, path: reader.path))
             } catch {
                 throw ToolFailure(error)
             }
@@ -184,7 +184,7 @@ struct Crop: ParsableCommand {
     func runSixteenBit(_ geometries: [PeekGeometry], header: ImageHeader, paths: [String]) throws {
         for (i, g) in geometries.enumerated() {
             let source: Image16
-            do { source = try PNG16.read(path: input, rect: g.coveredRect, options: decode.options, header: header) } catch {
+            do { source = try PNG16.read(path: input, rect: g.coveredRect, options: encode.reading(decode), header: header) } catch {
                 throw ToolFailure(error)
             }
             let padded = g.coveredRect.size != PixelSize(width: g.side, height: g.side)
@@ -193,7 +193,7 @@ struct Crop: ParsableCommand {
             peek.place(source.converted(to: format), at: g.destination)
             let bytes: Int64?
             do {
-                bytes = try ImageWriter.write(peek, to: paths[i], settings: encode.png, protecting: [input], color: encode.carry(header.color))
+                bytes = try ImageWriter.write(peek, to: paths[i], settings: encode.png, protecting: [input], color: encode.carry(header.color, path: input))
             } catch { throw ToolFailure(error) }
             if json {
                 print(geometryJSON(g, header: header, requested: at[i], output: paths[i], bytes: bytes, path: input, depth: 16))

@@ -77,14 +77,14 @@ struct Fit: ParsableCommand {
 
     func run() throws {
         let reader: ImageReader
-        do { reader = try ImageReader(path: input, options: decode.options) } catch { throw ToolFailure(error) }
+        do { reader = try ImageReader(path: input, options: encode.reading(decode)) } catch { throw ToolFailure(error) }
         let markers = try pins.load()
         let image = reader.header.uprightSize
         let chosen = orientation.resolve(image: image, screen: screenPixels)
         let g = FitGeometry(image: image, screen: screenPixels, orientation: chosen, mode: mode)
         var scaled: Image
         do { (scaled, _) = try FitRenderer.pipeline(for: g, filter: filter).run(reader) } catch { throw ToolFailure(error) }
-        try encode.convert(&scaled, from: reader.header.color, path: reader.path)
+        try encode.convert(&scaled, from: reader.header.color, path: reader.path, lenient: decode.lenient)
         let canvas = FitRenderer.render(scaled, geometry: g, background: background.color, pins: PinLayer(markers))
         for w in reader.warnings { Terminal.warning("\(reader.path): \(w)") }
         let path = outputOptions.path(input: input, suffix: "fit")
@@ -92,7 +92,7 @@ struct Fit: ParsableCommand {
         do {
             bytes = try ImageWriter.write(
                 canvas, to: path, encoding: .png(encode.png), protecting: [input],
-                color: encode.carry(reader.header.color))
+                color: encode.carry(reader.header.color, path: reader.path))
         } catch { throw ToolFailure(error) }
         if outputOptions.json {
             print(

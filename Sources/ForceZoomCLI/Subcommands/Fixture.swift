@@ -1,4 +1,7 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
 import ForceZoomCore
 
 /// `forcezoom fixture`: deterministic synthetic images for tests.
@@ -91,6 +94,13 @@ struct Fixture: ParsableCommand {
     @Flag(name: .long, help: "JPEG: one gray component.")
     var grayscale = false
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "PNG and JPEG: embed this ICC profile as it is (iCCP, APP2); the samples are the pattern's, described by it (an RGB profile for RGB, a CMYK one with --cmyk or --ycck).",
+            valueName: "file"))
+    var embedICC: String?
+
     @Flag(name: .long, help: "JPEG: Adobe CMYK (inverted, as Photoshop writes it).")
     var cmyk = false
 
@@ -173,6 +183,7 @@ struct Fixture: ParsableCommand {
             )
         }
         if ![0, 90, 180, 270].contains(heifRotate) { throw ValidationError("--heif-rotate must be 0, 90, 180 or 270") }
+        if embedICC != nil && (heifKind != nil || isWebP) { throw ValidationError("--embed-icc is a PNG and JPEG option") }
         if heifRotate != 0 && heifKind == nil { throw ValidationError("--heif-rotate is an HEIC/AVIF option; the output is not .heic or .avif") }
         if heifKind != nil && (depth != 8 || interlace || transparent != nil || (pngColor != nil && pngColor != .rgb && pngColor != .rgba)) {
             throw ValidationError("HEIC/AVIF take --color rgb or rgba only; --depth, --interlace and --transparent are PNG options")
@@ -232,6 +243,12 @@ struct Fixture: ParsableCommand {
         e.restartRows = restart
         e.exifOrientation = exifOrientation.flatMap { Orientation(rawValue: $0) }
         e.png = encode.png
+        if let embedICC {
+            do { e.icc = try FileSystem.readBytes(embedICC, limit: CMYKProfile.sizeLimit) } catch {
+                throw ToolFailure("--embed-icc \(Echo.value(embedICC)): \(error.code == EFBIG ? "larger than 16 MiB" : error.description)")
+            }
+            if ICCProfile(e.icc!) == nil { throw ToolFailure("--embed-icc \(Echo.value(embedICC)): not an ICC profile") }
+        }
         let path = output!
         do { try FixtureWriter.write(p, encoding: e, to: path) } catch {
             // An output error names its path already; the others are about this output.

@@ -74,13 +74,13 @@ struct Frame: ParsableCommand {
     /// cheapest for its part, both here (a reader decodes once).
     func render(_ reader: ImageReader, fit: AspectFit, peek: PeekGeometry, style: BoxStyle, markers: [Marker]) throws -> Image {
         var (scaled, _) = try FrameRenderer.pipeline(for: fit).run(reader)
-        try encode.convert(&scaled, from: reader.header.color, path: reader.path)
+        try encode.convert(&scaled, from: reader.header.color, path: reader.path, lenient: decode.lenient)
         let pins = PinLayer(markers)
         let view = FrameRenderer.render(scaled, fit: fit, peek: peek, background: background.color, style: style, pins: pins)
         guard withPeek else { return view }
-        let second = try ImageReader(path: input, options: decode.options)
+        let second = try ImageReader(path: input, options: encode.reading(decode))
         var source = try second.readUpright([peek.coveredRect])[0]
-        try encode.convert(&source, from: reader.header.color, path: reader.path)
+        try encode.convert(&source, from: reader.header.color, path: reader.path, lenient: decode.lenient)
         var shot = PeekRenderer.render(peek, source: source, sourceRect: peek.coveredRect, background: background.color, filter: .nearest)
         pins.draw(on: &shot, transform: .translation(-peek.window.x, -peek.window.y))
         let gap = 16
@@ -96,7 +96,7 @@ struct Frame: ParsableCommand {
 
     func run() throws {
         let reader: ImageReader
-        do { reader = try ImageReader(path: input, options: decode.options) } catch { throw ToolFailure(error) }
+        do { reader = try ImageReader(path: input, options: encode.reading(decode)) } catch { throw ToolFailure(error) }
         let markers = try pins.load()
         let image = reader.header.uprightSize
         var touch = at.touch
@@ -114,7 +114,7 @@ struct Frame: ParsableCommand {
         do {
             try ImageWriter.write(
                 canvas, to: path, encoding: .png(encode.png), protecting: [input],
-                color: encode.carry(reader.header.color))
+                color: encode.carry(reader.header.color, path: reader.path))
         } catch { throw ToolFailure(error) }
         if outputOptions.json {
             print(

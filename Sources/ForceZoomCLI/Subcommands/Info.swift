@@ -69,6 +69,10 @@ struct Info: ParsableCommand {
                     ])
                 ))
         }
+        if let c = h.color.madeFromCMYK {
+            // The RGB pixels are sRGB: outputs are tagged sRGB (a CMYK profile cannot describe them).
+            m.append(("cmykToSRGB", .string(c)))
+        }
         if let i = h.color.sRGBIntent { m.append(("srgbIntent", .int(i))) }
         if let g = h.color.gamma { m.append(("gamma", .number(g))) }
         if let c = h.color.chromaticities { m.append(("chromaticities", .array(c.map { .number($0) }))) }
@@ -90,9 +94,10 @@ struct Info: ParsableCommand {
         // The profile's own line replaces the codec's "ICC profile" note when it could be read.
         parts += h.details.summary.filter { h.color.profile == nil || !$0.hasPrefix("ICC profile") }
         if let p = h.color.profile {
-            parts.append(
-                "ICC \"\(p.description ?? "no description")\" (\(p.colorSpace), v\(p.version), \(p.size) bytes; kept in outputs unless --icc strip)")
+            let fate = h.color.madeFromCMYK != nil ? "not written: the RGB result is tagged sRGB" : "kept in outputs unless --icc strip"
+            parts.append("ICC \"\(p.description ?? "no description")\" (\(p.colorSpace), v\(p.version), \(p.size) bytes; \(fate))")
         }
+        if let c = h.color.madeFromCMYK { parts.append("CMYK to sRGB through the \(c)") }
         parts.append("-> \(h.pixelFormat)")
         return "\(path): " + parts.joined(separator: ", ")
     }

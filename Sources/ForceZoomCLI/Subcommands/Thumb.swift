@@ -155,7 +155,7 @@ struct Thumb: ParsableCommand {
         }
 
         var thumbnailer = Thumbnailer(
-            size: size, decode: decode.options, png: encode.png,
+            size: size, decode: encode.reading(decode), png: encode.png,
             jpegQuality: quality, skipExisting: skipExisting)
         thumbnailer.lossless = lossless
         thumbnailer.keepColor = encode.icc == .keep

@@ -153,7 +153,7 @@ struct Transform: ParsableCommand {
 
     func run() throws {
         let reader: ImageReader
-        do { reader = try ImageReader(path: input, options: decode.options) } catch { throw ToolFailure(error) }
+        do { reader = try ImageReader(path: input, options: encode.reading(decode)) } catch { throw ToolFailure(error) }
         let markers = try pins.load()
         let size = reader.header.uprightSize
         let w = Double(size.width), h = Double(size.height)
@@ -173,12 +173,12 @@ struct Transform: ParsableCommand {
         }
         if why == nil {
             let image: Image16
-            do { image = try PNG16.read(path: input, rect: PixelRect(size: size), options: decode.options, header: reader.header) } catch {
+            do { image = try PNG16.read(path: input, rect: PixelRect(size: size), options: encode.reading(decode), header: reader.header) } catch {
                 throw ToolFailure(error)
             }
             let turned = image.rotated(quarterTurns: Int(quarterTurns.truncatingRemainder(dividingBy: 4)))
             let path = outputOptions.path(input: input, suffix: "transform")
-            do { try ImageWriter.write(turned, to: path, settings: encode.png, protecting: [input], color: encode.carry(reader.header.color)) } catch
+            do { try ImageWriter.write(turned, to: path, settings: encode.png, protecting: [input], color: encode.carry(reader.header.color, path: reader.path)) } catch
             {
                 throw ToolFailure(error)
             }
@@ -238,7 +238,7 @@ struct Transform: ParsableCommand {
                 source = try reader.readImage()
             }
         } catch { throw ToolFailure(error) }
-        try encode.convert(&source, from: reader.header.color, path: reader.path)
+        try encode.convert(&source, from: reader.header.color, path: reader.path, lenient: decode.lenient)
         let warp = AffineTransform.scale(w / Double(source.width), h / Double(source.height)).then(full)
         var out = AffineRenderer.render(
             source, transform: warp, canvas: canvasSize, background: background.color,
@@ -248,7 +248,7 @@ struct Transform: ParsableCommand {
         do {
             try ImageWriter.write(
                 out, to: path, encoding: .png(encode.png), protecting: [input],
-                color: encode.carry(reader.header.color))
+                color: encode.carry(reader.header.color, path: reader.path))
         } catch { throw ToolFailure(error) }
         if outputOptions.json {
             print(

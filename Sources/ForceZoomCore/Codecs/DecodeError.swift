@@ -32,13 +32,18 @@ public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
     case readFailed(path: String, reason: String)
     /// `--frame` asks for a frame the file does not have.
     case noSuchFrame(path: String, frame: Int, frames: Int)
+    /// The embedded ICC profile cannot be used to convert the pixels (damaged, of another
+    /// colour space, or APP2 segments that do not fit together), and the run asked for a
+    /// conversion without `--lenient`.
+    case unusableProfile(path: String, reason: String)
 
     public var path: String {
         switch self {
         case .cannotOpen(let p, _), .isDirectory(let p), .empty(let p), .unsupportedFormat(let p, _),
             .notAnImage(let p, _), .unsupportedVariant(let p, _), .tooManyPixels(let p, _, _),
             .overMemoryLimit(let p, _, _), .tooManyScans(let p, _), .truncatedHeader(let p, _), .corruptHeader(let p, _),
-            .truncated(let p, _), .corrupt(let p, _), .readFailed(let p, _), .noSuchFrame(let p, _, _):
+            .truncated(let p, _), .corrupt(let p, _), .readFailed(let p, _), .noSuchFrame(let p, _, _),
+            .unusableProfile(let p, _):
             return p
         }
     }
@@ -71,6 +76,8 @@ public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
         case .readFailed(_, let reason): return "read failed: \(reason)"
         case .noSuchFrame(_, let frame, let frames):
             return "has \(frames) frame\(frames == 1 ? "" : "s"); --frame \(frame) is past the last (frames count from 1)"
+        case .unusableProfile(_, let reason):
+            return "the embedded ICC profile cannot be used (\(reason)); use --lenient to convert without it, or --icc keep"
         }
     }
 

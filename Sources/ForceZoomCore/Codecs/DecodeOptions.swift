@@ -22,6 +22,14 @@ public struct DecodeOptions: Hashable, Sendable {
     public var frame = 1
     /// The most bytes read from standard input.
     public var stdinLimit = 1 << 30
+    /// The profile CMYK and YCCK JPEGs without a usable one of their own are read through
+    /// (nil: `CMYKProfile.system`, found once).
+    public var cmykProfile: CMYKProfile?
+    /// The rendering intent of that conversion (black-point compensation unless absolute).
+    public var intent = RenderingIntent.relative
+    /// An embedded profile that cannot be used fails the file instead of being passed over
+    /// with a warning (`--icc srgb` without `--lenient`).
+    public var strictProfiles = false
 
     public init() {}
 }

@@ -151,6 +151,50 @@ final class JPEGReader {
         return Int(done)
     }
 
+    /// How CMYK or YCCK samples become sRGB (nil for other JPEGs): what `info` reports.
+    private(set) var cmykConversion: String?
+
+    /// Chooses what CMYK and YCCK rows are converted through: the file's own CMYK profile,
+    /// else `options.cmykProfile` or the system's default (`CMYKProfile.system`), else the
+    /// plain formula. An embedded profile that cannot be used (damaged, not CMYK, APP2
+    /// segments that do not fit together) is passed over with a warning, or fails the file
+    /// when `options.strictProfiles` (`--icc srgb` without `--lenient`).
+    func chooseCMYKConversion(options: DecodeOptions, warnings: inout [String]) throws(DecodeError) {
+        guard details.colorSpace == "cmyk" || details.colorSpace == "ycck" else { return }
+        let reader = self.reader
+        func use(_ icc: [UInt8]) -> String? {
+            var message = [CChar](repeating: 0, count: Int(FZ_MESSAGE_MAX))
+            let status = icc.withUnsafeBufferPointer { p in
+                message.withUnsafeMutableBufferPointer { m in
+                    fz_jpeg_use_cmyk_profile(reader, p.baseAddress, p.count, options.intent.lcms, options.intent == .absolute ? 0 : 1, m.baseAddress)
+                }
+            }
+            return status == FZ_OK ? nil : message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        }
+        if details.hasICC {
+            let problem: String
+            if let icc {
+                if let profile = ICCProfile(icc), profile.colorSpace != "CMYK" {
+                    problem = "a \(profile.colorSpace) profile on CMYK pixels"
+                } else if let reason = use(icc) {
+                    problem = reason
+                } else {
+                    cmykConversion = "embedded profile"
+                    return
+                }
+            } else {
+                problem = "its APP2 segments do not fit together"
+            }
+            if options.strictProfiles { throw .unusableProfile(path: path, reason: problem) }
+            warnings.append("the embedded ICC profile is not used (\(problem)); the CMYK pixels go through the default CMYK profile")
+        }
+        if let fallback = options.cmykProfile ?? CMYKProfile.system, use(fallback.bytes) == nil {
+            cmykConversion = "profile \(fallback.path)"
+            return
+        }
+        cmykConversion = "formula (no CMYK profile; give one with --cmyk-profile)"
+    }
+
     static func colorSpaceName(_ cs: Int) -> String {
         switch cs {
         case Int(JCS_GRAYSCALE.rawValue): return "gray"

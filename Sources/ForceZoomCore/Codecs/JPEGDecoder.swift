@@ -13,6 +13,7 @@ final class JPEGDecoder: ImageDecoder {
         if reader.details.precision != 8 {
             throw .unsupportedVariant(path: source.name, what: "\(reader.details.precision)-bit JPEG; only 8-bit JPEG is supported")
         }
+        try reader.chooseCMYKConversion(options: options, warnings: &ownWarnings)
     }
 
     var storedSize: PixelSize { reader.size }
@@ -24,6 +25,7 @@ final class JPEGDecoder: ImageDecoder {
         var c = ColorDescription()
         c.hasICC = reader.details.hasICC
         c.icc = reader.icc
+        c.madeFromCMYK = reader.cmykConversion
         return c
     }
 

@@ -307,14 +307,16 @@ struct PNGImageSpec {
     /// gray, red, green, blue at the image's depth.
     var trnsColor: (UInt16, UInt16, UInt16, UInt16)?
     var exif: [UInt8]?
+    /// An ICC profile written as iCCP.
+    var icc: [UInt8]?
 }
 
 extension PNGWriter {
     /// Writes a whole PNG from rows packed at the spec's depth.
     static func writeImage(_ s: PNGImageSpec, rows: [UInt8], stride: Int, into out: OutputFile) throws(OutputError) {
         var message = [CChar](repeating: 0, count: Int(FZ_MESSAGE_MAX))
-        let exif = s.exif ?? []
-        let status = rows.withUnsafeBufferPointer { r in
+        let exif = s.exif ?? [], icc = s.icc ?? []
+        let status = icc.withUnsafeBufferPointer { profile in rows.withUnsafeBufferPointer { r in
             s.palette.withUnsafeBufferPointer { pal in
                 s.trnsAlpha.withUnsafeBufferPointer { trns in
                     exif.withUnsafeBufferPointer { ex in
@@ -334,6 +336,8 @@ extension PNGWriter {
                         }
                         spec.exif = ex.count > 0 ? ex.baseAddress : nil
                         spec.exif_length = UInt32(ex.count)
+                        spec.icc = profile.count > 0 ? profile.baseAddress : nil
+                        spec.icc_length = UInt32(profile.count)
                         spec.level = Int32(s.settings.level)
                         spec.filters = Int32(s.settings.filter.rawValue)
                         spec.strategy = Int32(s.settings.strategy)
@@ -341,7 +345,7 @@ extension PNGWriter {
                     }
                 }
             }
-        }
+        }}
         if status != FZ_OK {
             throw .writeFailed(path: out.path, reason: String(cString: message))
         }

@@ -1,11 +1,8 @@
-import FZShims
-
 /// Converts pixels described by an ICC profile to sRGB with lcms2 (`--icc srgb`): the
 /// relative colorimetric intent with black-point compensation by default, as vips does.
-/// Pixels without a profile are taken as sRGB already and are left alone. Every lcms2
-/// pointer lives in this file (through the FZShims transform).
-public final class SRGBConverter {
-    private let transform: OpaquePointer
+/// Pixels without a profile are taken as sRGB already and are left alone.
+public struct SRGBConverter: Sendable {
+    private let transform: ColorTransform
 
     /// - Returns: nil when there is nothing to convert (no profile, or one whose colour space
     ///   does not fit the pixels: a CMYK profile for RGB pixels forcezoom made from CMYK).
@@ -14,29 +11,27 @@ public final class SRGBConverter {
         color: ColorDescription, format: PixelFormat, intent: RenderingIntent = .relative,
         blackPointCompensation: Bool = true, path: String
     ) throws(ColorError) {
-        guard let icc = color.icc, let profile = color.profile else { return nil }
-        guard (profile.colorSpace == "RGB" && !format.isGray) || (profile.colorSpace == "GRAY" && format.isGray) else { return nil }
-        var out: OpaquePointer?
-        var message = [CChar](repeating: 0, count: Int(FZ_MESSAGE_MAX))
-        let status = icc.withUnsafeBufferPointer { p in
-            fz_color_to_srgb_create(p.baseAddress, p.count, Int32(format.channels), intent.lcms, blackPointCompensation ? 1 : 0, &out, &message)
+        if color.madeFromCMYK != nil { return nil }  // forcezoom made sRGB from the CMYK pixels
+        if color.hasICC && color.icc == nil && color.profile == nil {
+            throw .unusableProfile(path: path, reason: "the embedded profile could not be read whole")
         }
-        guard status == FZ_OK, let out else {
-            let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            throw .unusableProfile(path: path, reason: text)
+        guard let icc = color.icc else { return nil }
+        guard let profile = color.profile else { throw .unusableProfile(path: path, reason: "not a valid ICC profile header") }
+        switch (profile.colorSpace, format.isGray) {
+        case ("RGB", false), ("GRAY", true): break
+        default:
+            throw .unusableProfile(path: path, reason: "a \(profile.colorSpace) profile on \(format.isGray ? "gray" : "colour") pixels")
         }
-        transform = out
+        switch ColorTransform.toSRGB(icc: icc, channels: format.channels, intent: intent, blackPointCompensation: blackPointCompensation) {
+        case .success(let t): transform = t
+        case .failure(let p): throw .unusableProfile(path: path, reason: p.reason)
+        }
     }
-
-    deinit { fz_color_free(transform) }
 
     /// Converts `image` in place (8-bit pixels; alpha copied).
     public func convert(_ image: inout Image) {
         let pixels = image.width * image.height
-        image.pixels.withMutableBytes { buffer in
-            guard let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
-            fz_color_apply(transform, base, base, pixels)
-        }
+        image.pixels.withMutableBytes { transform.apply($0, pixels: pixels) }
     }
 
     /// What an output converted to sRGB carries: the small sRGB chunk (PNG) with the intent.
@@ -45,18 +40,5 @@ public final class SRGBConverter {
         c.sRGB = true
         c.sRGBIntent = Int(intent.lcms)
         return c
-    }
-}
-
-/// Why colours cannot be converted.
-public enum ColorError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// lcms2 cannot read the input's profile or build the transform.
-    case unusableProfile(path: String, reason: String)
-
-    public var description: String {
-        switch self {
-        case .unusableProfile(let path, let reason):
-            return "\(path): the ICC profile cannot be used (\(reason)); use --icc keep or --icc strip"
-        }
     }
 }

@@ -60,6 +60,9 @@ public struct FixtureEncoding: Hashable, Sendable {
     /// upright image is the pattern, as a camera does.
     public var exifOrientation: Orientation?
     public var png = PNGSettings.default
+    /// An ICC profile embedded as it is (PNG iCCP, JPEG APP2): the pixels are the pattern's
+    /// samples, described by it.
+    public var icc: [UInt8]?
 
     public init() {}
 }
@@ -121,7 +124,7 @@ public enum FixtureWriter {
                         quality: encoding.quality, subsampling: encoding.subsampling,
                         progressive: encoding.progressive, arithmetic: encoding.arithmetic,
                         rgbCoded: encoding.rgbCoded, ycck: encoding.ycck,
-                        restartRows: encoding.restartRows, app1: app1)
+                        restartRows: encoding.restartRows, app1: app1, icc: encoding.icc)
                     try ImageWriter.encodeJPEG(rows: rows, size: stored, channels: channels, coding: coding, into: out)
                 } else {
                     try writePNG(stored: stored, encoding: encoding, exif: tiff, sample: sample, into: out)
@@ -265,6 +268,7 @@ public enum FixtureWriter {
             spec.trnsColor = (depth == 16 ? gray : UInt16(to8(gray)) >> (8 - depth), widen(t.r), widen(t.g), widen(t.b))
         }
         spec.exif = exif
+        spec.icc = e.icc
         try PNGWriter.writeImage(spec, rows: rows, stride: stride, into: out)
     }
 

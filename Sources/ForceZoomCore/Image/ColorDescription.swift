@@ -17,6 +17,11 @@ public struct ColorDescription: Hashable, Sendable {
     /// cHRM's white, red, green and blue x,y.
     public var chromaticities: [Double]?
 
+    /// For pixels forcezoom made from CMYK or YCCK (the pixels are then sRGB): what they
+    /// went through ("embedded profile", "profile PATH", or the formula when no CMYK profile
+    /// could be used). Nil for every other image.
+    public var madeFromCMYK: String?
+
     public init() {}
 
     /// The profile's header and description, when there is a readable one.
@@ -34,15 +39,16 @@ extension ColorDescription {
     /// when nothing fits.
     public func carried(into format: PixelFormat) -> ColorDescription? {
         var out = ColorDescription()
+        if madeFromCMYK != nil {
+            out.sRGB = true
+            out.sRGBIntent = 0
+            return out
+        }
         if let icc, let profile {
             switch (profile.colorSpace, format.isGray) {
             case ("RGB", false), ("GRAY", true):
                 out.icc = icc
                 out.hasICC = true
-                return out
-            case ("CMYK", false):
-                out.sRGB = true
-                out.sRGBIntent = 0
                 return out
             default:
                 break

@@ -119,6 +119,12 @@ extension FileSystem {
     /// Reads a small text file (marker lists, input lists), at most `limit` bytes.
     /// - Throws: `Errno` when it cannot be read, EFBIG when it is larger than `limit`.
     public static func readText(_ path: String, limit: Int = 64 << 20) throws(Errno) -> String {
+        String(decoding: try readBytes(path, limit: limit), as: UTF8.self)
+    }
+
+    /// Reads a small file (`-`: standard input) whole, at most `limit` bytes.
+    /// - Throws: `Errno` when it cannot be read, EFBIG when it is larger than `limit`.
+    public static func readBytes(_ path: String, limit: Int) throws(Errno) -> [UInt8] {
         let file: CFile
         if path == "-" {
             switch CFile.slurpStandardInput(limit: limit) {
@@ -133,6 +139,6 @@ extension FileSystem {
             }
         }
         guard let bytes = file.readAll(limit: limit) else { throw Errno(EFBIG) }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 }

@@ -41,7 +41,7 @@ public enum ThumbnailError: Error, Equatable, Sendable, CustomStringConvertible 
             .thumbnailTooLarge(let p, _):
             return p
         case .decode(let e): return e.path
-        case .color(.unusableProfile(let p, _)): return p
+        case .color(.unusableProfile(let p, _)), .color(.cmykProfile(let p, _)): return p
         case .output(let e): return e.path
         }
     }
@@ -69,7 +69,9 @@ public enum ThumbnailError: Error, Equatable, Sendable, CustomStringConvertible 
         case .geometry(_, let e): return e.description
         case .output(let e): return e.reason
         case .thumbnailTooLarge(_, let e): return e.description
-        case .color(.unusableProfile(_, let r)): return "the ICC profile cannot be used (\(r)); use --icc keep or --icc strip"
+        case .color(.unusableProfile(_, let r)):
+            return "the ICC profile cannot be used (\(r)); use --lenient to take the pixels as sRGB, or --icc keep or --icc strip"
+        case .color(.cmykProfile(_, let r)): return "cannot be used as --cmyk-profile: \(r)"
         case .interrupted: return "interrupted before the output was written; nothing was left behind"
         }
     }

@@ -125,7 +125,16 @@ public struct Thumbnailer: Sendable {
                     try SRGBConverter(
                         color: reader.header.color, format: image.format, intent: intent,
                         blackPointCompensation: intent != .absolute, path: reader.path)?.convert(&image)
-                } catch { throw .color(error) }
+                } catch {
+                    guard decode.lenient, case .unusableProfile(_, let reason) = error else { throw .color(error) }
+                    result.warnings.append("the ICC profile cannot be used (\(reason)); the pixels are taken as sRGB")
+                }
+            }
+            var kept: ColorDescription?
+            if keepColor && convertToSRGB == nil {
+                let k = KeptColor(reader.header.color)
+                if let dropped = k.dropped { result.warnings.append(dropped) }
+                kept = k.color
             }
             if shouldStop() { throw .interrupted(path: input) }
             let encoding: OutputEncoding
@@ -138,7 +147,7 @@ public struct Thumbnailer: Sendable {
                 result.bytes = try ImageWriter.write(
                     image, to: job.output, encoding: encoding, protecting: [input],
                     threads: encodeThreads,
-                    color: convertToSRGB.map { SRGBConverter.tag(intent: $0) } ?? (keepColor ? reader.header.color : nil))
+                    color: convertToSRGB.map { SRGBConverter.tag(intent: $0) } ?? kept)
             } catch {
                 // After Ctrl-C the handler removes temp files, so the rename fails: that is
                 // the interruption, not a disk problem.

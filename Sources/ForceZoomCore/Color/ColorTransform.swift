@@ -1,0 +1,73 @@
+import FZShims
+
+/// An lcms2 transform (through the FZShims colour functions): the one file that holds
+/// their pointers. Transforms to sRGB are cached in C by profile and pixel format, so
+/// making one per file of a batch costs a lookup after the first.
+final class ColorTransform: @unchecked Sendable {
+    private let transform: OpaquePointer
+
+    private init(_ transform: OpaquePointer) { self.transform = transform }
+
+    deinit { fz_color_free(transform) }
+
+    /// From the pixels `icc` describes (`channels`: 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA) to
+    /// sRGB, alpha copied. Returns the reason when lcms2 cannot.
+    static func toSRGB(icc: [UInt8], channels: Int, intent: RenderingIntent, blackPointCompensation: Bool) -> Result<
+        ColorTransform, ColorProblem
+    > {
+        make { out, message in
+            icc.withUnsafeBufferPointer { p in
+                fz_color_to_srgb_create(p.baseAddress, p.count, Int32(channels), intent.lcms, blackPointCompensation ? 1 : 0, &out, message)
+            }
+        }
+    }
+
+    /// From sRGB into the space of the RGB profile `icc`.
+    static func fromSRGB(icc: [UInt8], intent: RenderingIntent) -> Result<ColorTransform, ColorProblem> {
+        make { out, message in
+            icc.withUnsafeBufferPointer { p in fz_color_from_srgb_create(p.baseAddress, p.count, intent.lcms, &out, message) }
+        }
+    }
+
+    /// Nil when lcms2 can build a transform to sRGB from the RGB (`channels` 3) or gray (1)
+    /// profile `icc`; otherwise the reason. Cached like the transforms: a batch from one
+    /// camera checks its profile once.
+    static func problem(with icc: [UInt8], channels: Int) -> String? {
+        switch toSRGB(icc: icc, channels: channels, intent: .relative, blackPointCompensation: true) {
+        case .success: return nil
+        case .failure(let p): return p.reason
+        }
+    }
+
+    /// Nil when lcms2 can read `icc` and build a transform from it to Lab; otherwise the
+    /// reason.
+    static func problem(with icc: [UInt8]) -> String? {
+        var message = [CChar](repeating: 0, count: Int(FZ_MESSAGE_MAX))
+        let status = icc.withUnsafeBufferPointer { p in fz_color_profile_check(p.baseAddress, p.count, &message) }
+        return status == FZ_OK ? nil : Self.text(message)
+    }
+
+    private static func make(_ create: (inout OpaquePointer?, UnsafeMutablePointer<CChar>) -> Int32) -> Result<ColorTransform, ColorProblem> {
+        var out: OpaquePointer?
+        var message = [CChar](repeating: 0, count: Int(FZ_MESSAGE_MAX))
+        let status = message.withUnsafeMutableBufferPointer { create(&out, $0.baseAddress!) }
+        guard status == FZ_OK, let out else { return .failure(ColorProblem(reason: text(message))) }
+        return .success(ColorTransform(out))
+    }
+
+    private static func text(_ message: [CChar]) -> String {
+        let s = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        return s.isEmpty ? "lcms2 cannot use the profile" : s
+    }
+
+    /// Converts `pixels` pixels in place.
+    func apply(_ buffer: UnsafeMutableRawBufferPointer, pixels: Int) {
+        guard let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+        fz_color_apply(transform, base, base, pixels)
+    }
+}
+
+/// Why lcms2 could not make a transform (its own words).
+struct ColorProblem: Error {
+    let reason: String
+}
