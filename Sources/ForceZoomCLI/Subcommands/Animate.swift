@@ -294,13 +294,14 @@ struct Animate: ParsableCommand {
         // Frames at rest in a fullscreen fit are `fit`'s own output: decoded and rendered as
         // `fit` does (one more decode per distinct fit, at the fit's size).
         var fitted: [DeviceOrientation: Image] = [:]
+        let inks = encode.inks(reader.header.color, path: reader.path)
         for f in geometry {
             guard let g = f.fit, fitted[g.orientation] == nil else { continue }
             let second = try openReader(stdin: stdin)
             var scaled: Image
             do { (scaled, _) = try FitRenderer.pipeline(for: g).run(second) } catch { throw ToolFailure(error) }
             try encode.convert(&scaled, from: reader.header.color, path: reader.path, lenient: decode.lenient)
-            fitted[g.orientation] = FitRenderer.render(scaled, geometry: g, background: background.color)
+            fitted[g.orientation] = FitRenderer.render(scaled, geometry: g, background: inks.map(background.color))
         }
         // Decode once, at the largest scale any other frame shows (DCT-scaled for JPEGs).
         let moving = geometry.filter { $0.fit == nil }
@@ -322,7 +323,7 @@ struct Animate: ParsableCommand {
         let screenSize = screenPixels
         let cellWidth = AnimationRenderer.cellSize(screen: screenSize).width
         let settings = encode.png
-        let bg = background.color, clip = !bounce
+        let bg = inks.map(background.color), clip = !bounce, pinColor = inks.map(PinRenderer.color)
         let paths = framePaths, wantAPNG = apng != nil, wantSheet = contactSheet != nil, protect = [input]
         let color = encode.carry(reader.header.color, path: reader.path)
         // One pixel format for every frame (an APNG has one), whichever path drew it.
@@ -351,7 +352,7 @@ struct Animate: ParsableCommand {
                 let f = geometry[k]
                 var frame = AnimationRenderer.render(
                     f, source: picture, imageSize: image, screen: screenSize, background: bg,
-                    clip: clip, markers: markers, pinScale: pinSizes[k],
+                    clip: clip, markers: markers, pinScale: pinSizes[k], pinColor: pinColor,
                     base: f.fit.flatMap { rested[$0.orientation] }, overlay: extra)
                 if frame.format != common { frame = frame.converted(to: common) }
                 var result = FrameOutput(format: frame.format)

@@ -158,12 +158,13 @@ struct Crop: ParsableCommand {
         var sources: [Image]
         do { sources = try reader.readUpright(rects) } catch { throw ToolFailure(error) }
         for i in sources.indices { try encode.convert(&sources[i], from: header.color, path: reader.path, lenient: decode.lenient) }
+        let inks = encode.inks(header.color, path: reader.path)
         for w in reader.warnings { Terminal.warning("\(reader.path): \(w)") }
 
         for (i, g) in geometries.enumerated() {
-            var peek = PeekRenderer.render(g, source: sources[i], sourceRect: rects[i], background: background.color, filter: filter)
+            var peek = PeekRenderer.render(g, source: sources[i], sourceRect: rects[i], background: inks.map(background.color), filter: filter)
             // Pins keep their size in output pixels at any --zoom.
-            PinLayer(markers).draw(on: &peek, transform: .translation(-g.window.x, -g.window.y).then(.scale(g.zoom, g.zoom)))
+            PinLayer(markers, color: inks.map(PinRenderer.color)).draw(on: &peek, transform: .translation(-g.window.x, -g.window.y).then(.scale(g.zoom, g.zoom)))
             let path = paths[i]
             let bytes: Int64?
             do {

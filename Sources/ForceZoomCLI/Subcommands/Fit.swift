@@ -85,7 +85,9 @@ struct Fit: ParsableCommand {
         var scaled: Image
         do { (scaled, _) = try FitRenderer.pipeline(for: g, filter: filter).run(reader) } catch { throw ToolFailure(error) }
         try encode.convert(&scaled, from: reader.header.color, path: reader.path, lenient: decode.lenient)
-        let canvas = FitRenderer.render(scaled, geometry: g, background: background.color, pins: PinLayer(markers))
+        let inks = encode.inks(reader.header.color, path: reader.path)
+        let canvas = FitRenderer.render(
+            scaled, geometry: g, background: inks.map(background.color), pins: PinLayer(markers, color: inks.map(PinRenderer.color)))
         for w in reader.warnings { Terminal.warning("\(reader.path): \(w)") }
         let path = outputOptions.path(input: input, suffix: "fit")
         let bytes: Int64?

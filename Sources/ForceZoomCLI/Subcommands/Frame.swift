@@ -72,21 +72,25 @@ struct Frame: ParsableCommand {
     /// The view, and with --with-peek the 1:1 peek beside it. The view is decoded reduced
     /// (DCT-scaled) and the peek at 1:1 from its rows only: two decodes of the file, each the
     /// cheapest for its part, both here (a reader decodes once).
-    func render(_ reader: ImageReader, fit: AspectFit, peek: PeekGeometry, style: BoxStyle, markers: [Marker]) throws -> Image {
+    func render(_ reader: ImageReader, fit: AspectFit, peek: PeekGeometry, style given: BoxStyle, markers: [Marker]) throws -> Image {
         var (scaled, _) = try FrameRenderer.pipeline(for: fit).run(reader)
         try encode.convert(&scaled, from: reader.header.color, path: reader.path, lenient: decode.lenient)
-        let pins = PinLayer(markers)
-        let view = FrameRenderer.render(scaled, fit: fit, peek: peek, background: background.color, style: style, pins: pins)
+        let inks = encode.inks(reader.header.color, path: reader.path)
+        var style = given
+        style.color = inks.map(given.color)
+        style.shadowColor = inks.map(given.shadowColor)
+        let pins = PinLayer(markers, color: inks.map(PinRenderer.color))
+        let view = FrameRenderer.render(scaled, fit: fit, peek: peek, background: inks.map(background.color), style: style, pins: pins)
         guard withPeek else { return view }
         let second = try ImageReader(path: input, options: encode.reading(decode))
         var source = try second.readUpright([peek.coveredRect])[0]
         try encode.convert(&source, from: reader.header.color, path: reader.path, lenient: decode.lenient)
-        var shot = PeekRenderer.render(peek, source: source, sourceRect: peek.coveredRect, background: background.color, filter: .nearest)
+        var shot = PeekRenderer.render(peek, source: source, sourceRect: peek.coveredRect, background: inks.map(background.color), filter: .nearest)
         pins.draw(on: &shot, transform: .translation(-peek.window.x, -peek.window.y))
         let gap = 16
         var both = Image(
             width: view.width + gap + shot.width, height: max(view.height, shot.height),
-            format: view.format.union(shot.format), fill: Color(r: 40, g: 40, b: 40))
+            format: view.format.union(shot.format), fill: inks.map(Color(r: 40, g: 40, b: 40)))
         both.blend(view, at: PixelPoint(x: 0, y: 0))
         both.blend(shot, at: PixelPoint(x: view.width + gap, y: (both.height - shot.height) / 2))
         return both

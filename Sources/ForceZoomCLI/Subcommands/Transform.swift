@@ -239,11 +239,12 @@ struct Transform: ParsableCommand {
             }
         } catch { throw ToolFailure(error) }
         try encode.convert(&source, from: reader.header.color, path: reader.path, lenient: decode.lenient)
+        let inks = encode.inks(reader.header.color, path: reader.path)
         let warp = AffineTransform.scale(w / Double(source.width), h / Double(source.height)).then(full)
         var out = AffineRenderer.render(
-            source, transform: warp, canvas: canvasSize, background: background.color,
+            source, transform: warp, canvas: canvasSize, background: inks.map(background.color),
             filter: filter)
-        PinLayer(markers).draw(on: &out, transform: full)
+        PinLayer(markers, color: inks.map(PinRenderer.color)).draw(on: &out, transform: full)
         let path = outputOptions.path(input: input, suffix: "transform")
         do {
             try ImageWriter.write(

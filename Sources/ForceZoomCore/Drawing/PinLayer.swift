@@ -5,10 +5,13 @@ public struct PinLayer: Sendable {
     public var markers: [Marker]
     /// The pin size: 1 for the standard pin.
     public var size: Double
+    /// The pin's body colour (in the output's colour space: see `DrawingColors`).
+    public var color: Color
 
-    public init(_ markers: [Marker], size: Double = 1) {
+    public init(_ markers: [Marker], size: Double = 1, color: Color = PinRenderer.color) {
         self.markers = markers
         self.size = size
+        self.color = color
     }
 
     public var isEmpty: Bool { markers.isEmpty }
@@ -21,7 +24,7 @@ public struct PinLayer: Sendable {
     public func draw(on image: inout Image, transform: AffineTransform) {
         guard !markers.isEmpty else { return }
         if image.format.isGray { image = image.converted(to: image.format.withColor) }
-        PinRenderer.draw(tips, on: &image, transform: transform, size: size)
+        PinRenderer.draw(tips, on: &image, transform: transform, size: size, color: color)
     }
 
     /// The points the tips mark, in continuous image coordinates: each pixel's centre.
@@ -36,6 +39,8 @@ public enum PinRenderer {
     public static let radius = 7.0
     /// Tip-to-centre distance in output pixels.
     public static let height = 20.0
+    /// The body's colour, in sRGB.
+    public static let color = Color(r: 230, g: 40, b: 40)
 
     /// The output pixels a pin with its tip at (tx, ty) may touch.
     public static func bounds(tipX tx: Double, tipY ty: Double, size: Double = 1) -> PixelRect {
@@ -49,7 +54,7 @@ public enum PinRenderer {
     ///   leaves --pin-scale-range.
     public static func draw(
         on image: inout Image, tipX tx: Double, tipY ty: Double, label: String?,
-        color: Color = Color(r: 230, g: 40, b: 40), size: Double = 1
+        color: Color = PinRenderer.color, size: Double = 1
     ) {
         let radius = Self.radius * size, height = Self.height * size
         let area = bounds(tipX: tx, tipY: ty, size: size)
@@ -90,11 +95,11 @@ public enum PinRenderer {
     /// - Parameters:
     ///   - markers: image points.
     ///   - transform: image coordinates to output coordinates.
-    public static func draw(_ markers: [Marker], on image: inout Image, transform: AffineTransform, size: Double = 1) {
+    public static func draw(_ markers: [Marker], on image: inout Image, transform: AffineTransform, size: Double = 1, color: Color = PinRenderer.color) {
         for m in markers {
             let p = transform.apply(x: m.x, y: m.y)
             guard p.x >= 0, p.y >= 0, p.x <= Double(image.width), p.y <= Double(image.height) else { continue }
-            draw(on: &image, tipX: p.x, tipY: p.y, label: m.label, size: size)
+            draw(on: &image, tipX: p.x, tipY: p.y, label: m.label, color: color, size: size)
         }
     }
 }

@@ -9,11 +9,11 @@ extension AnimationRenderer {
     ///   - clip: clip to the view's bounds (the zoom transition; not the bounce).
     public static func drawPins(
         _ markers: [Marker], on canvas: inout Image, frame: ZoomAnimation.Frame, size: Double,
-        clip: Bool
+        clip: Bool, color: Color = PinRenderer.color
     ) {
         if markers.isEmpty { return }
         if canvas.format.isGray { canvas = canvas.converted(to: canvas.format.withColor) }
-        let layer = PinLayer(markers, size: size)
+        let layer = PinLayer(markers, size: size, color: color)
         if let fit = frame.fit {
             // Fullscreen at rest: the view is the whole screen, nothing to clip. Back to the
             // content's orientation (an exact pixel move), pins as `FitRenderer` draws them,
@@ -31,9 +31,9 @@ extension AnimationRenderer {
         for m in centred {
             let tip = frame.transform.apply(x: m.x, y: m.y)
             if upright {
-                PinRenderer.draw([m], on: &canvas, transform: frame.transform, size: size)
+                PinRenderer.draw([m], on: &canvas, transform: frame.transform, size: size, color: color)
                 touched.append(PinRenderer.area(tipX: tip.x, tipY: tip.y, label: m.label, size: size))
-            } else if let r = drawTurned(m, tip: tip, degrees: view.rotation, size: size, on: &canvas) {
+            } else if let r = drawTurned(m, tip: tip, degrees: view.rotation, size: size, color: color, on: &canvas) {
                 touched.append(r)
             }
         }
@@ -64,12 +64,12 @@ extension AnimationRenderer {
     /// A pin turned by `degrees` about its tip: drawn upright on a transparent patch, then
     /// warped (bilinear) onto the canvas. Returns the canvas pixels it may have touched.
     static func drawTurned(
-        _ m: Marker, tip: (x: Double, y: Double), degrees: Double, size: Double,
+        _ m: Marker, tip: (x: Double, y: Double), degrees: Double, size: Double, color: Color = PinRenderer.color,
         on canvas: inout Image
     ) -> PixelRect? {
         let local = PinRenderer.area(tipX: 0, tipY: 0, label: m.label, size: size)
         var patch = Image(width: local.width, height: local.height, format: .rgba, fill: .transparent)
-        PinRenderer.draw(on: &patch, tipX: Double(-local.x), tipY: Double(-local.y), label: m.label, size: size)
+        PinRenderer.draw(on: &patch, tipX: Double(-local.x), tipY: Double(-local.y), label: m.label, color: color, size: size)
         let place = AffineTransform.translation(Double(local.x), Double(local.y)).then(.rotation(degrees: degrees))
             .then(.translation(tip.x, tip.y))
         let box = place.boundingBox(of: Rect(x: 0, y: 0, width: Double(patch.width), height: Double(patch.height)))

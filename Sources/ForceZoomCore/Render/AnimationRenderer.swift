@@ -9,13 +9,14 @@ public enum AnimationRenderer {
     ///   - clip: clip to the view's bounds (the zoom transition) or not (bounce).
     ///   - markers: pins at image points, drawn as subviews of the view (see `drawPins`).
     ///   - pinScale: how big pins are drawn (1 = standard size in canvas pixels).
+    ///   - pinColor: the pins' body colour, in the output's colour space.
     ///   - base: the frame's image already rendered (a frame at rest in a `fit` is `fit`'s
     ///     own output), or nil to render it from `source`.
     ///   - overlay: a supplementary view composited on top, unzoomed.
     public static func render(
         _ frame: ZoomAnimation.Frame, source: Image, imageSize: PixelSize, screen: PixelSize,
-        background: Color, clip: Bool, markers: [Marker], pinScale: Double, base: Image? = nil,
-        overlay: Overlay? = nil
+        background: Color, clip: Bool, markers: [Marker], pinScale: Double, pinColor: Color = PinRenderer.color,
+        base: Image? = nil, overlay: Overlay? = nil
     ) -> Image {
         var canvas: Image
         if let base {
@@ -31,7 +32,7 @@ public enum AnimationRenderer {
                 if clip { applyClip(&canvas, view: frame.view, background: background) }
             }
         }
-        drawPins(markers, on: &canvas, frame: frame, size: pinScale, clip: clip)
+        drawPins(markers, on: &canvas, frame: frame, size: pinScale, clip: clip, color: pinColor)
         overlay?.composite(on: &canvas, presented: frame.presented)
         return canvas
     }
