@@ -71,6 +71,7 @@ struct ColorCLITests {
             (["thumb", input, "--size", "32", "--name", "o-thumb-%e.jpg", "--out", ".", "-q"], "o-thumb-\(ext).jpg"),
             (["thumb", input, "--size", "32", "--name", "o-thumb-%e.webp", "--out", ".", "-q"], "o-thumb-\(ext).webp"),
             (["animate", input, "--screen", "40x40", "--from", "0,0,20,20", "--frames", "2", "-o", "o-anim-%d.png"], "o-anim-2.png"),
+            (["animate", input, "--screen", "40x40", "--from", "0,0,20,20", "--frames", "2", "--apng", "o-anim.png"], "o-anim.png"),
         ]
         let dir = CLI.scratch()
         _ = CLI.shell("cp \(CLI.quote(FileSystem.join(Self.inputs, input))) \(CLI.quote(dir))")

@@ -339,7 +339,8 @@ struct Animate: ParsableCommand {
         if let apng {
             let rate = n > 1 ? Double(n - 1) / (geometry.last?.time ?? 1) : fps
             do {
-                stream = try APNGStream(path: apng, protecting: [input], size: screenSize, format: common, fps: rate, frameCount: n)
+                stream = try APNGStream(
+                    path: apng, protecting: [input], size: screenSize, format: common, fps: rate, frameCount: n, color: color)
             } catch { throw ToolFailure(error) }
         }
         var waiting: [Int: [UInt8]] = [:]

@@ -10,15 +10,15 @@ public final class APNGStream {
     private var written = 0
     private var failed = false
 
-    /// Opens `path` (never one of `inputs`) and writes the header.
+    /// Opens `path` (never one of `inputs`) and writes the header, with `color`'s chunks.
     public init(
         path: String, protecting inputs: [String], size: PixelSize, format: PixelFormat, fps: Double,
-        frameCount: Int
+        frameCount: Int, color: ColorDescription? = nil
     ) throws(OutputError) {
         out = try OutputFile(path: path, protecting: inputs)
         self.format = APNGWriter(size: size, format: format, fps: fps)
         self.frameCount = frameCount
-        try write(self.format.header(frameCount: frameCount))
+        try write(self.format.header(frameCount: frameCount, color: color))
     }
 
     /// The output path.

@@ -60,13 +60,28 @@ public struct APNGWriter {
         return out + trailer
     }
 
-    /// Signature, IHDR and acTL for `frameCount` frames: what comes before the first frame.
-    public func header(frameCount: Int) -> [UInt8] {
+    /// Signature, IHDR, the colour chunks (`color` as it fits the frames: iCCP, or sRGB,
+    /// gAMA and cHRM, as libpng writes them for still outputs) and acTL for `frameCount`
+    /// frames: what comes before the first frame.
+    public func header(frameCount: Int, color: ColorDescription? = nil) -> [UInt8] {
         var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         let colorType: UInt8 = [0, 0, 4, 2, 6][format.channels]
         var ihdr = be32(UInt32(size.width)) + be32(UInt32(size.height))
         ihdr += [8, colorType, 0, 0, 0]
         chunk("IHDR", ihdr, into: &out)
+        if let c = color?.carried(into: format) {
+            if let icc = c.icc, let compressed = ParallelPNGEncoder.zlibStream(icc) {
+                chunk("iCCP", Array("ICC profile".utf8) + [0, 0] + compressed, into: &out)
+            } else if c.sRGB || c.sRGBIntent != nil {
+                chunk("sRGB", [UInt8(clamping: c.sRGBIntent ?? 0)], into: &out)
+            }
+            if c.icc == nil {
+                if let g = c.gamma { chunk("gAMA", be32(UInt32(clamping: Int((g * 100_000).rounded()))), into: &out) }
+                if let xy = c.chromaticities, xy.count == 8 {
+                    chunk("cHRM", xy.flatMap { be32(UInt32(clamping: Int(($0 * 100_000).rounded()))) }, into: &out)
+                }
+            }
+        }
         chunk("acTL", be32(UInt32(frameCount)) + be32(plays), into: &out)
         return out
     }

@@ -132,6 +132,22 @@ extension ParallelPNGEncoder {
         }
     }
 
+    /// `bytes` as one zlib stream (level 9, default strategy): what PNG's iCCP chunk holds.
+    /// Nil when zlib fails (no memory).
+    static func zlibStream(_ bytes: [UInt8]) -> [UInt8]? {
+        let settings = PNGSettings.compression(9)
+        return bytes.withUnsafeBufferPointer { b -> [UInt8]? in
+            var compressed: UnsafeMutablePointer<UInt8>?
+            var produced = 0
+            let status = fz_deflate_band(b.baseAddress, b.count, nil, 0, 9, 0, 1, &compressed, &produced)
+            guard status == FZ_OK, let compressed else { return nil }
+            defer { fz_free(compressed) }
+            let check = UInt32(adler32(1, b.baseAddress, UInt32(b.count)))
+            return zlibHeader(settings) + Array(UnsafeBufferPointer(start: compressed, count: produced))
+                + [UInt8(check >> 24), UInt8(check >> 16 & 255), UInt8(check >> 8 & 255), UInt8(check & 255)]
+        }
+    }
+
     /// The zlib header zlib itself would write for these settings (RFC 1950: 32 KiB window,
     /// deflate, FLEVEL as zlib sets it, FCHECK making the pair a multiple of 31).
     static func zlibHeader(_ settings: PNGSettings) -> [UInt8] {
