@@ -142,11 +142,12 @@ test-sanitize: deps conformance photos formats ## Build and run all tests under 
 FUZZ_SECONDS ?= 300
 FUZZ_FLAGS   ?=
 FUZZ_BIN     := .build-fuzz/debug/fuzz-decode
-FUZZ_SEEDS   := Fixtures $(wildcard .cache/conformance/png .cache/conformance/jpeg)
+FUZZ_SEEDS   := Fixtures .cache/fuzz/seeds $(wildcard .cache/conformance/png .cache/conformance/jpeg)
 fuzz: deps ## Fuzz the decode path for FUZZ_SECONDS (default 300) under ASan, seeded from Fixtures/
 	FORCEZOOM_FUZZ=1 $(SWIFT) build --package-path Tools/fuzz --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address \
 	  -Xswiftc -sanitize=fuzzer -Xswiftc -O
 	@mkdir -p .cache/fuzz/corpus .cache/fuzz/artifacts
+	/usr/bin/python3 Tools/fuzz/make-seeds.py .cache/fuzz/seeds
 	SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=$(abspath Tools/sanitize/lsan.supp):print_suppressions=0 \
 	  $(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 \
 	  -max_len=65536 -dict=Tools/fuzz/png-jpeg.dict -artifact_prefix=.cache/fuzz/artifacts/ \

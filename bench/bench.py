@@ -768,6 +768,39 @@ def task_thumb(tid, fz, subs, src):
     return task
 
 
+def task_thumb_srgb(tid, fz, subs, src):
+    """256 px thumbnail of large.jpg tagged Adobe RGB (1998), exported as sRGB: the colour
+    conversion on the reduced image (issue 13)."""
+    d = fresh_dir(os.path.join(OUT, f"t{tid}"))
+    o = lambda n: os.path.join(d, n)
+    adobe = os.path.join(DATA, "large-adobergb.jpg")
+    if not os.path.exists(adobe):
+        icc = os.path.join(DATA, "adobergb.icc")
+        run(["/usr/bin/python3", os.path.join(ROOT, "Tools", "fixtures", "make-icc.py"), "--adobe-rgb", icc])
+        with open(adobe + ".tmp", "wb") as f:
+            subprocess.run(["jpegtran", "-copy", "all", "-icc", icc, src], stdout=f, check=True)
+        os.replace(adobe + ".tmp", adobe)
+    task = Task(tid, "256 px sRGB thumbnail, 20 MP Adobe RGB JPEG",
+                "large.jpg with an Adobe RGB (1998) profile embedded (jpegtran -icc, same pixels) to a 256 px thumbnail PNG "
+                "converted to sRGB (relative colorimetric with black-point compensation in both tools)")
+    fzdir = os.path.join(d, "fz")
+    tools = [
+        Tool("forcezoom thumb --icc srgb", [fz, "thumb", adobe, "--size", "256", "--icc", "srgb", "--out", fzdir, "--quiet"],
+             os.path.join(fzdir, "large-adobergb.thumb.png"), "fz"),
+        Tool("vipsthumbnail -e srgb (--export-profile srgb)", ["vipsthumbnail", adobe, "-s", "256", "-e", "srgb", "-o", o("%s.vips.png")],
+             o("large-adobergb.vips.png")),
+        Tool("forcezoom thumb (--icc keep, no conversion)", [fz, "thumb", adobe, "--size", "256", "--out", os.path.join(d, "keep"), "--quiet"],
+             os.path.join(d, "keep", "large-adobergb.thumb.png"), "variant"),
+    ]
+    for t in tools:
+        run_once(t)
+    ref = tools[0].output if tools[0].ok else o("large-adobergb.vips.png")
+    for t in tools:
+        check_image(t, ref, (256, 144), "PSNR")
+    task.tools = tools
+    return task
+
+
 def task_batch(tid, fz, subs, slow_runs):
     files, mps = batch_files()
     d = fresh_dir(os.path.join(OUT, f"t{tid}"))
@@ -970,6 +1003,13 @@ def targets(tasks, png):
         if tid in get:
             fz, best, _ = summarize(get[tid])
             add(f"{tid}. {what}: speed-up over fastest peer", best.median / fz.median if fz and best else None, 3.0, True, times)
+    if "14" in get:
+        fz, best, _ = summarize(get["14"])
+        add("14. sRGB thumbnail of an Adobe RGB 20 MP JPEG: speed-up over vipsthumbnail -e srgb",
+            best.median / fz.median if fz and best else None, 1.5, True, times)
+        keep = next((t for t in get["14"].tools if t.kind == "variant" and t.times), None)
+        add("14. the conversion's cost: --icc srgb time / --icc keep time", fz.median / keep.median if fz and keep else None, 1.1, False,
+            times)
     if "10" in get:
         tools = get["10"].tools
         pick = lambda kind: next((t for t in tools if t.kind == kind and t.times), None)
@@ -1143,7 +1183,7 @@ def main():
     ap.add_argument("--batch-runs", type=int, default=int(os.environ.get("BENCH_BATCH_RUNS", "10")))
     ap.add_argument("--slow-runs", type=int, default=int(os.environ.get("BENCH_SLOW_RUNS", "3")),
                     help="runs for the batch's mogrify rows (each run takes 15-30 s)")
-    ap.add_argument("--tasks", default=os.environ.get("BENCH_TASKS", "1,1p,2,3,4,5,6,8,9,10,11,12,13,png"))
+    ap.add_argument("--tasks", default=os.environ.get("BENCH_TASKS", "1,1p,2,3,4,14,5,6,8,9,10,11,12,13,png"))
     ap.add_argument("--quiet-wait", type=int, default=int(os.environ.get("BENCH_QUIET_WAIT", "0")),
                     help="wait up to this many seconds, at the start and before each task, for other processes "
                          "to use under 15%% of the CPUs (sampled over 3 s while the bench is idle)")
@@ -1188,6 +1228,8 @@ def main():
         tasks.append(task_fit("3", fz, subs, large))
     if "4" in wanted:
         tasks.append(task_thumb("4", fz, subs, large))
+    if "14" in wanted:
+        tasks.append(task_thumb_srgb("14", fz, subs, large))
     if "5" in wanted:
         tasks.append(task_batch("5", fz, subs, a.slow_runs))
     if "6" in wanted:

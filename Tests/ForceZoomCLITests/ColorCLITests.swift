@@ -128,6 +128,35 @@ struct ColorCLITests {
         _ = CLI.shell("rm -rf \(CLI.quote(dir))")
     }
 
+    /// A gray image with a gray profile (gamma 1.8, Tools/fixtures/make-icc.py) stays gray:
+    /// `keep` writes a gray PNG with the same profile bytes and samples; `srgb` writes a gray
+    /// PNG tagged sRGB whose samples are the gamma-1.8 values re-encoded with sRGB's curve
+    /// (worked out here from the two curves' definitions, within 1 level).
+    @Test func grayStaysGrayWithItsProfile() {
+        let dir = CLI.scratch()
+        _ = CLI.shell("/usr/bin/python3 \(CLI.quote(FileSystem.join(CLI.root, "Tools/fixtures/make-icc.py"))) \(CLI.quote(dir))")
+        for (mode, out) in [("keep", "gk.png"), ("srgb", "gs.png")] {
+            let r = CLI.run(["crop", "gray18.png", "--at", "32,24", "--size", "48", "--icc", mode, "-o", out], in: dir)
+            #expect(r.status == 0, "\(mode): \(r.stderr)")
+        }
+        let report = Self.python(
+            """
+            from PIL import Image
+            src = Image.open('gray18.png'); k = Image.open('gk.png'); s = Image.open('gs.png')
+            def srgb(v):
+                lin = (v / 255) ** 1.8
+                return 255 * (12.92 * lin if lin <= 0.0031308 else 1.055 * lin ** (1 / 2.4) - 0.055)
+            box = (8, 0, 56, 48)
+            worst = max(abs(b - srgb(a)) for a, b in zip(src.crop(box).getdata(), s.crop((0, 0, 48, 48)).getdata()))
+            print(k.mode, s.mode, k.info.get('icc_profile') == open('gray18.icc', 'rb').read(),
+                  list(k.crop((0, 0, 48, 48)).getdata()) == list(src.crop(box).getdata()), s.info.get('srgb') is not None,
+                  s.info.get('icc_profile') is None, worst <= 1, list(s.crop((0, 0, 48, 48)).getdata()) != list(src.crop(box).getdata()))
+            """, in: dir
+        ).trimmingCharacters
+        #expect(report == "L L True True True True True True", "modes, kept profile, kept samples, sRGB tag, no profile, within 1 level: \(report)")
+        _ = CLI.shell("rm -rf \(CLI.quote(dir))")
+    }
+
     /// forcezoom's own colours are given in sRGB: on an output that keeps a Display P3
     /// profile, the background and the pin body are those colours converted into P3 (as
     /// Pillow's ImageCms converts them, relative colorimetric), so they look the same as on

@@ -4,7 +4,8 @@ import ForceZoomCore
 /// forcezoom does to an untrusted image: sniffing, the PNG or JPEG header (and its EXIF
 /// orientation), a one-pass decode of two upright crops (as `crop` does), and a streamed,
 /// DCT-scaled resample of the whole image (as `fit` and `thumb` do), strictly and
-/// leniently. It returns 0 whatever happens: errors are expected, crashes, hangs and
+/// leniently, and the colour path (ICC/APP2 reassembly, lcms2 on the embedded profile,
+/// CMYK through it). It returns 0 whatever happens: errors are expected, crashes, hangs and
 /// leaks are the findings.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDecode(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -23,6 +24,8 @@ public func fuzzDecode(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     options.maxPixels = 1 << 22
     options.maxMemory = 64 << 20
     options.autoOrient = hash & 1 == 0
+    // CMYK JPEGs with a profile that cannot be used: passed over, or refused (--icc srgb).
+    options.strictProfiles = hash & 2 == 0
     for lenient in [false, true] {
         options.lenient = lenient
         guard let reader = try? ImageReader(bytes: bytes, name: "fuzz", options: options) else { continue }
@@ -38,8 +41,14 @@ public func fuzzDecode(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             preconditionFailure("the same bytes opened once and not twice")
         }
         let target = PixelSize(width: min(16, upright.width), height: min(12, upright.height))
-        if let (image, _) = try? again.readResampled(to: target, filter: .lanczos) {
+        if var (image, _) = try? again.readResampled(to: target, filter: .lanczos) {
             precondition(image.size == target, "resampled size")
+            // The colour path on whatever profile the file carries: lcms2 reading it (keep's
+            // check, the sRGB transform, drawn colours into it) and the transform applied.
+            let color = again.header.color
+            _ = KeptColor(color)
+            _ = DrawingColors(output: color).map(.white)
+            if let converter = try? SRGBConverter(color: color, format: image.format, path: "fuzz") { converter.convert(&image) }
         }
     }
     return 0

@@ -1,0 +1,29 @@
+#!/usr/bin/env python3
+"""Writes fuzz seeds that reach the colour path (make fuzz runs it into .cache/fuzz/seeds):
+small PNG, JPEG and WebP files carrying ICC profiles (lcms2's sRGB through Pillow, the
+Display P3 test profile of Tools/fixtures/make-icc.py, one split over two JPEG APP2
+segments), and CMYK JPEGs with and without Ghostscript's small CMYK profile when
+libgs-common is installed. Usage: make-seeds.py DIR."""
+import os, subprocess, sys
+out = sys.argv[1]
+os.makedirs(out, exist_ok=True)
+here = os.path.dirname(os.path.abspath(__file__))
+subprocess.run([sys.executable, os.path.join(here, "..", "fixtures", "make-icc.py"), out], check=True, stdout=subprocess.DEVNULL)
+from PIL import Image, ImageCms
+srgb = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+p3 = open(os.path.join(out, "p3.icc"), "rb").read()
+big = bytearray(srgb + bytes(70000)); big[0:4] = len(big).to_bytes(4, "big")
+im = Image.new("RGB", (24, 16)); im.putdata([(x * 10, y * 15, 128) for y in range(16) for x in range(24)])
+for name, prof in (("srgb", srgb), ("p3", p3), ("big", bytes(big))):
+    im.save(os.path.join(out, f"icc-{name}.jpg"), icc_profile=prof, quality=90)
+    im.save(os.path.join(out, f"icc-{name}.webp"), icc_profile=prof, quality=90)
+    im.save(os.path.join(out, f"icc-{name}.png"), icc_profile=prof)
+im.convert("L").save(os.path.join(out, "icc-lab-on-gray.png"), icc_profile=ImageCms.ImageCmsProfile(ImageCms.createProfile("LAB")).tobytes())
+cmyk = im.convert("CMYK")
+cmyk.save(os.path.join(out, "cmyk-none.jpg"), quality=90)
+ps = "/usr/share/color/icc/ghostscript/ps_cmyk.icc"
+if os.path.exists(ps):
+    cmyk.save(os.path.join(out, "cmyk-ps.jpg"), icc_profile=open(ps, "rb").read(), quality=90)
+cmyk.save(os.path.join(out, "cmyk-rgbprofile.jpg"), icc_profile=srgb, quality=90)
+for f in ("p3.icc", "p3.png", "ref.png"):
+    os.remove(os.path.join(out, f))
