@@ -159,7 +159,8 @@ int fz_color_cmyk_to_srgb_create(const uint8_t *icc, size_t length, int inverted
                          bpc, out, message);
 }
 
-int fz_color_from_srgb_create(const uint8_t *icc, size_t length, int intent, fz_color_transform **out, char *message) {
+int fz_color_from_srgb_create(const uint8_t *icc, size_t length, int channels, int intent, fz_color_transform **out,
+                              char *message) {
     *out = NULL;
     message[0] = '\0';
     fz_lcms_message[0] = '\0';
@@ -175,9 +176,10 @@ int fz_color_from_srgb_create(const uint8_t *icc, size_t length, int intent, fz_
         return FZ_ERROR;
     }
     cmsHPROFILE source = cmsCreate_sRGBProfile();
+    cmsUInt32Number format = channels == 4 ? TYPE_RGBA_8 : TYPE_RGB_8;
+    cmsUInt32Number flags = cmsFLAGS_NOCACHE | (channels == 4 ? cmsFLAGS_COPY_ALPHA : 0);
     cmsHTRANSFORM transform =
-        source ? cmsCreateTransform(source, TYPE_RGB_8, target, TYPE_RGB_8, (cmsUInt32Number)intent, cmsFLAGS_NOCACHE)
-               : NULL;
+        source ? cmsCreateTransform(source, format, target, format, (cmsUInt32Number)intent, flags) : NULL;
     if (source) cmsCloseProfile(source);
     cmsCloseProfile(target);
     fz_color_transform *t = transform ? calloc(1, sizeof *t) : NULL;

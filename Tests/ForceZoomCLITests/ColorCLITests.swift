@@ -158,16 +158,22 @@ struct ColorCLITests {
     }
 
     /// forcezoom's own colours are given in sRGB: on an output that keeps a Display P3
-    /// profile, the background and the pin body are those colours converted into P3 (as
+    /// profile, the background, the pin body and an (untagged, so sRGB) animate overlay are
+    /// those colours converted into P3 (as
     /// Pillow's ImageCms converts them, relative colorimetric), so they look the same as on
     /// an sRGB photo; with `--icc srgb` or `strip` they are written as given.
     @Test func drawnColoursAreConvertedIntoTheKeptProfile() {
         let dir = CLI.scratch()
         _ = CLI.shell("/usr/bin/python3 \(CLI.quote(FileSystem.join(CLI.root, "Tools/fixtures/make-icc.py"))) \(CLI.quote(dir))")
+        #expect(CLI.run(["fixture", "solid", "--size", "10x10", "--fill", "#FF8000", "-o", "overlay.png"], in: dir).status == 0)
         for (mode, out) in [("keep", "k"), ("srgb", "s"), ("strip", "x")] {
             for args in [
                 ["fit", "p3.png", "--screen", "100x200", "--background", "#FF8000", "--icc", mode, "-o", "\(out)-fit.png"],
                 ["crop", "p3.png", "--at", "32,24", "--size", "48", "--marker", "32,24", "--icc", mode, "-o", "\(out)-pin.png"],
+                [
+                    "animate", "p3.png", "--screen", "40x40", "--from", "0,0,20,20", "--frames", "2", "--overlay", "overlay.png",
+                    "--overlay-at", "0,0", "--icc", mode, "-o", "\(out)-anim-%d.png",
+                ],
             ] {
                 let r = CLI.run(args, in: dir)
                 #expect(r.status == 0, "\(args): \(r.stderr)")
@@ -182,10 +188,11 @@ struct ColorCLITests {
             for m in 'ksx':
                 bg = Image.open(m + '-fit.png').convert('RGB').getpixel((0, 0))
                 pin = Image.open(m + '-pin.png').convert('RGB').getpixel((24, 20))
-                print(m, bg == want[m][0], pin == want[m][1], bg, pin)
+                over = Image.open(m + '-anim-1.png').convert('RGB').getpixel((2, 2))
+                print(m, bg == want[m][0], pin == want[m][1], over == want[m][0], bg, pin, over)
             print('differs', p3((255, 128, 0)) != (255, 128, 0))
             """, in: dir)
-        for line in ["k True True", "s True True", "x True True", "differs True"] {
+        for line in ["k True True True", "s True True True", "x True True True", "differs True"] {
             #expect(report.contains(line), "\(line): \(report)")
         }
         _ = CLI.shell("rm -rf \(CLI.quote(dir))")

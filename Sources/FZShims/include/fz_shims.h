@@ -309,8 +309,10 @@ int fz_color_to_srgb_create(const uint8_t *icc, size_t length, int channels, int
 int fz_color_cmyk_to_srgb_create(const uint8_t *icc, size_t length, int inverted, int intent, int bpc,
                                  fz_color_transform **out, char *message);
 /// A transform from 8-bit sRGB into the space of an RGB profile: forcezoom's own drawn
-/// colours (given in sRGB) on an image kept in its own space. Not cached; free it.
-int fz_color_from_srgb_create(const uint8_t *icc, size_t length, int intent, fz_color_transform **out, char *message);
+/// colours (given in sRGB) on an image kept in its own space; `channels` 3 (RGB) or 4 (RGBA,
+/// alpha copied). Not cached; free it.
+int fz_color_from_srgb_create(const uint8_t *icc, size_t length, int channels, int intent, fz_color_transform **out,
+                              char *message);
 /// FZ_OK when lcms2 can read the profile and build a transform from it (what `--icc keep`
 /// checks before it writes a profile); otherwise FZ_ERROR with the reason in `message`.
 int fz_color_profile_check(const uint8_t *icc, size_t length, char *message);

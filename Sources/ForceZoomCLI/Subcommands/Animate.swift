@@ -261,6 +261,29 @@ struct Animate: ParsableCommand {
         return animation.frames
     }
 
+    /// The `--overlay` picture in the output's colour space: from its own profile to sRGB (a
+    /// profile that cannot be used: taken as sRGB, with a warning), then as `inks` maps
+    /// forcezoom's own colours.
+    func overlayPicture(_ path: String, inks: DrawingColors) throws -> Image {
+        let reader: ImageReader
+        var picture: Image
+        do {
+            reader = try ImageReader(path: path, options: encode.reading(decode))
+            picture = try reader.readImage()
+        } catch { throw ToolFailure(error) }
+        do {
+            try SRGBConverter(color: reader.header.color, format: picture.format, path: path)?.convert(&picture)
+        } catch {
+            let reason: String
+            switch error {
+            case .unusableProfile(_, let r), .cmykProfile(_, let r): reason = r
+            }
+            Terminal.warningOnce("\(path): the overlay's ICC profile cannot be used (\(reason)); it is taken as sRGB")
+        }
+        inks.convert(&picture)
+        return picture
+    }
+
     func run() throws {
         let stdin: [UInt8]? = input == "-" ? try Self.readStandardInput(limit: encode.reading(decode).stdinLimit) : nil
         let reader = try openReader(stdin: stdin)
@@ -282,19 +305,18 @@ struct Animate: ParsableCommand {
         if let contactSheet { named.append(("--contact-sheet", contactSheet)) }
         do { try Outputs.checkDistinct(named) } catch let e as ValidationError { throw ToolFailure(e.message, exitCode: 2) }
         try Outputs.checkNotInputs(named.map(\.1), inputs: [input] + (overlay.map { [$0] } ?? []))
+        // What forcezoom composites over the image is sRGB: converted into the output's
+        // profile when the output keeps one (the overlay first to sRGB from its own).
+        let inks = encode.inks(reader.header.color, path: reader.path)
         var overlayView: Overlay?
         if let overlay {
-            do {
-                let picture = try ImageReader(path: overlay, options: encode.reading(decode)).readImage()
-                overlayView = Overlay(
-                    image: picture, origin: overlayAt.flatMap(Self.point) ?? PixelPoint(x: 0, y: 0),
-                    fade: overlayFade ?? .out)
-            } catch { throw ToolFailure(error) }
+            overlayView = Overlay(
+                image: try overlayPicture(overlay, inks: inks), origin: overlayAt.flatMap(Self.point) ?? PixelPoint(x: 0, y: 0),
+                fade: overlayFade ?? .out)
         }
         // Frames at rest in a fullscreen fit are `fit`'s own output: decoded and rendered as
         // `fit` does (one more decode per distinct fit, at the fit's size).
         var fitted: [DeviceOrientation: Image] = [:]
-        let inks = encode.inks(reader.header.color, path: reader.path)
         for f in geometry {
             guard let g = f.fit, fitted[g.orientation] == nil else { continue }
             let second = try openReader(stdin: stdin)

@@ -22,10 +22,11 @@ final class ColorTransform: @unchecked Sendable {
         }
     }
 
-    /// From sRGB into the space of the RGB profile `icc`.
-    static func fromSRGB(icc: [UInt8], intent: RenderingIntent) -> Result<ColorTransform, ColorProblem> {
+    /// From sRGB (`channels` 3 RGB, 4 RGBA with alpha copied) into the space of the RGB
+    /// profile `icc`.
+    static func fromSRGB(icc: [UInt8], channels: Int, intent: RenderingIntent) -> Result<ColorTransform, ColorProblem> {
         make { out, message in
-            icc.withUnsafeBufferPointer { p in fz_color_from_srgb_create(p.baseAddress, p.count, intent.lcms, &out, message) }
+            icc.withUnsafeBufferPointer { p in fz_color_from_srgb_create(p.baseAddress, p.count, Int32(channels), intent.lcms, &out, message) }
         }
     }
 
