@@ -111,7 +111,9 @@ struct CMYKCLITests {
         #expect(r.stdout.contains("\"cmykToSRGB\":\"embedded profile\""), "\(r.stdout)")
         #expect(r.stdout.contains("\"cmykToSRGB\":\"profile \(Self.ghostscript)/default_cmyk.icc\""), "\(r.stdout)")
         let text = CLI.run(["info", "swop.jpg"], in: Self.inputs).stdout
-        #expect(text.contains("(CMYK, v2.1, 187484 bytes; not written: the RGB result is tagged sRGB), CMYK to sRGB through the embedded profile"), "\(text)")
+        #expect(
+            text.contains("(CMYK, v2.1, 187484 bytes; not written: the RGB result is tagged sRGB), CMYK to sRGB through the embedded profile"),
+            "\(text)")
     }
 
     /// An RGB profile on CMYK pixels: passed over with one warning (keep), the pixels through
@@ -124,9 +126,13 @@ struct CMYKCLITests {
         #expect(keep.stderr.split(separator: "\n").count == 1, "\(keep.stderr)")
         let strict = CLI.run(["crop", "rgb.jpg", "--at", "48,32", "--size", "96", "--icc", "srgb", "-o", "rgb-srgb.png"], in: Self.inputs)
         #expect(strict.status == 1)
-        #expect(strict.stderr == "forcezoom: error: rgb.jpg: the embedded ICC profile cannot be used (a RGB profile on CMYK pixels); use --lenient to convert without it, or --icc keep\n", "\(strict.stderr)")
+        #expect(
+            strict.stderr
+                == "forcezoom: error: rgb.jpg: the embedded ICC profile cannot be used (a RGB profile on CMYK pixels); use --lenient to convert without it, or --icc keep\n",
+            "\(strict.stderr)")
         #expect(FileSystem.kind(of: FileSystem.join(Self.inputs, "rgb-srgb.png")) == .missing)
-        let lenient = CLI.run(["crop", "rgb.jpg", "--at", "48,32", "--size", "96", "--icc", "srgb", "--lenient", "-o", "rgb-lenient.png"], in: Self.inputs)
+        let lenient = CLI.run(
+            ["crop", "rgb.jpg", "--at", "48,32", "--size", "96", "--icc", "srgb", "--lenient", "-o", "rgb-lenient.png"], in: Self.inputs)
         #expect(lenient.status == 0 && lenient.stderr.contains("warning"), "\(lenient.stderr)")
         // Both went through the default profile.
         let report = Self.difference("rgb-keep.png", "rgb.jpg", through: "\(Self.ghostscript)/default_cmyk.icc")

@@ -164,7 +164,8 @@ struct Crop: ParsableCommand {
         for (i, g) in geometries.enumerated() {
             var peek = PeekRenderer.render(g, source: sources[i], sourceRect: rects[i], background: inks.map(background.color), filter: filter)
             // Pins keep their size in output pixels at any --zoom.
-            PinLayer(markers, color: inks.map(PinRenderer.color)).draw(on: &peek, transform: .translation(-g.window.x, -g.window.y).then(.scale(g.zoom, g.zoom)))
+            PinLayer(markers, color: inks.map(PinRenderer.color)).draw(
+                on: &peek, transform: .translation(-g.window.x, -g.window.y).then(.scale(g.zoom, g.zoom)))
             let path = paths[i]
             let bytes: Int64?
             do {
@@ -194,7 +195,8 @@ struct Crop: ParsableCommand {
             peek.place(source.converted(to: format), at: g.destination)
             let bytes: Int64?
             do {
-                bytes = try ImageWriter.write(peek, to: paths[i], settings: encode.png, protecting: [input], color: encode.carry(header.color, path: input))
+                bytes = try ImageWriter.write(
+                    peek, to: paths[i], settings: encode.png, protecting: [input], color: encode.carry(header.color, path: input))
             } catch { throw ToolFailure(error) }
             if json {
                 print(geometryJSON(g, header: header, requested: at[i], output: paths[i], bytes: bytes, path: input, depth: 16))

@@ -178,8 +178,10 @@ struct Transform: ParsableCommand {
             }
             let turned = image.rotated(quarterTurns: Int(quarterTurns.truncatingRemainder(dividingBy: 4)))
             let path = outputOptions.path(input: input, suffix: "transform")
-            do { try ImageWriter.write(turned, to: path, settings: encode.png, protecting: [input], color: encode.carry(reader.header.color, path: reader.path)) } catch
-            {
+            do {
+                try ImageWriter.write(
+                    turned, to: path, settings: encode.png, protecting: [input], color: encode.carry(reader.header.color, path: reader.path))
+            } catch {
                 throw ToolFailure(error)
             }
             if outputOptions.json {

@@ -316,36 +316,38 @@ extension PNGWriter {
     static func writeImage(_ s: PNGImageSpec, rows: [UInt8], stride: Int, into out: OutputFile) throws(OutputError) {
         var message = [CChar](repeating: 0, count: Int(FZ_MESSAGE_MAX))
         let exif = s.exif ?? [], icc = s.icc ?? []
-        let status = icc.withUnsafeBufferPointer { profile in rows.withUnsafeBufferPointer { r in
-            s.palette.withUnsafeBufferPointer { pal in
-                s.trnsAlpha.withUnsafeBufferPointer { trns in
-                    exif.withUnsafeBufferPointer { ex in
-                        var spec = fz_png_spec()
-                        spec.width = UInt32(s.width)
-                        spec.height = UInt32(s.height)
-                        spec.color_type = Int32(s.colorType)
-                        spec.bit_depth = Int32(s.depth)
-                        spec.interlaced = s.interlaced ? 1 : 0
-                        spec.palette = pal.baseAddress
-                        spec.palette_count = Int32(s.palette.count / 3)
-                        spec.trns_alpha = trns.baseAddress
-                        spec.trns_count = Int32(s.trnsAlpha.count)
-                        if let t = s.trnsColor {
-                            spec.has_trns_color = 1
-                            (spec.trns_gray, spec.trns_red, spec.trns_green, spec.trns_blue) = t
+        let status = icc.withUnsafeBufferPointer { profile in
+            rows.withUnsafeBufferPointer { r in
+                s.palette.withUnsafeBufferPointer { pal in
+                    s.trnsAlpha.withUnsafeBufferPointer { trns in
+                        exif.withUnsafeBufferPointer { ex in
+                            var spec = fz_png_spec()
+                            spec.width = UInt32(s.width)
+                            spec.height = UInt32(s.height)
+                            spec.color_type = Int32(s.colorType)
+                            spec.bit_depth = Int32(s.depth)
+                            spec.interlaced = s.interlaced ? 1 : 0
+                            spec.palette = pal.baseAddress
+                            spec.palette_count = Int32(s.palette.count / 3)
+                            spec.trns_alpha = trns.baseAddress
+                            spec.trns_count = Int32(s.trnsAlpha.count)
+                            if let t = s.trnsColor {
+                                spec.has_trns_color = 1
+                                (spec.trns_gray, spec.trns_red, spec.trns_green, spec.trns_blue) = t
+                            }
+                            spec.exif = ex.count > 0 ? ex.baseAddress : nil
+                            spec.exif_length = UInt32(ex.count)
+                            spec.icc = profile.count > 0 ? profile.baseAddress : nil
+                            spec.icc_length = UInt32(profile.count)
+                            spec.level = Int32(s.settings.level)
+                            spec.filters = Int32(s.settings.filter.rawValue)
+                            spec.strategy = Int32(s.settings.strategy)
+                            return out.file.withStream { fz_png_write_image($0, &spec, r.baseAddress, stride, &message) }
                         }
-                        spec.exif = ex.count > 0 ? ex.baseAddress : nil
-                        spec.exif_length = UInt32(ex.count)
-                        spec.icc = profile.count > 0 ? profile.baseAddress : nil
-                        spec.icc_length = UInt32(profile.count)
-                        spec.level = Int32(s.settings.level)
-                        spec.filters = Int32(s.settings.filter.rawValue)
-                        spec.strategy = Int32(s.settings.strategy)
-                        return out.file.withStream { fz_png_write_image($0, &spec, r.baseAddress, stride, &message) }
                     }
                 }
             }
-        }}
+        }
         if status != FZ_OK {
             throw .writeFailed(path: out.path, reason: String(cString: message))
         }

@@ -63,4 +63,3 @@ public struct CMYKProfile: Hashable, Sendable {
         return nil
     }()
 }
-

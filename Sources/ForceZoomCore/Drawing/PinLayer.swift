@@ -95,7 +95,9 @@ public enum PinRenderer {
     /// - Parameters:
     ///   - markers: image points.
     ///   - transform: image coordinates to output coordinates.
-    public static func draw(_ markers: [Marker], on image: inout Image, transform: AffineTransform, size: Double = 1, color: Color = PinRenderer.color) {
+    public static func draw(
+        _ markers: [Marker], on image: inout Image, transform: AffineTransform, size: Double = 1, color: Color = PinRenderer.color
+    ) {
         for m in markers {
             let p = transform.apply(x: m.x, y: m.y)
             guard p.x >= 0, p.y >= 0, p.x <= Double(image.width), p.y <= Double(image.height) else { continue }
