@@ -221,6 +221,45 @@ int fz_color_profile_check(const uint8_t *icc, size_t length, char *message) {
     return FZ_OK;
 }
 
+int fz_color_profile_readable(const uint8_t *icc, size_t length, char *message) {
+    message[0] = '\0';
+    fz_lcms_message[0] = '\0';
+    cmsSetLogErrorHandler(fz_lcms_log);
+    cmsHPROFILE p = cmsOpenProfileFromMem(icc, (cmsUInt32Number)length);
+    if (p == NULL) {
+        fz_color_say(message, "lcms2 cannot read the profile");
+        return FZ_ERROR;
+    }
+    // The tags a transform from it would read: a LUT (A2B0), or the matrix and tone curves.
+    static const cmsTagSignature rgb[] = {cmsSigRedColorantTag, cmsSigGreenColorantTag, cmsSigBlueColorantTag,
+                                          cmsSigRedTRCTag, cmsSigGreenTRCTag, cmsSigBlueTRCTag};
+    static const cmsTagSignature gray[] = {cmsSigGrayTRCTag};
+    const cmsTagSignature *needed = NULL;
+    int count = 0;
+    cmsColorSpaceSignature space = cmsGetColorSpace(p);
+    if (cmsIsTag(p, cmsSigAToB0Tag)) {
+        static const cmsTagSignature lut[] = {cmsSigAToB0Tag};
+        needed = lut;
+        count = 1;
+    } else if (space == cmsSigRgbData) {
+        needed = rgb;
+        count = 6;
+    } else if (space == cmsSigGrayData) {
+        needed = gray;
+        count = 1;
+    }
+    int ok = 1;
+    for (int i = 0; i < count && ok; i++) {
+        if (cmsReadTag(p, needed[i]) == NULL) {
+            ok = 0;
+            char sig[5] = {(char)(needed[i] >> 24), (char)(needed[i] >> 16), (char)(needed[i] >> 8), (char)needed[i], 0};
+            snprintf(message, FZ_MESSAGE_MAX, "its %s tag is missing or unreadable", sig);
+        }
+    }
+    cmsCloseProfile(p);
+    return ok ? FZ_OK : FZ_ERROR;
+}
+
 void fz_color_apply(const fz_color_transform *t, const uint8_t *src, uint8_t *dst, size_t pixels) {
     cmsDoTransform(t->transform, src, dst, (cmsUInt32Number)pixels);
 }

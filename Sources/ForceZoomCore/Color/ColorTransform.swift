@@ -30,14 +30,13 @@ final class ColorTransform: @unchecked Sendable {
         }
     }
 
-    /// Nil when lcms2 can build a transform to sRGB from the RGB (`channels` 3) or gray (1)
-    /// profile `icc`; otherwise the reason. Cached like the transforms: a batch from one
-    /// camera checks its profile once.
-    static func problem(with icc: [UInt8], channels: Int) -> String? {
-        switch toSRGB(icc: icc, channels: channels, intent: .relative, blackPointCompensation: true) {
-        case .success: return nil
-        case .failure(let p): return p.reason
-        }
+    /// Nil when lcms2 can read `icc` and the tags a transform from it would use (a LUT, or
+    /// colorants and tone curves); otherwise the reason. Parsing only, no transform built:
+    /// what `--icc keep` checks before it copies a profile.
+    static func readProblem(with icc: [UInt8]) -> String? {
+        var message = [CChar](repeating: 0, count: Int(FZ_MESSAGE_MAX))
+        let status = icc.withUnsafeBufferPointer { p in fz_color_profile_readable(p.baseAddress, p.count, &message) }
+        return status == FZ_OK ? nil : Self.text(message)
     }
 
     /// Nil when lcms2 can read `icc` and build a transform from it to Lab; otherwise the

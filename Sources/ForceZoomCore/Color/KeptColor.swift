@@ -18,9 +18,7 @@ public struct KeptColor: Sendable {
                 dropped = "the embedded ICC profile could not be read whole"
             } else if let icc = input.icc {
                 if let profile = input.profile {
-                    if profile.colorSpace == "RGB" || profile.colorSpace == "GRAY",
-                        let reason = ColorTransform.problem(with: icc, channels: profile.colorSpace == "GRAY" ? 1 : 3)
-                    {
+                    if let reason = ColorTransform.readProblem(with: icc) {
                         dropped = "the embedded ICC profile cannot be used (\(reason))"
                     }
                 } else {

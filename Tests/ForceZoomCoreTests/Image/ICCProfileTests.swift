@@ -59,8 +59,10 @@ struct ICCProfileTests {
 
         var cmyk = ColorDescription()
         cmyk.icc = Self.profile(space: "CMYK", version: 2, desc: Self.v2("U.S. Web Coated (SWOP) v2"))
+        #expect(cmyk.carried(into: .rgb) == nil)  // a CMYK profile cannot describe RGB pixels
+        cmyk.madeFromCMYK = "embedded profile"
         let tagged = cmyk.carried(into: .rgb)
-        #expect(tagged?.icc == nil && tagged?.sRGBIntent == 0)  // RGB pixels made from CMYK: tagged sRGB
+        #expect(tagged?.icc == nil && tagged?.sRGBIntent == 0)  // RGB pixels forcezoom made from CMYK: tagged sRGB
 
         var png = ColorDescription()
         png.gamma = 0.45455
