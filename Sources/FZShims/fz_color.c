@@ -103,8 +103,20 @@ static int fz_color_make(const uint8_t *icc, size_t length, cmsColorSpaceSignatu
         snprintf(message, FZ_MESSAGE_MAX, "lcms2 cannot make the sRGB profile");
         return FZ_ERROR;
     }
+    // Black-point compensation scales the source's black point onto the target's. The target
+    // here is lcms2's sRGB (or sRGB-curved gray), whose black point is zero; when the source's
+    // is zero too (matrix/TRC profiles whose curves start at 0: Display P3, Adobe RGB...),
+    // compensation changes nothing, and leaving the flag off skips lcms2's detection of the
+    // target's black point, which builds round-trip transforms (measured: 20 ms of a 115 ms
+    // thumbnail).
+    int compensate = bpc;
+    if (compensate && intent != INTENT_ABSOLUTE_COLORIMETRIC) {
+        cmsCIEXYZ black;
+        if (cmsDetectBlackPoint(&black, source, (cmsUInt32Number)intent, 0) && black.X == 0 && black.Y == 0 && black.Z == 0)
+            compensate = 0;
+    }
     int alpha = T_EXTRA(in_format) > 0;
-    cmsUInt32Number flags = (bpc ? cmsFLAGS_BLACKPOINTCOMPENSATION : 0) | (alpha ? cmsFLAGS_COPY_ALPHA : 0) |
+    cmsUInt32Number flags = (compensate ? cmsFLAGS_BLACKPOINTCOMPENSATION : 0) | (alpha ? cmsFLAGS_COPY_ALPHA : 0) |
                             (cacheable ? cmsFLAGS_NOCACHE : 0);
     cmsHTRANSFORM transform = cmsCreateTransform(source, in_format, target, out_format, (cmsUInt32Number)intent, flags);
     cmsCloseProfile(source);
