@@ -105,20 +105,36 @@ public struct Thumbnailer: Sendable {
             do { try decode.budget.check("the thumbnail (--size \(size))", size: geometry.output) } catch {
                 throw .thumbnailTooLarge(path: reader.path, error)
             }
-            var image: Image
-            do {
-                if geometry.isIdentity {
-                    (image, result.denominator) = (try reader.readImage(), 1)
-                } else if useEmbeddedThumbnail, let embedded = try embeddedThumbnail(reader, geometry) {
-                    image = embedded
-                    result.embeddedThumbnail = true
-                } else {
-                    (image, result.denominator) = try reader.readResampled(
-                        to: geometry.output, window: geometry.window, filter: filter,
-                        headroom: Self.headroom, boxShrink: true,
-                        threads: encodeThreads)
+            var image = Image(width: 0, height: 0, format: .rgb)
+            var failure: DecodeError?
+            func read() {
+                do throws(DecodeError) {
+                    if geometry.isIdentity {
+                        (image, result.denominator) = (try reader.readImage(), 1)
+                    } else if useEmbeddedThumbnail, let embedded = try embeddedThumbnail(reader, geometry) {
+                        image = embedded
+                        result.embeddedThumbnail = true
+                    } else {
+                        (image, result.denominator) = try reader.readResampled(
+                            to: geometry.output, window: geometry.window, filter: filter,
+                            headroom: Self.headroom, boxShrink: true,
+                            threads: encodeThreads)
+                    }
+                } catch { failure = error }
+            }
+            // lcms2 builds the sRGB transform (several ms: tone curves tabulated) on another
+            // thread while the image decodes; it lands in the transform cache, where the
+            // conversion below finds it. In a batch (one thread per image) it is built once.
+            let color = reader.header.color, format = reader.header.pixelFormat
+            var overlapped = false
+            if let intent = convertToSRGB, encodeThreads > 1, color.icc != nil {
+                let warm: @Sendable () -> Void = {
+                    _ = try? SRGBConverter(color: color, format: format, intent: intent, blackPointCompensation: intent != .absolute, path: "")
                 }
-            } catch { throw .decode(error) }
+                overlapped = Threads.alongside(warm) { read() }
+            }
+            if !overlapped { read() }
+            if let failure { throw .decode(failure) }
             result.warnings = reader.warnings
             if let intent = convertToSRGB {
                 do {
