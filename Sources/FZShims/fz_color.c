@@ -165,6 +165,20 @@ int fz_color_to_srgb_create(const uint8_t *icc, size_t length, int channels, int
                          message);
 }
 
+int fz_color_to_srgb16_create(const uint8_t *icc, size_t length, int channels, int intent, int bpc,
+                              fz_color_transform **out, char *message) {
+    cmsUInt32Number format;
+    switch (channels) {
+    case 1: format = TYPE_GRAY_16_SE; break;
+    case 2: format = TYPE_GRAYA_16_SE; break;
+    case 3: format = TYPE_RGB_16_SE; break;
+    default: format = TYPE_RGBA_16_SE; break;
+    }
+    int gray = channels <= 2;
+    return fz_color_make(icc, length, gray ? cmsSigGrayData : cmsSigRgbData, format, format, gray, intent, bpc, out,
+                         message);
+}
+
 int fz_color_cmyk_to_srgb_create(const uint8_t *icc, size_t length, int inverted, int intent, int bpc,
                                  fz_color_transform **out, char *message) {
     return fz_color_make(icc, length, cmsSigCmykData, inverted ? TYPE_CMYK_8_REV : TYPE_CMYK_8, TYPE_RGB_8, 0, intent,

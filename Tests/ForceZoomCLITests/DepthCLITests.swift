@@ -109,6 +109,41 @@ struct DepthCLITests {
         #expect(CLI.run(["info", "z.png"], in: dir).stdout.contains("8-bit"))
     }
 
+    /// `--icc srgb` of a 16-bit crop (a radial gradient tagged with the Display P3 test
+    /// profile) converts at 16 bits with lcms2: the output is 16-bit and tagged sRGB, every
+    /// sample changed, most not a multiple of 257 (not an 8-bit result widened), and rounded
+    /// to 8 bits each is within 1 level of the 8-bit conversion (checked against Pillow's
+    /// ImageCms in ColorCLITests). Read back with pypng.
+    @Test func srgbConvertsAtSixteenBits() {
+        let dir = CLI.scratch()
+        _ = CLI.shell("/usr/bin/python3 \(CLI.quote(FileSystem.join(CLI.root, "Tools/fixtures/make-icc.py"))) \(CLI.quote(dir))")
+        for args in [
+            ["fixture", "gradient", "--size", "64x48", "--direction", "radial", "--depth", "16", "--embed-icc", "p3.icc", "-o", "g16.png"],
+            ["crop", "g16.png", "--at", "32,24", "--size", "32", "--icc", "srgb", "-o", "s16.png"],
+            ["crop", "g16.png", "--at", "32,24", "--size", "32", "--icc", "srgb", "--depth", "8", "-o", "s8.png"],
+            ["transform", "g16.png", "--rotate", "90", "--icc", "srgb", "-o", "t16.png"],
+        ] {
+            let r = CLI.run(args, in: dir)
+            #expect(r.status == 0, "\(args): \(r.stderr)")
+        }
+        let report = ColorCLITests.python(
+            """
+            import png
+            def rows(f):
+                w, h, r, info = png.Reader(f).asDirect()
+                return [list(x) for x in r], info
+            a, ia = rows('s16.png'); b, ib = rows('s8.png'); src, _ = rows('g16.png'); t, it = rows('t16.png')
+            cells = [(y, x) for y in range(32) for x in range(96)]
+            worst = max(abs(round(a[y][x] / 257) - b[y][x]) for y, x in cells)
+            wide = sum(1 for y, x in cells if a[y][x] % 257)
+            same = sum(1 for y, x in cells if a[y][x] == src[y + 8][x + 48])
+            print(ia['bitdepth'], ib['bitdepth'], it['bitdepth'], worst <= 1, wide > 1000, same)
+            """, in: dir
+        ).trimmingCharacters
+        #expect(report == "16 8 16 True True 0", "depths, within 1 level of 8-bit, 16-bit precision, unchanged samples: \(report)")
+        _ = CLI.shell("rm -rf \(CLI.quote(dir))")
+    }
+
     /// A 10-bit HEIC's crop at 16 bits: within 1/1023 of full scale of heif-convert's 16-bit
     /// PNG (it shifts the 10 bits left; forcezoom scales v * 65535 / 1023, rounded, so white
     /// stays 0xFFFF), and the low bits carry information (not an 8-bit image widened).

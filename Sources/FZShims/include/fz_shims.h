@@ -304,6 +304,9 @@ typedef struct fz_color_transform fz_color_transform;
 /// Why here: lcms2 reports errors through a log handler, kept in C.
 int fz_color_to_srgb_create(const uint8_t *icc, size_t length, int channels, int intent, int bpc,
                             fz_color_transform **out, char *message);
+/// The same at 16 bits a sample, big-endian as PNG stores them (`Image16`).
+int fz_color_to_srgb16_create(const uint8_t *icc, size_t length, int channels, int intent, int bpc,
+                              fz_color_transform **out, char *message);
 /// The same from Adobe CMYK (`inverted`: 0 = full ink, as Photoshop writes it) or plain
 /// CMYK (4 bytes a pixel) to 8-bit sRGB (3 bytes), through a CMYK profile.
 int fz_color_cmyk_to_srgb_create(const uint8_t *icc, size_t length, int inverted, int intent, int bpc,

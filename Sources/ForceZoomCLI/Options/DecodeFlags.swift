@@ -113,6 +113,20 @@ struct EncodeFlags: ParsableArguments {
         }
     }
 
+    /// The 16-bit counterpart of `convert(_:from:path:lenient:)`, for lossless crops and turns.
+    func convert(_ image: inout Image16, from color: ColorDescription, path: String, lenient: Bool) throws {
+        guard icc == .srgb else { return }
+        do {
+            try SRGBConverter(
+                color: color, format: image.format, intent: intent, blackPointCompensation: intent != .absolute, sixteenBit: true,
+                path: path)?
+                .convert(&image)
+        } catch {
+            guard lenient, case .unusableProfile(_, let reason) = error else { throw ToolFailure(error.description) }
+            Terminal.warningOnce("\(path): the ICC profile cannot be used (\(reason)); the pixels are taken as sRGB")
+        }
+    }
+
     /// How inputs are read for these outputs: `decode`'s options with the rendering intent
     /// for CMYK inputs, and strict profiles for --icc srgb without --lenient.
     func reading(_ decode: DecodeFlags) -> DecodeOptions {

@@ -19,7 +19,6 @@ struct DepthFlags: ParsableArguments {
         if !oneToOne { return "copies samples; a --zoom other than 1 resamples them (8-bit)" }
         if pins { return "copies samples; pins are drawn at 8 bits" }
         if header.orientation != .up { return "copies samples; an EXIF orientation is applied at 8 bits" }
-        if encode.icc == .srgb { return "copies samples; --icc srgb converts at 8 bits" }
         return nil
     }
 }

@@ -185,10 +185,11 @@ struct Crop: ParsableCommand {
     /// 16 bits, the samples unchanged (the padding is the background at 16 bits).
     func runSixteenBit(_ geometries: [PeekGeometry], header: ImageHeader, paths: [String]) throws {
         for (i, g) in geometries.enumerated() {
-            let source: Image16
+            var source: Image16
             do { source = try PNG16.read(path: input, rect: g.coveredRect, options: encode.reading(decode), header: header) } catch {
                 throw ToolFailure(error)
             }
+            try encode.convert(&source, from: header.color, path: input, lenient: decode.lenient)
             let padded = g.coveredRect.size != PixelSize(width: g.side, height: g.side)
             let format = padded ? source.format.union(background.color.minimalFormat) : source.format
             var peek = Image16(width: g.side, height: g.side, format: format, fill: background.color)

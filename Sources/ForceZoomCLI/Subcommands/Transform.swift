@@ -172,10 +172,11 @@ struct Transform: ParsableCommand {
             throw ToolFailure("\(reader.path): --depth 16 \(why)", exitCode: 2)
         }
         if why == nil {
-            let image: Image16
+            var image: Image16
             do { image = try PNG16.read(path: input, rect: PixelRect(size: size), options: encode.reading(decode), header: reader.header) } catch {
                 throw ToolFailure(error)
             }
+            try encode.convert(&image, from: reader.header.color, path: input, lenient: decode.lenient)
             let turned = image.rotated(quarterTurns: Int(quarterTurns.truncatingRemainder(dividingBy: 4)))
             let path = outputOptions.path(input: input, suffix: "transform")
             do {

@@ -12,12 +12,14 @@ final class ColorTransform: @unchecked Sendable {
 
     /// From the pixels `icc` describes (`channels`: 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA) to
     /// sRGB, alpha copied. Returns the reason when lcms2 cannot.
-    static func toSRGB(icc: [UInt8], channels: Int, intent: RenderingIntent, blackPointCompensation: Bool) -> Result<
-        ColorTransform, ColorProblem
-    > {
+    /// `sixteenBit`: samples of 16 bits, big-endian (`Image16`), instead of 8.
+    static func toSRGB(icc: [UInt8], channels: Int, intent: RenderingIntent, blackPointCompensation: Bool, sixteenBit: Bool = false)
+        -> Result<ColorTransform, ColorProblem>
+    {
         make { out, message in
             icc.withUnsafeBufferPointer { p in
-                fz_color_to_srgb_create(p.baseAddress, p.count, Int32(channels), intent.lcms, blackPointCompensation ? 1 : 0, &out, message)
+                let create = sixteenBit ? fz_color_to_srgb16_create : fz_color_to_srgb_create
+                return create(p.baseAddress, p.count, Int32(channels), intent.lcms, blackPointCompensation ? 1 : 0, &out, message)
             }
         }
     }

@@ -3,14 +3,17 @@
 /// Pixels without a profile are taken as sRGB already and are left alone.
 public struct SRGBConverter: Sendable {
     private let transform: ColorTransform
+    /// Whether it converts `Image16` (16-bit samples) rather than `Image`.
+    public let sixteenBit: Bool
 
     /// - Returns: nil when there is nothing to convert (no profile, or one whose colour space
     ///   does not fit the pixels: a CMYK profile for RGB pixels forcezoom made from CMYK).
     /// - Throws: `ColorError` when lcms2 cannot read the profile.
     public init?(
         color: ColorDescription, format: PixelFormat, intent: RenderingIntent = .relative,
-        blackPointCompensation: Bool = true, path: String
+        blackPointCompensation: Bool = true, sixteenBit: Bool = false, path: String
     ) throws(ColorError) {
+        self.sixteenBit = sixteenBit
         if color.madeFromCMYK != nil { return nil }  // forcezoom made sRGB from the CMYK pixels
         if color.hasICC && color.icc == nil && color.profile == nil {
             throw .unusableProfile(path: path, reason: "the embedded profile could not be read whole")
@@ -22,7 +25,9 @@ public struct SRGBConverter: Sendable {
         default:
             throw .unusableProfile(path: path, reason: "a \(profile.colorSpace) profile on \(format.isGray ? "gray" : "colour") pixels")
         }
-        switch ColorTransform.toSRGB(icc: icc, channels: format.channels, intent: intent, blackPointCompensation: blackPointCompensation) {
+        switch ColorTransform.toSRGB(
+            icc: icc, channels: format.channels, intent: intent, blackPointCompensation: blackPointCompensation, sixteenBit: sixteenBit)
+        {
         case .success(let t): transform = t
         case .failure(let p): throw .unusableProfile(path: path, reason: p.reason)
         }
@@ -30,8 +35,17 @@ public struct SRGBConverter: Sendable {
 
     /// Converts `image` in place (8-bit pixels; alpha copied).
     public func convert(_ image: inout Image) {
+        precondition(!sixteenBit, "a 16-bit converter given 8-bit pixels")
         let pixels = image.width * image.height
         image.pixels.withMutableBytes { transform.apply($0, pixels: pixels) }
+    }
+
+    /// Converts `image` in place at 16 bits (alpha copied): a lossless crop's samples keep
+    /// their precision through the conversion.
+    public func convert(_ image: inout Image16) {
+        precondition(sixteenBit, "an 8-bit converter given 16-bit pixels")
+        let pixels = image.width * image.height
+        image.bytes.withUnsafeMutableBytes { transform.apply($0, pixels: pixels) }
     }
 
     /// What an output converted to sRGB carries: the small sRGB chunk (PNG) with the intent.
