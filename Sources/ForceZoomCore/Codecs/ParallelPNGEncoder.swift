@@ -106,7 +106,9 @@ extension ParallelPNGEncoder {
         func encode(band: Int, last: Bool) -> Band? {
             let lineBytes = rowBytes + 1
             let first = band * rowsPerBand, end = min(height, first + rowsPerBand)
-            let context = min(first, (32768 + lineBytes - 1) / lineBytes)
+            // Z_RLE (fz_rle_deflate) reads only the last byte before the band: one row then.
+            let dictionary = settings.strategy == 3 && settings.level > 0 ? 1 : 32768
+            let context = min(first, (dictionary + lineBytes - 1) / lineBytes)
             let start = first - context
             var filtered = [UInt8](repeating: 0, count: (end - start) * lineBytes)
             var scratch = [UInt8](repeating: 0, count: 6 * rowBytes)
