@@ -37,8 +37,9 @@ let package = Package(
             providers: [.apt(["libwebp-dev"])]
         ),
         .systemLibrary(
+            // Headers only: forcezoom does not link libheif but opens it on first use
+            // (FZShims/fz_heif_loader.c), so runs without HEIF do not load its codecs.
             name: "CHeif",
-            pkgConfig: "libheif",
             providers: [.apt(["libheif-dev"])]
         ),
         .systemLibrary(

@@ -73,6 +73,18 @@ int fz_deflate_band(const uint8_t *data, size_t length, const uint8_t *dictionar
                     int level, int strategy, int last, uint8_t **out, size_t *out_length) {
     *out = NULL;
     *out_length = 0;
+    if (strategy == Z_RLE && level > 0) {
+        // Z_RLE's stream from the faster coder; it needs only the last byte before the band.
+        uint8_t *buffer = malloc(fz_rle_deflate_bound(length));
+        if (buffer == NULL) return FZ_ERROR;
+        int previous = dictionary_length > 0 ? dictionary[dictionary_length - 1] : -1;
+        if (fz_rle_deflate(data, length, previous, last, buffer, out_length) != FZ_OK) {
+            free(buffer);
+            return FZ_ERROR;
+        }
+        *out = buffer;
+        return FZ_OK;
+    }
     z_stream z;
     memset(&z, 0, sizeof z);
     if (deflateInit2(&z, level, Z_DEFLATED, -15, 8, strategy) != Z_OK) return FZ_ERROR;

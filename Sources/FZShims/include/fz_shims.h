@@ -137,10 +137,18 @@ int fz_png_writer_flush(fz_png_writer *writer);
 void fz_png_filter_rows(const uint8_t *rows, size_t stride, const uint8_t *previous, uint32_t count,
                         size_t row_bytes, int bpp, int filter, uint8_t *out, uint8_t *scratch);
 /// Deflates one band (raw deflate, `level`/`strategy` as zlib's) into a malloc'd buffer the
-/// caller frees with fz_free. FZ_ERROR on zlib failure or no memory.
+/// caller frees with fz_free. FZ_ERROR on zlib failure or no memory. Z_RLE (strategy 3) at
+/// levels 1-9 goes through fz_rle_deflate, which reads only the dictionary's last byte.
 int fz_deflate_band(const uint8_t *data, size_t length, const uint8_t *dictionary, size_t dictionary_length,
                     int level, int strategy, int last, uint8_t **out, size_t *out_length);
 void fz_free(void *pointer);
+/// Raw deflate of `data` as zlib's Z_RLE strategy codes it (literals and runs at distance
+/// 1, dynamic Huffman blocks), but faster (fz_rle_deflate.c). `previous` is the byte before
+/// the data (-1: none). Not `last`: ends with a sync flush's empty stored block, on a byte
+/// boundary, so another band's stream can follow; `last`: the final block. `out` holds
+/// fz_rle_deflate_bound(length) bytes. FZ_ERROR when out of memory.
+size_t fz_rle_deflate_bound(size_t length);
+int fz_rle_deflate(const uint8_t *data, size_t length, int previous, int last, uint8_t *out, size_t *out_length);
 
 /// Everything a fixture PNG may carry. Rows are already packed at `bit_depth` (16-bit
 /// samples big-endian, as PNG stores them).

@@ -66,6 +66,8 @@ public enum ImageWriter {
             let writer = try PNGWriter(file: out.file, path: out.path, size: image.size, format: image.format, settings: settings, color: color)
             if ParallelPNGEncoder.worthIt(image, threads: threads) {
                 try ParallelPNGEncoder.encode(image, settings: settings, threads: threads, into: writer)
+            } else if ParallelPNGEncoder.faster(settings) {
+                try ParallelPNGEncoder.encode(image, settings: settings, threads: 1, into: writer)
             } else {
                 try inBands(image) { rows, count throws(OutputError) in try writer.write(rows: rows, count: count) }
                 try writer.finish()

@@ -240,7 +240,11 @@ extension AffineRenderer {
                 if a >= b { (a, b) = (0, 0) }
             }
             for k in 0..<a { edgePixel(uf &+ k &* du, vf &+ k &* dv, o + k * C) }
-            for k in a..<b { interiorPixel(uf &+ k &* du, vf &+ k &* dv, o + k * C) }
+            if taps == 2 {
+                for k in a..<b { bilinearPixel(uf &+ k &* du, vf &+ k &* dv, o + k * C) }
+            } else {
+                for k in a..<b { interiorPixel(uf &+ k &* du, vf &+ k &* dv, o + k * C) }
+            }
             for k in b..<n { edgePixel(uf &+ k &* du, vf &+ k &* dv, o + k * C) }
         }
 
@@ -283,6 +287,24 @@ extension AffineRenderer {
                 Self.add(r, Int(wy[ky]), &sums)
                 row += stride
             }
+            Self.store(sums, o)
+        }
+
+        /// `interiorPixel` for two taps (bilinear), unrolled: the same sums in the same order.
+        @inline(__always)
+        func bilinearPixel(_ u: Int, _ v: Int, _ o: UnsafeMutablePointer<UInt8>) {
+            let C = L.channels
+            let fu = u &- Self.unit / 2, fv = v &- Self.unit / 2
+            let wx = weights + Self.phase(fu) &* 2, wy = weights + Self.phase(fv) &* 2
+            let p = src + ((fv >> 32) &* sw &+ (fu >> 32)) &* C, q = p + sw &* C
+            let x0 = Int(wx[0]), x1 = Int(wx[1])
+            var top = WarpSums(), bottom = WarpSums(), sums = WarpSums()
+            Self.add(p, x0, &top)
+            Self.add(p + C, x1, &top)
+            Self.add(q, x0, &bottom)
+            Self.add(q + C, x1, &bottom)
+            Self.add(top, Int(wy[0]), &sums)
+            Self.add(bottom, Int(wy[1]), &sums)
             Self.store(sums, o)
         }
 

@@ -35,6 +35,33 @@ import Testing
         #expect(abs(Double(p) / Double(s) - 1) < 0.02, "parallel \(p) bytes, serial \(s)")
     }
 
+    /// The Z_RLE levels go through fz_rle_deflate: flat images (runs far longer than 258,
+    /// across band cuts), short runs of every length, and a single symbol per block all
+    /// decode to the same pixels.
+    @Test("runs and flat areas round-trip", arguments: [1, 2, 5])
+    func runsRoundTrip(compression: Int) throws {
+        let dir = TestSupport.scratch()
+        let width = 1024, height = 1100
+        var flat = Image(width: width, height: height, format: .rgb)
+        for i in flat.pixels.indices { flat.pixels[i] = 77 }
+        var runs = Image(width: width, height: height, format: .gray)
+        var state: UInt64 = 12345
+        var i = 0
+        while i < runs.pixels.count {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let length = Int(state >> 55) % 300 + 1, value = UInt8(truncatingIfNeeded: state >> 40)
+            for k in i..<min(runs.pixels.count, i + length) { runs.pixels[k] = value &+ UInt8(truncatingIfNeeded: (k - i) * (length & 1)) }
+            i += length
+        }
+        let zero = Image(width: width, height: height, format: .grayAlpha)
+        for (n, image) in [flat, runs, zero].enumerated() {
+            #expect(ParallelPNGEncoder.worthIt(image, threads: 2))
+            let path = FileSystem.join(dir, "r\(n).png")
+            try ImageWriter.write(image, to: path, encoding: .png(.compression(compression)), threads: 2)
+            #expect(try ImageReader(path: path).readImage() == image, "image \(n)")
+        }
+    }
+
     /// Pillow (its own zlib inflate and PNG parser) reads the parallel file to the same bytes.
     @Test func pillowReadsIt() throws {
         let dir = TestSupport.scratch()
