@@ -211,6 +211,30 @@ struct ArgumentLimitTests {
         _ = CLI.shell("rm -rf \(CLI.quote(dir))")
     }
 
+    /// Thousands of touch points come from a file (`--at-from`), linear where 20,000 repeated
+    /// `--at` took the parser over 20 s: every point is answered (geometry only), in order;
+    /// a bad line is one usage error naming the line; the file is never an output.
+    @Test func thousandsOfPointsFromAFile() {
+        let dir = CLI.scratch()
+        _ = CLI.shell("cp \(CLI.quote(FileSystem.join(Self.inputs, "tin/tin.png"))) \(CLI.quote(dir))/t.png")
+        let lines = (0..<20_000).map { "\($0 % 4),\($0 % 3)" }
+        CLI.write(FileSystem.join(dir, "points.txt"), Array(("# x,y\n" + lines.joined(separator: "\r\n") + "\n\n").utf8))
+        let r = CLI.measure(
+            ["crop", "t.png", "--at-from", "points.txt", "--size", "4", "--geometry-only"], in: dir, timeout: 60, binary: Self.binary)
+        #expect(r.exitCode == 0 && r.signal == nil, "\(r)")
+        let out = r.stdout.split(separator: "\n")
+        #expect(out.count == 20_000)
+        // In order: the last line answers the last point, 19999 -> (19999 % 4, 19999 % 3) = (3, 1).
+        #expect(out.last?.contains("\"requested\":\"3,1\"") == true && out.first?.contains("\"requested\":\"0,0\"") == true, "\(out.last ?? "")")
+        #expect(r.seconds < Self.maxSeconds, "\(r.seconds) s")
+        CLI.write(FileSystem.join(dir, "bad.txt"), Array("1,1\n2;2\n".utf8))
+        let bad = CLI.run(["crop", "t.png", "--at-from", "bad.txt", "--size", "4", "--geometry-only"], in: dir)
+        #expect(bad.status == 2 && bad.stderr.contains("--at-from bad.txt line 2: 2;2 is not X,Y"), "\(bad.stderr)")
+        let clash = CLI.run(["crop", "t.png", "--at-from", "points.txt", "--at", "1,1", "--size", "4", "-o", "points.txt"], in: dir)
+        #expect(clash.status != 0 && CLI.read(FileSystem.join(dir, "points.txt")).hasPrefix("# x,y"), "\(clash.stderr)")
+        _ = CLI.shell("rm -rf \(CLI.quote(dir))")
+    }
+
     // MARK: - Extreme values, alone and together (a seeded property test)
 
     /// The values every option of a kind is tried with.

@@ -1,4 +1,7 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
 import ForceZoomCore
 
 /// `forcezoom crop`: the ForceZoom peek, a square 1:1 crop around a touch point.
@@ -34,6 +37,13 @@ struct Crop: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("The touch point, X,Y in pixels or percent (repeatable).", valueName: "x,y"))
     var at: [Point] = []
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "More touch points from a file, one X,Y a line as --at takes them (# comments and blank lines skipped; at most 100000 points, 16 MiB): for thousands of points, which the parser would take quadratic time over as repeated --at.",
+            valueName: "file"))
+    var atFrom: String?
 
     @Option(name: .long, help: ArgumentHelp("The square's side in image pixels.", valueName: "n"))
     var size: Int?
@@ -72,7 +82,38 @@ struct Crop: ParsableCommand {
     @OptionGroup var encode: EncodeFlags
     @OptionGroup var sample: DepthFlags
 
-    func validate() throws {
+    /// The most points `--at-from` reads.
+    static let pointLimit = 100_000
+
+    /// The points of an `--at-from` file, in order.
+    static func points(from path: String) throws -> [Point] {
+        let text: String
+        do { text = try FileSystem.readText(path, limit: 16 << 20) } catch {
+            throw ValidationError("--at-from \(Echo.value(path)): \(error.code == EFBIG ? "larger than 16 MiB" : error.description)")
+        }
+        var points: [Point] = []
+        var number = 0
+        // Split on bytes: "\r\n" is one Character to String, so a Character split keeps CRLF lines together.
+        for line in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            number += 1
+            var entry = Substring(String(decoding: line, as: UTF8.self))
+            if entry.hasSuffix("\r") { entry = entry.dropLast() }
+            if number == 1 && entry.hasPrefix("\u{FEFF}") { entry = entry.dropFirst() }
+            entry = entry.drop { $0 == " " || $0 == "\t" }
+            while let last = entry.last, last == " " || last == "\t" { entry = entry.dropLast() }
+            if entry.isEmpty || entry.hasPrefix("#") { continue }
+            guard let point = Point(argument: String(entry)) else {
+                throw ValidationError(
+                    "--at-from \(Echo.value(path)) line \(number): \(Echo.value(String(entry))) is not X,Y (pixels, or percent like 50%,50%)")
+            }
+            points.append(point)
+            if points.count > pointLimit { throw ValidationError("--at-from \(Echo.value(path)): more than \(pointLimit) points") }
+        }
+        return points
+    }
+
+    mutating func validate() throws {
+        if let atFrom { at += try Self.points(from: atFrom) }
         if at.isEmpty { throw ValidationError("give a point with --at X,Y (pixels, or percent like 50%,50%)") }
         for point in at { try point.check("--at") }
         if size != nil && screen != nil { throw ValidationError("--size and --screen both set the side; give one") }
@@ -149,7 +190,7 @@ struct Crop: ParsableCommand {
             throw ToolFailure("\(reader.path): \(error)")
         }
         let paths = at.indices.map { outputPath($0 + 1) }
-        try Outputs.checkNotInputs(paths, inputs: [input] + (pins.markers.map { [$0] } ?? []))
+        try Outputs.checkNotInputs(paths, inputs: [input] + (pins.markers.map { [$0] } ?? []) + (atFrom.map { [$0] } ?? []))
         if let why = sample.sixteenBitProblem(header, input: input, oneToOne: zoom == 1, pins: !markers.isEmpty, encode: encode) {
             if sample.depth == .sixteen { throw ToolFailure("\(reader.path): --depth 16 \(why)", exitCode: 2) }
         } else {
