@@ -151,32 +151,26 @@ static int fz_color_make(const uint8_t *icc, size_t length, cmsColorSpaceSignatu
     return FZ_OK;
 }
 
-int fz_color_to_srgb_create(const uint8_t *icc, size_t length, int channels, int intent, int bpc,
-                            fz_color_transform **out, char *message) {
-    cmsUInt32Number format;
-    switch (channels) {
-    case 1: format = TYPE_GRAY_8; break;
-    case 2: format = TYPE_GRAYA_8; break;
-    case 3: format = TYPE_RGB_8; break;
-    default: format = TYPE_RGBA_8; break;
-    }
+/// RGB or gray pixels (`channels` 1-4) at 8 or 16 (big-endian) bits to sRGB.
+static int fz_color_pixels_to_srgb(const uint8_t *icc, size_t length, int channels, int sixteen, int intent, int bpc,
+                                   fz_color_transform **out, char *message) {
+    static const cmsUInt32Number eight_bit[4] = {TYPE_GRAY_8, TYPE_GRAYA_8, TYPE_RGB_8, TYPE_RGBA_8};
+    static const cmsUInt32Number sixteen_bit[4] = {TYPE_GRAY_16_SE, TYPE_GRAYA_16_SE, TYPE_RGB_16_SE, TYPE_RGBA_16_SE};
+    int k = channels < 1 ? 0 : channels > 4 ? 3 : channels - 1;
+    cmsUInt32Number format = sixteen ? sixteen_bit[k] : eight_bit[k];
     int gray = channels <= 2;
     return fz_color_make(icc, length, gray ? cmsSigGrayData : cmsSigRgbData, format, format, gray, intent, bpc, out,
                          message);
 }
 
+int fz_color_to_srgb_create(const uint8_t *icc, size_t length, int channels, int intent, int bpc,
+                            fz_color_transform **out, char *message) {
+    return fz_color_pixels_to_srgb(icc, length, channels, 0, intent, bpc, out, message);
+}
+
 int fz_color_to_srgb16_create(const uint8_t *icc, size_t length, int channels, int intent, int bpc,
                               fz_color_transform **out, char *message) {
-    cmsUInt32Number format;
-    switch (channels) {
-    case 1: format = TYPE_GRAY_16_SE; break;
-    case 2: format = TYPE_GRAYA_16_SE; break;
-    case 3: format = TYPE_RGB_16_SE; break;
-    default: format = TYPE_RGBA_16_SE; break;
-    }
-    int gray = channels <= 2;
-    return fz_color_make(icc, length, gray ? cmsSigGrayData : cmsSigRgbData, format, format, gray, intent, bpc, out,
-                         message);
+    return fz_color_pixels_to_srgb(icc, length, channels, 1, intent, bpc, out, message);
 }
 
 int fz_color_cmyk_to_srgb_create(const uint8_t *icc, size_t length, int inverted, int intent, int bpc,
