@@ -12,6 +12,7 @@ struct fz_png_reader {
     fz_png_header header;
     uint32_t rows_read;
     int warnings;
+    int iccp_dropped;  // libpng refused the iCCP chunk (fz_png_read_warning)
     char message[FZ_MESSAGE_MAX];
 };
 
@@ -29,6 +30,9 @@ static void fz_png_read_error(png_structp png, png_const_charp text) {
 
 static void fz_png_read_warning(png_structp png, png_const_charp text) {
     fz_png_reader *reader = (fz_png_reader *)png_get_error_ptr(png);
+    // libpng drops an iCCP chunk it finds broken (a tag outside the profile, a bad header,
+    // over the chunk limit) with a warning: the profile was there, and could not be read.
+    if (strncmp(text, "iCCP", 4) == 0) reader->iccp_dropped = 1;
     reader->warnings++;
     if (reader->message[0] == '\0') fz_copy_message(reader->message, text);
 }
@@ -94,7 +98,7 @@ int fz_png_open(FILE *file, size_t chunk_malloc_max, fz_png_reader **out) {
     h->color_type = png_get_color_type(png, info);
     h->interlaced = png_get_interlace_type(png, info) != PNG_INTERLACE_NONE;
     h->has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
-    h->has_iccp = png_get_valid(png, info, PNG_INFO_iCCP) != 0;
+    h->has_iccp = png_get_valid(png, info, PNG_INFO_iCCP) != 0 || reader->iccp_dropped;
     h->has_chrm = png_get_valid(png, info, PNG_INFO_cHRM) != 0;
     h->has_srgb = png_get_valid(png, info, PNG_INFO_sRGB) != 0;
     h->has_sbit = png_get_valid(png, info, PNG_INFO_sBIT) != 0;

@@ -45,6 +45,11 @@ struct CMYKCLITests {
             p = Image.new('RGB', (32, 24))
             p.putdata([(x * 8, y * 10, 128) for y in range(24) for x in range(32)])
             p.save('broken.png', icc_profile=bytes(broken))
+            # Tags pointing outside the profile: libpng itself drops this iCCP chunk (a warning).
+            outside = bytearray(rgb)
+            for k in range(int.from_bytes(outside[128:132], 'big')):
+                outside[132 + 12 * k + 4:132 + 12 * k + 8] = (0x7FFFFF00).to_bytes(4, 'big')
+            p.save('outside.png', icc_profile=bytes(outside))
             """, in: dir)
         return dir
     }()
@@ -168,6 +173,21 @@ struct CMYKCLITests {
         let thumbKeep = CLI.run(["thumb", "broken.png", "--size", "16", "--out", "bk", "-q"], in: dir)
         #expect(thumbKeep.status == 0 && thumbKeep.stderr.contains("the output carries no profile"), "\(thumbKeep.stderr)")
         #expect(ColorCLITests.profile("bk/broken.thumb.png", in: dir) == "")
+    }
+
+    /// A profile libpng refuses (its tags point outside it) is not silently lost: `keep` says
+    /// it left it out, `srgb` fails unless `--lenient`, `info` still says a profile was there.
+    @Test func aProfileLibpngRefusesIsReported() throws {
+        let dir = Self.inputs
+        let info = CLI.run(["info", "outside.png", "--json"], in: dir)
+        #expect(info.stdout.contains("\"icc\":true"), "\(info.stdout)")
+        let keep = CLI.run(["crop", "outside.png", "--at", "16,12", "--size", "8", "-o", "o-keep.png"], in: dir)
+        #expect(keep.status == 0 && keep.stderr.contains("outside.png: the embedded ICC profile could not be read"), "\(keep.stderr)")
+        #expect(ColorCLITests.profile("o-keep.png", in: dir) == "")
+        let strict = CLI.run(["crop", "outside.png", "--at", "16,12", "--size", "8", "--icc", "srgb", "-o", "o-srgb.png"], in: dir)
+        #expect(strict.status == 1 && strict.stderr.contains("the ICC profile cannot be used (it could not be read"), "\(strict.stderr)")
+        let lenient = CLI.run(["crop", "outside.png", "--at", "16,12", "--size", "8", "--icc", "srgb", "--lenient", "-o", "o-len.png"], in: dir)
+        #expect(lenient.status == 0 && lenient.stderr.contains("the pixels are taken as sRGB"), "\(lenient.stderr)")
     }
 
     @Test func cmykProfileOptionIsChecked() {

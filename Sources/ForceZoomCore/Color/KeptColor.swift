@@ -15,7 +15,7 @@ public struct KeptColor: Sendable {
         var dropped: String?
         if input.madeFromCMYK == nil {
             if input.hasICC && input.icc == nil {
-                dropped = "the embedded ICC profile could not be read whole"
+                dropped = "the embedded ICC profile could not be read (damaged, cut short or in pieces that do not fit together)"
             } else if let icc = input.icc {
                 if let profile = input.profile {
                     if let reason = ColorTransform.readProblem(with: icc) {

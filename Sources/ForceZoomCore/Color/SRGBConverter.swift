@@ -16,7 +16,7 @@ public struct SRGBConverter: Sendable {
         self.sixteenBit = sixteenBit
         if color.madeFromCMYK != nil { return nil }  // forcezoom made sRGB from the CMYK pixels
         if color.hasICC && color.icc == nil && color.profile == nil {
-            throw .unusableProfile(path: path, reason: "the embedded profile could not be read whole")
+            throw .unusableProfile(path: path, reason: "it could not be read: damaged, cut short or in pieces that do not fit together")
         }
         guard let icc = color.icc else { return nil }
         guard let profile = color.profile else { throw .unusableProfile(path: path, reason: "not a valid ICC profile header") }
