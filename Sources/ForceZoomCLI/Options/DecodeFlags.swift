@@ -67,14 +67,14 @@ struct EncodeFlags: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Colour in the output: keep (default: the input's ICC profile, or PNG's sRGB/gAMA/cHRM chunks, copied unchanged with the stored samples; a CMYK JPEG's RGB result is tagged sRGB), srgb (pixels converted from the input's profile to sRGB with lcms2 and tagged sRGB: the mode for web thumbnails; inputs without a profile are taken as sRGB) or strip (no colour information written, samples unchanged).",
+            "Colour in the output: keep (default: the input's ICC profile, or PNG's sRGB/gAMA/cHRM chunks, copied unchanged with the stored samples; one that cannot be used is left out with a warning; a CMYK JPEG, converted through its CMYK profile, is tagged sRGB), srgb (pixels converted from the input's profile to sRGB with lcms2 and tagged sRGB: the mode for web thumbnails; inputs without a profile are taken as sRGB) or strip (no colour information written, samples unchanged).",
             valueName: "mode"))
     var icc: ICCMode = .keep
 
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "With --icc srgb: relative (default, with black-point compensation, as vips), perceptual, saturation or absolute.", valueName: "intent"))
+            "The rendering intent of --icc srgb and of CMYK JPEGs' conversion to sRGB: relative (default, with black-point compensation, as vips), perceptual, saturation or absolute.", valueName: "intent"))
     var intent: RenderingIntent = .relative
 
     func validate() throws {
