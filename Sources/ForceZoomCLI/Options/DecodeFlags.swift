@@ -74,7 +74,8 @@ struct EncodeFlags: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The rendering intent of --icc srgb and of CMYK JPEGs' conversion to sRGB: relative (default, with black-point compensation, as vips), perceptual, saturation or absolute.", valueName: "intent"))
+            "The rendering intent of --icc srgb and of CMYK JPEGs' conversion to sRGB: relative (default, with black-point compensation, as vips), perceptual, saturation or absolute.",
+            valueName: "intent"))
     var intent: RenderingIntent = .relative
 
     func validate() throws {
