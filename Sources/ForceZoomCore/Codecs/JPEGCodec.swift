@@ -171,6 +171,7 @@ final class JPEGReader {
             }
             return status == FZ_OK ? nil : message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         }
+        var passedOver: String?
         if details.hasICC {
             let problem: String
             if let icc {
@@ -186,13 +187,16 @@ final class JPEGReader {
                 problem = "its APP2 segments do not fit together"
             }
             if options.strictProfiles { throw .unusableProfile(path: path, reason: problem) }
-            warnings.append("the embedded ICC profile is not used (\(problem)); the CMYK pixels go through the default CMYK profile")
+            passedOver = problem
         }
         if let fallback = options.cmykProfile ?? CMYKProfile.system, use(fallback.bytes) == nil {
             cmykConversion = "profile \(fallback.path)"
-            return
+        } else {
+            cmykConversion = "formula (no CMYK profile; give one with --cmyk-profile)"
         }
-        cmykConversion = "formula (no CMYK profile; give one with --cmyk-profile)"
+        if let passedOver {
+            warnings.append("the embedded ICC profile is not used (\(passedOver)); the CMYK pixels go through the \(cmykConversion ?? "")")
+        }
     }
 
     static func colorSpaceName(_ cs: Int) -> String {

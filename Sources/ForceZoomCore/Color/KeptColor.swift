@@ -17,7 +17,7 @@ public struct KeptColor: Sendable {
             if input.hasICC && input.icc == nil {
                 dropped = "the embedded ICC profile could not be read (damaged, cut short or in pieces that do not fit together)"
             } else if let icc = input.icc {
-                if let profile = input.profile {
+                if input.profile != nil {
                     if let reason = ColorTransform.readProblem(with: icc) {
                         dropped = "the embedded ICC profile cannot be used (\(reason))"
                     }
