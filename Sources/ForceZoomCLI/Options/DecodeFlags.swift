@@ -105,24 +105,27 @@ struct EncodeFlags: ParsableArguments {
     /// are (taken as sRGB) with a warning.
     func convert(_ image: inout Image, from color: ColorDescription, path: String, lenient: Bool) throws {
         guard icc == .srgb else { return }
-        do {
+        try converting(path: path, lenient: lenient) { () throws(ColorError) in
             try SRGBConverter(color: color, format: image.format, intent: intent, blackPointCompensation: intent != .absolute, path: path)?
                 .convert(&image)
-        } catch {
-            guard lenient, case .unusableProfile(_, let reason) = error else { throw ToolFailure(error.description) }
-            Terminal.warningOnce("\(path): the ICC profile cannot be used (\(reason)); the pixels are taken as sRGB")
         }
     }
 
     /// The 16-bit counterpart of `convert(_:from:path:lenient:)`, for lossless crops and turns.
     func convert(_ image: inout Image16, from color: ColorDescription, path: String, lenient: Bool) throws {
         guard icc == .srgb else { return }
-        do {
+        try converting(path: path, lenient: lenient) { () throws(ColorError) in
             try SRGBConverter(
                 color: color, format: image.format, intent: intent, blackPointCompensation: intent != .absolute, sixteenBit: true,
                 path: path)?
                 .convert(&image)
-        } catch {
+        }
+    }
+
+    /// Runs a conversion; a profile that cannot be used fails the command, or with `lenient`
+    /// leaves the pixels as they are with a warning.
+    private func converting(path: String, lenient: Bool, _ body: () throws(ColorError) -> Void) throws {
+        do { try body() } catch {
             guard lenient, case .unusableProfile(_, let reason) = error else { throw ToolFailure(error.description) }
             Terminal.warningOnce("\(path): the ICC profile cannot be used (\(reason)); the pixels are taken as sRGB")
         }
