@@ -55,6 +55,16 @@ static void fz_color_say(char *message, const char *fallback) {
     message[FZ_MESSAGE_MAX - 1] = '\0';
 }
 
+/// Opens `icc` with lcms2's errors going to the per-thread message; NULL with `message`
+/// filled when lcms2 cannot read it.
+static cmsHPROFILE fz_color_open(const uint8_t *icc, size_t length, char *message) {
+    fz_lcms_message[0] = '\0';
+    cmsSetLogErrorHandler(fz_lcms_log);
+    cmsHPROFILE p = cmsOpenProfileFromMem(icc, (cmsUInt32Number)length);
+    if (p == NULL) fz_color_say(message, "lcms2 cannot read the profile");
+    return p;
+}
+
 /// Builds (or finds in the cache) a transform from the pixels `icc` describes, stored as
 /// `in_format`, to sRGB stored as `out_format`. `expected` is the colour space the profile
 /// must have.
@@ -77,13 +87,8 @@ static int fz_color_make(const uint8_t *icc, size_t length, cmsColorSpaceSignatu
         }
         pthread_mutex_unlock(&fz_color_cache_lock);
     }
-    fz_lcms_message[0] = '\0';
-    cmsSetLogErrorHandler(fz_lcms_log);
-    cmsHPROFILE source = cmsOpenProfileFromMem(icc, (cmsUInt32Number)length);
-    if (source == NULL) {
-        fz_color_say(message, "lcms2 cannot read the profile");
-        return FZ_ERROR;
-    }
+    cmsHPROFILE source = fz_color_open(icc, length, message);
+    if (source == NULL) return FZ_ERROR;
     cmsColorSpaceSignature space = cmsGetColorSpace(source);
     if (space != expected) {
         cmsCloseProfile(source);
@@ -183,13 +188,8 @@ int fz_color_from_srgb_create(const uint8_t *icc, size_t length, int channels, i
                               char *message) {
     *out = NULL;
     message[0] = '\0';
-    fz_lcms_message[0] = '\0';
-    cmsSetLogErrorHandler(fz_lcms_log);
-    cmsHPROFILE target = cmsOpenProfileFromMem(icc, (cmsUInt32Number)length);
-    if (target == NULL) {
-        fz_color_say(message, "lcms2 cannot read the profile");
-        return FZ_ERROR;
-    }
+    cmsHPROFILE target = fz_color_open(icc, length, message);
+    if (target == NULL) return FZ_ERROR;
     if (cmsGetColorSpace(target) != cmsSigRgbData) {
         cmsCloseProfile(target);
         snprintf(message, FZ_MESSAGE_MAX, "the profile is not an RGB profile");
@@ -213,43 +213,10 @@ int fz_color_from_srgb_create(const uint8_t *icc, size_t length, int channels, i
     return FZ_OK;
 }
 
-int fz_color_profile_check(const uint8_t *icc, size_t length, char *message) {
-    message[0] = '\0';
-    fz_lcms_message[0] = '\0';
-    cmsSetLogErrorHandler(fz_lcms_log);
-    cmsHPROFILE p = cmsOpenProfileFromMem(icc, (cmsUInt32Number)length);
-    if (p == NULL) {
-        fz_color_say(message, "lcms2 cannot read the profile");
-        return FZ_ERROR;
-    }
-    // Reading the tags a transform needs finds damage past the header (a cut-off tag table).
-    cmsHTRANSFORM probe = NULL;
-    cmsColorSpaceSignature space = cmsGetColorSpace(p);
-    cmsHPROFILE lab = cmsCreateLab4Profile(NULL);
-    if (lab != NULL && (space == cmsSigRgbData || space == cmsSigGrayData || space == cmsSigCmykData)) {
-        cmsUInt32Number format = space == cmsSigRgbData ? TYPE_RGB_8 : space == cmsSigGrayData ? TYPE_GRAY_8 : TYPE_CMYK_8;
-        probe = cmsCreateTransform(p, format, lab, TYPE_Lab_DBL, INTENT_RELATIVE_COLORIMETRIC, cmsFLAGS_NOCACHE);
-    }
-    int ok = probe != NULL || !(space == cmsSigRgbData || space == cmsSigGrayData || space == cmsSigCmykData);
-    if (probe) cmsDeleteTransform(probe);
-    if (lab) cmsCloseProfile(lab);
-    cmsCloseProfile(p);
-    if (!ok) {
-        fz_color_say(message, "lcms2 cannot use the profile");
-        return FZ_ERROR;
-    }
-    return FZ_OK;
-}
-
 int fz_color_profile_readable(const uint8_t *icc, size_t length, char *message) {
     message[0] = '\0';
-    fz_lcms_message[0] = '\0';
-    cmsSetLogErrorHandler(fz_lcms_log);
-    cmsHPROFILE p = cmsOpenProfileFromMem(icc, (cmsUInt32Number)length);
-    if (p == NULL) {
-        fz_color_say(message, "lcms2 cannot read the profile");
-        return FZ_ERROR;
-    }
+    cmsHPROFILE p = fz_color_open(icc, length, message);
+    if (p == NULL) return FZ_ERROR;
     // The tags a transform from it would read: a LUT (A2B0), or the matrix and tone curves.
     static const cmsTagSignature rgb[] = {cmsSigRedColorantTag, cmsSigGreenColorantTag, cmsSigBlueColorantTag,
                                           cmsSigRedTRCTag, cmsSigGreenTRCTag, cmsSigBlueTRCTag};
@@ -266,6 +233,10 @@ int fz_color_profile_readable(const uint8_t *icc, size_t length, char *message) 
         count = 6;
     } else if (space == cmsSigGrayData) {
         needed = gray;
+        count = 1;
+    } else if (space == cmsSigCmykData) {
+        static const cmsTagSignature lut[] = {cmsSigAToB0Tag};  // a CMYK profile is a LUT
+        needed = lut;
         count = 1;
     }
     int ok = 1;

@@ -324,12 +324,10 @@ int fz_color_cmyk_to_srgb_create(const uint8_t *icc, size_t length, int inverted
 /// alpha copied). Not cached; free it.
 int fz_color_from_srgb_create(const uint8_t *icc, size_t length, int channels, int intent, fz_color_transform **out,
                               char *message);
-/// FZ_OK when lcms2 can read the profile and build a transform from it (what `--icc keep`
-/// checks before it writes a profile); otherwise FZ_ERROR with the reason in `message`.
-int fz_color_profile_check(const uint8_t *icc, size_t length, char *message);
 /// FZ_OK when lcms2 can read the profile and the tags a transform from it would use (its
-/// LUT, or its colorants and tone curves): what `--icc keep` checks before copying a
-/// profile, without the cost of building a transform. Otherwise the reason in `message`.
+/// LUT, or its colorants and tone curves; a CMYK profile's LUT): what `--icc keep` checks
+/// before copying a profile and `--cmyk-profile` before using one, without the cost of
+/// building a transform. Otherwise the reason in `message`.
 int fz_color_profile_readable(const uint8_t *icc, size_t length, char *message);
 /// Converts `pixels` pixels from `src` to `dst` (may be the same buffer).
 void fz_color_apply(const fz_color_transform *transform, const uint8_t *src, uint8_t *dst, size_t pixels);

@@ -95,10 +95,6 @@ struct EncodeFlags: ParsableArguments {
         }
     }
 
-    /// forcezoom's own colours (given in sRGB) for an output made from an input described by
-    /// `color`: converted into the input's RGB profile when the output keeps it.
-    func inks(_ color: ColorDescription, path: String) -> DrawingColors { DrawingColors(output: carry(color, path: path)) }
-
     /// With --icc srgb, converts `image` (decoded from `path`, described by `color`) to sRGB
     /// in place, before anything is drawn on it (pins and boxes are given in sRGB). A profile
     /// that cannot be used fails the command, or with `lenient` leaves the pixels as they

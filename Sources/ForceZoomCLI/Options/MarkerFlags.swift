@@ -30,8 +30,8 @@ struct MarkerFlags: ParsableArguments {
         if let markers {
             let text: String
             do { text = try FileSystem.readText(markers, limit: Marker.maxFileBytes) } catch {
-                let reason = error.code == EFBIG ? "larger than \(Marker.maxFileBytes >> 20) MiB" : error.description
-                throw ToolFailure("\(Echo.value(markers)): cannot read marker file: \(reason)")
+                throw ToolFailure(
+                    "\(Echo.value(markers)): cannot read marker file: \(FileSystem.readFailure(error, limit: Marker.maxFileBytes))")
             }
             do { out += try Marker.parseList(text, file: markers) } catch { throw ToolFailure(error.description) }
         }

@@ -307,7 +307,8 @@ struct Animate: ParsableCommand {
         try Outputs.checkNotInputs(named.map(\.1), inputs: [input] + (overlay.map { [$0] } ?? []))
         // What forcezoom composites over the image is sRGB: converted into the output's
         // profile when the output keeps one (the overlay first to sRGB from its own).
-        let inks = encode.inks(reader.header.color, path: reader.path)
+        let color = encode.carry(reader.header.color, path: reader.path)
+        let inks = DrawingColors(output: color)
         var overlayView: Overlay?
         if let overlay {
             overlayView = Overlay(
@@ -347,7 +348,6 @@ struct Animate: ParsableCommand {
         let settings = encode.png
         let bg = inks.map(background.color), clip = !bounce, pinColor = inks.map(PinRenderer.color)
         let paths = framePaths, wantAPNG = apng != nil, wantSheet = contactSheet != nil, protect = [input]
-        let color = encode.carry(reader.header.color, path: reader.path)
         // One pixel format for every frame (an APNG has one), whichever path drew it.
         var target = source.format.union(bg.minimalFormat)
         for f in fitted.values { target = target.union(f.format) }

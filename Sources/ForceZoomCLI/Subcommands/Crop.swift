@@ -1,7 +1,4 @@
 import ArgumentParser
-#if canImport(Glibc)
-import Glibc
-#endif
 import ForceZoomCore
 
 /// `forcezoom crop`: the ForceZoom peek, a square 1:1 crop around a touch point.
@@ -82,14 +79,15 @@ struct Crop: ParsableCommand {
     @OptionGroup var encode: EncodeFlags
     @OptionGroup var sample: DepthFlags
 
-    /// The most points `--at-from` reads.
+    /// The most points `--at-from` reads, and the largest file it reads.
     static let pointLimit = 100_000
+    static let pointFileLimit = 16 << 20
 
     /// The points of an `--at-from` file, in order.
     static func points(from path: String) throws -> [Point] {
         let text: String
-        do { text = try FileSystem.readText(path, limit: 16 << 20) } catch {
-            throw ValidationError("--at-from \(Echo.value(path)): \(error.code == EFBIG ? "larger than 16 MiB" : error.description)")
+        do { text = try FileSystem.readText(path, limit: pointFileLimit) } catch {
+            throw ValidationError("--at-from \(Echo.value(path)): \(FileSystem.readFailure(error, limit: pointFileLimit))")
         }
         var points: [Point] = []
         var number = 0
@@ -199,7 +197,8 @@ struct Crop: ParsableCommand {
         var sources: [Image]
         do { sources = try reader.readUpright(rects) } catch { throw ToolFailure(error) }
         for i in sources.indices { try encode.convert(&sources[i], from: header.color, path: reader.path, lenient: decode.lenient) }
-        let inks = encode.inks(header.color, path: reader.path)
+        let carried = encode.carry(header.color, path: reader.path)
+        let inks = DrawingColors(output: carried)
         for w in reader.warnings { Terminal.warning("\(reader.path): \(w)") }
 
         for (i, g) in geometries.enumerated() {
@@ -211,8 +210,7 @@ struct Crop: ParsableCommand {
             let bytes: Int64?
             do {
                 bytes = try ImageWriter.write(
-                    peek, to: path, encoding: .png(encode.png), protecting: [input],
-                    color: encode.carry(header.color, path: reader.path))
+                    peek, to: path, encoding: .png(encode.png), protecting: [input], color: carried)
             } catch {
                 throw ToolFailure(error)
             }
@@ -225,6 +223,7 @@ struct Crop: ParsableCommand {
     /// The lossless path: each square read from the 16-bit PNG at full depth and written at
     /// 16 bits, the samples unchanged (the padding is the background at 16 bits).
     func runSixteenBit(_ geometries: [PeekGeometry], header: ImageHeader, paths: [String]) throws {
+        let carried = encode.carry(header.color, path: input)
         for (i, g) in geometries.enumerated() {
             var source: Image16
             do { source = try PNG16.read(path: input, rect: g.coveredRect, options: encode.reading(decode), header: header) } catch {
@@ -238,7 +237,7 @@ struct Crop: ParsableCommand {
             let bytes: Int64?
             do {
                 bytes = try ImageWriter.write(
-                    peek, to: paths[i], settings: encode.png, protecting: [input], color: encode.carry(header.color, path: input))
+                    peek, to: paths[i], settings: encode.png, protecting: [input], color: carried)
             } catch { throw ToolFailure(error) }
             if json {
                 print(geometryJSON(g, header: header, requested: at[i], output: paths[i], bytes: bytes, path: input, depth: 16))

@@ -85,7 +85,8 @@ struct Fit: ParsableCommand {
         var scaled: Image
         do { (scaled, _) = try FitRenderer.pipeline(for: g, filter: filter).run(reader) } catch { throw ToolFailure(error) }
         try encode.convert(&scaled, from: reader.header.color, path: reader.path, lenient: decode.lenient)
-        let inks = encode.inks(reader.header.color, path: reader.path)
+        let carried = encode.carry(reader.header.color, path: reader.path)
+        let inks = DrawingColors(output: carried)
         let canvas = FitRenderer.render(
             scaled, geometry: g, background: inks.map(background.color), pins: PinLayer(markers, color: inks.map(PinRenderer.color)))
         for w in reader.warnings { Terminal.warning("\(reader.path): \(w)") }
@@ -94,7 +95,7 @@ struct Fit: ParsableCommand {
         do {
             bytes = try ImageWriter.write(
                 canvas, to: path, encoding: .png(encode.png), protecting: [input],
-                color: encode.carry(reader.header.color, path: reader.path))
+                color: carried)
         } catch { throw ToolFailure(error) }
         if outputOptions.json {
             print(

@@ -1,7 +1,4 @@
 import ArgumentParser
-#if canImport(Glibc)
-import Glibc
-#endif
 import ForceZoomCore
 
 /// `forcezoom fixture`: deterministic synthetic images for tests.
@@ -245,7 +242,7 @@ struct Fixture: ParsableCommand {
         e.png = encode.png
         if let embedICC {
             do { e.icc = try FileSystem.readBytes(embedICC, limit: CMYKProfile.sizeLimit) } catch {
-                throw ToolFailure("--embed-icc \(Echo.value(embedICC)): \(error.code == EFBIG ? "larger than 16 MiB" : error.description)")
+                throw ToolFailure("--embed-icc \(Echo.value(embedICC)): \(FileSystem.readFailure(error, limit: CMYKProfile.sizeLimit))")
             }
             if ICCProfile(e.icc!) == nil { throw ToolFailure("--embed-icc \(Echo.value(embedICC)): not an ICC profile") }
         }

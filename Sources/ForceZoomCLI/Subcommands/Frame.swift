@@ -71,11 +71,13 @@ struct Frame: ParsableCommand {
 
     /// The view, and with --with-peek the 1:1 peek beside it. The view is decoded reduced
     /// (DCT-scaled) and the peek at 1:1 from its rows only: two decodes of the file, each the
-    /// cheapest for its part, both here (a reader decodes once).
-    func render(_ reader: ImageReader, fit: AspectFit, peek: PeekGeometry, style given: BoxStyle, markers: [Marker]) throws -> Image {
+    /// cheapest for its part, both here (a reader decodes once). `inks`: the drawn colours in
+    /// the output's colour space.
+    func render(
+        _ reader: ImageReader, fit: AspectFit, peek: PeekGeometry, style given: BoxStyle, markers: [Marker], inks: DrawingColors
+    ) throws -> Image {
         var (scaled, _) = try FrameRenderer.pipeline(for: fit).run(reader)
         try encode.convert(&scaled, from: reader.header.color, path: reader.path, lenient: decode.lenient)
-        let inks = encode.inks(reader.header.color, path: reader.path)
         var style = given
         style.color = inks.map(given.color)
         style.shadowColor = inks.map(given.shadowColor)
@@ -112,13 +114,15 @@ struct Frame: ParsableCommand {
         var style = BoxStyle()
         style.stroke = stroke
         style.color = color.color
+        let carried = encode.carry(reader.header.color, path: reader.path)
         let canvas: Image
-        do { canvas = try render(reader, fit: fit, peek: peek, style: style, markers: markers) } catch let e as DecodeError { throw ToolFailure(e) }
+        do {
+            canvas = try render(reader, fit: fit, peek: peek, style: style, markers: markers, inks: DrawingColors(output: carried))
+        } catch let e as DecodeError { throw ToolFailure(e) }
         let path = outputOptions.path(input: input, suffix: "frame")
         do {
             try ImageWriter.write(
-                canvas, to: path, encoding: .png(encode.png), protecting: [input],
-                color: encode.carry(reader.header.color, path: reader.path))
+                canvas, to: path, encoding: .png(encode.png), protecting: [input], color: carried)
         } catch { throw ToolFailure(error) }
         if outputOptions.json {
             print(

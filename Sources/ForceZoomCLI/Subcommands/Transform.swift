@@ -242,7 +242,8 @@ struct Transform: ParsableCommand {
             }
         } catch { throw ToolFailure(error) }
         try encode.convert(&source, from: reader.header.color, path: reader.path, lenient: decode.lenient)
-        let inks = encode.inks(reader.header.color, path: reader.path)
+        let carried = encode.carry(reader.header.color, path: reader.path)
+        let inks = DrawingColors(output: carried)
         let warp = AffineTransform.scale(w / Double(source.width), h / Double(source.height)).then(full)
         var out = AffineRenderer.render(
             source, transform: warp, canvas: canvasSize, background: inks.map(background.color),
@@ -252,7 +253,7 @@ struct Transform: ParsableCommand {
         do {
             try ImageWriter.write(
                 out, to: path, encoding: .png(encode.png), protecting: [input],
-                color: encode.carry(reader.header.color, path: reader.path))
+                color: carried)
         } catch { throw ToolFailure(error) }
         if outputOptions.json {
             print(

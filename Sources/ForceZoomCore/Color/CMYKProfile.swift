@@ -1,9 +1,5 @@
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The profile that CMYK and YCCK JPEGs without a usable profile of their own are read
 /// through (`--cmyk-profile`, or the system's default): a printing condition has to be
 /// assumed to turn ink amounts into colours, and a real profile's assumption is far closer
@@ -32,13 +28,13 @@ public struct CMYKProfile: Hashable, Sendable {
     public init(path: String) throws(ColorError) {
         let bytes: [UInt8]
         do { bytes = try FileSystem.readBytes(path, limit: Self.sizeLimit) } catch {
-            throw .cmykProfile(path: path, reason: error.code == EFBIG ? "larger than 16 MiB" : error.description)
+            throw .cmykProfile(path: path, reason: FileSystem.readFailure(error, limit: Self.sizeLimit))
         }
         guard let profile = ICCProfile(bytes) else { throw .cmykProfile(path: path, reason: "not an ICC profile") }
         guard profile.colorSpace == "CMYK" else {
             throw .cmykProfile(path: path, reason: "a \(profile.colorSpace) profile, not a CMYK one")
         }
-        if let reason = ColorTransform.problem(with: bytes) { throw .cmykProfile(path: path, reason: reason) }
+        if let reason = ColorTransform.readProblem(with: bytes) { throw .cmykProfile(path: path, reason: reason) }
         self.bytes = bytes
         self.path = path
     }

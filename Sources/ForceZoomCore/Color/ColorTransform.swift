@@ -33,19 +33,12 @@ final class ColorTransform: @unchecked Sendable {
     }
 
     /// Nil when lcms2 can read `icc` and the tags a transform from it would use (a LUT, or
-    /// colorants and tone curves); otherwise the reason. Parsing only, no transform built:
-    /// what `--icc keep` checks before it copies a profile.
+    /// colorants and tone curves; a CMYK profile's LUT); otherwise the reason. Parsing only,
+    /// no transform built: what `--icc keep` checks before it copies a profile, and
+    /// `--cmyk-profile` before it uses one.
     static func readProblem(with icc: [UInt8]) -> String? {
         var message = [CChar](repeating: 0, count: Int(FZ_MESSAGE_MAX))
         let status = icc.withUnsafeBufferPointer { p in fz_color_profile_readable(p.baseAddress, p.count, &message) }
-        return status == FZ_OK ? nil : Self.text(message)
-    }
-
-    /// Nil when lcms2 can read `icc` and build a transform from it to Lab; otherwise the
-    /// reason.
-    static func problem(with icc: [UInt8]) -> String? {
-        var message = [CChar](repeating: 0, count: Int(FZ_MESSAGE_MAX))
-        let status = icc.withUnsafeBufferPointer { p in fz_color_profile_check(p.baseAddress, p.count, &message) }
         return status == FZ_OK ? nil : Self.text(message)
     }
 

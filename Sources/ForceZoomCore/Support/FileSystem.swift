@@ -122,6 +122,11 @@ extension FileSystem {
         String(decoding: try readBytes(path, limit: limit), as: UTF8.self)
     }
 
+    /// Why `readText` or `readBytes` with `limit` failed, in words for a message.
+    public static func readFailure(_ error: Errno, limit: Int) -> String {
+        error.code == EFBIG ? "larger than \(limit >> 20) MiB" : error.description
+    }
+
     /// Reads a small file (`-`: standard input) whole, at most `limit` bytes.
     /// - Throws: `Errno` when it cannot be read, EFBIG when it is larger than `limit`.
     public static func readBytes(_ path: String, limit: Int) throws(Errno) -> [UInt8] {
