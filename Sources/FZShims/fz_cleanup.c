@@ -1,5 +1,5 @@
-// Removing temporary outputs on SIGINT/SIGTERM: see fz_shims.h.
-#include "fz_shims.h"
+// Removing temporary outputs on signals: see fz_process.h.
+#include "fz_process.h"
 
 #include <errno.h>
 #include <pthread.h>
