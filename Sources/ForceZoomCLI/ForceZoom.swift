@@ -41,13 +41,20 @@ public struct ForceZoom: ParsableCommand {
     /// delivered (a full disk, a closed descriptor) is a failure too: exit 1. A closed pipe
     /// (`| head -c10`) ends the process quietly, as other Unix filters do (SIGPIPE).
     public static func main() {
-        fz_install_cleanup()
-        let arguments = Array(CommandLine.arguments.dropFirst())
+        guard ProcessSetup.start() else { Glibc.exit(1) }
+        let arguments = ProcessSetup.arguments
         // `help NAME` for a NAME that is no subcommand: the parser shows the root help and
         // exits 0; a typo should be a usage error.
         let names = subcommandNames
         if arguments.first == "help", arguments.count > 1, !names.contains(arguments[1]) {
             usageError("no subcommand '\(Echo.value(arguments[1]))'; the subcommands are \(names.joined(separator: ", "))", subcommand: nil)
+        }
+        if let bad = ShortFlags.misread(arguments, subcommands: configuration.subcommands) {
+            usageError(bad.message, subcommand: bad.subcommand)
+        }
+        do throws(ReadFilesError) { try ReadFiles.checkNotStandardOutput(arguments) } catch {
+            if case .namedIsStandardOutput(let path) = error { Terminal.error("\(Echo.path(path)): \(ReadFilesError.reason)") }
+            Glibc.exit(1)
         }
         run(arguments)
     }

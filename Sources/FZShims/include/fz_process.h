@@ -4,6 +4,7 @@
 #ifndef FZ_PROCESS_H
 #define FZ_PROCESS_H
 
+#include <signal.h>
 #include <stdio.h>
 
 #ifdef __cplusplus
@@ -11,10 +12,12 @@ extern "C" {
 #endif
 
 // ---------------------------------------------------------------------------------------
-// Temporary outputs. Why in C: a signal handler may only call async-signal-safe functions,
-// and Swift code cannot promise that. Outputs register their temp path while being
-// written; on SIGINT/SIGTERM/SIGHUP the handler unlinks them and re-raises the signal
-// (or, in deferred mode, only records it: see fz_defer_interrupts).
+// Temporary outputs and signals. Outputs register their temp file (a folder descriptor and
+// a name in it) while being written. Every signal whose default is to end the process
+// removes them and then ends it by that signal (or, in deferred mode, only records a stop
+// signal: see fz_defer_interrupts); faults remove them and then go to the handler that was
+// there before. Signals ignored at start stay ignored (nohup). SIGXFSZ is ignored, so a
+// write past `ulimit -f` fails with EFBIG like a full disk.
 // ---------------------------------------------------------------------------------------
 
 /// The process's stdin/stdout streams. Why: Swift 6 refuses C's mutable globals
@@ -22,9 +25,30 @@ extern "C" {
 FILE *fz_stdin(void);
 FILE *fz_stdout(void);
 
-void fz_register_temp(const char *path);
-void fz_unregister_temp(const char *path);
+/// How many temp outputs can exist at once: more than `--jobs` allows (1024), each job
+/// writing one file at a time, plus the outputs a command keeps open (an APNG stream).
+enum { FZ_TEMP_SLOTS = 1100 };
+/// Seconds a batch may take, after its first stop signal, to let its running jobs finish;
+/// then the process ends regardless (a job stuck in a library never sees the flag).
+enum { FZ_GRACE_SECONDS = 2 };
+
+/// Registers a temp output `name` in the folder open as `dir`: 0, or -1 when every slot
+/// is taken or the name is too long (the caller then removes the file and fails).
+int fz_register_temp(int dir, const char *name);
+void fz_unregister_temp(int dir, const char *name);
 void fz_install_cleanup_handlers(void);
+/// Blocks every signal that can be sent (faults stay deliverable), saving the old mask:
+/// between creating a temp file and registering it, no handler may run.
+void fz_block_cleanup_signals(sigset_t *previous);
+void fz_restore_signals(const sigset_t *previous);
+
+/// Makes sure descriptors 0, 1 and 2 are open (/dev/null where one is closed), before
+/// anything else opens a file. -1 when that cannot be done.
+int fz_ensure_standard_descriptors(void);
+/// 0 when a thread can be started (one is, and joined), else pthread_create's error
+/// (EAGAIN under `ulimit -u`): a library that starts threads of its own and waits for them
+/// (libde265) would wait forever when one cannot start.
+int fz_can_start_thread(void);
 
 /* Flushes stdout: 0 when everything printed reached it, else the errno of the failed
  * write (ENOSPC on /dev/full, EBADF when stdout was closed). */
@@ -34,10 +58,11 @@ int fz_interrupted_signal(void);
 /// Batch mode (`thumb`): from now on the first SIGINT/SIGTERM/SIGHUP unlinks the
 /// registered temps and only sets the flag `fz_interrupted_signal` reports, so the batch
 /// can stop handing out work, let running jobs discard their outputs and print a summary
-/// of what finished. A second signal acts at once (unlink, re-raise). Why a mode and not
-/// a Swift handler: the handler must stay async-signal-safe, which only C can promise.
-/// Temp registration is thread-safe for the handler too (see fz_cleanup.c). Also unblocks
-/// the three signals, which a parent may have left blocked.
+/// of what finished. A second signal of any kind acts at once (unlink, end by it), and so
+/// does the end of the grace period (FZ_GRACE_SECONDS). Why a mode and not a Swift
+/// handler: the handler must stay async-signal-safe, which only C can promise. Temp
+/// registration is thread-safe for the handler too (see fz_cleanup.c). Also unblocks the
+/// handled signals, which a parent may have left blocked.
 void fz_defer_interrupts(void);
 /// Ends the process by `sig` with the default action (after a deferred interrupt), so the
 /// parent shell sees an interrupted child and stops its script too.

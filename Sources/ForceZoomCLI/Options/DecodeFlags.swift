@@ -45,7 +45,7 @@ struct DecodeFlags: ParsableArguments {
         o.autoOrient = !noAutoOrient
         o.lenient = lenient
         o.maxPixels = maxPixels
-        o.maxMemory = maxMemory << 20
+        o.maxMemory = MemoryLimit.cap(maxMemory << 20)
         o.frame = frame
         o.cmykProfile = cmykProfile.flatMap { try? CMYKProfile.load(path: $0) }
         return o

@@ -34,8 +34,10 @@ enum Terminal {
         }
     }
 
-    static func error(_ message: String) { writeError("forcezoom: error: \(message)\n") }
-    static func warning(_ message: String) { writeError("forcezoom: warning: \(message)\n") }
+    /// Messages are escaped whole (`Echo.line`): a file name can hold any byte, and none
+    /// of them may move the cursor, retitle the terminal or start a line of its own.
+    static func error(_ message: String) { writeError("forcezoom: error: \(Echo.line(message))\n") }
+    static func warning(_ message: String) { writeError("forcezoom: warning: \(Echo.line(message))\n") }
 
     /// The same warning said once per run (a profile left out of every output of a crop).
     static func warningOnce(_ message: String) {
@@ -48,6 +50,3 @@ enum Terminal {
     /// Whether standard error is a terminal (progress lines only then).
     static var stderrIsTerminal: Bool { isatty(2) != 0 }
 }
-
-/// Installs the signal handlers that remove temporary outputs on Ctrl-C.
-func fz_install_cleanup() { fz_install_cleanup_handlers() }

@@ -34,7 +34,7 @@ struct Info: ParsableCommand {
             do {
                 let reader = try ImageReader(path: file, options: decode.options)
                 let h = reader.header
-                print(json ? Self.json(h, path: reader.path).description : Self.text(h, path: reader.path))
+                print(json ? Self.json(h, path: reader.path).description : Echo.line(Self.text(h, path: reader.path)))
             } catch {
                 failed = true
                 Terminal.error(error.description)

@@ -143,21 +143,26 @@ struct Thumb: ParsableCommand {
         }
         let (found, walkFailures, otherFiles) = InputWalker(recursive: recursive, excluding: [out]).collectCounting(arguments)
         let plan: ThumbnailPlan
-        do { plan = try ThumbnailPlan(inputs: found, folder: out, name: name) } catch {
+        do { plan = try ThumbnailPlan(inputs: found, folder: out, name: name, alsoRead: from.map { [$0] } ?? []) } catch {
             var failure = ToolFailure(error.description)
             failure.exitCode = 2
             throw failure
         }
-        for folder in plan.folders {
-            do { try FileSystem.makeDirectories(folder) } catch {
-                throw ToolFailure("\(folder): cannot create the output folder: \(error) (check --out and its permissions)")
-            }
+        // --out is opened once; every output and subfolder is made relative to it, never
+        // through a link (see OutputFolder), so swapping it mid-batch changes nothing.
+        let outputFolder: OutputFolder
+        do {
+            outputFolder = try OutputFolder.make(out)
+            for folder in plan.folders { _ = try outputFolder.subfolder(folder, create: true) }
+        } catch {
+            throw ToolFailure("\(error.description) (check --out and its permissions)")
         }
 
         var thumbnailer = Thumbnailer(
             size: size, decode: encode.reading(decode), png: encode.png,
             jpegQuality: quality, skipExisting: skipExisting)
         thumbnailer.lossless = lossless
+        thumbnailer.outputFolder = outputFolder
         thumbnailer.keepColor = encode.icc == .keep
         thumbnailer.convertToSRGB = encode.icc == .srgb ? encode.intent : nil
         thumbnailer.useEmbeddedThumbnail = !noEmbeddedThumbnail
@@ -202,7 +207,7 @@ struct Thumb: ParsableCommand {
             })
         line.clear()
         let signal = fz_interrupted_signal()
-        if !quiet { Terminal.writeError("forcezoom: \(counts.summary(elapsed: clock.elapsed, interrupted: signal != 0))\n") }
+        if !quiet { Terminal.writeError("forcezoom: \(Echo.line(counts.summary(elapsed: clock.elapsed, interrupted: signal != 0)))\n") }
         fflush(fz_stdout())
         if signal != 0 { fz_end_by_signal(signal) }
         if counts.failed > 0 { throw ExitCode(1) }
@@ -234,7 +239,7 @@ private struct ProgressLine {
         if shown && now - lastDraw < 0.1 { return }
         lastDraw = now
         shown = true
-        Terminal.writeError("\r\u{1B}[K" + text)
+        Terminal.writeError("\r\u{1B}[K" + Echo.line(text))
     }
 
     /// Prints messages on a line of their own; the next draw puts the line back.

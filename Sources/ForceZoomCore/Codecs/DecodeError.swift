@@ -63,6 +63,9 @@ public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
             return
                 "image is \(size) (\(size.area == .max ? "over 9.2e18" : String(size.area)) pixels), over the limit of \(limit); raise it with --max-pixels N (0 = no limit)"
         case .overMemoryLimit(_, let needed, let limit):
+            if MemoryLimit.perImage == limit {
+                return "decoding would need about \(Self.mebibytes(needed)) MiB, over \(MemoryLimit.describe(limit)); raise that limit"
+            }
             return "decoding would need about \(Self.mebibytes(needed)) MiB, over the memory limit of "
                 + "\(Self.mebibytes(limit)) MiB; raise it with --max-memory MIB (0 = no limit)"
         case .tooManyScans(_, let limit):

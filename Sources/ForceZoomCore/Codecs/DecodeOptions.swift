@@ -17,7 +17,8 @@ public struct DecodeOptions: Hashable, Sendable {
     /// header before anything is allocated (0 = no limit): libpng's rows, an interlaced
     /// PNG's whole image, a progressive JPEG's coefficients. The pixel limit alone does not
     /// bound this: a 268435456x1 16-bit RGBA PNG is under it and needs 5 GiB of rows.
-    public var maxMemory: Int64 = 1 << 30
+    /// Lowered to what the process's memory limits allow (`MemoryLimit`).
+    public var maxMemory: Int64 = MemoryLimit.cap(1 << 30)
     /// The frame of an animated image to read, from 1 (animated WebP; other files have one).
     public var frame = 1
     /// The most bytes read from standard input.
@@ -45,10 +46,12 @@ extension DecodeOptions {
         }
     }
 
-    /// Throws when a decoder would need more than `maxMemory` bytes.
+    /// Throws when a decoder would need more than `maxMemory` bytes, or more than the
+    /// process's memory limits allow (`MemoryLimit`).
     func checkMemory(_ needed: Int64, path: String) throws(DecodeError) {
-        if maxMemory > 0 && needed > maxMemory {
-            throw .overMemoryLimit(path: path, needed: needed, limit: maxMemory)
+        let limit = budget.maxBytes
+        if limit > 0 && needed > limit {
+            throw .overMemoryLimit(path: path, needed: needed, limit: limit)
         }
     }
 }

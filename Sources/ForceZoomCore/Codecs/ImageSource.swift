@@ -7,8 +7,8 @@ public final class ImageSource {
     let head: [UInt8]
     /// The stream, at the first byte.
     let file: CFile
-    /// (device, inode) of the file read, when it is a regular file.
-    public let identity: (device: UInt64, inode: UInt64)?
+    /// The file read, when it is a regular file.
+    public let identity: FileIdentity?
 
     /// Opens a file, or "-" for standard input (read whole, up to `stdinLimit` bytes: it
     /// cannot seek back after sniffing).
@@ -16,21 +16,21 @@ public final class ImageSource {
     public convenience init(path: String, stdinLimit: Int = 1 << 30) throws(DecodeError) {
         let name = path == "-" ? "<stdin>" : path
         let file: CFile
-        var identity: (UInt64, UInt64)?
+        var identity: FileIdentity?
         if path == "-" {
-            identity = FileSystem.identity(ofDescriptor: 0)
+            identity = FileIdentity.ofDescriptor(0)
             switch CFile.slurpStandardInput(limit: stdinLimit) {
             case .success(let f): file = f
             case .failure(let e): throw .readFailed(path: name, reason: e.description)
             }
         } else {
-            if FileSystem.kind(of: path) == .directory { throw .isDirectory(path: name) }
-            // fopen says why when it fails (missing, a dangling link, no permission).
+            // open says why when it fails (missing, a dangling link, no permission, a FIFO).
             switch CFile.open(readingFrom: path) {
             case .success(let f): file = f
+            case .failure(let e) where e.code == EISDIR: throw .isDirectory(path: name)
             case .failure(let e): throw .cannotOpen(path: name, reason: e.description)
             }
-            identity = file.withStream { FileSystem.identity(ofDescriptor: fileno($0)) }
+            identity = file.withStream { FileIdentity.ofDescriptor(fileno($0)) }
         }
         try self.init(file: file, name: name, identity: identity)
     }
@@ -44,10 +44,10 @@ public final class ImageSource {
         }
     }
 
-    private init(file: CFile, name: String, identity: (UInt64, UInt64)?) throws(DecodeError) {
+    private init(file: CFile, name: String, identity: FileIdentity?) throws(DecodeError) {
         self.file = file
         self.name = name
-        self.identity = identity.map { (device: $0.0, inode: $0.1) }
+        self.identity = identity
         head = file.read(upTo: ImageFormat.sniffLength)
         if head.isEmpty { throw .empty(path: name) }
         guard file.rewind() else { throw .readFailed(path: name, reason: "cannot seek back to the start") }

@@ -34,15 +34,24 @@ public enum ImageWriter {
     ///   - encoding: PNG, JPEG or WebP settings.
     ///   - inputs: input paths the output must not overwrite.
     ///   - threads: threads a large PNG may be compressed on (1: serial).
+    ///   - folder: when given, `path` is a name inside it (a batch's `--out`), made without
+    ///     following links; else a path as a user named it (`OutputFile(path:)`).
     /// - Returns: the number of bytes written (nil for stdout).
     /// - Throws: `OutputError`; no partial file remains.
     @discardableResult
     public static func write(
-        _ image: Image, to path: String, encoding: OutputEncoding = .png(.default),
+        _ image: Image, to path: String, in folder: (OutputFolder, shown: String)? = nil,
+        encoding: OutputEncoding = .png(.default),
         protecting inputs: [String] = [], threads: Int = Threads.perImage,
         color: ColorDescription? = nil
     ) throws(OutputError) -> Int64? {
-        let out = try OutputFile(path: path, protecting: inputs)
+        let out: OutputFile
+        if let (root, shown) = folder {
+            let sub = try root.subfolder(FileSystem.directory(of: path), create: false)
+            out = try OutputFile(in: sub, name: FileSystem.basename(path), path: shown, protecting: inputs)
+        } else {
+            out = try OutputFile(path: path, protecting: inputs)
+        }
         do {
             try encode(image, into: out, encoding: encoding, threads: threads, color: color?.carried(into: image.format))
             try out.commit()
@@ -50,7 +59,7 @@ public enum ImageWriter {
             out.discard()
             throw error
         }
-        return path == "-" ? nil : FileSystem.size(of: path)
+        return out.size
     }
 
     /// Encodes into an open output, in bands of rows so nothing is copied whole.

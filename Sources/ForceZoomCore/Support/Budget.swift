@@ -13,9 +13,11 @@ public struct Budget: Hashable, Sendable {
     /// refused before any arithmetic, so every product of two sides fits an Int64.
     public static let maxSide = 1 << 20
 
+    /// - Parameter maxBytes: --max-memory; lowered to what the process's memory limits
+    ///   allow (`MemoryLimit`), so an image that could not be allocated is refused first.
     public init(maxPixels: Int64 = 268_435_456, maxBytes: Int64 = 1 << 30) {
         self.maxPixels = maxPixels
-        self.maxBytes = maxBytes
+        self.maxBytes = MemoryLimit.cap(maxBytes)
     }
 
     /// Checks `count` images of `size` at `bytesPerPixel`, named `what` for the message
@@ -59,7 +61,7 @@ public enum BudgetError: Error, Equatable, CustomStringConvertible {
                 "\(what) would be \(n) = \(size.area.multipliedReportingOverflow(by: Int64(count)).overflow ? "too many" : String(size.area * Int64(count))) pixels, over --max-pixels \(limit); give smaller values or raise --max-pixels"
         case .memory(let what, let bytes, let limit):
             let mib = bytes == .max ? "more than 8 EiB" : "\((bytes + (1 << 20) - 1) >> 20) MiB"
-            return "\(what) would need \(mib), over --max-memory \(limit >> 20) MiB; give smaller values or raise --max-memory"
+            return "\(what) would need \(mib), over \(MemoryLimit.describe(limit)); \(MemoryLimit.advice(limit))"
         }
     }
 }

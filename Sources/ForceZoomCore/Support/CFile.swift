@@ -31,7 +31,7 @@ final class CFile {
     func close() -> Int32 {
         if closed { return 0 }
         closed = true
-        if stream == fz_stdout() {
+        if stream == fz_stdout() || stream == fz_stdin() {
             return fflush(stream) == 0 ? 0 : errno
         }
         return fclose(stream) == 0 ? 0 : errno
@@ -66,9 +66,39 @@ final class CFile {
     /// Moves back to the first byte; false when the stream cannot seek.
     func rewind() -> Bool { fseek(stream, 0, SEEK_SET) == 0 }
 
-    /// Opens a file for reading.
+    /// Opens a regular file for reading and records it in `ReadFiles` (so no output
+    /// replaces it). The path's bytes go to the kernel as they are.
+    ///
+    /// Why `O_NONBLOCK` and `fstat` first: opening a FIFO for reading blocks until a writer
+    /// comes, and a device (`/dev/zero`, a tape) never ends; only regular files are read
+    /// by name (standard input is "-"). The flag is cleared once the file is known regular.
+    /// - Returns: the stream, or `Errno` (EISDIR for a folder, EINVAL with a sentence for
+    ///   another kind of file, EBUSY when the file is where standard output goes).
     static func open(readingFrom path: String) -> Result<CFile, Errno> {
-        guard let f = fopen(path, "rb") else { return .failure(Errno(errno)) }
+        let fd = PathBytes.withCPath(path) { Glibc.open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY) }
+        guard fd >= 0 else { return .failure(Errno(errno)) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else {
+            let e = errno
+            Glibc.close(fd)
+            return .failure(Errno(e))
+        }
+        let kind = FileSystem.kind(st)
+        if kind != .regular {
+            Glibc.close(fd)
+            if kind == .directory { return .failure(Errno(EISDIR)) }
+            return .failure(Errno(EINVAL, "\(FileSystem.kindName(st)), not a regular file; give a file (or - for standard input)"))
+        }
+        do throws(ReadFilesError) { try ReadFiles.record(FileIdentity(st)) } catch {
+            Glibc.close(fd)
+            return .failure(Errno(EBUSY, ReadFilesError.reason))
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        guard let f = fdopen(fd, "rb") else {
+            let e = errno
+            Glibc.close(fd)
+            return .failure(Errno(e))
+        }
         return .success(CFile(stream: f))
     }
 
@@ -105,9 +135,21 @@ final class CFile {
     /// The process's standard output.
     static func standardOutput() -> CFile { CFile(stream: fz_stdout()) }
 
+    /// The process's standard input, read as a stream (a list of paths), recorded in
+    /// `ReadFiles` when it is a file.
+    static func standardInput() -> Result<CFile, Errno> {
+        if let id = FileIdentity.ofDescriptor(0) {
+            do throws(ReadFilesError) { try ReadFiles.record(id) } catch { return .failure(Errno(EBUSY, ReadFilesError.reason)) }
+        }
+        return .success(CFile(stream: fz_stdin()))
+    }
+
     /// Reads all of standard input into memory and opens a stream over it (stdin cannot
     /// seek back after sniffing, and libjpeg and libpng read from a stream).
     static func slurpStandardInput(limit: Int) -> Result<CFile, Errno> {
+        if let id = FileIdentity.ofDescriptor(0) {
+            do throws(ReadFilesError) { try ReadFiles.record(id) } catch { return .failure(Errno(EBUSY, ReadFilesError.reason)) }
+        }
         var bytes = [UInt8]()
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
@@ -136,11 +178,17 @@ final class CFile {
     }
 }
 
-/// A system error number with its text.
+/// A system error number with its text (or a sentence of ours that says more).
 public struct Errno: Error, Equatable, Sendable, CustomStringConvertible {
     public let code: Int32
-    public init(_ code: Int32) { self.code = code }
+    /// Said instead of the system's text when set.
+    public let detail: String?
+    public init(_ code: Int32, _ detail: String? = nil) {
+        self.code = code
+        self.detail = detail
+    }
     public var description: String {
+        if let detail { return detail }
         guard let s = strerror(code) else { return "error \(code)" }
         return String(cString: s).lowercasedFirst
     }

@@ -10,8 +10,12 @@ public enum FileSystem {
     public enum Kind: Equatable, Sendable { case missing, directory, regular, other }
 
     public static func kind(of path: String) -> Kind {
-        var st = stat()
-        guard stat(path, &st) == 0 else { return .missing }
+        guard let st = status(path) else { return .missing }
+        return kind(st)
+    }
+
+    /// The kind a `stat` result says.
+    static func kind(_ st: stat) -> Kind {
         switch st.st_mode & S_IFMT {
         case S_IFDIR: return .directory
         case S_IFREG: return .regular
@@ -19,20 +23,16 @@ public enum FileSystem {
         }
     }
 
-    /// (device, inode) of the file a path names, following links; nil when absent.
-    public static func identity(of path: String) -> (UInt64, UInt64)? {
+    /// What `stat` says of a path (links followed; `follow: false`, `lstat`); nil when absent.
+    /// The path's bytes reach the kernel as they are (`PathBytes`).
+    public static func status(_ path: String, follow: Bool = true) -> stat? {
         var st = stat()
-        guard stat(path, &st) == 0 else { return nil }
-        return (UInt64(st.st_dev), UInt64(st.st_ino))
+        let rc = PathBytes.withCPath(path) { follow ? stat($0, &st) : lstat($0, &st) }
+        return rc == 0 ? st : nil
     }
 
-    /// (device, inode) of an open descriptor's file when it is a regular file (standard
-    /// input redirected from one, say); nil for pipes, terminals and closed descriptors.
-    public static func identity(ofDescriptor fd: Int32) -> (UInt64, UInt64)? {
-        var st = stat()
-        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
-        return (UInt64(st.st_dev), UInt64(st.st_ino))
-    }
+    /// The identity of the file a path names, following links; nil when absent.
+    public static func identity(of path: String) -> FileIdentity? { status(path).map(FileIdentity.init) }
 
     /// Whether two paths name the same existing file (hard links and symlinks included).
     public static func sameFile(_ a: String, _ b: String) -> Bool {
@@ -40,17 +40,35 @@ public enum FileSystem {
         return x == y
     }
 
+    /// A short word for what a non-regular file is, for messages ("a FIFO").
+    public static func kindName(_ st: stat) -> String {
+        switch st.st_mode & S_IFMT {
+        case S_IFDIR: return "a folder"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFIFO: return "a FIFO (named pipe)"
+        case S_IFSOCK: return "a socket"
+        case S_IFLNK: return "a symbolic link"
+        default: return "not a regular file"
+        }
+    }
+
+    /// The absolute path with every link resolved (`realpath`); nil when it cannot be.
+    public static func resolved(_ path: String) -> String? {
+        guard let p = PathBytes.withCPath(path, { realpath($0, nil) }) else { return nil }
+        defer { free(p) }
+        return PathBytes.string(cString: p)
+    }
+
     /// Modification time in nanoseconds, nil when absent.
     public static func modificationTime(of path: String) -> Int64? {
-        var st = stat()
-        guard stat(path, &st) == 0 else { return nil }
+        guard let st = status(path) else { return nil }
         return Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
     }
 
     /// File size in bytes, nil when absent.
     public static func size(of path: String) -> Int64? {
-        var st = stat()
-        guard stat(path, &st) == 0 else { return nil }
+        guard let st = status(path) else { return nil }
         return Int64(st.st_size)
     }
 
@@ -97,17 +115,18 @@ public enum FileSystem {
         if parent != path && parent != "." && parent != "/" && kind(of: parent) == .missing {
             try makeDirectories(parent)
         }
-        if mkdir(path, 0o777) != 0 && errno != EEXIST { throw Errno(errno) }
+        if PathBytes.withCPath(path, { mkdir($0, 0o777) }) != 0 && errno != EEXIST { throw Errno(errno) }
     }
 
     /// Lists a folder's entries (no "." and ".."), sorted by name.
     public static func list(_ path: String) throws(Errno) -> [String] {
-        guard let dir = opendir(path) else { throw Errno(errno) }
+        guard let dir = PathBytes.withCPath(path, { opendir($0) }) else { throw Errno(errno) }
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {
+            // The name's bytes as they are: a name that is not UTF-8 is still found.
             let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { PathBytes.string(cString: $0) }
             }
             if name != "." && name != ".." { names.append(name) }
         }
@@ -119,7 +138,7 @@ extension FileSystem {
     /// Reads a small text file (marker lists, input lists), at most `limit` bytes.
     /// - Throws: `Errno` when it cannot be read, EFBIG when it is larger than `limit`.
     public static func readText(_ path: String, limit: Int = 64 << 20) throws(Errno) -> String {
-        String(decoding: try readBytes(path, limit: limit), as: UTF8.self)
+        PathBytes.string(of: try readBytes(path, limit: limit))
     }
 
     /// Why `readText` or `readBytes` with `limit` failed, in words for a message.
@@ -137,7 +156,6 @@ extension FileSystem {
             case .failure(let e): throw e
             }
         } else {
-            if kind(of: path) == .directory { throw Errno(EISDIR) }
             switch CFile.open(readingFrom: path) {
             case .success(let f): file = f
             case .failure(let e): throw e

@@ -17,101 +17,131 @@ public enum OutputError: Error, Equatable, Sendable, CustomStringConvertible {
     case cannotRename(path: String, reason: String)
     /// The output path is a directory.
     case isDirectory(path: String)
+    /// Something other than a regular file is at the output path (a device, a FIFO, a
+    /// socket): forcezoom replaces only regular files and never writes into others.
+    case notRegularFile(path: String, kind: String)
 
     public var path: String {
         switch self {
         case .wouldOverwriteInput(let p), .cannotCreate(let p, _), .writeFailed(let p, _),
-            .cannotRename(let p, _), .isDirectory(let p):
+            .cannotRename(let p, _), .isDirectory(let p), .notRegularFile(let p, _):
             return p
         }
     }
 
     public var reason: String {
         switch self {
+        case .wouldOverwriteInput(let p) where p == "-":
+            return "standard output is a file forcezoom reads; it never writes into an input (redirect standard output elsewhere)"
         case .wouldOverwriteInput: return "output is the input file; forcezoom never overwrites an input (choose another -o)"
         case .cannotCreate(_, let r): return "cannot create output: \(r) (check the folder exists and is writable)"
         case .writeFailed(_, let r): return "write failed: \(r); no partial file was left"
         case .cannotRename(_, let r): return "cannot move the finished file into place: \(r)"
         case .isDirectory: return "output is a directory; give a file name"
+        case .notRegularFile(_, let kind):
+            return "\(kind) is at the output path; forcezoom writes only regular files (remove it, choose another name, or -o - for standard output)"
         }
     }
 
-    public var description: String { "\(path): \(reason)" }
+    public var description: String { "\(path == "-" ? "<stdout>" : Echo.line(path)): \(reason)" }
 }
+
 
 /// An output written to a temporary file beside its target and renamed into place on
 /// `commit`, so a failure or interruption never leaves a partial file; "-" is stdout.
+///
+/// The rules, which hold whatever is at the path (see `OutputFolder` for why everything is
+/// relative to a folder descriptor):
+/// - a regular file there is replaced by rename, never written into, and only when it is
+///   not a file this process reads (`ReadFiles`, and `protecting`);
+/// - a symbolic link there is replaced by rename, never followed; except a link named as
+///   `-o` itself (`init(path:)`), which is followed to the file it points to, as `cp`
+///   and ImageMagick do: that file is then replaced the same way;
+/// - a folder, device, FIFO or socket there is refused; `/dev/null` (where writing loses
+///   nothing) and a name for standard output itself (`/dev/stdout`) are written directly;
+/// - the temporary file is made with `O_EXCL | O_NOFOLLOW` and registered for the signal
+///   handlers before any signal can arrive, so an interruption leaves nothing behind.
 public final class OutputFile {
-    /// The final path ("-" for stdout).
+    /// The final path as named ("-" for stdout), for messages.
     public let path: String
     let file: CFile
-    private let temporaryPath: String?
+    /// The folder and the names in it; nil when writing to a stream (stdout, /dev/null).
+    private let folder: OutputFolder?
+    private let name: String
+    private let temporaryName: String
+    private let protected: Set<FileIdentity>
     private var finished = false
+    /// The bytes written, known after `commit` (nil for a stream).
+    public private(set) var size: Int64?
 
-    /// Creates the temporary file.
+    /// Creates the temporary output for a path a user named (`-o`).
     /// - Parameters:
-    ///   - path: where the output should end up, or "-" for standard output. An existing
-    ///     device or FIFO (`/dev/null`, `/dev/stdout`, a named pipe) is written directly:
-    ///     renaming a file over it would replace the device node itself.
-    ///   - inputs: paths that must not be overwritten ("-": whatever file standard input
-    ///     is redirected from).
-    /// - Throws: `OutputError` when the path names an input or the folder is not writable.
-    public init(path: String, protecting inputs: [String] = []) throws(OutputError) {
-        self.path = path
+    ///   - path: where the output should end up, or "-" for standard output.
+    ///   - inputs: paths that must not be overwritten, besides every file read so far.
+    /// - Throws: `OutputError` when the path names an input, a folder or another kind of
+    ///   file, or the folder is not writable.
+    public convenience init(path: String, protecting inputs: [String] = []) throws(OutputError) {
+        let protected = Self.identities(inputs)
         if path == "-" {
-            file = CFile.standardOutput()
-            temporaryPath = nil
+            try self.init(stream: CFile.standardOutput(), path: path, protected: protected)
             return
         }
-        let kind = FileSystem.kind(of: path)
-        if kind == .directory { throw .isDirectory(path: path) }
-        for input in inputs {
-            var same = FileSystem.sameFile(input, path)
-            if input == "-", let stdin = FileSystem.identity(ofDescriptor: 0), let out = FileSystem.identity(of: path) {
-                same = stdin == out
+        var target = path
+        if let st = FileSystem.status(path) {
+            let linked = FileSystem.status(path, follow: false).map { $0.st_mode & S_IFMT == S_IFLNK } ?? false
+            let id = FileIdentity(st)
+            if st.st_mode & S_IFMT == S_IFCHR, st.st_rdev == FileSystem.status("/dev/null")?.st_rdev {
+                // /dev/null: nothing can be lost by writing there, and scripts use it.
+                try self.init(stream: Self.openStream(path), path: path, protected: protected)
+                return
             }
-            if same { throw .wouldOverwriteInput(path: path) }
-        }
-        if kind == .other {
-            let fd = open(path, O_WRONLY | O_CLOEXEC)
-            if fd < 0 { throw .cannotCreate(path: path, reason: Errno(errno).description) }
-            switch CFile.open(writingTo: fd) {
-            case .success(let f): file = f
-            case .failure(let e):
-                close(fd)
-                throw .cannotCreate(path: path, reason: e.description)
+            if let out = Self.standardOutputIdentity, out == id, st.st_mode & S_IFMT != S_IFREG {
+                // /dev/stdout, /proc/self/fd/1: the user means standard output.
+                try self.init(stream: CFile.standardOutput(), path: "-", protected: protected)
+                return
             }
-            temporaryPath = nil
-            return
+            if linked, let resolved = FileSystem.resolved(path) { target = resolved }
+        } else if FileSystem.status(path, follow: false) != nil {
+            throw .cannotCreate(
+                path: path, reason: "is a symbolic link to nothing; name the file to write instead of the link")
         }
-        let dir = FileSystem.directory(of: path)
-        var template = Array(FileSystem.join(dir, "." + FileSystem.basename(path) + ".fz-XXXXXX").utf8CString)
-        // Signals stay blocked from mkstemp until the path is registered, so an interrupt
-        // never finds a temp file the handler does not know about; a pending one is
-        // handled (and the file removed) as soon as they are unblocked.
-        var handled = sigset_t(), previous = sigset_t()
-        sigemptyset(&handled)
-        for sig in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&handled, sig) }
-        pthread_sigmask(SIG_BLOCK, &handled, &previous)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        let created = errno
-        if fd >= 0 { template.withUnsafeBufferPointer { fz_register_temp($0.baseAddress!) } }
-        pthread_sigmask(SIG_SETMASK, &previous, nil)
-        if fd < 0 { throw .cannotCreate(path: path, reason: Errno(created).description) }
-        let tmp = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        // mkstemp makes 0600; outputs are ordinary files, so honour the umask as creat would.
-        let mask = umask(0)
-        umask(mask)
-        fchmod(fd, 0o666 & ~mask)
+        let folder = try OutputFolder.open(FileSystem.directory(of: target))
+        try self.init(in: folder, name: FileSystem.basename(target), path: path, protected: protected)
+    }
+
+    /// Creates the temporary output `name` in `folder` (a batch's outputs below `--out`):
+    /// a link at `name` is replaced, never followed.
+    public convenience init(in folder: OutputFolder, name: String, path: String, protecting inputs: [String] = []) throws(OutputError) {
+        try self.init(in: folder, name: name, path: path, protected: Self.identities(inputs))
+    }
+
+    private init(in folder: OutputFolder, name: String, path: String, protected: Set<FileIdentity>) throws(OutputError) {
+        self.path = path
+        self.folder = folder
+        self.name = name
+        self.protected = protected
+        try Self.checkTarget(folder, name, path: path, protected: protected)
+        let (fd, temporary) = try Self.createTemporary(in: folder, for: name, path: path)
         switch CFile.open(writingTo: fd) {
         case .success(let f): file = f
         case .failure(let e):
             close(fd)
-            unlink(tmp)
-            fz_unregister_temp(tmp)
+            Self.remove(temporary, in: folder)
             throw .cannotCreate(path: path, reason: e.description)
         }
-        temporaryPath = tmp
+        temporaryName = temporary
+    }
+
+    private init(stream: CFile, path: String, protected: Set<FileIdentity>) throws(OutputError) {
+        if let out = ReadFiles.standardOutput, path == "-", protected.contains(out) || ReadFiles.contains(out) {
+            throw .wouldOverwriteInput(path: "-")
+        }
+        self.path = path
+        file = stream
+        folder = nil
+        name = ""
+        temporaryName = ""
+        self.protected = protected
     }
 
     deinit { if !finished { discard() } }
@@ -123,21 +153,34 @@ public final class OutputFile {
         let flushError = file.flush()
         if flushError != 0 || file.hasError {
             discard()
-            throw .writeFailed(path: path, reason: Errno(flushError != 0 ? flushError : EIO).description)
+            throw .writeFailed(path: path, reason: Self.writeReason(flushError != 0 ? flushError : EIO))
         }
-        if let tmp = temporaryPath {
-            let closeError = file.close()
-            if closeError != 0 {
-                discard()
-                throw .writeFailed(path: path, reason: Errno(closeError).description)
-            }
-            if rename(tmp, path) != 0 {
-                let e = errno
-                discard()
-                throw .cannotRename(path: path, reason: Errno(e).description)
-            }
-            fz_unregister_temp(tmp)
+        guard let folder else {
+            finished = true
+            return
         }
+        var st = stat()
+        let written = file.withStream { fstat(fileno($0), &st) } == 0 ? Int64(st.st_size) : nil
+        let closeError = file.close()
+        if closeError != 0 {
+            discard()
+            throw .writeFailed(path: path, reason: Self.writeReason(closeError))
+        }
+        // Again at the last moment: what is at the name may have changed while encoding.
+        do { try Self.checkTarget(folder, name, path: path, protected: protected) } catch {
+            discard()
+            throw error
+        }
+        let rc = PathBytes.withCPath(temporaryName) { from in
+            PathBytes.withCPath(name) { to in renameat(folder.descriptor, from, folder.descriptor, to) }
+        }
+        if rc != 0 {
+            let e = errno
+            discard()
+            throw .cannotRename(path: path, reason: Errno(e).description)
+        }
+        PathBytes.withCPath(temporaryName) { fz_unregister_temp(folder.descriptor, $0) }
+        size = written
         finished = true
     }
 
@@ -146,9 +189,6 @@ public final class OutputFile {
         guard !finished else { return }
         finished = true
         file.close()
-        if let tmp = temporaryPath {
-            unlink(tmp)
-            fz_unregister_temp(tmp)
-        }
+        if let folder { Self.remove(temporaryName, in: folder) }
     }
 }

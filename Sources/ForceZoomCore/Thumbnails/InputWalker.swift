@@ -20,14 +20,11 @@ public struct InputWalker: Sendable {
     public var excluded: [Identity]
 
     /// A file identity: (device, inode).
-    public struct Identity: Hashable, Sendable {
-        let device: UInt64, inode: UInt64
-        public init(_ id: (UInt64, UInt64)) { (device, inode) = id }
-    }
+    public typealias Identity = FileIdentity
 
     public init(recursive: Bool = false, excluding folders: [String] = []) {
         self.recursive = recursive
-        excluded = folders.compactMap { FileSystem.identity(of: $0).map(Identity.init) }
+        excluded = folders.compactMap { FileSystem.identity(of: $0) }
     }
 
     /// Expands the arguments in order.
@@ -50,7 +47,7 @@ public struct InputWalker: Sendable {
         var seenPaths = Set<String>()
         func add(_ input: ThumbnailPlan.Input) {
             if let id = FileSystem.identity(of: input.path) {
-                guard seen.insert(Identity(id)).inserted else { return }
+                guard seen.insert(id).inserted else { return }
             } else {
                 guard seenPaths.insert(input.path).inserted else { return }
             }
@@ -73,7 +70,7 @@ public struct InputWalker: Sendable {
         let folder = relative.isEmpty ? root : FileSystem.join(root, relative)
         // A folder named as input is always read, even if it is also the output folder
         // (the plan then refuses outputs that would overwrite inputs).
-        if !relative.isEmpty, let id = FileSystem.identity(of: folder), excluded.contains(Identity(id)) { return }
+        if !relative.isEmpty, let id = FileSystem.identity(of: folder), excluded.contains(id) { return }
         let names: [String]
         do { names = try FileSystem.list(folder) } catch {
             failures.append(.cannotListFolder(path: folder, reason: error.description))
@@ -99,13 +96,8 @@ public struct InputWalker: Sendable {
 
     /// The kind of the entry itself, a link not followed (a link is `.other`).
     static func linkKind(_ path: String) -> FileSystem.Kind {
-        var st = stat()
-        guard lstat(path, &st) == 0 else { return .missing }
-        switch st.st_mode & S_IFMT {
-        case S_IFDIR: return .directory
-        case S_IFREG: return .regular
-        default: return .other
-        }
+        guard let st = FileSystem.status(path, follow: false) else { return .missing }
+        return FileSystem.kind(st)
     }
 
     /// Names that say "image" whatever the bytes: a file so named that does not sniff as a
@@ -137,7 +129,9 @@ public struct InputWalker: Sendable {
     public static func readList(_ path: String, nulSeparated: Bool) throws(ThumbnailError) -> [String] {
         let name = path == "-" ? "<stdin>" : path
         let file: CFile
-        let opened = path == "-" ? CFile.slurpStandardInput(limit: 1 << 30) : CFile.open(readingFrom: path)
+        // Standard input is streamed like a file, so the limits below hold as it arrives
+        // (`yes | forcezoom thumb --from -` stops at the first over-long entry).
+        let opened = path == "-" ? CFile.standardInput() : CFile.open(readingFrom: path)
         switch opened {
         case .success(let f): file = f
         case .failure(let e): throw .cannotReadList(path: name, reason: e.description)
@@ -183,7 +177,7 @@ public struct InputWalker: Sendable {
         return bytes.split(separator: separator, omittingEmptySubsequences: true).compactMap { entry in
             var e = entry
             if !nulSeparated && e.last == 13 { e = e.dropLast() }
-            return e.isEmpty ? nil : String(decoding: e, as: UTF8.self)
+            return e.isEmpty ? nil : PathBytes.string(of: e)
         }
     }
 }

@@ -20,6 +20,8 @@ public struct ThumbnailPlan: Hashable, Sendable {
         public let input: Input
         /// The output path (the output folder joined with the expanded name).
         public let output: String
+        /// The expanded name, inside the output folder (normalised, no `..`).
+        public let name: String
         /// The running index (`%i`), from 1.
         public let index: Int
         /// The format the output name asks for.
@@ -33,20 +35,21 @@ public struct ThumbnailPlan: Hashable, Sendable {
     ///   - inputs: the inputs, in order (the index follows it).
     ///   - folder: the output folder (`--out`).
     ///   - name: the name pattern.
+    ///   - alsoRead: other files the batch reads (the --from list): no output may be one.
     ///   - identity: (device, inode) of an existing file, nil when absent; used to find
     ///     outputs that are inputs under another name (links, `./a` vs `a`).
     /// - Throws: `ThumbnailError` for a collision, an output that is an input, an output
     ///   outside the folder or one that is none of `.png`, `.jpg` and `.webp`.
     public init(
-        inputs: [Input], folder: String, name: ThumbnailName,
-        identity: (String) -> (UInt64, UInt64)? = FileSystem.identity(of:)
+        inputs: [Input], folder: String, name: ThumbnailName, alsoRead: [String] = [],
+        identity: (String) -> FileIdentity? = FileSystem.identity(of:)
     ) throws(ThumbnailError) {
         var jobs: [Job] = []
         jobs.reserveCapacity(inputs.count)
         var owners: [String: Int] = [:]
-        var inputIDs: [Key: String] = [:]
-        for input in inputs {
-            if let id = identity(input.path) { inputIDs[Key(id)] = inputIDs[Key(id)] ?? input.path }
+        var inputIDs: [FileIdentity: String] = [:]
+        for path in inputs.map(\.path) + alsoRead {
+            if let id = identity(path) { inputIDs[id] = inputIDs[id] ?? path }
         }
         for (i, input) in inputs.enumerated() {
             let relative = name.expand(input: input.path, folder: input.folder, index: i + 1)
@@ -68,24 +71,19 @@ public struct ThumbnailPlan: Hashable, Sendable {
                 throw .collision(output: output, inputs: all)
             }
             owners[output] = i
-            if let id = identity(output), let victim = inputIDs[Key(id)] {
+            if let id = identity(output), let victim = inputIDs[id] {
                 throw .wouldOverwriteInput(input: victim, output: output)
             }
-            jobs.append(Job(input: input, output: output, index: i + 1, format: format))
+            jobs.append(
+                Job(input: input, output: output, name: ThumbnailName.normalize(relative), index: i + 1, format: format))
         }
         self.jobs = jobs
     }
 
-    /// The folders the outputs go in, each once, in order of first use (to create them
+    /// The folders the outputs go in, relative to the output folder, each once, in order of first use (to create them
     /// before the batch starts).
     public var folders: [String] {
         var seen = Set<String>()
-        return jobs.map { FileSystem.directory(of: $0.output) }.filter { seen.insert($0).inserted }
-    }
-
-    /// A hashable file identity.
-    private struct Key: Hashable {
-        let device: UInt64, inode: UInt64
-        init(_ id: (UInt64, UInt64)) { (device, inode) = id }
+        return jobs.map { FileSystem.directory(of: $0.name) }.filter { seen.insert($0).inserted }
     }
 }

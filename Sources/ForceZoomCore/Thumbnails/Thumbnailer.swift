@@ -15,6 +15,9 @@ public struct Thumbnailer: Sendable {
     public var useEmbeddedThumbnail = true
     /// Leave an output alone when it is newer than its input.
     public var skipExisting: Bool
+    /// The output folder, open: jobs' outputs (`Job.name`) are made inside it, never
+    /// through a link (nil: `Job.output` as a path, for tests and single files).
+    public var outputFolder: OutputFolder?
     /// The reduction kernel: Lanczos-3 stretched by the scale (alias-free, as Pillow and vips).
     public var filter: ResampleFilter = .lanczos
     /// Threads one thumbnail may use (decoding alongside resampling, PNG encode). A batch
@@ -161,7 +164,8 @@ public struct Thumbnailer: Sendable {
             }
             do {
                 result.bytes = try ImageWriter.write(
-                    image, to: job.output, encoding: encoding, protecting: [input],
+                    image, to: outputFolder == nil ? job.output : job.name, in: outputFolder.map { ($0, job.output) },
+                    encoding: encoding, protecting: [input],
                     threads: encodeThreads,
                     color: convertToSRGB.map { SRGBConverter.tag(intent: $0) } ?? kept)
             } catch {

@@ -34,7 +34,7 @@ struct ThumbnailPlanTests {
     }
 
     /// No file exists: identities are all absent.
-    static func none(_: String) -> (UInt64, UInt64)? { nil }
+    static func none(_: String) -> FileIdentity? { nil }
 
     @Test func plansPathsIndicesAndFormats() throws {
         let inputs = [Input(path: "a/x.jpg", folder: "a"), Input(path: "b/x.png", folder: "b"), Input(path: "y.jpeg")]
@@ -42,7 +42,7 @@ struct ThumbnailPlanTests {
         #expect(plan.jobs.map(\.output) == ["out/a/x-1.JPG", "out/b/x-2.JPG", "out/y-3.JPG"])
         #expect(plan.jobs.map(\.index) == [1, 2, 3])
         #expect(plan.jobs.allSatisfy { $0.format == .jpeg })
-        #expect(plan.folders == ["out/a", "out/b", "out"])
+        #expect(plan.folders == ["a", "b", "."])
         let png = try ThumbnailPlan(inputs: inputs, folder: ".", name: ThumbnailName("%d/%s.png"), identity: Self.none)
         #expect(png.jobs.map(\.output) == ["a/x.png", "b/x.png", "y.png"])
         #expect(png.jobs.allSatisfy { $0.format == .png })
@@ -69,7 +69,10 @@ struct ThumbnailPlanTests {
 
     @Test func anOutputThatIsAnInputIsRefused() throws {
         // "./p.png" and "p.png" are one file: the identity says so, not the spelling.
-        let ids: [String: (UInt64, UInt64)] = ["./p.png": (1, 10), "p.png": (1, 10), "q.jpg": (1, 11)]
+        let ids: [String: FileIdentity] = [
+            "./p.png": FileIdentity(device: 1, inode: 10), "p.png": FileIdentity(device: 1, inode: 10),
+            "q.jpg": FileIdentity(device: 1, inode: 11),
+        ]
         #expect(throws: ThumbnailError.wouldOverwriteInput(input: "./p.png", output: "p.png")) {
             try ThumbnailPlan(
                 inputs: [Input(path: "./p.png"), Input(path: "q.jpg")], folder: ".", name: ThumbnailName("%s.%e"),
