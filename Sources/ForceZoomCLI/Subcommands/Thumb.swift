@@ -150,13 +150,11 @@ struct Thumb: ParsableCommand {
         }
         // --out is opened once; every output and subfolder is made relative to it, never
         // through a link (see OutputFolder), so swapping it mid-batch changes nothing.
+        // A subfolder that cannot be made (a link where `%d` wants a folder) fails only the
+        // outputs that go in it, when they are written: the batch goes on.
         let outputFolder: OutputFolder
-        do {
-            outputFolder = try OutputFolder.make(out)
-            for folder in plan.folders { _ = try outputFolder.subfolder(folder, create: true) }
-        } catch {
-            throw ToolFailure("\(error.description) (check --out and its permissions)")
-        }
+        do { outputFolder = try OutputFolder.make(out) } catch { throw ToolFailure(error.description) }
+        for folder in plan.folders { _ = try? outputFolder.subfolder(folder, create: true) }
 
         var thumbnailer = Thumbnailer(
             size: size, decode: encode.reading(decode), png: encode.png,

@@ -1,4 +1,5 @@
 import CHeif
+import FZShims
 
 #if canImport(Glibc)
 import Glibc
@@ -80,6 +81,14 @@ final class HEIFDecoder: ImageDecoder {
     init(source: ImageSource, options: DecodeOptions) throws(DecodeError) {
         path = source.name
         self.options = options
+        // libde265 starts a worker thread and waits for it: where none can start (ulimit -u)
+        // it would wait forever. Find out first, with a thread of our own.
+        let threadError = fz_can_start_thread()
+        if threadError != 0 {
+            throw .readFailed(
+                path: path,
+                reason: "cannot start a thread for the HEVC decoder (\(Errno(threadError)); is the process limit, ulimit -u, reached?)")
+        }
         let limit = options.maxMemory > 0 ? Int(min(options.maxMemory, Int64(Int.max - 1))) : Int.max - 1
         guard let bytes = source.file.readAll(limit: limit) else {
             throw .overMemoryLimit(path: path, needed: Int64(limit) + 1, limit: options.maxMemory)

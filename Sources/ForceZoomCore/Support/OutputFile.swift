@@ -17,6 +17,9 @@ public enum OutputError: Error, Equatable, Sendable, CustomStringConvertible {
     case cannotRename(path: String, reason: String)
     /// The output path is a directory.
     case isDirectory(path: String)
+    /// The folder an output goes in cannot be opened or made (missing, a link below the
+    /// output folder, no permission).
+    case folderUnusable(path: String, reason: String)
     /// Something other than a regular file is at the output path (a device, a FIFO, a
     /// socket): forcezoom replaces only regular files and never writes into others.
     case notRegularFile(path: String, kind: String)
@@ -24,7 +27,7 @@ public enum OutputError: Error, Equatable, Sendable, CustomStringConvertible {
     public var path: String {
         switch self {
         case .wouldOverwriteInput(let p), .cannotCreate(let p, _), .writeFailed(let p, _),
-            .cannotRename(let p, _), .isDirectory(let p), .notRegularFile(let p, _):
+            .cannotRename(let p, _), .isDirectory(let p), .notRegularFile(let p, _), .folderUnusable(let p, _):
             return p
         }
     }
@@ -38,6 +41,7 @@ public enum OutputError: Error, Equatable, Sendable, CustomStringConvertible {
         case .writeFailed(_, let r): return "write failed: \(r); no partial file was left"
         case .cannotRename(_, let r): return "cannot move the finished file into place: \(r)"
         case .isDirectory: return "output is a directory; give a file name"
+        case .folderUnusable(_, let r): return "\(r) (check the output folder and its permissions)"
         case .notRegularFile(_, let kind):
             return "\(kind) is at the output path; forcezoom writes only regular files (remove it, choose another name, or -o - for standard output)"
         }

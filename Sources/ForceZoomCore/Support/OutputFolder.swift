@@ -25,24 +25,24 @@ public final class OutputFolder: @unchecked Sendable {
     deinit { close(descriptor) }
 
     /// Opens the folder `path` names.
-    /// - Throws: `OutputError.cannotCreate` when it is missing, not a folder or not readable.
+    /// - Throws: `OutputError.folderUnusable` when it is missing, not a folder or not readable.
     public static func open(_ path: String) throws(OutputError) -> OutputFolder {
         let fd = PathBytes.withCPath(path.isEmpty ? "." : path) { Glibc.open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        if fd < 0 { throw .cannotCreate(path: path, reason: "the folder cannot be opened: \(Errno(errno))") }
+        if fd < 0 { throw .folderUnusable(path: path, reason: "cannot be opened as a folder: \(Errno(errno))") }
         return OutputFolder(descriptor: fd, path: path)
     }
 
     /// Opens `path` as a folder, creating it and its parents when missing (`--out`).
     public static func make(_ path: String) throws(OutputError) -> OutputFolder {
         do { try FileSystem.makeDirectories(path) } catch {
-            throw .cannotCreate(path: path, reason: "the folder cannot be created: \(error)")
+            throw .folderUnusable(path: path, reason: "the folder cannot be created: \(error)")
         }
         return try open(path)
     }
 
     /// The folder `relative` (components separated by `/`) inside this one, each component
     /// entered without following a link; missing ones are made when `create`.
-    /// - Throws: `OutputError.cannotCreate` for a `..` component, a component that is a
+    /// - Throws: `OutputError.folderUnusable` for a `..` component, a component that is a
     ///   link or not a folder, or one that cannot be made.
     public func subfolder(_ relative: String, create: Bool) throws(OutputError) -> OutputFolder {
         var current = self
@@ -51,10 +51,10 @@ public final class OutputFolder: @unchecked Sendable {
             let name = String(component)
             walked = FileSystem.join(walked, name)
             if name == ".." {
-                throw .cannotCreate(path: walked, reason: "'..' would leave the output folder; give a name inside it")
+                throw .folderUnusable(path: walked, reason: "'..' would leave the output folder; give a name inside it")
             }
             if create, PathBytes.withCPath(name, { mkdirat(current.descriptor, $0, 0o777) }) != 0, errno != EEXIST {
-                throw .cannotCreate(path: walked, reason: "the folder cannot be created: \(Errno(errno))")
+                throw .folderUnusable(path: walked, reason: "the folder cannot be created: \(Errno(errno))")
             }
             let fd = PathBytes.withCPath(name) {
                 openat(current.descriptor, $0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
@@ -65,7 +65,7 @@ public final class OutputFolder: @unchecked Sendable {
                     e == ELOOP || e == ENOTDIR
                     ? "is a symbolic link or not a folder; forcezoom makes outputs only in real folders below the output folder"
                     : "the folder cannot be opened: \(Errno(e))"
-                throw .cannotCreate(path: walked, reason: reason)
+                throw .folderUnusable(path: walked, reason: reason)
             }
             current = OutputFolder(descriptor: fd, path: walked)
         }

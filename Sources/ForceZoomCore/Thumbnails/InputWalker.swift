@@ -144,9 +144,16 @@ public struct InputWalker: Sendable {
         var bytes: [UInt8] = []
         let separator: UInt8 = nulSeparated ? 0 : 10
         var checked = 0  // every entry before this offset is within the limit
+        var entries = 0
         while true {
             let chunk = file.read(upTo: 1 << 16)
             bytes += chunk
+            // Counted as they come, so `yes | forcezoom thumb --from -` stops within a few
+            // megabytes instead of holding millions of tiny paths.
+            entries += chunk.reduce(0) { $0 + ($1 == separator ? 1 : 0) }
+            if entries > Self.entryCountLimit {
+                throw .cannotReadList(path: name, reason: "more than \(Self.entryCountLimit) entries; split the list")
+            }
             while checked + Self.entryLimit < bytes.count {
                 let window = bytes[checked...(checked + Self.entryLimit)]
                 guard let last = window.lastIndex(of: separator) else {
@@ -168,6 +175,9 @@ public struct InputWalker: Sendable {
 
     /// The most bytes of a --from list (a million paths of 64 bytes).
     public static let listLimit = 64 << 20
+    /// The most entries of a --from list (blank lines count): each becomes a path held
+    /// until the batch ends.
+    public static let entryCountLimit = 2_000_000
     /// The longest entry: PATH_MAX.
     public static let entryLimit = 4096
 
