@@ -109,7 +109,7 @@ struct ArgumentLimitTests {
         .init("frame a.png --view 100x200 --at 50%,50% --screen 65536x65536 -o {out}/x.png", 2, "--screen 65536x65536", "--max-pixels"),
         .init("crop peek.jpg --at 10,10 --size 65536 -o {out}/x.png", 2, "--size 65536", "--max-pixels"),
         .init("fit a.png --screen 65536x65536 -o {out}/x.png", 2, "--screen 65536x65536", "--max-pixels"),
-        .init("animate a.png --screen 65536x65536 --from 2,10,12,9 -o {out}/f%d.png", 2, "--screen 65536x65536", "--max-pixels"),
+        .init("animate a.png --screen 65536x65536 --from 2,10,12,9 -o {out}/f%d.png", 2, "--screen", "65536x65536", "--max-pixels"),
         .init("crop peek.jpg --at 50%,50% --size 64 --zoom 1e-300 -o {out}/x.png", 2, "--zoom"),
         .init("crop peek.jpg --at 50%,50% --size 64 --zoom 1e-7 -o {out}/x.png", 2, "--zoom"),
         .init("crop peek.jpg --at 1,1 --size 9223372036854775807 --geometry-only", 2, "--size"),
