@@ -102,6 +102,14 @@ struct ArgumentLimitTests {
         .init("crop peek.jpg --at 10,10 --screen 100000x100000 -o {out}/x.png", 2, "--max-pixels"),
         .init("frame a.png --view 100x200 --at 50%,50% --size 2147483648 -o {out}/x.png", 2, "--size"),
         .init("frame a.png --view 100x200 --at 50%,50% --size 20000 --with-peek -o {out}/x.png", 2, "--max-pixels"),
+        // The box marks the crop of that side, so frame refuses what crop refuses, peek or
+        // not (these two drew a 46341-point box's masks: 0.4-0.8 GB, 2.5-6.6 s).
+        .init("frame a.png --view 100x200 --at 50%,50% --size 46341 -o {out}/x.png", 2, "--size 46341", "--max-pixels"),
+        .init("frame a.png --view 100x200 --at 50%,50% --size 65536 -o {out}/x.png", 2, "--size 65536", "--max-pixels"),
+        .init("frame a.png --view 100x200 --at 50%,50% --screen 65536x65536 -o {out}/x.png", 2, "--screen 65536x65536", "--max-pixels"),
+        .init("crop peek.jpg --at 10,10 --size 65536 -o {out}/x.png", 2, "--size 65536", "--max-pixels"),
+        .init("fit a.png --screen 65536x65536 -o {out}/x.png", 2, "--screen 65536x65536", "--max-pixels"),
+        .init("animate a.png --screen 65536x65536 --from 2,10,12,9 -o {out}/f%d.png", 2, "--screen", "65536x65536", "--max-pixels"),
         .init("crop peek.jpg --at 50%,50% --size 64 --zoom 1e-300 -o {out}/x.png", 2, "--zoom"),
         .init("crop peek.jpg --at 50%,50% --size 64 --zoom 1e-7 -o {out}/x.png", 2, "--zoom"),
         .init("crop peek.jpg --at 1,1 --size 9223372036854775807 --geometry-only", 2, "--size"),
@@ -239,29 +247,32 @@ struct ArgumentLimitTests {
 
     /// The values every option of a kind is tried with.
     static let integers = ["0", "-1", "2147483647", "2147483648", "9223372036854775807", "-9223372036854775808", "99999999999999999999"]
+    /// Sides under `Budget.maxSide` whose squares are past --max-pixels (46341^2 > 2^31):
+    /// only the budget stops them. For options that are a side (--size N).
+    static let sides = integers + ["46341", "65536"]
     static let reals = ["0", "-1", "2147483648", "1e15", "1e308", "-1e308", "nan", "inf", "-inf", "1e-300", "5e-324"]
     static let sizes = [
         "0x0", "1x0", "-1x5", "2147483647x2147483647", "2147483648x1", "1x2147483648", "4294967296x4294967296",
-        "9223372036854775807x9223372036854775807", "100000x1", "1x100000", "20000x20000",
+        "9223372036854775807x9223372036854775807", "100000x1", "1x100000", "20000x20000", "46341x46341", "65536x65536",
     ]
     static let points = ["1e308,1e308", "-1,-1", "nan,nan", "inf,0", "101%,101%", "-1%,0", "9223372036854775807,0", "1e15%,1"]
     static let rects = ["0,0,1e15,1e15", "nan,0,1,1", "-1e308,0,1,1", "0,0,2147483648,1", "0,0,0,0", "inf,inf,inf,inf"]
     static let patterns = ["f%2147483647d.png", "f%n.png", "f%s.png", "f%d%d.png", "f%9d.png", "f%%.png", "f%", "f%-5d.png", "%10d.png"]
 
-    enum Kind { case integer, real, size, point, rect, pattern, pair, six }
+    enum Kind { case integer, side, real, size, point, rect, pattern, pair, six }
 
     /// Per subcommand: a command that works, and the options to try (name, kind).
     static let commands: [(base: [String], options: [(String, Kind)])] = [
         (
             ["crop", "a.png", "--at", "1,1", "-o", "{out}/c.png"],
             [
-                ("--size", .integer), ("--screen", .size), ("--view", .size), ("--zoom", .real), ("--at", .point), ("--marker", .point),
+                ("--size", .side), ("--screen", .size), ("--view", .size), ("--zoom", .real), ("--at", .point), ("--marker", .point),
                 ("--max-pixels", .integer), ("--max-memory", .integer), ("--frame", .integer), ("--compression", .integer),
             ]
         ),
         (
             ["crop", "peek.jpg", "--at", "1,1", "--at", "50%,50%", "-o", "{out}/c%d.png"],
-            [("-o", .pattern), ("--size", .integer), ("--zoom", .real), ("--screen", .size)]
+            [("-o", .pattern), ("--size", .side), ("--zoom", .real), ("--screen", .size)]
         ),
         (
             ["fit", "a.png", "--screen", "100x200", "-o", "{out}/f.png"],
@@ -270,8 +281,10 @@ struct ArgumentLimitTests {
         (["fit", "a.png", "--screen", "iphone-15", "-o", "{out}/f.png"], [("--scale", .real)]),
         (
             ["frame", "a.png", "--view", "100x200", "--at", "50%,50%", "--with-peek", "-o", "{out}/fr.png"],
-            [("--view", .size), ("--at", .point), ("--size", .integer), ("--screen", .size), ("--stroke", .real)]
+            [("--view", .size), ("--at", .point), ("--size", .side), ("--screen", .size), ("--stroke", .real)]
         ),
+        // Without the peek: the box alone (the hole the two frame reproducers went through).
+        (["frame", "a.png", "--view", "100x200", "--at", "50%,50%", "-o", "{out}/fr.png"], [("--size", .side), ("--screen", .size)]),
         (
             ["transform", "a.png", "-o", "{out}/t.png"],
             [("--rotate", .real), ("--scale", .real), ("--translate", .pair), ("--skew", .pair), ("--matrix", .six), ("--canvas", .size)]
@@ -287,7 +300,7 @@ struct ArgumentLimitTests {
             ["animate", "a.png", "--screen", "39x84", "--bounce", "--apng", "{out}/b.png"],
             [("--fps", .real), ("--duration", .real), ("--frames", .integer)]
         ),
-        (["thumb", "a.png", "-q", "--out", "{out}"], [("--size", .size), ("--size", .integer), ("--jobs", .integer), ("--name", .pattern)]),
+        (["thumb", "a.png", "-q", "--out", "{out}"], [("--size", .size), ("--size", .side), ("--jobs", .integer), ("--name", .pattern)]),
         (["fixture", "coords", "--size", "64x48", "-o", "{out}/x.png"], [("--size", .size), ("--depth", .integer), ("--compression", .integer)]),
         (
             ["fixture", "checker", "--size", "64x48", "-o", "{out}/x.jpg"],
@@ -299,6 +312,7 @@ struct ArgumentLimitTests {
     static func values(_ kind: Kind) -> [String] {
         switch kind {
         case .integer: return integers
+        case .side: return sides
         case .real: return reals
         case .size: return sizes
         case .point: return points

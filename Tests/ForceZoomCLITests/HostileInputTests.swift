@@ -125,6 +125,30 @@ struct HostileInputTests {
         }
     }
 
+    /// A WebP whose RIFF size is past the end of the file was cut, even where its chunks end
+    /// whole: thumb refuses it with one line naming it and goes on with the batch; bytes
+    /// after the RIFF end are ignored. dwebp, where installed, gives the same verdicts.
+    @Test func webpShorterThanItsRIFFSizeIsTruncated() {
+        let cut = ["riff-size-long.webp", "riff-size-huge.webp"], whole = ["good.webp", "riff-size-trailing.webp"]
+        let out = CLI.scratch()
+        let r = CLI.measure(["thumb", "--quiet", "--out", out, "--"] + cut + whole, in: Self.dir)
+        let made = ((try? FileSystem.list(out)) ?? []).sorted()
+        _ = CLI.shell("rm -rf \(CLI.quote(out))")
+        #expect(r.exitCode == 1, "\(r)")
+        let lines = r.stderr.split(separator: "\n")
+        #expect(lines.count == cut.count, "one line per cut file: \(r.stderr)")
+        for name in cut {
+            #expect(
+                lines.contains { $0.hasPrefix("forcezoom: error: \(name): file is truncated (the RIFF header says ") }, "\(name): \(r.stderr)")
+        }
+        #expect(made == ["good.thumb.png", "riff-size-trailing.thumb.png"], "the batch goes on: \(made)")
+        guard CLI.shell("command -v dwebp > /dev/null") == 0 else { return }
+        for name in cut + whole {
+            let ok = CLI.shell("cd \(CLI.quote(Self.dir)) && dwebp \(CLI.quote(name)) -o /dev/null > /dev/null 2>&1") == 0
+            #expect(ok == whole.contains(name), "dwebp \(ok ? "decodes" : "refuses") \(name)")
+        }
+    }
+
     /// Git keeps no empty folders, so the folder named like an image is made here.
     @Test func aDirectoryNamedLikeAnImage() {
         let work = CLI.scratch()

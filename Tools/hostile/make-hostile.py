@@ -622,8 +622,14 @@ def webp_heif_files(add, rng):
     for at, expect in [(25, "data"), (120, "data")]:
         add("trunc-webp-lossless-%d.webp" % at, WEBP_LOSSLESS[:at], expect, T + "|" + C,
             "lossless WebP cut after %d of %d bytes" % (at, len(WEBP_LOSSLESS)))
-    add("riff-size-huge.webp", riff_resize(WEBP_LOSSY, 0x7FFFFFF0), "ok", "-",
-        "RIFF claims 2 GiB, the file has %d bytes with whole chunks: decodes, nothing sized by the claim" % len(WEBP_LOSSY))
+    # A RIFF size past the end is a cut file even when every chunk there ends whole (dwebp:
+    # NOT_ENOUGH_DATA); bytes after the RIFF end are ignored (dwebp decodes the file).
+    add("riff-size-huge.webp", riff_resize(WEBP_LOSSY, 0x7FFFFFF0), "data", T,
+        "RIFF claims 2 GiB, the file has %d bytes with whole chunks: truncated, nothing sized by the claim" % len(WEBP_LOSSY))
+    add("riff-size-long.webp", riff_resize(WEBP_LOSSY, len(WEBP_LOSSY) - 8 + 2), "data", T,
+        "RIFF size 2 bytes past the end of the file, the chunks whole: truncated, as dwebp says")
+    add("riff-size-trailing.webp", WEBP_LOSSY + b"\0" * 6 + b"JUNK", "ok", "-",
+        "10 bytes after the RIFF end: ignored, as dwebp does")
     add("riff-size-small.webp", riff_resize(WEBP_LOSSY, 30), "header", T + "|" + C, "RIFF size ends inside the VP8 chunk")
     add("riff-size-odd.webp", riff_resize(WEBP_LOSSY, len(WEBP_LOSSY) - 9), "header", C, "odd RIFF size")
     add("riff-size-zero.webp", riff_resize(WEBP_LOSSY, 0), "header", C, "RIFF size 0")

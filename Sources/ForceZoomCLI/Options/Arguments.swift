@@ -103,3 +103,25 @@ enum Check {
         do { try body() } catch { throw ValidationError(error.description) }
     }
 }
+
+/// The peek's side N, as `crop` and `frame` take it: --size N, or min(W,H) of --screen in
+/// points (390x844 when neither is given).
+struct PeekSide {
+    let size: Int?
+    let screen: Size?
+
+    var side: Int { size ?? PeekGeometry.side(forScreen: (screen ?? Size(PixelSize(width: 390, height: 844))).points) }
+
+    /// The option the side came from, for messages.
+    var option: String { size.map { "--size \($0)" } ?? screen.map { "--screen \($0)" } ?? "the default --screen 390x844" }
+
+    /// Refuses a side over the budget before anything is made. The peek crop makes is N x N;
+    /// the box frame draws marks that same crop, so frame refuses what crop would refuse
+    /// whether or not it renders the peek (--with-peek).
+    func check(_ budget: Budget) throws {
+        let (side, option) = (self.side, self.option)
+        try Check.budget { () throws(BudgetError) in
+            try budget.check("the peek (\(option))", size: PixelSize(width: side, height: side))
+        }
+    }
+}

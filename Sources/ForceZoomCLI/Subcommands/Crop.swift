@@ -126,12 +126,7 @@ struct Crop: ParsableCommand {
                 "--zoom \(Echo.number(zoom)) with side \(side) would show \(Echo.number((Double(side) / zoom).rounded(.up))) image pixels a side, over \(Budget.maxSide); give a larger --zoom"
             )
         }
-        if !geometryOnly {
-            let (side, budget) = (self.side, decode.budget)
-            try Check.budget { () throws(BudgetError) in
-                try budget.check("the peek (side \(side))", size: PixelSize(width: side, height: side))
-            }
-        }
+        if !geometryOnly { try PeekSide(size: size, screen: screen).check(decode.budget) }
         try Outputs.checkNotEmpty(output, "-o")
         if let output, output != "-", !geometryOnly {
             _ = try Outputs.pattern(output, "-o", needsCounter: at.count > 1, example: "peek-%d.png")
@@ -141,7 +136,7 @@ struct Crop: ParsableCommand {
     }
 
     /// The output side N.
-    var side: Int { size ?? PeekGeometry.side(forScreen: (screen ?? Size(PixelSize(width: 390, height: 844))).points) }
+    var side: Int { PeekSide(size: size, screen: screen).side }
 
     /// --zoom's range: from a 64th (the square shows 64 N image pixels) to 1024x.
     static let zoomRange: ClosedRange<Double> = 1.0 / 64...1024

@@ -58,11 +58,12 @@ struct Frame: ParsableCommand {
         try screen?.check("--screen")
         try Check.number(stroke, "--stroke", in: 0...1000, unit: " points")
         // The output: the view, and with --with-peek the peek beside it (16 pixels apart).
+        // The peek is checked either way: the box marks it (see `PeekSide.check`).
         let (view, side, withPeek, budget) = (view.points, self.side, self.withPeek, decode.budget)
-        try Check.budget { () throws(BudgetError) in
-            try budget.check("the view (--view)", size: view)
-            if withPeek {
-                try budget.check("the peek (side \(side))", size: PixelSize(width: side, height: side))
+        try Check.budget { () throws(BudgetError) in try budget.check("the view (--view)", size: view) }
+        try PeekSide(size: size, screen: screen).check(budget)
+        if withPeek {
+            try Check.budget { () throws(BudgetError) in
                 try budget.check("the view with its peek", size: PixelSize(width: view.width + 16 + side, height: max(view.height, side)))
             }
         }
@@ -98,7 +99,7 @@ struct Frame: ParsableCommand {
         return both
     }
 
-    var side: Int { size ?? PeekGeometry.side(forScreen: (screen ?? Size(PixelSize(width: 390, height: 844))).points) }
+    var side: Int { PeekSide(size: size, screen: screen).side }
 
     func run() throws {
         let reader: ImageReader

@@ -62,6 +62,9 @@ final class WebPDecoder: ImageDecoder {
     private let data: UnsafeMutableRawBufferPointer
     /// How many of `data`'s bytes the RIFF header says make up the file.
     private let riffLength: Int
+    /// Set when the file ends before its RIFF size says (it was cut): the error a decode
+    /// that otherwise ends well gives (see `decode(untilRows:)`).
+    private let cutShort: DecodeError?
 
     /// Decoded rows, `layout.width * channels` bytes each, `layout.height` of them.
     private var output: ZeroedBuffer?
@@ -105,6 +108,12 @@ final class WebPDecoder: ImageDecoder {
             throw .corruptHeader(path: path, detail: "RIFF size \(declared) is \(declared < 4 ? "too small" : "odd")")
         }
         riffLength = min(bytes.count, limit)
+        // Bytes past the RIFF end are ignored, as dwebp does; fewer bytes than it claims mean
+        // the file was cut, even where every chunk that is there ends whole (dwebp: "Status:
+        // 7 (NOT_ENOUGH_DATA)"); a file cut inside its image data fails on its own.
+        cutShort =
+            bytes.count < limit
+            ? .truncated(path: path, detail: "the RIFF header says \(limit) bytes, the file ends after \(bytes.count)") : nil
         guard let memory = malloc(max(bytes.count, 1)) else {
             throw .readFailed(path: path, reason: "out of memory for the \(bytes.count)-byte file")
         }
@@ -259,6 +268,9 @@ final class WebPDecoder: ImageDecoder {
             case VP8_STATUS_OK:
                 available = layout.height
                 finished = true
+                // The image decoded from the bytes there are, but the file is short of its
+                // RIFF size: refused as truncated (lenient: kept, with the warning).
+                if let cutShort { try fail(cutShort) }
             case VP8_STATUS_SUSPENDED:
                 if fed < riffLength || available >= rows { continue }
                 try fail(.truncated(path: path, detail: "the image data ends at row \(available) of \(layout.height)"))
@@ -284,7 +296,8 @@ final class WebPDecoder: ImageDecoder {
         opts.use_threads = 0
         var webpData = WebPData(bytes: data.baseAddress!.assumingMemoryBound(to: UInt8.self), size: riffLength)
         guard let dec = WebPAnimDecoderNew(&webpData, &opts) else {
-            throw .corrupt(path: path, detail: "libwebp cannot read the animation")
+            // libwebp reads an animation only whole: a short file is refused here.
+            throw cutShort ?? .corrupt(path: path, detail: "libwebp cannot read the animation")
         }
         defer { WebPAnimDecoderDelete(dec) }
         var frame: UnsafeMutablePointer<UInt8>?
@@ -308,6 +321,7 @@ final class WebPDecoder: ImageDecoder {
         }
         available = layout.height
         finished = true
+        if let cutShort { try fail(cutShort) }
         if webp.frameCount > 1 {
             warnings.append(
                 number == 1

@@ -53,13 +53,32 @@ public enum FrameRenderer {
 
     /// Draws a stroked box with its shadow; the stroke lies inside the box, as a layer border.
     public static func drawBox(_ box: Rect, style: BoxStyle, on image: inout Image) {
-        let pad = style.shadowRadius * 3 + 2
-        let area = PixelRect(
-            x: Int(box.x.rounded(.down)) - pad, y: Int(box.y.rounded(.down)) - pad,
-            width: Int(box.width.rounded(.up)) + 2 * pad + 1, height: Int(box.height.rounded(.up)) + 2 * pad + 1)
+        let area = maskArea(box, style: style, canvas: image.size)
+        if area.isEmpty { return }
         let stroke = Coverage.stroke(box, width: style.stroke, over: area)
         let shadow = Coverage.blur(stroke, width: area.width, height: area.height, radius: style.shadowRadius)
         image.paint(style.shadowColor, coverage: shadow, in: area)
         image.paint(style.color, coverage: stroke, in: area)
+    }
+
+    /// The pixels `drawBox` computes its masks over: the box with room for its shadow, cut to
+    /// the canvas with the same room. The box is the crop's window at the view's scale, so
+    /// a large --size (or a small image in a large view) makes it far larger than the view;
+    /// masks over all of it took (side * scale)^2 floats three times over (800 MB for
+    /// --size 65536 on an 800x600 image in a 100x200 view; a Swift abort where the scale is
+    /// larger) past every budget check, which sizes the canvas. Cut, they are never more than the canvas plus the pad,
+    /// and still exact on it: the three box blurs reach 3 * radius < pad pixels, so no pixel
+    /// of the canvas sees the cut edge.
+    static func maskArea(_ box: Rect, style: BoxStyle, canvas: PixelSize) -> PixelRect {
+        let pad = style.shadowRadius * 3 + 2
+        // Box edges clamped to just outside the padded canvas first: the Int conversions and
+        // the width arithmetic then never see a value past the canvas.
+        let lo = -Double(pad) - 1
+        let x0 = min(max(box.x, lo), Double(canvas.width + pad)), y0 = min(max(box.y, lo), Double(canvas.height + pad))
+        let x1 = min(max(box.maxX, lo), Double(canvas.width + pad)), y1 = min(max(box.maxY, lo), Double(canvas.height + pad))
+        let left = Int(x0.rounded(.down)) - pad, top = Int(y0.rounded(.down)) - pad
+        let whole = PixelRect(
+            x: left, y: top, width: Int(x1.rounded(.up)) + pad + 1 - left, height: Int(y1.rounded(.up)) + pad + 1 - top)
+        return whole.intersection(PixelRect(x: -pad, y: -pad, width: canvas.width + 2 * pad, height: canvas.height + 2 * pad))
     }
 }
