@@ -180,6 +180,13 @@ final class CFile {
 
 /// A system error number with its text (or a sentence of ours that says more).
 public struct Errno: Error, Equatable, Sendable, CustomStringConvertible {
+    /// RLIMIT_FSIZE in bytes, nil when unlimited.
+    static let fileSizeLimit: UInt64? = {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return nil }
+        return UInt64(limit.rlim_cur)
+    }()
+
     public let code: Int32
     /// Said instead of the system's text when set.
     public let detail: String?
@@ -189,6 +196,10 @@ public struct Errno: Error, Equatable, Sendable, CustomStringConvertible {
     }
     public var description: String {
         if let detail { return detail }
+        if code == EFBIG, let limit = Self.fileSizeLimit {
+            // SIGXFSZ is ignored (fz_process.h), so a write past `ulimit -f` lands here.
+            return "file too large: the file-size limit (ulimit -f) is \(limit) bytes"
+        }
         guard let s = strerror(code) else { return "error \(code)" }
         return String(cString: s).lowercasedFirst
     }

@@ -91,16 +91,4 @@ extension OutputFile {
             fz_unregister_temp(folder.descriptor, $0)
         }
     }
-
-    /// Why a write failed, in words: past `ulimit -f` says so (SIGXFSZ is ignored, so the
-    /// write fails with EFBIG instead of killing the process).
-    static func writeReason(_ code: Int32) -> String {
-        if code == EFBIG {
-            var limit = rlimit()
-            if getrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max {
-                return "file too large: the file-size limit (ulimit -f) is \(limit.rlim_cur) bytes"
-            }
-        }
-        return Errno(code).description
-    }
 }

@@ -157,7 +157,7 @@ public final class OutputFile {
         let flushError = file.flush()
         if flushError != 0 || file.hasError {
             discard()
-            throw .writeFailed(path: path, reason: Self.writeReason(flushError != 0 ? flushError : EIO))
+            throw .writeFailed(path: path, reason: Errno(flushError != 0 ? flushError : EIO).description)
         }
         guard let folder else {
             finished = true
@@ -168,7 +168,7 @@ public final class OutputFile {
         let closeError = file.close()
         if closeError != 0 {
             discard()
-            throw .writeFailed(path: path, reason: Self.writeReason(closeError))
+            throw .writeFailed(path: path, reason: Errno(closeError).description)
         }
         // Again at the last moment: what is at the name may have changed while encoding.
         do { try Self.checkTarget(folder, name, path: path, protected: protected) } catch {

@@ -114,7 +114,7 @@ struct ThumbnailQualityTests {
             let reader = try ImageReader(path: photo)
             let g = try ThumbnailGeometry(source: reader.header.uprightSize, size: ThumbnailSize(parsing: c.size), crop: c.crop)
             let out = FileSystem.join(dir, "\(i).png")
-            let job = ThumbnailPlan.Job(input: .init(path: photo), output: out, index: i + 1, format: .png)
+            let job = ThumbnailPlan.Job(input: .init(path: photo), output: out, name: out, index: i + 1, format: .png)
             let result = Thumbnailer(size: try ThumbnailSize(parsing: c.size), crop: c.crop).make(job)
             #expect(result.outcome == .made)
             #expect(result.outputSize == g.output)
