@@ -270,9 +270,12 @@ struct ThumbCLITests {
         let dir = CLI.scratch()
         let lib = FileSystem.join(dir, "in")
         #expect(CLI.shell("mkdir \(CLI.quote(lib)) && for i in $(seq 1 150); do cp \(CLI.quote(Self.photo)) \(CLI.quote(lib))/p$i.jpg; done") == 0)
+        // A non-interactive shell starts a background job with SIGINT ignored, and
+        // forcezoom keeps a signal ignored at start ignored (nohup); `env
+        // --default-signal` gives it SIGINT as a terminal's foreground job has it.
         let script = """
             cd \(CLI.quote(dir)) || exit 99
-            \(CLI.quote(CLI.binary)) thumb in --out out -j 2 --json > json 2> err &
+            env --default-signal=INT \(CLI.quote(CLI.binary)) thumb in --out out -j 2 --json > json 2> err &
             pid=$!
             n=0
             while [ "$(ls out 2>/dev/null | grep -c thumb)" -lt 4 ]; do

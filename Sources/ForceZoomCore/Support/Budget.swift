@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The one limit on what a command may allocate for its own images: canvases, peeks after
 /// zoom, animation frames in flight, contact sheets, thumbnails before they are written.
 /// The decoders check their own buffers against the same two numbers (`DecodeOptions`);
@@ -34,6 +38,17 @@ public struct Budget: Hashable, Sendable {
         if o2 || (maxBytes > 0 && bytes > maxBytes) {
             throw .memory(what: what, bytes: o2 ? .max : bytes, limit: maxBytes)
         }
+        try Self.probe(what, bytes: bytes)
+    }
+
+    /// Large blocks are asked of the system once before the arrays that will hold them:
+    /// Swift's arrays trap when an allocation fails, so a refusal (memory exhausted, an
+    /// overcommit policy, a limit the budget could not see) becomes one line here instead.
+    /// The block is freed at once; it is never touched, so no page becomes resident.
+    static func probe(_ what: String, bytes: Int64) throws(BudgetError) {
+        guard bytes >= 64 << 20, bytes < Int64(Int.max) else { return }
+        guard let block = malloc(Int(bytes)) else { throw .unavailable(what: what, bytes: bytes) }
+        free(block)
     }
 
     /// Checks a plain byte count (a table, a file read whole).
@@ -50,6 +65,8 @@ public enum BudgetError: Error, Equatable, CustomStringConvertible {
     case pixels(what: String, size: PixelSize, count: Int, limit: Int64)
     /// More bytes than --max-memory.
     case memory(what: String, bytes: Int64, limit: Int64)
+    /// Within the limits, but the system refused the memory.
+    case unavailable(what: String, bytes: Int64)
 
     public var description: String {
         switch self {
@@ -62,6 +79,8 @@ public enum BudgetError: Error, Equatable, CustomStringConvertible {
         case .memory(let what, let bytes, let limit):
             let mib = bytes == .max ? "more than 8 EiB" : "\((bytes + (1 << 20) - 1) >> 20) MiB"
             return "\(what) would need \(mib), over \(MemoryLimit.describe(limit)); \(MemoryLimit.advice(limit))"
+        case .unavailable(let what, let bytes):
+            return "\(what) would need \((bytes + (1 << 20) - 1) >> 20) MiB, which the system refused (out of memory); give smaller values"
         }
     }
 }

@@ -50,7 +50,6 @@ public enum OutputError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String { "\(path == "-" ? "<stdout>" : Echo.line(path)): \(reason)" }
 }
 
-
 /// An output written to a temporary file beside its target and renamed into place on
 /// `commit`, so a failure or interruption never leaves a partial file; "-" is stdout.
 ///
@@ -109,7 +108,10 @@ public final class OutputFile {
             throw .cannotCreate(
                 path: path, reason: "is a symbolic link to nothing; name the file to write instead of the link")
         }
-        let folder = try OutputFolder.open(FileSystem.directory(of: target))
+        let folder: OutputFolder
+        do { folder = try OutputFolder.open(FileSystem.directory(of: target)) } catch {
+            throw .cannotCreate(path: path, reason: "its folder \(error.reason)")
+        }
         try self.init(in: folder, name: FileSystem.basename(target), path: path, protected: protected)
     }
 

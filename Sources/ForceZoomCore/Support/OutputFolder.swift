@@ -28,7 +28,7 @@ public final class OutputFolder: @unchecked Sendable {
     /// - Throws: `OutputError.folderUnusable` when it is missing, not a folder or not readable.
     public static func open(_ path: String) throws(OutputError) -> OutputFolder {
         let fd = PathBytes.withCPath(path.isEmpty ? "." : path) { Glibc.open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        if fd < 0 { throw .folderUnusable(path: path, reason: "cannot be opened as a folder: \(Errno(errno))") }
+        if fd < 0 { throw .folderUnusable(path: path, reason: "cannot be opened: \(Errno(errno))") }
         return OutputFolder(descriptor: fd, path: path)
     }
 

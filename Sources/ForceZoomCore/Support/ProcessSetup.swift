@@ -7,11 +7,13 @@ import FZShims
 public enum ProcessSetup {
     /// Opens /dev/null on any of descriptors 0-2 that is closed (else the first file
     /// opened would take it: JSON lines or error messages would land in an output), then
-    /// installs the signal handlers that remove temporary outputs. False when a standard
+    /// installs the signal handlers that remove temporary outputs, and starts recording
+    /// the files the run reads (`ReadFiles`). False when a standard
     /// descriptor cannot be made (no /dev/null): nothing can safely be written then.
     public static func start() -> Bool {
         guard fz_ensure_standard_descriptors() == 0 else { return false }
         fz_install_cleanup_handlers()
+        ReadFiles.enable()
         return true
     }
 

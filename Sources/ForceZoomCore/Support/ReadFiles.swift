@@ -32,8 +32,16 @@ public struct FileIdentity: Hashable, Sendable {
 /// any option, and the check must hold for all of them, including options added later.
 /// `CFile.open(readingFrom:)` records each file as it opens it, so nothing that is read
 /// escapes the set; `OutputFile` consults it before it creates anything.
+///
+/// The record is kept for a forcezoom run (`ProcessSetup.start` turns it on): a process
+/// that uses the core for many jobs over its life (the test suite) would otherwise see
+/// files it read for one job as inputs of the next.
 public enum ReadFiles {
     private static let files = Mutex<Set<FileIdentity>>([])
+    private static let enabled = Atomic<Bool>(false)
+
+    /// Starts recording (once per process, before any file is read).
+    public static func enable() { enabled.store(true, ordering: .relaxed) }
 
     /// What standard output was at start, when it is a regular file (`> out`, `>> in.png`,
     /// `1<>in.png`). Read once: the descriptor does not change under us.
@@ -43,12 +51,15 @@ public enum ReadFiles {
     /// - Throws: `Errno(EBUSY)` when it is the file standard output writes to: reading it
     ///   while writing there would change an input (`crop in.png -o - >>in.png`).
     static func record(_ id: FileIdentity) throws(ReadFilesError) {
+        guard enabled.load(ordering: .relaxed) else { return }
         if id == standardOutput { throw .isStandardOutput }
         _ = files.withLock { $0.insert(id) }
     }
 
     /// Whether a file was read by this process.
-    public static func contains(_ id: FileIdentity) -> Bool { files.withLock { $0.contains(id) } }
+    public static func contains(_ id: FileIdentity) -> Bool {
+        enabled.load(ordering: .relaxed) && files.withLock { $0.contains(id) }
+    }
 
     /// Checks, before anything is read, that none of `paths` is the file standard output
     /// writes to (so no record printed before the file is read lands in it).
