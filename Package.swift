@@ -51,7 +51,7 @@ let package = Package(
         // lcms2's error handler too.
         .target(
             name: "FZShims",
-            dependencies: ["CPNG", "CJPEG", "CZlib", "CLCMS2"],
+            dependencies: ["CPNG", "CJPEG", "CZlib", "CLCMS2", "CHeif"],
             cSettings: [.unsafeFlags(["-O2"])]
         ),
         .target(
