@@ -1,5 +1,6 @@
 import ArgumentParser
 import ForceZoomCore
+import Geometry
 
 /// `forcezoom crop`: the ForceZoom peek, a square 1:1 crop around a touch point.
 struct Crop: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ForceZoomCore
+import Geometry
 
 /// `forcezoom fit`: the rotated fullscreen fit.
 struct Fit: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ForceZoomCore
+import Geometry
 
 /// `forcezoom fixture`: deterministic synthetic images for tests.
 struct Fixture: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ForceZoomCore
+import Geometry
 
 /// `forcezoom frame`: the view on first touch, with the preview box.
 struct Frame: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ForceZoomCore
+import Geometry
 
 /// `forcezoom info`: what a file is, as text or JSON Lines.
 struct Info: ParsableCommand {

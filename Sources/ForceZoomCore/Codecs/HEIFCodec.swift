@@ -1,5 +1,6 @@
 import CHeif
 import FZShims
+import Geometry
 
 #if canImport(Glibc)
 import Glibc

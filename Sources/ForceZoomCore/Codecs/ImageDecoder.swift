@@ -1,3 +1,4 @@
+import Geometry
 /// One image format's decoder: the header on open, then rows, top to bottom, at a scale
 /// and within a column window the decoder may widen.
 ///

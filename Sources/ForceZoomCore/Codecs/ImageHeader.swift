@@ -1,3 +1,4 @@
+import Geometry
 /// Everything known about an image from its header.
 public struct ImageHeader: Equatable, Sendable {
     public let format: ImageFormat

@@ -1,5 +1,6 @@
 import CJPEG
 import FZShims
+import Geometry
 
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import Geometry
 /// JPEG through libjpeg-turbo (`JPEGReader` owns its pointers): 8-bit baseline,
 /// progressive and arithmetic; gray, YCbCr, RGB, CMYK and YCCK to gray or RGB; DCT-scaled
 /// decoding to 1/2, 1/4 and 1/8; a column window (jpeg_crop_scanline) and skipped rows.

@@ -2,6 +2,7 @@
 // writer) lives in this one file, as the house rule for C libraries asks.
 
 import FZShims
+import Geometry
 
 #if canImport(Glibc)
 import Glibc

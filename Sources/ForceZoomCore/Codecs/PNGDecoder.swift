@@ -1,3 +1,4 @@
+import Geometry
 /// PNG through libpng (`PNGReader` owns its pointers): every colour type and depth,
 /// palette and tRNS expanded, 16 bits rounded to 8, Adam7 buffered whole.
 final class PNGDecoder: ImageDecoder {

@@ -1,4 +1,5 @@
 import CWebP
+import Geometry
 
 #if canImport(Glibc)
 import Glibc

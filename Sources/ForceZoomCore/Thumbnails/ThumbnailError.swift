@@ -1,3 +1,4 @@
+import Geometry
 /// Why a thumbnail batch, or one thumbnail in it, cannot be made. Each message names the
 /// file (or the option) and says what to do.
 public enum ThumbnailError: Error, Equatable, Sendable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+import Geometry
 /// Makes one thumbnail: header, geometry, a streamed and DCT-scaled decode straight into the
 /// resampler, the small result turned upright, then a temp file renamed into place.
 /// A value shared read-only by every worker of a batch.
