@@ -137,6 +137,12 @@ struct EncodeFlags: ParsableArguments {
     }
 
     var png: PNGSettings { .compression(compression) }
+
+    /// How a rendering command encodes `path`: the registry chooses the format
+    /// (`OutputFormat.rendered(toPath:)`), these flags its settings.
+    func encoding(forRendered path: String) -> OutputEncoding {
+        OutputFormat.rendered(toPath: path).encoding(png: png, quality: 85, lossless: false) ?? .png(png)
+    }
 }
 
 /// `--icc`: carry the input's colour description into the output, or not.

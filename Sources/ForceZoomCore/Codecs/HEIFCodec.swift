@@ -38,7 +38,9 @@ public struct HEIFDetails: Hashable, Sendable {
 /// image), so a crop costs a whole decode. The EXIF orientation is NOT applied: the HEIF and
 /// MIAF specifications make the transformation properties the orientation.
 final class HEIFDecoder: ImageDecoder {
-    static let format = ImageFormat.heif
+    static let registration = InputFormatInfo(
+        format: .heif, names: ["HEIF/HEIC", "AVIF"], extensions: ["heic", "heif", "hif", "avif"],
+        capabilities: [.alpha, .deepSamples, .embeddedThumbnails, .exif, .icc])
     static let brands: Set<String> = ["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1", "avif", "avis", "miaf"]
     static func sniff(_ head: [UInt8]) -> Bool {
         guard head.count >= 12, Array(head[4..<8]) == Array("ftyp".utf8) else { return false }

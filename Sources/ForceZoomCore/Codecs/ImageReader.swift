@@ -1,4 +1,5 @@
 import Geometry
+
 /// Reads one image of any format a decoder exists for: the header on open, then the pixels
 /// of chosen regions in one pass, or the rows one at a time (for the reduction pipeline in
 /// `Resample/`), decoding no more rows (and, where the format can, columns) than needed.

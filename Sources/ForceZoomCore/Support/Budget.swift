@@ -1,4 +1,5 @@
 import Geometry
+
 /// The one limit on what a command may allocate for its own images: canvases, peeks after
 /// zoom, animation frames in flight, contact sheets, thumbnails before they are written.
 /// The decoders check their own buffers against the same two numbers (`DecodeOptions`);

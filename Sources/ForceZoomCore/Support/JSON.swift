@@ -1,4 +1,5 @@
 import Geometry
+
 /// A JSON value with deterministic, ordered output (no Foundation: launch cost matters).
 public indirect enum JSON: Equatable, Sendable, CustomStringConvertible {
     case null

@@ -1,4 +1,5 @@
 import Geometry
+
 /// Makes one thumbnail: header, geometry, a streamed and DCT-scaled decode straight into the
 /// resampler, the small result turned upright, then a temp file renamed into place.
 /// A value shared read-only by every worker of a batch.
@@ -157,12 +158,8 @@ public struct Thumbnailer: Sendable {
                 kept = k.color
             }
             if shouldStop() { throw .interrupted(path: input) }
-            let encoding: OutputEncoding
-            switch job.format {
-            case .jpeg: encoding = .jpeg(quality: jpegQuality, subsampling: 420, progressive: false, exif: nil)
-            case .webp: encoding = .webp(quality: jpegQuality, lossless: lossless || jpegQuality == 100, exif: nil)
-            default: encoding = .png(png)
-            }
+            // ThumbnailPlan admits only formats ImageWriter encodes.
+            let encoding = job.format.encoding(png: png, quality: jpegQuality, lossless: lossless) ?? .png(png)
             do {
                 result.bytes = try ImageWriter.write(
                     image, to: outputFolder == nil ? job.output : job.name, in: outputFolder.map { ($0, job.output) },
