@@ -5,7 +5,9 @@ import ForceZoomCore
 /// shared by fit, frame and transform (crop and animate write several files and declare
 /// their own `-o` pattern).
 struct OutputOptions: ParsableArguments {
-    @Option(name: .shortAndLong, help: ArgumentHelp("Output \(FormatNames.rendered) path, - for stdout. Default: <stem>.<command>.png here.", valueName: "path"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("Output \(FormatNames.rendered) path, - for stdout. Default: <stem>.<command>.png here.", valueName: "path"))
     var output: String?
 
     @Flag(name: .long, help: "Print the geometry as JSON.")

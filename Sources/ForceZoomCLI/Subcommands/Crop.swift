@@ -66,7 +66,9 @@ struct Crop: ParsableCommand {
 
     @Option(
         name: .shortAndLong,
-        help: ArgumentHelp("Output \(FormatNames.rendered) path, - for stdout; with several --at, a pattern with %d. Default: <stem>.crop.png here.", valueName: "path"))
+        help: ArgumentHelp(
+            "Output \(FormatNames.rendered) path, - for stdout; with several --at, a pattern with %d. Default: <stem>.crop.png here.",
+            valueName: "path"))
     var output: String?
 
     @Flag(name: .long, help: "Print the geometry as JSON (one line per point).")

@@ -39,7 +39,8 @@ struct Fixture: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Image size (upright).", valueName: "wxh"))
     var size: Size?
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Output path (the extension picks \(FormatNames.fixtureOutputs)), - for stdout.", valueName: "path"))
+    @Option(
+        name: .shortAndLong, help: ArgumentHelp("Output path (the extension picks \(FormatNames.fixtureOutputs)), - for stdout.", valueName: "path"))
     var output: String?
 
     @Option(
