@@ -162,8 +162,7 @@ struct Thumb: ParsableCommand {
             jpegQuality: quality, skipExisting: skipExisting)
         thumbnailer.lossless = lossless
         thumbnailer.outputFolder = outputFolder
-        thumbnailer.keepColor = encode.icc == .keep
-        thumbnailer.convertToSRGB = encode.icc == .srgb ? encode.intent : nil
+        thumbnailer.colorPolicy = encode.colorPolicy
         thumbnailer.useEmbeddedThumbnail = !noEmbeddedThumbnail
         if let cropAt { thumbnailer.crop = .point(cropAt.touch) } else if crop { thumbnailer.crop = .centre }
 
