@@ -51,17 +51,20 @@ let package = Package(
         // lcms2's error handler too.
         .target(
             name: "FZShims",
-            dependencies: ["CPNG", "CJPEG", "CZlib", "CLCMS2"],
+            dependencies: ["CPNG", "CJPEG", "CZlib", "CLCMS2", "CHeif"],
             cSettings: [.unsafeFlags(["-O2"])]
         ),
+        // Placement, fitting and timing maths: the standard library and libm only.
+        .target(name: "Geometry"),
         .target(
             name: "ForceZoomCore",
-            dependencies: ["FZShims", "CZlib", "CWebP", "CHeif"],
+            dependencies: ["Geometry", "FZShims", "CZlib", "CWebP", "CHeif"],
         ),
         // The subcommands, their options and validation: a library, so tests parse in process.
         .target(
             name: "ForceZoomCLI",
             dependencies: [
+                "Geometry",
                 "ForceZoomCore",
                 "FZShims",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -73,11 +76,12 @@ let package = Package(
         ),
         .testTarget(
             name: "ForceZoomCoreTests",
-            dependencies: ["ForceZoomCore"]
+            dependencies: ["Geometry", "ForceZoomCore"]
         ),
         .testTarget(
             name: "ForceZoomCLITests",
             dependencies: [
+                "Geometry",
                 "ForceZoomCore",
                 "ForceZoomCLI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

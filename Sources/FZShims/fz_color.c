@@ -7,7 +7,7 @@
 // one camera builds one transform, not one per file). Cached transforms are made with
 // cmsFLAGS_NOCACHE (no shared one-pixel cache), so threads may use one at once; they live
 // until the process ends, and fz_color_free leaves them alone.
-#include "fz_shims.h"
+#include "fz_color.h"
 #include <lcms2.h>
 #include <pthread.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
-// PNG row filtering and banded deflate for the parallel PNG encoder: see fz_shims.h.
+// PNG row filtering and banded deflate for the parallel PNG encoder: see fz_deflate.h.
 // Pure C over zlib: nothing here can longjmp.
-#include "fz_shims.h"
+#include "fz_deflate.h"
 
 #include <stdlib.h>
 #include <string.h>

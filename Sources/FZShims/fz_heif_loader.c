@@ -1,19 +1,22 @@
 // libheif, loaded on first use. libheif brings libde265, libx265, libaom, libdav1d and
 // libstdc++ with it, and loading them at start-up cost every run about 5 ms of CPU and 5 MB
 // of resident memory (libde265 builds its tables as it loads), HEIF or not. So forcezoom
-// does not link libheif: each libheif function it calls is defined here and forwards to the
-// same function in libheif.so.1, opened with dlopen the first time one is called.
+// does not link libheif: each libheif function it calls has a forwarder here, fz_heif_NAME for
+// libheif's heif_NAME, which calls that function in libheif.so.1, opened with dlopen the first
+// time one is called. The forwarders have names of our own so that this binary defines no
+// libheif symbol: a program (or a library loaded into it) that links libheif itself gets the
+// real functions, not ours.
 //
-// One line per function HEIFCodec.swift calls, with heif.h's prototype (libheif 1.15; the
-// header is checked against these definitions at compile time). A call to a libheif function
-// not listed here fails to link. Without libheif.so.1 the first HEIF call ends the process
-// with a message, as a missing library used to end it at start-up.
+// One forwarder per function HEIFCodec.swift calls, declared in fz_heif.h with heif.h's
+// prototype (libheif 1.15; FZ_HEIF's cast checks each against heif.h at compile time). A call
+// to a libheif function without a forwarder fails to link. Without libheif.so.1 the first
+// HEIF call ends the process with a message, as a missing library used to end it at start-up.
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <libheif/heif.h>
+#include "fz_heif.h"
 
 static void *fz_heif_library;
 static pthread_once_t fz_heif_once = PTHREAD_ONCE_INIT;
@@ -43,126 +46,126 @@ static void *fz_heif_symbol(const char *name) {
         (__typeof__(&name))function;                                        \
     })
 
-struct heif_error heif_context_add_exif_metadata(struct heif_context* a0, const struct heif_image_handle* a1, const void* a2, int a3) {
+struct heif_error fz_heif_context_add_exif_metadata(struct heif_context* a0, const struct heif_image_handle* a1, const void* a2, int a3) {
     return FZ_HEIF(heif_context_add_exif_metadata)(a0, a1, a2, a3);
 }
-struct heif_context* heif_context_alloc(void) {
+struct heif_context* fz_heif_context_alloc(void) {
     return FZ_HEIF(heif_context_alloc)();
 }
-struct heif_error heif_context_encode_image(struct heif_context* a0, const struct heif_image* a1, struct heif_encoder* a2, const struct heif_encoding_options* a3, struct heif_image_handle** a4) {
+struct heif_error fz_heif_context_encode_image(struct heif_context* a0, const struct heif_image* a1, struct heif_encoder* a2, const struct heif_encoding_options* a3, struct heif_image_handle** a4) {
     return FZ_HEIF(heif_context_encode_image)(a0, a1, a2, a3, a4);
 }
-void heif_context_free(struct heif_context* a0) {
+void fz_heif_context_free(struct heif_context* a0) {
     FZ_HEIF(heif_context_free)(a0);
 }
-struct heif_error heif_context_get_encoder_for_format(struct heif_context* a0, enum heif_compression_format a1, struct heif_encoder** a2) {
+struct heif_error fz_heif_context_get_encoder_for_format(struct heif_context* a0, enum heif_compression_format a1, struct heif_encoder** a2) {
     return FZ_HEIF(heif_context_get_encoder_for_format)(a0, a1, a2);
 }
-struct heif_error heif_context_get_primary_image_handle(struct heif_context* a0, struct heif_image_handle** a1) {
+struct heif_error fz_heif_context_get_primary_image_handle(struct heif_context* a0, struct heif_image_handle** a1) {
     return FZ_HEIF(heif_context_get_primary_image_handle)(a0, a1);
 }
-struct heif_error heif_context_read_from_memory_without_copy(struct heif_context* a0, const void* a1, size_t a2, const struct heif_reading_options* a3) {
+struct heif_error fz_heif_context_read_from_memory_without_copy(struct heif_context* a0, const void* a1, size_t a2, const struct heif_reading_options* a3) {
     return FZ_HEIF(heif_context_read_from_memory_without_copy)(a0, a1, a2, a3);
 }
-void heif_context_set_max_decoding_threads(struct heif_context* a0, int a1) {
+void fz_heif_context_set_max_decoding_threads(struct heif_context* a0, int a1) {
     FZ_HEIF(heif_context_set_max_decoding_threads)(a0, a1);
 }
-struct heif_error heif_context_write(struct heif_context* a0, struct heif_writer* a1, void* a2) {
+struct heif_error fz_heif_context_write(struct heif_context* a0, struct heif_writer* a1, void* a2) {
     return FZ_HEIF(heif_context_write)(a0, a1, a2);
 }
-struct heif_error heif_decode_image(const struct heif_image_handle* a0, struct heif_image** a1, enum heif_colorspace a2, enum heif_chroma a3, const struct heif_decoding_options* a4) {
+struct heif_error fz_heif_decode_image(const struct heif_image_handle* a0, struct heif_image** a1, enum heif_colorspace a2, enum heif_chroma a3, const struct heif_decoding_options* a4) {
     return FZ_HEIF(heif_decode_image)(a0, a1, a2, a3, a4);
 }
-struct heif_decoding_options* heif_decoding_options_alloc(void) {
+struct heif_decoding_options* fz_heif_decoding_options_alloc(void) {
     return FZ_HEIF(heif_decoding_options_alloc)();
 }
-void heif_decoding_options_free(struct heif_decoding_options* a0) {
+void fz_heif_decoding_options_free(struct heif_decoding_options* a0) {
     FZ_HEIF(heif_decoding_options_free)(a0);
 }
-void heif_encoder_release(struct heif_encoder* a0) {
+void fz_heif_encoder_release(struct heif_encoder* a0) {
     FZ_HEIF(heif_encoder_release)(a0);
 }
-struct heif_error heif_encoder_set_lossless(struct heif_encoder* a0, int a1) {
+struct heif_error fz_heif_encoder_set_lossless(struct heif_encoder* a0, int a1) {
     return FZ_HEIF(heif_encoder_set_lossless)(a0, a1);
 }
-struct heif_error heif_encoder_set_lossy_quality(struct heif_encoder* a0, int a1) {
+struct heif_error fz_heif_encoder_set_lossy_quality(struct heif_encoder* a0, int a1) {
     return FZ_HEIF(heif_encoder_set_lossy_quality)(a0, a1);
 }
-struct heif_error heif_image_add_plane(struct heif_image* a0, enum heif_channel a1, int a2, int a3, int a4) {
+struct heif_error fz_heif_image_add_plane(struct heif_image* a0, enum heif_channel a1, int a2, int a3, int a4) {
     return FZ_HEIF(heif_image_add_plane)(a0, a1, a2, a3, a4);
 }
-struct heif_error heif_image_create(int a0, int a1, enum heif_colorspace a2, enum heif_chroma a3, struct heif_image** a4) {
+struct heif_error fz_heif_image_create(int a0, int a1, enum heif_colorspace a2, enum heif_chroma a3, struct heif_image** a4) {
     return FZ_HEIF(heif_image_create)(a0, a1, a2, a3, a4);
 }
-int heif_image_get_bits_per_pixel_range(const struct heif_image* a0, enum heif_channel a1) {
+int fz_heif_image_get_bits_per_pixel_range(const struct heif_image* a0, enum heif_channel a1) {
     return FZ_HEIF(heif_image_get_bits_per_pixel_range)(a0, a1);
 }
-int heif_image_get_height(const struct heif_image* a0, enum heif_channel a1) {
+int fz_heif_image_get_height(const struct heif_image* a0, enum heif_channel a1) {
     return FZ_HEIF(heif_image_get_height)(a0, a1);
 }
-uint8_t* heif_image_get_plane(struct heif_image* a0, enum heif_channel a1, int* a2) {
+uint8_t* fz_heif_image_get_plane(struct heif_image* a0, enum heif_channel a1, int* a2) {
     return FZ_HEIF(heif_image_get_plane)(a0, a1, a2);
 }
-const uint8_t* heif_image_get_plane_readonly(const struct heif_image* a0, enum heif_channel a1, int* a2) {
+const uint8_t* fz_heif_image_get_plane_readonly(const struct heif_image* a0, enum heif_channel a1, int* a2) {
     return FZ_HEIF(heif_image_get_plane_readonly)(a0, a1, a2);
 }
-int heif_image_get_width(const struct heif_image* a0, enum heif_channel a1) {
+int fz_heif_image_get_width(const struct heif_image* a0, enum heif_channel a1) {
     return FZ_HEIF(heif_image_get_width)(a0, a1);
 }
-enum heif_color_profile_type heif_image_handle_get_color_profile_type(const struct heif_image_handle* a0) {
+enum heif_color_profile_type fz_heif_image_handle_get_color_profile_type(const struct heif_image_handle* a0) {
     return FZ_HEIF(heif_image_handle_get_color_profile_type)(a0);
 }
-int heif_image_handle_get_height(const struct heif_image_handle* a0) {
+int fz_heif_image_handle_get_height(const struct heif_image_handle* a0) {
     return FZ_HEIF(heif_image_handle_get_height)(a0);
 }
-int heif_image_handle_get_ispe_height(const struct heif_image_handle* a0) {
+int fz_heif_image_handle_get_ispe_height(const struct heif_image_handle* a0) {
     return FZ_HEIF(heif_image_handle_get_ispe_height)(a0);
 }
-int heif_image_handle_get_ispe_width(const struct heif_image_handle* a0) {
+int fz_heif_image_handle_get_ispe_width(const struct heif_image_handle* a0) {
     return FZ_HEIF(heif_image_handle_get_ispe_width)(a0);
 }
-int heif_image_handle_get_list_of_metadata_block_IDs(const struct heif_image_handle* a0, const char* a1, heif_item_id* a2, int a3) {
+int fz_heif_image_handle_get_list_of_metadata_block_IDs(const struct heif_image_handle* a0, const char* a1, heif_item_id* a2, int a3) {
     return FZ_HEIF(heif_image_handle_get_list_of_metadata_block_IDs)(a0, a1, a2, a3);
 }
-int heif_image_handle_get_list_of_thumbnail_IDs(const struct heif_image_handle* a0, heif_item_id* a1, int a2) {
+int fz_heif_image_handle_get_list_of_thumbnail_IDs(const struct heif_image_handle* a0, heif_item_id* a1, int a2) {
     return FZ_HEIF(heif_image_handle_get_list_of_thumbnail_IDs)(a0, a1, a2);
 }
-int heif_image_handle_get_luma_bits_per_pixel(const struct heif_image_handle* a0) {
+int fz_heif_image_handle_get_luma_bits_per_pixel(const struct heif_image_handle* a0) {
     return FZ_HEIF(heif_image_handle_get_luma_bits_per_pixel)(a0);
 }
-struct heif_error heif_image_handle_get_metadata(const struct heif_image_handle* a0, heif_item_id a1, void* a2) {
+struct heif_error fz_heif_image_handle_get_metadata(const struct heif_image_handle* a0, heif_item_id a1, void* a2) {
     return FZ_HEIF(heif_image_handle_get_metadata)(a0, a1, a2);
 }
-size_t heif_image_handle_get_metadata_size(const struct heif_image_handle* a0, heif_item_id a1) {
+size_t fz_heif_image_handle_get_metadata_size(const struct heif_image_handle* a0, heif_item_id a1) {
     return FZ_HEIF(heif_image_handle_get_metadata_size)(a0, a1);
 }
-struct heif_error heif_image_handle_get_nclx_color_profile(const struct heif_image_handle* a0, struct heif_color_profile_nclx** a1) {
+struct heif_error fz_heif_image_handle_get_nclx_color_profile(const struct heif_image_handle* a0, struct heif_color_profile_nclx** a1) {
     return FZ_HEIF(heif_image_handle_get_nclx_color_profile)(a0, a1);
 }
-int heif_image_handle_get_number_of_thumbnails(const struct heif_image_handle* a0) {
+int fz_heif_image_handle_get_number_of_thumbnails(const struct heif_image_handle* a0) {
     return FZ_HEIF(heif_image_handle_get_number_of_thumbnails)(a0);
 }
-struct heif_error heif_image_handle_get_raw_color_profile(const struct heif_image_handle* a0, void* a1) {
+struct heif_error fz_heif_image_handle_get_raw_color_profile(const struct heif_image_handle* a0, void* a1) {
     return FZ_HEIF(heif_image_handle_get_raw_color_profile)(a0, a1);
 }
-size_t heif_image_handle_get_raw_color_profile_size(const struct heif_image_handle* a0) {
+size_t fz_heif_image_handle_get_raw_color_profile_size(const struct heif_image_handle* a0) {
     return FZ_HEIF(heif_image_handle_get_raw_color_profile_size)(a0);
 }
-struct heif_error heif_image_handle_get_thumbnail(const struct heif_image_handle* a0, heif_item_id a1, struct heif_image_handle** a2) {
+struct heif_error fz_heif_image_handle_get_thumbnail(const struct heif_image_handle* a0, heif_item_id a1, struct heif_image_handle** a2) {
     return FZ_HEIF(heif_image_handle_get_thumbnail)(a0, a1, a2);
 }
-int heif_image_handle_get_width(const struct heif_image_handle* a0) {
+int fz_heif_image_handle_get_width(const struct heif_image_handle* a0) {
     return FZ_HEIF(heif_image_handle_get_width)(a0);
 }
-int heif_image_handle_has_alpha_channel(const struct heif_image_handle* a0) {
+int fz_heif_image_handle_has_alpha_channel(const struct heif_image_handle* a0) {
     return FZ_HEIF(heif_image_handle_has_alpha_channel)(a0);
 }
-void heif_image_handle_release(const struct heif_image_handle* a0) {
+void fz_heif_image_handle_release(const struct heif_image_handle* a0) {
     FZ_HEIF(heif_image_handle_release)(a0);
 }
-void heif_image_release(const struct heif_image* a0) {
+void fz_heif_image_release(const struct heif_image* a0) {
     FZ_HEIF(heif_image_release)(a0);
 }
-void heif_nclx_color_profile_free(struct heif_color_profile_nclx* a0) {
+void fz_heif_nclx_color_profile_free(struct heif_color_profile_nclx* a0) {
     FZ_HEIF(heif_nclx_color_profile_free)(a0);
 }

@@ -1,7 +1,9 @@
-// libjpeg-turbo behind setjmp: see fz_shims.h for why every function here exists.
-#include "fz_shims.h"
+// libjpeg-turbo behind setjmp: see fz_common.h for why every function here exists.
+#include "fz_jpeg.h"
+#include "fz_color.h"
 
 #include <jpeglib.h>
+#include <jerror.h>  // the message codes fz_jpeg_failure_for sorts
 #include <limits.h>
 #include <setjmp.h>
 #include <stdlib.h>
@@ -11,6 +13,7 @@ struct fz_error_manager {
     struct jpeg_error_mgr pub;
     jmp_buf jump;
     char *message;
+    fz_jpeg_failure failure;  // what `message` is, set with it
     int *warnings;
     int strict;
 };
@@ -29,12 +32,34 @@ struct fz_jpeg_reader {
     char message[FZ_MESSAGE_MAX];
 };
 
+// The kind of libjpeg's message `code` (a J_MESSAGE_CODE from jerror.h).
+static fz_jpeg_failure fz_jpeg_failure_for(int code) {
+    switch (code) {
+    case JERR_INPUT_EOF:
+    case JWRN_JPEG_EOF: return FZ_JPEG_TRUNCATED;
+    case JERR_BAD_PRECISION: return FZ_JPEG_UNSUPPORTED_PRECISION;
+    case JERR_CONVERSION_NOTIMPL:
+    case JERR_BAD_J_COLORSPACE: return FZ_JPEG_UNSUPPORTED_COLOR;
+    case JERR_SOF_UNSUPPORTED: return FZ_JPEG_UNSUPPORTED_PROCESS;
+    case JERR_NO_BACKING_STORE: return FZ_JPEG_MEMORY_LIMIT;
+    case JERR_FILE_WRITE: return FZ_JPEG_WRITE_FAILED;
+    default: return FZ_JPEG_CORRUPT;
+    }
+}
+
+// A message of our own, with its kind.
+static void fz_jpeg_fail(struct fz_error_manager *err, fz_jpeg_failure failure, const char *text) {
+    snprintf(err->message, FZ_MESSAGE_MAX, "%s", text);
+    err->failure = failure;
+}
+
 static void fz_error_exit(j_common_ptr cinfo) {
     struct fz_error_manager *err = (struct fz_error_manager *)cinfo->err;
     char buffer[JMSG_LENGTH_MAX];
     (*cinfo->err->format_message)(cinfo, buffer);
     strncpy(err->message, buffer, FZ_MESSAGE_MAX - 1);
     err->message[FZ_MESSAGE_MAX - 1] = '\0';
+    err->failure = fz_jpeg_failure_for(cinfo->err->msg_code);
     longjmp(err->jump, 1);  // lands in the setjmp of the fz_ function that called libjpeg
 }
 
@@ -49,6 +74,7 @@ static void fz_emit_message(j_common_ptr cinfo, int level) {
         (*cinfo->err->format_message)(cinfo, buffer);
         strncpy(err->message, buffer, FZ_MESSAGE_MAX - 1);
         err->message[FZ_MESSAGE_MAX - 1] = '\0';
+        err->failure = fz_jpeg_failure_for(cinfo->err->msg_code);
     }
     if (err->strict) longjmp(err->jump, 1);
 }
@@ -57,8 +83,9 @@ static void fz_progress(j_common_ptr cinfo) {
     fz_jpeg_reader *reader = (fz_jpeg_reader *)((char *)cinfo - offsetof(fz_jpeg_reader, cinfo));
     j_decompress_ptr d = (j_decompress_ptr)cinfo;
     if (reader->max_scans > 0 && d->progressive_mode && d->input_scan_number > reader->max_scans) {
-        snprintf(reader->message, FZ_MESSAGE_MAX, FZ_JPEG_SCAN_LIMIT_PREFIX " %d scans (a scan bomb?)",
+        snprintf(reader->message, FZ_MESSAGE_MAX, "progressive JPEG has more than %d scans (a scan bomb?)",
                  reader->max_scans);
+        reader->error.failure = FZ_JPEG_SCAN_LIMIT;
         longjmp(reader->error.jump, 1);
     }
 }
@@ -151,6 +178,9 @@ int fz_jpeg_open(FILE *file, int strict, int max_scans, size_t max_memory, fz_jp
 
 const fz_jpeg_header *fz_jpeg_header_of(const fz_jpeg_reader *reader) { return &reader->header; }
 const char *fz_jpeg_message(const fz_jpeg_reader *reader) { return reader->message; }
+fz_jpeg_failure fz_jpeg_failure_of(const fz_jpeg_reader *reader) {
+    return reader->error.failure ? reader->error.failure : FZ_JPEG_CORRUPT;
+}
 int fz_jpeg_warning_count(const fz_jpeg_reader *reader) { return reader->warnings; }
 
 int fz_jpeg_start(fz_jpeg_reader *reader, int scale_denom, uint32_t x, uint32_t width,
@@ -184,6 +214,7 @@ int fz_jpeg_skip_rows(fz_jpeg_reader *reader, uint32_t count) {
     if (skipped != count) {
         snprintf(reader->message, FZ_MESSAGE_MAX, "could skip only %u of %u rows",
                  (unsigned)skipped, (unsigned)count);
+        reader->error.failure = FZ_JPEG_CORRUPT;
         return FZ_ERROR;
     }
     return FZ_OK;
@@ -236,7 +267,7 @@ int fz_jpeg_read_rows(fz_jpeg_reader *reader, uint8_t *rows, uint32_t count, siz
         uint8_t *dst = rows + (size_t)i * stride;
         JSAMPROW row = c->out_color_space == JCS_CMYK ? reader->scratch : dst;
         if (jpeg_read_scanlines(c, &row, 1) != 1) {
-            snprintf(reader->message, FZ_MESSAGE_MAX, "JPEG data ended early");
+            fz_jpeg_fail(&reader->error, FZ_JPEG_TRUNCATED, "JPEG data ended early");
             *done = i;
             return FZ_ERROR;
         }
@@ -345,6 +376,9 @@ int fz_jpeg_writer_end(fz_jpeg_writer *writer) {
 }
 
 const char *fz_jpeg_writer_message(const fz_jpeg_writer *writer) { return writer->message; }
+fz_jpeg_failure fz_jpeg_writer_failure_of(const fz_jpeg_writer *writer) {
+    return writer->error.failure ? writer->error.failure : FZ_JPEG_CORRUPT;
+}
 
 void fz_jpeg_writer_free(fz_jpeg_writer *writer) {
     if (writer == NULL) return;

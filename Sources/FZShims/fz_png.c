@@ -1,5 +1,5 @@
-// libpng behind setjmp: see fz_shims.h for why every function here exists.
-#include "fz_shims.h"
+// libpng behind setjmp: see fz_common.h for why every function here exists.
+#include "fz_png.h"
 
 #include <png.h>
 #include <setjmp.h>
@@ -13,6 +13,8 @@ struct fz_png_reader {
     uint32_t rows_read;
     int warnings;
     int iccp_dropped;  // libpng refused the iCCP chunk (fz_png_read_warning)
+    int short_read;    // the file ended (or failed) under libpng (fz_png_read_data)
+    fz_png_failure failure;
     char message[FZ_MESSAGE_MAX];
 };
 
@@ -22,9 +24,21 @@ static void fz_copy_message(char *dst, const char *src) {
     dst[FZ_MESSAGE_MAX - 1] = '\0';
 }
 
+// libpng's texts for compressed data that stops before the image does (pngrutil.c's
+// png_read_IDAT_data and png_zstream_error, libpng 1.6): libpng has no error codes, so these
+// few fixed texts are matched here, once, and Swift gets fz_png_failure.
+static int fz_png_means_truncated(const char *text) {
+    static const char *const hints[] = {"Not enough image data", "unexpected end", "truncated"};
+    for (size_t i = 0; i < sizeof hints / sizeof hints[0]; i++)
+        if (strstr(text, hints[i]) != NULL) return 1;
+    return 0;
+}
+
 static void fz_png_read_error(png_structp png, png_const_charp text) {
     fz_png_reader *reader = (fz_png_reader *)png_get_error_ptr(png);
     fz_copy_message(reader->message, text);
+    reader->failure = reader->short_read || (text != NULL && fz_png_means_truncated(text)) ? FZ_PNG_TRUNCATED
+                                                                                           : FZ_PNG_CORRUPT;
     png_longjmp(png, 1);  // lands in the setjmp of the fz_ function that called libpng
 }
 
@@ -37,6 +51,15 @@ static void fz_png_read_warning(png_structp png, png_const_charp text) {
     if (reader->message[0] == '\0') fz_copy_message(reader->message, text);
 }
 
+// libpng's stdio reader (png_default_read_data), but a short read is known for what it is:
+// the file ended before libpng had what it needed.
+static void fz_png_read_data(png_structp png, png_bytep data, size_t length) {
+    if (fread(data, 1, length, (FILE *)png_get_io_ptr(png)) != length) {
+        ((fz_png_reader *)png_get_error_ptr(png))->short_read = 1;
+        png_error(png, "Read Error");
+    }
+}
+
 int fz_png_open(FILE *file, size_t chunk_malloc_max, fz_png_reader **out) {
     fz_png_reader *reader = calloc(1, sizeof *reader);
     *out = reader;
@@ -45,11 +68,13 @@ int fz_png_open(FILE *file, size_t chunk_malloc_max, fz_png_reader **out) {
                                          fz_png_read_warning);
     if (reader->png == NULL) {
         fz_copy_message(reader->message, "out of memory");
+        reader->failure = FZ_PNG_CORRUPT;
         return FZ_ERROR;
     }
     reader->info = png_create_info_struct(reader->png);
     if (reader->info == NULL) {
         fz_copy_message(reader->message, "out of memory");
+        reader->failure = FZ_PNG_CORRUPT;
         return FZ_ERROR;
     }
     if (setjmp(png_jmpbuf(reader->png))) {
@@ -61,7 +86,7 @@ int fz_png_open(FILE *file, size_t chunk_malloc_max, fz_png_reader **out) {
 
     png_structp png = reader->png;
     png_infop info = reader->info;
-    png_init_io(png, file);
+    png_set_read_fn(png, file, fz_png_read_data);
     // Bounds for hostile files: no ancillary chunk may allocate more than chunk_malloc_max,
     // decompressed. libpng enforces that for compressed chunks and iCCP, but a chunk's own
     // length over the limit is only a benign error ("chunk data is too large"), after
@@ -168,6 +193,7 @@ static int fz_png_start_depth(fz_png_reader *reader, int keep16) {
     int depth = h->bit_depth == 16 && keep16 ? 16 : 8;
     if ((int)png_get_channels(png, info) != h->channels || png_get_bit_depth(png, info) != depth) {
         fz_copy_message(reader->message, "unexpected layout after PNG transforms");
+        reader->failure = FZ_PNG_CORRUPT;
         return FZ_ERROR;
     }
     reader->message[0] = '\0';
@@ -176,6 +202,9 @@ static int fz_png_start_depth(fz_png_reader *reader, int keep16) {
 
 const fz_png_header *fz_png_header_of(const fz_png_reader *reader) { return &reader->header; }
 const char *fz_png_message(const fz_png_reader *reader) { return reader->message; }
+fz_png_failure fz_png_failure_of(const fz_png_reader *reader) {
+    return reader->failure ? reader->failure : FZ_PNG_CORRUPT;
+}
 int fz_png_warning_count(const fz_png_reader *reader) { return reader->warnings; }
 
 int fz_png_read_rows(fz_png_reader *reader, uint8_t *rows, uint32_t count, size_t stride,
@@ -202,6 +231,7 @@ int fz_png_read_interlaced(fz_png_reader *reader, uint8_t *pixels, size_t stride
     png_bytep *rows = malloc(sizeof(png_bytep) * (height ? height : 1));
     if (rows == NULL) {
         fz_copy_message(reader->message, "out of memory");
+        reader->failure = FZ_PNG_CORRUPT;
         return FZ_ERROR;
     }
     for (uint32_t y = 0; y < height; y++) rows[y] = pixels + (size_t)y * stride;
@@ -227,7 +257,7 @@ void fz_png_reader_free(fz_png_reader *reader) {
 struct fz_png_writer {
     png_structp png;
     png_infop info;
-    int warnings;
+    fz_png_failure failure;  // FZ_PNG_WRITE_FAILED from fz_png_write_data, else 0
     char message[FZ_MESSAGE_MAX];
 };
 
@@ -237,24 +267,22 @@ static void fz_png_write_error(png_structp png, png_const_charp text) {
     png_longjmp(png, 1);
 }
 
+// Warnings while writing (a profile libpng refused, left out) change nothing the caller does.
 static void fz_png_write_warning(png_structp png, png_const_charp text) {
-    fz_png_writer *writer = (fz_png_writer *)png_get_error_ptr(png);
+    (void)png;
     (void)text;
-    writer->warnings++;
 }
 
-int fz_png_writer_warning_count(const fz_png_writer *writer) { return writer->warnings; }
-
-int fz_png_writer_begin(FILE *file, uint32_t width, uint32_t height, int channels,
-                        int level, int filters, int strategy, fz_png_writer **out) {
-    return fz_png_writer_begin_color(file, width, height, channels, level, filters, strategy, NULL, out);
+// libpng's stdio writer and flush (png_default_write_data, png_default_flush), but a refused
+// write is known for what it is, so Swift can report errno's reason (no space left...).
+static void fz_png_write_data(png_structp png, png_bytep data, size_t length) {
+    if (fwrite(data, 1, length, (FILE *)png_get_io_ptr(png)) != length) {
+        ((fz_png_writer *)png_get_error_ptr(png))->failure = FZ_PNG_WRITE_FAILED;
+        png_error(png, "Write Error");
+    }
 }
 
-int fz_png_writer_begin_color(FILE *file, uint32_t width, uint32_t height, int channels,
-                              int level, int filters, int strategy, const fz_png_color *color,
-                              fz_png_writer **out) {
-    return fz_png_writer_begin_depth(file, width, height, channels, 8, level, filters, strategy, color, out);
-}
+static void fz_png_flush_data(png_structp png) { fflush((FILE *)png_get_io_ptr(png)); }
 
 int fz_png_writer_begin_depth(FILE *file, uint32_t width, uint32_t height, int channels, int bit_depth,
                               int level, int filters, int strategy, const fz_png_color *color,
@@ -280,7 +308,7 @@ int fz_png_writer_begin_depth(FILE *file, uint32_t width, uint32_t height, int c
         fz_copy_message(writer->message, "unsupported channel count");
         return FZ_ERROR;
     }
-    png_init_io(writer->png, file);
+    png_set_write_fn(writer->png, file, fz_png_write_data, fz_png_flush_data);
     png_set_IHDR(writer->png, writer->info, width, height, bit_depth == 16 ? 16 : 8, types[channels],
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_set_compression_level(writer->png, level);
@@ -330,6 +358,9 @@ int fz_png_writer_flush(fz_png_writer *writer) {
 }
 
 const char *fz_png_writer_message(const fz_png_writer *writer) { return writer->message; }
+fz_png_failure fz_png_writer_failure_of(const fz_png_writer *writer) {
+    return writer->failure ? writer->failure : FZ_PNG_CORRUPT;
+}
 
 void fz_png_writer_free(fz_png_writer *writer) {
     if (writer == NULL) return;

@@ -1,6 +1,6 @@
 // A fast raw-deflate encoder for what zlib's Z_RLE strategy does: literals and runs of the
 // previous byte (matches at distance 1 only), coded with dynamic Huffman blocks. See
-// fz_shims.h. Pure C, no library calls that can fail other than malloc.
+// fz_deflate.h. Pure C, no library calls that can fail other than malloc.
 //
 // Why not zlib: after PNG's sub or Paeth filter a photo is nearly all literals, and zlib
 // 1.2's deflate_rle/compress_block spend most of their time on per-byte bookkeeping and a
@@ -8,7 +8,7 @@
 // frequencies, builds length-limited canonical codes, and writes through a 64-bit bit
 // buffer: about three times zlib's speed for the same kind of stream (sizes within about
 // a percent of zlib's at levels 1-6, whose Z_RLE output does not depend on the level).
-#include "fz_shims.h"
+#include "fz_deflate.h"
 
 #include <stdlib.h>
 #include <string.h>

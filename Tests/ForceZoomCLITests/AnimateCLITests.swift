@@ -1,5 +1,6 @@
 @testable import ForceZoomCore
 import Testing
+@testable import Geometry
 
 #if canImport(Glibc)
 import Glibc

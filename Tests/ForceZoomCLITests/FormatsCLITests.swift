@@ -1,5 +1,6 @@
 import ForceZoomCore
 import Testing
+import Geometry
 
 /// WebP, HEIC and AVIF through crop, fit, thumb and info of the built binary, against the
 /// reference decoders' pixels (dwebp, heif-convert; files from Tools/formats/make-formats.sh).

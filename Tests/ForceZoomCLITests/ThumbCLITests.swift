@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ForceZoomCore
 import Testing
+import Geometry
 
 /// `forcezoom thumb` end to end on the built binary: batches with broken files, upright
 /// outputs checked by their pixels, JSON Lines, --from -0, --skip-existing, Ctrl-C.

@@ -1,5 +1,6 @@
 @testable import ForceZoomCore
 import Testing
+@testable import Geometry
 
 /// transform --canvas and --anchor, --screen in points or pixels, the device table, and
 /// fixture --decode on padded and zoomed crops.

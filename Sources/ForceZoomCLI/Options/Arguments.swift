@@ -1,5 +1,6 @@
 import ArgumentParser
 import ForceZoomCore
+import Geometry
 
 /// `X,Y`: pixels (`1200,800`), percentages (`50%,25%`) or a mix.
 struct Point: ExpressibleByArgument, CustomStringConvertible {

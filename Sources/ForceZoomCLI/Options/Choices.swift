@@ -1,5 +1,6 @@
 import ArgumentParser
 import ForceZoomCore
+import Geometry
 
 // The core's closed sets of names, parsed by the argument parser itself: a wrong name is a
 // usage error listing the choices, and the help shows them.

@@ -69,7 +69,7 @@ struct EncodeFlags: ParsableArguments {
         help: ArgumentHelp(
             "Colour in the output: keep (default: the input's ICC profile, or PNG's sRGB/gAMA/cHRM chunks, copied unchanged with the stored samples; one that cannot be used is left out with a warning; a CMYK JPEG, converted through its CMYK profile, is tagged sRGB), srgb (pixels converted from the input's profile to sRGB with lcms2 and tagged sRGB: the mode for web thumbnails; inputs without a profile are taken as sRGB) or strip (no colour information written, samples unchanged).",
             valueName: "mode"))
-    var icc: ICCMode = .keep
+    var icc: ColorPolicy.Mode = .keep
 
     @Option(
         name: .long,
@@ -82,49 +82,33 @@ struct EncodeFlags: ParsableArguments {
         if !(0...9).contains(compression) { throw ValidationError("--compression must be 0-9, got \(compression)") }
     }
 
+    /// The core's colour policy these flags choose (shared with `Thumbnailer`).
+    var colorPolicy: ColorPolicy { ColorPolicy(mode: icc, intent: intent) }
+
     /// What an output made from an input described by `color` (read from `path`) carries.
     /// With keep, a profile that must not be copied is left out with a warning (once).
     func carry(_ color: ColorDescription, path: String) -> ColorDescription? {
-        switch icc {
-        case .keep:
-            let kept = KeptColor(color)
-            if let dropped = kept.dropped { Terminal.warningOnce("\(path): \(dropped)") }
-            return kept.color
-        case .srgb: return SRGBConverter.tag(intent: intent)
-        case .strip: return nil
-        }
+        let carried = colorPolicy.carried(color)
+        if let dropped = carried.warning { Terminal.warningOnce("\(path): \(dropped)") }
+        return carried.color
     }
 
     /// With --icc srgb, converts `image` (decoded from `path`, described by `color`) to sRGB
-    /// in place, before anything is drawn on it (pins and boxes are given in sRGB). A profile
-    /// that cannot be used fails the command, or with `lenient` leaves the pixels as they
-    /// are (taken as sRGB) with a warning.
+    /// in place, before anything is drawn on it (`ColorPolicy.convert`); an unusable profile
+    /// fails the command, or with `lenient` is a warning.
     func convert(_ image: inout Image, from color: ColorDescription, path: String, lenient: Bool) throws {
-        guard icc == .srgb else { return }
-        try converting(path: path, lenient: lenient) { () throws(ColorError) in
-            try SRGBConverter(color: color, format: image.format, intent: intent, blackPointCompensation: intent != .absolute, path: path)?
-                .convert(&image)
-        }
+        do throws(ColorError) {
+            let warning = try colorPolicy.convert(&image, from: color, path: path, lenient: lenient)
+            if let warning { Terminal.warningOnce("\(path): \(warning)") }
+        } catch { throw ToolFailure(error.description) }
     }
 
     /// The 16-bit counterpart of `convert(_:from:path:lenient:)`, for lossless crops and turns.
     func convert(_ image: inout Image16, from color: ColorDescription, path: String, lenient: Bool) throws {
-        guard icc == .srgb else { return }
-        try converting(path: path, lenient: lenient) { () throws(ColorError) in
-            try SRGBConverter(
-                color: color, format: image.format, intent: intent, blackPointCompensation: intent != .absolute, sixteenBit: true,
-                path: path)?
-                .convert(&image)
-        }
-    }
-
-    /// Runs a conversion; a profile that cannot be used fails the command, or with `lenient`
-    /// leaves the pixels as they are with a warning.
-    private func converting(path: String, lenient: Bool, _ body: () throws(ColorError) -> Void) throws {
-        do { try body() } catch {
-            guard lenient, case .unusableProfile(_, let reason) = error else { throw ToolFailure(error.description) }
-            Terminal.warningOnce("\(path): the ICC profile cannot be used (\(reason)); the pixels are taken as sRGB")
-        }
+        do throws(ColorError) {
+            let warning = try colorPolicy.convert(&image, from: color, path: path, lenient: lenient)
+            if let warning { Terminal.warningOnce("\(path): \(warning)") }
+        } catch { throw ToolFailure(error.description) }
     }
 
     /// How inputs are read for these outputs: `decode`'s options with the rendering intent
@@ -137,11 +121,15 @@ struct EncodeFlags: ParsableArguments {
     }
 
     var png: PNGSettings { .compression(compression) }
+
+    /// How a rendering command encodes `path`: the registry chooses the format
+    /// (`OutputFormat.rendered(toPath:)`), these flags its settings.
+    func encoding(forRendered path: String) -> OutputEncoding {
+        OutputFormat.rendered(toPath: path).encoding(png: png, quality: 85, lossless: false) ?? .png(png)
+    }
 }
 
-/// `--icc`: carry the input's colour description into the output, or not.
-enum ICCMode: String, ExpressibleByArgument, CaseIterable {
-    case keep, srgb, strip
-}
+/// `--icc`: carry the input's colour description into the output, or not (`ColorPolicy`).
+extension ColorPolicy.Mode: ExpressibleByArgument {}
 
 extension RenderingIntent: ExpressibleByArgument {}

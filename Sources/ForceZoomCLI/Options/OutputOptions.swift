@@ -5,7 +5,9 @@ import ForceZoomCore
 /// shared by fit, frame and transform (crop and animate write several files and declare
 /// their own `-o` pattern).
 struct OutputOptions: ParsableArguments {
-    @Option(name: .shortAndLong, help: ArgumentHelp("Output PNG path, - for stdout. Default: <stem>.<command>.png here.", valueName: "path"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("Output \(FormatNames.rendered) path, - for stdout. Default: <stem>.<command>.png here.", valueName: "path"))
     var output: String?
 
     @Flag(name: .long, help: "Print the geometry as JSON.")
@@ -13,7 +15,7 @@ struct OutputOptions: ParsableArguments {
 
     func validate() throws {
         try Outputs.checkNotEmpty(output, "-o")
-        if output == "-" && json { throw ValidationError("-o - writes the PNG to stdout; --json cannot share it") }
+        if output == "-" && json { throw ValidationError("-o - writes the \(FormatNames.rendered) to stdout; --json cannot share it") }
     }
 
     /// The output path: -o, or `<stem>.<suffix>.png` in the current folder.

@@ -1,6 +1,7 @@
 import Synchronization
 import ForceZoomCore
 import FZShims
+import Geometry
 
 #if canImport(Glibc)
 import Glibc

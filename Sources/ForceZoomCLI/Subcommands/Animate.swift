@@ -1,5 +1,6 @@
 import ArgumentParser
 import ForceZoomCore
+import Geometry
 
 #if canImport(Glibc)
 import Glibc
@@ -33,7 +34,7 @@ struct Animate: ParsableCommand {
               forcezoom animate photo.jpg --screen 390x844 --bounce --fps 30 --apng bounce.png
             """)
 
-    @Argument(help: ArgumentHelp("The image: a PNG or JPEG path, or -.", valueName: "input"))
+    @Argument(help: ArgumentHelp("The image: a \(FormatNames.inputs) path, or -.", valueName: "input"))
     var input: String
 
     @Option(name: .long, help: ArgumentHelp("The portrait screen: WxH pixels or a device name (its pixels).", valueName: "wxh|name"))
@@ -382,7 +383,7 @@ struct Animate: ParsableCommand {
                 do {
                     if !paths.isEmpty {
                         try ImageWriter.write(
-                            frame, to: paths[k], encoding: .png(settings), protecting: protect,
+                            frame, to: paths[k], encoding: encode.encoding(forRendered: paths[k]), protecting: protect,
                             color: color)
                     }
                     if wantAPNG { result.payload = try APNGWriter.framePayload(frame, settings: settings) }
@@ -417,7 +418,10 @@ struct Animate: ParsableCommand {
         }
         if let contactSheet {
             let sheet = AnimationRenderer.contactSheet(sheetFrames.compactMap { $0 }, background: bg)
-            do { try ImageWriter.write(sheet, to: contactSheet, encoding: .png(settings), protecting: [input], color: color) } catch {
+            do {
+                try ImageWriter.write(
+                    sheet, to: contactSheet, encoding: encode.encoding(forRendered: contactSheet), protecting: [input], color: color)
+            } catch {
                 throw ToolFailure(error)
             }
         }

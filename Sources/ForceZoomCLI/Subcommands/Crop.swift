@@ -1,10 +1,11 @@
 import ArgumentParser
 import ForceZoomCore
+import Geometry
 
 /// `forcezoom crop`: the ForceZoom peek, a square 1:1 crop around a touch point.
 struct Crop: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Cut the square 1:1 detail around a point (the ForceZoom peek) to PNG.",
+        abstract: "Cut the square 1:1 detail around a point (the ForceZoom peek) to \(FormatNames.rendered).",
         discussion: """
             The square has side N image pixels: --size N, or --screen for N = min(W,H) of the screen's bounds in points, as ForceZoom sizes its peek from UIScreen bounds (default 390x844 points, so N = 390; --screen iphone-15 is 393x852 points, N = 393). --screen WxH is in points here; device names are in `forcezoom help`.
             The touched pixel lands at output pixel (N/2, N/2) rounded down; near an edge
@@ -29,7 +30,7 @@ struct Crop: ParsableCommand {
               forcezoom crop photo.jpg --at 3990,10 --geometry-only
             """)
 
-    @Argument(help: ArgumentHelp("The image: a PNG or JPEG path, or - for standard input.", valueName: "input"))
+    @Argument(help: ArgumentHelp("The image: a \(FormatNames.inputs) path, or - for standard input.", valueName: "input"))
     var input: String
 
     @Option(name: .long, help: ArgumentHelp("The touch point, X,Y in pixels or percent (repeatable).", valueName: "x,y"))
@@ -65,7 +66,9 @@ struct Crop: ParsableCommand {
 
     @Option(
         name: .shortAndLong,
-        help: ArgumentHelp("Output PNG path, - for stdout; with several --at, a pattern with %d. Default: <stem>.crop.png here.", valueName: "path"))
+        help: ArgumentHelp(
+            "Output \(FormatNames.rendered) path, - for stdout; with several --at, a pattern with %d. Default: <stem>.crop.png here.",
+            valueName: "path"))
     var output: String?
 
     @Flag(name: .long, help: "Print the geometry as JSON (one line per point).")
@@ -131,7 +134,7 @@ struct Crop: ParsableCommand {
         if let output, output != "-", !geometryOnly {
             _ = try Outputs.pattern(output, "-o", needsCounter: at.count > 1, example: "peek-%d.png")
         }
-        if output == "-" && json { throw ValidationError("-o - writes the PNG to stdout; --json cannot share it") }
+        if output == "-" && json { throw ValidationError("-o - writes the \(FormatNames.rendered) to stdout; --json cannot share it") }
         if output == "-" && at.count > 1 { throw ValidationError("-o - takes one --at") }
     }
 
@@ -205,7 +208,7 @@ struct Crop: ParsableCommand {
             let bytes: Int64?
             do {
                 bytes = try ImageWriter.write(
-                    peek, to: path, encoding: .png(encode.png), protecting: [input], color: carried)
+                    peek, to: path, encoding: encode.encoding(forRendered: path), protecting: [input], color: carried)
             } catch {
                 throw ToolFailure(error)
             }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ForceZoomCore
+import Geometry
 
 /// `forcezoom fit`: the rotated fullscreen fit.
 struct Fit: ParsableCommand {
@@ -29,7 +30,7 @@ struct Fit: ParsableCommand {
               forcezoom fit map.png --screen iphone-se --marker 1200,800,Home
             """)
 
-    @Argument(help: ArgumentHelp("The image: a PNG or JPEG path, or - for standard input.", valueName: "input"))
+    @Argument(help: ArgumentHelp("The image: a \(FormatNames.inputs) path, or - for standard input.", valueName: "input"))
     var input: String
 
     @Option(name: .long, help: ArgumentHelp("The device screen in portrait: WxH pixels or a device name.", valueName: "wxh|name"))
@@ -94,7 +95,7 @@ struct Fit: ParsableCommand {
         let bytes: Int64?
         do {
             bytes = try ImageWriter.write(
-                canvas, to: path, encoding: .png(encode.png), protecting: [input],
+                canvas, to: path, encoding: encode.encoding(forRendered: path), protecting: [input],
                 color: carried)
         } catch { throw ToolFailure(error) }
         if outputOptions.json {

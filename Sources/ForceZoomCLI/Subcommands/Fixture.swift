@@ -1,5 +1,6 @@
 import ArgumentParser
 import ForceZoomCore
+import Geometry
 
 /// `forcezoom fixture`: deterministic synthetic images for tests.
 struct Fixture: ParsableCommand {
@@ -38,7 +39,8 @@ struct Fixture: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Image size (upright).", valueName: "wxh"))
     var size: Size?
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Output path (.png or .jpg), - for stdout.", valueName: "path"))
+    @Option(
+        name: .shortAndLong, help: ArgumentHelp("Output path (the extension picks \(FormatNames.fixtureOutputs)), - for stdout.", valueName: "path"))
     var output: String?
 
     @Option(
@@ -133,23 +135,23 @@ struct Fixture: ParsableCommand {
             valueName: "degrees"))
     var heifRotate: Int = 0
 
+    /// What the fixture is written as: `--format`, else the extension; PNG when neither says.
+    var outputFormat: OutputFormat {
+        (format.map { OutputFormat(forExtension: $0.rawValue) } ?? OutputFormat(forPath: output ?? "")) ?? .png
+    }
+
     /// "heic" or "avif" when the output is HEIF.
     var heifKind: String? {
-        let f = format?.rawValue ?? FileSystem.fileExtension(output ?? "").lowercased()
-        if ["heic", "heif", "hif"].contains(f) { return "heic" }
-        return f == "avif" ? "avif" : nil
+        switch outputFormat {
+        case .heic: "heic"
+        case .avif: "avif"
+        default: nil
+        }
     }
 
-    var isWebP: Bool {
-        if let format { return format == .webp }
-        return FileSystem.fileExtension(output ?? "").lowercased() == "webp"
-    }
+    var isWebP: Bool { outputFormat == .webp }
 
-    var isJPEG: Bool {
-        if let format { return format == .jpeg || format == .jpg }
-        let ext = FileSystem.fileExtension(output ?? "").lowercased()
-        return ext == "jpg" || ext == "jpeg"
-    }
+    var isJPEG: Bool { outputFormat == .jpeg }
 
     var pngColor: FixtureEncoding.PNGColor? { color.flatMap { FixtureEncoding.PNGColor(rawValue: $0.lowercased()) } }
 
@@ -165,7 +167,7 @@ struct Fixture: ParsableCommand {
         try Check.budget { () throws(BudgetError) in
             try Budget(maxPixels: 268_435_456, maxBytes: 2 << 30).check("--size \(size)", size: pixels, bytesPerPixel: 8)
         }
-        if output == nil { throw ValidationError("give an output path with -o (.png or .jpg)") }
+        if output == nil { throw ValidationError("give an output path with -o (\(FormatNames.fixtureExtensions))") }
         try Outputs.checkNotEmpty(output, "-o")
         if let step { try Check.integer(step, "--step", in: 1...Budget.maxSide) }
         let depths: [Int] =

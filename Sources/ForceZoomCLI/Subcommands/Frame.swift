@@ -1,5 +1,6 @@
 import ArgumentParser
 import ForceZoomCore
+import Geometry
 
 /// `forcezoom frame`: the view on first touch, with the preview box.
 struct Frame: ParsableCommand {
@@ -17,7 +18,7 @@ struct Frame: ParsableCommand {
               forcezoom frame photo.jpg --view 390x844 --at 60%,40% --with-peek -o both.png
             """)
 
-    @Argument(help: ArgumentHelp("The image: a PNG or JPEG path.", valueName: "input"))
+    @Argument(help: ArgumentHelp("The image: a \(FormatNames.inputs) path.", valueName: "input"))
     var input: String
 
     @Option(name: .long, help: ArgumentHelp("The view size in points (= output pixels).", valueName: "wxh"))
@@ -123,7 +124,7 @@ struct Frame: ParsableCommand {
         let path = outputOptions.path(input: input, suffix: "frame")
         do {
             try ImageWriter.write(
-                canvas, to: path, encoding: .png(encode.png), protecting: [input], color: carried)
+                canvas, to: path, encoding: encode.encoding(forRendered: path), protecting: [input], color: carried)
         } catch { throw ToolFailure(error) }
         if outputOptions.json {
             print(

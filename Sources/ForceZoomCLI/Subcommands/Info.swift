@@ -1,5 +1,6 @@
 import ArgumentParser
 import ForceZoomCore
+import Geometry
 
 /// `forcezoom info`: what a file is, as text or JSON Lines.
 struct Info: ParsableCommand {
@@ -15,7 +16,7 @@ struct Info: ParsableCommand {
               forcezoom info --json *.png | jq .uprightWidth
             """)
 
-    @Argument(help: ArgumentHelp("PNG or JPEG files (- for standard input).", valueName: "file"))
+    @Argument(help: ArgumentHelp("\(FormatNames.inputs) files (- for standard input).", valueName: "file"))
     var files: [String]
 
     @Flag(name: .long, help: "One JSON object per file (JSON Lines).")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ForceZoomCore
 import FZShims
+import Geometry
 
 #if canImport(Glibc)
 import Glibc
@@ -9,10 +10,10 @@ import Glibc
 /// `forcezoom thumb`: a folder of photos into a folder of upright thumbnails, in parallel.
 struct Thumb: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Make upright thumbnails of many PNG/JPEG files, in parallel.",
+        abstract: "Make upright thumbnails of many image files, in parallel.",
         discussion: """
-            Inputs are files and folders; folders are searched for PNG and JPEG files by
-            their content (not their names), --recursive to descend. --from FILE (or - for
+            Inputs are files and folders; folders are searched for \(FormatNames.allInputs)
+            files by their content (not their names), --recursive to descend. --from FILE (or - for
             standard input) reads a list of paths, one per line, or NUL-separated with -0:
               find photos -name '*.jpg' -print0 | forcezoom thumb --from - -0
 
@@ -161,8 +162,7 @@ struct Thumb: ParsableCommand {
             jpegQuality: quality, skipExisting: skipExisting)
         thumbnailer.lossless = lossless
         thumbnailer.outputFolder = outputFolder
-        thumbnailer.keepColor = encode.icc == .keep
-        thumbnailer.convertToSRGB = encode.icc == .srgb ? encode.intent : nil
+        thumbnailer.colorPolicy = encode.colorPolicy
         thumbnailer.useEmbeddedThumbnail = !noEmbeddedThumbnail
         if let cropAt { thumbnailer.crop = .point(cropAt.touch) } else if crop { thumbnailer.crop = .centre }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ForceZoomCore
+import Geometry
 
 #if canImport(Glibc)
 import Glibc
@@ -24,7 +25,7 @@ struct Transform: ParsableCommand {
               forcezoom transform photo.jpg --matrix 1,0,0,1,40,0 --canvas 800x600 -o m.png
             """)
 
-    @Argument(help: ArgumentHelp("The image: a PNG or JPEG path, or -.", valueName: "input"))
+    @Argument(help: ArgumentHelp("The image: a \(FormatNames.inputs) path, or -.", valueName: "input"))
     var input: String
 
     @Option(name: .long, help: ArgumentHelp("Rotate by degrees, clockwise on screen.", valueName: "deg"))
@@ -252,7 +253,7 @@ struct Transform: ParsableCommand {
         let path = outputOptions.path(input: input, suffix: "transform")
         do {
             try ImageWriter.write(
-                out, to: path, encoding: .png(encode.png), protecting: [input],
+                out, to: path, encoding: encode.encoding(forRendered: path), protecting: [input],
                 color: carried)
         } catch { throw ToolFailure(error) }
         if outputOptions.json {

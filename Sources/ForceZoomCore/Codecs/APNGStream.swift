@@ -1,3 +1,5 @@
+import Geometry
+
 /// An animated PNG written to disk as its frames arrive, in order: the header when it is
 /// opened (the frame count is known up front), each frame's chunks as soon as it is added,
 /// IEND on `finish`. Only the frames that arrived early wait in memory (the caller's

@@ -1,4 +1,5 @@
 import CZlib
+import Geometry
 
 /// Assembles an animated PNG (APNG: acTL, fcTL, fdAT) from frames libpng compressed.
 ///

@@ -1,3 +1,5 @@
+import Geometry
+
 /// Why an input image could not be read. Each message names the file and says what to do.
 public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file could not be opened (missing, no permission...): the system's reason.
@@ -56,8 +58,8 @@ public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
         case .empty: return "file is empty (0 bytes)"
         case .unsupportedFormat(_, let format):
             return
-                "\(format) is not supported; forcezoom reads PNG, JPEG, WebP, HEIF/HEIC and AVIF (convert it first, e.g. with `vips copy in.x out.png`)"
-        case .notAnImage(_, let what): return "not an image (\(what)); forcezoom reads PNG, JPEG, WebP, HEIF/HEIC and AVIF"
+                "\(format) is not supported; forcezoom reads \(FormatRegistry.inputNames()) (convert it first, e.g. with `vips copy in.x out.png`)"
+        case .notAnImage(_, let what): return "not an image (\(what)); forcezoom reads \(FormatRegistry.inputNames())"
         case .unsupportedVariant(_, let what): return "unsupported \(what)"
         case .tooManyPixels(_, let size, let limit):
             return

@@ -1,3 +1,5 @@
+import Geometry
+
 /// How inputs are read.
 public struct DecodeOptions: Hashable, Sendable {
     /// Apply the EXIF orientation so coordinates refer to the upright image.

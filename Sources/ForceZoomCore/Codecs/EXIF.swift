@@ -1,3 +1,5 @@
+import Geometry
+
 /// A minimal, bounded EXIF (TIFF) reader: just enough to find the orientation tag.
 ///
 /// Every offset is checked against the buffer, only IFD0 is read (no links are followed,

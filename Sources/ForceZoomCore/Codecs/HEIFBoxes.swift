@@ -1,3 +1,5 @@
+import Geometry
+
 /// What an HEIF file's boxes say about its primary image, read with bounds checks from the
 /// bytes alone (no libheif): the brands, the primary item's type (the codec, or a grid) and
 /// its transformative properties (`irot`, `imir`, `clap`), which libheif applies and `info`

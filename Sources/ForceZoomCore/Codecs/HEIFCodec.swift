@@ -1,5 +1,6 @@
 import CHeif
 import FZShims
+import Geometry
 
 #if canImport(Glibc)
 import Glibc
@@ -37,7 +38,9 @@ public struct HEIFDetails: Hashable, Sendable {
 /// image), so a crop costs a whole decode. The EXIF orientation is NOT applied: the HEIF and
 /// MIAF specifications make the transformation properties the orientation.
 final class HEIFDecoder: ImageDecoder {
-    static let format = ImageFormat.heif
+    static let registration = InputFormatInfo(
+        format: .heif, names: ["HEIF/HEIC", "AVIF"], extensions: ["heic", "heif", "hif", "avif"],
+        capabilities: [.alpha, .deepSamples, .embeddedThumbnails, .exif, .icc])
     static let brands: Set<String> = ["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1", "avif", "avis", "miaf"]
     static func sniff(_ head: [UInt8]) -> Bool {
         guard head.count >= 12, Array(head[4..<8]) == Array("ftyp".utf8) else { return false }
@@ -124,53 +127,53 @@ final class HEIFDecoder: ImageDecoder {
         }
         let buffer = UnsafeMutableRawBufferPointer(start: memory, count: bytes.count)
         bytes.withUnsafeBytes { buffer.copyMemory(from: $0) }
-        guard let ctx = heif_context_alloc() else {
+        guard let ctx = fz_heif_context_alloc() else {
             free(memory)
             throw .readFailed(path: path, reason: "libheif could not allocate a context")
         }
         func fail(_ error: DecodeError) -> DecodeError {
-            heif_context_free(ctx)
+            fz_heif_context_free(ctx)
             free(memory)
             return error
         }
-        heif_context_set_max_decoding_threads(ctx, 0)
-        var err = heif_context_read_from_memory_without_copy(ctx, memory, bytes.count, nil)
+        fz_heif_context_set_max_decoding_threads(ctx, 0)
+        var err = fz_heif_context_read_from_memory_without_copy(ctx, memory, bytes.count, nil)
         if err.code != heif_error_Ok { throw fail(Self.error(err, path: source.name, header: true)) }
         var h: OpaquePointer?
-        err = heif_context_get_primary_image_handle(ctx, &h)
+        err = fz_heif_context_get_primary_image_handle(ctx, &h)
         guard err.code == heif_error_Ok, let h else { throw fail(Self.error(err, path: source.name, header: true)) }
         data = buffer
         context = ctx
         handle = h
 
         // The coded size (ispe) is what the codec decodes: check it, then the size after the transformations.
-        let coded = PixelSize(width: Int(heif_image_handle_get_ispe_width(h)), height: Int(heif_image_handle_get_ispe_height(h)))
-        storedSize = PixelSize(width: Int(heif_image_handle_get_width(h)), height: Int(heif_image_handle_get_height(h)))
-        let alpha = heif_image_handle_has_alpha_channel(h) != 0
+        let coded = PixelSize(width: Int(fz_heif_image_handle_get_ispe_width(h)), height: Int(fz_heif_image_handle_get_ispe_height(h)))
+        storedSize = PixelSize(width: Int(fz_heif_image_handle_get_width(h)), height: Int(fz_heif_image_handle_get_height(h)))
+        let alpha = fz_heif_image_handle_has_alpha_channel(h) != 0
         pixelFormat = alpha ? .rgba : .rgb
-        let depth = Int(heif_image_handle_get_luma_bits_per_pixel(h))
+        let depth = Int(fz_heif_image_handle_get_luma_bits_per_pixel(h))
 
         var thumbnails: [PixelSize] = []
-        let count = Int(heif_image_handle_get_number_of_thumbnails(h))
+        let count = Int(fz_heif_image_handle_get_number_of_thumbnails(h))
         if count > 0 && count < 64 {
             var ids = [heif_item_id](repeating: 0, count: count)
-            let n = Int(heif_image_handle_get_list_of_thumbnail_IDs(h, &ids, Int32(count)))
+            let n = Int(fz_heif_image_handle_get_list_of_thumbnail_IDs(h, &ids, Int32(count)))
             for id in ids.prefix(n) {
                 var t: OpaquePointer?
-                if heif_image_handle_get_thumbnail(h, id, &t).code == heif_error_Ok, let t {
-                    thumbnails.append(PixelSize(width: Int(heif_image_handle_get_width(t)), height: Int(heif_image_handle_get_height(t))))
-                    heif_image_handle_release(t)
+                if fz_heif_image_handle_get_thumbnail(h, id, &t).code == heif_error_Ok, let t {
+                    thumbnails.append(PixelSize(width: Int(fz_heif_image_handle_get_width(t)), height: Int(fz_heif_image_handle_get_height(t))))
+                    fz_heif_image_handle_release(t)
                 }
             }
         }
 
-        let profile = heif_image_handle_get_color_profile_type(h)
+        let profile = fz_heif_image_handle_get_color_profile_type(h)
         // An ICC profile (`colr` prof/rICC), at most the chunk limit.
         var iccBytes: [UInt8]?
-        let iccSize = heif_image_handle_get_raw_color_profile_size(h)
+        let iccSize = fz_heif_image_handle_get_raw_color_profile_size(h)
         if (profile == heif_color_profile_type_prof || profile == heif_color_profile_type_rICC), iccSize > 0, iccSize <= options.chunkLimit {
             var bytes = [UInt8](repeating: 0, count: iccSize)
-            if heif_image_handle_get_raw_color_profile(h, &bytes).code == heif_error_Ok { iccBytes = bytes }
+            if fz_heif_image_handle_get_raw_color_profile(h, &bytes).code == heif_error_Ok { iccBytes = bytes }
         }
         icc = iccBytes
         var colorType = ""
@@ -182,10 +185,10 @@ final class HEIFDecoder: ImageDecoder {
         default: break
         }
         var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
-        let nclxStatus = heif_image_handle_get_nclx_color_profile(h, &nclx).code
+        let nclxStatus = fz_heif_image_handle_get_nclx_color_profile(h, &nclx).code
         // libheif 1.15 allocates the profile before it validates it: on an error it may
         // still hand one back, which is ours to free (found by `make fuzz`).
-        if nclxStatus != heif_error_Ok, let nclx { heif_nclx_color_profile_free(nclx) }
+        if nclxStatus != heif_error_Ok, let nclx { fz_heif_nclx_color_profile_free(nclx) }
         if nclxStatus == heif_error_Ok, let nclx {
             if colorType.isEmpty || colorType == "nclx" {
                 colorType = "nclx"
@@ -195,17 +198,17 @@ final class HEIFDecoder: ImageDecoder {
                     Int(p.matrix_coefficients.rawValue), Int(p.full_range_flag),
                 ]
             }
-            heif_nclx_color_profile_free(nclx)
+            fz_heif_nclx_color_profile_free(nclx)
         }
 
         // EXIF: read for `info`, never applied. The block starts with a 4-byte offset to the TIFF header.
         var exifBlock: [UInt8]?
         var exifID: heif_item_id = 0
-        if heif_image_handle_get_list_of_metadata_block_IDs(h, "Exif", &exifID, 1) == 1 {
-            let size = heif_image_handle_get_metadata_size(h, exifID)
+        if fz_heif_image_handle_get_list_of_metadata_block_IDs(h, "Exif", &exifID, 1) == 1 {
+            let size = fz_heif_image_handle_get_metadata_size(h, exifID)
             if size > 4 && size < 1 << 24 {
                 var block = [UInt8](repeating: 0, count: size)
-                if heif_image_handle_get_metadata(h, exifID, &block).code == heif_error_Ok {
+                if fz_heif_image_handle_get_metadata(h, exifID, &block).code == heif_error_Ok {
                     let skip = 4 + Int(UInt32(block[0]) << 24 | UInt32(block[1]) << 16 | UInt32(block[2]) << 8 | UInt32(block[3]))
                     if skip < size { exifBlock = Array(block[skip...]) }
                 }
@@ -231,28 +234,28 @@ final class HEIFDecoder: ImageDecoder {
     }
 
     deinit {
-        if let image { heif_image_release(image) }
-        heif_image_handle_release(handle)
-        heif_context_free(context)
+        if let image { fz_heif_image_release(image) }
+        fz_heif_image_handle_release(handle)
+        fz_heif_context_free(context)
         free(data.baseAddress)
     }
 
     func begin(denominator: Int, columns: Range<Int>?) throws(DecodeError) -> RowLayout {
-        guard let decodeOptions = heif_decoding_options_alloc() else {
+        guard let decodeOptions = fz_heif_decoding_options_alloc() else {
             throw .readFailed(path: path, reason: "libheif could not allocate decoding options")
         }
-        defer { heif_decoding_options_free(decodeOptions) }
+        defer { fz_heif_decoding_options_free(decodeOptions) }
         decodeOptions.pointee.convert_hdr_to_8bit = 1
         var img: OpaquePointer?
         let chroma = pixelFormat == .rgba ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB
-        let err = heif_decode_image(handle, &img, heif_colorspace_RGB, chroma, decodeOptions)
+        let err = fz_heif_decode_image(handle, &img, heif_colorspace_RGB, chroma, decodeOptions)
         guard err.code == heif_error_Ok, let img else { throw Self.error(err, path: path, header: false) }
         image = img
         var s: Int32 = 0
-        guard let p = heif_image_get_plane_readonly(img, heif_channel_interleaved, &s),
-            Int(heif_image_get_width(img, heif_channel_interleaved)) == storedSize.width,
-            Int(heif_image_get_height(img, heif_channel_interleaved)) == storedSize.height,
-            heif_image_get_bits_per_pixel_range(img, heif_channel_interleaved) == 8,
+        guard let p = fz_heif_image_get_plane_readonly(img, heif_channel_interleaved, &s),
+            Int(fz_heif_image_get_width(img, heif_channel_interleaved)) == storedSize.width,
+            Int(fz_heif_image_get_height(img, heif_channel_interleaved)) == storedSize.height,
+            fz_heif_image_get_bits_per_pixel_range(img, heif_channel_interleaved) == 8,
             Int(s) >= storedSize.width * pixelFormat.channels
         else {
             throw .corrupt(path: path, detail: "libheif's decoded image does not match its header (\(storedSize))")
@@ -265,21 +268,21 @@ final class HEIFDecoder: ImageDecoder {
     /// The whole image at 16 bits a sample (`--depth 16` of a 10- or 12-bit HEIF): libheif's
     /// big-endian RRGGBB(AA) samples, 0...2^bits-1, scaled to 0...65535 with rounding.
     func decodeSixteen() throws(DecodeError) -> Image16 {
-        guard let decodeOptions = heif_decoding_options_alloc() else {
+        guard let decodeOptions = fz_heif_decoding_options_alloc() else {
             throw .readFailed(path: path, reason: "libheif could not allocate decoding options")
         }
-        defer { heif_decoding_options_free(decodeOptions) }
+        defer { fz_heif_decoding_options_free(decodeOptions) }
         var img: OpaquePointer?
         let chroma = pixelFormat == .rgba ? heif_chroma_interleaved_RRGGBBAA_BE : heif_chroma_interleaved_RRGGBB_BE
-        let err = heif_decode_image(handle, &img, heif_colorspace_RGB, chroma, decodeOptions)
+        let err = fz_heif_decode_image(handle, &img, heif_colorspace_RGB, chroma, decodeOptions)
         guard err.code == heif_error_Ok, let img else { throw Self.error(err, path: path, header: false) }
-        defer { heif_image_release(img) }
+        defer { fz_heif_image_release(img) }
         var s: Int32 = 0
-        let bits = Int(heif_image_get_bits_per_pixel_range(img, heif_channel_interleaved))
+        let bits = Int(fz_heif_image_get_bits_per_pixel_range(img, heif_channel_interleaved))
         let c = pixelFormat.channels
-        guard let p = heif_image_get_plane_readonly(img, heif_channel_interleaved, &s),
-            Int(heif_image_get_width(img, heif_channel_interleaved)) == storedSize.width,
-            Int(heif_image_get_height(img, heif_channel_interleaved)) == storedSize.height,
+        guard let p = fz_heif_image_get_plane_readonly(img, heif_channel_interleaved, &s),
+            Int(fz_heif_image_get_width(img, heif_channel_interleaved)) == storedSize.width,
+            Int(fz_heif_image_get_height(img, heif_channel_interleaved)) == storedSize.height,
             (9...16).contains(bits), Int(s) >= storedSize.width * c * 2
         else {
             throw .corrupt(path: path, detail: "libheif's decoded image does not match its header (\(storedSize))")
@@ -307,31 +310,31 @@ final class HEIFDecoder: ImageDecoder {
     /// pixel format.
     func decodeEmbeddedThumbnail(_ index: Int) throws(DecodeError) -> Image {
         var ids = [heif_item_id](repeating: 0, count: heif.thumbnails.count)
-        let n = Int(heif_image_handle_get_list_of_thumbnail_IDs(handle, &ids, Int32(ids.count)))
+        let n = Int(fz_heif_image_handle_get_list_of_thumbnail_IDs(handle, &ids, Int32(ids.count)))
         guard index < n else { throw .corrupt(path: path, detail: "thumbnail \(index) is missing") }
         var t: OpaquePointer?
-        var err = heif_image_handle_get_thumbnail(handle, ids[index], &t)
+        var err = fz_heif_image_handle_get_thumbnail(handle, ids[index], &t)
         guard err.code == heif_error_Ok, let t else { throw Self.error(err, path: path, header: false) }
-        defer { heif_image_handle_release(t) }
-        let alpha = heif_image_handle_has_alpha_channel(t) != 0
-        let size = PixelSize(width: Int(heif_image_handle_get_width(t)), height: Int(heif_image_handle_get_height(t)))
+        defer { fz_heif_image_handle_release(t) }
+        let alpha = fz_heif_image_handle_has_alpha_channel(t) != 0
+        let size = PixelSize(width: Int(fz_heif_image_handle_get_width(t)), height: Int(fz_heif_image_handle_get_height(t)))
         try options.checkPixels(size, path: path)
-        guard let decodeOptions = heif_decoding_options_alloc() else {
+        guard let decodeOptions = fz_heif_decoding_options_alloc() else {
             throw .readFailed(path: path, reason: "libheif could not allocate decoding options")
         }
-        defer { heif_decoding_options_free(decodeOptions) }
+        defer { fz_heif_decoding_options_free(decodeOptions) }
         decodeOptions.pointee.convert_hdr_to_8bit = 1
         var img: OpaquePointer?
-        err = heif_decode_image(
+        err = fz_heif_decode_image(
             t, &img, heif_colorspace_RGB, alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB,
             decodeOptions)
         guard err.code == heif_error_Ok, let img else { throw Self.error(err, path: path, header: false) }
-        defer { heif_image_release(img) }
+        defer { fz_heif_image_release(img) }
         var s: Int32 = 0
         let format: PixelFormat = alpha ? .rgba : .rgb
-        guard let p = heif_image_get_plane_readonly(img, heif_channel_interleaved, &s),
-            Int(heif_image_get_width(img, heif_channel_interleaved)) == size.width,
-            Int(heif_image_get_height(img, heif_channel_interleaved)) == size.height,
+        guard let p = fz_heif_image_get_plane_readonly(img, heif_channel_interleaved, &s),
+            Int(fz_heif_image_get_width(img, heif_channel_interleaved)) == size.width,
+            Int(fz_heif_image_get_height(img, heif_channel_interleaved)) == size.height,
             Int(s) >= size.width * format.channels
         else { throw .corrupt(path: path, detail: "libheif's decoded thumbnail does not match its header (\(size))") }
         var pixels = [UInt8](repeating: 0, count: size.width * size.height * format.channels)
@@ -411,11 +414,11 @@ extension HEIFDetails: CodecDetails {
 enum HEIFEncoder {
     /// Whether libheif has an encoder for the format on this machine.
     static func available(avif: Bool) -> Bool {
-        guard let ctx = heif_context_alloc() else { return false }
-        defer { heif_context_free(ctx) }
+        guard let ctx = fz_heif_context_alloc() else { return false }
+        defer { fz_heif_context_free(ctx) }
         var enc: OpaquePointer?
-        let err = heif_context_get_encoder_for_format(ctx, avif ? heif_compression_AV1 : heif_compression_HEVC, &enc)
-        if let enc { heif_encoder_release(enc) }
+        let err = fz_heif_context_get_encoder_for_format(ctx, avif ? heif_compression_AV1 : heif_compression_HEVC, &enc)
+        if let enc { fz_heif_encoder_release(enc) }
         return err.code == heif_error_Ok
     }
 
@@ -437,25 +440,25 @@ enum HEIFEncoder {
             let message = e.flatMap { $0.message.map { String(cString: $0) } } ?? ""
             return .writeFailed(path: path, reason: "libheif: \(what)\(message.isEmpty ? "" : ": " + message)")
         }
-        guard let ctx = heif_context_alloc() else { throw fail("no context") }
-        defer { heif_context_free(ctx) }
+        guard let ctx = fz_heif_context_alloc() else { throw fail("no context") }
+        defer { fz_heif_context_free(ctx) }
         var enc: OpaquePointer?
-        var err = heif_context_get_encoder_for_format(ctx, avif ? heif_compression_AV1 : heif_compression_HEVC, &enc)
+        var err = fz_heif_context_get_encoder_for_format(ctx, avif ? heif_compression_AV1 : heif_compression_HEVC, &enc)
         guard err.code == heif_error_Ok, let enc else { throw fail("no \(avif ? "AV1" : "HEVC") encoder", err) }
-        defer { heif_encoder_release(enc) }
-        _ = heif_encoder_set_lossy_quality(enc, Int32(quality))
-        _ = heif_encoder_set_lossless(enc, lossless ? 1 : 0)
+        defer { fz_heif_encoder_release(enc) }
+        _ = fz_heif_encoder_set_lossy_quality(enc, Int32(quality))
+        _ = fz_heif_encoder_set_lossless(enc, lossless ? 1 : 0)
         var img: OpaquePointer?
         let alpha = source.format.hasAlpha
-        err = heif_image_create(
+        err = fz_heif_image_create(
             Int32(source.width), Int32(source.height), heif_colorspace_RGB,
             alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, &img)
         guard err.code == heif_error_Ok, let img else { throw fail("cannot make the image", err) }
-        defer { heif_image_release(img) }
-        err = heif_image_add_plane(img, heif_channel_interleaved, Int32(source.width), Int32(source.height), 8)
+        defer { fz_heif_image_release(img) }
+        err = fz_heif_image_add_plane(img, heif_channel_interleaved, Int32(source.width), Int32(source.height), 8)
         guard err.code == heif_error_Ok else { throw fail("cannot add the plane", err) }
         var stride: Int32 = 0
-        guard let plane = heif_image_get_plane(img, heif_channel_interleaved, &stride) else { throw fail("no plane") }
+        guard let plane = fz_heif_image_get_plane(img, heif_channel_interleaved, &stride) else { throw fail("no plane") }
         let rowBytes = source.width * source.format.channels
         source.pixels.withUnsafeBytes { p in
             for y in 0..<source.height {
@@ -465,11 +468,11 @@ enum HEIFEncoder {
             }
         }
         var handle: OpaquePointer?
-        err = heif_context_encode_image(ctx, img, enc, nil, &handle)
+        err = fz_heif_context_encode_image(ctx, img, enc, nil, &handle)
         guard err.code == heif_error_Ok, let handle else { throw fail("encoding failed", err) }
-        defer { heif_image_handle_release(handle) }
+        defer { fz_heif_image_handle_release(handle) }
         if let exif {
-            err = exif.withUnsafeBytes { heif_context_add_exif_metadata(ctx, handle, $0.baseAddress, Int32(exif.count)) }
+            err = exif.withUnsafeBytes { fz_heif_context_add_exif_metadata(ctx, handle, $0.baseAddress, Int32(exif.count)) }
             guard err.code == heif_error_Ok else { throw fail("cannot add EXIF", err) }
         }
         let sink = Sink()
@@ -478,7 +481,7 @@ enum HEIFEncoder {
             if let data { sink.bytes += UnsafeRawBufferPointer(start: data, count: size) }
             return heif_error(code: heif_error_Ok, subcode: heif_suberror_Unspecified, message: nil)
         }
-        err = withExtendedLifetime(sink) { heif_context_write(ctx, &writer, Unmanaged.passUnretained(sink).toOpaque()) }
+        err = withExtendedLifetime(sink) { fz_heif_context_write(ctx, &writer, Unmanaged.passUnretained(sink).toOpaque()) }
         guard err.code == heif_error_Ok else { throw fail("writing failed", err) }
         if rotation == 0 { return sink.bytes }
         guard let rotated = HEIFBoxes.addingRotation(sink.bytes, degrees: rotation) else {

@@ -1,3 +1,5 @@
+import Geometry
+
 /// What an HEVC sequence parameter set (SPS) declares, read from an `hvcC` box's
 /// parameter-set arrays: the picture size and the bit depths libde265 decodes with. libheif
 /// 1.15 sizes and converts by the `hvcC` header instead, so a file whose header says 14 bits

@@ -1,3 +1,5 @@
+import Geometry
+
 /// One image format's decoder: the header on open, then rows, top to bottom, at a scale
 /// and within a column window the decoder may widen.
 ///
@@ -13,8 +15,9 @@
 /// Adding a format: one file with a type conforming to this protocol (plus its C shim when
 /// the library longjmps) and one entry in `ImageDecoders.all`.
 protocol ImageDecoder: AnyObject {
-    /// The format this decoder reads.
-    static var format: ImageFormat { get }
+    /// The format this decoder reads: its names, extensions and capabilities
+    /// (`FormatRegistry` builds help texts, messages and the batch walker's list from it).
+    static var registration: InputFormatInfo { get }
     /// Whether a file's first bytes (up to `ImageFormat.sniffLength`) are this format.
     static func sniff(_ head: [UInt8]) -> Bool
     /// Reads the header from `source` (positioned at its first byte).
@@ -77,7 +80,13 @@ struct RowLayout: Hashable, Sendable {
     var height: Int
 }
 
-/// The decoders forcezoom has, in the order the sniffer asks them.
+extension ImageDecoder {
+    /// The format this decoder reads.
+    static var format: ImageFormat { registration.format }
+}
+
+/// The decoders forcezoom has, in the order the sniffer asks them: the registry's one line
+/// per decoder.
 enum ImageDecoders {
     static var all: [any ImageDecoder.Type] { [PNGDecoder.self, JPEGDecoder.self, WebPDecoder.self, HEIFDecoder.self] }
 

@@ -1,3 +1,5 @@
+import Geometry
+
 /// Everything known about an image from its header.
 public struct ImageHeader: Equatable, Sendable {
     public let format: ImageFormat

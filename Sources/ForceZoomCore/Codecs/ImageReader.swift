@@ -1,3 +1,5 @@
+import Geometry
+
 /// Reads one image of any format a decoder exists for: the header on open, then the pixels
 /// of chosen regions in one pass, or the rows one at a time (for the reduction pipeline in
 /// `Resample/`), decoding no more rows (and, where the format can, columns) than needed.
@@ -49,8 +51,10 @@ public final class ImageReader {
         }
         let d = try type.init(source: source, options: options)
         decoder = d
-        // Only animated WebP has frames past the first (its decoder checks the number).
-        if options.frame > 1 && type.format != .webp { throw .noSuchFrame(path: name, frame: options.frame, frames: 1) }
+        // Only a decoder that reads animations has frames past the first (it checks the number).
+        if options.frame > 1 && !type.registration.capabilities.contains(.frames) {
+            throw .noSuchFrame(path: name, frame: options.frame, frames: 1)
+        }
         let size = d.storedSize
         if size.width <= 0 || size.height <= 0 {
             throw .corrupt(path: name, detail: "image size \(size) has no pixels")

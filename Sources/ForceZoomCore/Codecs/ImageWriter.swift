@@ -1,3 +1,5 @@
+import Geometry
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,19 +11,6 @@ public enum OutputEncoding: Hashable, Sendable {
     case jpeg(quality: Int, subsampling: Int, progressive: Bool, exif: [UInt8]?)
     /// Lossy at `quality` (libwebp's 1-100) or lossless; `exif` is a TIFF block.
     case webp(quality: Int, lossless: Bool, exif: [UInt8]?)
-
-    /// PNG for ".png" and anything else, JPEG for ".jpg"/".jpeg" (quality 85, 4:2:0), WebP for
-    /// ".webp" (lossy at the same quality; lossless at 100 or with `lossless`).
-    public static func forPath(
-        _ path: String, png: PNGSettings = .default, jpegQuality: Int = 85,
-        lossless: Bool = false
-    ) -> OutputEncoding {
-        switch FileSystem.fileExtension(path).lowercased() {
-        case "jpg", "jpeg": return .jpeg(quality: jpegQuality, subsampling: 420, progressive: false, exif: nil)
-        case "webp": return .webp(quality: jpegQuality, lossless: lossless || jpegQuality == 100, exif: nil)
-        default: return .png(png)
-        }
-    }
 }
 
 /// Writes images to files safely: a temporary file in the target folder, renamed into

@@ -1,5 +1,6 @@
 import CJPEG
 import FZShims
+import Geometry
 
 #if canImport(Glibc)
 import Glibc
@@ -60,7 +61,7 @@ final class JPEGReader {
             // A header cut off after the SOF still meets the pixel limit first.
             try options.checkPixels(stored, path: path)
             if status != FZ_OK {
-                throw Self.classify(String(cString: fz_jpeg_message(reader)), path: path, header: true)
+                throw Self.classify(fz_jpeg_failure_of(reader), String(cString: fz_jpeg_message(reader)), path: path, header: true)
             }
             try options.checkMemory(needed, path: path)
         } catch {
@@ -145,7 +146,7 @@ final class JPEGReader {
             reader, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self),
             UInt32(count), rowBytes, &done)
         if status != FZ_OK {
-            if !lenient || lastMessage.hasPrefix(FZ_JPEG_SCAN_LIMIT_PREFIX) { throw failure() }
+            if !lenient || fz_jpeg_failure_of(reader) == FZ_JPEG_SCAN_LIMIT { throw failure() }
             warnings.append(lastMessage)
         }
         return Int(done)
@@ -227,42 +228,43 @@ final class JPEGReader {
 
     /// The error for a failed decoding step: the limits first, then libjpeg's message.
     private func failure() -> DecodeError {
-        let message = lastMessage
-        if message.hasPrefix(FZ_JPEG_SCAN_LIMIT_PREFIX) { return .tooManyScans(path: path, limit: scanLimit) }
-        if message.contains("Backing store not supported") {
+        let kind = fz_jpeg_failure_of(reader)
+        if kind == FZ_JPEG_SCAN_LIMIT { return .tooManyScans(path: path, limit: scanLimit) }
+        if kind == FZ_JPEG_MEMORY_LIMIT {
             // libjpeg's own max_memory_to_use stopped it: more than the estimate said.
             return .overMemoryLimit(path: path, needed: max(memoryNeeded, memoryLimit + 1), limit: memoryLimit)
         }
-        return Self.classify(message, path: path, header: false)
+        return Self.classify(kind, lastMessage, path: path, header: false)
     }
 
-    /// Sorts libjpeg's message into truncated, unsupported or corrupt, in the header or in
-    /// the data.
-    static func classify(_ message: String, path: String, header: Bool) -> DecodeError {
-        if message.contains("Premature end") || message.contains("ended early") {
+    /// Sorts a failure by its kind (fz_jpeg.c's, from libjpeg's message code) into
+    /// truncated, unsupported or corrupt, in the header or in the data.
+    static func classify(_ kind: fz_jpeg_failure, _ message: String, path: String, header: Bool) -> DecodeError {
+        switch kind {
+        case FZ_JPEG_TRUNCATED:
             return header ? .truncatedHeader(path: path, detail: message) : .truncated(path: path, detail: message)
-        }
-        if message.contains("data precision") {
+        case FZ_JPEG_UNSUPPORTED_PRECISION:
             return .unsupportedVariant(path: path, what: "JPEG precision (\(message)); only 8-bit JPEG is supported")
-        }
-        if message.contains("Unsupported color conversion") || message.contains("Bogus JPEG colorspace") {
+        case FZ_JPEG_UNSUPPORTED_COLOR:
             return .unsupportedVariant(path: path, what: "JPEG colour space (\(message))")
+        case FZ_JPEG_UNSUPPORTED_PROCESS:
+            return .unsupportedVariant(
+                path: path, what: "JPEG coding (\(message)); forcezoom reads baseline, extended and progressive JPEG")
+        default:
+            return header ? .corruptHeader(path: path, detail: message) : .corrupt(path: path, detail: message)
         }
-        if message.contains("Unsupported JPEG process") {
-            return .unsupportedVariant(path: path, what: "JPEG coding (\(message)); forcezoom reads baseline, extended and progressive JPEG")
-        }
-        return header ? .corruptHeader(path: path, detail: message) : .corrupt(path: path, detail: message)
     }
 }
 
 /// Writes baseline or progressive JPEGs through libjpeg (fixtures, JPEG thumbnails).
 final class JPEGWriter {
-    /// A failed write: the system's reason (no space left on device...) when the library
-    /// only says that writing failed, else the library's message. `errno` comes first so
-    /// that it is read right after the failed call, before anything else can change it.
-    static func writeFailure(errno code: Int32, path: String, message: String) -> OutputError {
-        let generic = message == "Write Error" || message.hasPrefix("Output file write error")
-        return .writeFailed(path: path, reason: generic && code != 0 ? Errno(code).description : message)
+    /// A failed write: the system's reason (no space left on device...) when the file
+    /// refused the bytes, else libjpeg's message. `errno` comes first so that it is read
+    /// right after the failed call, before anything else can change it.
+    static func writeFailure(errno code: Int32, path: String, writer: OpaquePointer) -> OutputError {
+        let refused = fz_jpeg_writer_failure_of(writer) == FZ_JPEG_WRITE_FAILED
+        let message = String(cString: fz_jpeg_writer_message(writer))
+        return .writeFailed(path: path, reason: refused && code != 0 ? Errno(code).description : message)
     }
 
     private let writer: OpaquePointer
@@ -315,20 +317,20 @@ final class JPEGWriter {
         self.writer = writer
         self.path = path
         rowBytes = size.width * channels
-        if status != FZ_OK { throw Self.writeFailure(errno: errno, path: path, message: String(cString: fz_jpeg_writer_message(writer))) }
+        if status != FZ_OK { throw Self.writeFailure(errno: errno, path: path, writer: writer) }
     }
 
     deinit { fz_jpeg_writer_free(writer) }
 
     func write(rows: UnsafeRawBufferPointer, count: Int) throws(OutputError) {
         if fz_jpeg_writer_rows(writer, rows.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(count), rowBytes) != FZ_OK {
-            throw Self.writeFailure(errno: errno, path: path, message: String(cString: fz_jpeg_writer_message(writer)))
+            throw Self.writeFailure(errno: errno, path: path, writer: writer)
         }
     }
 
     func finish() throws(OutputError) {
         if fz_jpeg_writer_end(writer) != FZ_OK {
-            throw Self.writeFailure(errno: errno, path: path, message: String(cString: fz_jpeg_writer_message(writer)))
+            throw Self.writeFailure(errno: errno, path: path, writer: writer)
         }
     }
 }

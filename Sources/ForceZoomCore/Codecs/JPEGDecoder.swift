@@ -1,8 +1,11 @@
+import Geometry
+
 /// JPEG through libjpeg-turbo (`JPEGReader` owns its pointers): 8-bit baseline,
 /// progressive and arithmetic; gray, YCbCr, RGB, CMYK and YCCK to gray or RGB; DCT-scaled
 /// decoding to 1/2, 1/4 and 1/8; a column window (jpeg_crop_scanline) and skipped rows.
 final class JPEGDecoder: ImageDecoder {
-    static let format = ImageFormat.jpeg
+    static let registration = InputFormatInfo(
+        format: .jpeg, names: ["JPEG"], extensions: ["jpg", "jpeg", "jpe", "jfif"], capabilities: [.exif, .icc])
     static func sniff(_ head: [UInt8]) -> Bool { head.starts(with: [0xFF, 0xD8, 0xFF]) }
 
     private let reader: JPEGReader

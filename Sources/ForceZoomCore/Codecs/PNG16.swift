@@ -1,3 +1,5 @@
+import Geometry
+
 /// 16-bit PNGs read and written at full depth: the lossless path of `crop` and quarter
 /// turns (`--depth 16`). Reading stops after the last row needed, as the 8-bit crop does.
 public enum PNG16 {

@@ -2,6 +2,7 @@
 // writer) lives in this one file, as the house rule for C libraries asks.
 
 import FZShims
+import Geometry
 
 #if canImport(Glibc)
 import Glibc
@@ -66,7 +67,7 @@ final class PNGReader {
             if status != FZ_OK {
                 // A header cut off after IHDR still meets the pixel limit first.
                 try options.checkPixels(stored, path: path)
-                throw Self.classify(String(cString: fz_png_message(reader)), path: path, header: true)
+                throw Self.failure(of: reader, path: path, header: true)
             }
             try options.checkPixels(stored, path: path)
             let needed = Self.memoryNeeded(
@@ -74,7 +75,7 @@ final class PNGReader {
                 interlaced: facts.interlaced != 0, transparency: facts.has_trns != 0)
             try options.checkMemory(needed, path: path)
             if (keep16 ? fz_png_start_keep16(reader) : fz_png_start(reader)) != FZ_OK {
-                throw Self.classify(String(cString: fz_png_message(reader)), path: path, header: true)
+                throw Self.failure(of: reader, path: path, header: true)
             }
         } catch {
             fz_png_reader_free(reader)
@@ -143,7 +144,7 @@ final class PNGReader {
         nextRow += Int(done)
         if status != FZ_OK {
             let message = String(cString: fz_png_message(reader))
-            if !lenient { throw Self.classify(message, path: path, header: false) }
+            if !lenient { throw Self.failure(of: reader, path: path, header: false) }
             warnings.append("\(message); kept \(nextRow) of \(size.height) rows")
         }
         return Int(done)
@@ -155,15 +156,16 @@ final class PNGReader {
         let status = fz_png_read_interlaced(reader, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), stride)
         if status != FZ_OK {
             let message = String(cString: fz_png_message(reader))
-            if !lenient { throw Self.classify(message, path: path, header: false) }
+            if !lenient { throw Self.failure(of: reader, path: path, header: false) }
             warnings.append("\(message); interlaced passes are incomplete")
         }
     }
 
-    /// Sorts libpng's message into truncated or corrupt, in the header or in the data.
-    static func classify(_ message: String, path: String, header: Bool) -> DecodeError {
-        let truncatedHints = ["Read Error", "Not enough image data", "unexpected end", "truncated"]
-        if truncatedHints.contains(where: { message.contains($0) }) {
+    /// The reader's last failure (its kind as fz_png.c found it): truncated or corrupt, in
+    /// the header or in the data.
+    static func failure(of reader: OpaquePointer, path: String, header: Bool) -> DecodeError {
+        let message = String(cString: fz_png_message(reader))
+        if fz_png_failure_of(reader) == FZ_PNG_TRUNCATED {
             return header ? .truncatedHeader(path: path, detail: message) : .truncated(path: path, detail: message)
         }
         return header ? .corruptHeader(path: path, detail: message) : .corrupt(path: path, detail: message)
@@ -209,12 +211,13 @@ public struct PNGSettings: Hashable, Sendable {
 
 /// Writes 8-bit PNGs row by row through libpng. Every libpng pointer lives in this file.
 final class PNGWriter {
-    /// A failed write: the system's reason (no space left on device...) when the library
-    /// only says that writing failed, else the library's message. `errno` comes first so
-    /// that it is read right after the failed call, before anything else can change it.
-    static func writeFailure(errno code: Int32, path: String, message: String) -> OutputError {
-        let generic = message == "Write Error" || message.hasPrefix("Output file write error")
-        return .writeFailed(path: path, reason: generic && code != 0 ? Errno(code).description : message)
+    /// A failed write: the system's reason (no space left on device...) when the file
+    /// refused the bytes, else libpng's message. `errno` comes first so that it is read
+    /// right after the failed call, before anything else can change it.
+    static func writeFailure(errno code: Int32, path: String, writer: OpaquePointer) -> OutputError {
+        let refused = fz_png_writer_failure_of(writer) == FZ_PNG_WRITE_FAILED
+        let message = String(cString: fz_png_writer_message(writer))
+        return .writeFailed(path: path, reason: refused && code != 0 ? Errno(code).description : message)
     }
 
     private let writer: OpaquePointer
@@ -258,7 +261,7 @@ final class PNGWriter {
         self.path = path
         self.format = format
         self.width = size.width * (bitDepth == 16 ? 2 : 1)
-        if status != FZ_OK { throw Self.writeFailure(errno: errno, path: path, message: String(cString: fz_png_writer_message(writer))) }
+        if status != FZ_OK { throw Self.writeFailure(errno: errno, path: path, writer: writer) }
     }
 
     deinit { fz_png_writer_free(writer) }
@@ -268,27 +271,27 @@ final class PNGWriter {
         let status = fz_png_writer_rows(
             writer, rows.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(count),
             width * format.channels)
-        if status != FZ_OK { throw Self.writeFailure(errno: errno, path: path, message: String(cString: fz_png_writer_message(writer))) }
+        if status != FZ_OK { throw Self.writeFailure(errno: errno, path: path, writer: writer) }
     }
 
     /// Writes one chunk as given (after the header; the parallel encoder's IDATs and IEND).
     func write(chunk name: String, _ data: UnsafeRawBufferPointer) throws(OutputError) {
         precondition(name.utf8.count == 4, "PNG chunk names have four letters")
         let status = fz_png_writer_chunk(writer, name, data.baseAddress?.assumingMemoryBound(to: UInt8.self), data.count)
-        if status != FZ_OK { throw Self.writeFailure(errno: errno, path: path, message: String(cString: fz_png_writer_message(writer))) }
+        if status != FZ_OK { throw Self.writeFailure(errno: errno, path: path, writer: writer) }
     }
 
     /// Flushes what was written by `write(chunk:)`; the file is then complete.
     func flush() throws(OutputError) {
         if fz_png_writer_flush(writer) != FZ_OK {
-            throw Self.writeFailure(errno: errno, path: path, message: String(cString: fz_png_writer_message(writer)))
+            throw Self.writeFailure(errno: errno, path: path, writer: writer)
         }
     }
 
     /// Finishes the file.
     func finish() throws(OutputError) {
         if fz_png_writer_end(writer) != FZ_OK {
-            throw Self.writeFailure(errno: errno, path: path, message: String(cString: fz_png_writer_message(writer)))
+            throw Self.writeFailure(errno: errno, path: path, writer: writer)
         }
     }
 }

@@ -1,7 +1,10 @@
+import Geometry
+
 /// PNG through libpng (`PNGReader` owns its pointers): every colour type and depth,
 /// palette and tRNS expanded, 16 bits rounded to 8, Adam7 buffered whole.
 final class PNGDecoder: ImageDecoder {
-    static let format = ImageFormat.png
+    static let registration = InputFormatInfo(
+        format: .png, names: ["PNG"], extensions: ["png"], capabilities: [.alpha, .deepSamples, .exif, .icc])
     static func sniff(_ head: [UInt8]) -> Bool { head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) }
 
     private let reader: PNGReader

@@ -1,4 +1,5 @@
 import CWebP
+import Geometry
 
 #if canImport(Glibc)
 import Glibc
@@ -27,7 +28,8 @@ public struct WebPDetails: Hashable, Sendable {
 /// The whole file is read into memory first (its size checked against the memory limit):
 /// the EXIF chunk, which carries the orientation, comes after the image data.
 final class WebPDecoder: ImageDecoder {
-    static let format = ImageFormat.webp
+    static let registration = InputFormatInfo(
+        format: .webp, names: ["WebP"], extensions: ["webp"], capabilities: [.alpha, .frames, .exif, .icc])
     static func sniff(_ head: [UInt8]) -> Bool {
         head.count >= 12 && head.starts(with: Array("RIFF".utf8)) && Array(head[8..<12]) == Array("WEBP".utf8)
     }

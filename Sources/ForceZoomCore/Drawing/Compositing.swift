@@ -1,3 +1,5 @@
+import Geometry
+
 /// Drawing onto images: alpha compositing and anti-aliased shapes from coverage masks.
 extension Image {
     /// Composites `source` over this image with its top-left at `origin` (straight alpha,

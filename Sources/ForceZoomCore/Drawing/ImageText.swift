@@ -1,3 +1,5 @@
+import Geometry
+
 /// Solid fills and text in the built-in bitmap font, drawn straight into the pixels.
 extension Image {
     /// Fills a rectangle (clipped to the image) with a colour.

@@ -1,3 +1,5 @@
+import Geometry
+
 /// Pins at image points, drawn over any output: the one place that turns a marker's pixel
 /// index into the point its tip marks (the pixel's centre, index + 0.5).
 public struct PinLayer: Sendable {

@@ -1,3 +1,5 @@
+import Geometry
+
 /// The `coords` fixture's colour code: every pixel says where it came from.
 ///
 /// R = x mod 256, G = y mod 256, B = (x / 256 mod 16) * 16 + (y / 256 mod 16), alpha 255.

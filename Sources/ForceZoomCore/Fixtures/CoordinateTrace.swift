@@ -1,3 +1,5 @@
+import Geometry
+
 /// Traces what `crop` makes of a coords fixture, beyond an exact 1:1 piece: a piece padded
 /// on a background (an image smaller than the square) and a piece magnified by a whole
 /// number (each source pixel a Z x Z block, the edge blocks possibly cut).

@@ -1,3 +1,5 @@
+import Geometry
+
 /// Why a fixture cannot be made as asked.
 public enum FixtureError: Error, Equatable, Sendable, CustomStringConvertible {
     /// PNG forbids this bit depth for this colour type.

@@ -1,3 +1,5 @@
+import Geometry
+
 /// A 16-bit straight-alpha RGBA sample, the fixtures' working precision.
 public struct Sample16: Hashable, Sendable {
     public var r: UInt16, g: UInt16, b: UInt16, a: UInt16

@@ -1,3 +1,5 @@
+import Geometry
+
 /// An 8-bit image in memory: `height` rows of `width` pixels, `format.channels` bytes each,
 /// rows packed with no padding. A value type; copies share storage until written.
 public struct Image: Hashable, Sendable {

@@ -1,3 +1,5 @@
+import Geometry
+
 /// Pixels at 16 bits a sample, big-endian as PNG stores them: what a lossless crop or
 /// quarter turn of a 16-bit PNG carries through unchanged (`--depth 16`). Only moves and
 /// fills, never arithmetic on samples, so every input sample reaches the output as it was.

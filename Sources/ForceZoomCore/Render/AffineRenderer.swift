@@ -1,3 +1,5 @@
+import Geometry
+
 /// Warps an image by a general affine transform onto a canvas: each output pixel's centre
 /// is mapped back into the image and sampled with the chosen kernel, premultiplied, with
 /// the background standing in for everything outside the image (so edges are smooth).

@@ -1,3 +1,5 @@
+import Geometry
+
 /// Pins in an animation frame, drawn as subviews of the zooming view: they follow their
 /// image points, turn with the view and are clipped to its bounds.
 extension AnimationRenderer {

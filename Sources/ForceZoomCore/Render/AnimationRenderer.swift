@@ -1,3 +1,5 @@
+import Geometry
+
 /// Renders frames of a `ZoomAnimation`: the image through each frame's transform, clipped
 /// to the (turned) view with an anti-aliased edge, on the background, with pins.
 public enum AnimationRenderer {

@@ -1,3 +1,5 @@
+import Geometry
+
 /// Renders the rotated fullscreen fit: resize first (the command decodes through
 /// `pipeline(for:)`, a DCT-scaled decode streamed into an alias-free reducer), letterbox on
 /// the background in the content bounds, draw pins, then turn the content into the portrait

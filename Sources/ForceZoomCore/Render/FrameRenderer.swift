@@ -1,3 +1,5 @@
+import Geometry
+
 /// How the preview box is drawn: ForceZoom's white 4-point stroke with a soft dark shadow.
 public struct BoxStyle: Hashable, Sendable {
     public var color = Color.white

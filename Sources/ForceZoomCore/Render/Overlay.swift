@@ -1,3 +1,5 @@
+import Geometry
+
 /// A supplementary view (ZOZolaZoomTransition's): an image such as a toolbar or a caption,
 /// composited unzoomed at a fixed screen position on top of every frame and faded with
 /// the transition: `out` (the default) belongs to the screen the thumbnail is on, so it is

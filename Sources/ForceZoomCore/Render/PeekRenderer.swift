@@ -1,3 +1,5 @@
+import Geometry
+
 /// Renders a peek: the N x N output for a `PeekGeometry` from the decoded source pixels.
 public enum PeekRenderer {
     /// The margin of extra source pixels a zoomed peek reads around its window.

@@ -1,3 +1,5 @@
+import Geometry
+
 /// Area-averages whole blocks of `factorX` x `factorY` source pixels into one, a row at a
 /// time: the cheap first stage of a large reduction (what vips calls shrink), leaving the
 /// filter a small factor. Blocks at the right and bottom edges may be partial and average

@@ -1,3 +1,5 @@
+import Geometry
+
 /// Decodes a whole image, or an upright window of it, resampled to a target size, the fast
 /// way: the decoder's own reduction (JPEG DCT scaling) to the smallest scale that keeps the
 /// window at least `headroom` times the target, optionally a box average of whole blocks,

@@ -1,3 +1,5 @@
+import Geometry
+
 /// An axis-aligned scale-and-translate resampler: output pixel (ox, oy) shows source
 /// coordinate (originX + (ox + 0.5) * stepX, originY + (oy + 0.5) * stepY).
 ///

@@ -1,3 +1,5 @@
+import Geometry
+
 #if canImport(Glibc)
 import Glibc
 #endif

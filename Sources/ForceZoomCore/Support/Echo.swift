@@ -1,3 +1,5 @@
+import Geometry
+
 /// Values echoed in messages: one line, bounded.
 public enum Echo {
     /// At most `limit` characters, control characters escaped (`\n`, `\u{1B}`), so a message

@@ -1,3 +1,5 @@
+import Geometry
+
 /// A JSON value with deterministic, ordered output (no Foundation: launch cost matters).
 public indirect enum JSON: Equatable, Sendable, CustomStringConvertible {
     case null
@@ -97,4 +99,9 @@ extension PixelRect {
 
 extension PixelSize {
     public var json: JSON { .object([("width", .int(width)), ("height", .int(height))]) }
+}
+
+extension AffineTransform {
+    /// `[a, b, c, d, tx, ty]`.
+    public var json: JSON { .array([a, b, c, d, tx, ty].map { .number($0) }) }
 }

@@ -103,7 +103,7 @@ public struct InputWalker: Sendable {
     /// Names that say "image" whatever the bytes: a file so named that does not sniff as a
     /// format forcezoom reads (a cut-off download, an HEIF brand nobody knew) is attempted,
     /// so the batch reports it with its reason instead of passing over it.
-    static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "jpe", "jfif", "webp", "heic", "heif", "hif", "avif"]
+    static let imageExtensions = FormatRegistry.inputExtensions
 
     /// Whether a file starts like an image forcezoom reads, or is named like one.
     static func looksLikeImage(_ path: String) -> Bool {

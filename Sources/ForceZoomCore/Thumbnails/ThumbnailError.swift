@@ -1,3 +1,5 @@
+import Geometry
+
 /// Why a thumbnail batch, or one thumbnail in it, cannot be made. Each message names the
 /// file (or the option) and says what to do.
 public enum ThumbnailError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -62,7 +64,8 @@ public enum ThumbnailError: Error, Equatable, Sendable, CustomStringConvertible 
         case .outsideOutputFolder(let input, _):
             return "the folder of \(input) leaves --out through '..'; name inputs below the current folder, or drop %d from --name"
         case .unsupportedOutputFormat:
-            return "output name must end in .png, .jpg, .jpeg or .webp (the extension picks the format; check --name)"
+            let names = FormatRegistry.sentence(OutputFormat.writableExtensions.map { ".\($0)" }, "or")
+            return "output name must end in \(names) (the extension picks the format; check --name)"
         case .cannotReadList(_, let r): return "cannot read the input list: \(r)"
         case .cannotListFolder(_, let r): return "cannot list the folder: \(r)"
         case .decode(let e): return e.reason

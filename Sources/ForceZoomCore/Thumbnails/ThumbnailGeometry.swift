@@ -1,3 +1,5 @@
+import Geometry
+
 /// What a thumbnail shows: the output size, and the window of the upright source (in
 /// source pixels, sub-pixel allowed) that is resampled onto it. Pure geometry, no pixels.
 ///

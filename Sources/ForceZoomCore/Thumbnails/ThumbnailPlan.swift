@@ -1,6 +1,6 @@
 /// The outputs of a thumbnail batch, worked out and checked before any pixel is decoded:
 /// every input gets one output path, no two inputs share one, no output is an input, and
-/// every output name says PNG or JPEG. Pure apart from the file identities it is given.
+/// every output name names a format `ImageWriter` encodes. Pure apart from the file identities it is given.
 public struct ThumbnailPlan: Hashable, Sendable {
     /// An input file and where it was found.
     public struct Input: Hashable, Sendable {
@@ -25,7 +25,7 @@ public struct ThumbnailPlan: Hashable, Sendable {
         /// The running index (`%i`), from 1.
         public let index: Int
         /// The format the output name asks for.
-        public let format: ImageFormat
+        public let format: OutputFormat
     }
 
     public let jobs: [Job]
@@ -57,12 +57,8 @@ public struct ThumbnailPlan: Hashable, Sendable {
             if relative.split(separator: "/").contains("..") {
                 throw .outsideOutputFolder(input: input.path, output: output)
             }
-            let format: ImageFormat
-            switch FileSystem.fileExtension(output).lowercased() {
-            case "png": format = .png
-            case "jpg", "jpeg": format = .jpeg
-            case "webp": format = .webp
-            default: throw .unsupportedOutputFormat(output: output)
+            guard let format = OutputFormat(forPath: output), format.writtenByImageWriter else {
+                throw .unsupportedOutputFormat(output: output)
             }
             if let first = owners[output] {
                 let all = inputs.indices.filter { j in

@@ -1,3 +1,5 @@
+import Geometry
+
 /// What became of one input of a thumbnail batch.
 public struct ThumbnailResult: Sendable {
     /// How it ended.

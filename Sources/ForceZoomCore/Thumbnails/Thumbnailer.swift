@@ -1,3 +1,5 @@
+import Geometry
+
 /// Makes one thumbnail: header, geometry, a streamed and DCT-scaled decode straight into the
 /// resampler, the small result turned upright, then a temp file renamed into place.
 /// A value shared read-only by every worker of a batch.
@@ -38,10 +40,8 @@ public struct Thumbnailer: Sendable {
     /// full-decode Lanczos; with 2, 42.
     public static let headroom = 2
 
-    /// Carry each input's colour description (ICC profile, PNG colour chunks) into its thumbnail.
-    public var keepColor = true
-    /// Convert each thumbnail to sRGB with this intent (`--icc srgb`), tagged sRGB.
-    public var convertToSRGB: RenderingIntent?
+    /// What each thumbnail carries of its input's colour (`--icc`), and its conversion to sRGB.
+    public var colorPolicy = ColorPolicy()
 
     public init(
         size: ThumbnailSize, crop: ThumbnailGeometry.Crop = .none, decode: DecodeOptions = DecodeOptions(),
@@ -130,7 +130,7 @@ public struct Thumbnailer: Sendable {
             // conversion below finds it. In a batch (one thread per image) it is built once.
             let color = reader.header.color, format = reader.header.pixelFormat
             var overlapped = false
-            if let intent = convertToSRGB, encodeThreads > 1, color.icc != nil {
+            if let intent = colorPolicy.convertsToSRGB, encodeThreads > 1, color.icc != nil {
                 let warm: @Sendable () -> Void = {
                     _ = try? SRGBConverter(color: color, format: format, intent: intent, blackPointCompensation: intent != .absolute, path: "")
                 }
@@ -139,35 +139,21 @@ public struct Thumbnailer: Sendable {
             if !overlapped { read() }
             if let failure { throw .decode(failure) }
             result.warnings = reader.warnings
-            if let intent = convertToSRGB {
-                do {
-                    try SRGBConverter(
-                        color: reader.header.color, format: image.format, intent: intent,
-                        blackPointCompensation: intent != .absolute, path: reader.path)?.convert(&image)
-                } catch {
-                    guard decode.lenient, case .unusableProfile(_, let reason) = error else { throw .color(error) }
-                    result.warnings.append("the ICC profile cannot be used (\(reason)); the pixels are taken as sRGB")
-                }
-            }
-            var kept: ColorDescription?
-            if keepColor && convertToSRGB == nil {
-                let k = KeptColor(reader.header.color)
-                if let dropped = k.dropped { result.warnings.append(dropped) }
-                kept = k.color
-            }
+            do throws(ColorError) {
+                let warning = try colorPolicy.convert(&image, from: reader.header.color, path: reader.path, lenient: decode.lenient)
+                if let warning { result.warnings.append(warning) }
+            } catch { throw .color(error) }
+            let carried = colorPolicy.carried(reader.header.color)
+            if let dropped = carried.warning { result.warnings.append(dropped) }
             if shouldStop() { throw .interrupted(path: input) }
-            let encoding: OutputEncoding
-            switch job.format {
-            case .jpeg: encoding = .jpeg(quality: jpegQuality, subsampling: 420, progressive: false, exif: nil)
-            case .webp: encoding = .webp(quality: jpegQuality, lossless: lossless || jpegQuality == 100, exif: nil)
-            default: encoding = .png(png)
-            }
+            // ThumbnailPlan admits only formats ImageWriter encodes.
+            let encoding = job.format.encoding(png: png, quality: jpegQuality, lossless: lossless) ?? .png(png)
             do {
                 result.bytes = try ImageWriter.write(
                     image, to: outputFolder == nil ? job.output : job.name, in: outputFolder.map { ($0, job.output) },
                     encoding: encoding, protecting: [input],
                     threads: encodeThreads,
-                    color: convertToSRGB.map { SRGBConverter.tag(intent: $0) } ?? kept)
+                    color: carried.color)
             } catch {
                 // After Ctrl-C the handler removes temp files, so the rename fails: that is
                 // the interruption, not a disk problem.

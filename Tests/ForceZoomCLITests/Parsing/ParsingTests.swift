@@ -2,6 +2,7 @@ import ArgumentParser
 @testable import ForceZoomCLI
 import ForceZoomCore
 import Testing
+import Geometry
 
 /// The command line parsed in process, as swift-argument-parser's own tests do: options
 /// arrive typed, validate() refuses what no image can make, and the messages say why. No

@@ -8,6 +8,7 @@
 import Foundation
 import Testing
 @testable import ForceZoomCore
+@testable import Geometry
 
 // MARK: - Data location and manifests
 

@@ -1,5 +1,6 @@
 import Testing
 @testable import ForceZoomCore
+@testable import Geometry
 
 /// The EXIF (TIFF) orientation reader: bounded by the buffer, IFD0 only, never a loop.
 struct EXIFTests {

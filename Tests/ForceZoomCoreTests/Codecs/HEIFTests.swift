@@ -1,5 +1,6 @@
 @testable import ForceZoomCore
 import Testing
+@testable import Geometry
 
 /// HEIF/HEIC/AVIF through libheif against `heif-convert`'s output and the pictures the files
 /// were made from (Tools/formats/make-formats.sh, run by `make test`).

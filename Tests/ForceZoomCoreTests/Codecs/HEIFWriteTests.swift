@@ -1,5 +1,6 @@
 @testable import ForceZoomCore
 import Testing
+@testable import Geometry
 
 /// HEIC and AVIF written by `fixture` (libheif's x265 and aom) with an `irot` added by
 /// `HEIFBoxes.addingRotation`: upright for forcezoom and for heif-convert, alpha kept.

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Testing
 @testable import ForceZoomCore
+@testable import Geometry
 
 /// The limits against hostile headers: pixels and memory checked from the header before
 /// anything sized by the image is allocated (also for headers cut short), the progressive

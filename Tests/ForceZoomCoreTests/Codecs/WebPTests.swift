@@ -3,6 +3,7 @@ import Glibc
 #endif
 @testable import ForceZoomCore
 import Testing
+@testable import Geometry
 
 /// WebP through libwebp against `dwebp`'s output (the same library routines: exact) and the
 /// patterns the files were made from (Tools/formats/make-formats.sh, run by `make test`).

@@ -3,6 +3,7 @@ import Glibc
 #endif
 @testable import ForceZoomCore
 import Testing
+@testable import Geometry
 
 /// WebP written by `fixture` and the writers: read back by forcezoom and by dwebp (an
 /// independent reader of the container, the same libwebp decoder), byte-reproducible.

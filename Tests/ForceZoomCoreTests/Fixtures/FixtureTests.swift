@@ -1,5 +1,6 @@
 @testable import ForceZoomCore
 import Testing
+@testable import Geometry
 
 /// The committed fixtures decode to the samples their patterns define.
 struct FixtureTests {

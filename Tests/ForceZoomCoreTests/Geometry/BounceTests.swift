@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Testing
 @testable import ForceZoomCore
+@testable import Geometry
 
 /// The bounce recipe in real time.
 struct BounceTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import ForceZoomCore
+@testable import Geometry
 
 /// The device table: points, scale and pixels agree.
 struct DeviceTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import ForceZoomCore
+@testable import Geometry
 
 /// The rotated fullscreen fit, without pixels: bounds, scale, placement and the matrix.
 struct FitGeometryTests {

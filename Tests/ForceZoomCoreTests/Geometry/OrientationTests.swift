@@ -1,5 +1,6 @@
 import Testing
 @testable import ForceZoomCore
+@testable import Geometry
 
 /// The eight EXIF orientations, checked on a 3x2 stored image whose corners we can name.
 struct OrientationTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import ForceZoomCore
+@testable import Geometry
 
 /// Placement of the peek square: exact rectangles, worked out by hand from the rule
 /// left = clamp(x - floor(N/2), 0, W - N), per axis with that axis's own extent.

@@ -1,5 +1,6 @@
 @testable import ForceZoomCore
 import Testing
+@testable import Geometry
 
 /// Quarter turns about the image centre into a canvas of the turned size (what `transform
 /// --rotate N --canvas` builds) send every pixel centre to a pixel centre, and the warp

@@ -1,5 +1,6 @@
 import Testing
 @testable import ForceZoomCore
+@testable import Geometry
 
 /// The aspect-fit view: s = min(VW/W, VH/H), borders centred, x = floor((vx - bx)/s).
 struct ViewMappingTests {

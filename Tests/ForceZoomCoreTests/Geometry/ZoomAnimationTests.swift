@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Testing
 @testable import ForceZoomCore
+@testable import Geometry
 
 /// UIKit's curves, computed here independently of `Easing` (Newton's method on x(s), not
 /// bisection): cubic Béziers from (0,0) to (1,1).

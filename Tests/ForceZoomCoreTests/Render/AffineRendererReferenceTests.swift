@@ -1,5 +1,6 @@
 @testable import ForceZoomCore
 import Testing
+@testable import Geometry
 
 /// The fixed-point, banded, tiled warp (every kernel through `WarpKernel`) against the plain
 /// per-pixel Float warp, over all filters, formats, backgrounds and a set of transforms.

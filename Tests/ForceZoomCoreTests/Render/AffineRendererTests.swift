@@ -1,5 +1,6 @@
 @testable import ForceZoomCore
 import Testing
+@testable import Geometry
 
 /// The band-parallel, fixed-point warp against the straightforward per-pixel renderer it
 /// replaced (kept here as the reference): bilinear, bicubic and Lanczos within one level a

@@ -1,5 +1,6 @@
 @testable import ForceZoomCore
 import Testing
+@testable import Geometry
 
 /// Fit, frame and transform checked against pixels.
 struct FitRenderTests {

@@ -1,5 +1,6 @@
 @testable import ForceZoomCore
 import Testing
+@testable import Geometry
 
 /// The preview box's masks are cut to the canvas: their size follows the view (which the
 /// budget checks), not the box (which follows --size and can be far larger), and the

@@ -1,5 +1,6 @@
 @testable import ForceZoomCore
 import Testing
+@testable import Geometry
 
 /// Crops checked pixel by pixel: a coords fixture says where every output pixel came from.
 struct PeekPixelTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import ForceZoomCore
+@testable import Geometry
 
 /// Box averaging of whole blocks: exact averages, partial edge blocks, alpha weighting.
 struct BoxShrinkTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import ForceZoomCore
+@testable import Geometry
 
 /// The reduction pipeline with the decoder on its own thread gives the same pixels, and the
 /// same errors, as on one thread.

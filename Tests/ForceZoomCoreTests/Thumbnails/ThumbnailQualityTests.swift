@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Testing
 @testable import ForceZoomCore
+@testable import Geometry
 
 /// Thumbnail quality on real photos: PSNR against a high-quality reduction of the full
 /// decode. forcezoom takes shortcuts (DCT-scaled decode, streamed rows, orientation applied

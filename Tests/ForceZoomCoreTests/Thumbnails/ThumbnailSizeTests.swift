@@ -1,5 +1,6 @@
 import Testing
 @testable import ForceZoomCore
+@testable import Geometry
 
 /// `--size` specs and the sizes they give: every number below is worked out by hand.
 struct ThumbnailSizeTests {

@@ -1,4 +1,5 @@
 import ForceZoomCore
+import Geometry
 
 /// libFuzzer's entry point: one input is one file's bytes, taken through everything
 /// forcezoom does to an untrusted image: sniffing, the PNG or JPEG header (and its EXIF

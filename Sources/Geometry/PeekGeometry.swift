@@ -43,7 +43,7 @@ public struct PeekGeometry: Hashable, Sendable {
     }
 
     /// One axis: (window start, shift applied).
-    static func place(_ p: Int, extent: Int, side: Int, zoom: Double) -> (Double, Double) {
+    package static func place(_ p: Int, extent: Int, side: Int, zoom: Double) -> (Double, Double) {
         let s = Double(side) / zoom
         let (placed, wanted) = PeekPlacement.start(p, side: side, zoom: zoom, length: s, extent: Double(extent))
         // An image shorter than the window is centred on the padding instead.

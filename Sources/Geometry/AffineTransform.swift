@@ -82,8 +82,5 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
         return Rect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
     }
 
-    /// `[a, b, c, d, tx, ty]`.
-    public var json: JSON { .array([a, b, c, d, tx, ty].map { .number($0) }) }
-
     public var description: String { "[\(a), \(b), \(c), \(d), \(tx), \(ty)]" }
 }

@@ -113,13 +113,13 @@ public struct ZoomAnimation: Sendable {
     /// Whether the view turns after the zoom, in a phase of its own.
     public var turnsSeparately: Bool { timeline.phases.count > 1 }
 
-    static func state(_ r: Rect, rotation: Double = 0) -> ViewState {
+    package static func state(_ r: Rect, rotation: Double = 0) -> ViewState {
         ViewState(centerX: r.x + r.width / 2, centerY: r.y + r.height / 2, width: r.width, height: r.height, rotation: rotation)
     }
 
-    static func lerp(_ a: Double, _ b: Double, _ p: Double) -> Double { a + (b - a) * p }
+    package static func lerp(_ a: Double, _ b: Double, _ p: Double) -> Double { a + (b - a) * p }
 
-    static func lerp(_ a: ViewState, _ b: ViewState, _ p: Double) -> ViewState {
+    package static func lerp(_ a: ViewState, _ b: ViewState, _ p: Double) -> ViewState {
         if p == 0 { return a }
         if p == 1 { return b }
         return ViewState(
@@ -128,7 +128,7 @@ public struct ZoomAnimation: Sendable {
     }
 
     /// The screen rect before any turn.
-    var screenRect: Rect { Rect(x: 0, y: 0, width: Double(screen.width), height: Double(screen.height)) }
+    package var screenRect: Rect { Rect(x: 0, y: 0, width: Double(screen.width), height: Double(screen.height)) }
 
     /// The final view: the given rect, or fullscreen in the orientation (bounds swapped in
     /// landscape, turned by the orientation's content rotation, as `fit` does).

@@ -56,7 +56,7 @@ public struct Bounce: Sendable {
     public static func recipeScale(at time: Double) -> Double { abs(cos(angle(at: time))) + 0.5 }
 
     /// The bounding box of a width x height rect scaled by the recipe and turned by `angle`.
-    static func extent(width w: Double, height h: Double, angle a: Double) -> (width: Double, height: Double) {
+    package static func extent(width w: Double, height h: Double, angle a: Double) -> (width: Double, height: Double) {
         let s = abs(cos(a)) + 0.5, c = abs(cos(a)), n = abs(sin(a))
         return (s * (w * c + h * n), s * (w * n + h * c))
     }

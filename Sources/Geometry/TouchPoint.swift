@@ -16,7 +16,7 @@ public enum Coordinate: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whole values without a fraction (within Int's range), others as Swift prints them.
-    static func format(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v) }
+    package static func format(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v) }
 
     public var description: String {
         switch self {

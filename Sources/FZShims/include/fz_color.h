@@ -1,0 +1,50 @@
+// fz_color.h: colour conversion with lcms2 (fz_color.c).
+#ifndef FZ_COLOR_H
+#define FZ_COLOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fz_common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// ---------------------------------------------------------------------------------------
+// Colour conversion to sRGB with lcms2 (fz_color.c): `--icc srgb`.
+// ---------------------------------------------------------------------------------------
+typedef struct fz_color_transform fz_color_transform;
+/// A transform from the pixels an ICC profile describes (`channels`: 1 gray, 2 gray+alpha,
+/// 3 RGB, 4 RGBA, 8 bits) to sRGB (gray: gray with sRGB's tone curve), alpha copied.
+/// `intent`: 0 perceptual, 1 relative colorimetric, 2 saturation, 3 absolute colorimetric;
+/// `bpc`: black-point compensation. FZ_ERROR with `message` (FZ_MESSAGE_MAX bytes) filled
+/// when lcms2 cannot read the profile or it does not describe such pixels.
+/// Why here: lcms2 reports errors through a log handler, kept in C.
+int fz_color_to_srgb_create(const uint8_t *icc, size_t length, int channels, int intent, int bpc,
+                            fz_color_transform **out, char *message);
+/// The same at 16 bits a sample, big-endian as PNG stores them (`Image16`).
+int fz_color_to_srgb16_create(const uint8_t *icc, size_t length, int channels, int intent, int bpc,
+                              fz_color_transform **out, char *message);
+/// The same from Adobe CMYK (`inverted`: 0 = full ink, as Photoshop writes it) or plain
+/// CMYK (4 bytes a pixel) to 8-bit sRGB (3 bytes), through a CMYK profile.
+int fz_color_cmyk_to_srgb_create(const uint8_t *icc, size_t length, int inverted, int intent, int bpc,
+                                 fz_color_transform **out, char *message);
+/// A transform from 8-bit sRGB into the space of an RGB profile: forcezoom's own drawn
+/// colours (given in sRGB) on an image kept in its own space; `channels` 3 (RGB) or 4 (RGBA,
+/// alpha copied). Not cached; free it.
+int fz_color_from_srgb_create(const uint8_t *icc, size_t length, int channels, int intent, fz_color_transform **out,
+                              char *message);
+/// FZ_OK when lcms2 can read the profile and the tags a transform from it would use (its
+/// LUT, or its colorants and tone curves; a CMYK profile's LUT): what `--icc keep` checks
+/// before copying a profile and `--cmyk-profile` before using one, without the cost of
+/// building a transform. Otherwise the reason in `message`.
+int fz_color_profile_readable(const uint8_t *icc, size_t length, char *message);
+/// Converts `pixels` pixels from `src` to `dst` (may be the same buffer).
+void fz_color_apply(const fz_color_transform *transform, const uint8_t *src, uint8_t *dst, size_t pixels);
+void fz_color_free(fz_color_transform *transform);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

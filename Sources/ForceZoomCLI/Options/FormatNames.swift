@@ -1,0 +1,16 @@
+import ForceZoomCore
+
+/// Format names for help texts and messages, from the registry (`FormatRegistry`,
+/// `OutputFormat`), so no help text lists a stale set of formats.
+enum FormatNames {
+    /// "PNG, JPEG, WebP, HEIF/HEIC or AVIF".
+    static var inputs: String { FormatRegistry.inputNames("or") }
+    /// "PNG, JPEG, WebP, HEIF/HEIC and AVIF".
+    static var allInputs: String { FormatRegistry.inputNames("and") }
+    /// What crop, fit, frame, transform and animate write: "PNG".
+    static var rendered: String { OutputFormat.renderedFormat.name }
+    /// What fixture writes: "PNG, JPEG, WebP, HEIC or AVIF".
+    static var fixtureOutputs: String { FormatRegistry.sentence(OutputFormat.all.map(\.name), "or") }
+    /// One extension for each: ".png, .jpg, .webp, .heic or .avif".
+    static var fixtureExtensions: String { FormatRegistry.sentence(OutputFormat.all.map { ".\($0.extensions[0])" }, "or") }
+}
