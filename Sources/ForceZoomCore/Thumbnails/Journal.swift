@@ -44,7 +44,7 @@ public final class Journal: @unchecked Sendable {
     /// killed task is closed with a newline first, so the next record starts a line of its own.
     /// - Throws: `ShardError.journal` when it cannot be opened or is not a regular file.
     public static func open(appendingTo path: String) throws(ShardError) -> Journal {
-        let fd = PathBytes.withCPath(path) { Glibc.open($0, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0o666) }
+        let fd = PathBytes.withCPath(path) { Glibc.open($0, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0o666) }
         if fd < 0 { throw .journal(path: path, reason: "cannot be opened for appending: \(Errno(errno)); is its folder there and writable?") }
         var st = stat()
         if fstat(fd, &st) != 0 || (st.st_mode & S_IFMT) != S_IFREG {

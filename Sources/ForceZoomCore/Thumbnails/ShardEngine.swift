@@ -99,7 +99,7 @@ public enum ShardEngine: String, CaseIterable, Sendable {
             (index, total) = (id + 1, t)
         }
         let source = "\(engine.rawValue) \(engine == .kubernetes ? "completion index" : "array task") \(id)"
-        let option = "--shard \(count.map { "auto/\($0)" } ?? "auto") (\(source))"
+        let option = "--shard \(count.map { "auto/\($0)" } ?? "auto"): \(source) gives"
         let shard = try Shard(index: index, count: total, option: option)
         return Found(engine: engine, shard: shard, source: source)
     }
