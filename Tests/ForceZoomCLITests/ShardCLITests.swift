@@ -193,7 +193,7 @@ struct ShardCLITests {
         again.removeLast()
         let r = CLI.run(again, in: dir)
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stderr.hasPrefix("forcezoom: \(30 - first.count) thumbnails, \(first.count) skipped, 0 failed"), "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("forcezoom: shard 1/1: \(30 - first.count) thumbnails, \(first.count) skipped, 0 failed"), "\(r.stderr)")
         let records = Self.journal(FileSystem.join(dir, "j.jsonl"))
         var seen = Set<String>()
         for record in records {
@@ -207,7 +207,7 @@ struct ShardCLITests {
         let victim = try #require(records.first.flatMap { r -> String? in if case .string(let o)? = r["output"] { return o } else { return nil } })
         CLI.write(FileSystem.join(dir, victim), Array("not the thumbnail".utf8))
         let third = CLI.run(again, in: dir)
-        #expect(third.stderr.hasPrefix("forcezoom: 1 thumbnail, 29 skipped, 0 failed"), "\(third.stderr)")
+        #expect(third.stderr.hasPrefix("forcezoom: shard 1/1: 1 thumbnail, 29 skipped, 0 failed"), "\(third.stderr)")
         #expect(Self.tree(FileSystem.join(dir, "split")) == Self.tree(FileSystem.join(dir, "one")))
     }
 }

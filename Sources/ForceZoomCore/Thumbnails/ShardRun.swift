@@ -14,6 +14,8 @@ public struct ShardRun: Sendable {
     public let journalPath: String?
     /// `--resume`: the last record of each input in the journal.
     let done: [String: JournalRecord]
+    /// Whether `--shard` was given (even 1/1): the summary and `--json` then name the shard.
+    private let requested: Bool
 
     /// Works out the shard, reads the journal for `--resume`, then opens it for appending.
     /// - Parameters:
@@ -36,16 +38,14 @@ public struct ShardRun: Sendable {
             if !dryRun { opened = try Journal.open(appendingTo: path) }
         }
         (self.shard, self.source, self.journalPath, self.done, self.journal) = (shard, source, path, done, opened)
+        requested = request != nil
     }
 
     /// `shard 3/8 (Slurm array task 3)`, for the summary; "" for the whole batch.
     public var label: String {
-        guard request else { return "" }
+        guard requested else { return "" }
         return "shard \(shard)" + (source.map { " (\($0))" } ?? "")
     }
-
-    /// Whether a shard was asked for (even 1/1).
-    private var request: Bool { shard.count > 1 || source != nil }
 
     /// This shard's jobs, in plan order.
     public func select(_ jobs: [ThumbnailPlan.Job]) -> [ThumbnailPlan.Job] {
@@ -93,7 +93,7 @@ public struct ShardRun: Sendable {
 
     /// A `--json` record with the shard added (`"shard":"3/8"`) when one was asked for.
     public func tag(_ record: JSON) -> JSON {
-        guard request, case .object(var members) = record else { return record }
+        guard requested, case .object(var members) = record else { return record }
         members.append(("shard", .string(shard.description)))
         return .object(members)
     }
