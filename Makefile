@@ -53,7 +53,7 @@ DEMO_OUT := out/demo-peek.png
 # The data scripts share apt's lock, so never run targets side by side (make -j).
 .NOTPARALLEL:
 
-.PHONY: help deps build format lint release conformance photos formats fixtures hostile test test-sanitize fuzz demo bench-deps bench man install uninstall clean
+.PHONY: help deps build format lint release cluster-test conformance photos formats fixtures hostile test test-sanitize fuzz demo bench-deps bench man install uninstall clean
 
 help: ## List the targets
 	@echo "forcezoom make targets:"
@@ -87,6 +87,20 @@ format: ## Reformat the Swift sources in place with swift-format
 lint: ## swift-format lint (strict) and the folder layering check
 	$(SWIFT) format lint --strict --parallel --recursive $(FORMAT_PATHS)
 	python3 Tools/lint/layers.py
+
+# `make cluster-test`: a one-machine Slurm cluster (Debian's slurm-wlm and munge, no systemd)
+# runs Tools/cluster/thumbs.sbatch, the README's recipe, as job arrays: outputs identical to
+# one run, each input once in the journals, a cancelled task resumed (Tools/cluster/).
+CLUSTER_DEPS := slurm-wlm munge python3
+cluster-test: release ## Real Slurm job arrays run thumb --shard auto/--journal/--resume (installs slurm-wlm, munge)
+	@missing=""; \
+	for p in $(CLUSTER_DEPS); do dpkg -s "$$p" >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+	$(SUDO) env FZ=$(FZ) Tools/cluster/cluster-test.sh
 
 conformance: deps ## Fetch decoder conformance images into .cache/conformance/
 	Tools/conformance/fetch.sh

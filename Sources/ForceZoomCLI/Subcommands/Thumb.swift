@@ -43,6 +43,15 @@ struct Thumb: ParsableCommand {
             failed, 2 for usage. Ctrl-C stops cleanly: running jobs leave nothing behind,
             finished thumbnails stay, the summary says what was done (Ctrl-C twice: at once).
 
+            Across machines: --shard K/N does shard K of N (K from 1), chosen by a hash of
+            each input's path below its folder argument, so adding files moves none to
+            another shard; --shard auto takes K and N from a Slurm, AWS Batch or Google Batch
+            array task (--shard auto/N on Kubernetes Indexed Jobs, or to make a Slurm task ID
+            the shard number). --journal FILE appends one JSON line per finished input (%k:
+            the shard index); --resume skips inputs it says are done whose output still has
+            the size and SHA-256 recorded. --dry-run prints this shard's inputs and outputs
+            and writes nothing.
+
             Examples:
               forcezoom thumb photos/ --recursive --size 256 --out thumbs --name '%d/%s.jpg'
               forcezoom thumb *.jpg --size 320x240 --crop --json > thumbs.jsonl
@@ -99,6 +108,23 @@ struct Thumb: ParsableCommand {
     @Flag(name: .long, help: "Skip inputs whose output exists and is newer than the input.")
     var skipExisting = false
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Do only shard K of N (K from 1), or auto, auto/N: from the job array (Slurm, AWS Batch, Google Batch, Kubernetes).",
+            valueName: "K/N|auto"),
+        transform: { try ShardRequest(parsing: $0) })
+    var shard: ShardRequest?
+
+    @Flag(name: .long, help: "Print each input this shard would do and its output; write and create nothing.")
+    var dryRun = false
+
+    @Option(name: .long, help: ArgumentHelp("Append one JSON line per finished input to this file (%k: the shard index).", valueName: "file"))
+    var journal: String?
+
+    @Flag(name: .long, help: "Skip inputs the --journal says are done whose output still has the size and SHA-256 it recorded.")
+    var resume = false
+
     @Flag(name: .long, help: "One JSON record per input on stdout (JSON Lines).")
     var json = false
 
@@ -134,28 +160,40 @@ struct Thumb: ParsableCommand {
         if let jobs { try Check.integer(jobs, "--jobs", in: 1...1024) }
         if !(1...100).contains(quality) { throw ValidationError("--quality must be 1-100, got \(quality)") }
         if quiet && progress { throw ValidationError("--quiet and --progress contradict each other; give one") }
+        if resume && journal == nil { throw ValidationError("--resume reads the journal; give --journal FILE as well") }
+        if journal?.isEmpty == true { throw ValidationError("--journal needs a file name") }
     }
 
     func run() throws {
         let clock = Stopwatch()
+        // The shard first: a task without its index should fail before walking 10 M files.
+        let sharding: ShardRun
+        do {
+            sharding = try ShardRun(request: shard, environment: ShardEngine.environment(), journal: journal, resume: resume, dryRun: dryRun)
+        } catch {
+            if case .journal = error { throw ToolFailure(error.description) }
+            throw ToolFailure(error.description, exitCode: 2)
+        }
         var arguments = inputs
         if let from {
             do { arguments += try InputWalker.readList(from, nulSeparated: nulSeparated) } catch { throw ToolFailure(error.description) }
         }
         let (found, walkFailures, otherFiles) = InputWalker(recursive: recursive, excluding: [out]).collectCounting(arguments)
         let plan: ThumbnailPlan
-        do { plan = try ThumbnailPlan(inputs: found, folder: out, name: name, alsoRead: from.map { [$0] } ?? []) } catch {
+        do { plan = try ThumbnailPlan(inputs: found, folder: out, name: name, alsoRead: [from, sharding.journalPath].compactMap { $0 }) } catch {
             var failure = ToolFailure(error.description)
             failure.exitCode = 2
             throw failure
         }
+        let jobs = sharding.select(plan.jobs)
+        if dryRun { return dryRunReport(jobs, sharding) }
         // --out is opened once; every output and subfolder is made relative to it, never
         // through a link (see OutputFolder), so swapping it mid-batch changes nothing.
         // A subfolder that cannot be made (a link where `%d` wants a folder) fails only the
         // outputs that go in it, when they are written: the batch goes on.
         let outputFolder: OutputFolder
         do { outputFolder = try OutputFolder.make(out) } catch { throw ToolFailure(error.description) }
-        for folder in plan.folders { _ = try? outputFolder.subfolder(folder, create: true) }
+        for folder in ShardRun.folders(of: jobs) { _ = try? outputFolder.subfolder(folder, create: true) }
 
         var thumbnailer = Thumbnailer(
             size: size, decode: encode.reading(decode), png: encode.png,
@@ -167,22 +205,21 @@ struct Thumb: ParsableCommand {
         if let cropAt { thumbnailer.crop = .point(cropAt.touch) } else if crop { thumbnailer.crop = .centre }
 
         fz_defer_interrupts()
-        var counts = BatchProgress(total: plan.jobs.count + walkFailures.count)
+        var counts = BatchProgress(total: jobs.count + walkFailures.count)
         counts.otherFiles = otherFiles
         var line = ProgressLine(enabled: !quiet && (progress || Terminal.stderrIsTerminal))
         for failure in walkFailures {
             counts.recordFailure()
             line.report { Terminal.error(failure.description) }
-            if json { emit(ThumbnailResult(input: failure.path, output: "", outcome: .failed(failure)).json) }
+            if json { emit(sharding.tag(ThumbnailResult(input: failure.path, output: "", outcome: .failed(failure)).json)) }
         }
-        let jobs = plan.jobs
         let workers = self.jobs ?? Self.processorCount
         var configured = thumbnailer
         configured.encodeThreads = Thumbnailer.threads(jobs: workers, images: jobs.count)
         let worker = configured
         WorkerPool<ThumbnailResult>.run(
             count: jobs.count, threads: workers,
-            work: { i in worker.make(jobs[i], shouldStop: { fz_interrupted_signal() != 0 }) },
+            work: { i in sharding.make(jobs[i], with: worker, shouldStop: { fz_interrupted_signal() != 0 }) },
             onResult: { _, result in
                 if case .failed(.interrupted) = result.outcome {
                     // Not a failure of the input: it is counted as not done.
@@ -197,7 +234,7 @@ struct Thumb: ParsableCommand {
                         if let reported { Terminal.error(reported.description) }
                     }
                 }
-                if json { emit(result.json) }
+                if json { emit(sharding.tag(result.json)) }
             },
             onTick: {
                 line.draw(counts.line(elapsed: clock.elapsed))
@@ -205,10 +242,31 @@ struct Thumb: ParsableCommand {
             })
         line.clear()
         let signal = fz_interrupted_signal()
-        if !quiet { Terminal.writeError("forcezoom: \(Echo.line(counts.summary(elapsed: clock.elapsed, interrupted: signal != 0)))\n") }
+        let journalFailure = sharding.finish()  // fsync'd, after an interruption too
+        if let journalFailure { Terminal.error(journalFailure.description) }
+        let label = sharding.label.isEmpty ? "" : sharding.label + ": "
+        if !quiet {
+            Terminal.writeError("forcezoom: \(Echo.line(label + counts.summary(elapsed: clock.elapsed, interrupted: signal != 0)))\n")
+        }
         fflush(fz_stdout())
         if signal != 0 { fz_end_by_signal(signal) }
-        if counts.failed > 0 { throw ExitCode(1) }
+        if counts.failed > 0 || journalFailure != nil { throw ExitCode(1) }
+    }
+
+    /// --dry-run: each input this shard would do and its output (`input -> output`, or JSON
+    /// objects with `input` and `output`), minus what --resume would skip; nothing written.
+    private func dryRunReport(_ jobs: [ThumbnailPlan.Job], _ sharding: ShardRun) {
+        let todo = resume ? jobs.filter { !sharding.isDone($0) } : jobs
+        for job in todo {
+            if json {
+                emit(sharding.tag(.object([("input", .string(job.input.path)), ("output", .string(job.output))])))
+            } else {
+                print("\(Echo.line(job.input.path)) -> \(Echo.line(job.output))")
+            }
+        }
+        let label = sharding.label.isEmpty ? "" : sharding.label + ": "
+        if !quiet { Terminal.writeError("forcezoom: \(label)dry run: \(todo.count) of \(jobs.count) input\(jobs.count == 1 ? "" : "s") to do\n") }
+        fflush(fz_stdout())
     }
 
     /// One JSON Lines record, flushed at once so a reading script sees it as it happens.
