@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 enum { FZ_TEMP_NAME = 256 };
@@ -30,6 +31,33 @@ static pthread_mutex_t fz_temps_lock = PTHREAD_MUTEX_INITIALIZER;
 static volatile sig_atomic_t fz_interrupted = 0;
 static volatile sig_atomic_t fz_deferred = 0;
 static volatile sig_atomic_t fz_alarm_ignored = 0;
+// Temp files being created (between openat and fz_register_temp) and whether the process
+// is ending. The creating thread blocks signals, but a signal sent to the process is
+// delivered to another thread, whose handler would remove the registered temps and end
+// the process while the new file is not registered yet: it would be left behind. So the
+// handler marks the process as ending, waits (bounded) for creations under way to
+// register, and no creation starts once it is ending.
+static int fz_creating = 0;
+static int fz_dying = 0;
+
+int fz_begin_temp(void) {
+    __atomic_add_fetch(&fz_creating, 1, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&fz_dying, __ATOMIC_SEQ_CST)) {
+        __atomic_sub_fetch(&fz_creating, 1, __ATOMIC_SEQ_CST);
+        return -1;
+    }
+    return 0;
+}
+
+void fz_end_temp(void) { __atomic_sub_fetch(&fz_creating, 1, __ATOMIC_SEQ_CST); }
+
+// At most 0.2 s: a creation is an openat and a registration, microseconds.
+static void fz_wait_for_creations(void) {
+    for (int i = 0; i < 4000 && __atomic_load_n(&fz_creating, __ATOMIC_SEQ_CST) > 0; i++) {
+        struct timespec pause = {0, 50000};
+        nanosleep(&pause, NULL);
+    }
+}
 
 static void fz_slot_store(int i, int dir, const char *name, size_t n) {
     __atomic_add_fetch(&fz_temp_seq[i], 1, __ATOMIC_SEQ_CST);
@@ -108,6 +136,9 @@ static struct sigaction fz_previous_fault[FZ_FAULTS];
 static int fz_is_deferrable(int sig) { return sig == SIGINT || sig == SIGTERM || sig == SIGHUP; }
 
 static void fz_die_by(int sig) {
+    __atomic_store_n(&fz_dying, 1, __ATOMIC_SEQ_CST);
+    fz_wait_for_creations();
+    fz_unlink_temps();
     signal(sig, SIG_DFL);
     sigset_t set;
     sigemptyset(&set);
@@ -122,19 +153,17 @@ static void fz_on_signal(int sig) {
         // The grace period after a deferred interrupt has run out (a job stuck in a
         // library that never looks at the flag): end now, by the signal that asked.
         int pending = fz_interrupted;
-        if (pending != 0) {
-            fz_unlink_temps();
-            fz_die_by(pending);
-        }
+        if (pending != 0) fz_die_by(pending);
         if (fz_alarm_ignored) return;  // the caller ignored SIGALRM: it stays ignored
     }
     int first = fz_interrupted == 0;
     if (first) fz_interrupted = sig;
-    fz_unlink_temps();
     // Deferred: the first stop signal only stops the batch, whose loop sees the flag, lets
     // the running jobs drop their outputs, prints its summary and then ends by the signal.
     // A job that never returns is not waited for past the grace period (SIGALRM above).
     if (fz_deferred && first && fz_is_deferrable(sig)) {
+        fz_wait_for_creations();
+        fz_unlink_temps();
         alarm(FZ_GRACE_SECONDS);
         return;
     }
@@ -143,6 +172,8 @@ static void fz_on_signal(int sig) {
 
 static void fz_on_fault(int sig, siginfo_t *info, void *context) {
     (void)context;
+    __atomic_store_n(&fz_dying, 1, __ATOMIC_SEQ_CST);
+    fz_wait_for_creations();
     fz_unlink_temps();
     for (int i = 0; i < FZ_FAULTS; i++) {
         if (fz_fault_signals[i] == sig) sigaction(sig, &fz_previous_fault[i], NULL);

@@ -35,6 +35,11 @@ enum { FZ_GRACE_SECONDS = 2 };
 /// Registers a temp output `name` in the folder open as `dir`: 0, or -1 when every slot
 /// is taken or the name is too long (the caller then removes the file and fails).
 int fz_register_temp(int dir, const char *name);
+/// Brackets the creation of a temp file (before openat, after fz_register_temp), with
+/// signals blocked in the calling thread: a handler on another thread waits for it.
+/// fz_begin_temp returns -1 (and nothing may be created) once the process is ending.
+int fz_begin_temp(void);
+void fz_end_temp(void);
 void fz_unregister_temp(int dir, const char *name);
 void fz_install_cleanup_handlers(void);
 /// Blocks every signal that can be sent (faults stay deliverable), saving the old mask:

@@ -63,12 +63,17 @@ extension OutputFile {
             let temporary = "." + stem + ".fz-" + suffix
             var previous = sigset_t()
             fz_block_cleanup_signals(&previous)
+            guard fz_begin_temp() == 0 else {
+                fz_restore_signals(&previous)
+                throw .cannotCreate(path: path, reason: "interrupted")
+            }
             let fd = PathBytes.withCPath(temporary) {
                 openat(folder.descriptor, $0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
             }
             let created = errno
             var registered = true
             if fd >= 0 { registered = PathBytes.withCPath(temporary) { fz_register_temp(folder.descriptor, $0) } == 0 }
+            fz_end_temp()
             fz_restore_signals(&previous)
             if fd < 0 {
                 if created == EEXIST { continue }
