@@ -65,9 +65,9 @@ public struct ForceZoom: ParsableCommand {
             var command = try parseLinear(arguments)
             try command.run()
             finishStdout()
-        } catch let failure as ToolFailure {
+        } catch let failure as any ForceZoomError {
             finishStdout()
-            Terminal.error(failure.message)
+            Terminal.error(failure.description)
             Glibc.exit(failure.exitCode)
         } catch {
             let code = exitCode(for: error)

@@ -235,10 +235,8 @@ struct Animate: ParsableCommand {
 
     /// The input's bytes when it is stdin (read once: the last frame is decoded again as `fit` decodes it).
     func openReader(stdin: [UInt8]?) throws -> ImageReader {
-        do {
-            if let stdin { return try ImageReader(bytes: stdin, name: "<stdin>", options: encode.reading(decode)) }
-            return try ImageReader(path: input, options: encode.reading(decode))
-        } catch { throw ToolFailure(error) }
+        if let stdin { return try ImageReader(bytes: stdin, name: "<stdin>", options: encode.reading(decode)) }
+        return try ImageReader(path: input, options: encode.reading(decode))
     }
 
     func geometry(image: PixelSize) -> [ZoomAnimation.Frame] {
@@ -268,10 +266,8 @@ struct Animate: ParsableCommand {
     func overlayPicture(_ path: String, inks: DrawingColors) throws -> Image {
         let reader: ImageReader
         var picture: Image
-        do {
-            reader = try ImageReader(path: path, options: encode.reading(decode))
-            picture = try reader.readImage()
-        } catch { throw ToolFailure(error) }
+        reader = try ImageReader(path: path, options: encode.reading(decode))
+        picture = try reader.readImage()
         do {
             try SRGBConverter(color: reader.header.color, format: picture.format, path: path)?.convert(&picture)
         } catch {
@@ -323,7 +319,7 @@ struct Animate: ParsableCommand {
             guard let g = f.fit, fitted[g.orientation] == nil else { continue }
             let second = try openReader(stdin: stdin)
             var scaled: Image
-            do { (scaled, _) = try FitRenderer.pipeline(for: g).run(second) } catch { throw ToolFailure(error) }
+            (scaled, _) = try FitRenderer.pipeline(for: g).run(second)
             try encode.convert(&scaled, from: reader.header.color, path: reader.path, lenient: decode.lenient)
             fitted[g.orientation] = FitRenderer.render(scaled, geometry: g, background: inks.map(background.color))
         }
@@ -334,7 +330,7 @@ struct Animate: ParsableCommand {
             width: max(1, Int((Double(image.width) * largest).rounded(.up))),
             height: max(1, Int((Double(image.height) * largest).rounded(.up))))
         var source: Image
-        do { source = try reader.readResampled(to: decodeSize, filter: .lanczos).0 } catch { throw ToolFailure(error) }
+        source = try reader.readResampled(to: decodeSize, filter: .lanczos).0
         try encode.convert(&source, from: reader.header.color, path: reader.path, lenient: decode.lenient)
         let picture = source
         for w in reader.warnings { Terminal.warning("\(reader.path): \(w)") }
@@ -361,10 +357,8 @@ struct Animate: ParsableCommand {
         var stream: APNGStream?
         if let apng {
             let rate = n > 1 ? Double(n - 1) / (geometry.last?.time ?? 1) : fps
-            do {
-                stream = try APNGStream(
-                    path: apng, protecting: [input], size: screenSize, format: common, fps: rate, frameCount: n, color: color)
-            } catch { throw ToolFailure(error) }
+            stream = try APNGStream(
+                path: apng, protecting: [input], size: screenSize, format: common, fps: rate, frameCount: n, color: color)
         }
         var waiting: [Int: [UInt8]] = [:]
         var nextFrame = 0
@@ -414,16 +408,12 @@ struct Animate: ParsableCommand {
             throw ToolFailure(failure)
         }
         if let stream {
-            do { try stream.finish() } catch { throw ToolFailure(error) }
+            try stream.finish()
         }
         if let contactSheet {
             let sheet = AnimationRenderer.contactSheet(sheetFrames.compactMap { $0 }, background: bg)
-            do {
-                try ImageWriter.write(
-                    sheet, to: contactSheet, encoding: encode.encoding(forRendered: contactSheet), protecting: [input], color: color)
-            } catch {
-                throw ToolFailure(error)
-            }
+            try ImageWriter.write(
+                sheet, to: contactSheet, encoding: encode.encoding(forRendered: contactSheet), protecting: [input], color: color)
         }
         if json { printJSON(geometry, pinSizes: pinSizes, pins: !markers.isEmpty) }
     }

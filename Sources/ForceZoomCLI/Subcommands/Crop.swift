@@ -155,7 +155,7 @@ struct Crop: ParsableCommand {
 
     func run() throws {
         let reader: ImageReader
-        do { reader = try ImageReader(path: input, options: encode.reading(decode)) } catch { throw ToolFailure(error) }
+        reader = try ImageReader(path: input, options: encode.reading(decode))
         let header = reader.header
         let upright = header.uprightSize
 
@@ -193,7 +193,7 @@ struct Crop: ParsableCommand {
             return try runSixteenBit(geometries, header: header, paths: paths)
         }
         var sources: [Image]
-        do { sources = try reader.readUpright(rects) } catch { throw ToolFailure(error) }
+        sources = try reader.readUpright(rects)
         for i in sources.indices { try encode.convert(&sources[i], from: header.color, path: reader.path, lenient: decode.lenient) }
         let carried = encode.carry(header.color, path: reader.path)
         let inks = DrawingColors(output: carried)
@@ -206,12 +206,8 @@ struct Crop: ParsableCommand {
                 on: &peek, transform: .translation(-g.window.x, -g.window.y).then(.scale(g.zoom, g.zoom)))
             let path = paths[i]
             let bytes: Int64?
-            do {
-                bytes = try ImageWriter.write(
-                    peek, to: path, encoding: encode.encoding(forRendered: path), protecting: [input], color: carried)
-            } catch {
-                throw ToolFailure(error)
-            }
+            bytes = try ImageWriter.write(
+                peek, to: path, encoding: encode.encoding(forRendered: path), protecting: [input], color: carried)
             if json {
                 print(geometryJSON(g, header: header, requested: at[i], output: path, bytes: bytes, path: reader.path))
             }
@@ -224,19 +220,15 @@ struct Crop: ParsableCommand {
         let carried = encode.carry(header.color, path: input)
         for (i, g) in geometries.enumerated() {
             var source: Image16
-            do { source = try PNG16.read(path: input, rect: g.coveredRect, options: encode.reading(decode), header: header) } catch {
-                throw ToolFailure(error)
-            }
+            source = try PNG16.read(path: input, rect: g.coveredRect, options: encode.reading(decode), header: header)
             try encode.convert(&source, from: header.color, path: input, lenient: decode.lenient)
             let padded = g.coveredRect.size != PixelSize(width: g.side, height: g.side)
             let format = padded ? source.format.union(background.color.minimalFormat) : source.format
             var peek = Image16(width: g.side, height: g.side, format: format, fill: background.color)
             peek.place(source.converted(to: format), at: g.destination)
             let bytes: Int64?
-            do {
-                bytes = try ImageWriter.write(
-                    peek, to: paths[i], settings: encode.png, protecting: [input], color: carried)
-            } catch { throw ToolFailure(error) }
+            bytes = try ImageWriter.write(
+                peek, to: paths[i], settings: encode.png, protecting: [input], color: carried)
             if json {
                 print(geometryJSON(g, header: header, requested: at[i], output: paths[i], bytes: bytes, path: input, depth: 16))
             }

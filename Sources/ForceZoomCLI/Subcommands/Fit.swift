@@ -78,13 +78,13 @@ struct Fit: ParsableCommand {
 
     func run() throws {
         let reader: ImageReader
-        do { reader = try ImageReader(path: input, options: encode.reading(decode)) } catch { throw ToolFailure(error) }
+        reader = try ImageReader(path: input, options: encode.reading(decode))
         let markers = try pins.load()
         let image = reader.header.uprightSize
         let chosen = orientation.resolve(image: image, screen: screenPixels)
         let g = FitGeometry(image: image, screen: screenPixels, orientation: chosen, mode: mode)
         var scaled: Image
-        do { (scaled, _) = try FitRenderer.pipeline(for: g, filter: filter).run(reader) } catch { throw ToolFailure(error) }
+        (scaled, _) = try FitRenderer.pipeline(for: g, filter: filter).run(reader)
         try encode.convert(&scaled, from: reader.header.color, path: reader.path, lenient: decode.lenient)
         let carried = encode.carry(reader.header.color, path: reader.path)
         let inks = DrawingColors(output: carried)
@@ -93,11 +93,9 @@ struct Fit: ParsableCommand {
         for w in reader.warnings { Terminal.warning("\(reader.path): \(w)") }
         let path = outputOptions.path(input: input, suffix: "fit")
         let bytes: Int64?
-        do {
-            bytes = try ImageWriter.write(
-                canvas, to: path, encoding: encode.encoding(forRendered: path), protecting: [input],
-                color: carried)
-        } catch { throw ToolFailure(error) }
+        bytes = try ImageWriter.write(
+            canvas, to: path, encoding: encode.encoding(forRendered: path), protecting: [input],
+            color: carried)
         if outputOptions.json {
             print(
                 JSON.object([

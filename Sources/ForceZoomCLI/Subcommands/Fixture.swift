@@ -251,16 +251,14 @@ struct Fixture: ParsableCommand {
         let path = output!
         do { try FixtureWriter.write(p, encoding: e, to: path) } catch {
             // An output error names its path already; the others are about this output.
-            if case .output(let e) = error { throw ToolFailure(e) }
+            if case .output(let e) = error { throw e }
             throw ToolFailure("\(Echo.value(path)): \(error)")
         }
         if json {
             let reader: ImageReader
             let image: Image
-            do {
-                reader = try ImageReader(path: path, options: DecodeOptions())
-                image = try reader.readImage()
-            } catch { throw ToolFailure(error) }
+            reader = try ImageReader(path: path, options: DecodeOptions())
+            image = try reader.readImage()
             print(
                 JSON.object([
                     ("file", .string(path)), ("bytes", .int(FileSystem.size(of: path) ?? 0)),
@@ -273,7 +271,7 @@ struct Fixture: ParsableCommand {
 
     func trace(_ path: String) throws {
         let image: Image
-        do { image = try ImageReader(path: path, options: DecodeOptions()).readImage() } catch { throw ToolFailure(error) }
+        image = try ImageReader(path: path, options: DecodeOptions()).readImage()
         guard let t = CoordinateTrace.trace(image) else {
             throw ToolFailure(
                 "\(path == "-" ? "<stdin>" : path): not a piece of a coords fixture, 1:1 or magnified by a whole number, padded or not (scaled by a fraction, filtered or recoloured?)"

@@ -104,7 +104,7 @@ struct Frame: ParsableCommand {
 
     func run() throws {
         let reader: ImageReader
-        do { reader = try ImageReader(path: input, options: encode.reading(decode)) } catch { throw ToolFailure(error) }
+        reader = try ImageReader(path: input, options: encode.reading(decode))
         let markers = try pins.load()
         let image = reader.header.uprightSize
         var touch = at.touch
@@ -118,14 +118,10 @@ struct Frame: ParsableCommand {
         style.color = color.color
         let carried = encode.carry(reader.header.color, path: reader.path)
         let canvas: Image
-        do {
-            canvas = try render(reader, fit: fit, peek: peek, style: style, markers: markers, inks: DrawingColors(output: carried))
-        } catch let e as DecodeError { throw ToolFailure(e) }
+        canvas = try render(reader, fit: fit, peek: peek, style: style, markers: markers, inks: DrawingColors(output: carried))
         let path = outputOptions.path(input: input, suffix: "frame")
-        do {
-            try ImageWriter.write(
-                canvas, to: path, encoding: encode.encoding(forRendered: path), protecting: [input], color: carried)
-        } catch { throw ToolFailure(error) }
+        try ImageWriter.write(
+            canvas, to: path, encoding: encode.encoding(forRendered: path), protecting: [input], color: carried)
         if outputOptions.json {
             print(
                 JSON.object([

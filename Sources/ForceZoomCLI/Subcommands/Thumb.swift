@@ -168,23 +168,14 @@ struct Thumb: ParsableCommand {
         let clock = Stopwatch()
         // The shard first: a task without its index should fail before walking 10 M files.
         let sharding: ShardRun
-        do {
-            sharding = try ShardRun(request: shard, environment: ShardEngine.environment(), journal: journal, resume: resume, dryRun: dryRun)
-        } catch {
-            if case .journal = error { throw ToolFailure(error.description) }
-            throw ToolFailure(error.description, exitCode: 2)
-        }
+        sharding = try ShardRun(request: shard, environment: ShardEngine.environment(), journal: journal, resume: resume, dryRun: dryRun)
         var arguments = inputs
         if let from {
-            do { arguments += try InputWalker.readList(from, nulSeparated: nulSeparated) } catch { throw ToolFailure(error.description) }
+            arguments += try InputWalker.readList(from, nulSeparated: nulSeparated)
         }
         let (found, walkFailures, otherFiles) = InputWalker(recursive: recursive, excluding: [out]).collectCounting(arguments)
         let plan: ThumbnailPlan
-        do { plan = try ThumbnailPlan(inputs: found, folder: out, name: name, alsoRead: [from, sharding.journalPath].compactMap { $0 }) } catch {
-            var failure = ToolFailure(error.description)
-            failure.exitCode = 2
-            throw failure
-        }
+        plan = try ThumbnailPlan(inputs: found, folder: out, name: name, alsoRead: [from, sharding.journalPath].compactMap { $0 })
         let jobs = sharding.select(plan.jobs)
         if dryRun { return dryRunReport(jobs, sharding) }
         // --out is opened once; every output and subfolder is made relative to it, never
@@ -192,7 +183,7 @@ struct Thumb: ParsableCommand {
         // A subfolder that cannot be made (a link where `%d` wants a folder) fails only the
         // outputs that go in it, when they are written: the batch goes on.
         let outputFolder: OutputFolder
-        do { outputFolder = try OutputFolder.make(out) } catch { throw ToolFailure(error.description) }
+        outputFolder = try OutputFolder.make(out)
         for folder in ShardRun.folders(of: jobs) { _ = try? outputFolder.subfolder(folder, create: true) }
 
         var thumbnailer = Thumbnailer(

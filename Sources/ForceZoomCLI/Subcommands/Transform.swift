@@ -154,7 +154,7 @@ struct Transform: ParsableCommand {
 
     func run() throws {
         let reader: ImageReader
-        do { reader = try ImageReader(path: input, options: encode.reading(decode)) } catch { throw ToolFailure(error) }
+        reader = try ImageReader(path: input, options: encode.reading(decode))
         let markers = try pins.load()
         let size = reader.header.uprightSize
         let w = Double(size.width), h = Double(size.height)
@@ -174,18 +174,12 @@ struct Transform: ParsableCommand {
         }
         if why == nil {
             var image: Image16
-            do { image = try PNG16.read(path: input, rect: PixelRect(size: size), options: encode.reading(decode), header: reader.header) } catch {
-                throw ToolFailure(error)
-            }
+            image = try PNG16.read(path: input, rect: PixelRect(size: size), options: encode.reading(decode), header: reader.header)
             try encode.convert(&image, from: reader.header.color, path: input, lenient: decode.lenient)
             let turned = image.rotated(quarterTurns: Int(quarterTurns.truncatingRemainder(dividingBy: 4)))
             let path = outputOptions.path(input: input, suffix: "transform")
-            do {
-                try ImageWriter.write(
-                    turned, to: path, settings: encode.png, protecting: [input], color: encode.carry(reader.header.color, path: reader.path))
-            } catch {
-                throw ToolFailure(error)
-            }
+            try ImageWriter.write(
+                turned, to: path, settings: encode.png, protecting: [input], color: encode.carry(reader.header.color, path: reader.path))
             if outputOptions.json {
                 let t = AffineTransform.rotation(degrees: quarterTurns * 90)
                 print(
@@ -234,14 +228,12 @@ struct Transform: ParsableCommand {
         // Prefilter reductions: decode smaller, then warp by what remains.
         let pre = AffineRenderer.prefilterScale(for: full)
         var source: Image
-        do {
-            if pre < 1 {
-                let reduced = PixelSize(width: max(1, Int((w * pre).rounded())), height: max(1, Int((h * pre).rounded())))
-                source = try reader.readResampled(to: reduced, filter: .lanczos).0
-            } else {
-                source = try reader.readImage()
-            }
-        } catch { throw ToolFailure(error) }
+        if pre < 1 {
+            let reduced = PixelSize(width: max(1, Int((w * pre).rounded())), height: max(1, Int((h * pre).rounded())))
+            source = try reader.readResampled(to: reduced, filter: .lanczos).0
+        } else {
+            source = try reader.readImage()
+        }
         try encode.convert(&source, from: reader.header.color, path: reader.path, lenient: decode.lenient)
         let carried = encode.carry(reader.header.color, path: reader.path)
         let inks = DrawingColors(output: carried)
@@ -251,11 +243,9 @@ struct Transform: ParsableCommand {
             filter: filter)
         PinLayer(markers, color: inks.map(PinRenderer.color)).draw(on: &out, transform: full)
         let path = outputOptions.path(input: input, suffix: "transform")
-        do {
-            try ImageWriter.write(
-                out, to: path, encoding: encode.encoding(forRendered: path), protecting: [input],
-                color: carried)
-        } catch { throw ToolFailure(error) }
+        try ImageWriter.write(
+            out, to: path, encoding: encode.encoding(forRendered: path), protecting: [input],
+            color: carried)
         if outputOptions.json {
             print(
                 JSON.object([
