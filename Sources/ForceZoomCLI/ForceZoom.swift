@@ -63,7 +63,7 @@ public struct ForceZoom: ParsableCommand {
     static func run(_ arguments: [String]) {
         do {
             var command = try parseLinear(arguments)
-            try command.run()
+            if let ordered = command as? any OrderedCommand { try ordered.run(arguments: arguments) } else { try command.run() }
             finishStdout()
         } catch let failure as any ForceZoomError {
             finishStdout()

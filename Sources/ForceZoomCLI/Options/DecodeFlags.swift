@@ -118,6 +118,14 @@ struct EncodeFlags: ParsableArguments {
 
     var png: PNGSettings { .compression(compression) }
 
+    /// The core's settings for a rendering job (`TransformJob`, `AnimationJob`), its
+    /// warnings written to stderr.
+    func settings(_ decode: DecodeFlags) -> RenderSettings {
+        RenderSettings(
+            decode: reading(decode), color: colorPolicy, lenient: decode.lenient, png: png,
+            warnings: Warnings(say: { Terminal.warning($0) }, once: { Terminal.warningOnce($0) }))
+    }
+
     /// How a rendering command encodes `path`: the registry chooses the format
     /// (`OutputFormat.rendered(toPath:)`), these flags its settings.
     func encoding(forRendered path: String) -> OutputEncoding {

@@ -33,32 +33,5 @@ public struct ToolFailure: ForceZoomError, Equatable, Sendable {
     public var description: String { message }
 }
 
-extension DecodeError: ForceZoomError {}
-extension OutputError: ForceZoomError {}
-extension BudgetError: ForceZoomError {}
-extension ColorError: ForceZoomError {}
-extension FixtureError: ForceZoomError {}
-extension OutputPatternError: ForceZoomError {}
-extension Errno: ForceZoomError {}
-extension Marker.ParseError: ForceZoomError {}
+// Each error type conforms where it is declared; Geometry's here, as Geometry depends on nothing.
 extension GeometryError: ForceZoomError {}
-
-extension ThumbnailError: ForceZoomError {
-    /// A batch whose plan is wrong (a size, a pattern, two inputs on one output) is bad
-    /// usage, found before any work: exit 2. An input or output that fails: exit 1.
-    public var exitCode: Int32 {
-        switch self {
-        case .invalidSize, .invalidPattern, .collision, .wouldOverwriteInput, .outsideOutputFolder, .unsupportedOutputFormat: 2
-        case .cannotReadList, .cannotListFolder, .decode, .geometry, .output, .color, .thumbnailTooLarge, .interrupted: 1
-        }
-    }
-}
-
-extension ShardError: ForceZoomError {
-    /// A shard that cannot be worked out is bad usage (exit 2); a journal that cannot be
-    /// read or written is a failed file (exit 1).
-    public var exitCode: Int32 {
-        if case .journal = self { return 1 }
-        return 2
-    }
-}
