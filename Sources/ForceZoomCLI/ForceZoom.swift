@@ -1,6 +1,5 @@
 import ArgumentParser
 import ForceZoomCore
-import FZShims
 
 #if canImport(Glibc)
 import Glibc
@@ -132,8 +131,7 @@ public struct ForceZoom: ParsableCommand {
     /// Flushes stdout; a write that failed (ENOSPC on /dev/full, EBADF when closed) is
     /// reported and exits 1, so a script never takes lost output for success.
     static func finishStdout() {
-        let status = fz_flush_stdout()
-        if status != 0 {
+        if let status = StandardOutput.finish() {
             let reason = String(cString: strerror(status))
             Terminal.error("standard output: \(reason); the output was not written")
             Glibc.exit(1)

@@ -1,6 +1,5 @@
 import Synchronization
 import ForceZoomCore
-import FZShims
 import Geometry
 
 #if canImport(Glibc)

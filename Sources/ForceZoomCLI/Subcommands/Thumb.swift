@@ -1,6 +1,5 @@
 import ArgumentParser
 import ForceZoomCore
-import FZShims
 import Geometry
 
 #if canImport(Glibc)
@@ -167,56 +166,22 @@ struct Thumb: ParsableCommand {
     func run() throws {
         let clock = Stopwatch()
         // The shard first: a task without its index should fail before walking 10 M files.
-        let sharding: ShardRun
-        sharding = try ShardRun(request: shard, environment: ShardEngine.environment(), journal: journal, resume: resume, dryRun: dryRun)
+        let sharding = try ShardRun(request: shard, environment: ShardEngine.environment(), journal: journal, resume: resume, dryRun: dryRun)
         var arguments = inputs
-        if let from {
-            arguments += try InputWalker.readList(from, nulSeparated: nulSeparated)
-        }
+        if let from { arguments += try InputWalker.readList(from, nulSeparated: nulSeparated) }
         let (found, walkFailures, otherFiles) = InputWalker(recursive: recursive, excluding: [out]).collectCounting(arguments)
-        let plan: ThumbnailPlan
-        plan = try ThumbnailPlan(inputs: found, folder: out, name: name, alsoRead: [from, sharding.journalPath].compactMap { $0 })
+        let plan = try ThumbnailPlan(inputs: found, folder: out, name: name, alsoRead: [from, sharding.journalPath].compactMap { $0 })
         let jobs = sharding.select(plan.jobs)
         if dryRun { return dryRunReport(jobs, sharding) }
-        // --out is opened once; every output and subfolder is made relative to it, never
-        // through a link (see OutputFolder), so swapping it mid-batch changes nothing.
-        // A subfolder that cannot be made (a link where `%d` wants a folder) fails only the
-        // outputs that go in it, when they are written: the batch goes on.
-        let outputFolder: OutputFolder
-        outputFolder = try OutputFolder.make(out)
-        for folder in ShardRun.folders(of: jobs) { _ = try? outputFolder.subfolder(folder, create: true) }
-
-        var thumbnailer = Thumbnailer(
-            size: size, decode: encode.reading(decode), png: encode.png,
-            jpegQuality: quality, skipExisting: skipExisting)
-        thumbnailer.lossless = lossless
-        thumbnailer.outputFolder = outputFolder
-        thumbnailer.colorPolicy = encode.colorPolicy
-        thumbnailer.useEmbeddedThumbnail = !noEmbeddedThumbnail
-        if let cropAt { thumbnailer.crop = .point(cropAt.touch) } else if crop { thumbnailer.crop = .centre }
-
-        fz_defer_interrupts()
-        var counts = BatchProgress(total: jobs.count + walkFailures.count)
-        counts.otherFiles = otherFiles
+        var batch = ThumbnailBatch(thumbnailer: try thumbnailer(jobs), sharding: sharding, jobs: jobs, workers: self.jobs ?? Self.processorCount)
+        (batch.walkFailures, batch.otherFiles) = (walkFailures, otherFiles)
         var line = ProgressLine(enabled: !quiet && (progress || Terminal.stderrIsTerminal))
-        for failure in walkFailures {
-            counts.recordFailure()
-            line.report { Terminal.error(failure.description) }
-            if json { emit(sharding.tag(ThumbnailResult(input: failure.path, output: "", outcome: .failed(failure)).json)) }
-        }
-        let workers = self.jobs ?? Self.processorCount
-        var configured = thumbnailer
-        configured.encodeThreads = Thumbnailer.threads(jobs: workers, images: jobs.count)
-        let worker = configured
-        WorkerPool<ThumbnailResult>.run(
-            count: jobs.count, threads: workers,
-            work: { i in sharding.make(jobs[i], with: worker, shouldStop: { fz_interrupted_signal() != 0 }) },
-            onResult: { _, result in
-                if case .failed(.interrupted) = result.outcome {
-                    // Not a failure of the input: it is counted as not done.
-                } else {
-                    counts.record(result.outcome)
-                }
+        let outcome = batch.run(
+            onFailure: { failure, _ in
+                line.report { Terminal.error(failure.description) }
+                if json { emit(sharding.tag(ThumbnailResult(input: failure.path, output: "", outcome: .failed(failure)).json)) }
+            },
+            onResult: { result, _ in
                 var reported: ThumbnailError? = result.error
                 if case .interrupted? = reported { reported = nil }  // the summary says it once
                 if reported != nil || !result.warnings.isEmpty {
@@ -227,21 +192,36 @@ struct Thumb: ParsableCommand {
                 }
                 if json { emit(sharding.tag(result.json)) }
             },
-            onTick: {
-                line.draw(counts.line(elapsed: clock.elapsed))
-                return fz_interrupted_signal() == 0
-            })
+            onTick: { counts in line.draw(counts.line(elapsed: clock.elapsed)) })
         line.clear()
-        let signal = fz_interrupted_signal()
-        let journalFailure = sharding.finish()  // fsync'd, after an interruption too
-        if let journalFailure { Terminal.error(journalFailure.description) }
+        if let journalFailure = outcome.journalFailure { Terminal.error(journalFailure.description) }
         let label = sharding.label.isEmpty ? "" : sharding.label + ": "
         if !quiet {
-            Terminal.writeError("forcezoom: \(Echo.line(label + counts.summary(elapsed: clock.elapsed, interrupted: signal != 0)))\n")
+            let summary = outcome.counts.summary(elapsed: clock.elapsed, interrupted: outcome.signal != nil)
+            Terminal.writeError("forcezoom: \(Echo.line(label + summary))\n")
         }
-        fflush(fz_stdout())
-        if signal != 0 { fz_end_by_signal(signal) }
-        if counts.failed > 0 || journalFailure != nil { throw ExitCode(1) }
+        StandardOutput.flush()
+        if let signal = outcome.signal { Interrupts.end(by: signal) }
+        if outcome.counts.failed > 0 || outcome.journalFailure != nil { throw ExitCode(1) }
+    }
+
+    /// The thumbnailer these options describe, writing into --out. --out is opened once;
+    /// every output and subfolder is made relative to it, never through a link (see
+    /// OutputFolder), so swapping it mid-batch changes nothing. A subfolder that cannot be
+    /// made (a link where `%d` wants a folder) fails only the outputs that go in it, when
+    /// they are written: the batch goes on.
+    private func thumbnailer(_ jobs: [ThumbnailPlan.Job]) throws -> Thumbnailer {
+        let outputFolder = try OutputFolder.make(out)
+        for folder in ShardRun.folders(of: jobs) { _ = try? outputFolder.subfolder(folder, create: true) }
+        var thumbnailer = Thumbnailer(
+            size: size, decode: encode.reading(decode), png: encode.png,
+            jpegQuality: quality, skipExisting: skipExisting)
+        thumbnailer.lossless = lossless
+        thumbnailer.outputFolder = outputFolder
+        thumbnailer.colorPolicy = encode.colorPolicy
+        thumbnailer.useEmbeddedThumbnail = !noEmbeddedThumbnail
+        if let cropAt { thumbnailer.crop = .point(cropAt.touch) } else if crop { thumbnailer.crop = .centre }
+        return thumbnailer
     }
 
     /// --dry-run: each input this shard would do and its output (`input -> output`, or JSON
@@ -257,13 +237,13 @@ struct Thumb: ParsableCommand {
         }
         let label = sharding.label.isEmpty ? "" : sharding.label + ": "
         if !quiet { Terminal.writeError("forcezoom: \(label)dry run: \(todo.count) of \(jobs.count) input\(jobs.count == 1 ? "" : "s") to do\n") }
-        fflush(fz_stdout())
+        StandardOutput.flush()
     }
 
     /// One JSON Lines record, flushed at once so a reading script sees it as it happens.
     private func emit(_ record: JSON) {
         print(record.description)
-        fflush(fz_stdout())
+        StandardOutput.flush()
     }
 
     /// Processors online: the default --jobs.
