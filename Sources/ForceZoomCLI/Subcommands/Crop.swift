@@ -7,18 +7,11 @@ struct Crop: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Cut the square 1:1 detail around a point (the ForceZoom peek) to \(FormatNames.rendered).",
         discussion: """
-            The square has side N image pixels: --size N, or --screen for N = min(W,H) of the screen's bounds in points, as ForceZoom sizes its peek from UIScreen bounds (default 390x844 points, so N = 390; --screen iphone-15 is 393x852 points, N = 393). --screen WxH is in points here; device names are in `forcezoom help`.
-            The touched pixel lands at output pixel (N/2, N/2) rounded down; near an edge
-            the square shifts just enough to stay inside the image. An image smaller than
-            the square is centred on --background. The output is always N x N.
+            The square has side N image pixels: --size N, or --screen for N = min(W,H) of the screen's bounds in points, as ForceZoom sizes its peek from UIScreen bounds (default 390x844 points, so N = 390; --screen iphone-15 is 393x852 points, N = 393). --screen WxH is in points here; device names are in `forcezoom help`. The touched pixel lands at output pixel (N/2, N/2) rounded down; near an edge the square shifts just enough to stay inside the image. An image smaller than the square is centred on --background. The output is always N x N.
 
-            --at takes image pixels (1200,800), percentages (50%,25%), or with --view WxH a
-            point in an aspect-fit view of that size, mapped back to the image (a touch on
-            the letterbox goes to the nearest edge). --at may repeat: one decode, one output
-            per point (-o then needs %d, numbered from 1).
+            --at takes image pixels (1200,800), percentages (50%,25%), or with --view WxH a point in an aspect-fit view of that size, mapped back to the image (a touch on the letterbox goes to the nearest edge). --at may repeat: one decode, one output per point (-o then needs %d, from 1).
 
-            --zoom Z shows N/Z image pixels magnified Z times: nearest neighbour for whole
-            Z, Catmull-Rom bicubic otherwise.
+            --zoom Z shows N/Z image pixels magnified Z times: nearest neighbour for whole Z, Catmull-Rom bicubic otherwise.
 
             Output: PNG; gray stays gray and alpha stays alpha. A 16-bit PNG's crop at --zoom 1 is 16-bit with exactly its samples (--depth 8 rounds them); other crops are 8-bit, rounded from 16 bits. JPEG crops decode only the rows and columns they need.
 

@@ -5,7 +5,7 @@ import Geometry
 /// `forcezoom fixture`: deterministic synthetic images for tests.
 struct Fixture: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Make deterministic test images (coordinate-encoded, orientation, zone plate...).",
+        abstract: "Make deterministic test images: coordinates, orientation, zone plate.",
         discussion: """
             Patterns:
               coords       each pixel encodes its position: R = x mod 256, G = y mod 256,
@@ -22,9 +22,7 @@ struct Fixture: ParsableCommand {
               noise        reproducible incompressible RGB noise (--seed N)
               solid        one colour (--fill COLOR, or --color COLOR)
 
-            The same arguments give the same bytes on every machine: fixed zlib settings, no
-            time chunks, no random state beyond --seed. --exif-orientation N stores the pixels
-            turned so that the upright image is the pattern, as a camera does.
+            The same arguments give the same bytes on every machine: fixed zlib settings, no time chunks, no random state beyond --seed. --exif-orientation N stores the pixels turned so that the upright image is the pattern, as a camera does.
 
             Examples:
               forcezoom fixture coords --size 4000x3000 -o coords.png

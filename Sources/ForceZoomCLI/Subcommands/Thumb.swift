@@ -11,45 +11,18 @@ struct Thumb: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Make upright thumbnails of many image files, in parallel.",
         discussion: """
-            Inputs are files and folders; folders are searched for \(FormatNames.allInputs)
-            files by their content (not their names), --recursive to descend. --from FILE (or - for
-            standard input) reads a list of paths, one per line, or NUL-separated with -0:
+            Inputs are files and folders; folders are searched for \(FormatNames.allInputs) files by their content (not their names), --recursive to descend. --from FILE (or - for standard input) reads a list of paths, one per line, or NUL-separated with -0:
               find photos -name '*.jpg' -print0 | forcezoom thumb --from - -0
 
-            --size: N (longest side N), WxH (fit inside the box), Wx or xH (one side), with
-            one modifier: > only shrink (the default: never enlarge), < only enlarge,
-            ! exactly that size ignoring aspect (a missing side keeps the image's own).
-            Quote it in the shell: --size '256x256!'. --crop fills the box instead and cuts
-            the overflow evenly; --crop-at X,Y (pixels or percent) keeps the part around that
-            point of the upright image, placed as `crop` places its square.
+            --size: N (longest side N), WxH (fit inside the box), Wx or xH (one side), with one modifier: > only shrink (the default: never enlarge), < only enlarge, ! exactly that size ignoring aspect (a missing side keeps the image's own). Quote it in the shell: --size '256x256!'. --crop fills the box instead and cuts the overflow evenly; --crop-at X,Y (pixels or percent) keeps the part around that point of the upright image, placed as `crop` places its square.
 
-            Outputs go to --out (default ./thumbs, created if missing) named by --name:
-            %s input stem, %e input extension, %d input folder relative to the folder
-            argument it was found in (for a file named directly or listed: its folder as
-            written), %i running index from 1, %% a percent sign; default %s.thumb.png.
-            The name's extension picks the format: .png, .jpg/.jpeg (--quality, default
-            85) or .webp (lossy at --quality; lossless at --quality 100 or with --lossless). Two inputs with one output name, or an output that is an input, stop the
-            batch before anything is done (exit 2). --skip-existing leaves outputs that are
-            newer than their input.
+            Outputs go to --out (default ./thumbs, created if missing) named by --name: %s input stem, %e input extension, %d input folder relative to the folder argument it was found in (for a file named directly or listed: its folder as written), %i running index from 1, %% a percent sign; default %s.thumb.png. The name's extension picks the format: .png, .jpg/.jpeg (--quality, default 85) or .webp (lossy at --quality; lossless at --quality 100 or with --lossless). Two inputs with one output name, or an output that is an input, stop the batch before anything is done (exit 2). --skip-existing leaves outputs that are newer than their input.
 
-            Each input is decoded straight into the reducer: JPEGs at the smallest DCT scale
-            (1/2, 1/4, 1/8) still at least the thumbnail, PNG rows streamed, then a Lanczos-3
-            reduction (area-correct at any factor) and the EXIF orientation applied.
+            Each input is decoded straight into the reducer: JPEGs at the smallest DCT scale (1/2, 1/4, 1/8) still at least the thumbnail, PNG rows streamed, then a Lanczos-3 reduction (area-correct at any factor), EXIF orientation applied.
 
-            A bad input is reported (forcezoom: error: <file>: <reason>) and the batch goes
-            on. Progress (done/total, rate, ETA, failures) redraws on stderr when it is a
-            terminal; a summary ends the batch. Exit 0 if all succeeded, 1 if any input
-            failed, 2 for usage. Ctrl-C stops cleanly: running jobs leave nothing behind,
-            finished thumbnails stay, the summary says what was done (Ctrl-C twice: at once).
+            A bad input is reported (forcezoom: error: <file>: <reason>) and the batch goes on. Progress (done/total, rate, ETA, failures) redraws on stderr when it is a terminal; a summary ends the batch. Exit 0 if all succeeded, 1 if any input failed, 2 for usage. Ctrl-C stops cleanly: running jobs leave nothing behind, finished thumbnails stay, the summary says what was done (a second Ctrl-C ends it at once).
 
-            Across machines: --shard K/N does shard K of N (K from 1), chosen by a hash of
-            each input's path below its folder argument, so adding files moves none to
-            another shard; --shard auto takes K and N from a Slurm, AWS Batch or Google Batch
-            array task (--shard auto/N on Kubernetes Indexed Jobs, or to make a Slurm task ID
-            the shard number). --journal FILE appends one JSON line per finished input (%k:
-            the shard index); --resume skips inputs it says are done whose output still has
-            the size and SHA-256 recorded. --dry-run prints this shard's inputs and outputs
-            and writes nothing.
+            Across machines: --shard K/N does shard K of N (K from 1), chosen by a hash of each input's path below its folder argument, so adding files moves none to another shard; --shard auto takes K and N from a Slurm, AWS Batch or Google Batch array task (--shard auto/N on Kubernetes Indexed Jobs, or to make a Slurm task ID the shard number). --journal FILE appends one JSON line per finished input (%k: the shard index); --resume skips inputs it says are done whose output still has the size and SHA-256 recorded. --dry-run prints this shard's inputs and outputs and writes nothing.
 
             Examples:
               forcezoom thumb photos/ --recursive --size 256 --out thumbs --name '%d/%s.jpg'

@@ -9,12 +9,9 @@ import Glibc
 /// `forcezoom transform`: a general affine warp about the image centre.
 struct Transform: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Apply a 2D affine transform about the image centre (rotate, scale, translate, skew, matrix).",
+        abstract: "Apply an affine transform about the image centre: rotate, scale, translate, skew, matrix.",
         discussion: """
-            Steps compose in the order given on the command line, about the image centre, as
-            a view's transform acts about its centre. Angles are degrees, clockwise on screen
-            (y down). --canvas defaults to the bounding box of the transformed image.
-            Reductions are prefiltered (alias-free); quarter turns are exact.
+            Steps compose in the order given on the command line, about the image centre, as a view's transform acts about its centre. Angles are degrees, clockwise on screen (y down). --canvas defaults to the bounding box of the transformed image. Reductions are prefiltered (alias-free), and quarter turns are exact.
 
             With --canvas WxH the image's centre sits at the canvas's centre and the steps act about it, as a view's transform does in a superview of that size: a --translate moves it off centre, and a canvas the size of the default bounding box gives the default result. --anchor AX,AY (unit coordinates, as CALayer's anchorPoint: 0,0 the top-left, 1,1 the bottom-right; or a name: top-left, top, top-right, left, center, right, bottom-left, bottom, bottom-right) makes that point of the image the pivot, placed at the same point of the canvas.
 
