@@ -1,3 +1,5 @@
+// Over 300 lines: animate has some forty options and their validation; the work itself is
+// the core's AnimationJob.
 import ArgumentParser
 import ForceZoomCore
 import Geometry
