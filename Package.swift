@@ -66,7 +66,6 @@ let package = Package(
             dependencies: [
                 "Geometry",
                 "ForceZoomCore",
-                "FZShims",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,6 +1,5 @@
 import ArgumentParser
 import ForceZoomCore
-import FZShims
 
 #if canImport(Glibc)
 import Glibc
@@ -16,9 +15,7 @@ public struct ForceZoom: ParsableCommand {
         commandName: "forcezoom",
         abstract: "Peek and zoom into \(FormatNames.allInputs) images: 1:1 detail crops, device-shaped fits, thumbnails.",
         discussion: """
-            Coordinates always refer to the upright image: the EXIF orientation is applied
-            unless --no-auto-orient. Outputs are \(FormatNames.rendered) (thumb: as the name says), written to a temporary file and renamed,
-            so a failure never leaves a partial file; an input is never overwritten.
+            Coordinates always refer to the upright image: the EXIF orientation is applied unless --no-auto-orient. Outputs are \(FormatNames.rendered) (thumb: as the name says), written to a temporary file and renamed, so a failure never leaves a partial file; an input is never overwritten.
 
             Exit codes: 0 success, 1 an input or output failed, 2 bad usage.
 
@@ -63,11 +60,11 @@ public struct ForceZoom: ParsableCommand {
     static func run(_ arguments: [String]) {
         do {
             var command = try parseLinear(arguments)
-            try command.run()
+            if let ordered = command as? any OrderedCommand { try ordered.run(arguments: arguments) } else { try command.run() }
             finishStdout()
-        } catch let failure as ToolFailure {
+        } catch let failure as any ForceZoomError {
             finishStdout()
-            Terminal.error(failure.message)
+            Terminal.error(failure.description)
             Glibc.exit(failure.exitCode)
         } catch {
             let code = exitCode(for: error)
@@ -132,8 +129,7 @@ public struct ForceZoom: ParsableCommand {
     /// Flushes stdout; a write that failed (ENOSPC on /dev/full, EBADF when closed) is
     /// reported and exits 1, so a script never takes lost output for success.
     static func finishStdout() {
-        let status = fz_flush_stdout()
-        if status != 0 {
+        if let status = StandardOutput.finish() {
             let reason = String(cString: strerror(status))
             Terminal.error("standard output: \(reason); the output was not written")
             Glibc.exit(1)

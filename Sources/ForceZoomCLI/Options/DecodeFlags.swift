@@ -97,18 +97,14 @@ struct EncodeFlags: ParsableArguments {
     /// in place, before anything is drawn on it (`ColorPolicy.convert`); an unusable profile
     /// fails the command, or with `lenient` is a warning.
     func convert(_ image: inout Image, from color: ColorDescription, path: String, lenient: Bool) throws {
-        do throws(ColorError) {
-            let warning = try colorPolicy.convert(&image, from: color, path: path, lenient: lenient)
-            if let warning { Terminal.warningOnce("\(path): \(warning)") }
-        } catch { throw ToolFailure(error.description) }
+        let warning = try colorPolicy.convert(&image, from: color, path: path, lenient: lenient)
+        if let warning { Terminal.warningOnce("\(path): \(warning)") }
     }
 
     /// The 16-bit counterpart of `convert(_:from:path:lenient:)`, for lossless crops and turns.
     func convert(_ image: inout Image16, from color: ColorDescription, path: String, lenient: Bool) throws {
-        do throws(ColorError) {
-            let warning = try colorPolicy.convert(&image, from: color, path: path, lenient: lenient)
-            if let warning { Terminal.warningOnce("\(path): \(warning)") }
-        } catch { throw ToolFailure(error.description) }
+        let warning = try colorPolicy.convert(&image, from: color, path: path, lenient: lenient)
+        if let warning { Terminal.warningOnce("\(path): \(warning)") }
     }
 
     /// How inputs are read for these outputs: `decode`'s options with the rendering intent
@@ -121,6 +117,14 @@ struct EncodeFlags: ParsableArguments {
     }
 
     var png: PNGSettings { .compression(compression) }
+
+    /// The core's settings for a rendering job (`TransformJob`, `AnimationJob`), its
+    /// warnings written to stderr.
+    func settings(_ decode: DecodeFlags) -> RenderSettings {
+        RenderSettings(
+            decode: reading(decode), color: colorPolicy, lenient: decode.lenient, png: png,
+            warnings: Warnings(say: { Terminal.warning($0) }, once: { Terminal.warningOnce($0) }))
+    }
 
     /// How a rendering command encodes `path`: the registry chooses the format
     /// (`OutputFormat.rendered(toPath:)`), these flags its settings.

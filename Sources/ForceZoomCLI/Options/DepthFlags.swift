@@ -11,20 +11,10 @@ struct DepthFlags: ParsableArguments {
             valueName: "bits"))
     var depth: SampleDepth?
 
-    /// Why a 16-bit output cannot be made here, or nil when it can.
+    /// Why a 16-bit output cannot be made here, or nil when it can (`SampleDepth`).
     func sixteenBitProblem(_ header: ImageHeader, input: String, oneToOne: Bool, pins: Bool, encode: EncodeFlags) -> String? {
-        if depth == .eight { return "is not wanted" }
-        if !PNG16.applies(to: header) { return "needs a 16-bit PNG or a 10/12-bit HEIF input; this one has \(header.bitDepth)-bit samples" }
-        if input == "-" { return "reads the file again at full depth; give a file, not -" }
-        if !oneToOne { return "copies samples; a --zoom other than 1 resamples them (8-bit)" }
-        if pins { return "copies samples; pins are drawn at 8 bits" }
-        if header.orientation != .up { return "copies samples; an EXIF orientation is applied at 8 bits" }
-        return nil
+        SampleDepth.sixteenBitProblem(wanted: depth, header, input: input, oneToOne: oneToOne, pins: pins)
     }
 }
 
-/// 8 or 16 bits a sample.
-enum SampleDepth: String, ExpressibleByArgument, CaseIterable {
-    case eight = "8"
-    case sixteen = "16"
-}
+extension SampleDepth: ExpressibleByArgument {}

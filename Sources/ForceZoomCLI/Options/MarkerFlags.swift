@@ -33,7 +33,7 @@ struct MarkerFlags: ParsableArguments {
                 throw ToolFailure(
                     "\(Echo.value(markers)): cannot read marker file: \(FileSystem.readFailure(error, limit: Marker.maxFileBytes))")
             }
-            do { out += try Marker.parseList(text, file: markers) } catch { throw ToolFailure(error.description) }
+            out += try Marker.parseList(text, file: markers)
         }
         return out
     }

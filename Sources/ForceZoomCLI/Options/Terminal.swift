@@ -1,25 +1,10 @@
 import Synchronization
 import ForceZoomCore
-import FZShims
 import Geometry
 
 #if canImport(Glibc)
 import Glibc
 #endif
-
-/// A failure already phrased for the user: `forcezoom: error: <message>`, exit 1.
-struct ToolFailure: Error {
-    let message: String
-    var exitCode: Int32 = 1
-
-    init(_ message: String, exitCode: Int32 = 1) {
-        self.message = message
-        self.exitCode = exitCode
-    }
-    init(_ error: DecodeError) { message = error.description }
-    init(_ error: OutputError) { message = error.description }
-    init(path: String, _ error: GeometryError) { message = "\(path == "-" ? "<stdin>" : path): \(error)" }
-}
 
 /// stderr helpers: one line per message, unbuffered.
 enum Terminal {

@@ -1,3 +1,5 @@
+// Over 300 lines: animate has some forty options and their validation; the work itself is
+// the core's AnimationJob.
 import ArgumentParser
 import ForceZoomCore
 import Geometry
@@ -25,7 +27,7 @@ struct Animate: ParsableCommand {
 
             --screen NAME renders at the device's pixels (--scale 1 for a point-sized preview); --screen WxH is in pixels.
 
-            Outputs: -o 'frames/%03d.png' (a numbered PNG sequence, from 1), --apng OUT.png (one animated PNG), --contact-sheet OUT.png (all frames in a grid); --json prints one line per frame: time, phase, the phase's eased progress, presented (0 at the rect, 1 fullscreen), view rect, turn, scale, pin size and the 2x3 matrix.
+            Outputs: -o 'frames/%03d.png' (a numbered PNG sequence, from 1), --apng OUT.png (one animated PNG), --contact-sheet OUT.png (all frames in a grid); --json prints one line per frame: time, phase, the phase's eased progress, presented (0 at the rect, 1 fullscreen), view rect, turn, scale, pin size and 2x3 matrix.
 
             Examples:
               forcezoom animate photo.jpg --screen 390x844 --from 20,100,120,90 -o 'f/%03d.png'
@@ -233,14 +235,6 @@ struct Animate: ParsableCommand {
         }
     }
 
-    /// The input's bytes when it is stdin (read once: the last frame is decoded again as `fit` decodes it).
-    func openReader(stdin: [UInt8]?) throws -> ImageReader {
-        do {
-            if let stdin { return try ImageReader(bytes: stdin, name: "<stdin>", options: encode.reading(decode)) }
-            return try ImageReader(path: input, options: encode.reading(decode))
-        } catch { throw ToolFailure(error) }
-    }
-
     func geometry(image: PixelSize) -> [ZoomAnimation.Frame] {
         let screen = screenPixels
         if bounce {
@@ -262,170 +256,33 @@ struct Animate: ParsableCommand {
         return animation.frames
     }
 
-    /// The `--overlay` picture in the output's colour space: from its own profile to sRGB (a
-    /// profile that cannot be used: taken as sRGB, with a warning), then as `inks` maps
-    /// forcezoom's own colours.
-    func overlayPicture(_ path: String, inks: DrawingColors) throws -> Image {
-        let reader: ImageReader
-        var picture: Image
-        do {
-            reader = try ImageReader(path: path, options: encode.reading(decode))
-            picture = try reader.readImage()
-        } catch { throw ToolFailure(error) }
-        do {
-            try SRGBConverter(color: reader.header.color, format: picture.format, path: path)?.convert(&picture)
-        } catch {
-            let reason: String
-            switch error {
-            case .unusableProfile(_, let r), .cmykProfile(_, let r): reason = r
-            }
-            Terminal.warningOnce("\(path): the overlay's ICC profile cannot be used (\(reason)); it is taken as sRGB")
-        }
-        inks.convert(&picture)
-        return picture
-    }
-
     func run() throws {
-        let stdin: [UInt8]? = input == "-" ? try Self.readStandardInput(limit: encode.reading(decode).stdinLimit) : nil
-        let reader = try openReader(stdin: stdin)
-        let markers = try pins.load()
-        let image = reader.header.uprightSize
-        let geometry = self.geometry(image: image)
-        let n = geometry.count
-        let pinSizes = pinRange.pinSizes(geometry)
+        let settings = encode.settings(decode)
+        var job = AnimationJob(
+            input: input, settings: settings, screen: screenPixels, background: background.color, fps: fps,
+            threads: Thumb.processorCount)
+        job.stdin = input == "-" ? try Self.readStandardInput(limit: settings.decode.stdinLimit) : nil
+        let reader = try job.openReader()
+        job.markers = try pins.load()
+        job.frames = geometry(image: reader.header.uprightSize)
+        job.pinSizes = pinRange.pinSizes(job.frames)
         if output == nil && apng == nil && contactSheet == nil {
-            printJSON(geometry, pinSizes: pinSizes, pins: !markers.isEmpty)  // geometry only: no pixels to decode or render
+            printJSON(job)  // geometry only: no pixels to decode or render
             return
         }
         // Every path this run writes, checked before any work: none twice, none an input.
         // validate() parsed the pattern; every frame's path is worked out once, here.
         let parsed = output.flatMap { try? OutputPattern(parsing: $0) }
-        let framePaths = parsed.map { pattern in (1...n).map { pattern.path($0) } } ?? []
-        var named = framePaths.enumerated().map { ("-o frame \($0.offset + 1)", $0.element) }
+        job.framePaths = parsed.map { pattern in (1...job.frames.count).map { pattern.path($0) } } ?? []
+        var named = job.framePaths.enumerated().map { ("-o frame \($0.offset + 1)", $0.element) }
         if let apng { named.append(("--apng", apng)) }
         if let contactSheet { named.append(("--contact-sheet", contactSheet)) }
         do { try Outputs.checkDistinct(named) } catch let e as ValidationError { throw ToolFailure(e.message, exitCode: 2) }
         try Outputs.checkNotInputs(named.map(\.1), inputs: [input] + (overlay.map { [$0] } ?? []))
-        // What forcezoom composites over the image is sRGB: converted into the output's
-        // profile when the output keeps one (the overlay first to sRGB from its own).
-        let color = encode.carry(reader.header.color, path: reader.path)
-        let inks = DrawingColors(output: color)
-        var overlayView: Overlay?
-        if let overlay {
-            overlayView = Overlay(
-                image: try overlayPicture(overlay, inks: inks), origin: overlayAt.flatMap(Self.point) ?? PixelPoint(x: 0, y: 0),
-                fade: overlayFade ?? .out)
-        }
-        // Frames at rest in a fullscreen fit are `fit`'s own output: decoded and rendered as
-        // `fit` does (one more decode per distinct fit, at the fit's size).
-        var fitted: [DeviceOrientation: Image] = [:]
-        for f in geometry {
-            guard let g = f.fit, fitted[g.orientation] == nil else { continue }
-            let second = try openReader(stdin: stdin)
-            var scaled: Image
-            do { (scaled, _) = try FitRenderer.pipeline(for: g).run(second) } catch { throw ToolFailure(error) }
-            try encode.convert(&scaled, from: reader.header.color, path: reader.path, lenient: decode.lenient)
-            fitted[g.orientation] = FitRenderer.render(scaled, geometry: g, background: inks.map(background.color))
-        }
-        // Decode once, at the largest scale any other frame shows (DCT-scaled for JPEGs).
-        let moving = geometry.filter { $0.fit == nil }
-        let largest = min(1, moving.map(\.scale).max() ?? 0.01)
-        let decodeSize = PixelSize(
-            width: max(1, Int((Double(image.width) * largest).rounded(.up))),
-            height: max(1, Int((Double(image.height) * largest).rounded(.up))))
-        var source: Image
-        do { source = try reader.readResampled(to: decodeSize, filter: .lanczos).0 } catch { throw ToolFailure(error) }
-        try encode.convert(&source, from: reader.header.color, path: reader.path, lenient: decode.lenient)
-        let picture = source
-        for w in reader.warnings { Terminal.warning("\(reader.path): \(w)") }
-
-        if let output {
-            // The sequence's folder, made before any work (as thumb --out does).
-            let dir = FileSystem.directory(of: framePaths.first ?? output)
-            do { try FileSystem.makeDirectories(dir) } catch { throw ToolFailure("\(dir): cannot create the output folder: \(error)") }
-        }
-        let screenSize = screenPixels
-        let cellWidth = AnimationRenderer.cellSize(screen: screenSize).width
-        let settings = encode.png
-        let bg = inks.map(background.color), clip = !bounce, pinColor = inks.map(PinRenderer.color)
-        let paths = framePaths, wantAPNG = apng != nil, wantSheet = contactSheet != nil, protect = [input]
-        // One pixel format for every frame (an APNG has one), whichever path drew it.
-        var target = source.format.union(bg.minimalFormat)
-        for f in fitted.values { target = target.union(f.format) }
-        if !markers.isEmpty || overlayView != nil { target = target.withColor }
-        let common = target, rested = fitted, extra = overlayView
-        var sheetFrames = [Image?](repeating: nil, count: n)
-        var failure: String?
-        // The APNG is written as frames arrive, in order: only frames that finished before
-        // an earlier one wait here (at most about one per thread), never the whole animation.
-        var stream: APNGStream?
-        if let apng {
-            let rate = n > 1 ? Double(n - 1) / (geometry.last?.time ?? 1) : fps
-            do {
-                stream = try APNGStream(
-                    path: apng, protecting: [input], size: screenSize, format: common, fps: rate, frameCount: n, color: color)
-            } catch { throw ToolFailure(error) }
-        }
-        var waiting: [Int: [UInt8]] = [:]
-        var nextFrame = 0
-        // Frames are independent: render (and encode) them on every core; results come
-        // back on this thread, in whatever order they finish.
-        WorkerPool<FrameOutput>.run(
-            count: n, threads: Thumb.processorCount,
-            work: { k in
-                let f = geometry[k]
-                var frame = AnimationRenderer.render(
-                    f, source: picture, imageSize: image, screen: screenSize, background: bg,
-                    clip: clip, markers: markers, pinScale: pinSizes[k], pinColor: pinColor,
-                    base: f.fit.flatMap { rested[$0.orientation] }, overlay: extra)
-                if frame.format != common { frame = frame.converted(to: common) }
-                var result = FrameOutput(format: frame.format)
-                do {
-                    if !paths.isEmpty {
-                        try ImageWriter.write(
-                            frame, to: paths[k], encoding: encode.encoding(forRendered: paths[k]), protecting: protect,
-                            color: color)
-                    }
-                    if wantAPNG { result.payload = try APNGWriter.framePayload(frame, settings: settings) }
-                    if wantSheet {
-                        // Only the sheet's small cell is kept, not the full frame.
-                        result.cell = AnimationRenderer.cell(frame, width: cellWidth)
-                    }
-                } catch {
-                    result.error = "\(error)"
-                }
-                return result
-            },
-            onResult: { k, r in
-                sheetFrames[k] = r.cell
-                if failure == nil, let e = r.error { failure = e }
-                guard let stream, failure == nil else { return }
-                waiting[k] = r.payload
-                while let payload = waiting.removeValue(forKey: nextFrame) {
-                    do { try stream.add(payload: payload) } catch {
-                        failure = "\(error)"
-                        return
-                    }
-                    nextFrame += 1
-                }
-            }, onTick: { failure == nil })
-        if let failure {
-            stream?.discard()
-            throw ToolFailure(failure)
-        }
-        if let stream {
-            do { try stream.finish() } catch { throw ToolFailure(error) }
-        }
-        if let contactSheet {
-            let sheet = AnimationRenderer.contactSheet(sheetFrames.compactMap { $0 }, background: bg)
-            do {
-                try ImageWriter.write(
-                    sheet, to: contactSheet, encoding: encode.encoding(forRendered: contactSheet), protecting: [input], color: color)
-            } catch {
-                throw ToolFailure(error)
-            }
-        }
-        if json { printJSON(geometry, pinSizes: pinSizes, pins: !markers.isEmpty) }
+        if let overlay { job.overlay = (overlay, overlayAt.flatMap(Self.point) ?? PixelPoint(x: 0, y: 0), overlayFade ?? .out) }
+        (job.output, job.apng, job.contactSheet, job.clip) = (output, apng, contactSheet, !bounce)
+        try job.run(reader)
+        if json { printJSON(job) }
     }
 
     /// Standard input, whole, within the decode limit.
@@ -446,24 +303,16 @@ struct Animate: ParsableCommand {
     }
 
     /// One JSON line per frame: what a UI test compares its own animation against.
-    func printJSON(_ geometry: [ZoomAnimation.Frame], pinSizes: [Double], pins: Bool) {
-        for (k, f) in geometry.enumerated() {
+    func printJSON(_ job: AnimationJob) {
+        for (k, f) in job.frames.enumerated() {
             var members: [(String, JSON)] = [
                 ("frame", .int(f.index + 1)), ("time", .number(f.time)), ("phase", .string(f.phase)),
                 ("progress", .number(f.progress)), ("presented", .number(f.presented)),
                 ("rect", f.view.rect.json), ("rotation", .number(f.view.rotation)), ("scale", .number(f.scale)),
                 ("transform", f.transform.json),
             ]
-            if pins { members.append(("pinSize", .number(pinSizes[k]))) }
+            if !job.markers.isEmpty { members.append(("pinSize", .number(job.pinSizes[k]))) }
             print(JSON.object(members))
         }
     }
-}
-
-/// What one frame's worker hands back.
-struct FrameOutput: Sendable {
-    var format: PixelFormat
-    var payload: [UInt8] = []
-    var cell: Image?
-    var error: String?
 }

@@ -7,18 +7,11 @@ struct Crop: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Cut the square 1:1 detail around a point (the ForceZoom peek) to \(FormatNames.rendered).",
         discussion: """
-            The square has side N image pixels: --size N, or --screen for N = min(W,H) of the screen's bounds in points, as ForceZoom sizes its peek from UIScreen bounds (default 390x844 points, so N = 390; --screen iphone-15 is 393x852 points, N = 393). --screen WxH is in points here; device names are in `forcezoom help`.
-            The touched pixel lands at output pixel (N/2, N/2) rounded down; near an edge
-            the square shifts just enough to stay inside the image. An image smaller than
-            the square is centred on --background. The output is always N x N.
+            The square has side N image pixels: --size N, or --screen for N = min(W,H) of the screen's bounds in points, as ForceZoom sizes its peek from UIScreen bounds (default 390x844 points, so N = 390; --screen iphone-15 is 393x852 points, N = 393). --screen WxH is in points here; device names are in `forcezoom help`. The touched pixel lands at output pixel (N/2, N/2) rounded down; near an edge the square shifts just enough to stay inside the image. An image smaller than the square is centred on --background. The output is always N x N.
 
-            --at takes image pixels (1200,800), percentages (50%,25%), or with --view WxH a
-            point in an aspect-fit view of that size, mapped back to the image (a touch on
-            the letterbox goes to the nearest edge). --at may repeat: one decode, one output
-            per point (-o then needs %d, numbered from 1).
+            --at takes image pixels (1200,800), percentages (50%,25%), or with --view WxH a point in an aspect-fit view of that size, mapped back to the image (a touch on the letterbox goes to the nearest edge). --at may repeat: one decode, one output per point (-o then needs %d, from 1).
 
-            --zoom Z shows N/Z image pixels magnified Z times: nearest neighbour for whole
-            Z, Catmull-Rom bicubic otherwise.
+            --zoom Z shows N/Z image pixels magnified Z times: nearest neighbour for whole Z, Catmull-Rom bicubic otherwise.
 
             Output: PNG; gray stays gray and alpha stays alpha. A 16-bit PNG's crop at --zoom 1 is 16-bit with exactly its samples (--depth 8 rounds them); other crops are 8-bit, rounded from 16 bits. JPEG crops decode only the rows and columns they need.
 
@@ -155,7 +148,7 @@ struct Crop: ParsableCommand {
 
     func run() throws {
         let reader: ImageReader
-        do { reader = try ImageReader(path: input, options: encode.reading(decode)) } catch { throw ToolFailure(error) }
+        reader = try ImageReader(path: input, options: encode.reading(decode))
         let header = reader.header
         let upright = header.uprightSize
 
@@ -193,7 +186,7 @@ struct Crop: ParsableCommand {
             return try runSixteenBit(geometries, header: header, paths: paths)
         }
         var sources: [Image]
-        do { sources = try reader.readUpright(rects) } catch { throw ToolFailure(error) }
+        sources = try reader.readUpright(rects)
         for i in sources.indices { try encode.convert(&sources[i], from: header.color, path: reader.path, lenient: decode.lenient) }
         let carried = encode.carry(header.color, path: reader.path)
         let inks = DrawingColors(output: carried)
@@ -206,12 +199,8 @@ struct Crop: ParsableCommand {
                 on: &peek, transform: .translation(-g.window.x, -g.window.y).then(.scale(g.zoom, g.zoom)))
             let path = paths[i]
             let bytes: Int64?
-            do {
-                bytes = try ImageWriter.write(
-                    peek, to: path, encoding: encode.encoding(forRendered: path), protecting: [input], color: carried)
-            } catch {
-                throw ToolFailure(error)
-            }
+            bytes = try ImageWriter.write(
+                peek, to: path, encoding: encode.encoding(forRendered: path), protecting: [input], color: carried)
             if json {
                 print(geometryJSON(g, header: header, requested: at[i], output: path, bytes: bytes, path: reader.path))
             }
@@ -224,19 +213,15 @@ struct Crop: ParsableCommand {
         let carried = encode.carry(header.color, path: input)
         for (i, g) in geometries.enumerated() {
             var source: Image16
-            do { source = try PNG16.read(path: input, rect: g.coveredRect, options: encode.reading(decode), header: header) } catch {
-                throw ToolFailure(error)
-            }
+            source = try PNG16.read(path: input, rect: g.coveredRect, options: encode.reading(decode), header: header)
             try encode.convert(&source, from: header.color, path: input, lenient: decode.lenient)
             let padded = g.coveredRect.size != PixelSize(width: g.side, height: g.side)
             let format = padded ? source.format.union(background.color.minimalFormat) : source.format
             var peek = Image16(width: g.side, height: g.side, format: format, fill: background.color)
             peek.place(source.converted(to: format), at: g.destination)
             let bytes: Int64?
-            do {
-                bytes = try ImageWriter.write(
-                    peek, to: paths[i], settings: encode.png, protecting: [input], color: carried)
-            } catch { throw ToolFailure(error) }
+            bytes = try ImageWriter.write(
+                peek, to: paths[i], settings: encode.png, protecting: [input], color: carried)
             if json {
                 print(geometryJSON(g, header: header, requested: at[i], output: paths[i], bytes: bytes, path: input, depth: 16))
             }

@@ -7,19 +7,9 @@ struct Fit: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Fit an image to a device screen for an orientation, turned into the portrait canvas.",
         discussion: """
-            The output is the screen held in portrait: exactly W x H pixels. In landscape the
-            content bounds are H x W; the image is aspect-fit (or, with --mode fill, filled
-            and centre-cropped) into them, then the content is turned into the portrait
-            canvas. Convention (UIKit's, y pointing down): landscape-left turns the content
-            +90 degrees, clockwise as seen on the screen (the image's top edge lands on the
-            canvas's right side, which is up for a person holding the phone turned
-            counter-clockwise); landscape-right -90; upside-down 180. `auto` (the default)
-            picks the orientation in which the image covers more of the screen:
-            landscape-left for a wider-than-tall image.
+            The output is the screen held in portrait: exactly W x H pixels. In landscape the content bounds are H x W; the image is aspect-fit (or, with --mode fill, filled and centre-cropped) into them, then the content is turned into the portrait canvas. Convention (UIKit's, y pointing down): landscape-left turns the content +90 degrees, clockwise as seen on the screen (the image's top edge lands on the canvas's right side, which is up for a person holding the phone turned counter-clockwise); landscape-right -90; upside-down 180. `auto` (the default) picks the orientation in which the image covers more of the screen: landscape-left for a wide image.
 
-            Downscaling is alias-free: JPEGs decode at the DCT scale (1/2, 1/4, 1/8) still at
-            least the target, then a Lanczos reduction stretched by the scale; quarter turns
-            are exact pixel moves (no extra blur). Alpha is filtered premultiplied.
+            Downscaling is alias-free: JPEGs decode at the DCT scale (1/2, 1/4, 1/8) still at least the target, then a Lanczos reduction stretched by the scale; quarter turns are exact pixel moves (no extra blur). Alpha is filtered premultiplied.
 
             --screen NAME renders at the device's pixels (points x scale); --scale 1 gives a point-sized preview (--scale S: S pixels per point). Devices, in portrait:
             \(Size.deviceTable)
@@ -78,13 +68,13 @@ struct Fit: ParsableCommand {
 
     func run() throws {
         let reader: ImageReader
-        do { reader = try ImageReader(path: input, options: encode.reading(decode)) } catch { throw ToolFailure(error) }
+        reader = try ImageReader(path: input, options: encode.reading(decode))
         let markers = try pins.load()
         let image = reader.header.uprightSize
         let chosen = orientation.resolve(image: image, screen: screenPixels)
         let g = FitGeometry(image: image, screen: screenPixels, orientation: chosen, mode: mode)
         var scaled: Image
-        do { (scaled, _) = try FitRenderer.pipeline(for: g, filter: filter).run(reader) } catch { throw ToolFailure(error) }
+        (scaled, _) = try FitRenderer.pipeline(for: g, filter: filter).run(reader)
         try encode.convert(&scaled, from: reader.header.color, path: reader.path, lenient: decode.lenient)
         let carried = encode.carry(reader.header.color, path: reader.path)
         let inks = DrawingColors(output: carried)
@@ -93,11 +83,9 @@ struct Fit: ParsableCommand {
         for w in reader.warnings { Terminal.warning("\(reader.path): \(w)") }
         let path = outputOptions.path(input: input, suffix: "fit")
         let bytes: Int64?
-        do {
-            bytes = try ImageWriter.write(
-                canvas, to: path, encoding: encode.encoding(forRendered: path), protecting: [input],
-                color: carried)
-        } catch { throw ToolFailure(error) }
+        bytes = try ImageWriter.write(
+            canvas, to: path, encoding: encode.encoding(forRendered: path), protecting: [input],
+            color: carried)
         if outputOptions.json {
             print(
                 JSON.object([

@@ -5,7 +5,7 @@ import Geometry
 /// `forcezoom fixture`: deterministic synthetic images for tests.
 struct Fixture: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Make deterministic test images (coordinate-encoded, orientation, zone plate...).",
+        abstract: "Make deterministic test images: coordinates, orientation, zone plate.",
         discussion: """
             Patterns:
               coords       each pixel encodes its position: R = x mod 256, G = y mod 256,
@@ -22,9 +22,7 @@ struct Fixture: ParsableCommand {
               noise        reproducible incompressible RGB noise (--seed N)
               solid        one colour (--fill COLOR, or --color COLOR)
 
-            The same arguments give the same bytes on every machine: fixed zlib settings, no
-            time chunks, no random state beyond --seed. --exif-orientation N stores the pixels
-            turned so that the upright image is the pattern, as a camera does.
+            The same arguments give the same bytes on every machine: fixed zlib settings, no time chunks, no random state beyond --seed. --exif-orientation N stores the pixels turned so that the upright image is the pattern, as a camera does.
 
             Examples:
               forcezoom fixture coords --size 4000x3000 -o coords.png
@@ -251,16 +249,14 @@ struct Fixture: ParsableCommand {
         let path = output!
         do { try FixtureWriter.write(p, encoding: e, to: path) } catch {
             // An output error names its path already; the others are about this output.
-            if case .output(let e) = error { throw ToolFailure(e) }
+            if case .output(let e) = error { throw e }
             throw ToolFailure("\(Echo.value(path)): \(error)")
         }
         if json {
             let reader: ImageReader
             let image: Image
-            do {
-                reader = try ImageReader(path: path, options: DecodeOptions())
-                image = try reader.readImage()
-            } catch { throw ToolFailure(error) }
+            reader = try ImageReader(path: path, options: DecodeOptions())
+            image = try reader.readImage()
             print(
                 JSON.object([
                     ("file", .string(path)), ("bytes", .int(FileSystem.size(of: path) ?? 0)),
@@ -273,7 +269,7 @@ struct Fixture: ParsableCommand {
 
     func trace(_ path: String) throws {
         let image: Image
-        do { image = try ImageReader(path: path, options: DecodeOptions()).readImage() } catch { throw ToolFailure(error) }
+        image = try ImageReader(path: path, options: DecodeOptions()).readImage()
         guard let t = CoordinateTrace.trace(image) else {
             throw ToolFailure(
                 "\(path == "-" ? "<stdin>" : path): not a piece of a coords fixture, 1:1 or magnified by a whole number, padded or not (scaled by a fraction, filtered or recoloured?)"

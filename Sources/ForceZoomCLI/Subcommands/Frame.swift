@@ -5,13 +5,9 @@ import Geometry
 /// `forcezoom frame`: the view on first touch, with the preview box.
 struct Frame: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Render the aspect-fit view with the preview box around the touch point.",
+        abstract: "Render the aspect-fit view with the preview box at the touch point.",
         discussion: """
-            The view is the image scaled by s = min(VW/W, VH/H), centred, letterboxed in
-            --background. The box (ForceZoom's white 4-point stroke with a soft dark shadow)
-            marks exactly the region `crop` outputs for the same --at, --view, --size and
-            --screen: side N*s, shifted inside the image as the crop is. --with-peek puts the
-            1:1 peek beside the view in one PNG.
+            The view is the image scaled by s = min(VW/W, VH/H), centred, letterboxed in --background. The box (ForceZoom's white 4-point stroke with a soft dark shadow) marks exactly the region `crop` outputs for the same --at, --view, --size and --screen: side N*s, shifted inside the image as the crop is. --with-peek puts the 1:1 peek beside the view in one PNG.
 
             Examples:
               forcezoom frame photo.jpg --view 390x844 --at 195,400 -o frame.png
@@ -104,7 +100,7 @@ struct Frame: ParsableCommand {
 
     func run() throws {
         let reader: ImageReader
-        do { reader = try ImageReader(path: input, options: encode.reading(decode)) } catch { throw ToolFailure(error) }
+        reader = try ImageReader(path: input, options: encode.reading(decode))
         let markers = try pins.load()
         let image = reader.header.uprightSize
         var touch = at.touch
@@ -118,14 +114,10 @@ struct Frame: ParsableCommand {
         style.color = color.color
         let carried = encode.carry(reader.header.color, path: reader.path)
         let canvas: Image
-        do {
-            canvas = try render(reader, fit: fit, peek: peek, style: style, markers: markers, inks: DrawingColors(output: carried))
-        } catch let e as DecodeError { throw ToolFailure(e) }
+        canvas = try render(reader, fit: fit, peek: peek, style: style, markers: markers, inks: DrawingColors(output: carried))
         let path = outputOptions.path(input: input, suffix: "frame")
-        do {
-            try ImageWriter.write(
-                canvas, to: path, encoding: encode.encoding(forRendered: path), protecting: [input], color: carried)
-        } catch { throw ToolFailure(error) }
+        try ImageWriter.write(
+            canvas, to: path, encoding: encode.encoding(forRendered: path), protecting: [input], color: carried)
         if outputOptions.json {
             print(
                 JSON.object([

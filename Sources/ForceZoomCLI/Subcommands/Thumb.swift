@@ -1,6 +1,5 @@
 import ArgumentParser
 import ForceZoomCore
-import FZShims
 import Geometry
 
 #if canImport(Glibc)
@@ -12,45 +11,18 @@ struct Thumb: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Make upright thumbnails of many image files, in parallel.",
         discussion: """
-            Inputs are files and folders; folders are searched for \(FormatNames.allInputs)
-            files by their content (not their names), --recursive to descend. --from FILE (or - for
-            standard input) reads a list of paths, one per line, or NUL-separated with -0:
+            Inputs are files and folders; folders are searched for \(FormatNames.allInputs) files by their content (not their names), --recursive to descend. --from FILE (or - for standard input) reads a list of paths, one per line, or NUL-separated with -0:
               find photos -name '*.jpg' -print0 | forcezoom thumb --from - -0
 
-            --size: N (longest side N), WxH (fit inside the box), Wx or xH (one side), with
-            one modifier: > only shrink (the default: never enlarge), < only enlarge,
-            ! exactly that size ignoring aspect (a missing side keeps the image's own).
-            Quote it in the shell: --size '256x256!'. --crop fills the box instead and cuts
-            the overflow evenly; --crop-at X,Y (pixels or percent) keeps the part around that
-            point of the upright image, placed as `crop` places its square.
+            --size: N (longest side N), WxH (fit inside the box), Wx or xH (one side), with one modifier: > only shrink (the default: never enlarge), < only enlarge, ! exactly that size ignoring aspect (a missing side keeps the image's own). Quote it in the shell: --size '256x256!'. --crop fills the box instead and cuts the overflow evenly; --crop-at X,Y (pixels or percent) keeps the part around that point of the upright image, placed as `crop` places its square.
 
-            Outputs go to --out (default ./thumbs, created if missing) named by --name:
-            %s input stem, %e input extension, %d input folder relative to the folder
-            argument it was found in (for a file named directly or listed: its folder as
-            written), %i running index from 1, %% a percent sign; default %s.thumb.png.
-            The name's extension picks the format: .png, .jpg/.jpeg (--quality, default
-            85) or .webp (lossy at --quality; lossless at --quality 100 or with --lossless). Two inputs with one output name, or an output that is an input, stop the
-            batch before anything is done (exit 2). --skip-existing leaves outputs that are
-            newer than their input.
+            Outputs go to --out (default ./thumbs, created if missing) named by --name: %s input stem, %e input extension, %d input folder relative to the folder argument it was found in (for a file named directly or listed: its folder as written), %i running index from 1, %% a percent sign; default %s.thumb.png. The name's extension picks the format: .png, .jpg/.jpeg (--quality, default 85) or .webp (lossy at --quality; lossless at --quality 100 or with --lossless). Two inputs with one output name, or an output that is an input, stop the batch before anything is done (exit 2). --skip-existing leaves outputs that are newer than their input.
 
-            Each input is decoded straight into the reducer: JPEGs at the smallest DCT scale
-            (1/2, 1/4, 1/8) still at least the thumbnail, PNG rows streamed, then a Lanczos-3
-            reduction (area-correct at any factor) and the EXIF orientation applied.
+            Each input is decoded straight into the reducer: JPEGs at the smallest DCT scale (1/2, 1/4, 1/8) still at least the thumbnail, PNG rows streamed, then a Lanczos-3 reduction (area-correct at any factor), EXIF orientation applied.
 
-            A bad input is reported (forcezoom: error: <file>: <reason>) and the batch goes
-            on. Progress (done/total, rate, ETA, failures) redraws on stderr when it is a
-            terminal; a summary ends the batch. Exit 0 if all succeeded, 1 if any input
-            failed, 2 for usage. Ctrl-C stops cleanly: running jobs leave nothing behind,
-            finished thumbnails stay, the summary says what was done (Ctrl-C twice: at once).
+            A bad input is reported (forcezoom: error: <file>: <reason>) and the batch goes on. Progress (done/total, rate, ETA, failures) redraws on stderr when it is a terminal; a summary ends the batch. Exit 0 if all succeeded, 1 if any input failed, 2 for usage. Ctrl-C stops cleanly: running jobs leave nothing behind, finished thumbnails stay, the summary says what was done (a second Ctrl-C ends it at once).
 
-            Across machines: --shard K/N does shard K of N (K from 1), chosen by a hash of
-            each input's path below its folder argument, so adding files moves none to
-            another shard; --shard auto takes K and N from a Slurm, AWS Batch or Google Batch
-            array task (--shard auto/N on Kubernetes Indexed Jobs, or to make a Slurm task ID
-            the shard number). --journal FILE appends one JSON line per finished input (%k:
-            the shard index); --resume skips inputs it says are done whose output still has
-            the size and SHA-256 recorded. --dry-run prints this shard's inputs and outputs
-            and writes nothing.
+            Across machines: --shard K/N does shard K of N (K from 1), chosen by a hash of each input's path below its folder argument, so adding files moves none to another shard; --shard auto takes K and N from a Slurm, AWS Batch or Google Batch array task (--shard auto/N on Kubernetes Indexed Jobs, or to make a Slurm task ID the shard number). --journal FILE appends one JSON line per finished input (%k: the shard index); --resume skips inputs it says are done whose output still has the size and SHA-256 recorded. --dry-run prints this shard's inputs and outputs and writes nothing.
 
             Examples:
               forcezoom thumb photos/ --recursive --size 256 --out thumbs --name '%d/%s.jpg'
@@ -167,65 +139,22 @@ struct Thumb: ParsableCommand {
     func run() throws {
         let clock = Stopwatch()
         // The shard first: a task without its index should fail before walking 10 M files.
-        let sharding: ShardRun
-        do {
-            sharding = try ShardRun(request: shard, environment: ShardEngine.environment(), journal: journal, resume: resume, dryRun: dryRun)
-        } catch {
-            if case .journal = error { throw ToolFailure(error.description) }
-            throw ToolFailure(error.description, exitCode: 2)
-        }
+        let sharding = try ShardRun(request: shard, environment: ShardEngine.environment(), journal: journal, resume: resume, dryRun: dryRun)
         var arguments = inputs
-        if let from {
-            do { arguments += try InputWalker.readList(from, nulSeparated: nulSeparated) } catch { throw ToolFailure(error.description) }
-        }
+        if let from { arguments += try InputWalker.readList(from, nulSeparated: nulSeparated) }
         let (found, walkFailures, otherFiles) = InputWalker(recursive: recursive, excluding: [out]).collectCounting(arguments)
-        let plan: ThumbnailPlan
-        do { plan = try ThumbnailPlan(inputs: found, folder: out, name: name, alsoRead: [from, sharding.journalPath].compactMap { $0 }) } catch {
-            var failure = ToolFailure(error.description)
-            failure.exitCode = 2
-            throw failure
-        }
+        let plan = try ThumbnailPlan(inputs: found, folder: out, name: name, alsoRead: [from, sharding.journalPath].compactMap { $0 })
         let jobs = sharding.select(plan.jobs)
         if dryRun { return dryRunReport(jobs, sharding) }
-        // --out is opened once; every output and subfolder is made relative to it, never
-        // through a link (see OutputFolder), so swapping it mid-batch changes nothing.
-        // A subfolder that cannot be made (a link where `%d` wants a folder) fails only the
-        // outputs that go in it, when they are written: the batch goes on.
-        let outputFolder: OutputFolder
-        do { outputFolder = try OutputFolder.make(out) } catch { throw ToolFailure(error.description) }
-        for folder in ShardRun.folders(of: jobs) { _ = try? outputFolder.subfolder(folder, create: true) }
-
-        var thumbnailer = Thumbnailer(
-            size: size, decode: encode.reading(decode), png: encode.png,
-            jpegQuality: quality, skipExisting: skipExisting)
-        thumbnailer.lossless = lossless
-        thumbnailer.outputFolder = outputFolder
-        thumbnailer.colorPolicy = encode.colorPolicy
-        thumbnailer.useEmbeddedThumbnail = !noEmbeddedThumbnail
-        if let cropAt { thumbnailer.crop = .point(cropAt.touch) } else if crop { thumbnailer.crop = .centre }
-
-        fz_defer_interrupts()
-        var counts = BatchProgress(total: jobs.count + walkFailures.count)
-        counts.otherFiles = otherFiles
+        var batch = ThumbnailBatch(thumbnailer: try thumbnailer(jobs), sharding: sharding, jobs: jobs, workers: self.jobs ?? Self.processorCount)
+        (batch.walkFailures, batch.otherFiles) = (walkFailures, otherFiles)
         var line = ProgressLine(enabled: !quiet && (progress || Terminal.stderrIsTerminal))
-        for failure in walkFailures {
-            counts.recordFailure()
-            line.report { Terminal.error(failure.description) }
-            if json { emit(sharding.tag(ThumbnailResult(input: failure.path, output: "", outcome: .failed(failure)).json)) }
-        }
-        let workers = self.jobs ?? Self.processorCount
-        var configured = thumbnailer
-        configured.encodeThreads = Thumbnailer.threads(jobs: workers, images: jobs.count)
-        let worker = configured
-        WorkerPool<ThumbnailResult>.run(
-            count: jobs.count, threads: workers,
-            work: { i in sharding.make(jobs[i], with: worker, shouldStop: { fz_interrupted_signal() != 0 }) },
-            onResult: { _, result in
-                if case .failed(.interrupted) = result.outcome {
-                    // Not a failure of the input: it is counted as not done.
-                } else {
-                    counts.record(result.outcome)
-                }
+        let outcome = batch.run(
+            onFailure: { failure, _ in
+                line.report { Terminal.error(failure.description) }
+                if json { emit(sharding.tag(ThumbnailResult(input: failure.path, output: "", outcome: .failed(failure)).json)) }
+            },
+            onResult: { result, _ in
                 var reported: ThumbnailError? = result.error
                 if case .interrupted? = reported { reported = nil }  // the summary says it once
                 if reported != nil || !result.warnings.isEmpty {
@@ -236,21 +165,36 @@ struct Thumb: ParsableCommand {
                 }
                 if json { emit(sharding.tag(result.json)) }
             },
-            onTick: {
-                line.draw(counts.line(elapsed: clock.elapsed))
-                return fz_interrupted_signal() == 0
-            })
+            onTick: { counts in line.draw(counts.line(elapsed: clock.elapsed)) })
         line.clear()
-        let signal = fz_interrupted_signal()
-        let journalFailure = sharding.finish()  // fsync'd, after an interruption too
-        if let journalFailure { Terminal.error(journalFailure.description) }
+        if let journalFailure = outcome.journalFailure { Terminal.error(journalFailure.description) }
         let label = sharding.label.isEmpty ? "" : sharding.label + ": "
         if !quiet {
-            Terminal.writeError("forcezoom: \(Echo.line(label + counts.summary(elapsed: clock.elapsed, interrupted: signal != 0)))\n")
+            let summary = outcome.counts.summary(elapsed: clock.elapsed, interrupted: outcome.signal != nil)
+            Terminal.writeError("forcezoom: \(Echo.line(label + summary))\n")
         }
-        fflush(fz_stdout())
-        if signal != 0 { fz_end_by_signal(signal) }
-        if counts.failed > 0 || journalFailure != nil { throw ExitCode(1) }
+        StandardOutput.flush()
+        if let signal = outcome.signal { Interrupts.end(by: signal) }
+        if outcome.counts.failed > 0 || outcome.journalFailure != nil { throw ExitCode(1) }
+    }
+
+    /// The thumbnailer these options describe, writing into --out. --out is opened once;
+    /// every output and subfolder is made relative to it, never through a link (see
+    /// OutputFolder), so swapping it mid-batch changes nothing. A subfolder that cannot be
+    /// made (a link where `%d` wants a folder) fails only the outputs that go in it, when
+    /// they are written: the batch goes on.
+    private func thumbnailer(_ jobs: [ThumbnailPlan.Job]) throws -> Thumbnailer {
+        let outputFolder = try OutputFolder.make(out)
+        for folder in ShardRun.folders(of: jobs) { _ = try? outputFolder.subfolder(folder, create: true) }
+        var thumbnailer = Thumbnailer(
+            size: size, decode: encode.reading(decode), png: encode.png,
+            jpegQuality: quality, skipExisting: skipExisting)
+        thumbnailer.lossless = lossless
+        thumbnailer.outputFolder = outputFolder
+        thumbnailer.colorPolicy = encode.colorPolicy
+        thumbnailer.useEmbeddedThumbnail = !noEmbeddedThumbnail
+        if let cropAt { thumbnailer.crop = .point(cropAt.touch) } else if crop { thumbnailer.crop = .centre }
+        return thumbnailer
     }
 
     /// --dry-run: each input this shard would do and its output (`input -> output`, or JSON
@@ -266,13 +210,13 @@ struct Thumb: ParsableCommand {
         }
         let label = sharding.label.isEmpty ? "" : sharding.label + ": "
         if !quiet { Terminal.writeError("forcezoom: \(label)dry run: \(todo.count) of \(jobs.count) input\(jobs.count == 1 ? "" : "s") to do\n") }
-        fflush(fz_stdout())
+        StandardOutput.flush()
     }
 
     /// One JSON Lines record, flushed at once so a reading script sees it as it happens.
     private func emit(_ record: JSON) {
         print(record.description)
-        fflush(fz_stdout())
+        StandardOutput.flush()
     }
 
     /// Processors online: the default --jobs.

@@ -9,12 +9,9 @@ import Glibc
 /// `forcezoom transform`: a general affine warp about the image centre.
 struct Transform: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Apply a 2D affine transform about the image centre (rotate, scale, translate, skew, matrix).",
+        abstract: "Apply an affine transform about the image centre: rotate, scale, translate, skew, matrix.",
         discussion: """
-            Steps compose in the order given on the command line, about the image centre, as
-            a view's transform acts about its centre. Angles are degrees, clockwise on screen
-            (y down). --canvas defaults to the bounding box of the transformed image.
-            Reductions are prefiltered (alias-free); quarter turns are exact.
+            Steps compose in the order given on the command line, about the image centre, as a view's transform acts about its centre. Angles are degrees, clockwise on screen (y down). --canvas defaults to the bounding box of the transformed image. Reductions are prefiltered (alias-free), and quarter turns are exact.
 
             With --canvas WxH the image's centre sits at the canvas's centre and the steps act about it, as a view's transform does in a superview of that size: a --translate moves it off centre, and a canvas the size of the default bounding box gives the default result. --anchor AX,AY (unit coordinates, as CALayer's anchorPoint: 0,0 the top-left, 1,1 the bottom-right; or a name: top-left, top, top-right, left, center, right, bottom-left, bottom, bottom-right) makes that point of the image the pivot, placed at the same point of the canvas.
 
@@ -126,13 +123,14 @@ struct Transform: ParsableCommand {
         return (v[0], v[1])
     }
 
-    /// The steps in command-line order (the parser keeps each option's values apart, so
-    /// the order is read back from the raw arguments).
-    func steps() -> AffineTransform {
+    /// The steps in the order `arguments` (the raw command line, as `ForceZoom.run` hands
+    /// it over) gives them: the parser keeps each option's values apart, so the order
+    /// across options is read back from the arguments themselves.
+    func steps(in arguments: [String]) -> AffineTransform {
         var r = rotate.makeIterator(), s = scale.makeIterator(), t = translate.makeIterator()
         var k = skew.makeIterator(), m = matrix.makeIterator()
         var result = AffineTransform.identity
-        for arg in CommandLine.arguments.dropFirst() {
+        for arg in arguments {
             let name = arg.split(separator: "=", maxSplits: 1).first.map(String.init) ?? arg
             let step: AffineTransform?
             switch name {
@@ -152,119 +150,45 @@ struct Transform: ParsableCommand {
         return result
     }
 
-    func run() throws {
-        let reader: ImageReader
-        do { reader = try ImageReader(path: input, options: encode.reading(decode)) } catch { throw ToolFailure(error) }
-        let markers = try pins.load()
-        let size = reader.header.uprightSize
-        let w = Double(size.width), h = Double(size.height)
-        let steps = self.steps()
-        guard steps.inverted != nil else { throw ToolFailure("\(reader.path): the transform collapses the image (determinant 0)") }
-        // Quarter turns alone move samples: a 16-bit PNG keeps its 16 bits.
-        let quarterTurns = rotate.reduce(0) { $0 + $1 / 90 }
-        let onlyQuarterTurns =
+    /// Quarter turns alone move samples: a 16-bit PNG keeps its 16 bits.
+    var quarterTurns: Double? {
+        let only =
             !rotate.isEmpty && rotate.allSatisfy { $0.truncatingRemainder(dividingBy: 90) == 0 }
             && scale.isEmpty && translate.isEmpty && skew.isEmpty && matrix.isEmpty && canvas == nil
-        let why =
-            onlyQuarterTurns
-            ? sample.sixteenBitProblem(reader.header, input: input, oneToOne: true, pins: !markers.isEmpty, encode: encode)
-            : "copies samples only for quarter turns (--rotate 90, 180, 270 alone)"
-        if let why, sample.depth == .sixteen {
-            throw ToolFailure("\(reader.path): --depth 16 \(why)", exitCode: 2)
-        }
-        if why == nil {
-            var image: Image16
-            do { image = try PNG16.read(path: input, rect: PixelRect(size: size), options: encode.reading(decode), header: reader.header) } catch {
-                throw ToolFailure(error)
-            }
-            try encode.convert(&image, from: reader.header.color, path: input, lenient: decode.lenient)
-            let turned = image.rotated(quarterTurns: Int(quarterTurns.truncatingRemainder(dividingBy: 4)))
-            let path = outputOptions.path(input: input, suffix: "transform")
-            do {
-                try ImageWriter.write(
-                    turned, to: path, settings: encode.png, protecting: [input], color: encode.carry(reader.header.color, path: reader.path))
-            } catch {
-                throw ToolFailure(error)
-            }
-            if outputOptions.json {
-                let t = AffineTransform.rotation(degrees: quarterTurns * 90)
-                print(
-                    JSON.object([
-                        ("input", .string(reader.path)), ("uprightSize", size.json), ("transform", t.json),
-                        ("canvas", turned.size.json), ("output", .string(path)), ("bitDepth", .int(16)),
-                    ]))
-            }
-            return
-        }
-        let canvasSize: PixelSize
-        let full: AffineTransform
-        if let canvas {
-            // As a view in a superview of the canvas's size: the pivot (the centre unless
-            // --anchor) at the same point of the canvas, the steps about it.
-            canvasSize = canvas.pixels
-            let a = anchor.flatMap(Self.anchorPoint) ?? (0.5, 0.5)
-            full = AffineTransform.translation(-w * a.x, -h * a.y).then(steps)
-                .then(.translation(Double(canvasSize.width) * a.x, Double(canvasSize.height) * a.y))
-        } else {
-            // The bounding box, rounded outwards (near-whole edges snapped so quarter turns
-            // stay exact), with the box centred in it: the same as --canvas of that size.
-            let about = AffineTransform.translation(-w / 2, -h / 2).then(steps)
-            let box = about.boundingBox(of: Rect(x: 0, y: 0, width: w, height: h))
-            func snap(_ v: Double) -> Double { abs(v - v.rounded()) < 1e-6 ? v.rounded() : v }
-            // The box's own size, rounded up (an odd-sized image turned a quarter is centred on
-            // a half pixel: its box is whole, and flooring its corner would add a blurred column).
-            let bw = snap(box.width).rounded(.up), bh = snap(box.height).rounded(.up)
-            // Checked before any conversion to Int: the steps can make any size.
-            guard bw <= Double(Budget.maxSide), bh <= Double(Budget.maxSide) else {
-                throw ToolFailure(
-                    "\(reader.path): the transformed image would be \(Echo.number(bw.rounded()))x\(Echo.number(bh.rounded())) pixels, and sides are limited to \(Budget.maxSide); give smaller steps or a --canvas to cut it"
-                )
-            }
-            canvasSize = PixelSize(width: max(1, Int(bw)), height: max(1, Int(bh)))
-            full = about.then(
-                .translation(
-                    Double(canvasSize.width) / 2 - (box.x + box.width / 2),
-                    Double(canvasSize.height) / 2 - (box.y + box.height / 2)))
-        }
-        if canvas == nil {
-            do { try decode.budget.check("the transformed image's bounding box", size: canvasSize) } catch {
-                throw ToolFailure("\(reader.path): \(error) (or give a --canvas to cut it)")
-            }
-        }
-        // Prefilter reductions: decode smaller, then warp by what remains.
-        let pre = AffineRenderer.prefilterScale(for: full)
-        var source: Image
-        do {
-            if pre < 1 {
-                let reduced = PixelSize(width: max(1, Int((w * pre).rounded())), height: max(1, Int((h * pre).rounded())))
-                source = try reader.readResampled(to: reduced, filter: .lanczos).0
-            } else {
-                source = try reader.readImage()
-            }
-        } catch { throw ToolFailure(error) }
-        try encode.convert(&source, from: reader.header.color, path: reader.path, lenient: decode.lenient)
-        let carried = encode.carry(reader.header.color, path: reader.path)
-        let inks = DrawingColors(output: carried)
-        let warp = AffineTransform.scale(w / Double(source.width), h / Double(source.height)).then(full)
-        var out = AffineRenderer.render(
-            source, transform: warp, canvas: canvasSize, background: inks.map(background.color),
-            filter: filter)
-        PinLayer(markers, color: inks.map(PinRenderer.color)).draw(on: &out, transform: full)
-        let path = outputOptions.path(input: input, suffix: "transform")
-        do {
-            try ImageWriter.write(
-                out, to: path, encoding: encode.encoding(forRendered: path), protecting: [input],
-                color: carried)
-        } catch { throw ToolFailure(error) }
-        if outputOptions.json {
-            print(
-                JSON.object([
-                    ("input", .string(reader.path)), ("uprightSize", size.json), ("transform", full.json),
-                    ("canvas", canvasSize.json), ("output", .string(path)),
-                ]))
-        }
+        return only ? rotate.reduce(0) { $0 + $1 / 90 } : nil
+    }
+
+    /// The parser's entry point, for callers other than `ForceZoom.run` (which calls
+    /// `run(arguments:)` with the arguments it parsed): the steps' order comes from argv.
+    func run() throws { try run(arguments: ProcessSetup.arguments) }
+
+    func run(arguments: [String]) throws {
+        var job = TransformJob(
+            input: input, output: outputOptions.path(input: input, suffix: "transform"), settings: encode.settings(decode),
+            steps: steps(in: arguments), background: background.color, filter: filter)
+        job.quarterTurns = quarterTurns
+        job.canvas = canvas?.pixels
+        if let a = anchor.flatMap(Self.anchorPoint) { job.anchor = a }
+        job.loadMarkers = { try pins.load() }
+        job.depth = sample.depth
+        let result = try job.run()
+        guard outputOptions.json else { return }
+        var members: [(String, JSON)] = [
+            ("input", .string(result.input)), ("uprightSize", result.uprightSize.json), ("transform", result.transform.json),
+            ("canvas", result.canvas.json), ("output", .string(result.output)),
+        ]
+        if let depth = result.bitDepth { members.append(("bitDepth", .int(depth))) }
+        print(JSON.object(members))
     }
 }
+
+/// A command whose meaning depends on the order of options of different names (transform's
+/// steps), which the parser does not keep: `ForceZoom.run` hands it the arguments it parsed.
+protocol OrderedCommand {
+    func run(arguments: [String]) throws
+}
+
+extension Transform: OrderedCommand {}
 
 extension Substring {
     var trimmingCharacters: String { String(trimmingSpaces) }

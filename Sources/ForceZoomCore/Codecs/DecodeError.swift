@@ -1,7 +1,7 @@
 import Geometry
 
 /// Why an input image could not be read. Each message names the file and says what to do.
-public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum DecodeError: ForceZoomError, Equatable, Sendable, CustomStringConvertible {
     /// The file could not be opened (missing, no permission...): the system's reason.
     case cannotOpen(path: String, reason: String)
     /// The path names a directory.

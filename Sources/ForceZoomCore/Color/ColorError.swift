@@ -1,5 +1,5 @@
 /// Why colours cannot be converted.
-public enum ColorError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum ColorError: ForceZoomError, Equatable, Sendable, CustomStringConvertible {
     /// lcms2 cannot read the input's profile or build the transform, or the profile does not
     /// describe the pixels.
     case unusableProfile(path: String, reason: String)

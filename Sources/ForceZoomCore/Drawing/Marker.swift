@@ -13,7 +13,7 @@ public struct Marker: Hashable, Sendable {
     }
 
     /// Why a marker list could not be read.
-    public enum ParseError: Error, Equatable, Sendable, CustomStringConvertible {
+    public enum ParseError: ForceZoomError, Equatable, Sendable, CustomStringConvertible {
         /// A CSV line that is not `x,y[,label]`.
         case badLine(file: String, line: Int, text: String)
         /// JSON that is not an array of `{"x":..,"y":..,"label":..}` or `[x, y]`.

@@ -1,7 +1,7 @@
 import Geometry
 
 /// Why a fixture cannot be made as asked.
-public enum FixtureError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum FixtureError: ForceZoomError, Equatable, Sendable, CustomStringConvertible {
     /// PNG forbids this bit depth for this colour type.
     case invalidDepth(color: String, depth: Int)
     /// A palette holds at most 2^depth (and 256) colours.

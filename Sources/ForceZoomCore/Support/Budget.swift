@@ -60,7 +60,7 @@ public struct Budget: Hashable, Sendable {
 }
 
 /// What a command would make that is over its budget.
-public enum BudgetError: Error, Equatable, CustomStringConvertible {
+public enum BudgetError: ForceZoomError, Equatable, CustomStringConvertible {
     /// A side longer than `Budget.maxSide` (or negative).
     case side(what: String, size: PixelSize)
     /// More pixels than --max-pixels (`count` images of `size`).

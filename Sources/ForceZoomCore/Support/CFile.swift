@@ -179,7 +179,7 @@ final class CFile {
 }
 
 /// A system error number with its text (or a sentence of ours that says more).
-public struct Errno: Error, Equatable, Sendable, CustomStringConvertible {
+public struct Errno: ForceZoomError, Equatable, Sendable, CustomStringConvertible {
     /// RLIMIT_FSIZE in bytes, nil when unlimited.
     static let fileSizeLimit: UInt64? = {
         var limit = rlimit()

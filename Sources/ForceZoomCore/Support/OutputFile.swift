@@ -6,7 +6,7 @@ import Darwin
 import FZShims
 
 /// Why an output could not be written. Each message names the file and says what to do.
-public enum OutputError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum OutputError: ForceZoomError, Equatable, Sendable, CustomStringConvertible {
     /// The output path names an input: forcezoom never overwrites its input.
     case wouldOverwriteInput(path: String)
     /// The temporary file could not be created in the output folder.

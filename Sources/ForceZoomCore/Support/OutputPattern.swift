@@ -80,7 +80,7 @@ public struct OutputPattern: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A pattern that cannot be used.
-public enum OutputPatternError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum OutputPatternError: ForceZoomError, Equatable, Sendable, CustomStringConvertible {
     /// The pattern is empty.
     case empty
     /// An unknown code, a width over the limit, two counters or a lone `%`.

@@ -1,6 +1,6 @@
 /// Why `--shard` or `--journal` cannot be used. Each message names the option (or the
 /// file, or the variables looked for) and says what to do.
-public enum ShardError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum ShardError: ForceZoomError, Equatable, Sendable, CustomStringConvertible {
     /// `--shard` text that is not K/N, auto or auto/N, or numbers out of range (the text,
     /// what is wrong, the option or variables it came from).
     case invalid(text: String, reason: String, option: String)
@@ -33,5 +33,14 @@ public enum ShardError: Error, Equatable, Sendable, CustomStringConvertible {
         case .journal(let path, let reason):
             return "--journal \(path): \(reason)"
         }
+    }
+}
+
+extension ShardError {
+    /// A shard that cannot be worked out is bad usage (exit 2); a journal that cannot be
+    /// read or written is a failed file (exit 1).
+    public var exitCode: Int32 {
+        if case .journal = self { return 1 }
+        return 2
     }
 }

@@ -2,7 +2,7 @@ import Geometry
 
 /// Why a thumbnail batch, or one thumbnail in it, cannot be made. Each message names the
 /// file (or the option) and says what to do.
-public enum ThumbnailError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum ThumbnailError: ForceZoomError, Equatable, Sendable, CustomStringConvertible {
     /// A `--size` spec that does not parse (the spec, what is wrong with it).
     case invalidSize(spec: String, reason: String)
     /// A `--name` pattern that does not parse (the pattern, what is wrong with it).
@@ -80,4 +80,15 @@ public enum ThumbnailError: Error, Equatable, Sendable, CustomStringConvertible 
     }
 
     public var description: String { "\(path): \(reason)" }
+}
+
+extension ThumbnailError {
+    /// A batch whose plan is wrong (a size, a pattern, two inputs on one output) is bad
+    /// usage, found before any work: exit 2. An input or output that fails: exit 1.
+    public var exitCode: Int32 {
+        switch self {
+        case .invalidSize, .invalidPattern, .collision, .wouldOverwriteInput, .outsideOutputFolder, .unsupportedOutputFormat: 2
+        case .cannotReadList, .cannotListFolder, .decode, .geometry, .output, .color, .thumbnailTooLarge, .interrupted: 1
+        }
+    }
 }

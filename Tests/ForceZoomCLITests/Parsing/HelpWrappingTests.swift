@@ -1,0 +1,40 @@
+import ArgumentParser
+@testable import ForceZoomCLI
+import Testing
+
+/// Help paragraphs are written one source line per paragraph, so the parser's own wrapping
+/// is the only wrapping: a paragraph hard-wrapped in the source (at ~85 columns) leaves a
+/// one-word line behind every break when the terminal is 80 or 100 columns wide.
+@Suite("Help wrapping")
+struct HelpWrappingTests {
+    /// The root and every subcommand.
+    static let commands: [ParsableCommand.Type] = [ForceZoom.self] + ForceZoom.configuration.subcommands
+
+    /// The one-word lines that wrapping left in the overview and discussion (the part of
+    /// the help before USAGE, which the sources write as paragraphs): a line of a single
+    /// word after a line of text, at the same indent (a continuation, not an example or a
+    /// table row of its own).
+    static func orphans(_ help: String) -> [String] {
+        var found: [String] = []
+        var previous = ""
+        for line in help.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if line.hasPrefix("USAGE:") { break }
+            let indent = line.prefix { $0 == " " }.count
+            let previousIndent = previous.prefix { $0 == " " }.count
+            let words = line.split(separator: " ")
+            if words.count == 1, previous.contains { $0 != " " }, indent == previousIndent || previous.hasPrefix("OVERVIEW: ") {
+                found.append("\(previous)\n\(line)")
+            }
+            previous = line
+        }
+        return found
+    }
+
+    @Test(arguments: [80, 100])
+    func noOrphanedWords(columns: Int) {
+        for command in Self.commands {
+            let help = ForceZoom.helpMessage(for: command, columns: columns)
+            #expect(Self.orphans(help).isEmpty, "\(command._commandName) at \(columns) columns: \(Self.orphans(help))")
+        }
+    }
+}
