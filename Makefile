@@ -37,8 +37,10 @@ MAN_DATE := $(shell git log -1 --format=%cs 2>/dev/null)
 # and decode the references the tests compare against. liblcms2-dev is the colour engine
 # (`--icc srgb`, CMYK JPEGs); libgs-common holds Ghostscript's default_cmyk.icc, the CMYK
 # profile for CMYK JPEGs that carry none (AGPL, read at run time, never copied into the repo).
-DEPS := libpng-dev libjpeg62-turbo-dev pkg-config zlib1g-dev libjpeg-turbo-progs python3-pil python3-png git ca-certificates time python3 \
-        libwebp-dev libheif-dev webp libheif-examples liblcms2-dev libgs-common
+# python3-numpy computes the reference metrics `compare` is checked against (Tools/testkit);
+# python3-jsonschema validates the JSON against docs/json (skipped where it is missing).
+DEPS := libpng-dev libjpeg62-turbo-dev libturbojpeg0-dev libimage-exiftool-perl pkg-config zlib1g-dev libjpeg-turbo-progs python3-pil python3-png git ca-certificates time python3 \
+        libwebp-dev libheif-dev webp libheif-examples liblcms2-dev libgs-common python3-numpy python3-jsonschema
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 # `make bench`: the peers it times (vips, vipsthumbnail; ImageMagick convert/mogrify/compare;

@@ -27,6 +27,13 @@ let package = Package(
             providers: [.apt(["libjpeg62-turbo-dev"])]
         ),
         .systemLibrary(
+            // TurboJPEG's tjTransform: lossless crops (`crop --lossless`). libjpeg62-turbo
+            // does not export jpegtran's transforms; libturbojpeg does.
+            name: "CTurboJPEG",
+            pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]
+        ),
+        .systemLibrary(
             name: "CZlib",
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
@@ -51,7 +58,7 @@ let package = Package(
         // lcms2's error handler too.
         .target(
             name: "FZShims",
-            dependencies: ["CPNG", "CJPEG", "CZlib", "CLCMS2", "CHeif"],
+            dependencies: ["CPNG", "CJPEG", "CTurboJPEG", "CZlib", "CLCMS2", "CHeif"],
             cSettings: [.unsafeFlags(["-O2"])]
         ),
         // Placement, fitting and timing maths: the standard library and libm only.

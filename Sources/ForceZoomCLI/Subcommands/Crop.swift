@@ -21,6 +21,7 @@ struct Crop: ParsableCommand {
               forcezoom crop photo.jpg --view 390x844 --at 195,300 --json
               forcezoom crop photo.jpg --at 10%,10% --at 90%,90% -o 'peek-%d.png'
               forcezoom crop photo.jpg --at 3990,10 --geometry-only
+              forcezoom crop photo.jpg --at 1200,800 --lossless -o detail.jpg --json
             """)
 
     @Argument(help: ArgumentHelp("The image: a \(FormatNames.inputs) path, or - for standard input.", valueName: "input"))
@@ -69,6 +70,13 @@ struct Crop: ParsableCommand {
 
     @Flag(name: .long, help: "Print the geometry as JSON from the header alone: decode no pixels, write nothing.")
     var geometryOnly = false
+
+    @Flag(
+        name: .long,
+        help:
+            "JPEG input: copy the square's DCT blocks into a JPEG (-o x.jpg), bit-exact, widened out to the 8/16-pixel block grid (deliveredRect in --json); EXIF, ICC and the orientation tag copied as they are."
+    )
+    var lossless = false
 
     @OptionGroup var pins: MarkerFlags
     @OptionGroup var decode: DecodeFlags
@@ -129,6 +137,7 @@ struct Crop: ParsableCommand {
         }
         if output == "-" && json { throw ValidationError("-o - writes the \(FormatNames.rendered) to stdout; --json cannot share it") }
         if output == "-" && at.count > 1 { throw ValidationError("-o - takes one --at") }
+        try validateLossless()
     }
 
     /// The output side N.
@@ -161,6 +170,7 @@ struct Crop: ParsableCommand {
             geometries.append(PeekGeometry(image: upright, point: pixel, side: side, zoom: zoom))
         }
 
+        if lossless { return try runLossless(reader, geometries) }
         if geometryOnly {
             for (i, g) in geometries.enumerated() {
                 print(geometryJSON(g, header: header, requested: at[i], output: nil, bytes: nil, path: reader.path))

@@ -12,7 +12,9 @@ struct Fixture: ParsableCommand {
                            B = (x/256 mod 16)*16 + (y/256 mod 16); unique up to 4096x4096.
                            `fixture --decode FILE` traces a piece back to its source:
                            1:1 or magnified by a whole number Z (zoom and the exact
-                           window in the JSON), padded or not (the padding reported).
+                           window in the JSON), padded or not (the padding reported);
+                           a lossy or resampled piece is fitted ("exact":false: window,
+                           scale, orientation, residual in source pixels).
               grid         lines every --step pixels (default 100) with coordinate labels
               orientation  corners red (top-left), green (top-right), blue (bottom-left),
                            yellow (bottom-right), an "F" and the word TOP
@@ -271,9 +273,20 @@ struct Fixture: ParsableCommand {
         let image: Image
         image = try ImageReader(path: path, options: DecodeOptions()).readImage()
         guard let t = CoordinateTrace.trace(image) else {
-            throw ToolFailure(
-                "\(path == "-" ? "<stdin>" : path): not a piece of a coords fixture, 1:1 or magnified by a whole number, padded or not (scaled by a fraction, filtered or recoloured?)"
-            )
+            // Not exact: lossy or resampled, fitted (`FittedTrace`).
+            guard let f = FittedTrace.fit(image) else {
+                throw ToolFailure(
+                    "\(path == "-" ? "<stdin>" : path): not a piece of a coords fixture: neither exact (1:1 or a whole-number zoom, padded or not) nor fitted within 2 pixels over half its pixels (recoloured, or too damaged?)"
+                )
+            }
+            print(
+                JSON.object([
+                    ("file", .string(path)), ("exact", .bool(false)), ("window", f.window.json),
+                    ("orientation", .int(f.orientation.rawValue)), ("transform", .string(f.orientation.description)),
+                    ("scale", .object([("x", .number(f.scaleX)), ("y", .number(f.scaleY))])),
+                    ("residual", .number(f.residual)), ("inliers", .number(f.inliers)),
+                ]))
+            return
         }
         let p = t.padding
         print(

@@ -1,0 +1,126 @@
+import ArgumentParser
+import ForceZoomCore
+import Geometry
+
+/// `forcezoom compare`: how far apart two images are, with a pass/fail exit code.
+struct Compare: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Measure how far apart two images are (PSNR, PAE, MAE, SSIM), with a pass/fail exit code.",
+        discussion: """
+            Both images are decoded upright (EXIF orientation applied) and, with --icc srgb,
+            converted to sRGB through their profiles; otherwise the decoded samples are
+            compared as stored. Sizes must match (or --crop-to-smaller compares the top-left
+            rectangle both have).
+
+            Measures, on 8-bit samples of R, G, B (gray counts as R = G = B) and alpha as a
+            fourth channel when either image has one:
+              pae   the largest absolute difference of any sample, in levels
+              mae   the mean absolute difference, in levels
+              psnr  10 log10(255^2 / mean squared difference), in dB; "inf" when identical
+              ssim  mean SSIM of the Rec. 601 luma, Gaussian 11x11 window (sigma 1.5), as
+                    scikit-image's structural_similarity(gaussian_weights=True, sigma=1.5,
+                    use_sample_covariance=False, data_range=255); alpha ignored; needs 11x11
+
+            Prints the --metric's value (default psnr); --json prints every measure. With
+            --threshold T the exit code is 0 within (psnr/ssim at least T, pae/mae at most
+            T) and 1 outside; 2 is bad usage.
+
+            Examples:
+              forcezoom compare decoded.png reference.png --metric pae --threshold 2
+              forcezoom compare a.jpg b.jpg --json --diff diff.png
+            """)
+
+    @Argument(help: ArgumentHelp("The first image (\(FormatNames.inputs)), - for standard input.", valueName: "a"))
+    var first: String
+
+    @Argument(help: ArgumentHelp("The second image.", valueName: "b"))
+    var second: String
+
+    @Option(name: .long, help: ArgumentHelp("The measure printed and tested: pae, psnr (default), mae or ssim.", valueName: "metric"))
+    var metric: ImageComparison.Metric = .psnr
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Pass (exit 0) when psnr/ssim are at least T or pae/mae at most T; else exit 1.", valueName: "t"))
+    var threshold: Double?
+
+    @Flag(name: .long, help: "Compare the top-left rectangle both images have when their sizes differ.")
+    var cropToSmaller = false
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "keep (default: compare the decoded samples as stored) or srgb (convert both to sRGB through their ICC profiles first).",
+            valueName: "mode"))
+    var icc: ColorPolicy.Mode = .keep
+
+    @Flag(name: .long, help: "Print every measure as one JSON object.")
+    var json = false
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Write a PNG of where they differ: the first image faded, differing pixels red (as ImageMagick's compare).", valueName: "file"))
+    var diff: String?
+
+    func validate() throws {
+        if first == "-" && second == "-" { throw ValidationError("standard input (-) can be read once") }
+        if icc == .strip { throw ValidationError("--icc takes keep or srgb here (strip writes nothing to compare)") }
+        if let threshold {
+            let range: ClosedRange<Double> =
+                switch metric {
+                case .pae, .mae: 0...255
+                case .psnr: 0...1000
+                case .ssim: -1...1
+                }
+            try Check.number(threshold, "--threshold", in: range, unit: " for --metric \(metric.rawValue)")
+        }
+        try Outputs.checkNotEmpty(diff, "--diff")
+        if diff == "-" { throw ValidationError("--diff needs a file name (standard output carries the measures)") }
+    }
+
+    func run() throws {
+        let pair: ComparedPair
+        do {
+            pair = try ComparedPair.read(first, second, policy: ColorPolicy(mode: icc), cropToSmaller: cropToSmaller)
+        } catch { throw ToolFailure(error.description) }
+        let result = ImageComparison(pair.first, pair.second, structural: json || metric == .ssim)
+        if metric == .ssim && result.ssim == nil {
+            throw ToolFailure(
+                "\(pair.paths.first): ssim needs at least \(StructuralSimilarity.window)x\(StructuralSimilarity.window) pixels, the images are \(pair.first.size); use --metric psnr"
+            )
+        }
+        var bytes: Int64?
+        if let diff {
+            try Outputs.checkNotInputs([diff], inputs: [first, second])
+            do { bytes = try ImageWriter.write(DifferenceImage.render(pair.first, pair.second), to: diff, protecting: [first, second]) } catch {
+                throw ToolFailure(error)
+            }
+        }
+        let pass = threshold.map { result.within($0, metric: metric) }
+        if json {
+            var members: [(String, JSON)] = [
+                ("a", .string(pair.paths.first)), ("b", .string(pair.paths.second)),
+                ("aSize", pair.sizes.first.json), ("bSize", pair.sizes.second.json),
+                ("comparedSize", pair.first.size.json), ("channels", .int(result.channels)),
+                ("icc", .string(icc.rawValue)), ("metric", .string(metric.rawValue)),
+            ]
+            members += result.jsonMembers
+            members += [("threshold", threshold.map { .number($0) } ?? .null), ("pass", pass.map { .bool($0) } ?? .null)]
+            if let diff { members += [("diff", .string(diff)), ("diffBytes", bytes.map { .int($0) } ?? .null)] }
+            print(JSON.object(members))
+        } else {
+            print(result.text(metric))
+        }
+        if let threshold, pass == false {
+            let side = metric.higherIsCloser ? "under" : "over"
+            Terminal.writeError(
+                Echo.line(
+                    "forcezoom: \(pair.paths.first) and \(pair.paths.second) differ: \(metric.rawValue) \(result.text(metric)) is \(side) --threshold \(Echo.number(threshold))"
+                ) + "\n")
+            throw ExitCode(1)
+        }
+    }
+}
+
+extension ImageComparison.Metric: ExpressibleByArgument {}

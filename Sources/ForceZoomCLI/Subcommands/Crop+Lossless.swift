@@ -1,0 +1,71 @@
+import ArgumentParser
+import ForceZoomCore
+import Geometry
+
+/// `crop --lossless`: the squares cut from a JPEG's coefficients (`LosslessJPEGCrop`),
+/// not decoded and re-encoded. Kept apart from the rendering path in Crop.swift: it shares
+/// only the point resolution and the geometry record.
+extension Crop {
+    /// The options that would change pixels a lossless crop copies: usage errors.
+    func validateLossless() throws {
+        guard lossless else { return }
+        if zoom != 1 { throw ValidationError("--lossless copies the JPEG's blocks 1:1; --zoom \(Echo.number(zoom)) would resample them (drop one)") }
+        if !pins.marker.isEmpty || pins.markers != nil {
+            throw ValidationError("--lossless copies the JPEG's blocks; pins cannot be drawn on them (drop --marker/--markers)")
+        }
+        if encode.icc != .keep {
+            throw ValidationError("--lossless copies the JPEG's blocks and metadata; --icc \(encode.icc.rawValue) would change them")
+        }
+        if sample.depth == .sixteen { throw ValidationError("--lossless writes the JPEG's own 8-bit blocks; --depth 16 does not apply") }
+        if let output, output != "-", !geometryOnly {
+            let ext = FileSystem.fileExtension(output).lowercased()
+            if ext != "jpg" && ext != "jpeg" {
+                throw ValidationError("--lossless writes a JPEG; name -o \(Echo.value(output)) .jpg or .jpeg")
+            }
+        }
+    }
+
+    /// The output path for point `index` (1-based) of a lossless crop.
+    func losslessOutputPath(_ index: Int) -> String {
+        if output != nil { return outputPath(index) }
+        let stem = input == "-" ? "stdin" : FileSystem.stem(input)
+        return at.count > 1 ? "\(stem).crop-\(index).jpg" : "\(stem).crop.jpg"
+    }
+
+    /// Reads the JPEG once, cuts every square on the block grid in one pass, writes them.
+    func runLossless(_ reader: ImageReader, _ geometries: [PeekGeometry]) throws {
+        let header = reader.header
+        guard header.format == .jpeg else {
+            throw ToolFailure("\(reader.path): --lossless crops JPEG files only; this is \(header.format.rawValue) (drop --lossless)", exitCode: 2)
+        }
+        let cropper: LosslessJPEGCrop
+        do { cropper = try LosslessJPEGCrop(source: reader.source, limit: decode.options.stdinLimit) } catch { throw ToolFailure(error) }
+        let plans = geometries.map { cropper.delivered(forUpright: $0.coveredRect, orientation: header.orientation) }
+        let paths = at.indices.map { losslessOutputPath($0 + 1) }
+        var files: [[UInt8]] = []
+        if !geometryOnly {
+            try Outputs.checkNotInputs(paths, inputs: [input] + (atFrom.map { [$0] } ?? []))
+            do { files = try cropper.crop(plans.map(\.stored), lenient: decode.lenient) } catch { throw ToolFailure(error) }
+        }
+        for (i, g) in geometries.enumerated() {
+            var bytes: Int64?
+            if !geometryOnly {
+                do { bytes = try ImageWriter.write(encoded: files[i], to: paths[i], protecting: [input]) } catch { throw ToolFailure(error) }
+            }
+            guard json || geometryOnly else { continue }
+            let record = geometryJSON(g, header: header, requested: at[i], output: geometryOnly ? nil : paths[i], bytes: bytes, path: reader.path)
+            guard case .object(var members) = record else { continue }
+            let (stored, upright) = plans[i]
+            members += [
+                ("lossless", .bool(true)),
+                ("deliveredRect", upright.json),
+                ("storedDeliveredRect", stored.json),
+                ("pointInDelivered", .object([("x", .int(g.point.x - upright.x)), ("y", .int(g.point.y - upright.y))])),
+                ("block", cropper.block.json),
+                // The tag is copied, never applied: the stored blocks are cut as they are.
+                ("outputOrientation", header.exifOrientationValue.map { .int($0) } ?? .null),
+            ]
+            print(JSON.object(members))
+        }
+    }
+}
