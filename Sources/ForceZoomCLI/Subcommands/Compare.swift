@@ -93,9 +93,7 @@ struct Compare: ParsableCommand {
         var bytes: Int64?
         if let diff {
             try Outputs.checkNotInputs([diff], inputs: [first, second])
-            do { bytes = try ImageWriter.write(DifferenceImage.render(pair.first, pair.second), to: diff, protecting: [first, second]) } catch {
-                throw ToolFailure(error)
-            }
+            bytes = try ImageWriter.write(DifferenceImage.render(pair.first, pair.second), to: diff, protecting: [first, second])
         }
         let pass = threshold.map { result.within($0, metric: metric) }
         if json {

@@ -39,18 +39,18 @@ extension Crop {
             throw ToolFailure("\(reader.path): --lossless crops JPEG files only; this is \(header.format.rawValue) (drop --lossless)", exitCode: 2)
         }
         let cropper: LosslessJPEGCrop
-        do { cropper = try LosslessJPEGCrop(source: reader.source, limit: decode.options.stdinLimit) } catch { throw ToolFailure(error) }
+        cropper = try LosslessJPEGCrop(source: reader.source, limit: decode.options.stdinLimit)
         let plans = geometries.map { cropper.delivered(forUpright: $0.coveredRect, orientation: header.orientation) }
         let paths = at.indices.map { losslessOutputPath($0 + 1) }
         var files: [[UInt8]] = []
         if !geometryOnly {
             try Outputs.checkNotInputs(paths, inputs: [input] + (atFrom.map { [$0] } ?? []))
-            do { files = try cropper.crop(plans.map(\.stored), lenient: decode.lenient) } catch { throw ToolFailure(error) }
+            files = try cropper.crop(plans.map(\.stored), lenient: decode.lenient)
         }
         for (i, g) in geometries.enumerated() {
             var bytes: Int64?
             if !geometryOnly {
-                do { bytes = try ImageWriter.write(encoded: files[i], to: paths[i], protecting: [input]) } catch { throw ToolFailure(error) }
+                bytes = try ImageWriter.write(encoded: files[i], to: paths[i], protecting: [input])
             }
             guard json || geometryOnly else { continue }
             let record = geometryJSON(g, header: header, requested: at[i], output: geometryOnly ? nil : paths[i], bytes: bytes, path: reader.path)
