@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: every libjpeg call that can longjmp (header, scaled and cropped
+// decoding, CMYK/YCCK conversion, writing) runs here under one error manager.
 // libjpeg-turbo behind setjmp: see fz_common.h for why every function here exists.
 #include "fz_jpeg.h"
 #include "fz_color.h"

@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: every libpng call that can longjmp (reading, the row writer,
+// the parallel encoder's chunks, the whole-image fixture writer) runs here under setjmp.
 // libpng behind setjmp: see fz_common.h for why every function here exists.
 #include "fz_png.h"
 

@@ -1,3 +1,5 @@
+// Over 300 lines: fixture has a dozen patterns, each with its options and their checks;
+// the pixels are the core's FixtureWriter.
 import ArgumentParser
 import ForceZoomCore
 import Geometry

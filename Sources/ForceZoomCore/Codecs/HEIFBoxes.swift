@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: one bounds-checked reader of the boxes libheif would otherwise
+// read first (meta, iinf, iloc, iprp, iref, grid); split, its bounds discipline would be too.
 import Geometry
 
 /// What an HEIF file's boxes say about its primary image, read with bounds checks from the

@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: the one Swift file that owns libheif's pointers (context,
+// handles, decoded images, the encoder): decoding, thumbnails, deep planes and writing.
 import CHeif
 import FZShims
 import Geometry

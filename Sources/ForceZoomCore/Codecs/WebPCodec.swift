@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: the one Swift file that owns libwebp's pointers (the
+// incremental decoder, the animation demuxer, the encoder).
 import CWebP
 import Geometry
 

@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: the warp's fixed-point kernels, tiles and unrolled bilinear
+// interior are one hot loop, kept together so their integer sums read against each other.
 import Geometry
 
 /// Warps an image by a general affine transform onto a canvas: each output pixel's centre
