@@ -3,7 +3,7 @@ import ForceZoomCore
 
 /// How inputs are read: shared by every subcommand that decodes.
 struct DecodeFlags: ParsableArguments {
-    @Flag(name: .long, help: "Do not apply the EXIF orientation (coordinates then refer to the stored pixels).")
+    @Flag(name: .long, help: "Do not apply the EXIF orientation: coordinates then refer to the stored pixels as they are.")
     var noAutoOrient = false
 
     @Flag(name: .long, help: "Keep what decoded from a truncated or corrupt file, with a warning, instead of failing.")

@@ -14,7 +14,7 @@ struct MarkerFlags: ParsableArguments {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("Pins from a file: CSV lines x,y[,label] or a JSON array of {\"x\":..,\"y\":..,\"label\":..}.", valueName: "file"))
+        help: ArgumentHelp("Pins from a file: CSV lines x,y[,label] or a JSON array of {\"x\":..,\"y\":..,\"label\":..} objects.", valueName: "file"))
     var markers: String?
 
     func validate() throws {

@@ -39,7 +39,7 @@ struct Animate: ParsableCommand {
     @Argument(help: ArgumentHelp("The image: a \(FormatNames.inputs) path, or -.", valueName: "input"))
     var input: String
 
-    @Option(name: .long, help: ArgumentHelp("The portrait screen: WxH pixels or a device name (its pixels).", valueName: "wxh|name"))
+    @Option(name: .long, help: ArgumentHelp("The portrait screen: WxH pixels, or a device name (then its pixels).", valueName: "wxh|name"))
     var screen: Size
 
     @Option(
@@ -47,7 +47,8 @@ struct Animate: ParsableCommand {
     var scale: Double?
 
     @Option(
-        name: .long, help: ArgumentHelp("Start rect x,y,w,h in screen pixels (not with --bounce).", valueName: "rect"), transform: RectArgument.parse)
+        name: .long, help: ArgumentHelp("Start rect x,y,w,h in screen pixels (not with --bounce, which has none).", valueName: "rect"),
+        transform: RectArgument.parse)
     var from: RectArgument?
 
     @Option(name: .long, help: ArgumentHelp("End rect x,y,w,h, or fullscreen (default).", valueName: "rect"), transform: TargetArgument.parse)
@@ -61,7 +62,7 @@ struct Animate: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("fill (default, as a zooming thumbnail) or fit.", valueName: "mode"))
     var mode: FitGeometry.Mode?
 
-    @Option(name: .long, help: ArgumentHelp("Number of frames, spread over the phases (instead of --fps).", valueName: "n"))
+    @Option(name: .long, help: ArgumentHelp("Number of frames, spread over the phases (instead of giving --fps).", valueName: "n"))
     var frames: Int?
 
     @Option(name: .long, help: ArgumentHelp("The zoom's duration in seconds (default 0.2).", valueName: "s"))
@@ -71,7 +72,8 @@ struct Animate: ParsableCommand {
     var turnDuration: Double?
 
     @Option(
-        name: .long, help: ArgumentHelp("With --bounce: its length (default 6 s, one turn); otherwise the same as --zoom-duration.", valueName: "s"))
+        name: .long,
+        help: ArgumentHelp("With --bounce: its length (default 6 s, one turn). Otherwise --zoom-duration by another name.", valueName: "s"))
     var duration: Double?
 
     @Option(name: .long, help: ArgumentHelp("Frames per second (default 60).", valueName: "f"))
@@ -80,7 +82,7 @@ struct Animate: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The zoom's curve: linear, ease-in, ease-out, ease-in-out (default).", valueName: "curve"))
     var easing: Easing?
 
-    @Option(name: .long, help: ArgumentHelp("The turn's curve (default: --easing).", valueName: "curve"))
+    @Option(name: .long, help: ArgumentHelp("The turn's curve (default: the --easing one).", valueName: "curve"))
     var turnEasing: Easing?
 
     @Flag(name: .long, help: "The dismiss transition: fullscreen back to the rect.")
@@ -89,7 +91,7 @@ struct Animate: ParsableCommand {
     @Flag(name: .long, help: "Turn while zooming instead of after.")
     var rotateWithZoom = false
 
-    @Flag(name: .long, help: "The rotating-bounce recipe instead of the zoom transition.")
+    @Flag(name: .long, help: "The rotating-bounce recipe, instead of the zoom transition from the rect.")
     var bounce = false
 
     @Option(
@@ -106,7 +108,7 @@ struct Animate: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The overlay's top-left in screen pixels (default 0,0).", valueName: "x,y"))
     var overlayAt: NumberList?
 
-    @Option(name: .long, help: ArgumentHelp("out (default: opaque at the rect, gone fullscreen) or in.", valueName: "fade"))
+    @Option(name: .long, help: ArgumentHelp("out (opaque at the rect, gone fullscreen; the default) or in (the other way).", valueName: "fade"))
     var overlayFade: Overlay.Fade?
 
     @Option(name: .long, help: ArgumentHelp("Background colour (default black).", valueName: "color"))

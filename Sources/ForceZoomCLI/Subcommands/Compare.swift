@@ -7,13 +7,9 @@ struct Compare: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure how far apart two images are (PSNR, PAE, MAE, SSIM), with a pass/fail exit code.",
         discussion: """
-            Both images are decoded upright (EXIF orientation applied) and, with --icc srgb,
-            converted to sRGB through their profiles; otherwise the decoded samples are
-            compared as stored. Sizes must match (or --crop-to-smaller compares the top-left
-            rectangle both have).
+            Both images are decoded upright (EXIF orientation applied) and, with --icc srgb, converted to sRGB through their profiles; otherwise the decoded samples are compared as stored. Sizes must match (or --crop-to-smaller compares the top-left rectangle both have).
 
-            Measures, on 8-bit samples of R, G, B (gray counts as R = G = B) and alpha as a
-            fourth channel when either image has one:
+            Measures, on 8-bit samples of R, G, B (gray counts as R = G = B) and alpha as a fourth channel when either image has one:
               pae   the largest absolute difference of any sample, in levels
               mae   the mean absolute difference, in levels
               psnr  10 log10(255^2 / mean squared difference), in dB; "inf" when identical
@@ -21,16 +17,14 @@ struct Compare: ParsableCommand {
                     scikit-image's structural_similarity(gaussian_weights=True, sigma=1.5,
                     use_sample_covariance=False, data_range=255); alpha ignored; needs 11x11
 
-            Prints the --metric's value (default psnr); --json prints every measure. With
-            --threshold T the exit code is 0 within (psnr/ssim at least T, pae/mae at most
-            T) and 1 outside; 2 is bad usage.
+            Prints the --metric's value (default psnr); --json prints every measure. With --threshold T the exit code is 0 within (psnr/ssim at least T, pae/mae at most T) and 1 outside; 2 is bad usage.
 
             Examples:
               forcezoom compare decoded.png reference.png --metric pae --threshold 2
               forcezoom compare a.jpg b.jpg --json --diff diff.png
             """)
 
-    @Argument(help: ArgumentHelp("The first image (\(FormatNames.inputs)), - for standard input.", valueName: "a"))
+    @Argument(help: ArgumentHelp("The first image (\(FormatNames.inputs)), or - to read standard input.", valueName: "a"))
     var first: String
 
     @Argument(help: ArgumentHelp("The second image.", valueName: "b"))
@@ -60,7 +54,7 @@ struct Compare: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Write a PNG of where they differ: the first image faded, differing pixels red (as ImageMagick's compare).", valueName: "file"))
+            "Write a PNG of where they differ: the first image faded, differing pixels red (as ImageMagick's compare draws it).", valueName: "file"))
     var diff: String?
 
     func validate() throws {

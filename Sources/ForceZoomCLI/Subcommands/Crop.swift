@@ -24,10 +24,10 @@ struct Crop: ParsableCommand {
               forcezoom crop photo.jpg --at 1200,800 --lossless -o detail.jpg --json
             """)
 
-    @Argument(help: ArgumentHelp("The image: a \(FormatNames.inputs) path, or - for standard input.", valueName: "input"))
+    @Argument(help: ArgumentHelp("The image: a \(FormatNames.inputs) path, or - to read standard input.", valueName: "input"))
     var input: String
 
-    @Option(name: .long, help: ArgumentHelp("The touch point, X,Y in pixels or percent (repeatable).", valueName: "x,y"))
+    @Option(name: .long, help: ArgumentHelp("The touch point, X,Y in pixels or percent; repeat it for more points.", valueName: "x,y"))
     var at: [Point] = []
 
     @Option(
@@ -68,7 +68,7 @@ struct Crop: ParsableCommand {
     @Flag(name: .long, help: "Print the geometry as JSON (one line per point).")
     var json = false
 
-    @Flag(name: .long, help: "Print the geometry as JSON from the header alone: decode no pixels, write nothing.")
+    @Flag(name: .long, help: "Print the geometry as JSON from the header alone: no pixels are decoded and nothing is written.")
     var geometryOnly = false
 
     @Flag(

@@ -20,10 +20,10 @@ struct Fit: ParsableCommand {
               forcezoom fit map.png --screen iphone-se --marker 1200,800,Home
             """)
 
-    @Argument(help: ArgumentHelp("The image: a \(FormatNames.inputs) path, or - for standard input.", valueName: "input"))
+    @Argument(help: ArgumentHelp("The image: a \(FormatNames.inputs) path, or - to read standard input.", valueName: "input"))
     var input: String
 
-    @Option(name: .long, help: ArgumentHelp("The device screen in portrait: WxH pixels or a device name.", valueName: "wxh|name"))
+    @Option(name: .long, help: ArgumentHelp("The device screen in portrait: WxH pixels, or a device name from the list.", valueName: "wxh|name"))
     var screen: Size
 
     @Option(

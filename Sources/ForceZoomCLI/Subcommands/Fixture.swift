@@ -42,7 +42,8 @@ struct Fixture: ParsableCommand {
     var size: Size?
 
     @Option(
-        name: .shortAndLong, help: ArgumentHelp("Output path (the extension picks \(FormatNames.fixtureOutputs)), - for stdout.", valueName: "path"))
+        name: .shortAndLong,
+        help: ArgumentHelp("Output path (the extension picks \(FormatNames.fixtureOutputs)), or - for standard output.", valueName: "path"))
     var output: String?
 
     @Option(
@@ -64,7 +65,7 @@ struct Fixture: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Gradient direction: horizontal, vertical, radial.", valueName: "dir"))
     var direction: Pattern.GradientDirection = .horizontal
 
-    @Flag(name: .long, help: "Alpha falls from opaque (top) to clear (bottom); for gray-alpha, rgba and palette.")
+    @Flag(name: .long, help: "Alpha falls from opaque (top) to clear (bottom); for gray-alpha, rgba and palette images.")
     var fade = false
 
     @Option(name: .long, help: ArgumentHelp("png, jpeg, webp, heic or avif (default: from the extension).", valueName: "format"))
@@ -80,7 +81,7 @@ struct Fixture: ParsableCommand {
     @Flag(name: .long, help: "PNG: Adam7 interlacing.")
     var interlace = false
 
-    @Option(name: .long, help: ArgumentHelp("PNG: make this colour transparent with tRNS (gray and rgb).", valueName: "color"))
+    @Option(name: .long, help: ArgumentHelp("PNG: make this colour transparent with tRNS (gray and rgb patterns).", valueName: "color"))
     var transparent: ColorArgument?
 
     @Option(name: .long, help: ArgumentHelp("JPEG and lossy WebP quality 1-100.", valueName: "q"))
@@ -98,7 +99,7 @@ struct Fixture: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "PNG and JPEG: embed this ICC profile as it is (iCCP, APP2); the samples are the pattern's, described by it (an RGB profile for RGB, a CMYK one with --cmyk or --ycck).",
+            "PNG and JPEG: embed this ICC profile unchanged (iCCP, APP2) as the description of the pattern's samples: an RGB profile for RGB, a CMYK one with --cmyk or --ycck.",
             valueName: "file"))
     var embedICC: String?
 

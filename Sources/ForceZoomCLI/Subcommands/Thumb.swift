@@ -9,7 +9,7 @@ import Glibc
 /// `forcezoom thumb`: a folder of photos into a folder of upright thumbnails, in parallel.
 struct Thumb: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Make upright thumbnails of many image files, in parallel.",
+        abstract: "Make upright thumbnails of many image files, two or more at once.",
         discussion: """
             Inputs are files and folders; folders are searched for \(FormatNames.allInputs) files by their content (not their names), --recursive to descend. --from FILE (or - for standard input) reads a list of paths, one per line, or NUL-separated with -0:
               find photos -name '*.jpg' -print0 | forcezoom thumb --from - -0
@@ -43,7 +43,8 @@ struct Thumb: ParsableCommand {
     var recursive = false
 
     @Option(
-        name: .long, help: ArgumentHelp("N, WxH, Wx or xH, with > (only shrink, default), < (only enlarge) or ! (exact).", valueName: "spec"),
+        name: .long,
+        help: ArgumentHelp("N, WxH, Wx or xH, with > (only shrink, the default), < (only enlarge) or ! (exact size).", valueName: "spec"),
         transform: { try ThumbnailSize(parsing: $0) })
     var size = ThumbnailSize(width: 256, height: 256)
 
@@ -59,7 +60,8 @@ struct Thumb: ParsableCommand {
     var out: String = "thumbs"
 
     @Option(
-        name: .long, help: ArgumentHelp("Output name: %s stem, %e extension, %d folder, %i index; .png, .jpg or .webp.", valueName: "pattern"),
+        name: .long,
+        help: ArgumentHelp("Output name: %s stem, %e extension, %d folder, %i index; ending in .png, .jpg or .webp.", valueName: "pattern"),
         transform: { try ThumbnailName($0) })
     var name = ThumbnailName.standard
 
@@ -77,21 +79,22 @@ struct Thumb: ParsableCommand {
         help: "Always decode the image, never an HEIF file's embedded thumbnail (used by default when it has at least the output's pixels).")
     var noEmbeddedThumbnail = false
 
-    @Flag(name: .long, help: "Skip inputs whose output exists and is newer than the input.")
+    @Flag(name: .long, help: "Skip inputs whose output exists and is newer than the input file.")
     var skipExisting = false
 
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Do only shard K of N (K from 1), or auto, auto/N: from the job array (Slurm, AWS Batch, Google Batch, Kubernetes).",
+            "Do only shard K of N (K from 1), or auto or auto/N to take it from the job array (Slurm, AWS Batch, Google Batch, Kubernetes).",
             valueName: "K/N|auto"),
         transform: { try ShardRequest(parsing: $0) })
     var shard: ShardRequest?
 
-    @Flag(name: .long, help: "Print each input this shard would do and its output; write and create nothing.")
+    @Flag(name: .long, help: "Print each input this shard would do and its output; write and create nothing at all.")
     var dryRun = false
 
-    @Option(name: .long, help: ArgumentHelp("Append one JSON line per finished input to this file (%k: the shard index).", valueName: "file"))
+    @Option(
+        name: .long, help: ArgumentHelp("Append one JSON line per finished input to this file (%k in its name: the shard index).", valueName: "file"))
     var journal: String?
 
     @Flag(name: .long, help: "Skip inputs the --journal says are done whose output still has the size and SHA-256 it recorded.")
@@ -103,7 +106,7 @@ struct Thumb: ParsableCommand {
     @Flag(name: .shortAndLong, help: "No progress line and no summary (errors still print).")
     var quiet = false
 
-    @Flag(name: .long, help: "Show the progress line even when stderr is not a terminal.")
+    @Flag(name: .long, help: "Show the progress line even when standard error is not a terminal.")
     var progress = false
 
     @OptionGroup var decode: DecodeFlags

@@ -10,19 +10,28 @@ struct HelpWrappingTests {
     /// The root and every subcommand.
     static let commands: [ParsableCommand.Type] = [ForceZoom.self] + ForceZoom.configuration.subcommands
 
-    /// The one-word lines that wrapping left in the overview and discussion (the part of
-    /// the help before USAGE, which the sources write as paragraphs): a line of a single
-    /// word after a line of text, at the same indent (a continuation, not an example or a
-    /// table row of its own).
+    /// The one-word lines that wrapping left: in the overview and discussion (before
+    /// USAGE, which the sources write as paragraphs), a line of a single word after a line
+    /// of text at the same indent (a continuation, not an example or a table row of its
+    /// own); in the argument, option and subcommand lists, a one-word continuation of an
+    /// abstract. Abstracts are worded so that they end on more than one word at both widths.
     static func orphans(_ help: String) -> [String] {
         var found: [String] = []
         var previous = ""
+        var inOptions = false
         for line in help.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
-            if line.hasPrefix("USAGE:") { break }
+            if line.hasPrefix("USAGE:") { inOptions = true }
             let indent = line.prefix { $0 == " " }.count
             let previousIndent = previous.prefix { $0 == " " }.count
             let words = line.split(separator: " ")
-            if words.count == 1, previous.contains { $0 != " " }, indent == previousIndent || previous.hasPrefix("OVERVIEW: ") {
+            let previousHasText = previous.contains { $0 != " " }
+            // Before USAGE: paragraphs. After it: an option's or subcommand's abstract, whose
+            // continuation lines stand at the abstract's column (deeper than the name).
+            let continuation =
+                inOptions
+                ? indent >= 20 && previousHasText && !previous.hasSuffix(":")
+                : previousHasText && (indent == previousIndent || previous.hasPrefix("OVERVIEW: "))
+            if words.count == 1, continuation {
                 found.append("\(previous)\n\(line)")
             }
             previous = line
