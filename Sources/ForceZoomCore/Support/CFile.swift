@@ -135,21 +135,25 @@ final class CFile {
     /// The process's standard output.
     static func standardOutput() -> CFile { CFile(stream: fz_stdout()) }
 
+    /// Records standard input in `ReadFiles` when it is a file; the error when that file is
+    /// where standard output goes (`- <in.png >>in.png`).
+    private static func recordStandardInput() -> Errno? {
+        guard let id = FileIdentity.ofDescriptor(0) else { return nil }
+        do throws(ReadFilesError) { try ReadFiles.record(id) } catch { return Errno(EBUSY, ReadFilesError.reason) }
+        return nil
+    }
+
     /// The process's standard input, read as a stream (a list of paths), recorded in
     /// `ReadFiles` when it is a file.
     static func standardInput() -> Result<CFile, Errno> {
-        if let id = FileIdentity.ofDescriptor(0) {
-            do throws(ReadFilesError) { try ReadFiles.record(id) } catch { return .failure(Errno(EBUSY, ReadFilesError.reason)) }
-        }
+        if let refused = recordStandardInput() { return .failure(refused) }
         return .success(CFile(stream: fz_stdin()))
     }
 
     /// Reads all of standard input into memory and opens a stream over it (stdin cannot
     /// seek back after sniffing, and libjpeg and libpng read from a stream).
     static func slurpStandardInput(limit: Int) -> Result<CFile, Errno> {
-        if let id = FileIdentity.ofDescriptor(0) {
-            do throws(ReadFilesError) { try ReadFiles.record(id) } catch { return .failure(Errno(EBUSY, ReadFilesError.reason)) }
-        }
+        if let refused = recordStandardInput() { return .failure(refused) }
         var bytes = [UInt8]()
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
