@@ -156,8 +156,7 @@ struct Crop: ParsableCommand {
     }
 
     func run() throws {
-        let reader: ImageReader
-        reader = try ImageReader(path: input, options: encode.reading(decode))
+        let reader = try ImageReader(path: input, options: encode.reading(decode))
         let header = reader.header
         let upright = header.uprightSize
 
@@ -195,8 +194,7 @@ struct Crop: ParsableCommand {
         } else {
             return try runSixteenBit(geometries, reader: reader, paths: paths)
         }
-        var sources: [Image]
-        sources = try reader.readUpright(rects)
+        var sources = try reader.readUpright(rects)
         for i in sources.indices { try encode.convert(&sources[i], from: header.color, path: reader.path, lenient: decode.lenient) }
         let carried = encode.carry(header.color, path: reader.path)
         let inks = DrawingColors(output: carried)
@@ -208,8 +206,7 @@ struct Crop: ParsableCommand {
             PinLayer(markers, color: inks.map(PinRenderer.color)).draw(
                 on: &peek, transform: .translation(-g.window.x, -g.window.y).then(.scale(g.zoom, g.zoom)))
             let path = paths[i]
-            let bytes: Int64?
-            bytes = try ImageWriter.write(
+            let bytes = try ImageWriter.write(
                 peek, to: path, encoding: encode.encoding(forRendered: path), protecting: [input], color: carried)
             if json {
                 print(geometryJSON(g, header: header, requested: at[i], output: path, bytes: bytes, path: reader.path))
