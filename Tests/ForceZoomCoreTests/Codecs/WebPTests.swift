@@ -157,5 +157,4 @@ struct WebPTests {
         let top = PixelRect(x: 0, y: 0, width: 600, height: 32)
         #expect(TestSupport.maxDifference(partial.cropped(to: top), reference.cropped(to: top)) == 0)
     }
-
 }
