@@ -33,7 +33,9 @@ struct Fixture: ParsableCommand {
               forcezoom fixture orientation --size 600x400 --exif-orientation 6 -o o6.jpg
               forcezoom fixture gradient --size 256x16 --color gray --depth 16 -o g16.png
               forcezoom fixture --decode crop.png
-            """)
+              forcezoom fixture kit kit --set orientation
+            """,
+        subcommands: [FixtureKit.self])
 
     @Argument(help: ArgumentHelp("The pattern: \(Pattern.Kind.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "pattern"))
     var pattern: Pattern.Kind?

@@ -450,9 +450,10 @@ enum HEIFEncoder {
     /// - Parameters:
     ///   - quality: 1-100 (libheif's lossy quality); `lossless` for the encoder's lossless mode.
     ///   - exif: a TIFF block; `rotation`: 0, 90, 180 or 270 (anticlockwise, as irot says).
+    ///   - mirror: an `imir` axis (0 top-bottom, 1 left-right, as libheif reads it) after the irot.
     static func encode(
         _ image: Image, avif: Bool, quality: Int, lossless: Bool, exif: [UInt8]?, rotation: Int,
-        path: String
+        mirror: Int? = nil, path: String
     ) throws(OutputError) -> [UInt8] {
         let source = image.format.isGray ? image.converted(to: image.format.hasAlpha ? .rgba : .rgb) : image
         func fail(_ what: String, _ e: heif_error? = nil) -> OutputError {
@@ -502,10 +503,19 @@ enum HEIFEncoder {
         }
         err = withExtendedLifetime(sink) { fz_heif_context_write(ctx, &writer, Unmanaged.passUnretained(sink).toOpaque()) }
         guard err.code == heif_error_Ok else { throw fail("writing failed", err) }
-        if rotation == 0 { return sink.bytes }
-        guard let rotated = HEIFBoxes.addingRotation(sink.bytes, degrees: rotation) else {
-            throw fail("cannot add the irot box to what libheif wrote")
+        var bytes = sink.bytes
+        if rotation != 0 {
+            guard let rotated = HEIFBoxes.addingRotation(bytes, degrees: rotation) else {
+                throw fail("cannot add the irot box to what libheif wrote")
+            }
+            bytes = rotated
         }
-        return rotated
+        if let mirror {
+            guard let mirrored = HEIFBoxes.addingMirror(bytes, axis: mirror) else {
+                throw fail("cannot add the imir box to what libheif wrote")
+            }
+            bytes = mirrored
+        }
+        return bytes
     }
 }
