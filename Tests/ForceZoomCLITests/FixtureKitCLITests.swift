@@ -30,7 +30,7 @@ struct FixtureKitCLITests {
     @Test func writesEverySet() throws {
         let (dir, first, _) = Self.made
         try #require(first.status == 0, "\(first)")
-        #expect(first.stdout == "a: 55 fixtures, 8 references, MANIFEST.json\n")
+        #expect(first.stdout == "a: 55 fixtures, 8 references, MANIFEST.json, MANIFEST.tsv\n")
         let files = Self.files
         #expect(files.count == 55)
         var sets: [String: Int] = [:]
@@ -43,10 +43,16 @@ struct FixtureKitCLITests {
             #expect(!CLI.bytes(FileSystem.join(dir, "a/" + path)).isEmpty, "\(path)")
             #expect(CLI.bytes(FileSystem.join(dir, "a/" + ref)).starts(with: [0x89, 0x50, 0x4E, 0x47]), "\(ref) is a PNG")
         }
+        // MANIFEST.tsv: the same files and references, in the same order, after its header.
+        let rows = CLI.read(FileSystem.join(dir, "a/MANIFEST.tsv")).split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+        #expect(rows.first == ["path", "reference", "metric", "threshold", "icc", "why"])
+        #expect(
+            rows.dropFirst().map { [$0[0], $0[1]] }
+                == files.map { [$0["path"], $0["reference"]].map { if case .string(let s)? = $0 { s } else { "" } } })
         // 8 JPEG + 8 PNG + 8 WebP EXIF, 8 irot x imir, 3 wrongly tagged, EXIF+XMP, HEIF EXIF ignored.
         #expect(sets == ["orientation": 37, "formats": 7, "colour": 5, "deep": 2, "alpha": 4])
         let only = CLI.run(["fixture", "kit", "o", "--set", "orientation"], in: dir)
-        #expect(only.status == 0 && only.stdout == "o: 37 fixtures, 2 references, MANIFEST.json\n", "\(only)")
+        #expect(only.status == 0 && only.stdout == "o: 37 fixtures, 2 references, MANIFEST.json, MANIFEST.tsv\n", "\(only)")
         let bad = CLI.run(["fixture", "kit", "x", "--set", "colours"], in: dir)
         #expect(bad.status == 2 && bad.stderr.contains("--set") && bad.stderr.split(separator: "\n").count == 1, "\(bad)")
     }

@@ -63,7 +63,8 @@ struct ReadmeDocTests {
                 }
                 if got != want {
                     Issue.record(
-                        "README.md:\(block.line): $ \(command.text)\n--- README\n\(want.joined(separator: "\n"))\n--- forcezoom\n\(got.joined(separator: "\n"))")
+                        "README.md:\(block.line): $ \(command.text)\n--- README\n\(want.joined(separator: "\n"))\n--- forcezoom\n\(got.joined(separator: "\n"))"
+                    )
                 }
             }
             ran += 1

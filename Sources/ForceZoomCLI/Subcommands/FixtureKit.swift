@@ -42,7 +42,7 @@ struct FixtureKit: ParsableCommand {
     func run() throws {
         let sets = set.contains(.all) ? KitSet.allCases : KitSet.allCases.filter { s in set.contains { $0.rawValue == s.rawValue } }
         let summary = try KitWriter.write(KitPlan.entries(for: sets), sets: sets, to: directory)
-        print("\(Echo.value(directory)): \(summary.files) fixtures, \(summary.references) references, MANIFEST.json")
+        print("\(Echo.value(directory)): \(summary.files) fixtures, \(summary.references) references, MANIFEST.json, MANIFEST.tsv")
     }
 }
 

@@ -111,7 +111,7 @@ public enum KitPlan {
         ] {
             for n in 1...8 {
                 let e = encoding(format, quality: 95, lossless: true, exif: n)
-                let stored = n == 1 ? "the pixels are stored upright" : "the pixels are stored turned"
+                let stored = n == 1 ? "the pixels are stored upright" : "the pixels are stored transformed by its inverse, as a camera stores them"
                 let why = "\(container) Orientation \(exifNames[n]!): \(stored); \(shows)."
                 out.append(entry("orientation/\(format == "jpg" ? "jpeg" : format)-exif-\(n).\(format)", .orientation, e, tolerance, why))
             }

@@ -38,15 +38,17 @@ public enum KitWriter {
                 try FixtureWriter.write(entry.pattern, encoding: entry.encoding, into: output(entry.path, in: root, dir: dir))
                 summary.files += 1
             }
-            let out = try output("MANIFEST.json", in: root, dir: dir)
-            do {
-                try ImageWriter.writeBytes(Array(manifest(entries, sets: sets).utf8), into: out)
-                try out.commit()
-            } catch {
-                out.discard()
-                throw error
+            for (name, text) in [("MANIFEST.json", manifest(entries, sets: sets)), ("MANIFEST.tsv", table(entries))] {
+                let out = try output(name, in: root, dir: dir)
+                do {
+                    try ImageWriter.writeBytes(Array(text.utf8), into: out)
+                    try out.commit()
+                } catch {
+                    out.discard()
+                    throw error
+                }
             }
-            summary.manifest = out.path
+            summary.manifest = FileSystem.join(dir, "MANIFEST.json")
         } catch let e as FixtureError {
             throw e
         } catch let e as OutputError {
@@ -93,6 +95,23 @@ public enum KitWriter {
             image.pixels.withMutableBytes { t.apply($0, pixels: n) }
         }
         return image.oriented(r.turn)
+    }
+
+    /// MANIFEST.tsv: the manifest's checks as `forcezoom compare` takes them, for a shell loop
+    /// (`while IFS=$'\t' read -r path reference metric threshold icc why`) with no JSON tool:
+    /// a header line, then per file its path, reference, metric (pae or psnr), threshold,
+    /// `--icc` (srgb where the file carries a profile, else keep) and why.
+    public static func table(_ entries: [KitEntry]) -> String {
+        var out = "path\treference\tmetric\tthreshold\ticc\twhy\n"
+        for e in entries {
+            let (metric, threshold) =
+                switch e.tolerance {
+                case .pae(let n): ("pae", String(n))
+                case .psnr(let db): ("psnr", JSON.format(db))
+                }
+            out += [e.path, e.reference.path, metric, threshold, e.profile == nil ? "keep" : "srgb", e.why].joined(separator: "\t") + "\n"
+        }
+        return out
     }
 
     /// MANIFEST.json: one file per line, so a diff shows what changed.
