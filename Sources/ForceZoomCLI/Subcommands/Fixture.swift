@@ -281,7 +281,7 @@ struct Fixture: ParsableCommand {
             // Not exact: lossy or resampled, fitted (`FittedTrace`).
             guard let f = FittedTrace.fit(image) else {
                 throw ToolFailure(
-                    "\(path == "-" ? "<stdin>" : path): not a piece of a coords fixture: neither exact (1:1 or a whole-number zoom, padded or not) nor fitted within 2 pixels over half its pixels (recoloured, or too damaged?)"
+                    "\(path == "-" ? "<stdin>" : path): not a piece of a coords fixture: neither exact (1:1 or a whole-number zoom, padded or not) nor fitted within \(Int(FittedTrace.tolerance)) pixels over half its pixels (recoloured, or too damaged?)"
                 )
             }
             print(
