@@ -16,7 +16,7 @@ struct FixtureKit: ParsableCommand {
                            HEIC, AVIF
               colour       PNG, JPEG with Display P3 and Adobe RGB profiles; a gray
                            PNG with a gray profile
-              deep         16-bit PNG, RGB and gray
+              deep         16-bit PNG, RGB and gray; 10-bit HEIC
               alpha        RGBA PNG, WebP (lossless, lossy) and AVIF
 
             MANIFEST.json (docs/json/fixture-kit.schema.json) lists per file its path, format, stored and upright size, tags, `reference` (a lossless 8-bit PNG of what a correct reader shows, upright, in sRGB), `tolerance` ({"pae":N} levels or {"psnr":dB}) and `why`, a sentence a failing test can print. Check a decoder's output with `forcezoom compare OUTPUT REFERENCE --metric pae|psnr --threshold N`.

@@ -451,9 +451,12 @@ enum HEIFEncoder {
     ///   - quality: 1-100 (libheif's lossy quality); `lossless` for the encoder's lossless mode.
     ///   - exif: a TIFF block; `rotation`: 0, 90, 180 or 270 (anticlockwise, as irot says).
     ///   - mirror: an `imir` axis (0 top-bottom, 1 left-right, as libheif reads it) after the irot.
+    ///   - tenBit: 10-bit samples (0-1023, interleaved as `image`'s format, RGB or RGBA) coded
+    ///     instead of `image`'s 8-bit pixels (which then give only the size and format): a
+    ///     Main 10 HEIC or a 10-bit AVIF.
     static func encode(
         _ image: Image, avif: Bool, quality: Int, lossless: Bool, exif: [UInt8]?, rotation: Int,
-        mirror: Int? = nil, path: String
+        mirror: Int? = nil, tenBit: [UInt16]? = nil, path: String
     ) throws(OutputError) -> [UInt8] {
         let source = image.format.isGray ? image.converted(to: image.format.hasAlpha ? .rgba : .rgb) : image
         func fail(_ what: String, _ e: heif_error? = nil) -> OutputError {
@@ -470,21 +473,35 @@ enum HEIFEncoder {
         _ = fz_heif_encoder_set_lossless(enc, lossless ? 1 : 0)
         var img: OpaquePointer?
         let alpha = source.format.hasAlpha
-        err = fz_heif_image_create(
-            Int32(source.width), Int32(source.height), heif_colorspace_RGB,
-            alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, &img)
+        let chroma =
+            tenBit == nil
+            ? (alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB)
+            : (alpha ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RRGGBB_LE)
+        err = fz_heif_image_create(Int32(source.width), Int32(source.height), heif_colorspace_RGB, chroma, &img)
         guard err.code == heif_error_Ok, let img else { throw fail("cannot make the image", err) }
         defer { fz_heif_image_release(img) }
-        err = fz_heif_image_add_plane(img, heif_channel_interleaved, Int32(source.width), Int32(source.height), 8)
+        err = fz_heif_image_add_plane(img, heif_channel_interleaved, Int32(source.width), Int32(source.height), tenBit == nil ? 8 : 10)
         guard err.code == heif_error_Ok else { throw fail("cannot add the plane", err) }
         var stride: Int32 = 0
         guard let plane = fz_heif_image_get_plane(img, heif_channel_interleaved, &stride) else { throw fail("no plane") }
         let rowBytes = source.width * source.format.channels
-        source.pixels.withUnsafeBytes { p in
+        if let tenBit {
+            // Little-endian 16-bit words, 10 significant bits, as RRGGBB_LE says.
             for y in 0..<source.height {
-                (plane + y * Int(stride)).update(
-                    from: p.baseAddress!.advanced(by: y * rowBytes).assumingMemoryBound(to: UInt8.self),
-                    count: rowBytes)
+                let row = plane + y * Int(stride)
+                for k in 0..<rowBytes {
+                    let v = tenBit[y * rowBytes + k]
+                    row[2 * k] = UInt8(v & 0xFF)
+                    row[2 * k + 1] = UInt8(v >> 8)
+                }
+            }
+        } else {
+            source.pixels.withUnsafeBytes { p in
+                for y in 0..<source.height {
+                    (plane + y * Int(stride)).update(
+                        from: p.baseAddress!.advanced(by: y * rowBytes).assumingMemoryBound(to: UInt8.self),
+                        count: rowBytes)
+                }
             }
         }
         var handle: OpaquePointer?

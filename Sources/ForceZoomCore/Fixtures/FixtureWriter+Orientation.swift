@@ -25,6 +25,21 @@ extension FixtureWriter {
         } ?? turn
     }
 
+    /// The pattern's samples at 10 bits (rounded from 16), interleaved RGB or RGBA, for a
+    /// 10-bit HEIC or AVIF.
+    static func tenBit(_ stored: PixelSize, _ alpha: Bool, _ sample: (Int, Int) -> Sample16) -> [UInt16] {
+        func to10(_ v: UInt16) -> UInt16 { UInt16((UInt32(v) * 1023 + 32767) / 65535) }
+        var out: [UInt16] = []
+        out.reserveCapacity(stored.width * stored.height * (alpha ? 4 : 3))
+        for y in 0..<stored.height {
+            for x in 0..<stored.width {
+                let s = sample(x, y)
+                out += alpha ? [to10(s.r), to10(s.g), to10(s.b), to10(s.a)] : [to10(s.r), to10(s.g), to10(s.b)]
+            }
+        }
+        return out
+    }
+
     /// An XMP packet that says only tiff:Orientation, as exiftool writes it.
     static func xmpPacket(orientation: Int) -> [UInt8] {
         Array(

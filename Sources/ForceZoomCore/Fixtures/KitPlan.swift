@@ -228,7 +228,13 @@ public enum KitPlan {
         var gray = rgb
         gray.color = .gray
         let why = "16-bit PNG: a reader that shows 8 bits rounds or truncates (levels differ by one at most)."
+        var heic = encoding("heic", quality: 90)
+        heic.depth = 10
         return [
+            entry(
+                "deep/heic-10-bit.heic", .deep, heic, .psnr(40),
+                "Main 10 HEIC (x265), quality 90: a reader that shows 8 bits scales 10 to 8 (rounding or truncating, a level apart); within 40 dB.",
+                pattern: ramp, reference: KitReference(path: "reference/deep-ramp.png", pattern: ramp)),
             entry(
                 "deep/png-16-rgb.png", .deep, rgb, .pae(1), why, pattern: ramp,
                 reference: KitReference(path: "reference/deep-ramp.png", pattern: ramp)),
