@@ -80,7 +80,7 @@ public struct ForceZoom: ParsableCommand {
             }
             finishStdout()
             let names = subcommandNames
-            let subcommand = arguments.first { names.contains($0) }
+            let subcommand = arguments.starts(with: ["fixture", "kit"]) ? "fixture kit" : arguments.first { names.contains($0) }
             // A mistyped option explains whatever else the parser or validate() found missing.
             let unknown = ArgumentRepair.unknownOption(arguments, subcommands: configuration.subcommands)
             usageError(unknown ?? ArgumentRepair.withValidValues(message(for: error)), subcommand: subcommand)

@@ -55,6 +55,12 @@ struct FixtureKitCLITests {
         #expect(only.status == 0 && only.stdout == "o: 37 fixtures, 2 references, MANIFEST.json, MANIFEST.tsv\n", "\(only)")
         let bad = CLI.run(["fixture", "kit", "x", "--set", "colours"], in: dir)
         #expect(bad.status == 2 && bad.stderr.contains("--set") && bad.stderr.split(separator: "\n").count == 1, "\(bad)")
+        #expect(bad.stderr.contains("forcezoom fixture kit --help"), "\(bad)")
+        let empty = CLI.run(["fixture", "kit", ""], in: dir)
+        #expect(empty.status == 2 && empty.stderr.contains("empty"), "\(empty)")
+        CLI.write(FileSystem.join(dir, "file"), [1])
+        let notFolder = CLI.run(["fixture", "kit", "file"], in: dir)
+        #expect(notFolder.status == 1 && notFolder.stderr.split(separator: "\n").count == 1, "\(notFolder)")
     }
 
     @Test func byteIdenticalWhereDeterministic() throws {
@@ -133,7 +139,7 @@ struct FixtureKitCLITests {
         #expect(code == 0, "\(CLI.read(out))")
     }
 
-    @Test(.enabled(if: pillow)) func heifMirrorIsWhatLibheifShows() throws {
+    @Test func heifBoxesSayIrotThenImir() throws {
         // The imir box is where HEIF wants it (after irot) and says the axis written.
         let dir = FileSystem.join(Self.made.dir, "a")
         try #require(Self.made.first.status == 0)

@@ -49,6 +49,7 @@ struct ReadmeDocTests {
         let doc = ReadmeDoc(Self.readme)
         try #require(doc.blocks.count >= 10, "README.md has its console examples")
         let (dir, bin) = Self.prepare()
+        defer { _ = CLI.shell("rm -rf \(CLI.quote(dir)) \(CLI.quote(bin))") }
         let hasWine = FileSystem.size(of: Self.wine) != nil
         var ran = 0
         for block in doc.blocks where !block.skip {

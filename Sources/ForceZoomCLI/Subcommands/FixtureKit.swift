@@ -36,7 +36,7 @@ struct FixtureKit: ParsableCommand {
     var set: [KitSetArgument] = [.all]
 
     func validate() throws {
-        try Outputs.checkNotEmpty(directory, "the kit folder")
+        if directory.isEmpty { throw ValidationError("the kit folder is an empty name; give a folder (made if missing)") }
     }
 
     func run() throws {
