@@ -71,11 +71,11 @@ struct FittedTraceThumbCLITests {
         // The example: the whole EXIF-6 JPEG traces to its upright self, at 0 (not 4096).
         let whole = try #require(Self.trace("c6.jpg", in: dir))
         #expect(whole.window.count == 4 && zip(whole.window, [0.0, 0, 300, 200]).allSatisfy { abs($0 - $1) < 0.5 }, "\(whole.window)")
-        // A 200x200 box filled around 40%,60%: the 500x500 square from x = 280 - 250 = 30, y = 0.
-        // (thumb places it 0.7 source pixels left of crop's rule: 0.3 output pixels.)
+        // A 200x200 box filled around 40%,60% (280,300) at scale 0.4, by crop's peek rule: the
+        // point's pixel centre on the output's centre pixel's, x = 280.5 - 100.5 / 0.4 = 29.25; y = 0.
         try #require(CLI.run(["thumb", "c.png", "--size", "200x200", "--crop-at", "40%,60%", "--out", "b", "-q"], in: dir).status == 0)
         let box = try #require(Self.trace("b/c.thumb.png", in: dir))
-        #expect(box.window.count == 4 && zip(box.window, [30.0, 0, 500, 500]).allSatisfy { abs($0 - $1) < 1 }, "\(box.window)")
+        #expect(box.window.count == 4 && zip(box.window, [29.25, 0, 500, 500]).allSatisfy { abs($0 - $1) < 0.5 }, "\(box.window)")
     }
 
     /// Noise and a piece of a photo are still refused with the looser 4-pixel bound.
