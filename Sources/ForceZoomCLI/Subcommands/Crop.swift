@@ -82,6 +82,7 @@ struct Crop: ParsableCommand {
     @OptionGroup var decode: DecodeFlags
     @OptionGroup var encode: EncodeFlags
     @OptionGroup var sample: DepthFlags
+    @OptionGroup var show: ShowFlags
 
     /// The most points `--at-from` reads, and the largest file it reads.
     static let pointLimit = 100_000
@@ -138,6 +139,7 @@ struct Crop: ParsableCommand {
         if output == "-" && json { throw ValidationError("-o - writes the \(FormatNames.rendered) to stdout; --json cannot share it") }
         if output == "-" && at.count > 1 { throw ValidationError("-o - takes one --at") }
         try validateLossless()
+        try show.check(output: output, without: geometryOnly ? "--geometry-only" : lossless ? "--lossless" : nil)
     }
 
     /// The output side N.
@@ -200,18 +202,22 @@ struct Crop: ParsableCommand {
         let inks = DrawingColors(output: carried)
         for w in reader.warnings { Terminal.warning("\(reader.path): \(w)") }
 
+        var shown: [Image] = []
         for (i, g) in geometries.enumerated() {
             var peek = PeekRenderer.render(g, source: sources[i], sourceRect: rects[i], background: inks.map(background.color), filter: filter)
             // Pins keep their size in output pixels at any --zoom.
             PinLayer(markers, color: inks.map(PinRenderer.color)).draw(
                 on: &peek, transform: .translation(-g.window.x, -g.window.y).then(.scale(g.zoom, g.zoom)))
-            let path = paths[i]
-            let bytes = try ImageWriter.write(
-                peek, to: path, encoding: encode.encoding(forRendered: path), protecting: [input], color: carried)
+            let path = show.writes(output: output) ? paths[i] : nil
+            let bytes = try path.flatMap { path throws in
+                try ImageWriter.write(peek, to: path, encoding: encode.encoding(forRendered: path), protecting: [input], color: carried)
+            }
             if json {
                 print(geometryJSON(g, header: header, requested: at[i], output: path, bytes: bytes, path: reader.path))
             }
+            if show.show { shown.append(peek) }
         }
+        try show.display(shown)
     }
 
     /// The lossless path: the squares read at full depth in one decode (the image is upright
@@ -221,6 +227,7 @@ struct Crop: ParsableCommand {
         let header = reader.header
         let carried = encode.carry(header.color, path: reader.path)
         let sources = try reader.readStored16(geometries.map(\.coveredRect))
+        var shown: [Image] = []
         for (i, g) in geometries.enumerated() {
             var source = sources[i]
             try encode.convert(&source, from: header.color, path: reader.path, lenient: decode.lenient)
@@ -228,13 +235,17 @@ struct Crop: ParsableCommand {
             let format = padded ? source.format.union(background.color.minimalFormat) : source.format
             var peek = Image16(width: g.side, height: g.side, format: format, fill: background.color)
             peek.place(source.converted(to: format), at: g.destination)
+            let path = show.writes(output: output) ? paths[i] : nil
             let bytes: Int64?
-            bytes = try ImageWriter.write(
-                peek, to: paths[i], settings: encode.png, protecting: [input], color: carried)
-            if json {
-                print(geometryJSON(g, header: header, requested: at[i], output: paths[i], bytes: bytes, path: reader.path, depth: 16))
+            bytes = try path.flatMap { path throws in
+                try ImageWriter.write(peek, to: path, settings: encode.png, protecting: [input], color: carried)
             }
+            if json {
+                print(geometryJSON(g, header: header, requested: at[i], output: path, bytes: bytes, path: reader.path, depth: 16))
+            }
+            if show.show { shown.append(InlineImage.eightBit(peek)) }
         }
+        try show.display(shown)
     }
 
     /// The geometry record printed by --json and --geometry-only.

@@ -16,6 +16,8 @@ public enum InlineImage {
         public var depth: ColorDepth
         /// Inside tmux: kitty and iTerm2 go through its passthrough.
         public var tmux: Bool
+        /// One cell in pixels when the probe measured it (`ESC [16t`).
+        public var cell: PixelSize?
 
         public init(limit: PixelSize?, graphics: GraphicsProtocol, depth: ColorDepth = .trueColor, tmux: Bool = false) {
             self.limit = limit
@@ -63,7 +65,10 @@ public enum InlineImage {
     /// The bytes that show `image` at the cursor, followed by a newline for the protocols that
     /// leave the cursor on the picture's last line.
     /// - Parameter background: what alpha is shown over where the protocol has none (nil: a checkerboard).
-    public static func encode(_ image: Image, for target: Target, background: Color? = nil) throws(OutputError) -> [UInt8] {
+    public static func encode(
+        _ image: Image, for target: Target, background: Color? = nil, newline: Bool = true
+    ) throws(OutputError) -> [UInt8] {
+        let end: [UInt8] = newline ? [UInt8(ascii: "\n")] : []
         let shown = scaled(image, to: shownSize(image.size, limit: target.limit))
         switch target.graphics {
         case .kitty, .iterm:
@@ -73,11 +78,24 @@ public enum InlineImage {
                 target.graphics == .kitty
                 ? KittyEncoder.encode(png: png) : ITermEncoder.encode(png: png, width: picture.width, height: picture.height)
             if target.tmux { bytes = TmuxPassthrough.wrap(bytes) }
-            return bytes + [UInt8(ascii: "\n")]
+            return bytes + end
         case .sixel:
-            return SixelEncoder.encode(rgb: flattened(shown, background: background)) + [UInt8(ascii: "\n")]
+            return SixelEncoder.encode(rgb: flattened(shown, background: background)) + end
         case .blocks:
             return BlockEncoder.encode(rgb: flattened(shown, background: background), depth: target.depth)
         }
+    }
+}
+
+extension InlineImage {
+    /// A 16-bit picture at 8 bits for showing (each sample rounded: v * 255 / 65535).
+    public static func eightBit(_ image: Image16) -> Image {
+        let n = image.width * image.height * image.format.channels
+        var out = [UInt8](repeating: 0, count: n)
+        for i in 0..<n {
+            let v = Int(image.bytes[2 * i]) << 8 | Int(image.bytes[2 * i + 1])
+            out[i] = UInt8((v * 255 + 32767) / 65535)
+        }
+        return Image(width: image.width, height: image.height, format: image.format, pixels: out)
     }
 }

@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""Runs a command on a pseudo-terminal, as a fake terminal for forcezoom's tests.
+
+It sets the window size, answers the probe forcezoom sends (the kitty graphics query,
+XTVERSION, the cell size and DA1) the way the chosen terminal would, types keys once the
+command has drawn, and records everything the command wrote. Prints one JSON object:
+{"status": exit status or -signal, "seconds": run time, "probeSeconds": how long the
+command waited for its probe (null if it sent none)}; the raw output goes to --capture.
+
+  --answer kitty      kitty OK, XTVERSION kitty, DA1 without sixel
+  --answer sixel      no kitty answer, DA1 with 4 (sixel), XTVERSION XTerm
+  --answer plain      no kitty answer, DA1 without 4
+  --answer none       says nothing at all (the probe must time out)
+"""
+import argparse
+import fcntl
+import json
+import os
+import pty
+import select
+import struct
+import sys
+import termios
+import time
+
+p = argparse.ArgumentParser()
+p.add_argument("--cols", type=int, default=80)
+p.add_argument("--rows", type=int, default=24)
+p.add_argument("--xpixel", type=int, default=0)
+p.add_argument("--ypixel", type=int, default=0)
+p.add_argument("--answer", choices=["kitty", "sixel", "plain", "none"], default="none")
+p.add_argument("--keys", action="append", default=[], help="a key sequence (Python escapes), sent in turn")
+p.add_argument("--wait-for", default="", help="send keys only after this text appeared (Python escapes)")
+p.add_argument("--delay", type=float, default=0.15)
+p.add_argument("--signal", type=int, default=0, help="send this signal instead of the last key")
+p.add_argument("--timeout", type=float, default=20)
+p.add_argument("--capture", required=True)
+p.add_argument("command", nargs=argparse.REMAINDER)
+a = p.parse_args()
+command = a.command[1:] if a.command and a.command[0] == "--" else a.command
+
+def unescape(s):
+    return s.encode("latin-1").decode("unicode_escape").encode("latin-1")
+
+start = time.monotonic()
+pid, fd = pty.fork()
+if pid == 0:
+    fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", a.rows, a.cols, a.xpixel, a.ypixel))
+    os.execvp(command[0], command)
+
+out = bytearray()
+keys = [unescape(k) for k in a.keys]
+wait_for = unescape(a.wait_for)
+probe_at = None
+probe_done = None
+answered = set()
+next_key_at = None
+status = None
+while True:
+    if time.monotonic() - start > a.timeout:
+        os.kill(pid, 9)
+    r, _, _ = select.select([fd], [], [], 0.02)
+    if r:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            chunk = b""
+        if not chunk:
+            break
+        out += chunk
+    # Probe answers, once each, as the terminal would send them.
+    if b"\x1b_Gi=31" in out and "kitty" not in answered:
+        answered.add("kitty")
+        probe_at = time.monotonic()
+        if a.answer == "kitty":
+            os.write(fd, b"\x1b_Gi=31;OK\x1b\\")
+    if b"\x1b[>q" in out and "version" not in answered:
+        answered.add("version")
+        if a.answer == "kitty":
+            os.write(fd, b"\x1bP>|kitty(0.35.2)\x1b\\")
+        elif a.answer == "sixel":
+            os.write(fd, b"\x1bP>|XTerm(379)\x1b\\")
+    if b"\x1b[c" in out and "da1" not in answered:
+        answered.add("da1")
+        if a.answer == "sixel":
+            os.write(fd, b"\x1b[?63;1;2;4;6;9;15;16;22c")
+        elif a.answer in ("kitty", "plain"):
+            os.write(fd, b"\x1b[?62;22c")
+    if probe_at is not None and probe_done is None and out.count(b"\x1b") and (b"\x1b[?1049h" in out or len(out) > out.find(b"\x1b[c") + 3 + 0):
+        pass
+    # Keys, once the command has drawn.
+    if keys and (not wait_for or wait_for in out):
+        now = time.monotonic()
+        if next_key_at is None:
+            next_key_at = now + a.delay
+        elif now >= next_key_at:
+            key = keys.pop(0)
+            if not keys and a.signal:
+                os.kill(pid, a.signal)
+            else:
+                os.write(fd, key)
+            next_key_at = now + a.delay
+    done, raw = os.waitpid(pid, os.WNOHANG)
+    if done:
+        # Drain what is left.
+        while True:
+            r, _, _ = select.select([fd], [], [], 0.05)
+            if not r:
+                break
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            out += chunk
+        status = os.waitstatus_to_exitcode(raw)
+        break
+if status is None:
+    _, raw = os.waitpid(pid, 0)
+    status = os.waitstatus_to_exitcode(raw)
+open(a.capture, "wb").write(bytes(out))
+print(json.dumps({"status": status, "seconds": round(time.monotonic() - start, 3)}))
