@@ -26,7 +26,7 @@ public enum BlockCanvas {
         let block = Array("\u{2580}".utf8)
         for row in 0..<(current.height / 2) {
             var x = 0
-            var fg: SIMD3<UInt8>?, bg: SIMD3<UInt8>?
+            var fg: [UInt8] = [], bg: [UInt8] = []
             while x < w {
                 if same(x, row) {
                     x += 1
@@ -34,9 +34,15 @@ public enum BlockCanvas {
                 }
                 out += Array("\u{1B}[\(row + 1);\(x + 1)H".utf8)
                 while x < w && !same(x, row) {
-                    let (top, bottom) = pair(x, row)
-                    if fg != top { out += sgr(38, top); fg = top }
-                    if bg != bottom { out += sgr(48, bottom); bg = bottom }
+                    let (top, bottom) = (sgr(38, pair(x, row).0), sgr(48, pair(x, row).1))
+                    if fg != top {
+                        out += top
+                        fg = top
+                    }
+                    if bg != bottom {
+                        out += bottom
+                        bg = bottom
+                    }
                     out += block
                     x += 1
                 }

@@ -23,17 +23,18 @@ public enum BlockEncoder {
         let block = Array("\u{2580}".utf8)
         var y = 0
         while y < image.height {
-            var fg: SIMD3<UInt8>?, bg: SIMD3<UInt8>?, defaultBackground = false
+            // The last codes sent: colours that map to the same 256-colour index send nothing.
+            var fg: [UInt8] = [], bg: [UInt8] = [], defaultBackground = false
             for x in 0..<image.width {
-                let top = color(x, y)
+                let top = sgr(38, color(x, y))
                 if fg != top {
-                    out += sgr(38, top)
+                    out += top
                     fg = top
                 }
                 if y + 1 < image.height {
-                    let bottom = color(x, y + 1)
+                    let bottom = sgr(48, color(x, y + 1))
                     if bg != bottom {
-                        out += sgr(48, bottom)
+                        out += bottom
                         bg = bottom
                     }
                 } else if !defaultBackground {
