@@ -4,8 +4,9 @@
 It sets the window size, answers the probe forcezoom sends (the kitty graphics query,
 XTVERSION, the cell size and DA1) the way the chosen terminal would, types keys once the
 command has drawn, and records everything the command wrote. Prints one JSON object:
-{"status": exit status or -signal, "seconds": run time, "probeSeconds": how long the
-command waited for its probe (null if it sent none)}; the raw output goes to --capture.
+{"status": exit status or -signal, "seconds": run time}; the raw output goes to --capture.
+--signal sends a signal in place of the last key, to the command's children when it has
+some (the command is then a shell around forcezoom, e.g. `sh -c 'forcezoom peek ...; stty -a'`).
 
   --answer kitty      kitty OK, XTVERSION kitty, DA1 without sixel
   --answer sixel      no kitty answer, DA1 with 4 (sixel), XTVERSION XTerm
@@ -42,6 +43,19 @@ command = a.command[1:] if a.command and a.command[0] == "--" else a.command
 def unescape(s):
     return s.encode("latin-1").decode("unicode_escape").encode("latin-1")
 
+def children(parent):
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = open(f"/proc/{entry}/stat").read()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == parent:
+                found.append(int(entry))
+    return found
+
+
 start = time.monotonic()
 pid, fd = pty.fork()
 if pid == 0:
@@ -51,8 +65,6 @@ if pid == 0:
 out = bytearray()
 keys = [unescape(k) for k in a.keys]
 wait_for = unescape(a.wait_for)
-probe_at = None
-probe_done = None
 answered = set()
 next_key_at = None
 status = None
@@ -71,7 +83,6 @@ while True:
     # Probe answers, once each, as the terminal would send them.
     if b"\x1b_Gi=31" in out and "kitty" not in answered:
         answered.add("kitty")
-        probe_at = time.monotonic()
         if a.answer == "kitty":
             os.write(fd, b"\x1b_Gi=31;OK\x1b\\")
     if b"\x1b[>q" in out and "version" not in answered:
@@ -86,8 +97,6 @@ while True:
             os.write(fd, b"\x1b[?63;1;2;4;6;9;15;16;22c")
         elif a.answer in ("kitty", "plain"):
             os.write(fd, b"\x1b[?62;22c")
-    if probe_at is not None and probe_done is None and out.count(b"\x1b") and (b"\x1b[?1049h" in out or len(out) > out.find(b"\x1b[c") + 3 + 0):
-        pass
     # Keys, once the command has drawn.
     if keys and (not wait_for or wait_for in out):
         now = time.monotonic()
@@ -96,7 +105,8 @@ while True:
         elif now >= next_key_at:
             key = keys.pop(0)
             if not keys and a.signal:
-                os.kill(pid, a.signal)
+                for target in children(pid) or [pid]:
+                    os.kill(target, a.signal)
             else:
                 os.write(fd, key)
             next_key_at = now + a.delay

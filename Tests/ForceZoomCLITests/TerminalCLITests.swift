@@ -1,0 +1,171 @@
+import ForceZoomCore
+import Foundation
+import Testing
+
+/// `--show`, `view` and `peek` run as built: bytes on stdout decoded independently (Pillow,
+/// sixel2png), detection and `peek` on a pseudo-terminal (Tools/term/pty_run.py).
+struct TerminalCLITests {
+    static let tools = FileSystem.join(CLI.root, "Tools/term")
+    static var sixel2png: Bool { CLI.shell("command -v sixel2png >/dev/null") == 0 }
+
+    /// A coordinate fixture (every pixel different) in a fresh folder.
+    static func fixture(_ size: String = "320x200") -> (dir: String, image: String) {
+        let dir = CLI.scratch()
+        let image = FileSystem.join(dir, "in.png")
+        #expect(CLI.run(["fixture", "coords", "--size", size, "-o", image]).status == 0)
+        return (dir, image)
+    }
+
+    static func pixelsEqual(_ a: String, _ b: String) -> Bool {
+        let r = CLI.shellOutput("/usr/bin/python3 \(CLI.quote(tools + "/check_pixels.py")) png \(CLI.quote(a)) \(CLI.quote(b))")
+        return JSONValue.object(r)?["equal"] == .bool(true)
+    }
+
+    /// Runs on a pty; returns pty_run's report and the captured output.
+    static func onPTY(_ arguments: [String], answer: String = "none", keys: [String] = [], signal: Int? = nil, shell: String? = nil)
+        -> (report: [String: JSONValue], output: [UInt8])
+    {
+        let dir = CLI.scratch()
+        let capture = FileSystem.join(dir, "capture")
+        var command = ["python3", tools + "/pty_run.py", "--capture", capture, "--answer", answer, "--wait-for", "\\x1b[?25l"]
+        for k in keys { command += ["--keys", k] }
+        if let signal { command += ["--signal", "\(signal)"] }
+        // A clean environment: the terminal the tests run in must not decide.
+        let fz = ([CLI.binary] + arguments).map(CLI.quote).joined(separator: " ")
+        command += ["--", "env", "-i", "PATH=/usr/bin:/bin", "TERM=xterm-256color", "COLORTERM=truecolor", "sh", "-c", shell.map { fz + "; " + $0 } ?? fz]
+        let out = CLI.shellOutput(command.map(CLI.quote).joined(separator: " "))
+        return (JSONValue.object(out.split(separator: "\n").last ?? "") ?? [:], CLI.bytes(capture))
+    }
+
+    @Test func showNeedsATerminalForAuto() {
+        let (dir, image) = Self.fixture()
+        let r = CLI.run(["crop", image, "--at", "50%,50%", "--size", "16", "--show"], in: dir)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("--graphics auto needs standard output to be a terminal"))
+        #expect(r.stderr.split(separator: "\n").count == 1)
+        let bad = CLI.shellOutput("cd \(CLI.quote(dir)) && FORCEZOOM_GRAPHICS=vt100 \(CLI.quote(CLI.binary)) crop in.png --at 1,1 --show 2>&1 >/dev/null; echo $?")
+        #expect(bad.hasSuffix("2\n") && bad.contains("FORCEZOOM_GRAPHICS"))
+        #expect(CLI.run(["crop", image, "--at", "1,1", "--show", "--graphics", "blocks", "-o", "-"], in: dir).status == 2)
+    }
+
+    @Test func showWithoutOutputWritesNothing() throws {
+        let (dir, image) = Self.fixture()
+        let r = CLI.run(["crop", image, "--at", "50%,50%", "--size", "16", "--show", "--graphics", "blocks"], in: dir)
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("\u{2580}"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["in.png"])
+    }
+
+    /// kitty and iTerm2 carry a PNG: decoded, it has exactly the written crop's pixels.
+    @Test(arguments: ["kitty", "iterm"]) func showCarriesTheWrittenPixels(_ graphics: String) throws {
+        let (dir, image) = Self.fixture()
+        let out = FileSystem.join(dir, "peek.png")
+        let r = CLI.run(["crop", image, "--at", "100,60", "--size", "96", "--zoom", "2", "--show", "--graphics", graphics, "-o", out], in: dir)
+        #expect(r.status == 0)
+        var base64 = ""
+        if graphics == "kitty" {
+            for part in r.stdout.components(separatedBy: "\u{1B}\\") where part.hasPrefix("\u{1B}_G") {
+                base64 += part.split(separator: ";", maxSplits: 1).last.map(String.init) ?? ""
+            }
+        } else {
+            let start = try #require(r.stdout.firstIndex(of: ":"))
+            base64 = String(r.stdout[r.stdout.index(after: start)...].prefix { $0 != "\u{07}" })
+        }
+        let png = try #require(Data(base64Encoded: base64))
+        let shown = FileSystem.join(dir, "shown.png")
+        try png.write(to: URL(fileURLWithPath: shown))
+        #expect(Self.pixelsEqual(shown, out))
+    }
+
+    @Test(.enabled(if: sixel2png)) func sixelViewDecodes() {
+        let (dir, image) = Self.fixture("64x40")
+        let stream = FileSystem.join(dir, "out.six")
+        #expect(CLI.shell("cd \(CLI.quote(dir)) && \(CLI.quote(CLI.binary)) view in.png --graphics sixel > out.six") == 0)
+        let report = CLI.shellOutput("/usr/bin/python3 \(CLI.quote(Self.tools + "/check_pixels.py")) sixel \(CLI.quote(stream)) \(CLI.quote(image))")
+        let r = JSONValue.object(report) ?? [:]
+        // 2560 colours: median cut to 256, so close, not exact.
+        if case .number(let psnr)? = r["psnr"] { #expect(psnr > 28, "\(report)") } else { Issue.record("no report: \(report)") }
+        #expect(CLI.read(stream).contains("in.png  64x40  PNG"))
+    }
+
+    @Test func viewFailsOneFileAndShowsTheOthers() {
+        let (dir, _) = Self.fixture("20x10")
+        let r = CLI.run(["view", "in.png", "missing.png", "in.png", "--graphics", "blocks"], in: dir)
+        #expect(r.status == 1)
+        #expect(r.stdout.components(separatedBy: "in.png  20x10  PNG").count == 3)
+        #expect(r.stderr.contains("missing.png"))
+    }
+
+    /// auto on a fake terminal: each answer picks its protocol; silence falls back to blocks.
+    @Test(arguments: [("kitty", "\u{1B}_Ga=T"), ("sixel", "\u{1B}P0;1;0q"), ("plain", "\u{2580}"), ("none", "\u{2580}")])
+    func detectionOnAPTY(_ answer: String, _ expected: String) {
+        let (_, image) = Self.fixture("40x30")
+        let (report, output) = Self.onPTY(["view", image], answer: answer)
+        #expect(report["status"] == .number(0), "\(report)")
+        let text = String(decoding: output, as: UTF8.self)
+        #expect(text.contains(expected), "\(answer)")
+        #expect(text.contains("\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\"), "the probe was sent")
+    }
+
+    /// peek driven by keys: l moves, s saves exactly `crop --at` of the reported point, + zooms,
+    /// q leaves with the terminal restored (alternate screen left, cursor shown, echo back on).
+    @Test func peekOnAPTY() throws {
+        let (dir, image) = Self.fixture()
+        let pattern = FileSystem.join(dir, "p-%d.png")
+        let (report, output) = Self.onPTY(
+            ["peek", image, "--graphics", "blocks", "-o", pattern], keys: ["l", "s", "L", "+", "s", "q"], shell: "stty -a")
+        #expect(report["status"] == .number(0), "\(report)")
+        let text = String(decoding: output, as: UTF8.self)
+        let after = try #require(text.components(separatedBy: "\u{1B}[?1049l").last)
+        #expect(text.contains("\u{1B}[?25h\u{1B}[?1049l"))
+        let records = after.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }).compactMap { JSONValue.object($0) }
+        #expect(records.count == 2)
+        for (i, record) in records.enumerated() {
+            guard case .object(let p)? = record["point"], case .number(let x)? = p["x"], case .number(let y)? = p["y"],
+                case .number(let side)? = record["side"], case .number(let zoom)? = record["zoom"]
+            else { Issue.record("no point in \(record)"); continue }
+            let reference = FileSystem.join(dir, "crop-\(i).png")
+            let crop = CLI.run(["crop", image, "--at", "\(Int(x)),\(Int(y))", "--size", "\(Int(side))", "--zoom", "\(zoom)", "-o", reference])
+            #expect(crop.status == 0)
+            #expect(Self.pixelsEqual(reference, FileSystem.join(dir, "p-\(i + 1).png")))
+        }
+        #expect(records.count == 2 && records[0]["zoom"] == .number(1) && records[1]["zoom"] == .number(2))
+        // stty -a after peek: the line discipline is back (echo, canonical mode, signals).
+        let modes = Self.words(after)
+        #expect(modes.isSuperset(of: ["echo", "icanon", "isig", "icrnl"]), "\(after)")
+    }
+
+    /// SIGTERM while peek is raw: the handler restores the terminal before the process ends.
+    @Test func peekRestoresOnSIGTERM() throws {
+        let (dir, image) = Self.fixture()
+        let (report, output) = Self.onPTY(["peek", image, "--graphics", "blocks"], keys: ["l", "x"], signal: 15, shell: "stty -a")
+        #expect(report["status"] == .number(0), "the shell ran stty: \(report)")
+        let text = String(decoding: output, as: UTF8.self)
+        let after = try #require(text.components(separatedBy: "\u{1B}[?1049l").last)
+        #expect(text.contains("\u{1B}[?25h\u{1B}[?1049l"))
+        let modes = Self.words(after)
+        #expect(modes.isSuperset(of: ["echo", "icanon", "isig", "icrnl"]), "\(after)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["in.png"])
+    }
+
+    /// `stty -a`'s words (CRLF is one Character, so split the scalars).
+    static func words(_ text: String) -> Set<String> {
+        Set(text.unicodeScalars.split(whereSeparator: { " \r\n;".unicodeScalars.contains($0) }).map { String(String.UnicodeScalarView($0)) })
+    }
+
+    @Test func peekNeedsATerminal() {
+        let (dir, image) = Self.fixture("20x10")
+        let r = CLI.run(["peek", image], in: dir)
+        #expect(r.status == 2 && r.stderr.contains("interactive"))
+    }
+}
+
+extension CLI {
+    /// A shell command's standard output.
+    static func shellOutput(_ command: String) -> String {
+        let dir = scratch()
+        let out = dir + "/out"
+        _ = shell("(\(command)) > \(quote(out)) 2>/dev/null")
+        return read(out)
+    }
+}
