@@ -36,6 +36,8 @@ p.add_argument("--delay", type=float, default=0.15)
 p.add_argument("--signal", type=int, default=0, help="send this signal instead of the last key")
 p.add_argument("--timeout", type=float, default=20)
 p.add_argument("--capture", required=True)
+p.add_argument("--relay", action="store_true",
+               help="take the window size from this terminal and copy everything the command writes to it")
 p.add_argument("command", nargs=argparse.REMAINDER)
 a = p.parse_args()
 command = a.command[1:] if a.command and a.command[0] == "--" else a.command
@@ -57,9 +59,12 @@ def children(parent):
 
 
 start = time.monotonic()
+size = struct.pack("HHHH", a.rows, a.cols, a.xpixel, a.ypixel)
+if a.relay:
+    size = fcntl.ioctl(1, termios.TIOCGWINSZ, b"\0" * 8)
 pid, fd = pty.fork()
 if pid == 0:
-    fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", a.rows, a.cols, a.xpixel, a.ypixel))
+    fcntl.ioctl(0, termios.TIOCSWINSZ, size)
     os.execvp(command[0], command)
 
 out = bytearray()
@@ -80,6 +85,8 @@ while True:
         if not chunk:
             break
         out += chunk
+        if a.relay:
+            os.write(1, chunk)
     # Probe answers, once each, as the terminal would send them.
     if b"\x1b_Gi=31" in out and "kitty" not in answered:
         answered.add("kitty")
