@@ -4,7 +4,8 @@
 It sets the window size, answers the probe forcezoom sends (the kitty graphics query,
 XTVERSION, the cell size and DA1) the way the chosen terminal would, types keys once the
 command has drawn, and records everything the command wrote. Prints one JSON object:
-{"status": exit status or -signal, "seconds": run time}; the raw output goes to --capture.
+{"status": exit status or -signal, "seconds": run time, "keyLatencies": seconds from each key
+to the first output after it}; the raw output goes to --capture.
 --signal sends a signal in place of the last key, to the command's children when it has
 some (the command is then a shell around forcezoom, e.g. `sh -c 'forcezoom peek ...; stty -a'`).
 
@@ -72,6 +73,9 @@ keys = [unescape(k) for k in a.keys]
 wait_for = unescape(a.wait_for)
 answered = set()
 next_key_at = None
+# (time a key was sent, time the first output after it came): the latency of each key.
+latencies = []
+pending_key = None
 status = None
 while True:
     if time.monotonic() - start > a.timeout:
@@ -85,6 +89,9 @@ while True:
         if not chunk:
             break
         out += chunk
+        if pending_key is not None:
+            latencies.append(round(time.monotonic() - pending_key, 4))
+            pending_key = None
         if a.relay:
             os.write(1, chunk)
     # Probe answers, once each, as the terminal would send them.
@@ -116,6 +123,7 @@ while True:
                     os.kill(target, a.signal)
             else:
                 os.write(fd, key)
+                pending_key = time.monotonic()
             next_key_at = now + a.delay
     done, raw = os.waitpid(pid, os.WNOHANG)
     if done:
@@ -137,4 +145,4 @@ if status is None:
     _, raw = os.waitpid(pid, 0)
     status = os.waitstatus_to_exitcode(raw)
 open(a.capture, "wb").write(bytes(out))
-print(json.dumps({"status": status, "seconds": round(time.monotonic() - start, 3)}))
+print(json.dumps({"status": status, "seconds": round(time.monotonic() - start, 3), "keyLatencies": latencies}))

@@ -71,7 +71,7 @@ struct GraphicsFlags: ParsableArguments {
 struct ShowFlags: ParsableArguments {
     @Flag(
         name: .long,
-        help: "After writing, print the output in the terminal (see --graphics); with --show and no -o, nothing is written.")
+        help: "After writing, print the output in the terminal as --graphics says; with --show and no -o, no file is written at all.")
     var show = false
 
     @OptionGroup var graphics: GraphicsFlags

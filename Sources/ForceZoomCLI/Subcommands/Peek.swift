@@ -7,7 +7,7 @@ struct Peek: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Peek interactively: move the touch point over the fitted image and see the 1:1 detail beside it.",
         discussion: """
-            The alternate screen shows the image fitted with the preview box (as frame draws it) and, beside it, the peek: the pixels crop --at gives for the point, with --size the side shown and --zoom the zoom. Arrows or hjkl move the point by one cell's worth of image pixels (shift: ten); a mouse click sets it; + and - zoom the peek (1x, 2x, 4x, 8x); s saves the peek (-o, default <stem>.peek-%d.png); q, Esc or Ctrl-C leave. On leaving, the terminal is restored and each saved peek's crop --json object is printed on standard output.
+            The alternate screen shows the image fitted with the preview box (as frame draws it) and, beside it, the peek: the pixels crop --at gives for the point, with --size the side shown and --zoom the zoom. Arrows or hjkl move the point by one cell's worth of image pixels (shift: ten); a mouse click sets it; + and - zoom the peek (1x, 2x, 4x, 8x); s saves the peek (-o, default <stem>.peek-%d.png); q, Esc or Ctrl-C leave. On leaving, the terminal is restored and each saved peek's crop --json object is printed on standard output, one line each.
 
             Examples:
               forcezoom peek photo.jpg

@@ -55,6 +55,33 @@ public struct PeekSession {
         var status = ""
     }
 
+    /// The smallest rectangle on whole cells holding every pixel where `old` and `new`
+    /// differ (all of `new` when there is no `old` of its size).
+    static func changedCells(_ old: Image?, _ new: Image, cell: PixelSize) -> PixelRect {
+        guard let old, old.size == new.size, old.format == new.format else { return PixelRect(size: new.size) }
+        let c = new.format.channels, stride = new.width * c
+        var x0 = new.width, y0 = new.height, x1 = -1, y1 = -1
+        old.pixels.withUnsafeBufferPointer { a in
+            new.pixels.withUnsafeBufferPointer { b in
+                for y in 0..<new.height {
+                    let row = y * stride
+                    var first = -1, last = -1
+                    for i in 0..<stride where a[row + i] != b[row + i] {
+                        if first < 0 { first = i }
+                        last = i
+                    }
+                    if first < 0 { continue }
+                    (x0, x1) = (min(x0, first / c), max(x1, last / c))
+                    (y0, y1) = (min(y0, y), y)
+                }
+            }
+        }
+        if x1 < 0 { return PixelRect(x: 0, y: 0, width: 0, height: 0) }
+        let left = x0 - x0 % cell.width, top = y0 - y0 % cell.height
+        let right = min(new.width, (x1 / cell.width + 1) * cell.width), bottom = min(new.height, (y1 / cell.height + 1) * cell.height)
+        return PixelRect(x: left, y: top, width: right - left, height: bottom - top)
+    }
+
     func draw(_ drawn: inout Drawn, note: String) {
         var out: [UInt8] = []
         if target.graphics == .blocks {
@@ -65,10 +92,15 @@ public struct PeekSession {
             let view = screen.view(), peek = screen.peek()
             let redrawAll = target.graphics == .kitty && (view != drawn.view || peek != drawn.peek)
             if redrawAll { out += Array(Self.kittyClear.utf8) }
+            let plain = InlineImage.Target(limit: nil, graphics: target.graphics, tmux: target.tmux)
             for (pane, old, column) in [(view, drawn.view, 1), (peek, drawn.peek, screen.peekX / screen.cell.width + 1)]
             where redrawAll || pane != old {
-                out += Array("\u{1B}[1;\(column)H".utf8)
-                out += (try? InlineImage.encode(pane, for: InlineImage.Target(limit: nil, graphics: target.graphics, tmux: target.tmux), newline: false)) ?? []
+                // Only the cells that changed (the box's old and new place), unless kitty,
+                // which stacks pictures: there everything was cleared and is drawn again.
+                let rect = redrawAll ? PixelRect(size: pane.size) : Self.changedCells(old, pane, cell: screen.cell)
+                let part = rect.size == pane.size ? pane : pane.cropped(to: rect)
+                out += Array("\u{1B}[\(rect.y / screen.cell.height + 1);\(column + rect.x / screen.cell.width)H".utf8)
+                out += (try? InlineImage.encode(part, for: plain, newline: false)) ?? []
             }
             drawn.view = view
             drawn.peek = peek

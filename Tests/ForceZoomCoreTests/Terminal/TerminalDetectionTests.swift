@@ -81,3 +81,19 @@ struct TerminalDetectionTests {
         #expect(clicked && screen.point.x < 10)
     }
 }
+
+/// `peek` redraws only the cells that changed.
+struct PeekRedrawTests {
+    @Test func changedCellsCoverTheDifferenceOnTheCellGrid() {
+        let a = Image(width: 50, height: 40, format: .rgb, fill: .black)
+        var b = a
+        for k in 0..<3 { b.pixels[(13 * 50 + 21) * 3 + k] = 200 }
+        let cell = PixelSize(width: 8, height: 16)
+        #expect(PeekSession.changedCells(a, b, cell: cell) == PixelRect(x: 16, y: 0, width: 8, height: 16))
+        for k in 0..<3 { b.pixels[(39 * 50 + 49) * 3 + k] = 200 }
+        // The last, partial cells are cut at the picture's edge.
+        #expect(PeekSession.changedCells(a, b, cell: cell) == PixelRect(x: 16, y: 0, width: 34, height: 40))
+        #expect(PeekSession.changedCells(nil, b, cell: cell) == PixelRect(size: b.size))
+        #expect(PeekSession.changedCells(a, a, cell: cell).isEmpty)
+    }
+}
