@@ -30,9 +30,12 @@ struct TerminalCLITests {
         var command = ["python3", tools + "/pty_run.py", "--capture", capture, "--answer", answer, "--wait-for", "\\x1b[?25l"]
         for k in keys { command += ["--keys", k] }
         if let signal { command += ["--signal", "\(signal)"] }
-        // A clean environment: the terminal the tests run in must not decide.
+        // A clean environment: the terminal the tests run in must not decide. Swift's
+        // backtracer is off: on a terminal it waits for a key after a crash (our fault
+        // handler has restored the terminal before it runs), which would hang the test.
         let fz = ([CLI.binary] + arguments).map(CLI.quote).joined(separator: " ")
-        command += ["--", "env", "-i", "PATH=/usr/bin:/bin", "TERM=xterm-256color", "COLORTERM=truecolor", "sh", "-c", shell.map { fz + "; " + $0 } ?? fz]
+        command += ["--", "env", "-i", "PATH=/usr/bin:/bin", "TERM=xterm-256color", "COLORTERM=truecolor",
+            "SWIFT_BACKTRACE=enable=no", "sh", "-c", shell.map { fz + "; " + $0 } ?? fz]
         let out = CLI.shellOutput(command.map(CLI.quote).joined(separator: " "))
         return (JSONValue.object(out.split(separator: "\n").last ?? "") ?? [:], CLI.bytes(capture))
     }
@@ -75,6 +78,84 @@ struct TerminalCLITests {
         let shown = FileSystem.join(dir, "shown.png")
         try png.write(to: URL(fileURLWithPath: shown))
         #expect(Self.pixelsEqual(shown, out))
+    }
+
+    /// Every writing command takes --show; without -o it writes nothing (thumb writes its
+    /// folder, which is its output, and shows the strip).
+    @Test(arguments: [
+        "fit in.png --screen 40x30", "frame in.png --view 60x40 --at 50%,50%", "transform in.png --rotate 90",
+        "animate in.png --screen 40x60 --from 0,0,20,20 --frames 3", "thumb in.png --size 16 --out thumbs -q",
+    ])
+    func everyCommandShows(_ command: String) throws {
+        let (dir, _) = Self.fixture("64x48")
+        let r = CLI.run(command.split(separator: " ").map(String.init) + ["--show", "--graphics", "blocks"], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("\u{2580}"))
+        let expected = command.hasPrefix("thumb") ? ["in.png", "thumbs"] : ["in.png"]
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == expected)
+    }
+
+    /// Blocks at 1:1 (a fit smaller than the window): each cell's two SGR colours are the
+    /// written PNG's two pixels, as Pillow reads them.
+    @Test func blocksAreTheWrittenPixels() throws {
+        let (dir, _) = Self.fixture("64x48")
+        let stdout = CLI.shellOutput(
+            "cd \(CLI.quote(dir)) && COLORTERM=truecolor \(CLI.quote(CLI.binary)) fit in.png --screen 30x21 -o fit.png --show --graphics blocks")
+        let reference = CLI.shellOutput(
+            "/usr/bin/python3 \(CLI.quote(Self.tools + "/check_pixels.py")) blocks-ref \(CLI.quote(FileSystem.join(dir, "fit.png")))")
+        guard case .array(let rows)? = try? JSONDecoder().decode(JSONValue.self, from: Data(reference.utf8)) else {
+            Issue.record("no reference: \(reference)")
+            return
+        }
+        let pixels: [[[Int]]] = rows.map { row in
+            guard case .array(let cells) = row else { return [] }
+            return cells.map { cell in
+                guard case .array(let v) = cell else { return [] }
+                return v.compactMap { if case .number(let n) = $0 { Int(n) } else { nil } }
+            }
+        }
+        let cells = Self.parseBlocks(stdout)
+        #expect(cells.count == (pixels.count + 1) / 2 && pixels.count == 21)
+        for (r, row) in cells.enumerated() {
+            #expect(row.count == pixels[0].count)
+            for (x, cell) in row.enumerated() where x < pixels[0].count {
+                #expect(cell.top == pixels[2 * r][x])
+                #expect(cell.bottom == (2 * r + 1 < pixels.count ? pixels[2 * r + 1][x] : nil))
+            }
+        }
+    }
+
+    /// Cells of `▀` with their 24-bit foreground (top pixel) and background (bottom, nil for
+    /// the terminal's default), as a terminal would track the SGR state.
+    static func parseBlocks(_ text: String) -> [[(top: [Int], bottom: [Int]?)]] {
+        var rows: [[(top: [Int], bottom: [Int]?)]] = [], row: [(top: [Int], bottom: [Int]?)] = []
+        var fg: [Int] = [], bg: [Int]? = nil
+        let scalars = Array(text.unicodeScalars)
+        var i = 0
+        while i < scalars.count {
+            let s = scalars[i]
+            if s == "\u{1B}", i + 1 < scalars.count, scalars[i + 1] == "[" {
+                var j = i + 2, body = ""
+                while j < scalars.count, scalars[j] != "m" {
+                    body.unicodeScalars.append(scalars[j])
+                    j += 1
+                }
+                let n = body.split(separator: ";").compactMap { Int($0) }
+                if n == [49] { bg = nil }
+                if n.count == 5, n[1] == 2 {
+                    if n[0] == 38 { fg = Array(n[2...]) } else if n[0] == 48 { bg = Array(n[2...]) }
+                }
+                i = j + 1
+                continue
+            }
+            if s == "\u{2580}" { row.append((fg, bg)) }
+            if s == "\n" {
+                rows.append(row)
+                row = []
+            }
+            i += 1
+        }
+        return rows
     }
 
     @Test(.enabled(if: sixel2png)) func sixelViewDecodes() {
@@ -135,10 +216,11 @@ struct TerminalCLITests {
         #expect(modes.isSuperset(of: ["echo", "icanon", "isig", "icrnl"]), "\(after)")
     }
 
-    /// SIGTERM while peek is raw: the handler restores the terminal before the process ends.
-    @Test func peekRestoresOnSIGTERM() throws {
+    /// SIGTERM, SIGHUP, or a fault (SIGSEGV, the crash path) while peek is raw: the handlers
+    /// restore the terminal before the process ends.
+    @Test(arguments: [15, 1, 11]) func peekRestoresOnSignals(_ signal: Int) throws {
         let (dir, image) = Self.fixture()
-        let (report, output) = Self.onPTY(["peek", image, "--graphics", "blocks"], keys: ["l", "x"], signal: 15, shell: "stty -a")
+        let (report, output) = Self.onPTY(["peek", image, "--graphics", "blocks"], keys: ["l", "x"], signal: signal, shell: "stty -a")
         #expect(report["status"] == .number(0), "the shell ran stty: \(report)")
         let text = String(decoding: output, as: UTF8.self)
         let after = try #require(text.components(separatedBy: "\u{1B}[?1049l").last)
