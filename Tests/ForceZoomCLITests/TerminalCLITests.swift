@@ -34,8 +34,10 @@ struct TerminalCLITests {
         // backtracer is off: on a terminal it waits for a key after a crash (our fault
         // handler has restored the terminal before it runs), which would hang the test.
         let fz = ([CLI.binary] + arguments).map(CLI.quote).joined(separator: " ")
-        command += ["--", "env", "-i", "PATH=/usr/bin:/bin", "TERM=xterm-256color", "COLORTERM=truecolor",
-            "SWIFT_BACKTRACE=enable=no", "sh", "-c", shell.map { fz + "; " + $0 } ?? fz]
+        command += [
+            "--", "env", "-i", "PATH=/usr/bin:/bin", "TERM=xterm-256color", "COLORTERM=truecolor",
+            "SWIFT_BACKTRACE=enable=no", "sh", "-c", shell.map { fz + "; " + $0 } ?? fz,
+        ]
         let out = CLI.shellOutput(command.map(CLI.quote).joined(separator: " "))
         return (JSONValue.object(out.split(separator: "\n").last ?? "") ?? [:], CLI.bytes(capture))
     }
@@ -46,7 +48,8 @@ struct TerminalCLITests {
         #expect(r.status == 2)
         #expect(r.stderr.contains("--graphics auto needs standard output to be a terminal"))
         #expect(r.stderr.split(separator: "\n").count == 1)
-        let bad = CLI.shellOutput("cd \(CLI.quote(dir)) && FORCEZOOM_GRAPHICS=vt100 \(CLI.quote(CLI.binary)) crop in.png --at 1,1 --show 2>&1 >/dev/null; echo $?")
+        let bad = CLI.shellOutput(
+            "cd \(CLI.quote(dir)) && FORCEZOOM_GRAPHICS=vt100 \(CLI.quote(CLI.binary)) crop in.png --at 1,1 --show 2>&1 >/dev/null; echo $?")
         #expect(bad.hasSuffix("2\n") && bad.contains("FORCEZOOM_GRAPHICS"))
         #expect(CLI.run(["crop", image, "--at", "1,1", "--show", "--graphics", "blocks", "-o", "-"], in: dir).status == 2)
     }
@@ -204,7 +207,10 @@ struct TerminalCLITests {
         for (i, record) in records.enumerated() {
             guard case .object(let p)? = record["point"], case .number(let x)? = p["x"], case .number(let y)? = p["y"],
                 case .number(let side)? = record["side"], case .number(let zoom)? = record["zoom"]
-            else { Issue.record("no point in \(record)"); continue }
+            else {
+                Issue.record("no point in \(record)")
+                continue
+            }
             let reference = FileSystem.join(dir, "crop-\(i).png")
             let crop = CLI.run(["crop", image, "--at", "\(Int(x)),\(Int(y))", "--size", "\(Int(side))", "--zoom", "\(zoom)", "-o", reference])
             #expect(crop.status == 0)

@@ -30,7 +30,8 @@ struct GraphicsFlags: ParsableArguments {
         guard let raw = getenv(Self.variable).map({ String(cString: $0) }), !raw.isEmpty else { return .auto }
         guard let choice = GraphicsChoice(rawValue: raw) else {
             throw ValidationError(
-                "\(Self.variable)=\(Echo.value(raw)) is not a graphics protocol; use one of \(GraphicsChoice.allCases.map(\.rawValue).joined(separator: ", "))")
+                "\(Self.variable)=\(Echo.value(raw)) is not a graphics protocol; use one of \(GraphicsChoice.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
         }
         return choice
     }
@@ -39,7 +40,8 @@ struct GraphicsFlags: ParsableArguments {
     func checkTerminal(_ what: String) throws {
         if try choice() == .auto && !TerminalScreen.isTerminal(1) {
             throw ValidationError(
-                "\(what) with --graphics auto needs standard output to be a terminal; name a protocol (--graphics kitty, iterm, sixel or blocks) to write its bytes anyway")
+                "\(what) with --graphics auto needs standard output to be a terminal; name a protocol (--graphics kitty, iterm, sixel or blocks) to write its bytes anyway"
+            )
         }
     }
 

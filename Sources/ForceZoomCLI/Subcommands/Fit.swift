@@ -85,10 +85,12 @@ struct Fit: ParsableCommand {
         for w in reader.warnings { Terminal.warning("\(reader.path): \(w)") }
         let path = outputOptions.path(input: input, suffix: "fit")
         let writes = show.writes(output: outputOptions.output)
-        let bytes: Int64?
-        bytes = !writes ? nil : try ImageWriter.write(
-            canvas, to: path, encoding: encode.encoding(forRendered: path), protecting: [input],
-            color: carried)
+        var bytes: Int64?
+        if writes {
+            bytes = try ImageWriter.write(
+                canvas, to: path, encoding: encode.encoding(forRendered: path), protecting: [input],
+                color: carried)
+        }
         if outputOptions.json {
             print(
                 JSON.object([

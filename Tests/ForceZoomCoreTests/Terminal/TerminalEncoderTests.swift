@@ -203,8 +203,11 @@ struct TerminalEncoderTests {
     }
 
     @Test func shownSizeNeverEnlarges() {
-        #expect(InlineImage.shownSize(PixelSize(width: 100, height: 50), limit: PixelSize(width: 800, height: 600)) == PixelSize(width: 100, height: 50))
-        #expect(InlineImage.shownSize(PixelSize(width: 1000, height: 500), limit: PixelSize(width: 200, height: 600)) == PixelSize(width: 200, height: 100))
+        #expect(
+            InlineImage.shownSize(PixelSize(width: 100, height: 50), limit: PixelSize(width: 800, height: 600)) == PixelSize(width: 100, height: 50))
+        #expect(
+            InlineImage.shownSize(PixelSize(width: 1000, height: 500), limit: PixelSize(width: 200, height: 600))
+                == PixelSize(width: 200, height: 100))
         #expect(InlineImage.shownSize(PixelSize(width: 1000, height: 500), limit: nil) == PixelSize(width: 1000, height: 500))
     }
 }
