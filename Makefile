@@ -110,13 +110,7 @@ cluster-test: release ## Real Slurm job arrays run thumb --shard auto/--journal/
 # swift tests. About 11 s on the 2-core dev machine, most of it waiting for xterm.
 TERM_DEPS := xvfb xterm libsixel-bin x11-apps netpbm python3-pil
 term-test: build ## xterm under Xvfb shows crop --show and peek; screenshot checked (installs xvfb, xterm, libsixel-bin, x11-apps, netpbm)
-	@missing=""; \
-	for p in $(TERM_DEPS); do dpkg -s "$$p" >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then \
-	  echo "installing:$$missing"; \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
-	fi
+	@$(call apt_install,term-test,$(TERM_DEPS))
 	FZ=$(FZ_DEBUG) /usr/bin/python3 Tools/term/xterm_test.py
 
 conformance: deps ## Fetch decoder conformance images into .cache/conformance/

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Synchronization
 import ForceZoomCore
 import Geometry
 
@@ -78,6 +79,9 @@ struct ShowFlags: ParsableArguments {
 
     @OptionGroup var graphics: GraphicsFlags
 
+    /// The protocol and room, once detected.
+    private static let target = Mutex<InlineImage.Target?>(nil)
+
     func validate() throws {
         if show { try graphics.checkTerminal("--show") }
     }
@@ -93,10 +97,17 @@ struct ShowFlags: ParsableArguments {
     /// Whether the command writes its output: not with --show and no -o.
     func writes(output: String?) -> Bool { !show || output != nil }
 
-    /// Prints `images` inline when --show was given (detection runs once for all).
+    /// Prints `images` inline when --show was given. Detection (and its probe) runs once per
+    /// process, on the first call, so a command can show its outputs as it writes them.
     func display(_ images: [Image]) throws {
         guard show, !images.isEmpty else { return }
-        let target = try graphics.target()
+        let target: InlineImage.Target
+        if let known = Self.target.withLock({ $0 }) {
+            target = known
+        } else {
+            target = try graphics.target()
+            Self.target.withLock { $0 = target }
+        }
         for image in images {
             if !TerminalScreen.write(try InlineImage.encode(image, for: target)) {
                 throw ToolFailure("standard output: the picture could not be written")

@@ -202,7 +202,6 @@ struct Crop: ParsableCommand {
         let inks = DrawingColors(output: carried)
         for w in reader.warnings { Terminal.warning("\(reader.path): \(w)") }
 
-        var shown: [Image] = []
         for (i, g) in geometries.enumerated() {
             var peek = PeekRenderer.render(g, source: sources[i], sourceRect: rects[i], background: inks.map(background.color), filter: filter)
             // Pins keep their size in output pixels at any --zoom.
@@ -215,9 +214,8 @@ struct Crop: ParsableCommand {
             if json {
                 print(geometryJSON(g, header: header, requested: at[i], output: path, bytes: bytes, path: reader.path))
             }
-            if show.show { shown.append(peek) }
+            try show.display([peek])
         }
-        try show.display(shown)
     }
 
     /// The lossless path: the squares read at full depth in one decode (the image is upright
@@ -227,7 +225,6 @@ struct Crop: ParsableCommand {
         let header = reader.header
         let carried = encode.carry(header.color, path: reader.path)
         let sources = try reader.readStored16(geometries.map(\.coveredRect))
-        var shown: [Image] = []
         for (i, g) in geometries.enumerated() {
             var source = sources[i]
             try encode.convert(&source, from: header.color, path: reader.path, lenient: decode.lenient)
@@ -243,9 +240,8 @@ struct Crop: ParsableCommand {
             if json {
                 print(geometryJSON(g, header: header, requested: at[i], output: path, bytes: bytes, path: reader.path, depth: 16))
             }
-            if show.show { shown.append(InlineImage.eightBit(peek)) }
+            if show.show { try show.display([InlineImage.eightBit(peek)]) }
         }
-        try show.display(shown)
     }
 
     /// The geometry record printed by --json and --geometry-only.
