@@ -22,7 +22,10 @@ struct TerminalCLITests {
     }
 
     /// Runs on a pty; returns pty_run's report and the captured output.
-    static func onPTY(_ arguments: [String], answer: String = "none", keys: [String] = [], signal: Int? = nil, shell: String? = nil)
+    static func onPTY(
+        _ arguments: [String], answer: String = "none", keys: [String] = [], signal: Int? = nil, shell: String? = nil,
+        stdout: String? = nil
+    )
         -> (report: [String: JSONValue], output: [UInt8])
     {
         let dir = CLI.scratch()
@@ -34,6 +37,7 @@ struct TerminalCLITests {
         // backtracer is off: on a terminal it waits for a key after a crash (our fault
         // handler has restored the terminal before it runs), which would hang the test.
         let fz = ([CLI.binary] + arguments).map(CLI.quote).joined(separator: " ")
+            + (stdout.map { " > " + CLI.quote($0) } ?? "")
         command += [
             "--", "env", "-i", "PATH=/usr/bin:/bin", "TERM=xterm-256color", "COLORTERM=truecolor",
             "SWIFT_BACKTRACE=enable=no", "sh", "-c", shell.map { fz + "; " + $0 } ?? fz,
@@ -234,6 +238,19 @@ struct TerminalCLITests {
         let modes = Self.words(after)
         #expect(modes.isSuperset(of: ["echo", "icanon", "isig", "icrnl"]), "\(after)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["in.png"])
+    }
+
+    /// peek > file: the screen is drawn on the terminal itself (/dev/tty), the JSON goes to the file.
+    @Test func peekWithStdoutRedirected() throws {
+        let (dir, image) = Self.fixture()
+        let jsonl = FileSystem.join(dir, "saved.jsonl")
+        let (report, output) = Self.onPTY(
+            ["peek", image, "--graphics", "blocks", "-o", FileSystem.join(dir, "p-%d.png")], keys: ["s", "q"], stdout: jsonl)
+        #expect(report["status"] == .number(0), "\(report)")
+        let text = String(decoding: output, as: UTF8.self)
+        #expect(text.contains("\u{1B}[?1049h") && text.contains("\u{2580}") && text.contains("\u{1B}[?1049l"))
+        let records = CLI.read(jsonl).split(separator: "\n").compactMap { JSONValue.object($0) }
+        #expect(records.count == 1 && records.first?["output"] == .string(FileSystem.join(dir, "p-1.png")))
     }
 
     /// `stty -a`'s words (CRLF is one Character, so split the scalars).

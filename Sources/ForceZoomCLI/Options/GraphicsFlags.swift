@@ -61,7 +61,7 @@ struct GraphicsFlags: ParsableArguments {
             answers = TerminalProbe.ask()
             graphics = TerminalDetection.choose(environment: env, answers: answers)
         }
-        let window = TerminalScreen.window(1)
+        let window = TerminalScreen.window()
         let limit = window.map { $0.limit(for: graphics, reserve: reserve, cell: $0.cell(probed: answers?.cell)) }
         var target = InlineImage.Target(
             limit: limit, graphics: graphics, depth: TerminalDetection.colorDepth(env), tmux: TerminalDetection.inTmux(env))

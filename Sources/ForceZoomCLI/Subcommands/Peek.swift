@@ -7,7 +7,7 @@ struct Peek: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Peek interactively: move the touch point over the fitted image and see the 1:1 detail beside it.",
         discussion: """
-            The alternate screen shows the image fitted with the preview box (as frame draws it) and, beside it, the peek: the pixels crop --at gives for the point, with --size the side shown and --zoom the zoom. Arrows or hjkl move the point by one cell's worth of image pixels (shift: ten); a mouse click sets it; + and - zoom the peek (1x, 2x, 4x, 8x); s saves the peek (-o, default <stem>.peek-%d.png); q, Esc or Ctrl-C leave. On leaving, the terminal is restored and each saved peek's crop --json object is printed on standard output, one line each.
+            The alternate screen shows the image fitted with the preview box (as frame draws it) and, beside it, the peek: the pixels crop --at gives for the point with the side and zoom shown (the JSON records them). Arrows or hjkl move the point by one cell's worth of image pixels (shift: ten); a mouse click sets it; + and - zoom the peek (1x, 2x, 4x, 8x); s saves the peek (-o, default <stem>.peek-%d.png); q, Esc or Ctrl-C leave. On leaving, the terminal is restored and each saved peek's crop --json object is printed on standard output, one line each.
 
             Examples:
               forcezoom peek photo.jpg
@@ -34,8 +34,8 @@ struct Peek: ParsableCommand {
         try at?.check("--at")
         try Outputs.checkNotEmpty(output, "-o")
         if let output { _ = try Outputs.pattern(output, "-o", needsCounter: true, example: "peek-%d.png") }
-        if !TerminalScreen.isTerminal(0) || !TerminalScreen.isTerminal(1) {
-            throw ValidationError("peek is interactive: standard input and output must be a terminal (use crop --show to print one peek)")
+        if !TerminalScreen.isTerminal(0) {
+            throw ValidationError("peek is interactive: standard input must be a terminal (use crop --show to print one peek)")
         }
     }
 
@@ -47,8 +47,12 @@ struct Peek: ParsableCommand {
         try encode.convert(&image, from: header.color, path: reader.path, lenient: decode.lenient)
         let carried = encode.carry(header.color, path: reader.path)
         for w in reader.warnings { Terminal.warning("\(reader.path): \(w)") }
+        // Standard output redirected (> saved.jsonl): the screen is drawn on the terminal itself.
+        if !TerminalScreen.isTerminal(1) && !TerminalScreen.useControllingTerminal() {
+            throw ToolFailure("peek: standard output is no terminal and /dev/tty cannot be opened", exitCode: 2)
+        }
         let target = try graphics.target(reserve: 1)
-        let window = TerminalScreen.window(1) ?? TerminalScreen.Window(columns: 80, rows: 24, pixels: nil)
+        let window = TerminalScreen.window() ?? TerminalScreen.Window(columns: 80, rows: 24, pixels: nil)
         let cell = target.graphics == .blocks ? PixelSize(width: 1, height: 2) : window.cell(probed: target.cell)
         var screen = PeekScreen(image: image, columns: window.columns, rows: window.rows, cell: cell)
         if let at {

@@ -6,13 +6,16 @@ import Glibc
 /// answers read until DA1's (which every terminal sends, so it ends the wait early) or until
 /// the timeout, about 250 ms in all; the mode is restored whatever happens (the signal
 /// handlers restore it too). Only when standard input and output are both terminals: a
-/// query written into a pipe or a file would be garbage there, and no answer could come.
+/// query written into a pipe or a file would be garbage there, and no answer could come;
+/// and only in the foreground (a background job changing the mode would be stopped).
 public enum TerminalProbe {
     public static let timeout = 250
 
     /// The answers, or nil when no probe can be made.
     public static func ask(timeout milliseconds: Int = timeout) -> ProbeAnswers? {
-        guard TerminalScreen.isTerminal(0), TerminalScreen.isTerminal(1), TerminalScreen.enterRaw() else { return nil }
+        guard TerminalScreen.isTerminal(0), TerminalScreen.isTerminal(TerminalScreen.output), TerminalScreen.inForeground,
+            TerminalScreen.enterRaw()
+        else { return nil }
         defer { TerminalScreen.restore() }
         guard TerminalScreen.write(ProbeAnswers.query) else { return ProbeAnswers() }
         var received: [UInt8] = []

@@ -1,5 +1,6 @@
 import FZShims
 import Geometry
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -39,22 +40,39 @@ public enum TerminalScreen {
         }
     }
 
+    /// Where pictures and screens are written: standard output, or the controlling terminal
+    /// when `peek`'s standard output is redirected (its JSON goes there).
+    private static let screen = Atomic<Int32>(1)
+    public static var output: Int32 { screen.load(ordering: .relaxed) }
+
+    /// Draws on /dev/tty from now on; false when there is none.
+    public static func useControllingTerminal() -> Bool {
+        let fd = open("/dev/tty", O_WRONLY | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else { return false }
+        screen.store(fd, ordering: .relaxed)
+        return true
+    }
+
+    /// Whether this process is in the terminal's foreground: a background job that touches
+    /// the terminal's mode is stopped (SIGTTOU), so only the foreground probes.
+    public static var inForeground: Bool { tcgetpgrp(0) == getpgrp() }
+
     /// Whether descriptor `fd` is a terminal.
     public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) != 0 }
 
     /// The window of the terminal on `fd`, nil when it is none.
-    public static func window(_ fd: Int32 = 1) -> Window? {
+    public static func window(_ fd: Int32 = output) -> Window? {
         var c: Int32 = 0, r: Int32 = 0, w: Int32 = 0, h: Int32 = 0
         guard isTerminal(fd), fz_term_window(fd, &c, &r, &w, &h) == 0, c > 0, r > 0 else { return nil }
         return Window(columns: Int(c), rows: Int(r), pixels: w > 0 && h > 0 ? PixelSize(width: Int(w), height: Int(h)) : nil)
     }
 
-    /// Makes the terminal on standard input raw; `leave` is written to standard output when
+    /// Makes the terminal on standard input raw; `leave` is written to `output` when
     /// it is restored (by `restore()`, or by the signal and crash handlers). false when
     /// standard input is no terminal.
     public static func enterRaw(leave: [UInt8] = []) -> Bool {
         leave.withUnsafeBufferPointer { b in
-            b.withMemoryRebound(to: CChar.self) { fz_term_enter_raw(0, 1, $0.baseAddress, $0.count) == 0 }
+            b.withMemoryRebound(to: CChar.self) { fz_term_enter_raw(0, output, $0.baseAddress, $0.count) == 0 }
         }
     }
 
@@ -69,11 +87,11 @@ public enum TerminalScreen {
         return Array(buffer[0..<Int(n)])
     }
 
-    /// Writes `bytes` to standard output after what stdio holds: false when it failed.
+    /// Writes `bytes` to `output` after what stdio holds: false when it failed.
     @discardableResult
     public static func write(_ bytes: [UInt8]) -> Bool {
         StandardOutput.flush()
-        return bytes.withUnsafeBufferPointer { fz_term_write(1, $0.baseAddress, $0.count) } == 0
+        return bytes.withUnsafeBufferPointer { fz_term_write(output, $0.baseAddress, $0.count) } == 0
     }
 
     /// The variables `TerminalDetection` reads, and every `WEZTERM_*` one.
