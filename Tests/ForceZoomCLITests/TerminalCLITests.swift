@@ -36,7 +36,8 @@ struct TerminalCLITests {
         // A clean environment: the terminal the tests run in must not decide. Swift's
         // backtracer is off: on a terminal it waits for a key after a crash (our fault
         // handler has restored the terminal before it runs), which would hang the test.
-        let fz = ([CLI.binary] + arguments).map(CLI.quote).joined(separator: " ")
+        let fz =
+            ([CLI.binary] + arguments).map(CLI.quote).joined(separator: " ")
             + (stdout.map { " > " + CLI.quote($0) } ?? "")
         command += [
             "--", "env", "-i", "PATH=/usr/bin:/bin", "TERM=xterm-256color", "COLORTERM=truecolor",
