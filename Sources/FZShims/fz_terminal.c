@@ -6,6 +6,8 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
@@ -16,6 +18,26 @@ static int fz_term_out = -1;
 static char fz_term_leave[FZ_TERM_LEAVE_MAX];
 static size_t fz_term_leave_length = 0;
 static int fz_term_raw = 0;
+static volatile sig_atomic_t fz_term_resize = 0;
+
+static void fz_term_on_resize(int sig) {
+    (void)sig;
+    fz_term_resize = 1;
+}
+
+void fz_term_watch_resize(void) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = fz_term_on_resize;  // no SA_RESTART: poll returns EINTR
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGWINCH, &sa, NULL);
+}
+
+int fz_term_resized(void) {
+    int r = fz_term_resize;
+    fz_term_resize = 0;
+    return r;
+}
 
 int fz_term_enter_raw(int fd, int out_fd, const char *leave, size_t leave_length) {
     if (leave_length > FZ_TERM_LEAVE_MAX) return EINVAL;
@@ -60,7 +82,10 @@ void fz_term_restore(void) {
 int fz_term_read(int fd, unsigned char *buffer, int capacity, int timeout_ms) {
     struct pollfd p = {fd, POLLIN, 0};
     int ready;
-    do { ready = poll(&p, 1, timeout_ms); } while (ready < 0 && errno == EINTR);
+    do {
+        ready = poll(&p, 1, timeout_ms);
+        if (ready < 0 && errno == EINTR && fz_term_resize) return 0;
+    } while (ready < 0 && errno == EINTR);
     if (ready < 0) return -1;
     if (ready == 0) return 0;
     ssize_t n;

@@ -24,7 +24,7 @@ struct TerminalCLITests {
     /// Runs on a pty; returns pty_run's report and the captured output.
     static func onPTY(
         _ arguments: [String], answer: String = "none", keys: [String] = [], signal: Int? = nil, shell: String? = nil,
-        stdout: String? = nil
+        stdout: String? = nil, resize: String? = nil
     )
         -> (report: [String: JSONValue], output: [UInt8])
     {
@@ -33,6 +33,7 @@ struct TerminalCLITests {
         var command = ["python3", tools + "/pty_run.py", "--capture", capture, "--answer", answer, "--wait-for", "\\x1b[?25l"]
         for k in keys { command += ["--keys", k] }
         if let signal { command += ["--signal", "\(signal)"] }
+        if let resize { command += ["--resize-to", resize] }
         // A clean environment: the terminal the tests run in must not decide. Swift's
         // backtracer is off: on a terminal it waits for a key after a crash (our fault
         // handler has restored the terminal before it runs), which would hang the test.
@@ -252,6 +253,19 @@ struct TerminalCLITests {
         #expect(text.contains("\u{1B}[?1049h") && text.contains("\u{2580}") && text.contains("\u{1B}[?1049l"))
         let records = CLI.read(jsonl).split(separator: "\n").compactMap { JSONValue.object($0) }
         #expect(records.count == 1 && records.first?["output"] == .string(FileSystem.join(dir, "p-1.png")))
+    }
+
+    /// A resize (SIGWINCH) lays peek out again: the saved peek has the new window's side.
+    @Test func peekFollowsAResize() throws {
+        let (dir, image) = Self.fixture()
+        let jsonl = FileSystem.join(dir, "saved.jsonl")
+        let (report, _) = Self.onPTY(
+            ["peek", image, "--graphics", "blocks", "-o", FileSystem.join(dir, "p-%d.png")], keys: ["s", "@resize", "s", "q"],
+            stdout: jsonl, resize: "100x30")
+        #expect(report["status"] == .number(0), "\(report)")
+        let records = CLI.read(jsonl).split(separator: "\n").compactMap { JSONValue.object($0) }
+        // 80x24 blocks: the side is min(2 * 23, 79 / 2) on even rows = 38; 100x30: 48.
+        #expect(records.map { $0["side"] } == [.number(38), .number(48)])
     }
 
     /// `stty -a`'s words (CRLF is one Character, so split the scalars).

@@ -37,6 +37,7 @@ p.add_argument("--delay", type=float, default=0.15)
 p.add_argument("--signal", type=int, default=0, help="send this signal instead of the last key")
 p.add_argument("--timeout", type=float, default=20)
 p.add_argument("--capture", required=True)
+p.add_argument("--resize-to", default="", help="COLSxROWS: the key @resize changes the window to this (SIGWINCH)")
 p.add_argument("--relay", action="store_true",
                help="take the window size from this terminal and copy everything the command writes to it")
 p.add_argument("command", nargs=argparse.REMAINDER)
@@ -121,6 +122,9 @@ while True:
             if not keys and a.signal:
                 for target in children(pid) or [pid]:
                     os.kill(target, a.signal)
+            elif key == b"@resize":
+                cols, rows = (int(v) for v in a.resize_to.split("x"))
+                fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
             else:
                 os.write(fd, key)
                 pending_key = time.monotonic()

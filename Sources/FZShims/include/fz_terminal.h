@@ -28,6 +28,10 @@ void fz_term_restore(void);
 int fz_term_read(int fd, unsigned char *buffer, int capacity, int timeout_ms);
 /// The window of terminal `fd` (TIOCGWINSZ): 0 and the sizes (pixels 0 when unknown), or -1.
 int fz_term_window(int fd, int *columns, int *rows, int *width, int *height);
+/// From now on a window resize (SIGWINCH) wakes `fz_term_read`, which then returns 0 as on a
+/// timeout; `fz_term_resized` says whether one came since it was last asked (and clears it).
+void fz_term_watch_resize(void);
+int fz_term_resized(void);
 /// Writes all of `bytes` to `fd` (retrying short writes and EINTR): 0, or an errno.
 int fz_term_write(int fd, const unsigned char *bytes, size_t length);
 

@@ -6,8 +6,8 @@ import Geometry
 public struct PeekSession {
     public var screen: PeekScreen
     public let target: InlineImage.Target
-    public let columns: Int
-    public let rows: Int
+    public var columns: Int
+    public var rows: Int
 
     /// Entering: the alternate screen, cursor hidden, mouse presses reported in SGR form.
     static let enter = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[?1000h\u{1B}[?1006h\u{1B}[2J"
@@ -32,10 +32,12 @@ public struct PeekSession {
         }
         defer { TerminalScreen.restore() }
         TerminalScreen.write(Array(Self.enter.utf8))
+        TerminalScreen.watchResize()
         var drawn = Drawn()
         var note = ""
         draw(&drawn, note: note)
         loop: while let input = TerminalScreen.read(timeout: -1) {
+            if TerminalScreen.resized() { resize(&drawn) }
             for event in PeekKeys.parse(input) {
                 switch event {
                 case .quit: break loop
@@ -45,6 +47,16 @@ public struct PeekSession {
             }
             draw(&drawn, note: note)
         }
+    }
+
+    /// A new window size: the layout made again (the decoded image kept), the screen cleared.
+    mutating func resize(_ drawn: inout Drawn) {
+        guard let window = TerminalScreen.window() else { return }
+        let cell = target.graphics == .blocks ? PixelSize(width: 1, height: 2) : window.cell(probed: target.cell)
+        var next = PeekScreen(image: screen.image, columns: window.columns, rows: window.rows, cell: cell)
+        (next.point, next.zoomIndex) = (screen.point, screen.zoomIndex)
+        (screen, columns, rows, drawn) = (next, window.columns, window.rows, Drawn())
+        TerminalScreen.write(Array(("\u{1B}[0m\u{1B}[2J" + (target.graphics == .kitty ? Self.kittyClear : "")).utf8))
     }
 
     /// What is on the screen now, to draw only the difference.

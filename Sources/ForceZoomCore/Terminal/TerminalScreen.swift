@@ -76,6 +76,12 @@ public enum TerminalScreen {
         }
     }
 
+    /// From now on a window resize ends a wait in `read` (which returns no bytes).
+    public static func watchResize() { fz_term_watch_resize() }
+
+    /// Whether the window was resized since the last call.
+    public static func resized() -> Bool { fz_term_resized() != 0 }
+
     /// Restores the mode saved by `enterRaw` and writes its leave bytes (once).
     public static func restore() { fz_term_restore() }
 
