@@ -66,7 +66,7 @@ DEMO_OUT := out/demo-peek.png
 # The data scripts share apt's lock, so never run targets side by side (make -j).
 .NOTPARALLEL:
 
-.PHONY: help deps build format lint release cluster-test conformance photos formats fixtures hostile test test-sanitize fuzz demo bench-deps bench man install uninstall clean
+.PHONY: help deps build format lint release cluster-test term-test conformance photos formats fixtures hostile test test-sanitize fuzz demo bench-deps bench man install uninstall clean
 
 help: ## List the targets
 	@echo "forcezoom make targets:"
@@ -102,6 +102,16 @@ CLUSTER_DEPS := slurm-wlm munge python3
 cluster-test: release ## Real Slurm job arrays run thumb --shard auto/--journal/--resume (installs slurm-wlm, munge)
 	@$(call apt_install,cluster-test,$(CLUSTER_DEPS))
 	$(SUDO) env FZ=$(FZ) Tools/cluster/cluster-test.sh
+
+# `make term-test`: forcezoom in a real terminal. Xvfb (xvfb) runs xterm as a VT340 with 256
+# colour registers (xterm); `crop --show` (auto-detected sixel) and `peek` draw in it, and the
+# screenshot (xwd from x11-apps, xwdtopnm from netpbm, read by Pillow) must hold the peeks'
+# exact pixels (Tools/term/xterm_test.py). libsixel-bin's sixel2png decodes sixel for the
+# swift tests. About 11 s on the 2-core dev machine, most of it waiting for xterm.
+TERM_DEPS := xvfb xterm libsixel-bin x11-apps netpbm python3-pil
+term-test: build ## xterm under Xvfb shows crop --show and peek; screenshot checked (installs xvfb, xterm, libsixel-bin, x11-apps, netpbm)
+	@$(call apt_install,term-test,$(TERM_DEPS))
+	FZ=$(FZ_DEBUG) /usr/bin/python3 Tools/term/xterm_test.py
 
 conformance: deps ## Fetch decoder conformance images into .cache/conformance/
 	Tools/conformance/fetch.sh

@@ -29,7 +29,10 @@ public struct ForceZoom: ParsableCommand {
               forcezoom info *.jpg --json
             """,
         version: version,
-        subcommands: [Crop.self, Fit.self, Frame.self, Transform.self, Animate.self, Thumb.self, Info.self, Fixture.self, Compare.self]
+        subcommands: [
+            Crop.self, Fit.self, Frame.self, Transform.self, Animate.self, Thumb.self, Info.self, Fixture.self, Compare.self,
+            View.self, Peek.self,
+        ]
     )
 
     /// Runs the command with forcezoom's exit codes: usage errors exit 2 (as scripts

@@ -46,8 +46,10 @@ struct Frame: ParsableCommand {
     @OptionGroup var pins: MarkerFlags
     @OptionGroup var decode: DecodeFlags
     @OptionGroup var encode: EncodeFlags
+    @OptionGroup var show: ShowFlags
 
     func validate() throws {
+        try show.check(output: outputOptions.output)
         try view.check("--view")
         try at.check("--at")
         if size != nil && screen != nil { throw ValidationError("--size and --screen both set the side; give one") }
@@ -116,8 +118,11 @@ struct Frame: ParsableCommand {
         let canvas: Image
         canvas = try render(reader, fit: fit, peek: peek, style: style, markers: markers, inks: DrawingColors(output: carried))
         let path = outputOptions.path(input: input, suffix: "frame")
-        try ImageWriter.write(
-            canvas, to: path, encoding: encode.encoding(forRendered: path), protecting: [input], color: carried)
+        let writes = show.writes(output: outputOptions.output)
+        if writes {
+            try ImageWriter.write(
+                canvas, to: path, encoding: encode.encoding(forRendered: path), protecting: [input], color: carried)
+        }
         if outputOptions.json {
             print(
                 JSON.object([
@@ -125,8 +130,9 @@ struct Frame: ParsableCommand {
                     ("scale", .number(fit.scale)), ("imageRect", fit.imageRect.json),
                     ("point", .object([("x", .int(point.x)), ("y", .int(point.y))])), ("side", .int(side)),
                     ("cropRect", peek.coveredRect.json), ("box", FrameRenderer.boxRect(fit: fit, peek: peek).json),
-                    ("output", .string(path)),
+                    ("output", writes ? .string(path) : .null),
                 ]))
         }
+        try show.display([canvas])
     }
 }
