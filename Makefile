@@ -39,8 +39,9 @@ MAN_DATE := $(shell git log -1 --format=%cs 2>/dev/null)
 # profile for CMYK JPEGs that carry none (AGPL, read at run time, never copied into the repo).
 # python3-numpy computes the reference metrics `compare` is checked against (Tools/testkit);
 # python3-jsonschema validates the JSON against docs/json (skipped where it is missing).
+# libsixel-bin's sixel2png decodes what --show --graphics sixel writes (the sixel tests compare it).
 DEPS := libpng-dev libjpeg62-turbo-dev libturbojpeg0-dev libimage-exiftool-perl pkg-config zlib1g-dev libjpeg-turbo-progs python3-pil python3-png git ca-certificates time python3 \
-        libwebp-dev libheif-dev webp libheif-examples liblcms2-dev libgs-common python3-numpy python3-jsonschema
+        libwebp-dev libheif-dev webp libheif-examples liblcms2-dev libgs-common python3-numpy python3-jsonschema libsixel-bin
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 # $(call apt_install,TARGET,PACKAGES): apt-get installs those of PACKAGES that dpkg does not
