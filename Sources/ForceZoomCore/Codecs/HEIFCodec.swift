@@ -82,6 +82,11 @@ final class HEIFDecoder: ImageDecoder {
     private var plane: UnsafePointer<UInt8>?
     private var stride = 0
     private var next = 0
+    /// A grid's tiles, decoded one by one for crops (`HEIFTileDecoder`); nil: whole decodes only.
+    private var tiles: HEIFTileDecoder?
+    /// What a whole decode needs, checked when one starts (not on open) for a grid whose
+    /// crops need only a few tiles.
+    private var wholeDecodeMemory: Int64 = 0
 
     init(source: ImageSource, options: DecodeOptions) throws(DecodeError) {
         path = source.name
@@ -109,12 +114,15 @@ final class HEIFDecoder: ImageDecoder {
             throw .corruptHeader(path: path, detail: "the image derives from item \(item), which the file does not have")
         }
         if let size = boxes.primarySize { try options.checkPixels(size, path: path) }
+        let grid: HEIFGrid?
+        do { grid = try HEIFGrid.read(bytes) } catch { throw .corruptHeader(path: path, detail: error.detail) }
+        var wholeMemory: Int64 = 0
         // libde265 allocates for the size its parameter sets declare (up to 16 bits a
         // sample, three planes, and libheif's converted copy): check that too.
         if let grid = boxes.gridSize {
             // The canvas libheif makes for a grid (and its converted copy).
             try options.checkPixels(grid, path: path)
-            try options.checkMemory(grid.area.multipliedReportingOverflow(by: 8).partialValue, path: path)
+            wholeMemory = grid.area.multipliedReportingOverflow(by: 8).partialValue
         }
         if let item = boxes.unreadableDerived {
             throw .corruptHeader(path: path, detail: "the grid or overlay descriptor of item \(item) cannot be read")
@@ -232,7 +240,12 @@ final class HEIFDecoder: ImageDecoder {
         let area = Int64(coded.width) * Int64(coded.height)
         let planes = area * (3 + (alpha ? 1 : 0)) * bytesPerSample
         let interleaved = area * Int64(pixelFormat.channels) * 2
-        try options.checkMemory(planes + interleaved + Int64(bytes.count), path: path)
+        wholeDecodeMemory = max(wholeMemory, planes + interleaved + Int64(bytes.count))
+        if let grid, grid.canvas.displayedSize == storedSize, (grid.alphaTiles != nil) == alpha {
+            tiles = HEIFTileDecoder(grid: grid, file: UnsafeRawBufferPointer(buffer), path: path)
+        } else {
+            try options.checkMemory(wholeDecodeMemory, path: path)
+        }
     }
 
     deinit {
@@ -243,6 +256,7 @@ final class HEIFDecoder: ImageDecoder {
     }
 
     func begin(denominator: Int, columns: Range<Int>?) throws(DecodeError) -> RowLayout {
+        try options.checkMemory(wholeDecodeMemory, path: path)
         guard let decodeOptions = fz_heif_decoding_options_alloc() else {
             throw .readFailed(path: path, reason: "libheif could not allocate decoding options")
         }
@@ -270,6 +284,7 @@ final class HEIFDecoder: ImageDecoder {
     /// The whole image at 16 bits a sample (`--depth 16` of a 10- or 12-bit HEIF): libheif's
     /// big-endian RRGGBB(AA) samples, 0...2^bits-1, scaled to 0...65535 with rounding.
     func decodeSixteen() throws(DecodeError) -> Image16 {
+        try options.checkMemory(wholeDecodeMemory, path: path)
         guard let decodeOptions = fz_heif_decoding_options_alloc() else {
             throw .readFailed(path: path, reason: "libheif could not allocate decoding options")
         }
@@ -302,6 +317,16 @@ final class HEIFDecoder: ImageDecoder {
             }
         }
         return Image16(width: storedSize.width, height: storedSize.height, format: pixelFormat, bytes: out)
+    }
+
+    /// A grid's rectangles from the tiles they touch, when that is fewer than all of them or
+    /// the whole decode is over the memory budget.
+    func readRegions(_ rects: [PixelRect]) throws(DecodeError) -> [Image]? {
+        guard let tiles else { return nil }
+        let overBudget = options.maxMemory > 0 && wholeDecodeMemory > options.maxMemory
+        guard overBudget || tiles.tileCount(for: rects) < tiles.grid.tiles.count else { return nil }
+        try options.checkMemory(tiles.memory(for: rects), path: path)
+        return try tiles.read(rects, threads: Threads.perImage)
     }
 
     func skip(rows: Int) throws(DecodeError) { next = min(storedSize.height, next + max(0, rows)) }

@@ -77,6 +77,10 @@ public final class ImageReader {
         let bounds = PixelRect(size: header.storedSize)
         precondition(rects.allSatisfy { !$0.isEmpty && $0.intersection(bounds) == $0 }, "region outside image")
         guard let union = rects.dropFirst().reduce(rects.first, { $0?.union($1) }) else { return [] }
+        if let images = try decoder.readRegions(rects) {
+            consumed = true
+            return images
+        }
         var outputs = rects.map { Image(width: $0.width, height: $0.height, format: header.pixelFormat) }
         let c = header.pixelFormat.channels
         let layout = try begin(denominator: 1, columns: union.x..<union.maxX)
