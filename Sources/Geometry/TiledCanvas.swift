@@ -121,25 +121,31 @@ public struct TiledCanvas: Hashable, Sendable {
     }
 
     /// libheif's rounding of a clean aperture (`clap`: width, height and the centre's offsets
-    /// as fractions) on an image of `size`: left = offset + (size-1)/2 - (width-1)/2 rounded
-    /// down, right likewise with +, each clamped to the image; nil when nothing is left.
+    /// as fractions) on an image of `size`, asymmetric as libheif 1.15 has it: left = offset +
+    /// (size-1)/2 - (width-1)/2 rounded down, top likewise but rounded half up, right = left +
+    /// width - 1 and bottom = top + height - 1 rounded half up; clamped to the image; nil
+    /// when less than two pixels a side are left (libheif refuses those).
     public static func cleanAperture(
         size: PixelSize, width: (Int64, Int64), height: (Int64, Int64),
         horizontalOffset: (Int64, Int64), verticalOffset: (Int64, Int64)
     ) -> PixelRect? {
-        func edges(_ extent: Int, _ span: (Int64, Int64), _ offset: (Int64, Int64)) -> (Int, Int)? {
+        func edges(_ extent: Int, _ span: (Int64, Int64), _ offset: (Int64, Int64), roundStart: Bool) -> (Int, Int)? {
             guard span.1 > 0, offset.1 > 0, span.0 > 0, span.0 < 1 << 31, abs(offset.0) < 1 << 31,
                 span.1 < 1 << 31, offset.1 < 1 << 31
             else { return nil }
-            // centre = offset + (extent - 1) / 2; half = (span - 1) / 2 over 2 * d1 * d2.
+            func floor(_ n: Int64, _ d: Int64) -> Int64 { n >= 0 ? n / d : -((-n + d - 1) / d) }
+            func halfUp(_ n: Int64, _ d: Int64) -> Int64 { floor(2 * n + d, 2 * d) }
+            // start = offset + (extent - 1)/2 - (span - 1)/2, over the denominator 2 * d1 * d2.
             let d = 2 * span.1 * offset.1
-            let centre = 2 * offset.0 * span.1 + Int64(extent - 1) * span.1 * offset.1
-            let half = (span.0 - span.1) * offset.1
-            // C++'s division truncates toward zero, as libheif's Fraction::round_down does.
-            let left = max(0, Int((centre - half) / d)), right = min(extent - 1, Int((centre + half) / d))
-            return left <= right ? (left, right) : nil
+            let n = 2 * offset.0 * span.1 + Int64(extent - 1) * span.1 * offset.1 - (span.0 - span.1) * offset.1
+            let start = roundStart ? halfUp(n, d) : floor(n, d)
+            // end = (span - 1) + start, rounded half up.
+            let end = halfUp(span.0 - span.1 + start * span.1, span.1)
+            let a = Int(max(0, start)), b = Int(min(Int64(extent - 1), end))
+            return a < b ? (a, b) : nil
         }
-        guard let (l, r) = edges(size.width, width, horizontalOffset), let (t, b) = edges(size.height, height, verticalOffset)
+        guard let (l, r) = edges(size.width, width, horizontalOffset, roundStart: false),
+            let (t, b) = edges(size.height, height, verticalOffset, roundStart: true)
         else { return nil }
         return PixelRect(x: l, y: t, width: r - l + 1, height: b - t + 1)
     }

@@ -23,6 +23,10 @@ Options:
   --distinct N        encode only N distinct tiles and repeat them (huge grids; default: all)
   --quality Q         heif-enc -q (default 80)
   --work DIR          where encoded tiles are kept between runs (default: beside OUT)
+  --break KIND        a broken grid, for the bad-input tests: cover (the descriptor's canvas
+                      larger than the tiles), count (dimg one tile short), size (the last
+                      tile's ispe another size), outside (the last tile's iloc past the end),
+                      truncated (the file cut inside the last tile's data)
 """
 import hashlib, os, struct, subprocess, sys, zlib
 
@@ -160,7 +164,9 @@ def tile_picture(index, cols, rows, tw, th, alpha, bits):
     bar = (x * 12 // tw)
     on = ((index >> bar) & 1).astype(bool) & (y < th // 4)
     frame = (x == 1) | (y == 1) | (x == tw - 2) | (y == th - 2)
-    rgb = np.stack([r + 0 * x, g + 0 * x, b + 0 * x], axis=-1)
+    # A photo's texture (seeded per tile): the tiles cost what a photo's tiles cost to decode.
+    grain = np.random.RandomState(index).normal(0, 0.04, (th, tw, 3))
+    rgb = np.clip(np.stack([r + 0 * x, g + 0 * x, b + 0 * x], axis=-1) + grain, 0, 1)
     rgb[on] = [0.9, 0.9, 0.1]
     rgb[frame] = [0.05, 0.05, 0.05]
     if alpha:
@@ -209,13 +215,15 @@ def assemble(a, tiles):
     first_alpha = alpha_grid + 1 if alpha else None
     infos, assoc, locs = [], [], []  # locs: (item, method, data index or idat offset, length)
     mdat = []  # distinct data blobs
-    blob_of = {}
 
     def blob(data):
-        if data not in blob_of:
-            blob_of[data] = sum(len(x) for x in mdat)
-            mdat.append(data)
-        return blob_of[data]
+        # Every tile its own copy of the data (as phones write them, and as large), repeated or not.
+        at = sum(len(x) for x in mdat)
+        mdat.append(data)
+        return at
+    brk = a["break"]
+    if brk == "cover":
+        width, height = cols * tw + tw, rows * th
     wide = width > 65535 or height > 65535
     desc = struct.pack(">BBBB", 0, 1 if wide else 0, rows - 1, cols - 1)
     desc += struct.pack(">II" if wide else ">HH", width, height)
@@ -241,9 +249,13 @@ def assemble(a, tiles):
         cfg, data, _, pixi = tiles[k % len(tiles)][0]
         item = first_tile + k
         infos.append(full(b"infe", 2, 1, struct.pack(">HH4s", item, 0, kind) + b"\0"))
-        tp = [prop(box(cfg[0], cfg[1]), True), tile_ispe] + ([prop(box(*pixi))] if pixi else [])
+        ispe = tile_ispe
+        if brk == "size" and k == n - 1:
+            ispe = prop(full(b"ispe", 0, 0, struct.pack(">II", tw * 2, th)))
+        tp = [prop(box(cfg[0], cfg[1]), True), ispe] + ([prop(box(*pixi))] if pixi else [])
         assoc.append((item, tp))
-        locs.append((item, 0, blob(data), len(data)))
+        at = blob(data)
+        locs.append((item, 0, at + (1 << 24 if brk == "outside" and k == n - 1 else 0), len(data)))
     if alpha:
         infos.append(full(b"infe", 2, 0, struct.pack(">HH4s", alpha_grid, 0, b"grid") + b"\0"))
         aux = tiles[0][1][2]
@@ -258,7 +270,9 @@ def assemble(a, tiles):
             tp = [prop(box(cfg[0], cfg[1]), True), tile_ispe, auxp] + ([prop(box(*pixi))] if pixi else [])
             assoc.append((item, tp))
             locs.append((item, 0, blob(data), len(data)))
-    refs = box(b"dimg", struct.pack(">HH", grid_id, n) + b"".join(struct.pack(">H", first_tile + k) for k in range(n)))
+    listed = n - 1 if brk == "count" else n
+    refs = box(b"dimg", struct.pack(">HH", grid_id, listed)
+               + b"".join(struct.pack(">H", first_tile + k) for k in range(listed)))
     if alpha:
         refs += box(b"dimg", struct.pack(">HH", alpha_grid, n)
                     + b"".join(struct.pack(">H", first_alpha + k) for k in range(n)))
@@ -300,7 +314,7 @@ def main():
     out = args.pop(0)
     a = {"grid": (4, 3), "tile": (64, 64), "size": None, "irot": None, "imir": None, "clap": None, "nclx": None,
          "alpha": False, "bits": 8, "avif": out.endswith(".avif"), "distinct": 0, "quality": 80,
-         "work": None}
+         "work": None, "break": None}
     while args:
         k = args.pop(0)
         if k in ("--alpha", "--avif"):
@@ -313,8 +327,8 @@ def main():
             a[k[2:]] = tuple(int(x) for x in v.split(","))
         elif k in ("--irot", "--imir", "--bits", "--distinct", "--quality"):
             a[k[2:]] = int(v)
-        elif k == "--work":
-            a["work"] = v
+        elif k in ("--work", "--break"):
+            a[k[2:]] = v
         else:
             raise SystemExit(f"heicgrid: unknown option {k}")
     cols, rows = a["grid"]
@@ -331,6 +345,8 @@ def main():
         f.write(head)
         for m in mdat:
             f.write(m)
+        if a["break"] == "truncated":
+            f.truncate(f.tell() - len(mdat[-1]) // 2)
     os.replace(out + ".tmp", out)
 
 

@@ -17,6 +17,11 @@ public struct HEIFDetails: Hashable, Sendable {
     public var codec: String
     /// Tiles of a grid image (0: not a grid).
     public var gridTiles: Int
+    /// A grid's columns and rows of tiles and the coded size of one tile (0 and nil: not a
+    /// grid, or one only libheif composes).
+    public var gridColumns = 0
+    public var gridRows = 0
+    public var tileSize: PixelSize?
     /// Bits per luma sample as stored (8, 10, 12).
     public var bitDepth: Int
     public var hasAlpha: Bool
@@ -226,11 +231,17 @@ final class HEIFDecoder: ImageDecoder {
         }
         exif = exifBlock
         let codec = boxes.primaryType == "grid" ? HEIFBoxes.codec(boxes.tileType) : HEIFBoxes.codec(boxes.primaryType)
-        heif = HEIFDetails(
+        var facts = HEIFDetails(
             brand: boxes.majorBrand, compatibleBrands: boxes.compatibleBrands, codec: codec,
             gridTiles: boxes.gridTiles, bitDepth: depth, hasAlpha: alpha,
             transformations: boxes.transformations, codedSize: coded, thumbnails: thumbnails,
             colorType: colorType, nclx: nclxValues)
+        if let grid {
+            facts.gridColumns = grid.canvas.columns
+            facts.gridRows = grid.canvas.rows
+            facts.tileSize = grid.canvas.tile
+        }
+        heif = facts
 
         try options.checkPixels(coded, path: path)
         try options.checkPixels(storedSize, path: path)
@@ -410,7 +421,9 @@ extension ImageFormat {
 
 extension HEIFDetails: CodecDetails {
     public var summary: [String] {
-        var parts = ["brand \(brand)", gridTiles > 0 ? "\(codec) grid of \(gridTiles) tiles" : codec, "\(bitDepth)-bit"]
+        var grid = "\(codec) grid of \(gridTiles) tiles"
+        if let tileSize { grid = "\(codec) grid of \(gridColumns)x\(gridRows) tiles of \(tileSize)" }
+        var parts = ["brand \(brand)", gridTiles > 0 ? grid : codec, "\(bitDepth)-bit"]
         if hasAlpha { parts.append("alpha") }
         if !transformations.isEmpty { parts.append(transformations.joined(separator: " + ") + " (applied; coded \(codedSize))") }
         if !thumbnails.isEmpty {
@@ -425,7 +438,10 @@ extension HEIFDetails: CodecDetails {
         [
             ("bitDepth", .int(bitDepth)), ("brand", .string(brand)),
             ("compatibleBrands", .array(compatibleBrands.map { .string($0) })),
-            ("codec", .string(codec)), ("gridTiles", .int(gridTiles)), ("alpha", .bool(hasAlpha)),
+            ("codec", .string(codec)), ("gridTiles", .int(gridTiles)),
+            ("gridColumns", .int(gridColumns)), ("gridRows", .int(gridRows)),
+            ("tileWidth", tileSize.map { .int($0.width) } ?? .null), ("tileHeight", tileSize.map { .int($0.height) } ?? .null),
+            ("alpha", .bool(hasAlpha)),
             ("transformations", .array(transformations.map { .string($0) })),
             ("codedWidth", .int(codedSize.width)), ("codedHeight", .int(codedSize.height)),
             ("thumbnails", .array(thumbnails.map { .array([.int($0.width), .int($0.height)]) })),
