@@ -92,6 +92,8 @@ final class HEIFDecoder: ImageDecoder {
     /// What a whole decode needs, checked when one starts (not on open) for a grid whose
     /// crops need only a few tiles.
     private var wholeDecodeMemory: Int64 = 0
+    /// The rows of a grid decoded a band of tiles at a time (`begin` of a grid).
+    private var stream: HEIFTileStream?
 
     init(source: ImageSource, options: DecodeOptions) throws(DecodeError) {
         path = source.name
@@ -267,6 +269,13 @@ final class HEIFDecoder: ImageDecoder {
     }
 
     func begin(denominator: Int, columns: Range<Int>?) throws(DecodeError) -> RowLayout {
+        if let tiles {
+            let window = columns.map { $0.clamped(to: 0..<storedSize.width) } ?? 0..<storedSize.width
+            let s = HEIFTileStream(tiles: tiles, columns: window.isEmpty ? 0..<storedSize.width : window, threads: options.threads)
+            try options.checkMemory(s.memory, path: path)
+            stream = s
+            return RowLayout(firstColumn: s.columns.lowerBound, width: s.columns.count, height: storedSize.height)
+        }
         try options.checkMemory(wholeDecodeMemory, path: path)
         guard let decodeOptions = fz_heif_decoding_options_alloc() else {
             throw .readFailed(path: path, reason: "libheif could not allocate decoding options")
@@ -337,10 +346,13 @@ final class HEIFDecoder: ImageDecoder {
         let overBudget = options.maxMemory > 0 && wholeDecodeMemory > options.maxMemory
         guard overBudget || tiles.tileCount(for: rects) < tiles.grid.tiles.count else { return nil }
         try options.checkMemory(tiles.memory(for: rects), path: path)
-        return try tiles.read(rects, threads: Threads.perImage)
+        return try tiles.read(rects, threads: options.threads)
     }
 
-    func skip(rows: Int) throws(DecodeError) { next = min(storedSize.height, next + max(0, rows)) }
+    func skip(rows: Int) throws(DecodeError) {
+        if stream != nil { return stream!.skip(rows: rows) }
+        next = min(storedSize.height, next + max(0, rows))
+    }
 
     var embeddedThumbnails: [PixelSize] { heif.thumbnails }
 
@@ -386,6 +398,7 @@ final class HEIFDecoder: ImageDecoder {
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer, rows: Int) throws(DecodeError) -> Int {
+        if stream != nil { return try stream!.read(into: buffer, rows: rows) }
         guard let plane else { return 0 }
         let n = min(rows, storedSize.height - next)
         let rowBytes = storedSize.width * pixelFormat.channels
