@@ -2,8 +2,9 @@
 # Make the HEIF grid test files in .cache/heicgrid/ (git-ignored) with Tools/heicgrid/heicgrid.py
 # (tiles encoded by heif-enc, grid boxes written by the script) and their reference decodes
 # by heif-convert (NAME.ref.png), which the tile-path tests compare forcezoom's crops against.
-# Idempotent; --force remakes everything; --bench also makes the 48 MP and 200 MP grids
-# (8000x6000 and 16320x12240, 512x512 tiles, 8 distinct tiles repeated) for bench/bench.py.
+# Idempotent; --force remakes everything; --bench also makes the 12, 48 and 200 MP grids
+# (4032x3024 as an iPhone's 8x6 tiles with Display P3 nclx, 8000x6000, 16320x12240; 512x512
+# tiles, 8 distinct tiles repeated) for bench/bench.py.
 #
 #   orient-R-M.heic   4x3 tiles of 64x64 cut to 250x180, irot R (0/90/180/270), imir M (n = none, 1)
 #   clap-90.heic      the same with clap 151x101 off centre (3,-5), irot 90, imir 0
@@ -49,9 +50,10 @@ if [ ! -f "$stamp" ]; then
   for k in cover count size outside truncated; do "$PY" $G "$OUT/bad-$k.heic" --break $k; done
   touch "$stamp"
 fi
-if [ $BENCH = 1 ] && [ ! -f "$OUT/.bench-v1" ]; then
+if [ $BENCH = 1 ] && [ ! -f "$OUT/.bench-v2" ]; then
+  "$PY" $G "$OUT/grid-12mp.heic" --grid 8x6 --tile 512x512 --size 4032x3024 --distinct 8 --quality 60 --nclx 12,13,6,1
   "$PY" $G "$OUT/grid-48mp.heic" --grid 16x12 --tile 512x512 --size 8000x6000 --distinct 8 --quality 60
   "$PY" $G "$OUT/grid-200mp.heic" --grid 32x24 --tile 512x512 --size 16320x12240 --distinct 8 --quality 60
-  touch "$OUT/.bench-v1"
+  touch "$OUT/.bench-v2"
 fi
 echo "heicgrid: $OUT up to date"

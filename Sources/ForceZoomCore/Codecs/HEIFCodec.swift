@@ -79,7 +79,7 @@ final class HEIFDecoder: ImageDecoder {
     private let path: String
     private let options: DecodeOptions
     /// The file's bytes: libheif reads them in place for as long as the context lives.
-    private let data: UnsafeMutableRawBufferPointer
+    private let file: HEIFFileBytes
     private let context: OpaquePointer
     private let handle: OpaquePointer
     /// The decoded image and its interleaved plane (after `begin`).
@@ -92,6 +92,8 @@ final class HEIFDecoder: ImageDecoder {
     /// What a whole decode needs, checked when one starts (not on open) for a grid whose
     /// crops need only a few tiles.
     private var wholeDecodeMemory: Int64 = 0
+    /// Why the grid cannot be decoded (tiles not covering it, missing...), said on decoding.
+    private var gridProblem: String?
     /// The rows of a grid decoded a band of tiles at a time (`begin` of a grid).
     private var stream: HEIFTileStream?
 
@@ -107,13 +109,24 @@ final class HEIFDecoder: ImageDecoder {
                 reason: "cannot start a thread for the HEVC decoder (\(Errno(threadError)); is the process limit, ulimit -u, reached?)")
         }
         let limit = options.maxMemory > 0 ? Int(min(options.maxMemory, Int64(Int.max - 1))) : Int.max - 1
-        guard let bytes = source.file.readAll(limit: limit) else {
+        guard let file = try HEIFFileBytes.load(source, limit: limit, path: path) else {
             throw .overMemoryLimit(path: path, needed: Int64(limit) + 1, limit: options.maxMemory)
         }
         // The boxes are read first, without libheif: a reference loop would make libheif 1.15
         // recurse until its stack overflows, and the primary item's ispe is checked against the
         // pixel limit before libheif allocates anything for it.
-        let boxes = HEIFBoxes(bytes)
+        var bytes = file.head
+        var boxes = HEIFBoxes(bytes)
+        var grid: HEIFGrid?
+        var gridError: HEIFGrid.Invalid?
+        do { grid = try HEIFGrid.read(bytes, fileSize: file.count) } catch { gridError = error }
+        // Something past `meta` is needed (a grid descriptor in mdat): read it all.
+        if bytes.count < file.count && (boxes.unreadableDerived != nil || gridError != nil) {
+            bytes = file.whole
+            boxes = HEIFBoxes(bytes)
+            gridError = nil
+            do { grid = try HEIFGrid.read(bytes, fileSize: file.count) } catch { gridError = error }
+        }
         if boxes.referenceLoop {
             throw .corruptHeader(path: path, detail: "the image's derivation references (dimg) form a loop")
         }
@@ -121,8 +134,8 @@ final class HEIFDecoder: ImageDecoder {
             throw .corruptHeader(path: path, detail: "the image derives from item \(item), which the file does not have")
         }
         if let size = boxes.primarySize { try options.checkPixels(size, path: path) }
-        let grid: HEIFGrid?
-        do { grid = try HEIFGrid.read(bytes) } catch { throw .corruptHeader(path: path, detail: error.detail) }
+        // A broken grid fails its decodes, not `info` (its header facts still stand).
+        gridProblem = gridError?.detail
         var wholeMemory: Int64 = 0
         // libde265 allocates for the size its parameter sets declare (up to 16 bits a
         // sample, three planes, and libheif's converted copy): check that too.
@@ -139,27 +152,20 @@ final class HEIFDecoder: ImageDecoder {
             try options.checkPixels(coded, path: path)
             try options.checkMemory(coded.area.multipliedReportingOverflow(by: 12).partialValue, path: path)
         }
-        guard let memory = malloc(max(bytes.count, 1)) else {
-            throw .readFailed(path: path, reason: "out of memory for the \(bytes.count)-byte file")
-        }
-        let buffer = UnsafeMutableRawBufferPointer(start: memory, count: bytes.count)
-        bytes.withUnsafeBytes { buffer.copyMemory(from: $0) }
         guard let ctx = fz_heif_context_alloc() else {
-            free(memory)
             throw .readFailed(path: path, reason: "libheif could not allocate a context")
         }
         func fail(_ error: DecodeError) -> DecodeError {
             fz_heif_context_free(ctx)
-            free(memory)
             return error
         }
         fz_heif_context_set_max_decoding_threads(ctx, 0)
-        var err = fz_heif_context_read_from_memory_without_copy(ctx, memory, bytes.count, nil)
+        var err = fz_heif_context_read_from_memory_without_copy(ctx, file.buffer.baseAddress, file.count, nil)
         if err.code != heif_error_Ok { throw fail(Self.error(err, path: source.name, header: true)) }
         var h: OpaquePointer?
         err = fz_heif_context_get_primary_image_handle(ctx, &h)
         guard err.code == heif_error_Ok, let h else { throw fail(Self.error(err, path: source.name, header: true)) }
-        data = buffer
+        self.file = file
         context = ctx
         handle = h
 
@@ -253,9 +259,9 @@ final class HEIFDecoder: ImageDecoder {
         let area = Int64(coded.width) * Int64(coded.height)
         let planes = area * (3 + (alpha ? 1 : 0)) * bytesPerSample
         let interleaved = area * Int64(pixelFormat.channels) * 2
-        wholeDecodeMemory = max(wholeMemory, planes + interleaved + Int64(bytes.count))
+        wholeDecodeMemory = max(wholeMemory, planes + interleaved + Int64(file.count))
         if let grid, grid.canvas.displayedSize == storedSize, (grid.alphaTiles != nil) == alpha {
-            tiles = HEIFTileDecoder(grid: grid, file: UnsafeRawBufferPointer(buffer), path: path)
+            tiles = HEIFTileDecoder(grid: grid, file: file, path: path)
         } else {
             try options.checkMemory(wholeDecodeMemory, path: path)
         }
@@ -265,10 +271,10 @@ final class HEIFDecoder: ImageDecoder {
         if let image { fz_heif_image_release(image) }
         fz_heif_image_handle_release(handle)
         fz_heif_context_free(context)
-        free(data.baseAddress)
     }
 
     func begin(denominator: Int, columns: Range<Int>?) throws(DecodeError) -> RowLayout {
+        if let gridProblem { throw .corrupt(path: path, detail: gridProblem) }
         if let tiles {
             let window = columns.map { $0.clamped(to: 0..<storedSize.width) } ?? 0..<storedSize.width
             let s = HEIFTileStream(tiles: tiles, columns: window.isEmpty ? 0..<storedSize.width : window, threads: options.threads)
@@ -304,6 +310,7 @@ final class HEIFDecoder: ImageDecoder {
     /// The whole image at 16 bits a sample (`--depth 16` of a 10- or 12-bit HEIF): libheif's
     /// big-endian RRGGBB(AA) samples, 0...2^bits-1, scaled to 0...65535 with rounding.
     func decodeSixteen() throws(DecodeError) -> Image16 {
+        if let gridProblem { throw .corrupt(path: path, detail: gridProblem) }
         try options.checkMemory(wholeDecodeMemory, path: path)
         guard let decodeOptions = fz_heif_decoding_options_alloc() else {
             throw .readFailed(path: path, reason: "libheif could not allocate decoding options")
@@ -342,6 +349,7 @@ final class HEIFDecoder: ImageDecoder {
     /// A grid's rectangles from the tiles they touch, when that is fewer than all of them or
     /// the whole decode is over the memory budget.
     func readRegions(_ rects: [PixelRect]) throws(DecodeError) -> [Image]? {
+        if let gridProblem { throw .corrupt(path: path, detail: gridProblem) }
         guard let tiles else { return nil }
         let overBudget = options.maxMemory > 0 && wholeDecodeMemory > options.maxMemory
         guard overBudget || tiles.tileCount(for: rects) < tiles.grid.tiles.count else { return nil }

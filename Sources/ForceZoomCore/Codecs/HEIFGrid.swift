@@ -35,9 +35,13 @@ struct HEIFGrid: Sendable {
     }
 
     /// The primary item's grid, when there is one the tile path can decode.
-    static func read(_ bytes: [UInt8]) throws(Invalid) -> HEIFGrid? {
+    /// - Parameters:
+    ///   - bytes: the file, or its start through `meta` (`HEIFFileBytes.head`).
+    ///   - fileSize: the whole file's size, which tile data must lie within.
+    static func read(_ bytes: [UInt8], fileSize: Int? = nil) throws(Invalid) -> HEIFGrid? {
+        let fileSize = fileSize ?? bytes.count
         guard let items = Items(bytes), let primary = items.primary, items.types[primary] == "grid" else { return nil }
-        guard let (layout, tiles, type) = try grid(primary, items, bytes) else { return nil }
+        guard let (layout, tiles, type) = try grid(primary, items, bytes, fileSize) else { return nil }
         var canvas = layout
         for (type, body) in items.properties(of: primary) {
             let step: TiledCanvas.Transformation
@@ -69,7 +73,7 @@ struct HEIFGrid: Sendable {
             guard let aux = items.properties(of: from).first(where: { $0.0 == "auxC" }),
                 String(decoding: aux.1, as: UTF8.self).contains("alpha") || String(decoding: aux.1, as: UTF8.self).contains("auxid:1")
             else { continue }
-            guard let (alphaLayout, alphaTiles, alphaType) = try grid(from, items, bytes), alphaType == type,
+            guard let (alphaLayout, alphaTiles, alphaType) = try grid(from, items, bytes, fileSize), alphaType == type,
                 alphaLayout.columns == layout.columns, alphaLayout.rows == layout.rows, alphaLayout.tile == layout.tile,
                 alphaLayout.canvas == layout.canvas
             else { return nil }
@@ -80,7 +84,7 @@ struct HEIFGrid: Sendable {
     }
 
     /// A grid item's layout and tiles; nil where only libheif can compose it.
-    private static func grid(_ item: UInt32, _ items: Items, _ bytes: [UInt8]) throws(Invalid)
+    private static func grid(_ item: UInt32, _ items: Items, _ bytes: [UInt8], _ fileSize: Int) throws(Invalid)
         -> (TiledCanvas, [Tile], String)?
     {
         guard let (method, extents) = items.locations[item], extents.count == 1 else { return nil }
@@ -121,8 +125,8 @@ struct HEIFGrid: Sendable {
             guard let (m, ranges) = items.locations[id], m == 0, !ranges.isEmpty else {
                 throw Invalid(detail: "tile \(k) has no data in the file (iloc)")
             }
-            guard ranges.allSatisfy({ $0.lowerBound >= 0 && $0.upperBound <= bytes.count && !$0.isEmpty }) else {
-                throw Invalid(detail: "the data of tile \(k) (iloc) lies outside the file, which is \(bytes.count) bytes")
+            guard ranges.allSatisfy({ $0.lowerBound >= 0 && $0.upperBound <= fileSize && !$0.isEmpty }) else {
+                throw Invalid(detail: "the data of tile \(k) (iloc) lies outside the file, which is \(fileSize) bytes")
             }
             tiles.append(
                 Tile(

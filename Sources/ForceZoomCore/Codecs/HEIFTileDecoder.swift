@@ -25,8 +25,8 @@ import Glibc
 /// small file is built and parsed in well under the time one tile takes to decode.
 struct HEIFTileDecoder: @unchecked Sendable {
     let grid: HEIFGrid
-    /// The file's bytes (owned by the `HEIFDecoder`, which outlives every call).
-    let file: UnsafeRawBufferPointer
+    /// The file's bytes.
+    let file: HEIFFileBytes
     let path: String
 
     /// Tile `k` as a one-item HEIF file (with its alpha tile when the grid has alpha).
@@ -76,7 +76,7 @@ struct HEIFTileDecoder: @unchecked Sendable {
         var out = ftyp + meta(head) + be(lengths.reduce(0, +) + 8, 4) + Array("mdat".utf8)
         out.reserveCapacity(head + lengths.reduce(0, +))
         for (t, _) in parts {
-            for e in t.extents { out += UnsafeRawBufferPointer(rebasing: file[e]) }
+            for e in t.extents { out += UnsafeRawBufferPointer(rebasing: file.buffer[e]) }
         }
         return out
     }

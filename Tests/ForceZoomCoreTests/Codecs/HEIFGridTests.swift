@@ -112,11 +112,12 @@ struct HEIFGridTests {
         #expect(details.summary.contains("HEVC grid of 4x3 tiles of 64x64"))
     }
 
-    /// Broken grids: one line naming what is wrong, before anything is decoded.
+    /// Broken grids: one line naming what is wrong, on decoding (`info` still shows the header).
     @Test(arguments: [
         ("bad-cover.heic", "do not cover"), ("bad-count.heic", "has 11 tiles but its descriptor says 4x3"),
-        ("bad-size.heic", "tile 11 is 128x64"), ("bad-outside.heic", "lies outside the file"),
-        ("bad-truncated.heic", "lies outside the file"),
+        ("bad-size.heic", "tile 11 is 128x64"),
+        // libheif checks every iloc extent against the file's end when it opens it.
+        ("bad-outside.heic", "outside of file"), ("bad-truncated.heic", "outside of file"),
     ])
     func brokenGridsAreRefused(_ name: String, _ words: String) throws {
         do {
