@@ -80,6 +80,8 @@ final class HEIFDecoder: ImageDecoder {
     private let options: DecodeOptions
     /// The file's bytes: libheif reads them in place for as long as the context lives.
     private let file: HEIFFileBytes
+    /// The reader libheif reads `file` through (`fz_heif_context_read_memory`).
+    private let reader: UnsafeMutablePointer<fz_heif_memory_reader>
     private let context: OpaquePointer
     private let handle: OpaquePointer
     /// The decoded image and its interleaved plane (after `begin`).
@@ -155,17 +157,20 @@ final class HEIFDecoder: ImageDecoder {
         guard let ctx = fz_heif_context_alloc() else {
             throw .readFailed(path: path, reason: "libheif could not allocate a context")
         }
+        let reader = UnsafeMutablePointer<fz_heif_memory_reader>.allocate(capacity: 1)
         func fail(_ error: DecodeError) -> DecodeError {
             fz_heif_context_free(ctx)
+            reader.deallocate()
             return error
         }
         fz_heif_context_set_max_decoding_threads(ctx, 0)
-        var err = fz_heif_context_read_from_memory_without_copy(ctx, file.buffer.baseAddress, file.count, nil)
+        var err = fz_heif_context_read_memory(ctx, reader, file.buffer.baseAddress, file.count, file.mapped ? 1 : 0)
         if err.code != heif_error_Ok { throw fail(Self.error(err, path: source.name, header: true)) }
         var h: OpaquePointer?
         err = fz_heif_context_get_primary_image_handle(ctx, &h)
         guard err.code == heif_error_Ok, let h else { throw fail(Self.error(err, path: source.name, header: true)) }
         self.file = file
+        self.reader = reader
         context = ctx
         handle = h
 
@@ -271,6 +276,7 @@ final class HEIFDecoder: ImageDecoder {
         if let image { fz_heif_image_release(image) }
         fz_heif_image_handle_release(handle)
         fz_heif_context_free(context)
+        reader.deallocate()
     }
 
     func begin(denominator: Int, columns: Range<Int>?) throws(DecodeError) -> RowLayout {

@@ -12,7 +12,8 @@ import Glibc
 /// file when they need more (`whole`). Other inputs (standard input, bytes in memory) are read.
 final class HEIFFileBytes {
     let buffer: UnsafeRawBufferPointer
-    private let mapped: Bool
+    /// Whether `buffer` is a mapping of the file (not memory of our own).
+    let mapped: Bool
 
     private init(buffer: UnsafeRawBufferPointer, mapped: Bool) {
         self.buffer = buffer
@@ -65,6 +66,17 @@ final class HEIFFileBytes {
             i += size
         }
         return whole
+    }
+
+    /// Gives back the whole pages inside `range` of a mapped file once they have been copied
+    /// (a streamed decode then holds a band of tiles, not every page it went through); they
+    /// stay in the page cache and come back if read again. Memory of our own is kept.
+    func release(_ range: Range<Int>) {
+        guard mapped, range.count >= 1 << 16, let base = buffer.baseAddress else { return }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let start = (Int(bitPattern: base) + range.lowerBound + page - 1) / page * page
+        let end = (Int(bitPattern: base) + range.upperBound) / page * page
+        if end > start { madvise(UnsafeMutableRawPointer(bitPattern: start), end - start, MADV_DONTNEED) }
     }
 
     /// Every byte, as an array.

@@ -76,7 +76,10 @@ struct HEIFTileDecoder: @unchecked Sendable {
         var out = ftyp + meta(head) + be(lengths.reduce(0, +) + 8, 4) + Array("mdat".utf8)
         out.reserveCapacity(head + lengths.reduce(0, +))
         for (t, _) in parts {
-            for e in t.extents { out += UnsafeRawBufferPointer(rebasing: file.buffer[e]) }
+            for e in t.extents {
+                out += UnsafeRawBufferPointer(rebasing: file.buffer[e])
+                file.release(e)
+            }
         }
         return out
     }
