@@ -113,7 +113,9 @@ public struct TiledCanvas: Hashable, Sendable {
                     let p = PixelPoint(x: x, y: y)
                     if c.storedPixel(forUpright: p, stored: stored)
                         != o.storedPixel(forUpright: previous(p, turned), stored: stored)
-                    { return false }
+                    {
+                        return false
+                    }
                 }
             }
             return true

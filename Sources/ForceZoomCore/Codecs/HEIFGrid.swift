@@ -133,8 +133,9 @@ struct HEIFGrid: Sendable {
                     properties: [Items.box(config.0, config.1)] + props.filter { $0.0 == "pixi" }.map { Items.box($0.0, $0.1) },
                     extents: ranges))
         }
-        guard let tile = size, let layout = TiledCanvas(
-            columns: columns, rows: rows, tile: tile, canvas: PixelSize(width: Int(w), height: Int(h)))
+        guard let tile = size,
+            let layout = TiledCanvas(
+                columns: columns, rows: rows, tile: tile, canvas: PixelSize(width: Int(w), height: Int(h)))
         else {
             throw Invalid(detail: "the grid's \(columns)x\(rows) tiles of \(size!) do not cover its \(w)x\(h) canvas")
         }

@@ -142,7 +142,8 @@ struct HEIFGridTests {
         o.autoOrient = false
         let refName = FileSystem.kind(of: "\(scratch)/ref.png") == .regular ? "ref.png" : "ref-1.png"
         let whole = try ImageReader(path: "\(scratch)/\(refName)", options: o).readImage()
-        let rects = [PixelRect(x: 300, y: 300, width: 400, height: 400), PixelRect(x: 500, y: 1000, width: 30, height: 30)]
+        let rects =
+            [PixelRect(x: 300, y: 300, width: 400, height: 400), PixelRect(x: 500, y: 1000, width: 30, height: 30)]
             + [PixelRect(x: whole.width - 400, y: whole.height - 400, width: 400, height: 400)]
         for rect in rects {
             let crop = try ImageReader(path: file).readStored([rect])[0]

@@ -28,7 +28,10 @@ struct TiledCanvasTests {
     @Test func transformationsComposeToOrientations() {
         func shown(_ steps: [TiledCanvas.Transformation]) -> Orientation {
             var c = Self.canvas
-            for s in steps { let ok = c.apply(s); #expect(ok) }
+            for s in steps {
+                let ok = c.apply(s)
+                #expect(ok)
+            }
             return c.orientation
         }
         #expect(shown([.rotate(quarterTurns: 1)]) == .rotate270)
@@ -39,7 +42,9 @@ struct TiledCanvasTests {
         #expect(shown([.rotate(quarterTurns: 1), .mirror(leftRight: true)]) == .transverse)
         #expect(shown([.rotate(quarterTurns: 1), .mirror(leftRight: false)]) == .transposed)
         var all = Set<Orientation>()
-        for q in 0..<4 { for m in [nil, true] as [Bool?] { all.insert(shown([.rotate(quarterTurns: q)] + (m.map { [.mirror(leftRight: $0)] } ?? []))) } }
+        for q in 0..<4 {
+            for m in [nil, true] as [Bool?] { all.insert(shown([.rotate(quarterTurns: q)] + (m.map { [.mirror(leftRight: $0)] } ?? []))) }
+        }
         #expect(all.count == 8)
     }
 
@@ -62,16 +67,20 @@ struct TiledCanvasTests {
     /// half up (measured with heif-convert: clap-90 and clap-270 of make-grids.sh).
     @Test func cleanApertureRounding() {
         let s = PixelSize(width: 250, height: 180)
-        #expect(TiledCanvas.cleanAperture(size: s, width: (200, 1), height: (100, 1), horizontalOffset: (0, 1), verticalOffset: (0, 1))
-            == PixelRect(x: 25, y: 40, width: 200, height: 100))
+        #expect(
+            TiledCanvas.cleanAperture(size: s, width: (200, 1), height: (100, 1), horizontalOffset: (0, 1), verticalOffset: (0, 1))
+                == PixelRect(x: 25, y: 40, width: 200, height: 100))
         // Odd sizes on an even image: the half pixel rounds down at the left, up at the top.
-        #expect(TiledCanvas.cleanAperture(size: s, width: (151, 1), height: (101, 1), horizontalOffset: (3, 1), verticalOffset: (-5, 1))
-            == PixelRect(x: 52, y: 35, width: 151, height: 101))
-        #expect(TiledCanvas.cleanAperture(size: s, width: (201, 1), height: (133, 1), horizontalOffset: (0, 1), verticalOffset: (0, 1))
-            == PixelRect(x: 24, y: 24, width: 201, height: 133))
+        #expect(
+            TiledCanvas.cleanAperture(size: s, width: (151, 1), height: (101, 1), horizontalOffset: (3, 1), verticalOffset: (-5, 1))
+                == PixelRect(x: 52, y: 35, width: 151, height: 101))
+        #expect(
+            TiledCanvas.cleanAperture(size: s, width: (201, 1), height: (133, 1), horizontalOffset: (0, 1), verticalOffset: (0, 1))
+                == PixelRect(x: 24, y: 24, width: 201, height: 133))
         // Past the edges: clamped.
-        #expect(TiledCanvas.cleanAperture(size: s, width: (300, 1), height: (100, 1), horizontalOffset: (0, 1), verticalOffset: (0, 1))
-            == PixelRect(x: 0, y: 40, width: 250, height: 100))
+        #expect(
+            TiledCanvas.cleanAperture(size: s, width: (300, 1), height: (100, 1), horizontalOffset: (0, 1), verticalOffset: (0, 1))
+                == PixelRect(x: 0, y: 40, width: 250, height: 100))
         #expect(TiledCanvas.cleanAperture(size: s, width: (0, 1), height: (10, 1), horizontalOffset: (0, 1), verticalOffset: (0, 1)) == nil)
         #expect(TiledCanvas.cleanAperture(size: s, width: (10, 0), height: (10, 1), horizontalOffset: (0, 1), verticalOffset: (0, 1)) == nil)
     }
