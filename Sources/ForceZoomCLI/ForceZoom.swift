@@ -39,13 +39,14 @@ public struct ForceZoom: ParsableCommand {
     /// (`| head -c10`) ends the process quietly, as other Unix filters do (SIGPIPE).
     public static func main() {
         guard ProcessSetup.start() else { Glibc.exit(1) }
-        let arguments = ProcessSetup.arguments
         // `help NAME` for a NAME that is no subcommand: the parser shows the root help and
         // exits 0; a typo should be a usage error.
         let names = subcommandNames
-        if arguments.first == "help", arguments.count > 1, !names.contains(arguments[1]) {
-            usageError("no subcommand '\(Echo.value(arguments[1]))'; the subcommands are \(names.joined(separator: ", "))", subcommand: nil)
+        if ProcessSetup.arguments.first == "help", ProcessSetup.arguments.count > 1, !names.contains(ProcessSetup.arguments[1]) {
+            usageError(ArgumentRepair.unknownSubcommand(Array(ProcessSetup.arguments.dropFirst()), names: names) ?? "", subcommand: nil)
         }
+        if let message = ArgumentRepair.unknownSubcommand(ProcessSetup.arguments, names: names) { usageError(message, subcommand: nil) }
+        let arguments = ArgumentRepair.joiningNegativeValues(ProcessSetup.arguments, subcommands: configuration.subcommands)
         if let bad = ShortFlags.misread(arguments, subcommands: configuration.subcommands) {
             usageError(bad.message, subcommand: bad.subcommand)
         }
@@ -79,8 +80,10 @@ public struct ForceZoom: ParsableCommand {
             }
             finishStdout()
             let names = subcommandNames
-            let subcommand = arguments.first { names.contains($0) }
-            usageError(message(for: error), subcommand: subcommand)
+            let subcommand = arguments.starts(with: ["fixture", "kit"]) ? "fixture kit" : arguments.first { names.contains($0) }
+            // A mistyped option explains whatever else the parser or validate() found missing.
+            let unknown = ArgumentRepair.unknownOption(arguments, subcommands: configuration.subcommands)
+            usageError(unknown ?? ArgumentRepair.withValidValues(message(for: error)), subcommand: subcommand)
         }
     }
 
@@ -89,6 +92,13 @@ public struct ForceZoom: ParsableCommand {
     /// number of arguments (10,000 files: 4 s), so files after `--` past the first are
     /// handed to the parsed command directly (they are plain names by definition).
     static func parseLinear(_ arguments: [String]) throws -> ParsableCommand {
+        if arguments.count >= 2, arguments[0] == "fixture", arguments[1] == "kit" {
+            // fixture's optional <pattern> argument would take "kit" before the parser looks
+            // for a subcommand, so `fixture kit` is parsed here (its help with its full name).
+            let rest = Array(arguments.dropFirst(2))
+            if rest.contains(where: { $0 == "-h" || $0 == "--help" }) { throw CleanExit.message(helpMessage(for: FixtureKit.self)) }
+            return try FixtureKit.parseAsRoot(rest)
+        }
         guard arguments.count > 64, let subcommand = arguments.first, subcommand == "info" || subcommand == "thumb",
             let separator = arguments.firstIndex(of: "--"), separator + 2 < arguments.count
         else { return try parseAsRoot(arguments) }

@@ -98,6 +98,8 @@ final class HEIFDecoder: ImageDecoder {
     private var gridProblem: String?
     /// The rows of a grid decoded a band of tiles at a time (`begin` of a grid).
     private var stream: HEIFTileStream?
+    /// The image at 16 bits a sample (`beginDeep`), instead of `plane`.
+    private var deep: [UInt8]?
 
     init(source: ImageSource, options: DecodeOptions) throws(DecodeError) {
         path = source.name
@@ -314,10 +316,15 @@ final class HEIFDecoder: ImageDecoder {
     }
 
     /// The whole image at 16 bits a sample (`--depth 16` of a 10- or 12-bit HEIF): libheif's
-    /// big-endian RRGGBB(AA) samples, 0...2^bits-1, scaled to 0...65535 with rounding.
-    func decodeSixteen() throws(DecodeError) -> Image16 {
+    /// big-endian RRGGBB(AA) samples, 0...2^bits-1, scaled to 0...65535 with rounding, then
+    /// served by `read` as the 8-bit plane is.
+    func beginDeep(columns: Range<Int>?) throws(DecodeError) -> RowLayout? {
+        guard bitDepth > 8 else { return nil }
         if let gridProblem { throw .corrupt(path: path, detail: gridProblem) }
         try options.checkMemory(wholeDecodeMemory, path: path)
+        // libheif's 16-bit plane and the widened copy are held together.
+        let samples = Int64(storedSize.width) * Int64(storedSize.height) * Int64(pixelFormat.channels)
+        try options.checkMemory(samples * 4, path: path)
         guard let decodeOptions = fz_heif_decoding_options_alloc() else {
             throw .readFailed(path: path, reason: "libheif could not allocate decoding options")
         }
@@ -349,7 +356,8 @@ final class HEIFDecoder: ImageDecoder {
                 out[d + 1] = UInt8(wide & 0xFF)
             }
         }
-        return Image16(width: storedSize.width, height: storedSize.height, format: pixelFormat, bytes: out)
+        deep = out
+        return RowLayout(firstColumn: 0, width: storedSize.width, height: storedSize.height)
     }
 
     /// A grid's rectangles from the tiles they touch, when that is fewer than all of them or
@@ -413,6 +421,15 @@ final class HEIFDecoder: ImageDecoder {
 
     func read(into buffer: UnsafeMutableRawBufferPointer, rows: Int) throws(DecodeError) -> Int {
         if stream != nil { return try stream!.read(into: buffer, rows: rows) }
+        if let deep {
+            let n = max(0, min(rows, storedSize.height - next))
+            let rowBytes = storedSize.width * pixelFormat.channels * 2
+            deep.withUnsafeBytes { d in
+                buffer.baseAddress!.copyMemory(from: d.baseAddress! + next * rowBytes, byteCount: n * rowBytes)
+            }
+            next += n
+            return n
+        }
         guard let plane else { return 0 }
         let n = min(rows, storedSize.height - next)
         let rowBytes = storedSize.width * pixelFormat.channels
@@ -501,9 +518,13 @@ enum HEIFEncoder {
     /// - Parameters:
     ///   - quality: 1-100 (libheif's lossy quality); `lossless` for the encoder's lossless mode.
     ///   - exif: a TIFF block; `rotation`: 0, 90, 180 or 270 (anticlockwise, as irot says).
+    ///   - mirror: an `imir` axis (0 top-bottom, 1 left-right, as libheif reads it) after the irot.
+    ///   - tenBit: 10-bit samples (0-1023, interleaved as `image`'s format, RGB or RGBA) coded
+    ///     instead of `image`'s 8-bit pixels (which then give only the size and format): a
+    ///     Main 10 HEIC or a 10-bit AVIF.
     static func encode(
         _ image: Image, avif: Bool, quality: Int, lossless: Bool, exif: [UInt8]?, rotation: Int,
-        path: String
+        mirror: Int? = nil, tenBit: [UInt16]? = nil, path: String
     ) throws(OutputError) -> [UInt8] {
         let source = image.format.isGray ? image.converted(to: image.format.hasAlpha ? .rgba : .rgb) : image
         func fail(_ what: String, _ e: heif_error? = nil) -> OutputError {
@@ -520,21 +541,35 @@ enum HEIFEncoder {
         _ = fz_heif_encoder_set_lossless(enc, lossless ? 1 : 0)
         var img: OpaquePointer?
         let alpha = source.format.hasAlpha
-        err = fz_heif_image_create(
-            Int32(source.width), Int32(source.height), heif_colorspace_RGB,
-            alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, &img)
+        let chroma =
+            tenBit == nil
+            ? (alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB)
+            : (alpha ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RRGGBB_LE)
+        err = fz_heif_image_create(Int32(source.width), Int32(source.height), heif_colorspace_RGB, chroma, &img)
         guard err.code == heif_error_Ok, let img else { throw fail("cannot make the image", err) }
         defer { fz_heif_image_release(img) }
-        err = fz_heif_image_add_plane(img, heif_channel_interleaved, Int32(source.width), Int32(source.height), 8)
+        err = fz_heif_image_add_plane(img, heif_channel_interleaved, Int32(source.width), Int32(source.height), tenBit == nil ? 8 : 10)
         guard err.code == heif_error_Ok else { throw fail("cannot add the plane", err) }
         var stride: Int32 = 0
         guard let plane = fz_heif_image_get_plane(img, heif_channel_interleaved, &stride) else { throw fail("no plane") }
         let rowBytes = source.width * source.format.channels
-        source.pixels.withUnsafeBytes { p in
+        if let tenBit {
+            // Little-endian 16-bit words, 10 significant bits, as RRGGBB_LE says.
             for y in 0..<source.height {
-                (plane + y * Int(stride)).update(
-                    from: p.baseAddress!.advanced(by: y * rowBytes).assumingMemoryBound(to: UInt8.self),
-                    count: rowBytes)
+                let row = plane + y * Int(stride)
+                for k in 0..<rowBytes {
+                    let v = tenBit[y * rowBytes + k]
+                    row[2 * k] = UInt8(v & 0xFF)
+                    row[2 * k + 1] = UInt8(v >> 8)
+                }
+            }
+        } else {
+            source.pixels.withUnsafeBytes { p in
+                for y in 0..<source.height {
+                    (plane + y * Int(stride)).update(
+                        from: p.baseAddress!.advanced(by: y * rowBytes).assumingMemoryBound(to: UInt8.self),
+                        count: rowBytes)
+                }
             }
         }
         var handle: OpaquePointer?
@@ -553,10 +588,19 @@ enum HEIFEncoder {
         }
         err = withExtendedLifetime(sink) { fz_heif_context_write(ctx, &writer, Unmanaged.passUnretained(sink).toOpaque()) }
         guard err.code == heif_error_Ok else { throw fail("writing failed", err) }
-        if rotation == 0 { return sink.bytes }
-        guard let rotated = HEIFBoxes.addingRotation(sink.bytes, degrees: rotation) else {
-            throw fail("cannot add the irot box to what libheif wrote")
+        var bytes = sink.bytes
+        if rotation != 0 {
+            guard let rotated = HEIFBoxes.addingRotation(bytes, degrees: rotation) else {
+                throw fail("cannot add the irot box to what libheif wrote")
+            }
+            bytes = rotated
         }
-        return rotated
+        if let mirror {
+            guard let mirrored = HEIFBoxes.addingMirror(bytes, axis: mirror) else {
+                throw fail("cannot add the imir box to what libheif wrote")
+            }
+            bytes = mirrored
+        }
+        return bytes
     }
 }
