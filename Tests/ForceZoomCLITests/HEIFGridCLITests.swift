@@ -37,6 +37,21 @@ struct HEIFGridCLITests {
         }
     }
 
+    /// The memory budget judges what a grid's decode holds (a band of tiles), not its canvas:
+    /// a 1000x760 grid whose whole decode needs about 6 MiB thumbnails and crops within 1 MiB.
+    @Test func gridsDecodeWithinABudgetSmallerThanTheirCanvas() throws {
+        let out = FileSystem.join(Self.dir, "wide")
+        let t = CLI.run(["thumb", Self.file("wide.heic"), "--size", "64", "--max-memory", "1", "--out", out, "--quiet"])
+        #expect(t.status == 0, "\(t.stderr)")
+        let thumb = try ImageReader(path: FileSystem.join(out, "wide.thumb.png")).readImage()
+        #expect(thumb.size == PixelSize(width: 64, height: 49))
+        let crop = FileSystem.join(Self.dir, "wide-crop.png")
+        let c = CLI.run(["crop", Self.file("wide.heic"), "--at", "500,380", "--size", "100", "--max-memory", "1", "-o", crop])
+        #expect(c.status == 0, "\(c.stderr)")
+        let want = try Self.reference("wide.ref.png").cropped(to: PixelRect(x: 450, y: 330, width: 100, height: 100))
+        #expect(FormatsCLITests.maxDifference(try ImageReader(path: crop).readImage(), want) == 0)
+    }
+
     @Test func infoShowsTheGrid() throws {
         let text = CLI.run(["info", Self.file("p3.heic")])
         #expect(text.status == 0)

@@ -13,6 +13,7 @@
 #   alpha.heic        RGBA tiles: an alpha grid (auxl) of its own, irot 180
 #   grid.avif         AV1 tiles, irot 90, imir 1;   alpha-av1.avif: AV1 with an alpha grid
 #   deep.heic         10-bit tiles (16-bit PNG references)
+#   wide.heic         16x12 tiles cut to 1000x760: a whole decode needs ~6 MB, a band of tiles < 1 MiB
 #   bad-KIND.heic     KIND = cover, count, size, outside, truncated (heicgrid.py --break)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -26,7 +27,7 @@ for a in "$@"; do
   [ "$a" = --bench ] && BENCH=1
 done
 mkdir -p "$OUT"
-stamp="$OUT/.done-v1"
+stamp="$OUT/.done-v2"
 if [ $FORCE = 1 ]; then rm -rf "$OUT"; mkdir -p "$OUT"; fi
 if [ ! -f "$stamp" ]; then
   command -v heif-enc >/dev/null || { echo "make-grids: heif-enc (libheif-examples) is needed" >&2; exit 1; }
@@ -46,7 +47,11 @@ if [ ! -f "$stamp" ]; then
   "$PY" $G "$OUT/grid.avif" "${small[@]}" --irot 90 --imir 1
   "$PY" $G "$OUT/alpha-av1.avif" --grid 3x2 --tile 64x64 --size 180x100 --alpha
   "$PY" $G "$OUT/deep.heic" "${small[@]}" --bits 10
-  for f in "$OUT"/*.heic "$OUT"/*.avif; do heif-convert "$f" "${f%.*}.ref.png" >/dev/null; done
+  "$PY" $G "$OUT/wide.heic" --grid 16x12 --tile 64x64 --size 1000x760 --distinct 12
+  for f in "$OUT"/*.heic "$OUT"/*.avif; do
+    case "$f" in */bad-*|*/grid-*) continue ;; esac
+    heif-convert "$f" "${f%.*}.ref.png" >/dev/null
+  done
   for k in cover count size outside truncated; do "$PY" $G "$OUT/bad-$k.heic" --break $k; done
   touch "$stamp"
 fi
