@@ -67,7 +67,7 @@ DEMO_OUT := out/demo-peek.png
 # The data scripts share apt's lock, so never run targets side by side (make -j).
 .NOTPARALLEL:
 
-.PHONY: help deps build format lint release cluster-test term-test conformance photos formats fixtures hostile test test-sanitize fuzz demo bench-deps bench man install uninstall clean
+.PHONY: help deps build format lint release cluster-test term-test conformance photos formats heicgrids heicgrids-bench fixtures hostile test test-sanitize fuzz demo bench-deps bench man install uninstall clean
 
 help: ## List the targets
 	@echo "forcezoom make targets:"
@@ -125,6 +125,13 @@ photos: deps ## Fetch real photos from Debian packages into .cache/photos/
 formats: deps ## Make the WebP/HEIC/AVIF test files and their reference decodes in .cache/formats/
 	Tools/formats/make-formats.sh
 
+heicgrids: deps ## Make the HEIF grid test files (tiles from heif-enc) and references in .cache/heicgrid/
+	Tools/heicgrid/make-grids.sh
+
+# The 48 MP and 200 MP grids the benchmark crops and thumbnails (about 30 s, 116 MB).
+heicgrids-bench: deps
+	Tools/heicgrid/make-grids.sh --bench
+
 fixtures: build ## Remake Fixtures/generated from Tools/fixtures/fixtures.txt
 	FZ=$(FZ_DEBUG) Tools/fixtures/make-fixtures.sh
 
@@ -139,7 +146,7 @@ TEST_FLAGS ?=
 # The CLI tests run twice: against the debug binary, then against the release binary (the
 # configuration users run: Swift's checks kept, no -Ounchecked); ArgumentLimitTests always
 # runs the release one (FORCEZOOM_RELEASE_BIN).
-test: deps conformance photos formats ## Build and run all tests (fetches test data first)
+test: deps conformance photos formats heicgrids ## Build and run all tests (fetches test data first)
 	$(SWIFT) build
 	$(SWIFT) build $(RELEASE_FLAGS)
 	FORCEZOOM_BIN=$(abspath $(FZ_DEBUG)) FORCEZOOM_RELEASE_BIN=$(abspath $(FZ)) $(SWIFT) test $(TEST_FLAGS)
@@ -154,7 +161,7 @@ SANITIZE_FLAGS := --scratch-path .build-asan --sanitize=address -Xcc -fsanitize=
 SANITIZE_ENV   := ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
                   LSAN_OPTIONS=suppressions=$(abspath Tools/sanitize/lsan.supp):print_suppressions=0 \
                   SWIFT_BACKTRACE=enable=no FORCEZOOM_SANITIZED=1
-test-sanitize: deps conformance photos formats ## Build and run all tests under ASan+UBSan (.build-asan/)
+test-sanitize: deps conformance photos formats heicgrids ## Build and run all tests under ASan+UBSan (.build-asan/)
 	$(SWIFT) build $(SANITIZE_FLAGS)
 	$(SANITIZE_ENV) FORCEZOOM_BIN=$(abspath .build-asan/debug/forcezoom) $(SWIFT) test $(SANITIZE_FLAGS) $(TEST_FLAGS)
 
@@ -192,7 +199,7 @@ bench-deps: ## apt-get install the benchmark's peers and tools when missing
 # Times forcezoom against vips, ImageMagick, GraphicsMagick and a C decode floor, side by
 # side in one run (about 10-15 minutes), and writes BENCHMARKS.md. Run it on a quiet machine;
 # BENCH_ARGS passes options to bench/bench.py (e.g. BENCH_ARGS="--quiet-wait 600 --runs 20").
-bench: bench-deps release photos ## Benchmark against vips/ImageMagick/gm and write BENCHMARKS.md
+bench: bench-deps release photos heicgrids-bench ## Benchmark against vips/ImageMagick/gm and write BENCHMARKS.md
 	python3 bench/bench.py --fz $(FZ) $(BENCH_ARGS)
 
 man: deps ## Generate the man page with argument-parser's GenerateManual plugin

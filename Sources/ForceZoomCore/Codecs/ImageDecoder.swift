@@ -65,6 +65,10 @@ protocol ImageDecoder: AnyObject {
     /// Decodes embedded thumbnail `index` whole, upright, in `pixelFormat` (independent of
     /// the row stream: the main image can still be read afterwards).
     func decodeEmbeddedThumbnail(_ index: Int) throws(DecodeError) -> Image
+
+    /// Decodes stored rectangles directly, without the row stream, where the format can do
+    /// better than rows (the tiles of an HEIF grid); nil: read them from the rows.
+    func readRegions(_ rects: [PixelRect]) throws(DecodeError) -> [Image]?
 }
 
 extension ImageDecoder {
@@ -73,6 +77,7 @@ extension ImageDecoder {
         preconditionFailure("no embedded thumbnails")
     }
     var exifOrientationApplies: Bool { true }
+    func readRegions(_ rects: [PixelRect]) throws(DecodeError) -> [Image]? { nil }
     var denominators: [Int] { [1] }
     func beginDeep(columns: Range<Int>?) throws(DecodeError) -> RowLayout? { nil }
     func scaledSize(denominator: Int) -> PixelSize { storedSize }
