@@ -125,12 +125,6 @@ struct EncodeFlags: ParsableArguments {
             decode: reading(decode), color: colorPolicy, lenient: decode.lenient, png: png,
             warnings: Warnings(say: { Terminal.warning($0) }, once: { Terminal.warningOnce($0) }))
     }
-
-    /// How a rendering command encodes `path`: the registry chooses the format
-    /// (`OutputFormat.rendered(toPath:)`), these flags its settings.
-    func encoding(forRendered path: String) -> OutputEncoding {
-        OutputFormat.rendered(toPath: path).encoding(png: png, quality: 85, lossless: false) ?? .png(png)
-    }
 }
 
 /// `--icc`: carry the input's colour description into the output, or not (`ColorPolicy`).

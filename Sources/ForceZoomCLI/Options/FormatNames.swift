@@ -7,8 +7,12 @@ enum FormatNames {
     static var inputs: String { FormatRegistry.inputNames("or") }
     /// "PNG, JPEG, WebP, HEIF/HEIC and AVIF".
     static var allInputs: String { FormatRegistry.inputNames("and") }
-    /// What crop, fit, frame, transform and animate write: "PNG".
-    static var rendered: String { OutputFormat.renderedFormat.name }
+    /// What crop, fit, frame, transform and animate write: "PNG, JPEG, WebP, HEIC or AVIF".
+    static var rendered: String { FormatRegistry.sentence(OutputFormat.all.map(\.name), "or") }
+    /// "PNG (.png), JPEG (.jpg, .jpeg), ... or AVIF (.avif)".
+    static var outputsWithExtensions: String { OutputFormat.namesWithExtensions }
+    /// --format's values: "png, jpeg, webp, heic or avif".
+    static var optionValues: String { FormatRegistry.sentence(OutputFormat.allValueStrings, "or") }
     /// What fixture writes: "PNG, JPEG, WebP, HEIC or AVIF".
     static var fixtureOutputs: String { FormatRegistry.sentence(OutputFormat.all.map(\.name), "or") }
     /// One extension for each: ".png, .jpg, .webp, .heic or .avif".

@@ -1,25 +1,38 @@
 import ArgumentParser
 import ForceZoomCore
 
-/// Where a one-image command writes, and whether it prints its geometry: `-o` and `--json`,
-/// shared by fit, frame and transform (crop and animate write several files and declare
-/// their own `-o` pattern).
+/// Where a one-image command writes, in what format, and whether it prints its geometry:
+/// `-o`, `--format`, `--quality`, `--lossless` and `--json`, shared by fit, frame and
+/// transform (crop and animate write several files and declare their own `-o` pattern).
 struct OutputOptions: ParsableArguments {
     @Option(
         name: .shortAndLong,
-        help: ArgumentHelp("Output \(FormatNames.rendered) path, - for stdout. Default: <stem>.<command>.png here.", valueName: "path"))
+        help: ArgumentHelp(
+            "Output path, - for stdout; its extension chooses \(FormatNames.rendered). Default: <input stem>.<command>.png here (the --format's extension with --format).",
+            valueName: "path"))
     var output: String?
+
+    @OptionGroup var formats: FormatFlags
+
+    @Flag(name: .long, help: "WebP, HEIC and AVIF: lossless (PNG always is; JPEG cannot be).")
+    var lossless = false
 
     @Flag(name: .long, help: "Print the geometry as JSON.")
     var json = false
 
     func validate() throws {
         try Outputs.checkNotEmpty(output, "-o")
-        if output == "-" && json { throw ValidationError("-o - writes the \(FormatNames.rendered) to stdout; --json cannot share it") }
+        if output == "-" && json { throw ValidationError("-o - writes the image to stdout; --json cannot share it") }
+        try formats.check(output)
     }
 
-    /// The output path: -o, or `<stem>.<suffix>.png` in the current folder.
+    /// The output path: -o, or `<stem>.<suffix>.png` (or --format's extension) in the current folder.
     func path(input: String, suffix: String) -> String {
-        output ?? "\(input == "-" ? "stdin" : FileSystem.stem(input)).\(suffix).png"
+        output ?? "\(input == "-" ? "stdin" : FileSystem.stem(input)).\(suffix).\(formats.defaultExtension)"
+    }
+
+    /// The core's encoding choice; `background` is what JPEG flattens alpha onto.
+    func choice(png: PNGSettings, background: Color) -> OutputChoice {
+        formats.choice(lossless: lossless, png: png, background: background)
     }
 }

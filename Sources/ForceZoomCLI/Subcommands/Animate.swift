@@ -114,17 +114,25 @@ struct Animate: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Background colour (default black).", valueName: "color"))
     var background: ColorArgument = ColorArgument(.black)
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("PNG sequence pattern with %d or %0Nd (frame numbers from 1).", valueName: "pattern"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp(
+            "Frame sequence pattern with %d or %0Nd (frame numbers from 1); its extension chooses \(FormatNames.rendered).", valueName: "pattern"))
     var output: String?
 
     @Option(name: .long, help: ArgumentHelp("Write one animated PNG.", valueName: "path"))
     var apng: String?
 
-    @Option(name: .long, help: ArgumentHelp("Write all frames in a grid.", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("Write all frames in a grid (in the format its extension names).", valueName: "path"))
     var contactSheet: String?
 
     @Flag(name: .long, help: "Print each frame's geometry as JSON Lines.")
     var json = false
+
+    @OptionGroup var formats: FormatFlags
+
+    @Flag(name: .long, help: "WebP, HEIC and AVIF frames and contact sheet: lossless (PNG always is; JPEG cannot be).")
+    var lossless = false
 
     @OptionGroup var pins: MarkerFlags
     @OptionGroup var decode: DecodeFlags
@@ -218,6 +226,11 @@ struct Animate: ParsableCommand {
         try Outputs.checkNotEmpty(contactSheet, "--contact-sheet")
         if let output { _ = try Outputs.pattern(output, "-o", needsCounter: true, example: "'frames/%03d.png'") }
         if output == "-" || apng == "-" || contactSheet == "-" { throw ValidationError("animate writes files; - (stdout) is not an output here") }
+        try formats.check(output)
+        try formats.check(contactSheet)
+        if let apng, !["png", "apng"].contains(FileSystem.fileExtension(apng).lowercased()) {
+            throw ValidationError("--apng writes an animated PNG; name '\(Echo.value(apng))' .png or .apng")
+        }
         try Outputs.checkDistinct(
             [("--apng", apng), ("--contact-sheet", contactSheet), ("--overlay", overlay), ("the input", input)]
                 .compactMap { o, p in p.map { (o, $0) } })
@@ -260,7 +273,8 @@ struct Animate: ParsableCommand {
     }
 
     func run() throws {
-        let settings = encode.settings(decode)
+        var settings = encode.settings(decode)
+        settings.output = formats.choice(lossless: lossless, png: encode.png, background: background.color)
         var job = AnimationJob(
             input: input, settings: settings, screen: screenPixels, background: background.color, fps: fps,
             threads: Thumb.processorCount)

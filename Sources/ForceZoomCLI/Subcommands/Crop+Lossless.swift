@@ -6,9 +6,20 @@ import Geometry
 /// not decoded and re-encoded. Kept apart from the rendering path in Crop.swift: it shares
 /// only the point resolution and the geometry record.
 extension Crop {
+    /// Whether --lossless asks a WebP, HEIC or AVIF output (by -o's extension or --format)
+    /// for its lossless mode: the rendering path, not a copy of JPEG blocks.
+    var encodesLossless: Bool {
+        guard lossless else { return false }
+        let format = output.flatMap { try? OutputFormat.chosen(forPath: $0, requested: formats.format).get() } ?? formats.format
+        return format.map { $0.keepsAlpha && $0 != .png } ?? false
+    }
+
+    /// --lossless as a copy of the JPEG's blocks (a JPEG output, or none named).
+    var copiesBlocks: Bool { lossless && !encodesLossless }
+
     /// The options that would change pixels a lossless crop copies: usage errors.
     func validateLossless() throws {
-        guard lossless else { return }
+        guard copiesBlocks else { return }
         if zoom != 1 { throw ValidationError("--lossless copies the JPEG's blocks 1:1; --zoom \(Echo.number(zoom)) would resample them (drop one)") }
         if !pins.marker.isEmpty || pins.markers != nil {
             throw ValidationError("--lossless copies the JPEG's blocks; pins cannot be drawn on them (drop --marker/--markers)")
@@ -20,7 +31,8 @@ extension Crop {
         if let output, output != "-", !geometryOnly {
             let ext = FileSystem.fileExtension(output).lowercased()
             if ext != "jpg" && ext != "jpeg" {
-                throw ValidationError("--lossless writes a JPEG; name -o \(Echo.value(output)) .jpg or .jpeg")
+                throw ValidationError(
+                    "--lossless copies JPEG blocks into a .jpg, or encodes .webp, .heic or .avif lossless (PNG always is); -o \(Echo.value(output)) is none of them")
             }
         }
     }

@@ -61,7 +61,7 @@ struct Crop: ParsableCommand {
     @Option(
         name: .shortAndLong,
         help: ArgumentHelp(
-            "Output \(FormatNames.rendered) path, - for stdout; with several --at, a pattern with %d. Default: <stem>.crop.png here.",
+            "Output path, - for stdout; with several --at, a pattern with %d. Its extension chooses \(FormatNames.rendered). Default: <input stem>.crop.png here (--format's extension with --format; .jpg with --lossless).",
             valueName: "path"))
     var output: String?
 
@@ -74,9 +74,11 @@ struct Crop: ParsableCommand {
     @Flag(
         name: .long,
         help:
-            "JPEG input: copy the square's DCT blocks into a JPEG (-o x.jpg), bit-exact, widened out to the 8/16-pixel block grid (deliveredRect in --json); EXIF, ICC and the orientation tag copied as they are."
+            "JPEG input: copy the square's DCT blocks into a JPEG (-o x.jpg), bit-exact, widened out to the 8/16-pixel block grid (deliveredRect in --json); EXIF, ICC and the orientation tag copied as they are. With a WebP, HEIC or AVIF output: encode it lossless."
     )
     var lossless = false
+
+    @OptionGroup var formats: FormatFlags
 
     @OptionGroup var pins: MarkerFlags
     @OptionGroup var decode: DecodeFlags
@@ -136,7 +138,8 @@ struct Crop: ParsableCommand {
         if let output, output != "-", !geometryOnly {
             _ = try Outputs.pattern(output, "-o", needsCounter: at.count > 1, example: "peek-%d.png")
         }
-        if output == "-" && json { throw ValidationError("-o - writes the \(FormatNames.rendered) to stdout; --json cannot share it") }
+        if output == "-" && json { throw ValidationError("-o - writes the image to stdout; --json cannot share it") }
+        if !geometryOnly { try formats.check(output) }
         if output == "-" && at.count > 1 { throw ValidationError("-o - takes one --at") }
         try validateLossless()
         try show.check(output: output, without: geometryOnly ? "--geometry-only" : lossless ? "--lossless" : nil)
@@ -154,7 +157,8 @@ struct Crop: ParsableCommand {
             return output == "-" ? output : ((try? OutputPattern(parsing: output))?.path(index) ?? output)
         }
         let stem = input == "-" ? "stdin" : FileSystem.stem(input)
-        return at.count > 1 ? "\(stem).crop-\(index).png" : "\(stem).crop.png"
+        let ext = formats.defaultExtension
+        return at.count > 1 ? "\(stem).crop-\(index).\(ext)" : "\(stem).crop.\(ext)"
     }
 
     func run() throws {
@@ -171,7 +175,7 @@ struct Crop: ParsableCommand {
             geometries.append(PeekGeometry(image: upright, point: pixel, side: side, zoom: zoom))
         }
 
-        if lossless { return try runLossless(reader, geometries) }
+        if copiesBlocks { return try runLossless(reader, geometries) }
         if geometryOnly {
             for (i, g) in geometries.enumerated() {
                 print(geometryJSON(g, header: header, requested: at[i], output: nil, bytes: nil, path: reader.path))
@@ -191,7 +195,8 @@ struct Crop: ParsableCommand {
         }
         let paths = at.indices.map { outputPath($0 + 1) }
         try Outputs.checkNotInputs(paths, inputs: [input] + (pins.markers.map { [$0] } ?? []) + (atFrom.map { [$0] } ?? []))
-        if let why = sample.sixteenBitProblem(reader, oneToOne: zoom == 1, pins: !markers.isEmpty) {
+        let choice = formats.choice(lossless: lossless, png: encode.png, background: background.color)
+        if let why = sample.sixteenBitProblem(reader, oneToOne: zoom == 1, pins: !markers.isEmpty, output: choice.format(for: paths[0])) {
             if sample.depth == .sixteen { throw ToolFailure("\(reader.path): --depth 16 \(why)", exitCode: 2) }
         } else {
             return try runSixteenBit(geometries, reader: reader, paths: paths)
@@ -209,7 +214,9 @@ struct Crop: ParsableCommand {
                 on: &peek, transform: .translation(-g.window.x, -g.window.y).then(.scale(g.zoom, g.zoom)))
             let path = show.writes(output: output) ? paths[i] : nil
             let bytes = try path.flatMap { path throws in
-                try ImageWriter.write(peek, to: path, encoding: encode.encoding(forRendered: path), protecting: [input], color: carried)
+                try ImageWriter.write(
+                    peek, to: path, encoding: choice.encoding(for: path), protecting: [input], color: carried,
+                    background: choice.background)
             }
             if json {
                 print(geometryJSON(g, header: header, requested: at[i], output: path, bytes: bytes, path: reader.path))

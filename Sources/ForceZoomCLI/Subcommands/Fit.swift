@@ -84,12 +84,13 @@ struct Fit: ParsableCommand {
             scaled, geometry: g, background: inks.map(background.color), pins: PinLayer(markers, color: inks.map(PinRenderer.color)))
         for w in reader.warnings { Terminal.warning("\(reader.path): \(w)") }
         let path = outputOptions.path(input: input, suffix: "fit")
+        let choice = outputOptions.choice(png: encode.png, background: background.color)
         let writes = show.writes(output: outputOptions.output)
         var bytes: Int64?
         if writes {
             bytes = try ImageWriter.write(
-                canvas, to: path, encoding: encode.encoding(forRendered: path), protecting: [input],
-                color: carried)
+                canvas, to: path, encoding: choice.encoding(for: path), protecting: [input],
+                color: carried, background: choice.background)
         }
         if outputOptions.json {
             print(

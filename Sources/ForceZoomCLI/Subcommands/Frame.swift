@@ -118,10 +118,12 @@ struct Frame: ParsableCommand {
         let canvas: Image
         canvas = try render(reader, fit: fit, peek: peek, style: style, markers: markers, inks: DrawingColors(output: carried))
         let path = outputOptions.path(input: input, suffix: "frame")
+        let choice = outputOptions.choice(png: encode.png, background: background.color)
         let writes = show.writes(output: outputOptions.output)
         if writes {
             try ImageWriter.write(
-                canvas, to: path, encoding: encode.encoding(forRendered: path), protecting: [input], color: carried)
+                canvas, to: path, encoding: choice.encoding(for: path), protecting: [input], color: carried,
+                background: choice.background)
         }
         if outputOptions.json {
             print(

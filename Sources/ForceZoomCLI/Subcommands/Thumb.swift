@@ -16,7 +16,7 @@ struct Thumb: ParsableCommand {
 
             --size: N (longest side N), WxH (fit inside the box), Wx or xH (one side), with one modifier: > only shrink (the default: never enlarge), < only enlarge, ! exactly that size ignoring aspect (a missing side keeps the image's own). Quote it in the shell: --size '256x256!'. --crop fills the box instead and cuts the overflow evenly; --crop-at X,Y (pixels or percent) keeps the part around that point of the upright image, placed as `crop` places its square.
 
-            Outputs go to --out (default ./thumbs, created if missing) named by --name: %s input stem, %e input extension, %d input folder relative to the folder argument it was found in (for a file named directly or listed: its folder as written), %i running index from 1, %% a percent sign; default %s.thumb.png. The name's extension picks the format: .png, .jpg/.jpeg (--quality, default 85) or .webp (lossy at --quality; lossless at --quality 100 or with --lossless). Two inputs with one output name, or an output that is an input, stop the batch before anything is done (exit 2). --skip-existing leaves outputs that are newer than their input.
+            Outputs go to --out (default ./thumbs, created if missing) named by --name: %s input stem, %e input extension, %d input folder relative to the folder argument it was found in (for a file named directly or listed: its folder as written), %i running index from 1, %% a percent sign; default %s.thumb.png, and %d/%s.thumb.png with --recursive (the tree mirrored, so equal names in two folders never collide). The name's extension picks the format: \(FormatNames.outputsWithExtensions); --format for a name without one (and the default name's extension). JPEG, WebP, HEIC and AVIF are lossy at --quality (default 85; 100 stays lossy), WebP, HEIC and AVIF lossless with --lossless. JPEG has no alpha: transparent pixels are composited over --background (default white) in premultiplied arithmetic, as ImageMagick's -flatten and browsers do; the formats that keep alpha ignore --background. Two inputs with one output name, or an output that is an input, stop the batch before anything is done (exit 2). --skip-existing leaves outputs that are newer than their input.
 
             Each input is decoded straight into the reducer: JPEGs at the smallest DCT scale (1/2, 1/4, 1/8) still at least the thumbnail, PNG rows streamed, then a Lanczos-3 reduction (area-correct at any factor), EXIF orientation applied.
 
@@ -30,7 +30,7 @@ struct Thumb: ParsableCommand {
               find . -newer stamp -name '*.png' -print0 | forcezoom thumb --from - -0 -j 4
             """)
 
-    @Argument(help: ArgumentHelp("PNG/JPEG files and folders.", valueName: "input"))
+    @Argument(help: ArgumentHelp("\(FormatNames.inputs) files, and folders.", valueName: "input"))
     var inputs: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("Read more input paths from this file (- for standard input), one per line.", valueName: "file"))
@@ -44,7 +44,9 @@ struct Thumb: ParsableCommand {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("N, WxH, Wx or xH, with > (only shrink, the default), < (only enlarge) or ! (exact size).", valueName: "spec"),
+        help: ArgumentHelp(
+            "N, WxH, Wx or xH, with > (only shrink, the default), < (only enlarge) or ! (exact size). Default 256 (the longest side at most 256 pixels).",
+            valueName: "spec"),
         transform: { try ThumbnailSize(parsing: $0) })
     var size = ThumbnailSize(width: 256, height: 256)
 
@@ -61,17 +63,32 @@ struct Thumb: ParsableCommand {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("Output name: %s stem, %e extension, %d folder, %i index; ending in .png, .jpg or .webp.", valueName: "pattern"),
+        help: ArgumentHelp(
+            "Output name: %s stem, %e extension, %d folder, %i index; its extension chooses the format. Default %s.thumb.png (%d/%s.thumb.png with --recursive).",
+            valueName: "pattern"),
         transform: { try ThumbnailName($0) })
-    var name = ThumbnailName.standard
+    var name: ThumbnailName?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The format of names whose extension says none, and of the default name: \(FormatNames.optionValues).", valueName: "format"))
+    var format: OutputFormat?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "What JPEG outputs flatten transparent pixels onto: black, white (default), gray, red, green, blue, #RRGGBB. Ignored by the formats that keep alpha.",
+            valueName: "color"))
+    var background: ColorArgument = ColorArgument(.white)
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Parallel jobs (default: the number of processors).", valueName: "n"))
     var jobs: Int?
 
-    @Option(name: .long, help: ArgumentHelp("JPEG and WebP output quality 1-100 (WebP: 100 is lossless).", valueName: "q"))
+    @Option(name: .long, help: ArgumentHelp("JPEG, WebP, HEIC and AVIF quality 1-100 (100 stays lossy: see --lossless).", valueName: "q"))
     var quality: Int = 85
 
-    @Flag(name: .long, help: "Write WebP outputs lossless (whatever --quality says).")
+    @Flag(name: .long, help: "Write WebP, HEIC and AVIF outputs lossless (whatever --quality says).")
     var lossless = false
 
     @Flag(
@@ -148,7 +165,8 @@ struct Thumb: ParsableCommand {
         var arguments = inputs
         if let from { arguments += try InputWalker.readList(from, nulSeparated: nulSeparated) }
         let (found, walkFailures, otherFiles) = InputWalker(recursive: recursive, excluding: [out]).collectCounting(arguments)
-        let plan = try ThumbnailPlan(inputs: found, folder: out, name: name, alsoRead: [from, sharding.journalPath].compactMap { $0 })
+        let plan = try ThumbnailPlan(
+            inputs: found, folder: out, name: outputName, alsoRead: [from, sharding.journalPath].compactMap { $0 }, requested: format)
         let jobs = sharding.select(plan.jobs)
         if dryRun { return dryRunReport(jobs, sharding) }
         var batch = ThumbnailBatch(thumbnailer: try thumbnailer(jobs), sharding: sharding, jobs: jobs, workers: self.jobs ?? Self.processorCount)
@@ -186,6 +204,14 @@ struct Thumb: ParsableCommand {
         if outcome.counts.failed > 0 || outcome.journalFailure != nil { throw ExitCode(1) }
     }
 
+    /// --name, or the default: `%s.thumb.png` (the extension --format's), under `%d/` when
+    /// recursing so that a tree with one name in two folders works on the first run.
+    var outputName: ThumbnailName {
+        if let name { return name }
+        let pattern = (recursive ? "%d/" : "") + "%s.thumb." + (format ?? .png).extensions[0]
+        return (try? ThumbnailName(pattern)) ?? .standard
+    }
+
     /// The thumbnailer these options describe, writing into --out. --out is opened once;
     /// every output and subfolder is made relative to it, never through a link (see
     /// OutputFolder), so swapping it mid-batch changes nothing. A subfolder that cannot be
@@ -198,6 +224,7 @@ struct Thumb: ParsableCommand {
             size: size, decode: encode.reading(decode), png: encode.png,
             jpegQuality: quality, skipExisting: skipExisting)
         thumbnailer.lossless = lossless
+        thumbnailer.background = background.color.overWhite
         thumbnailer.outputFolder = outputFolder
         thumbnailer.colorPolicy = encode.colorPolicy
         thumbnailer.useEmbeddedThumbnail = !noEmbeddedThumbnail

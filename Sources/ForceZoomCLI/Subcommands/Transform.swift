@@ -185,6 +185,7 @@ struct Transform: ParsableCommand {
         var job = TransformJob(
             input: input, output: outputOptions.path(input: input, suffix: "transform"), settings: encode.settings(decode),
             steps: steps(in: arguments), background: background.color, filter: filter)
+        job.settings.output = outputOptions.choice(png: encode.png, background: background.color)
         job.quarterTurns = quarterTurns
         job.canvas = canvas?.pixels
         if let a = anchor.flatMap(Self.anchorPoint) { job.anchor = a }

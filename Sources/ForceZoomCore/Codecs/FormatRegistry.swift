@@ -70,9 +70,11 @@ public struct OutputFormat: Hashable, Sendable, CustomStringConvertible {
     public let extensions: [String]
     /// The options that shape it, for help texts.
     public let options: [String]
-    /// Whether `ImageWriter` encodes it (every command's output); HEIC and AVIF are written
-    /// by `fixture` only.
+    /// Whether `ImageWriter` encodes it (every command's output). All of them do; kept so
+    /// that a format only some command writes can be declared.
     public let writtenByImageWriter: Bool
+    /// Whether the format stores alpha (else it is flattened onto the background).
+    public var keepsAlpha: Bool { format != .jpeg }
 
     public static let png = OutputFormat(
         format: .png, name: "PNG", extensions: ["png"], options: ["--compression"], writtenByImageWriter: true)
@@ -83,36 +85,61 @@ public struct OutputFormat: Hashable, Sendable, CustomStringConvertible {
         writtenByImageWriter: true)
     public static let heic = OutputFormat(
         format: .heif, name: "HEIC", extensions: ["heic", "heif", "hif"], options: ["--quality", "--lossless"],
-        writtenByImageWriter: false)
+        writtenByImageWriter: true)
     public static let avif = OutputFormat(
         format: .heif, name: "AVIF", extensions: ["avif"], options: ["--quality", "--lossless"],
-        writtenByImageWriter: false)
+        writtenByImageWriter: true)
 
     /// Every encoder.
     public static let all: [OutputFormat] = [png, jpeg, webp, heic, avif]
 
-    /// What a rendering command (crop, fit, frame, transform, animate) writes to `path`.
-    /// Today PNG whatever the name says: the one place that changes when those commands
-    /// learn to write what the extension asks for.
-    public static func rendered(toPath path: String) -> OutputFormat { renderedFormat }
+    /// What a rendering command (crop, fit, frame, transform, animate) writes to `path`:
+    /// the format its extension names, PNG for standard output ("-"). Commands check the
+    /// name first (`chosen(forPath:requested:)`), so an unknown extension never gets here.
+    public static func rendered(toPath path: String) -> OutputFormat { OutputFormat(forPath: path) ?? renderedFormat }
 
-    /// What `rendered(toPath:)` gives for every name today.
+    /// What standard output gets without `--format`.
     public static let renderedFormat = png
 
-    /// "output name must end in .png, .jpg, .jpeg or .webp": the extensions of the formats
+    /// The format an output named `path` is written in: `requested` (`--format`) when given,
+    /// else the one its extension names; standard output ("-") is PNG unless `requested`.
+    /// Fails (with a message naming what the user typed and the formats there are) for an
+    /// extension no encoder claims, a name without one, and a `requested` format that the
+    /// extension contradicts.
+    public static func chosen(forPath path: String, requested: OutputFormat? = nil) -> Result<OutputFormat, OutputFormatProblem> {
+        if path == "-" { return .success(requested ?? renderedFormat) }
+        let ext = FileSystem.fileExtension(path)
+        if let named = OutputFormat(forExtension: ext) {
+            if let requested, requested != named { return .failure(.contradicts(path: path, named: named, requested: requested)) }
+            return .success(named)
+        }
+        if let requested { return .success(requested) }
+        return .failure(ext.isEmpty ? .noExtension(path: path) : .unknownExtension(path: path, ext: ext))
+    }
+
+    /// ".png, .jpg, .jpeg, .webp, .heic, .heif, .hif or .avif": the extensions of the formats
     /// `ImageWriter` encodes.
     public static var writableExtensions: [String] { all.filter(\.writtenByImageWriter).flatMap(\.extensions) }
 
-    /// How `ImageWriter` encodes this format; nil for the formats only `fixture` writes.
+    /// "PNG (.png), JPEG (.jpg, .jpeg), ...": every encoder with its extensions, for messages.
+    public static var namesWithExtensions: String {
+        FormatRegistry.sentence(
+            all.map { "\($0.name) (\($0.extensions.map { "." + $0 }.joined(separator: ", ")))" }, "or")
+    }
+
+    /// How `ImageWriter` encodes this format.
     /// - Parameters:
     ///   - png: PNG's compression settings.
-    ///   - quality: JPEG's and WebP's quality (1-100).
-    ///   - lossless: WebP lossless (also at quality 100).
+    ///   - quality: JPEG's, WebP's, HEIC's and AVIF's quality (1-100).
+    ///   - lossless: WebP, HEIC and AVIF lossless. Quality 100 stays lossy, as cwebp and vips
+    ///     have it: lossless is asked for by name only.
     public func encoding(png: PNGSettings, quality: Int, lossless: Bool) -> OutputEncoding? {
         switch self {
         case .png: return .png(png)
         case .jpeg: return .jpeg(quality: quality, subsampling: 420, progressive: false, exif: nil)
-        case .webp: return .webp(quality: quality, lossless: lossless || quality == 100, exif: nil)
+        case .webp: return .webp(quality: quality, lossless: lossless, exif: nil)
+        case .heic: return .heif(avif: false, quality: quality, lossless: lossless, exif: nil)
+        case .avif: return .heif(avif: true, quality: quality, lossless: lossless, exif: nil)
         default: return nil
         }
     }
@@ -131,4 +158,37 @@ extension OutputFormat {
     /// The encoder that claims the extension of `path`, if any: the one place an output's
     /// name is turned into a format.
     public init?(forPath path: String) { self.init(forExtension: FileSystem.fileExtension(path)) }
+
+    /// The encoder a `--format` value names: a name ("jpeg", "HEIC") or an extension ("jpg").
+    public init?(named name: String) {
+        let n = name.lowercased()
+        guard let found = Self.all.first(where: { $0.name.lowercased() == n || $0.extensions.contains(n) }) else { return nil }
+        self = found
+    }
+}
+
+/// Why an output's name gives no format (exit 2: a usage error, found before any work).
+public enum OutputFormatProblem: ForceZoomError, Equatable, Sendable, CustomStringConvertible {
+    /// The extension is none an encoder claims.
+    case unknownExtension(path: String, ext: String)
+    /// The name has no extension and no `--format` was given.
+    case noExtension(path: String)
+    /// `--format` asks for one format and the extension names another.
+    case contradicts(path: String, named: OutputFormat, requested: OutputFormat)
+
+    public var exitCode: Int32 { 2 }
+
+    public var description: String {
+        switch self {
+        case .unknownExtension(let path, let ext):
+            return "'\(Echo.value(path))': forcezoom cannot write .\(Echo.value(ext)) files; "
+                + "end the name in \(OutputFormat.namesWithExtensions), or give --format"
+        case .noExtension(let path):
+            return "'\(Echo.value(path))' has no extension to choose the format by; "
+                + "end it in \(OutputFormat.namesWithExtensions), or give --format"
+        case .contradicts(let path, let named, let requested):
+            return "--format \(requested.name.lowercased()) but '\(Echo.value(path))' names \(named.name); "
+                + "drop --format or change the extension"
+        }
+    }
 }

@@ -11,6 +11,9 @@ public enum OutputEncoding: Hashable, Sendable {
     case jpeg(quality: Int, subsampling: Int, progressive: Bool, exif: [UInt8]?)
     /// Lossy at `quality` (libwebp's 1-100) or lossless; `exif` is a TIFF block.
     case webp(quality: Int, lossless: Bool, exif: [UInt8]?)
+    /// HEIC (x265) or AVIF (aom) through libheif, lossy at `quality` (1-100) or lossless;
+    /// alpha kept; `exif` is a TIFF block.
+    case heif(avif: Bool, quality: Int, lossless: Bool, exif: [UInt8]?)
 }
 
 /// Writes images to files safely: a temporary file in the target folder, renamed into
@@ -18,13 +21,15 @@ public enum OutputEncoding: Hashable, Sendable {
 public enum ImageWriter {
     /// Encodes `image` to `path`.
     /// - Parameters:
-    ///   - image: the pixels (any format; JPEG drops alpha, composited on nothing).
+    ///   - image: the pixels (any format; JPEG has no alpha: flattened onto `background`).
     ///   - path: the output path, or "-" for stdout.
-    ///   - encoding: PNG, JPEG or WebP settings.
+    ///   - encoding: PNG, JPEG, WebP or HEIF settings.
     ///   - inputs: input paths the output must not overwrite.
     ///   - threads: threads a large PNG may be compressed on (1: serial).
     ///   - folder: when given, `path` is a name inside it (a batch's `--out`), made without
     ///     following links; else a path as a user named it (`OutputFile(path:)`).
+    ///   - background: what transparent pixels are composited over where the format has no
+    ///     alpha (JPEG); formats that keep alpha ignore it.
     /// - Returns: the number of bytes written (nil for stdout).
     /// - Throws: `OutputError`; no partial file remains.
     @discardableResult
@@ -32,7 +37,7 @@ public enum ImageWriter {
         _ image: Image, to path: String, in folder: (OutputFolder, shown: String)? = nil,
         encoding: OutputEncoding = .png(.default),
         protecting inputs: [String] = [], threads: Int = Threads.perImage,
-        color: ColorDescription? = nil
+        color: ColorDescription? = nil, background: Color = .white
     ) throws(OutputError) -> Int64? {
         let out: OutputFile
         if let (root, shown) = folder {
@@ -42,7 +47,9 @@ public enum ImageWriter {
             out = try OutputFile(path: path, protecting: inputs)
         }
         do {
-            try encode(image, into: out, encoding: encoding, threads: threads, color: color?.carried(into: image.format))
+            try encode(
+                image, into: out, encoding: encoding, threads: threads, color: color?.carried(into: image.format),
+                background: background)
             try out.commit()
         } catch {
             out.discard()
@@ -55,9 +62,10 @@ public enum ImageWriter {
     /// - Parameter threads: threads a large PNG may be compressed on (`ParallelPNGEncoder`).
     /// - Parameter color: what the output carries (already matched to its pixels, see
     ///   `ColorDescription.carried(into:)`).
+    /// - Parameter background: JPEG's flattening colour (`Image.flattened(onto:)`).
     static func encode(
         _ image: Image, into out: OutputFile, encoding: OutputEncoding,
-        threads: Int = Threads.perImage, color: ColorDescription? = nil
+        threads: Int = Threads.perImage, color: ColorDescription? = nil, background: Color = .white
     ) throws(OutputError) {
         switch encoding {
         case .png(let settings):
@@ -71,14 +79,19 @@ public enum ImageWriter {
                 try writer.finish()
             }
         case .jpeg(let quality, let subsampling, let progressive, let exif):
-            let flat = image.format.hasAlpha ? image.converted(to: image.format.isGray ? .gray : .rgb) : image
+            let flat = image.flattened(onto: background)
             var coding = JPEGWriter.Coding(quality: quality, subsampling: subsampling, progressive: progressive, app1: exif)
-            coding.icc = color?.icc
+            // Gray+alpha flattened onto a coloured background becomes RGB: a gray profile no longer fits.
+            coding.icc = flat.format.isGray == image.format.isGray ? color?.icc : nil
             let writer = try JPEGWriter(file: out.file, path: out.path, size: flat.size, channels: flat.format.channels, coding: coding)
             try inBands(flat) { rows, count throws(OutputError) in try writer.write(rows: rows, count: count) }
             try writer.finish()
         case .webp(let quality, let lossless, let exif):
             let bytes = try WebPEncoder.encode(image, quality: quality, lossless: lossless, exif: exif, icc: color?.icc, path: out.path)
+            try writeBytes(bytes, into: out)
+        case .heif(let avif, let quality, let lossless, let exif):
+            let bytes = try HEIFEncoder.encode(
+                image, avif: avif, quality: quality, lossless: lossless, exif: exif, rotation: 0, path: out.path)
             try writeBytes(bytes, into: out)
         }
     }

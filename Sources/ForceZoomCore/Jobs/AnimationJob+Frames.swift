@@ -42,7 +42,7 @@ extension AnimationJob {
     func write(_ scene: Scene, color: ColorDescription?) throws {
         let n = scene.frames.count
         let cellWidth = AnimationRenderer.cellSize(screen: screen).width
-        let png = settings.png
+        let png = settings.png, choice = settings.choice
         let paths = framePaths, wantAPNG = apng != nil, wantSheet = contactSheet != nil || showSheet != nil, protect = [input]
         var sheetFrames = [Image?](repeating: nil, count: n)
         var failure: String?
@@ -66,8 +66,8 @@ extension AnimationJob {
                 do {
                     if !paths.isEmpty {
                         try ImageWriter.write(
-                            frame, to: paths[k], encoding: RenderSettings.encoding(forRendered: paths[k], png: png), protecting: protect,
-                            color: color)
+                            frame, to: paths[k], encoding: choice.encoding(for: paths[k]), protecting: protect,
+                            color: color, background: choice.background)
                     }
                     if wantAPNG { result.payload = try APNGWriter.framePayload(frame, settings: png) }
                     // Only the sheet's small cell is kept, not the full frame.
@@ -99,7 +99,8 @@ extension AnimationJob {
             let sheet = AnimationRenderer.contactSheet(sheetFrames.compactMap { $0 }, background: scene.background)
             if let contactSheet {
                 try ImageWriter.write(
-                    sheet, to: contactSheet, encoding: settings.encoding(forRendered: contactSheet), protecting: [input], color: color)
+                    sheet, to: contactSheet, encoding: settings.encoding(forRendered: contactSheet), protecting: [input],
+                    color: color, background: settings.background)
             }
             try showSheet?(sheet)
         }

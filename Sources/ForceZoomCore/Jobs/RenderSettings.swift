@@ -9,6 +9,8 @@ public struct RenderSettings {
     public var lenient: Bool
     public var png: PNGSettings
     public var warnings: Warnings
+    /// The outputs' format, quality and flattening colour (its `png` is set from `png`).
+    public var output = OutputChoice()
 
     public init(decode: DecodeOptions, color: ColorPolicy, lenient: Bool, png: PNGSettings, warnings: Warnings) {
         self.decode = decode
@@ -19,12 +21,17 @@ public struct RenderSettings {
     }
 
     /// How `path` is encoded: the registry chooses the format, these settings its options.
-    public func encoding(forRendered path: String) -> OutputEncoding { Self.encoding(forRendered: path, png: png) }
+    public func encoding(forRendered path: String) -> OutputEncoding { choice.encoding(for: path) }
 
-    /// The same, for workers (which take the PNG settings, not the warnings' closures).
-    public static func encoding(forRendered path: String, png: PNGSettings) -> OutputEncoding {
-        OutputFormat.rendered(toPath: path).encoding(png: png, quality: 85, lossless: false) ?? .png(png)
+    /// `output` with these PNG settings, for workers (which take it, not the warnings' closures).
+    public var choice: OutputChoice {
+        var choice = output
+        choice.png = png
+        return choice
     }
+
+    /// What JPEG outputs flatten transparent pixels onto.
+    public var background: Color { output.background }
 
     /// What an output made from an input described by `color` (read from `path`) carries;
     /// a profile `keep` must leave out is said once.
@@ -66,9 +73,13 @@ public enum SampleDepth: String, CaseIterable, Sendable {
 
     /// Why a 16-bit output of what `reader` reads cannot be made when `wanted`, or nil when
     /// it can: only samples copied one to one keep their 16 bits.
-    public static func sixteenBitProblem(wanted: SampleDepth?, _ reader: ImageReader, oneToOne: Bool, pins: Bool) -> String? {
+    /// A non-PNG `output` keeps 8 bits.
+    public static func sixteenBitProblem(
+        wanted: SampleDepth?, _ reader: ImageReader, oneToOne: Bool, pins: Bool, output: OutputFormat = .png
+    ) -> String? {
         let header = reader.header
         if wanted == .eight { return "is not wanted" }
+        if output != .png { return "needs a PNG output; this one is \(output.name)" }
         if !reader.hasDeepSamples {
             let deep = FormatRegistry.inputs.filter { $0.capabilities.contains(.deepSamples) }.flatMap(\.names)
             return "needs samples deeper than 8 bits (\(FormatRegistry.sentence(deep, "or"))); this input has \(header.bitDepth)-bit samples"

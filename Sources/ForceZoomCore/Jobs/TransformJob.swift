@@ -54,7 +54,8 @@ public struct TransformJob {
         guard steps.inverted != nil else { throw ToolFailure("\(reader.path): the transform collapses the image (determinant 0)") }
         let why =
             quarterTurns != nil
-            ? SampleDepth.sixteenBitProblem(wanted: depth, reader, oneToOne: true, pins: !markers.isEmpty)
+            ? SampleDepth.sixteenBitProblem(
+                wanted: depth, reader, oneToOne: true, pins: !markers.isEmpty, output: settings.output.format(for: output))
             : "copies samples only for quarter turns (--rotate 90, 180, 270 alone)"
         if let why, depth == .sixteen { throw ToolFailure("\(reader.path): --depth 16 \(why)", exitCode: 2) }
         if why == nil, let quarterTurns { return try turnSixteenBit(reader, quarterTurns: quarterTurns) }
@@ -77,7 +78,8 @@ public struct TransformJob {
         PinLayer(markers, color: inks.map(PinRenderer.color)).draw(on: &out, transform: full)
         if writes {
             try ImageWriter.write(
-                out, to: output, encoding: settings.encoding(forRendered: output), protecting: [input], color: carried)
+                out, to: output, encoding: settings.encoding(forRendered: output), protecting: [input], color: carried,
+                background: settings.background)
         }
         try show?(out)
         return Result(input: reader.path, uprightSize: size, transform: full, canvas: canvasSize, output: output)

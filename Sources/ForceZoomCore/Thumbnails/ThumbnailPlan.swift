@@ -40,9 +40,10 @@ public struct ThumbnailPlan: Hashable, Sendable {
     ///     outputs that are inputs under another name (links, `./a` vs `a`).
     /// - Throws: `ThumbnailError` for a collision, an output that is an input, an output
     ///   outside the folder or one that is none of `.png`, `.jpg` and `.webp`.
+    ///   - requested: `--format`, for names whose extension names no format.
     public init(
         inputs: [Input], folder: String, name: ThumbnailName, alsoRead: [String] = [],
-        identity: (String) -> FileIdentity? = FileSystem.identity(of:)
+        identity: (String) -> FileIdentity? = FileSystem.identity(of:), requested: OutputFormat? = nil
     ) throws(ThumbnailError) {
         var jobs: [Job] = []
         jobs.reserveCapacity(inputs.count)
@@ -57,9 +58,8 @@ public struct ThumbnailPlan: Hashable, Sendable {
             if relative.split(separator: "/").contains("..") {
                 throw .outsideOutputFolder(input: input.path, output: output)
             }
-            guard let format = OutputFormat(forPath: output), format.writtenByImageWriter else {
-                throw .unsupportedOutputFormat(output: output)
-            }
+            guard let format = try? OutputFormat.chosen(forPath: output, requested: requested).get(), format.writtenByImageWriter
+            else { throw .unsupportedOutputFormat(output: output) }
             if let first = owners[output] {
                 let all = inputs.indices.filter { j in
                     j == first || j == i || (j > first && j < i && jobs[j].output == output)

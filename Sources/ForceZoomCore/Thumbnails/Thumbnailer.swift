@@ -8,10 +8,12 @@ public struct Thumbnailer: Sendable {
     public var crop: ThumbnailGeometry.Crop
     public var decode: DecodeOptions
     public var png: PNGSettings
-    /// JPEG and WebP output quality, 1-100 (WebP at 100 is lossless).
+    /// JPEG, WebP, HEIC and AVIF output quality, 1-100 (100 stays lossy).
     public var jpegQuality: Int
-    /// WebP outputs lossless whatever the quality.
+    /// WebP, HEIC and AVIF outputs lossless whatever the quality.
     public var lossless = false
+    /// What JPEG outputs flatten transparent pixels onto (opaque).
+    public var background = Color.white
     /// Resample the file's embedded thumbnail (HEIF) instead of decoding the image, when it
     /// has at least the pixels the output needs from the window (as vipsthumbnail does).
     public var useEmbeddedThumbnail = true
@@ -156,7 +158,7 @@ public struct Thumbnailer: Sendable {
                     image, to: outputFolder == nil ? job.output : job.name, in: outputFolder.map { ($0, job.output) },
                     encoding: encoding, protecting: [input],
                     threads: encodeThreads,
-                    color: carried.color)
+                    color: carried.color, background: background)
             } catch {
                 // After Ctrl-C the handler removes temp files, so the rename fails: that is
                 // the interruption, not a disk problem.

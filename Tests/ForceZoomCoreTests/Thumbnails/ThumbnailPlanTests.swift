@@ -84,13 +84,22 @@ struct ThumbnailPlanTests {
         #expect(throws: ThumbnailError.unsupportedOutputFormat(output: "t/x.gif")) {
             try ThumbnailPlan(inputs: [Input(path: "x.png")], folder: "t", name: ThumbnailName("%s.gif"), identity: Self.none)
         }
-        // %e decides per input: a .JPG input makes a JPEG, a .webp one a WebP, a .heic one is refused.
+        // %e decides per input: a .JPG input makes a JPEG, a .webp one a WebP, a .heic one a HEIC.
         let ok = try ThumbnailPlan(inputs: [Input(path: "x.JPG")], folder: "t", name: ThumbnailName("%s.small.%e"), identity: Self.none)
         #expect(ok.jobs[0].format == .jpeg)
         let webp = try ThumbnailPlan(inputs: [Input(path: "y.webp")], folder: "t", name: ThumbnailName("%s.small.%e"), identity: Self.none)
         #expect(webp.jobs[0].format == .webp)
-        #expect(throws: ThumbnailError.unsupportedOutputFormat(output: "t/y.small.heic")) {
-            try ThumbnailPlan(inputs: [Input(path: "y.heic")], folder: "t", name: ThumbnailName("%s.small.%e"), identity: Self.none)
+        let heic = try ThumbnailPlan(inputs: [Input(path: "y.heic")], folder: "t", name: ThumbnailName("%s.small.%e"), identity: Self.none)
+        #expect(heic.jobs[0].format == .heic)
+        #expect(throws: ThumbnailError.unsupportedOutputFormat(output: "t/y.small.gif")) {
+            try ThumbnailPlan(inputs: [Input(path: "y.gif")], folder: "t", name: ThumbnailName("%s.small.%e"), identity: Self.none)
+        }
+        // --format names the format where the extension names none, and must agree where it does.
+        let named = try ThumbnailPlan(
+            inputs: [Input(path: "x.png")], folder: "t", name: ThumbnailName("%s.thumb"), identity: Self.none, requested: .avif)
+        #expect(named.jobs[0].format == .avif)
+        #expect(throws: ThumbnailError.unsupportedOutputFormat(output: "t/x.png")) {
+            try ThumbnailPlan(inputs: [Input(path: "x.png")], folder: "t", name: ThumbnailName("%s.png"), identity: Self.none, requested: .jpeg)
         }
     }
 
