@@ -54,7 +54,8 @@ struct Compare: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Write a PNG of where they differ: the first image faded, differing pixels red (as ImageMagick's compare draws it).", valueName: "file"))
+            "Write a picture of where they differ: the first image faded, differing pixels red (as ImageMagick's compare draws it); the extension chooses \(FormatNames.rendered) (lossy ones at quality 85).",
+            valueName: "file"))
     var diff: String?
 
     func validate() throws {
@@ -71,6 +72,7 @@ struct Compare: ParsableCommand {
         }
         try Outputs.checkNotEmpty(diff, "--diff")
         if diff == "-" { throw ValidationError("--diff needs a file name (standard output carries the measures)") }
+        if let diff, case .failure(let problem) = OutputFormat.chosen(forPath: diff) { throw ValidationError("--diff \(problem)") }
     }
 
     func run() throws {
@@ -87,7 +89,9 @@ struct Compare: ParsableCommand {
         var bytes: Int64?
         if let diff {
             try Outputs.checkNotInputs([diff], inputs: [first, second])
-            bytes = try ImageWriter.write(DifferenceImage.render(pair.first, pair.second), to: diff, protecting: [first, second])
+            bytes = try ImageWriter.write(
+                DifferenceImage.render(pair.first, pair.second), to: diff, encoding: OutputChoice().encoding(for: diff),
+                protecting: [first, second])
         }
         let pass = threshold.map { result.within($0, metric: metric) }
         if json {

@@ -71,7 +71,7 @@ struct Fixture: ParsableCommand {
     var fade = false
 
     @Option(name: .long, help: ArgumentHelp("png, jpeg, webp, heic or avif (default: from the extension).", valueName: "format"))
-    var format: FixtureFormat?
+    var format: OutputFormat?
 
     @Option(
         name: .long, help: ArgumentHelp("PNG colour type: gray, gray-alpha, rgb (default), rgba, palette. For solid, a colour.", valueName: "type"))
@@ -130,7 +130,7 @@ struct Fixture: ParsableCommand {
 
     @OptionGroup var encode: EncodeFlags
 
-    @Flag(name: .long, help: "WebP: lossless (default: lossy at --quality).")
+    @Flag(name: .long, help: "WebP, HEIC and AVIF: lossless (default: lossy at --quality).")
     var lossless = false
 
     @Option(
@@ -140,9 +140,10 @@ struct Fixture: ParsableCommand {
             valueName: "degrees"))
     var heifRotate: Int = 0
 
-    /// What the fixture is written as: `--format`, else the extension; PNG when neither says.
+    /// What the fixture is written as: `--format`, else the extension (`OutputFormat.chosen`;
+    /// validate() refused a name that says neither, or a contradiction); PNG for stdout.
     var outputFormat: OutputFormat {
-        (format.map { OutputFormat(forExtension: $0.rawValue) } ?? OutputFormat(forPath: output ?? "")) ?? .png
+        (try? OutputFormat.chosen(forPath: output ?? "-", requested: format).get()) ?? .png
     }
 
     /// "heic" or "avif" when the output is HEIF.
@@ -174,6 +175,9 @@ struct Fixture: ParsableCommand {
         }
         if output == nil { throw ValidationError("give an output path with -o (\(FormatNames.fixtureExtensions))") }
         try Outputs.checkNotEmpty(output, "-o")
+        if let output, case .failure(let problem) = OutputFormat.chosen(forPath: output, requested: format) {
+            throw ValidationError(problem.description)
+        }
         if let step { try Check.integer(step, "--step", in: 1...Budget.maxSide) }
         let depths: [Int] =
             switch pngColor {
@@ -195,7 +199,9 @@ struct Fixture: ParsableCommand {
         if isWebP && (depth != 8 || interlace || transparent != nil || (pngColor != nil && pngColor != .rgb && pngColor != .rgba)) {
             throw ValidationError("WebP takes --color rgb or rgba only; --depth, --interlace and --transparent are PNG options")
         }
-        if lossless && !isWebP { throw ValidationError("--lossless is a WebP option; the output is not .webp") }
+        if lossless && !isWebP && heifKind == nil {
+            throw ValidationError("--lossless is a WebP, HEIC and AVIF option; the output is \(outputFormat.name)")
+        }
         if let color, pngColor == nil, Color(parsing: color) == nil {
             throw ValidationError("--color takes a PNG colour type (gray, gray-alpha, rgb, rgba, palette) or, for solid, a colour; got '\(color)'")
         }
@@ -308,7 +314,3 @@ struct Fixture: ParsableCommand {
     }
 }
 
-/// `--format`: what `fixture` writes when the extension does not say.
-enum FixtureFormat: String, ExpressibleByArgument, CaseIterable {
-    case png, jpeg, jpg, webp, heic, avif
-}

@@ -194,7 +194,7 @@ public enum FixtureWriter {
             e.webp
             ? try WebPEncoder.encode(image, quality: e.quality, lossless: e.lossless, exif: exif, icc: e.icc, path: out.path)
             : try HEIFEncoder.encode(
-                image, avif: e.avif, quality: e.quality, lossless: false, exif: exif,
+                image, avif: e.avif, quality: e.quality, lossless: e.lossless, exif: exif,
                 rotation: e.heifRotation, mirror: e.heifMirror, tenBit: e.depth == 10 ? tenBit(stored, alpha, sample) : nil,
                 path: out.path)
         try ImageWriter.writeBytes(bytes, into: out)

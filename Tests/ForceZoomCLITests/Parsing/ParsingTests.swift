@@ -39,7 +39,7 @@ struct ParsingTests {
 
         let thumb = try Thumb.parse(["a.png", "--size", "256x192!", "--name", "%s.jpg"])
         #expect(thumb.size == ThumbnailSize(width: 256, height: 192, mode: .exact))
-        #expect(thumb.name.description == "%s.jpg")
+        #expect(thumb.outputName.description == "%s.jpg")
 
         let transform = try Transform.parse(["a.png", "--scale", "2,3", "--matrix", "1,0,0,1,5,6", "--filter", "nearest"])
         #expect(transform.scale.map(\.values) == [[2, 3]] && transform.matrix.first?.values == [1, 0, 0, 1, 5, 6])
