@@ -20,7 +20,7 @@ struct Thumb: ParsableCommand {
 
             Each input is decoded straight into the reducer: JPEGs at the smallest DCT scale (1/2, 1/4, 1/8) still at least the thumbnail, PNG rows streamed, then a Lanczos-3 reduction (area-correct at any factor), EXIF orientation applied.
 
-            A bad input is reported (forcezoom: error: <file>: <reason>) and the batch goes on. Progress (done/total, rate, ETA, failures) redraws on stderr when it is a terminal; a summary ends the batch. Exit 0 if all succeeded, 1 if any input failed, 2 for usage. Ctrl-C stops cleanly: running jobs leave nothing behind, finished thumbnails stay, the summary says what was done (a second Ctrl-C ends it at once).
+            A bad input is reported (forcezoom: error: <file>: <reason>) and the batch goes on, until --max-failures N inputs have failed; an --out where no file can be made is one error before any decoding, and a full disk or spent quota (ENOSPC, EDQUOT) stops the batch at once (no point decoding the rest), the summary saying what was made, what failed, how many were not done and the first not started. Progress (done/total, rate, ETA, failures) redraws on stderr when it is a terminal (with --progress into a log: one plain line a second); a summary ends the batch. Exit 0 if all succeeded, 1 if any input failed, 2 for usage. Ctrl-C stops cleanly: running jobs leave nothing behind, finished thumbnails stay, the summary says what was done (a second Ctrl-C ends it at once).
 
             Across machines: --shard K/N does shard K of N (K from 1), chosen by a hash of each input's path below its folder argument, so adding files moves none to another shard; --shard auto takes K and N from a Slurm, AWS Batch or Google Batch array task (--shard auto/N on Kubernetes Indexed Jobs, or to make a Slurm task ID the shard number). --journal FILE appends one JSON line per finished input (%k: the shard index); --resume skips inputs it says are done whose output still has the size and SHA-256 recorded. --dry-run prints this shard's inputs and outputs and writes nothing.
 
@@ -123,8 +123,15 @@ struct Thumb: ParsableCommand {
     @Flag(name: .shortAndLong, help: "No progress line and no summary (errors still print).")
     var quiet = false
 
-    @Flag(name: .long, help: "Show the progress line even when standard error is not a terminal.")
+    @Flag(
+        name: .long,
+        help: "Show progress even when standard error is not a terminal (a log): there one plain line a second, never redrawn.")
     var progress = false
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Stop handing out work once this many inputs have failed (cron jobs that should give up early).", valueName: "n"))
+    var maxFailures: Int?
 
     @OptionGroup var decode: DecodeFlags
     @OptionGroup var encode: EncodeFlags
@@ -152,6 +159,7 @@ struct Thumb: ParsableCommand {
             if !spec.isBox { throw ValidationError("--crop needs a box to fill: --size N or WxH, not \(typed)") }
         }
         if let jobs { try Check.integer(jobs, "--jobs", in: 1...1024) }
+        if let maxFailures { try Check.integer(maxFailures, "--max-failures", in: 1...Int(Int32.max)) }
         if !(1...100).contains(quality) { throw ValidationError("--quality must be 1-100, got \(quality)") }
         if quiet && progress { throw ValidationError("--quiet and --progress contradict each other; give one") }
         if resume && journal == nil { throw ValidationError("--resume reads the journal; give --journal FILE as well") }
@@ -170,9 +178,9 @@ struct Thumb: ParsableCommand {
         let jobs = sharding.select(plan.jobs)
         if dryRun { return dryRunReport(jobs, sharding) }
         var batch = ThumbnailBatch(thumbnailer: try thumbnailer(jobs), sharding: sharding, jobs: jobs, workers: self.jobs ?? Self.processorCount)
-        (batch.walkFailures, batch.otherFiles) = (walkFailures, otherFiles)
+        (batch.walkFailures, batch.otherFiles, batch.maxFailures) = (walkFailures, otherFiles, maxFailures)
         var shown: [String] = []
-        var line = ProgressLine(enabled: !quiet && (progress || Terminal.stderrIsTerminal))
+        var line = ProgressLine(enabled: !quiet && (progress || Terminal.stderrIsTerminal), redraw: Terminal.stderrIsTerminal)
         let outcome = batch.run(
             onFailure: { failure, _ in
                 line.report { Terminal.error(failure.description) }
@@ -194,9 +202,11 @@ struct Thumb: ParsableCommand {
         line.clear()
         if let journalFailure = outcome.journalFailure { Terminal.error(journalFailure.description) }
         let label = sharding.label.isEmpty ? "" : sharding.label + ": "
-        if !quiet {
-            let summary = outcome.counts.summary(elapsed: clock.elapsed, interrupted: outcome.signal != nil)
-            Terminal.writeError("forcezoom: \(Echo.line(label + summary))\n")
+        if !quiet || outcome.stop != nil {
+            let summary = outcome.counts.summary(
+                elapsed: clock.elapsed, interrupted: outcome.signal != nil, stopped: outcome.stop?.description)
+            let rest = outcome.firstNotStarted.map { "; not started from \($0) on" } ?? ""
+            Terminal.writeError("forcezoom: \(Echo.line(label + summary + rest))\n")
         }
         StandardOutput.flush()
         if let signal = outcome.signal { Interrupts.end(by: signal) }
@@ -219,6 +229,7 @@ struct Thumb: ParsableCommand {
     /// they are written: the batch goes on.
     private func thumbnailer(_ jobs: [ThumbnailPlan.Job]) throws -> Thumbnailer {
         let outputFolder = try OutputFolder.make(out)
+        try outputFolder.checkWritable()
         for folder in ShardRun.folders(of: jobs) { _ = try? outputFolder.subfolder(folder, create: true) }
         var thumbnailer = Thumbnailer(
             size: size, decode: encode.reading(decode), png: encode.png,
@@ -256,36 +267,4 @@ struct Thumb: ParsableCommand {
 
     /// Processors online: the default --jobs.
     static var processorCount: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
-}
-
-/// The progress line on stderr: redrawn in place (carriage return, erase to end of line),
-/// at most ten times a second, and moved out of the way of messages.
-private struct ProgressLine {
-    let enabled: Bool
-    private var shown = false
-    private var lastDraw = -1.0
-
-    init(enabled: Bool) { self.enabled = enabled }
-
-    /// Redraws, unless it did so less than 0.1 s ago.
-    mutating func draw(_ text: String) {
-        guard enabled else { return }
-        let now = Stopwatch.now()
-        if shown && now - lastDraw < 0.1 { return }
-        lastDraw = now
-        shown = true
-        Terminal.writeError("\r\u{1B}[K" + Echo.line(text))
-    }
-
-    /// Prints messages on a line of their own; the next draw puts the line back.
-    mutating func report(_ messages: () -> Void) {
-        clear()
-        messages()
-    }
-
-    mutating func clear() {
-        guard enabled && shown else { return }
-        Terminal.writeError("\r\u{1B}[K")
-        shown = false
-    }
 }

@@ -32,6 +32,13 @@ public enum OutputError: ForceZoomError, Equatable, Sendable, CustomStringConver
         }
     }
 
+    /// Whether the file system is full or the quota spent (ENOSPC, EDQUOT): every later
+    /// output in that folder would fail the same way, so a batch stops.
+    public var isOutOfSpace: Bool {
+        let r = reason
+        return [ENOSPC, EDQUOT].contains { r.contains(Errno($0).description) }
+    }
+
     public var reason: String {
         switch self {
         case .wouldOverwriteInput(let p) where p == "-":

@@ -40,6 +40,15 @@ public final class OutputFolder: @unchecked Sendable {
         return try open(path)
     }
 
+    /// Fails unless files can be made in this folder (write and search permission, a file
+    /// system mounted read-write), so a batch says so before it decodes anything rather
+    /// than failing every output in turn.
+    public func checkWritable() throws(OutputError) {
+        if faccessat(descriptor, ".", W_OK | X_OK, AT_EACCESS) != 0 {
+            throw .folderUnusable(path: path, reason: "no file can be made in it: \(Errno(errno))")
+        }
+    }
+
     /// The folder `relative` (components separated by `/`) inside this one, each component
     /// entered without following a link; missing ones are made when `create`.
     /// - Throws: `OutputError.folderUnusable` for a `..` component, a component that is a

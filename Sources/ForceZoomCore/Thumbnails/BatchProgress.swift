@@ -48,14 +48,16 @@ public struct BatchProgress: Hashable, Sendable {
     /// - Parameters:
     ///   - elapsed: seconds the batch took.
     ///   - interrupted: the batch was stopped before the end.
-    public func summary(elapsed: Double, interrupted: Bool = false) -> String {
+    ///   - stopped: why the batch stopped early (a full disk, `--max-failures`), said first.
+    public func summary(elapsed: Double, interrupted: Bool = false, stopped: String? = nil) -> String {
         var parts = ["\(made) thumbnail\(made == 1 ? "" : "s")"]
         if skipped > 0 { parts.append("\(skipped) skipped") }
         parts.append("\(failed) failed")
         if otherFiles > 0 { parts.append("\(otherFiles) other file\(otherFiles == 1 ? "" : "s") skipped") }
-        if interrupted { parts.append("\(total - done) not done") }
+        if interrupted || stopped != nil { parts.append("\(total - done) not done") }
         parts.append("\(Self.oneDecimal(elapsed)) s")
-        return (interrupted ? "interrupted: " : "") + parts.joined(separator: ", ")
+        let prefix = stopped.map { "stopped: \($0): " } ?? (interrupted ? "interrupted: " : "")
+        return prefix + parts.joined(separator: ", ")
     }
 
     /// `12.3`: one decimal, no exponent (no Foundation formatting).

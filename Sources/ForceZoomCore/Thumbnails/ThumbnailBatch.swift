@@ -11,12 +11,29 @@ public struct ThumbnailBatch {
     /// Files the walk passed over (not images by their extension), for the summary.
     public var otherFiles = 0
     public var workers: Int
+    /// `--max-failures`: stop handing out work once this many inputs failed (nil: never).
+    public var maxFailures: Int?
 
     public init(thumbnailer: Thumbnailer, sharding: ShardRun, jobs: [ThumbnailPlan.Job], workers: Int) {
         self.thumbnailer = thumbnailer
         self.sharding = sharding
         self.jobs = jobs
         self.workers = workers
+    }
+
+    /// Why a batch stopped before its end (besides a signal).
+    public enum Stop: Equatable, Sendable, CustomStringConvertible {
+        /// An output found the disk full or the quota spent: the rest would fail alike.
+        case outOfSpace(OutputError)
+        /// `--max-failures` inputs failed.
+        case tooManyFailures(Int)
+
+        public var description: String {
+            switch self {
+            case .outOfSpace(let e): return "\(e.path): \(e.reason.split(separator: ";").first ?? "")"
+            case .tooManyFailures(let n): return "\(n) input\(n == 1 ? "" : "s") failed (--max-failures \(n))"
+            }
+        }
     }
 
     /// How the batch ended.
@@ -26,6 +43,9 @@ public struct ThumbnailBatch {
         public var signal: Int32?
         /// The journal could not be synced.
         public var journalFailure: ShardError?
+        /// Why it stopped early, and the first input it never started (nil: all started).
+        public var stop: Stop?
+        public var firstNotStarted: String?
     }
 
     /// Makes every thumbnail. `onFailure` gets each walk failure (before any work),
@@ -40,27 +60,74 @@ public struct ThumbnailBatch {
         Interrupts.deferSignals()
         var counts = BatchProgress(total: jobs.count + walkFailures.count)
         counts.otherFiles = otherFiles
+        let gate = BatchGate(maxFailures: maxFailures)
         for failure in walkFailures {
             counts.recordFailure()
+            gate.record(.failed(failure))
             onFailure(failure, counts)
         }
+        var notStarted: [Int] = []
         var configured = thumbnailer
         configured.encodeThreads = Thumbnailer.threads(jobs: workers, images: jobs.count)
         let worker = configured, jobs = self.jobs, sharding = self.sharding
-        WorkerPool<ThumbnailResult>.run(
+        // Too many walk failures already: no job is started. Workers ask the gate before each
+        // job (the collector's tick would come too late: failures can be quicker than it).
+        let started = gate.stop != nil ? 0 : WorkerPool<ThumbnailResult>.run(
             count: jobs.count, threads: workers,
-            work: { i in sharding.make(jobs[i], with: worker, shouldStop: { Interrupts.interrupted }) },
-            onResult: { _, result in
+            work: { i in
+                let job = jobs[i]
+                if gate.stop != nil {
+                    return ThumbnailResult(input: job.input.path, output: job.output, outcome: .failed(.interrupted(path: job.input.path)))
+                }
+                let result = sharding.make(job, with: worker, shouldStop: { Interrupts.interrupted || gate.stop != nil })
+                gate.record(result.outcome)
+                return result
+            },
+            onResult: { i, result in
                 // An interrupted job is not a failure of its input: it is counted as not done.
-                if case .failed(.interrupted) = result.outcome {} else { counts.record(result.outcome) }
+                if case .failed(.interrupted) = result.outcome { notStarted.append(i) } else { counts.record(result.outcome) }
                 onResult(result, counts)
             },
             onTick: {
                 onTick(counts)
-                return !Interrupts.interrupted
+                return !Interrupts.interrupted && gate.stop == nil
             })
+        let stop = gate.stop
         let signal = Interrupts.signal
         let journalFailure = sharding.finish()  // fsync'd, after an interruption too
-        return Outcome(counts: counts, signal: signal, journalFailure: journalFailure)
+        var outcome = Outcome(counts: counts, signal: signal, journalFailure: journalFailure)
+        outcome.stop = stop
+        let first = (notStarted + (started < jobs.count ? [started] : [])).min()
+        outcome.firstNotStarted = first.map { jobs[$0].input.path }
+        return outcome
+    }
+}
+
+/// What the workers of a batch consult before each job: whether it has stopped (a full
+/// disk, `--max-failures` reached), counting failures as they happen on any thread.
+final class BatchGate: @unchecked Sendable {
+    private let monitor = Monitor()
+    private let maxFailures: Int?
+    private var failures = 0
+    private var reason: ThumbnailBatch.Stop?
+
+    init(maxFailures: Int?) { self.maxFailures = maxFailures }
+
+    var stop: ThumbnailBatch.Stop? { monitor.locked { reason } }
+
+    /// Counts a finished job; a full disk or the last allowed failure stops the batch.
+    func record(_ outcome: ThumbnailResult.Outcome) {
+        guard case .failed(let error) = outcome else { return }
+        if case .interrupted = error { return }
+        monitor.locked {
+            failures += 1
+            guard reason == nil else { return }
+            // A full disk fails every later output too: no point decoding the rest.
+            if case .output(let e) = error, e.isOutOfSpace {
+                reason = .outOfSpace(e)
+            } else if let maxFailures, failures >= maxFailures {
+                reason = .tooManyFailures(maxFailures)
+            }
+        }
     }
 }
