@@ -15,7 +15,7 @@ public struct ForceZoom: ParsableCommand {
         commandName: "forcezoom",
         abstract: "Peek and zoom into \(FormatNames.allInputs) images: 1:1 detail crops, device-shaped fits, thumbnails.",
         discussion: """
-            Coordinates always refer to the upright image: the EXIF orientation is applied unless --no-auto-orient. Outputs are \(FormatNames.rendered), as each output name's extension says (or --format), written to a temporary file and renamed, so a failure never leaves a partial file; an input is never overwritten.
+            Coordinates always refer to the upright image: the EXIF orientation is applied unless --no-auto-orient. Outputs are \(FormatNames.rendered), as the extension of each output's name says (or --format), written to a temporary file and renamed, so a failure never leaves a partial file; forcezoom never overwrites an input.
 
             Exit codes: 0 success, 1 an input or output failed, 2 bad usage.
 

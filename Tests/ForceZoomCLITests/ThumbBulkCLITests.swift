@@ -46,6 +46,19 @@ struct ThumbBulkCLITests {
         #expect(r.stderr.hasSuffix("s\n") && r.stderr.contains("30 thumbnails, 0 failed"), "\(r.stderr)")
     }
 
+    /// On a terminal (util-linux `script` gives the run one) the line is redrawn in place
+    /// and cleared before the summary.
+    @Test(.enabled(if: CLI.shell("command -v script >/dev/null") == 0, "needs script (util-linux); skipped"))
+    func progressOnATerminalRedrawsInPlace() {
+        let lib = Self.library(30)
+        let out = FileSystem.join(lib, "typescript")
+        let command = [CLI.binary, "thumb", lib, "--size", "16", "--out", FileSystem.join(lib, "t"), "-j", "1"].map(CLI.quote).joined(separator: " ")
+        #expect(CLI.shell("script -qec \(CLI.quote(command)) /dev/null > \(CLI.quote(out)) < /dev/null") == 0)
+        let text = CLI.read(out)
+        #expect(text.contains("\r\u{1B}[K0/30 0%") || text.contains("/30 "), "\(text.debugDescription)")
+        #expect(text.contains("\r\u{1B}[Kforcezoom: 30 thumbnails, 0 failed"), "\(text.debugDescription)")
+    }
+
     @Test func maxFailuresStopsEarly() {
         let lib = Self.library(0, broken: 20)
         let r = CLI.run(["thumb", lib, "--size", "16", "--out", FileSystem.join(lib, "t"), "--max-failures", "3", "-j", "1"])

@@ -9,7 +9,7 @@ struct FormatFlags: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The output format where the name does not say it (- for stdout, or a name without a known extension): \(FormatNames.optionValues). By default the extension chooses: \(FormatNames.outputsWithExtensions).",
+            "The output format where the name does not say it: - for stdout (PNG without --format), or a name without a known extension. Otherwise the extension of the name chooses: \(FormatNames.outputsWithExtensions).",
             valueName: "format"))
     var format: OutputFormat?
 

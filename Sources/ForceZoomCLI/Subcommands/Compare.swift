@@ -72,7 +72,9 @@ struct Compare: ParsableCommand {
         }
         try Outputs.checkNotEmpty(diff, "--diff")
         if diff == "-" { throw ValidationError("--diff needs a file name (standard output carries the measures)") }
-        if let diff, case .failure(let problem) = OutputFormat.chosen(forPath: diff) { throw ValidationError("--diff \(problem)") }
+        if let diff, case .failure(let problem) = OutputFormat.chosen(forPath: diff) {
+            throw ValidationError("--diff \(problem)")
+        }
     }
 
     func run() throws {

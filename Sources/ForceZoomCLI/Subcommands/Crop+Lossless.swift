@@ -10,7 +10,8 @@ extension Crop {
     /// for its lossless mode: the rendering path, not a copy of JPEG blocks.
     var encodesLossless: Bool {
         guard lossless else { return false }
-        let format = output.flatMap { try? OutputFormat.chosen(forPath: $0, requested: formats.format).get() } ?? formats.format
+        let named = output.flatMap { try? OutputFormat.chosen(forPath: $0, requested: formats.format).get() }
+        let format = named ?? formats.format
         return format.map { $0.keepsAlpha && $0 != .png } ?? false
     }
 
@@ -32,7 +33,8 @@ extension Crop {
             let ext = FileSystem.fileExtension(output).lowercased()
             if ext != "jpg" && ext != "jpeg" {
                 throw ValidationError(
-                    "--lossless copies JPEG blocks into a .jpg, or encodes .webp, .heic or .avif lossless (PNG always is); -o \(Echo.value(output)) is none of them")
+                    "--lossless copies JPEG blocks into a .jpg, or encodes .webp, .heic or .avif lossless "
+                        + "(PNG always is); -o \(Echo.value(output)) is none of them")
             }
         }
     }

@@ -5,7 +5,7 @@ import Geometry
 /// `forcezoom crop`: the ForceZoom peek, a square 1:1 crop around a touch point.
 struct Crop: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Cut the square 1:1 detail around a point (the ForceZoom peek) to \(FormatNames.rendered).",
+        abstract: "Cut the square 1:1 detail around a point (the ForceZoom peek) into an image file.",
         discussion: """
             The square has side N image pixels: --size N, or --screen for N = min(W,H) of the screen's bounds in points, as ForceZoom sizes its peek from UIScreen bounds (default 390x844 points, so N = 390; --screen iphone-15 is 393x852 points, N = 393). --screen WxH is in points here; device names are in `forcezoom help`. The touched pixel lands at output pixel (N/2, N/2) rounded down; near an edge the square shifts just enough to stay inside the image. An image smaller than the square is centred on --background. The output is always N x N.
 
@@ -61,7 +61,7 @@ struct Crop: ParsableCommand {
     @Option(
         name: .shortAndLong,
         help: ArgumentHelp(
-            "Output path, - for stdout; with several --at, a pattern with %d. Its extension chooses \(FormatNames.rendered). Default: <input stem>.crop.png here (--format's extension with --format; .jpg with --lossless).",
+            "Output path, - for stdout; with several --at, a pattern with %d. Its extension chooses \(FormatNames.rendered). Default: <input stem>.crop.png here (.crop.jpg with --lossless, and the --format's own extension with --format).",
             valueName: "path"))
     var output: String?
 
@@ -196,7 +196,8 @@ struct Crop: ParsableCommand {
         let paths = at.indices.map { outputPath($0 + 1) }
         try Outputs.checkNotInputs(paths, inputs: [input] + (pins.markers.map { [$0] } ?? []) + (atFrom.map { [$0] } ?? []))
         let choice = formats.choice(lossless: lossless, png: encode.png, background: background.color)
-        if let why = sample.sixteenBitProblem(reader, oneToOne: zoom == 1, pins: !markers.isEmpty, output: choice.format(for: paths[0])) {
+        let format = choice.format(for: paths[0])
+        if let why = sample.sixteenBitProblem(reader, oneToOne: zoom == 1, pins: !markers.isEmpty, output: format) {
             if sample.depth == .sixteen { throw ToolFailure("\(reader.path): --depth 16 \(why)", exitCode: 2) }
         } else {
             return try runSixteenBit(geometries, reader: reader, paths: paths)

@@ -130,7 +130,7 @@ struct Fixture: ParsableCommand {
 
     @OptionGroup var encode: EncodeFlags
 
-    @Flag(name: .long, help: "WebP, HEIC and AVIF: lossless (default: lossy at --quality).")
+    @Flag(name: .long, help: "WebP, HEIC and AVIF: lossless (without it they are lossy, at --quality).")
     var lossless = false
 
     @Option(

@@ -64,7 +64,7 @@ struct Thumb: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Output name: %s stem, %e extension, %d folder, %i index; its extension chooses the format. Default %s.thumb.png (%d/%s.thumb.png with --recursive).",
+            "Output name: %s stem, %e extension, %d folder, %i index; its extension chooses the format. Default: %s.thumb.png (with --recursive: %d/%s.thumb.png).",
             valueName: "pattern"),
         transform: { try ThumbnailName($0) })
     var name: ThumbnailName?
@@ -174,13 +174,15 @@ struct Thumb: ParsableCommand {
         if let from { arguments += try InputWalker.readList(from, nulSeparated: nulSeparated) }
         let (found, walkFailures, otherFiles) = InputWalker(recursive: recursive, excluding: [out]).collectCounting(arguments)
         let plan = try ThumbnailPlan(
-            inputs: found, folder: out, name: outputName, alsoRead: [from, sharding.journalPath].compactMap { $0 }, requested: format)
+            inputs: found, folder: out, name: outputName, alsoRead: [from, sharding.journalPath].compactMap { $0 },
+            requested: format)
         let jobs = sharding.select(plan.jobs)
         if dryRun { return dryRunReport(jobs, sharding) }
         var batch = ThumbnailBatch(thumbnailer: try thumbnailer(jobs), sharding: sharding, jobs: jobs, workers: self.jobs ?? Self.processorCount)
         (batch.walkFailures, batch.otherFiles, batch.maxFailures) = (walkFailures, otherFiles, maxFailures)
         var shown: [String] = []
-        var line = ProgressLine(enabled: !quiet && (progress || Terminal.stderrIsTerminal), redraw: Terminal.stderrIsTerminal)
+        let terminal = Terminal.stderrIsTerminal
+        var line = ProgressLine(enabled: !quiet && (progress || terminal), redraw: terminal)
         let outcome = batch.run(
             onFailure: { failure, _ in
                 line.report { Terminal.error(failure.description) }

@@ -106,11 +106,15 @@ public struct OutputFormat: Hashable, Sendable, CustomStringConvertible {
     /// Fails (with a message naming what the user typed and the formats there are) for an
     /// extension no encoder claims, a name without one, and a `requested` format that the
     /// extension contradicts.
-    public static func chosen(forPath path: String, requested: OutputFormat? = nil) -> Result<OutputFormat, OutputFormatProblem> {
+    public static func chosen(
+        forPath path: String, requested: OutputFormat? = nil
+    ) -> Result<OutputFormat, OutputFormatProblem> {
         if path == "-" { return .success(requested ?? renderedFormat) }
         let ext = FileSystem.fileExtension(path)
         if let named = OutputFormat(forExtension: ext) {
-            if let requested, requested != named { return .failure(.contradicts(path: path, named: named, requested: requested)) }
+            if let requested, requested != named {
+                return .failure(.contradicts(path: path, named: named, requested: requested))
+            }
             return .success(named)
         }
         if let requested { return .success(requested) }
@@ -162,7 +166,8 @@ extension OutputFormat {
     /// The encoder a `--format` value names: a name ("jpeg", "HEIC") or an extension ("jpg").
     public init?(named name: String) {
         let n = name.lowercased()
-        guard let found = Self.all.first(where: { $0.name.lowercased() == n || $0.extensions.contains(n) }) else { return nil }
+        let found = Self.all.first { $0.name.lowercased() == n || $0.extensions.contains(n) }
+        guard let found else { return nil }
         self = found
     }
 }

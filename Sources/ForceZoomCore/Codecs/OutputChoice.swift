@@ -13,7 +13,9 @@ public struct OutputChoice: Hashable, Sendable {
     /// What transparent pixels are composited over in a format without alpha (JPEG).
     public var background = Color.white
 
-    public init(requested: OutputFormat? = nil, quality: Int = 85, lossless: Bool = false, png: PNGSettings = .default) {
+    public init(
+        requested: OutputFormat? = nil, quality: Int = 85, lossless: Bool = false, png: PNGSettings = .default
+    ) {
         self.requested = requested
         self.quality = quality
         self.lossless = lossless

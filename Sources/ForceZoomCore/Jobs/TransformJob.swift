@@ -55,7 +55,8 @@ public struct TransformJob {
         let why =
             quarterTurns != nil
             ? SampleDepth.sixteenBitProblem(
-                wanted: depth, reader, oneToOne: true, pins: !markers.isEmpty, output: settings.output.format(for: output))
+                wanted: depth, reader, oneToOne: true, pins: !markers.isEmpty,
+                output: settings.output.format(for: output))
             : "copies samples only for quarter turns (--rotate 90, 180, 270 alone)"
         if let why, depth == .sixteen { throw ToolFailure("\(reader.path): --depth 16 \(why)", exitCode: 2) }
         if why == nil, let quarterTurns { return try turnSixteenBit(reader, quarterTurns: quarterTurns) }

@@ -77,15 +77,20 @@ public struct ThumbnailBatch {
             work: { i in
                 let job = jobs[i]
                 if gate.stop != nil {
-                    return ThumbnailResult(input: job.input.path, output: job.output, outcome: .failed(.interrupted(path: job.input.path)))
+                    let notDone = ThumbnailResult.Outcome.failed(.interrupted(path: job.input.path))
+                    return ThumbnailResult(input: job.input.path, output: job.output, outcome: notDone)
                 }
-                let result = sharding.make(job, with: worker, shouldStop: { Interrupts.interrupted || gate.stop != nil })
+                let result = sharding.make(job, with: worker) { Interrupts.interrupted || gate.stop != nil }
                 gate.record(result.outcome)
                 return result
             },
             onResult: { i, result in
                 // An interrupted job is not a failure of its input: it is counted as not done.
-                if case .failed(.interrupted) = result.outcome { notStarted.append(i) } else { counts.record(result.outcome) }
+                if case .failed(.interrupted) = result.outcome {
+                    notStarted.append(i)
+                } else {
+                    counts.record(result.outcome)
+                }
                 onResult(result, counts)
             },
             onTick: {

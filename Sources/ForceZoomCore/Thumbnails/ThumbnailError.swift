@@ -64,7 +64,8 @@ public enum ThumbnailError: ForceZoomError, Equatable, Sendable, CustomStringCon
         case .outsideOutputFolder(let input, _):
             return "the folder of \(input) leaves --out through '..'; name inputs below the current folder, or drop %d from --name"
         case .unsupportedOutputFormat:
-            return "output name must end in \(OutputFormat.namesWithExtensions) (the extension picks the format; check --name and --format)"
+            let names = OutputFormat.namesWithExtensions
+            return "output name must end in \(names) (the extension picks the format; check --name and --format)"
         case .cannotReadList(_, let r): return "cannot read the input list: \(r)"
         case .cannotListFolder(_, let r): return "cannot list the folder: \(r)"
         case .decode(let e): return e.reason

@@ -58,8 +58,10 @@ public struct ThumbnailPlan: Hashable, Sendable {
             if relative.split(separator: "/").contains("..") {
                 throw .outsideOutputFolder(input: input.path, output: output)
             }
-            guard let format = try? OutputFormat.chosen(forPath: output, requested: requested).get(), format.writtenByImageWriter
-            else { throw .unsupportedOutputFormat(output: output) }
+            let chosen = try? OutputFormat.chosen(forPath: output, requested: requested).get()
+            guard let format = chosen, format.writtenByImageWriter else {
+                throw .unsupportedOutputFormat(output: output)
+            }
             if let first = owners[output] {
                 let all = inputs.indices.filter { j in
                     j == first || j == i || (j > first && j < i && jobs[j].output == output)
