@@ -111,7 +111,11 @@ struct Animate: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("out (opaque at the rect, gone fullscreen; the default) or in (the other way).", valueName: "fade"))
     var overlayFade: Overlay.Fade?
 
-    @Option(name: .long, help: ArgumentHelp("Background colour. A JPEG output, which has no alpha, also flattens transparent pixels onto it (onto white where it is transparent); PNG, WebP, HEIC and AVIF keep them.", valueName: "color"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Background colour. A JPEG output, which has no alpha, also flattens transparent pixels onto it (onto white where it is transparent); PNG, WebP, HEIC and AVIF keep them.",
+            valueName: "color"))
     var background: ColorArgument = ColorArgument(.black)
 
     @Option(

@@ -55,7 +55,9 @@ struct Crop: ParsableCommand {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("Fill where the image is smaller than the square: black, white, transparent, #RRGGBB, #RRGGBBAA. A JPEG output, which has no alpha, also flattens transparent pixels onto it (onto white where it is transparent); PNG, WebP, HEIC and AVIF keep them.", valueName: "color"))
+        help: ArgumentHelp(
+            "Fill where the image is smaller than the square: black, white, transparent, #RRGGBB, #RRGGBBAA. A JPEG output, which has no alpha, also flattens transparent pixels onto it (onto white where it is transparent); PNG, WebP, HEIC and AVIF keep them.",
+            valueName: "color"))
     var background: ColorArgument = ColorArgument(.transparent)
 
     @Option(

@@ -36,7 +36,9 @@ struct Fit: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("fit (letterbox) or fill (centre crop).", valueName: "mode"))
     var mode: FitGeometry.Mode = .fit
 
-    @Option(name: .long, help: ArgumentHelp(
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
             "The blanking colour: black, white, transparent, #RRGGBB, #RRGGBBAA. A JPEG output, which has no alpha, also flattens transparent pixels onto it (onto white where it is transparent); PNG, WebP, HEIC and AVIF keep them.",
             valueName: "color"))
     var background: ColorArgument = ColorArgument(.black)

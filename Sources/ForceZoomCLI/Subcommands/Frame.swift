@@ -36,7 +36,11 @@ struct Frame: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Box colour.", valueName: "color"))
     var color: ColorArgument = ColorArgument(.white)
 
-    @Option(name: .long, help: ArgumentHelp("Letterbox colour. A JPEG output, which has no alpha, also flattens transparent pixels onto it (onto white where it is transparent); PNG, WebP, HEIC and AVIF keep them.", valueName: "color"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Letterbox colour. A JPEG output, which has no alpha, also flattens transparent pixels onto it (onto white where it is transparent); PNG, WebP, HEIC and AVIF keep them.",
+            valueName: "color"))
     var background: ColorArgument = ColorArgument(.black)
 
     @Flag(name: .long, help: "Put the 1:1 peek beside the view.")

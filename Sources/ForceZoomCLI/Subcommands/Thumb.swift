@@ -207,7 +207,7 @@ struct Thumb: ParsableCommand {
         if !quiet || outcome.stop != nil {
             let summary = outcome.counts.summary(
                 elapsed: clock.elapsed, interrupted: outcome.signal != nil, stopped: outcome.stop?.description)
-            let rest = outcome.firstNotStarted.map { "; not started from \($0) on" } ?? ""
+            let rest = outcome.stop == nil ? "" : outcome.firstNotStarted.map { "; not started from \($0) on" } ?? ""
             Terminal.writeError("forcezoom: \(Echo.line(label + summary + rest))\n")
         }
         StandardOutput.flush()

@@ -62,7 +62,11 @@ struct Transform: ParsableCommand {
             valueName: "ax,ay|name"))
     var anchor: String?
 
-    @Option(name: .long, help: ArgumentHelp("What shows outside the image. A JPEG output, which has no alpha, also flattens transparent pixels onto it (onto white where it is transparent); PNG, WebP, HEIC and AVIF keep them.", valueName: "color"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "What shows outside the image. A JPEG output, which has no alpha, also flattens transparent pixels onto it (onto white where it is transparent); PNG, WebP, HEIC and AVIF keep them.",
+            valueName: "color"))
     var background: ColorArgument = ColorArgument(.transparent)
 
     @Option(name: .long, help: ArgumentHelp("nearest, bilinear (default), bicubic, lanczos.", valueName: "filter"))

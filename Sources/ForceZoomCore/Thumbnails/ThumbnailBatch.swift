@@ -72,31 +72,34 @@ public struct ThumbnailBatch {
         let worker = configured, jobs = self.jobs, sharding = self.sharding
         // Too many walk failures already: no job is started. Workers ask the gate before each
         // job (the collector's tick would come too late: failures can be quicker than it).
-        let started = gate.stop != nil ? 0 : WorkerPool<ThumbnailResult>.run(
-            count: jobs.count, threads: workers,
-            work: { i in
-                let job = jobs[i]
-                if gate.stop != nil {
-                    let notDone = ThumbnailResult.Outcome.failed(.interrupted(path: job.input.path))
-                    return ThumbnailResult(input: job.input.path, output: job.output, outcome: notDone)
-                }
-                let result = sharding.make(job, with: worker) { Interrupts.interrupted || gate.stop != nil }
-                gate.record(result.outcome)
-                return result
-            },
-            onResult: { i, result in
-                // An interrupted job is not a failure of its input: it is counted as not done.
-                if case .failed(.interrupted) = result.outcome {
-                    notStarted.append(i)
-                } else {
-                    counts.record(result.outcome)
-                }
-                onResult(result, counts)
-            },
-            onTick: {
-                onTick(counts)
-                return !Interrupts.interrupted && gate.stop == nil
-            })
+        var started = 0
+        if gate.stop == nil {
+            started = WorkerPool<ThumbnailResult>.run(
+                count: jobs.count, threads: workers,
+                work: { i in
+                    let job = jobs[i]
+                    if gate.stop != nil {
+                        let notDone = ThumbnailResult.Outcome.failed(.interrupted(path: job.input.path))
+                        return ThumbnailResult(input: job.input.path, output: job.output, outcome: notDone)
+                    }
+                    let result = sharding.make(job, with: worker) { Interrupts.interrupted || gate.stop != nil }
+                    gate.record(result.outcome)
+                    return result
+                },
+                onResult: { i, result in
+                    // An interrupted job is not a failure of its input: it is counted as not done.
+                    if case .failed(.interrupted) = result.outcome {
+                        notStarted.append(i)
+                    } else {
+                        counts.record(result.outcome)
+                    }
+                    onResult(result, counts)
+                },
+                onTick: {
+                    onTick(counts)
+                    return !Interrupts.interrupted && gate.stop == nil
+                })
+        }
         let stop = gate.stop
         let signal = Interrupts.signal
         let journalFailure = sharding.finish()  // fsync'd, after an interruption too
