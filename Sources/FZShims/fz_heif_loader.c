@@ -169,6 +169,9 @@ void fz_heif_image_handle_release(const struct heif_image_handle* a0) {
 void fz_heif_image_release(const struct heif_image* a0) {
     FZ_HEIF(heif_image_release)(a0);
 }
+struct heif_error fz_heif_image_set_raw_color_profile(struct heif_image* a0, const char* a1, const void* a2, const size_t a3) {
+    return FZ_HEIF(heif_image_set_raw_color_profile)(a0, a1, a2, a3);
+}
 void fz_heif_nclx_color_profile_free(struct heif_color_profile_nclx* a0) {
     FZ_HEIF(heif_nclx_color_profile_free)(a0);
 }

@@ -210,6 +210,25 @@ struct OutputFormatsCLITests {
     }
 }
 
+extension OutputFormatsCLITests {
+    static let a98 = "/usr/share/color/icc/ghostscript/a98.icc"
+    static let hasExiftool = CLI.shell("command -v exiftool >/dev/null") == 0
+
+    /// --icc keep carries the input's profile into every format that has a place for one
+    /// (HEIC and AVIF: the colr box), read back by exiftool.
+    @Test(.enabled(if: hasExiftool && FileSystem.kind(of: a98) == .regular, "needs exiftool and Ghostscript's ICC profiles; skipped"))
+    func everyFormatCarriesTheProfile() {
+        let input = FileSystem.join(Self.dir, "a98.png")
+        #expect(CLI.run(["fixture", "gradient", "--size", "64x48", "--embed-icc", Self.a98, "-o", input]).status == 0)
+        for ext in Self.extensions {
+            let out = FileSystem.join(Self.dir, "a98-crop.\(ext)"), description = FileSystem.join(Self.dir, "a98.txt")
+            #expect(CLI.run(["crop", input, "--at", "30,20", "--size", "20", "-o", out]).status == 0)
+            _ = CLI.shell("exiftool -s3 -ProfileDescription \(CLI.quote(out)) > \(CLI.quote(description))")
+            #expect(CLI.read(description).hasPrefix("Artifex Software A98"), ".\(ext) lost the profile: \(CLI.read(description))")
+        }
+    }
+}
+
 extension Array where Element == UInt8 {
     func contains(subsequence: [UInt8]) -> Bool {
         guard subsequence.count <= count else { return false }

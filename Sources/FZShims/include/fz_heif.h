@@ -52,6 +52,7 @@ int fz_heif_image_handle_get_width(const struct heif_image_handle* a0);
 int fz_heif_image_handle_has_alpha_channel(const struct heif_image_handle* a0);
 void fz_heif_image_handle_release(const struct heif_image_handle* a0);
 void fz_heif_image_release(const struct heif_image* a0);
+struct heif_error fz_heif_image_set_raw_color_profile(struct heif_image* a0, const char* a1, const void* a2, const size_t a3);
 void fz_heif_nclx_color_profile_free(struct heif_color_profile_nclx* a0);
 
 // Reading a file held in memory through heif_context_read_from_reader. libheif 1.15 reads

@@ -522,9 +522,10 @@ enum HEIFEncoder {
     ///   - tenBit: 10-bit samples (0-1023, interleaved as `image`'s format, RGB or RGBA) coded
     ///     instead of `image`'s 8-bit pixels (which then give only the size and format): a
     ///     Main 10 HEIC or a 10-bit AVIF.
+    ///   - icc: an RGB ICC profile for the `colr` box (`prof`).
     static func encode(
         _ image: Image, avif: Bool, quality: Int, lossless: Bool, exif: [UInt8]?, rotation: Int,
-        mirror: Int? = nil, tenBit: [UInt16]? = nil, path: String
+        mirror: Int? = nil, tenBit: [UInt16]? = nil, path: String, icc: [UInt8]? = nil
     ) throws(OutputError) -> [UInt8] {
         let source = image.format.isGray ? image.converted(to: image.format.hasAlpha ? .rgba : .rgb) : image
         func fail(_ what: String, _ e: heif_error? = nil) -> OutputError {
@@ -571,6 +572,10 @@ enum HEIFEncoder {
                         count: rowBytes)
                 }
             }
+        }
+        if let icc {
+            err = icc.withUnsafeBytes { fz_heif_image_set_raw_color_profile(img, "prof", $0.baseAddress, icc.count) }
+            guard err.code == heif_error_Ok else { throw fail("cannot attach the ICC profile", err) }
         }
         var handle: OpaquePointer?
         err = fz_heif_context_encode_image(ctx, img, enc, nil, &handle)

@@ -91,7 +91,8 @@ public enum ImageWriter {
             try writeBytes(bytes, into: out)
         case .heif(let avif, let quality, let lossless, let exif):
             let bytes = try HEIFEncoder.encode(
-                image, avif: avif, quality: quality, lossless: lossless, exif: exif, rotation: 0, path: out.path)
+                image, avif: avif, quality: quality, lossless: lossless, exif: exif, rotation: 0, path: out.path,
+                icc: image.format.isGray ? nil : color?.icc)
             try writeBytes(bytes, into: out)
         }
     }
