@@ -27,7 +27,7 @@ struct Animate: ParsableCommand {
 
             --screen NAME renders at the device's pixels (--scale 1 for a point-sized preview); --screen WxH is in pixels.
 
-            Outputs: -o 'frames/%03d.png' (a numbered PNG sequence, from 1), --apng OUT.png (one animated PNG), --contact-sheet OUT.png (all frames in a grid); --json prints one line per frame: time, phase, the phase's eased progress, presented (0 at the rect, 1 fullscreen), view rect, turn, scale, pin size and 2x3 matrix.
+            Outputs: -o 'frames/%03d.png' (a numbered sequence from 1, in the format its extension names), --apng OUT.png (one animated PNG), --contact-sheet OUT.png (all frames in a grid); --json prints one line per frame: time, phase, the phase's eased progress, presented (0 at the rect, 1 fullscreen), view rect, turn, scale, pin size and 2x3 matrix.
 
             Examples:
               forcezoom animate photo.jpg --screen 390x844 --from 20,100,120,90 -o 'f/%03d.png'
