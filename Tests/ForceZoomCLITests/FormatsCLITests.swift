@@ -126,13 +126,13 @@ struct WebPOutputCLITests {
             #expect(r.status == 0, "\(label): \(r.stderr)")
         }
         let png = try Self.decode(FileSystem.join(Self.dir, "peek.png"))
-        for name in ["peek.q100.webp", "peek.ll.webp"] {
-            let path = FileSystem.join(Self.dir, name)
-            let reader = try ImageReader(path: path)
-            #expect(reader.header.format == .webp)
-            #expect((reader.header.details as? WebPDetails)?.compression == "lossless")
-            #expect(FormatsCLITests.maxDifference(try reader.readImage(), png) == 0, "\(name)")
-        }
+        let ll = try ImageReader(path: FileSystem.join(Self.dir, "peek.ll.webp"))
+        #expect(ll.header.format == .webp)
+        #expect((ll.header.details as? WebPDetails)?.compression == "lossless")
+        #expect(FormatsCLITests.maxDifference(try ll.readImage(), png) == 0)
+        // --quality 100 stays lossy, as cwebp and vips have it: lossless is asked for by name.
+        let q100 = try ImageReader(path: FileSystem.join(Self.dir, "peek.q100.webp"))
+        #expect((q100.header.details as? WebPDetails)?.compression == "lossy")
         let lossy = FileSystem.join(Self.dir, "peek.webp")
         let reader = try ImageReader(path: lossy)
         #expect((reader.header.details as? WebPDetails)?.compression == "lossy")

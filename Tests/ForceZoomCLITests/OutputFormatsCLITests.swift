@@ -87,9 +87,9 @@ struct OutputFormatsCLITests {
         let bare = FileSystem.join(Self.dir, "bare")
         #expect(CLI.run(["fit", Self.input, "--screen", "20x20", "--format", "avif", "-o", bare]).status == 0)
         #expect(Self.sniff(CLI.bytes(bare)) == "avif")
-        // Without --format a name with no extension says nothing: refused.
+        // Without --format a name with no extension (a device, a FIFO) is PNG, as before.
         let r = CLI.run(["fit", Self.input, "--screen", "20x20", "-o", bare + "2"])
-        #expect(r.status == 2 && r.stderr.contains("has no extension"), "\(r.stderr)")
+        #expect(r.status == 0 && Self.sniff(CLI.bytes(bare + "2")) == "png", "\(r.stderr)")
         // --format against the extension: refused, not silently one or the other.
         let c = CLI.run(["crop", Self.input, "--at", "5,5", "--format", "jpeg", "-o", FileSystem.join(Self.dir, "c.png")])
         #expect(c.status == 2 && c.stderr.contains("--format jpeg but"), "\(c.stderr)")

@@ -66,7 +66,7 @@ struct ThumbBulkCLITests {
         let errors = r.stderr.split(separator: "\n").filter { $0.hasPrefix("forcezoom: error:") }
         #expect(errors.count >= 3 && errors.count < 20, "\(r.stderr)")
         #expect(r.stderr.contains("stopped: 3 inputs failed (--max-failures 3)"), "\(r.stderr)")
-        #expect(r.stderr.contains("not done") && r.stderr.contains("not started from"), "\(r.stderr)")
+        #expect(r.stderr.contains("not done") && r.stderr.contains("; the first not done: "), "\(r.stderr)")
         #expect(CLI.run(["thumb", lib, "--max-failures", "0"]).status == 2)
     }
 
@@ -107,6 +107,6 @@ struct ThumbBulkCLITests {
         #expect(errors.count >= 1 && errors.count <= 3, "the batch went on failing input after input: \(out)")
         let summary = lines.last ?? ""
         #expect(summary.contains("stopped: ") && summary.contains("no space left on device"), "\(out)")
-        #expect(summary.contains("not done") && summary.contains("not started from"), "\(out)")
+        #expect(summary.contains("not done") && summary.contains("; the first not done: "), "\(out)")
     }
 }

@@ -20,7 +20,7 @@ struct Thumb: ParsableCommand {
 
             Each input is decoded straight into the reducer: JPEGs at the smallest DCT scale (1/2, 1/4, 1/8) still at least the thumbnail, PNG rows streamed, then a Lanczos-3 reduction (area-correct at any factor), EXIF orientation applied.
 
-            A bad input is reported (forcezoom: error: <file>: <reason>) and the batch goes on, until --max-failures N inputs have failed; an --out where no file can be made is one error before any decoding, and a full disk or spent quota (ENOSPC, EDQUOT) stops the batch at once (no point decoding the rest), the summary saying what was made, what failed, how many were not done and the first not started. Progress (done/total, rate, ETA, failures) redraws on stderr when it is a terminal (with --progress into a log: one plain line a second); a summary ends the batch. Exit 0 if all succeeded, 1 if any input failed, 2 for usage. Ctrl-C stops cleanly: running jobs leave nothing behind, finished thumbnails stay, the summary says what was done (a second Ctrl-C ends it at once).
+            A bad input is reported (forcezoom: error: <file>: <reason>) and the batch goes on, until --max-failures N inputs have failed; an --out where no file can be made is one error before any decoding, and a full disk or spent quota (ENOSPC, EDQUOT) stops the batch at once (no point decoding the rest), the summary saying what was made, what failed, how many were not done and the first of them. Progress (done/total, rate, ETA, failures) redraws on stderr when it is a terminal (with --progress into a log: one plain line a second); a summary ends the batch. Exit 0 if all succeeded, 1 if any input failed, 2 for usage. Ctrl-C stops cleanly: running jobs leave nothing behind, finished thumbnails stay, the summary says what was done (a second Ctrl-C ends it at once).
 
             Across machines: --shard K/N does shard K of N (K from 1), chosen by a hash of each input's path below its folder argument, so adding files moves none to another shard; --shard auto takes K and N from a Slurm, AWS Batch or Google Batch array task (--shard auto/N on Kubernetes Indexed Jobs, or to make a Slurm task ID the shard number). --journal FILE appends one JSON line per finished input (%k: the shard index); --resume skips inputs it says are done whose output still has the size and SHA-256 recorded. --dry-run prints this shard's inputs and outputs and writes nothing.
 
@@ -190,7 +190,10 @@ struct Thumb: ParsableCommand {
             },
             onResult: { result, _ in
                 var reported: ThumbnailError? = result.error
-                if case .interrupted? = reported { reported = nil }  // the summary says it once
+                switch reported {
+                case .interrupted?, .notDone?: reported = nil  // the summary says it once
+                default: break
+                }
                 if reported != nil || !result.warnings.isEmpty {
                     line.report {
                         for w in result.warnings { Terminal.warning("\(result.input): \(w)") }
@@ -207,7 +210,7 @@ struct Thumb: ParsableCommand {
         if !quiet || outcome.stop != nil {
             let summary = outcome.counts.summary(
                 elapsed: clock.elapsed, interrupted: outcome.signal != nil, stopped: outcome.stop?.description)
-            let rest = outcome.stop == nil ? "" : outcome.firstNotStarted.map { "; not started from \($0) on" } ?? ""
+            let rest = outcome.stop == nil ? "" : outcome.firstNotDone.map { "; the first not done: \($0)" } ?? ""
             Terminal.writeError("forcezoom: \(Echo.line(label + summary + rest))\n")
         }
         StandardOutput.flush()

@@ -102,10 +102,10 @@ public struct OutputFormat: Hashable, Sendable, CustomStringConvertible {
     public static let renderedFormat = png
 
     /// The format an output named `path` is written in: `requested` (`--format`) when given,
-    /// else the one its extension names; standard output ("-") is PNG unless `requested`.
-    /// Fails (with a message naming what the user typed and the formats there are) for an
-    /// extension no encoder claims, a name without one, and a `requested` format that the
-    /// extension contradicts.
+    /// else the one its extension names; standard output ("-") and a name without an
+    /// extension (`/dev/stdout`, a FIFO) are PNG unless `requested`. Fails (with a message
+    /// naming what the user typed and the formats there are) for an extension no encoder
+    /// claims and for a `requested` format that the extension contradicts.
     public static func chosen(
         forPath path: String, requested: OutputFormat? = nil
     ) -> Result<OutputFormat, OutputFormatProblem> {
@@ -118,7 +118,7 @@ public struct OutputFormat: Hashable, Sendable, CustomStringConvertible {
             return .success(named)
         }
         if let requested { return .success(requested) }
-        return .failure(ext.isEmpty ? .noExtension(path: path) : .unknownExtension(path: path, ext: ext))
+        return ext.isEmpty ? .success(renderedFormat) : .failure(.unknownExtension(path: path, ext: ext))
     }
 
     /// ".png, .jpg, .jpeg, .webp, .heic, .heif, .hif or .avif": the extensions of the formats
@@ -176,8 +176,6 @@ extension OutputFormat {
 public enum OutputFormatProblem: ForceZoomError, Equatable, Sendable, CustomStringConvertible {
     /// The extension is none an encoder claims.
     case unknownExtension(path: String, ext: String)
-    /// The name has no extension and no `--format` was given.
-    case noExtension(path: String)
     /// `--format` asks for one format and the extension names another.
     case contradicts(path: String, named: OutputFormat, requested: OutputFormat)
 
@@ -188,9 +186,6 @@ public enum OutputFormatProblem: ForceZoomError, Equatable, Sendable, CustomStri
         case .unknownExtension(let path, let ext):
             return "'\(Echo.value(path))': forcezoom cannot write .\(Echo.value(ext)) files; "
                 + "end the name in \(OutputFormat.namesWithExtensions), or give --format"
-        case .noExtension(let path):
-            return "'\(Echo.value(path))' has no extension to choose the format by; "
-                + "end it in \(OutputFormat.namesWithExtensions), or give --format"
         case .contradicts(let path, let named, let requested):
             return "--format \(requested.name.lowercased()) but '\(Echo.value(path))' names \(named.name); "
                 + "drop --format or change the extension"

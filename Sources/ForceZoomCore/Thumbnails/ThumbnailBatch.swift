@@ -43,9 +43,9 @@ public struct ThumbnailBatch {
         public var signal: Int32?
         /// The journal could not be synced.
         public var journalFailure: ShardError?
-        /// Why it stopped early, and the first input it never started (nil: all started).
+        /// Why it stopped early, and the first input (in order) it did not make (nil: none missing).
         public var stop: Stop?
-        public var firstNotStarted: String?
+        public var firstNotDone: String?
     }
 
     /// Makes every thumbnail. `onFailure` gets each walk failure (before any work),
@@ -66,7 +66,7 @@ public struct ThumbnailBatch {
             gate.record(.failed(failure))
             onFailure(failure, counts)
         }
-        var notStarted: [Int] = []
+        var notDoneIndexes: [Int] = []
         var configured = thumbnailer
         configured.encodeThreads = Thumbnailer.threads(jobs: workers, images: jobs.count)
         let worker = configured, jobs = self.jobs, sharding = self.sharding
@@ -78,19 +78,25 @@ public struct ThumbnailBatch {
                 count: jobs.count, threads: workers,
                 work: { i in
                     let job = jobs[i]
-                    if gate.stop != nil {
-                        let notDone = ThumbnailResult.Outcome.failed(.interrupted(path: job.input.path))
-                        return ThumbnailResult(input: job.input.path, output: job.output, outcome: notDone)
+                    func notDone(_ stop: Stop) -> ThumbnailResult {
+                        let outcome = ThumbnailResult.Outcome.failed(.notDone(path: job.input.path, because: stop.description))
+                        return ThumbnailResult(input: job.input.path, output: job.output, outcome: outcome)
                     }
+                    if let stop = gate.stop { return notDone(stop) }
                     let result = sharding.make(job, with: worker) { Interrupts.interrupted || gate.stop != nil }
+                    // Stopped mid-way by the gate (not by a signal): not done, for the same reason.
+                    if case .failed(.interrupted) = result.outcome, !Interrupts.interrupted, let stop = gate.stop {
+                        return notDone(stop)
+                    }
                     gate.record(result.outcome)
                     return result
                 },
                 onResult: { i, result in
                     // An interrupted job is not a failure of its input: it is counted as not done.
-                    if case .failed(.interrupted) = result.outcome {
-                        notStarted.append(i)
-                    } else {
+                    switch result.outcome {
+                    case .failed(.interrupted): break
+                    case .failed(.notDone): notDoneIndexes.append(i)
+                    default:
                         counts.record(result.outcome)
                     }
                     onResult(result, counts)
@@ -105,8 +111,8 @@ public struct ThumbnailBatch {
         let journalFailure = sharding.finish()  // fsync'd, after an interruption too
         var outcome = Outcome(counts: counts, signal: signal, journalFailure: journalFailure)
         outcome.stop = stop
-        let first = (notStarted + (started < jobs.count ? [started] : [])).min()
-        outcome.firstNotStarted = first.map { jobs[$0].input.path }
+        let first = (notDoneIndexes + (started < jobs.count ? [started] : [])).min()
+        outcome.firstNotDone = first.map { jobs[$0].input.path }
         return outcome
     }
 }
@@ -126,7 +132,10 @@ final class BatchGate: @unchecked Sendable {
     /// Counts a finished job; a full disk or the last allowed failure stops the batch.
     func record(_ outcome: ThumbnailResult.Outcome) {
         guard case .failed(let error) = outcome else { return }
-        if case .interrupted = error { return }
+        switch error {
+        case .interrupted, .notDone: return
+        default: break
+        }
         monitor.locked {
             failures += 1
             guard reason == nil else { return }

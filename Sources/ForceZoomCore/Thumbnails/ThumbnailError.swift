@@ -31,6 +31,8 @@ public enum ThumbnailError: ForceZoomError, Equatable, Sendable, CustomStringCon
     case thumbnailTooLarge(path: String, BudgetError)
     /// Stopped by Ctrl-C (or SIGTERM/SIGHUP) before the output was in place.
     case interrupted(path: String)
+    /// Not made because the batch stopped first (a full disk, `--max-failures`; the reason).
+    case notDone(path: String, because: String)
 
     /// The file the message is about (the option text for spec and pattern errors).
     public var path: String {
@@ -39,7 +41,7 @@ public enum ThumbnailError: ForceZoomError, Equatable, Sendable, CustomStringCon
         case .invalidPattern(let p, _): return "--name \(p)"
         case .collision(let o, _): return o
         case .wouldOverwriteInput(_, let o), .outsideOutputFolder(_, let o), .unsupportedOutputFormat(let o): return o
-        case .cannotReadList(let p, _), .cannotListFolder(let p, _), .geometry(let p, _), .interrupted(let p),
+        case .cannotReadList(let p, _), .cannotListFolder(let p, _), .geometry(let p, _), .interrupted(let p), .notDone(let p, _),
             .thumbnailTooLarge(let p, _):
             return p
         case .decode(let e): return e.path
@@ -76,6 +78,7 @@ public enum ThumbnailError: ForceZoomError, Equatable, Sendable, CustomStringCon
             return "the ICC profile cannot be used (\(r)); use --lenient to take the pixels as sRGB, or --icc keep or --icc strip"
         case .color(.cmykProfile(_, let r)): return "cannot be used as --cmyk-profile: \(r)"
         case .interrupted: return "interrupted before the output was written; nothing was left behind"
+        case .notDone(_, let because): return "not done: the batch stopped (\(because))"
         }
     }
 
@@ -88,7 +91,7 @@ extension ThumbnailError {
     public var exitCode: Int32 {
         switch self {
         case .invalidSize, .invalidPattern, .collision, .wouldOverwriteInput, .outsideOutputFolder, .unsupportedOutputFormat: 2
-        case .cannotReadList, .cannotListFolder, .decode, .geometry, .output, .color, .thumbnailTooLarge, .interrupted: 1
+        case .cannotReadList, .cannotListFolder, .decode, .geometry, .output, .color, .thumbnailTooLarge, .interrupted, .notDone: 1
         }
     }
 }

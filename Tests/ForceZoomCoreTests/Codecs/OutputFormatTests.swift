@@ -10,11 +10,11 @@ struct OutputFormatTests {
         #expect(try OutputFormat.chosen(forPath: "-", requested: .avif).get() == .avif)
         #expect(try OutputFormat.chosen(forPath: "x.tmp", requested: .webp).get() == .webp)
         #expect(throws: OutputFormatProblem.unknownExtension(path: "x.gif", ext: "gif")) { try OutputFormat.chosen(forPath: "x.gif").get() }
-        #expect(throws: OutputFormatProblem.noExtension(path: "x")) { try OutputFormat.chosen(forPath: "x").get() }
+        #expect(try OutputFormat.chosen(forPath: "/dev/stdout").get() == .png)
         #expect(throws: OutputFormatProblem.contradicts(path: "x.png", named: .png, requested: .jpeg)) {
             try OutputFormat.chosen(forPath: "x.png", requested: .jpeg).get()
         }
-        #expect(OutputFormatProblem.noExtension(path: "x").exitCode == 2)
+        #expect(OutputFormatProblem.unknownExtension(path: "x.gif", ext: "gif").exitCode == 2)
     }
 
     @Test func qualityHundredStaysLossyForWebP() {
