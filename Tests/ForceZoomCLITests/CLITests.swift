@@ -36,7 +36,7 @@ struct CLITests {
         // The preview box is the crop window in view points: 650 * s, by + 300 * s, 300 * s.
         #expect(r.stdout.contains(#""previewBox":{"x":158.4375,"y":385.4375,"width":73.125,"height":73.125}"#))
         #expect(r.stdout.contains(#""previewBox""#))
-        #expect(!r.stdout.contains("output"))
+        #expect(!r.stdout.contains(#""output":"#))
     }
 
     @Test func defaultOutputNameAndSize() {
