@@ -35,7 +35,9 @@ struct Peek: ParsableCommand {
         try Outputs.checkNotEmpty(output, "-o")
         if let output { _ = try Outputs.pattern(output, "-o", needsCounter: true, example: "peek-%d.png") }
         // The saved peeks' format is the pattern's extension (JPEG flattens onto white).
-        if let output, case .failure(let problem) = OutputFormat.chosen(forPath: output) { throw ValidationError(problem.description) }
+        if let output, case .failure(let problem) = OutputFormat.chosen(forPath: output) {
+            throw ValidationError(problem.description)
+        }
         if !TerminalScreen.isTerminal(0) {
             throw ValidationError("peek is interactive: standard input must be a terminal (use crop --show to print one peek)")
         }
@@ -67,7 +69,8 @@ struct Peek: ParsableCommand {
             let path = pattern.path(saved.count + 1)
             do {
                 let bytes = try ImageWriter.write(
-                    peek, to: path, encoding: OutputChoice(png: encode.png).encoding(for: path), protecting: [input], color: carried)
+                    peek, to: path, encoding: OutputChoice(png: encode.png).encoding(for: path), protecting: [input],
+                    color: carried)
                 saved.append(try cropJSON(g, header: header, output: path, bytes: bytes, shown: reader.path))
                 return "saved \(Echo.path(path))"
             } catch {
