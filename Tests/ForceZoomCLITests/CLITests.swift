@@ -106,7 +106,7 @@ struct CLITests {
             BadInput(name: "truncated jpeg", bytes: Array(jpeg[0..<(jpeg.count / 2)]), reason: "truncated"),
             BadInput(name: "truncated png", bytes: Array(png[0..<(png.count / 2)]), reason: "truncated"),
             BadInput(name: "corrupt png", bytes: corrupt, reason: "corrupt"),
-            BadInput(name: "header only jpeg", bytes: Array(jpeg[0..<300]), reason: ""),
+            BadInput(name: "header only jpeg", bytes: Array(jpeg[0..<300]), reason: "inside its header"),
         ]
     }()
 
