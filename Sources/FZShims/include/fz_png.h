@@ -41,6 +41,8 @@ typedef struct fz_png_header {
     uint32_t icc_length;
     int srgb_intent;      ///< sRGB chunk's rendering intent, -1 when absent
     double chrm[8];       ///< cHRM white x,y, red x,y, green x,y, blue x,y (when has_chrm)
+    const uint8_t *xmp_itxt;  ///< the whole iTXt chunk keyed XML:com.adobe.xmp before IDAT (owned by the reader), or NULL
+    uint32_t xmp_itxt_length;
 } fz_png_header;
 
 typedef struct fz_png_reader fz_png_reader;

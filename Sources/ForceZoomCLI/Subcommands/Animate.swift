@@ -129,6 +129,7 @@ struct Animate: ParsableCommand {
     @OptionGroup var pins: MarkerFlags
     @OptionGroup var decode: DecodeFlags
     @OptionGroup var encode: EncodeFlags
+    @OptionGroup var meta: MetadataFlags
 
     /// `--overlay-at`: two whole numbers within ±1000000.
     static func point(_ list: NumberList) -> PixelPoint? {
@@ -259,7 +260,8 @@ struct Animate: ParsableCommand {
     }
 
     func run() throws {
-        let settings = encode.settings(decode)
+        var settings = encode.settings(decode)
+        settings.metadata = meta.policy
         var job = AnimationJob(
             input: input, settings: settings, screen: screenPixels, background: background.color, fps: fps,
             threads: Thumb.processorCount)

@@ -81,6 +81,7 @@ struct Crop: ParsableCommand {
     @OptionGroup var pins: MarkerFlags
     @OptionGroup var decode: DecodeFlags
     @OptionGroup var encode: EncodeFlags
+    @OptionGroup var meta: MetadataFlags
     @OptionGroup var sample: DepthFlags
 
     /// The most points `--at-from` reads, and the largest file it reads.
@@ -193,7 +194,7 @@ struct Crop: ParsableCommand {
         if let why = sample.sixteenBitProblem(header, input: input, oneToOne: zoom == 1, pins: !markers.isEmpty, encode: encode) {
             if sample.depth == .sixteen { throw ToolFailure("\(reader.path): --depth 16 \(why)", exitCode: 2) }
         } else {
-            return try runSixteenBit(geometries, header: header, paths: paths)
+            return try runSixteenBit(geometries, header: header, paths: paths, metadata: meta.carried(reader, output: paths[0]))
         }
         var sources: [Image]
         sources = try reader.readUpright(rects)
@@ -210,7 +211,8 @@ struct Crop: ParsableCommand {
             let path = paths[i]
             let bytes: Int64?
             bytes = try ImageWriter.write(
-                peek, to: path, encoding: encode.encoding(forRendered: path), protecting: [input], color: carried)
+                peek, to: path, encoding: encode.encoding(forRendered: path), protecting: [input], color: carried,
+                metadata: meta.carried(reader, output: path))
             if json {
                 print(geometryJSON(g, header: header, requested: at[i], output: path, bytes: bytes, path: reader.path))
             }
@@ -219,7 +221,7 @@ struct Crop: ParsableCommand {
 
     /// The lossless path: each square read from the 16-bit PNG at full depth and written at
     /// 16 bits, the samples unchanged (the padding is the background at 16 bits).
-    func runSixteenBit(_ geometries: [PeekGeometry], header: ImageHeader, paths: [String]) throws {
+    func runSixteenBit(_ geometries: [PeekGeometry], header: ImageHeader, paths: [String], metadata: CarriedMetadata?) throws {
         let carried = encode.carry(header.color, path: input)
         for (i, g) in geometries.enumerated() {
             var source: Image16
@@ -231,7 +233,7 @@ struct Crop: ParsableCommand {
             peek.place(source.converted(to: format), at: g.destination)
             let bytes: Int64?
             bytes = try ImageWriter.write(
-                peek, to: paths[i], settings: encode.png, protecting: [input], color: carried)
+                peek, to: paths[i], settings: encode.png, protecting: [input], color: carried, metadata: metadata)
             if json {
                 print(geometryJSON(g, header: header, requested: at[i], output: paths[i], bytes: bytes, path: input, depth: 16))
             }

@@ -46,6 +46,7 @@ struct Fit: ParsableCommand {
     @OptionGroup var pins: MarkerFlags
     @OptionGroup var decode: DecodeFlags
     @OptionGroup var encode: EncodeFlags
+    @OptionGroup var meta: MetadataFlags
 
     func validate() throws {
         try screen.check("--screen")
@@ -85,7 +86,7 @@ struct Fit: ParsableCommand {
         let bytes: Int64?
         bytes = try ImageWriter.write(
             canvas, to: path, encoding: encode.encoding(forRendered: path), protecting: [input],
-            color: carried)
+            color: carried, metadata: meta.carried(reader, output: path))
         if outputOptions.json {
             print(
                 JSON.object([

@@ -46,6 +46,7 @@ struct Frame: ParsableCommand {
     @OptionGroup var pins: MarkerFlags
     @OptionGroup var decode: DecodeFlags
     @OptionGroup var encode: EncodeFlags
+    @OptionGroup var meta: MetadataFlags
 
     func validate() throws {
         try view.check("--view")
@@ -117,7 +118,8 @@ struct Frame: ParsableCommand {
         canvas = try render(reader, fit: fit, peek: peek, style: style, markers: markers, inks: DrawingColors(output: carried))
         let path = outputOptions.path(input: input, suffix: "frame")
         try ImageWriter.write(
-            canvas, to: path, encoding: encode.encoding(forRendered: path), protecting: [input], color: carried)
+            canvas, to: path, encoding: encode.encoding(forRendered: path), protecting: [input], color: carried,
+            metadata: meta.carried(reader, output: path))
         if outputOptions.json {
             print(
                 JSON.object([

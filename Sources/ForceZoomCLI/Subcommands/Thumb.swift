@@ -111,6 +111,7 @@ struct Thumb: ParsableCommand {
 
     @OptionGroup var decode: DecodeFlags
     @OptionGroup var encode: EncodeFlags
+    @OptionGroup var meta: MetadataFlags
 
     func validate() throws {
         if inputs.isEmpty && from == nil { throw ValidationError("name files or folders, or give --from FILE") }
@@ -195,6 +196,7 @@ struct Thumb: ParsableCommand {
         thumbnailer.lossless = lossless
         thumbnailer.outputFolder = outputFolder
         thumbnailer.colorPolicy = encode.colorPolicy
+        thumbnailer.metadata = meta.policy
         thumbnailer.useEmbeddedThumbnail = !noEmbeddedThumbnail
         if let cropAt { thumbnailer.crop = .point(cropAt.touch) } else if crop { thumbnailer.crop = .centre }
         return thumbnailer

@@ -60,6 +60,7 @@ struct Transform: ParsableCommand {
     @OptionGroup var pins: MarkerFlags
     @OptionGroup var decode: DecodeFlags
     @OptionGroup var encode: EncodeFlags
+    @OptionGroup var meta: MetadataFlags
     @OptionGroup var sample: DepthFlags
 
     static func numbers(_ list: NumberList, count: Set<Int>) -> [Double]? {
@@ -167,6 +168,7 @@ struct Transform: ParsableCommand {
             input: input, output: outputOptions.path(input: input, suffix: "transform"), settings: encode.settings(decode),
             steps: steps(in: arguments), background: background.color, filter: filter)
         job.quarterTurns = quarterTurns
+        job.settings.metadata = meta.policy
         job.canvas = canvas?.pixels
         if let a = anchor.flatMap(Self.anchorPoint) { job.anchor = a }
         job.loadMarkers = { try pins.load() }

@@ -31,6 +31,8 @@ protocol ImageDecoder: AnyObject {
     var bitDepth: Int { get }
     /// The raw EXIF block (TIFF header first) when the file has one.
     var exif: [UInt8]? { get }
+    /// The XMP packet (XML bytes) when the file has one.
+    var xmp: [UInt8]? { get }
     /// Whether the EXIF orientation applies to the decoded pixels. HEIF, whose own
     /// transformations are applied by the decoder, says no.
     var exifOrientationApplies: Bool { get }
@@ -68,6 +70,7 @@ extension ImageDecoder {
         preconditionFailure("no embedded thumbnails")
     }
     var exifOrientationApplies: Bool { true }
+    var xmp: [UInt8]? { nil }
     var denominators: [Int] { [1] }
     func scaledSize(denominator: Int) -> PixelSize { storedSize }
 }

@@ -25,6 +25,7 @@ public enum ImageWriter {
     ///   - threads: threads a large PNG may be compressed on (1: serial).
     ///   - folder: when given, `path` is a name inside it (a batch's `--out`), made without
     ///     following links; else a path as a user named it (`OutputFile(path:)`).
+    ///   - metadata: the EXIF and XMP the output carries, written for its size (nil: none).
     /// - Returns: the number of bytes written (nil for stdout).
     /// - Throws: `OutputError`; no partial file remains.
     @discardableResult
@@ -32,7 +33,7 @@ public enum ImageWriter {
         _ image: Image, to path: String, in folder: (OutputFolder, shown: String)? = nil,
         encoding: OutputEncoding = .png(.default),
         protecting inputs: [String] = [], threads: Int = Threads.perImage,
-        color: ColorDescription? = nil
+        color: ColorDescription? = nil, metadata: CarriedMetadata? = nil
     ) throws(OutputError) -> Int64? {
         let out: OutputFile
         if let (root, shown) = folder {
@@ -42,7 +43,9 @@ public enum ImageWriter {
             out = try OutputFile(path: path, protecting: inputs)
         }
         do {
-            try encode(image, into: out, encoding: encoding, threads: threads, color: color?.carried(into: image.format))
+            try encode(
+                image, into: out, encoding: encoding, threads: threads, color: color?.carried(into: image.format),
+                metadata: metadata)
             try out.commit()
         } catch {
             out.discard()
@@ -57,11 +60,13 @@ public enum ImageWriter {
     ///   `ColorDescription.carried(into:)`).
     static func encode(
         _ image: Image, into out: OutputFile, encoding: OutputEncoding,
-        threads: Int = Threads.perImage, color: ColorDescription? = nil
+        threads: Int = Threads.perImage, color: ColorDescription? = nil, metadata: CarriedMetadata? = nil
     ) throws(OutputError) {
+        let (exifBlock, xmpBlock) = metadata?.blocks(for: image.size) ?? (nil, nil)
         switch encoding {
         case .png(let settings):
             let writer = try PNGWriter(file: out.file, path: out.path, size: image.size, format: image.format, settings: settings, color: color)
+            try writer.write(exif: exifBlock, xmp: xmpBlock)
             if ParallelPNGEncoder.worthIt(image, threads: threads) {
                 try ParallelPNGEncoder.encode(image, settings: settings, threads: threads, into: writer)
             } else if ParallelPNGEncoder.faster(settings) {
@@ -74,11 +79,14 @@ public enum ImageWriter {
             let flat = image.format.hasAlpha ? image.converted(to: image.format.isGray ? .gray : .rgb) : image
             var coding = JPEGWriter.Coding(quality: quality, subsampling: subsampling, progressive: progressive, app1: exif)
             coding.icc = color?.icc
+            if exif == nil, let exifBlock { coding.app1 = JPEGMetadata.exifPrefix + exifBlock }
+            coding.app1XMP = xmpBlock.map { JPEGMetadata.xmpNamespace + $0 }
             let writer = try JPEGWriter(file: out.file, path: out.path, size: flat.size, channels: flat.format.channels, coding: coding)
             try inBands(flat) { rows, count throws(OutputError) in try writer.write(rows: rows, count: count) }
             try writer.finish()
         case .webp(let quality, let lossless, let exif):
-            let bytes = try WebPEncoder.encode(image, quality: quality, lossless: lossless, exif: exif, icc: color?.icc, path: out.path)
+            let bytes = try WebPEncoder.encode(
+                image, quality: quality, lossless: lossless, exif: exif ?? exifBlock, icc: color?.icc, xmp: xmpBlock, path: out.path)
             try writeBytes(bytes, into: out)
         }
     }

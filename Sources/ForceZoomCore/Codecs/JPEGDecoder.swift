@@ -23,6 +23,7 @@ final class JPEGDecoder: ImageDecoder {
     var pixelFormat: PixelFormat { reader.format }
     var bitDepth: Int { reader.details.precision }
     var exif: [UInt8]? { reader.exif }
+    var xmp: [UInt8]? { reader.xmp }
     var details: any CodecDetails { reader.details }
     var color: ColorDescription {
         var c = ColorDescription()

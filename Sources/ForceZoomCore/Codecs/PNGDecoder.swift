@@ -25,6 +25,7 @@ final class PNGDecoder: ImageDecoder {
     var pixelFormat: PixelFormat { reader.format }
     var bitDepth: Int { reader.details.bitDepth }
     var exif: [UInt8]? { reader.exif }
+    var xmp: [UInt8]? { reader.xmp }
     var details: any CodecDetails { reader.details }
     var color: ColorDescription { reader.color }
 

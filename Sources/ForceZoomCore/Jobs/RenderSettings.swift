@@ -9,6 +9,8 @@ public struct RenderSettings {
     public var lenient: Bool
     public var png: PNGSettings
     public var warnings: Warnings
+    /// Which of the input's EXIF and XMP outputs carry (`--strip`, `--no-location`).
+    public var metadata: MetadataPolicy = .keepAll
 
     public init(decode: DecodeOptions, color: ColorPolicy, lenient: Bool, png: PNGSettings, warnings: Warnings) {
         self.decode = decode
@@ -32,6 +34,14 @@ public struct RenderSettings {
         let carried = self.color.carried(color)
         if let dropped = carried.warning { warnings.once("\(path): \(dropped)") }
         return carried.color
+    }
+
+    /// The metadata an output of `reader`'s pixels written to `output` carries; what is
+    /// left out is said once.
+    public func carriedMetadata(_ reader: ImageReader, output: String) -> CarriedMetadata? {
+        let (carried, why) = reader.carriedMetadata(metadata, for: OutputFormat.rendered(toPath: output).format)
+        for w in why { warnings.once("\(reader.path): \(w)") }
+        return carried
     }
 
     /// With --icc srgb, converts `image` to sRGB in place, before anything is drawn on it.

@@ -72,7 +72,8 @@ public struct TransformJob {
         var out = AffineRenderer.render(source, transform: warp, canvas: canvasSize, background: inks.map(background), filter: filter)
         PinLayer(markers, color: inks.map(PinRenderer.color)).draw(on: &out, transform: full)
         try ImageWriter.write(
-            out, to: output, encoding: settings.encoding(forRendered: output), protecting: [input], color: carried)
+            out, to: output, encoding: settings.encoding(forRendered: output), protecting: [input], color: carried,
+            metadata: settings.carriedMetadata(reader, output: output))
         return Result(input: reader.path, uprightSize: size, transform: full, canvas: canvasSize, output: output)
     }
 
@@ -83,7 +84,8 @@ public struct TransformJob {
         try settings.convert(&image, from: reader.header.color, path: input)
         let turned = image.rotated(quarterTurns: Int(quarterTurns.truncatingRemainder(dividingBy: 4)))
         try ImageWriter.write(
-            turned, to: output, settings: settings.png, protecting: [input], color: settings.carry(reader.header.color, path: reader.path))
+            turned, to: output, settings: settings.png, protecting: [input], color: settings.carry(reader.header.color, path: reader.path),
+            metadata: settings.carriedMetadata(reader, output: output))
         return Result(
             input: reader.path, uprightSize: size, transform: .rotation(degrees: quarterTurns * 90), canvas: turned.size, output: output,
             bitDepth: 16)

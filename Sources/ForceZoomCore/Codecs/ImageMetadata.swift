@@ -1,0 +1,113 @@
+import Geometry
+
+/// The metadata a file carries besides its pixels and colour description, as read: the
+/// EXIF block (TIFF bytes, without JPEG's "Exif\0\0") and the XMP packet (XML bytes).
+public struct ImageMetadata: Hashable, Sendable {
+    public var exif: [UInt8]?
+    public var xmp: [UInt8]?
+
+    public init(exif: [UInt8]? = nil, xmp: [UInt8]? = nil) {
+        self.exif = exif
+        self.xmp = xmp
+    }
+
+    /// The kinds present, in vips' `keep` names ("exif", "xmp").
+    public var kinds: [String] { (exif != nil ? ["exif"] : []) + (xmp != nil ? ["xmp"] : []) }
+}
+
+/// Which metadata outputs keep (`--strip`, `--no-location`), named as vips 8.15's `keep`:
+/// exif, xmp (iptc has no place in the containers forcezoom writes but JPEG's APP13,
+/// which is not copied yet). The colour description is `ColorPolicy`'s, not this.
+public struct MetadataPolicy: Hashable, Sendable {
+    /// The kinds kept.
+    public struct Keep: OptionSet, Hashable, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        public static let exif = Keep(rawValue: 1 << 0)
+        public static let xmp = Keep(rawValue: 1 << 1)
+        public static let all: Keep = [.exif, .xmp]
+    }
+
+    public var keep: Keep
+    /// Whether the GPS IFD and XMP's location properties are kept.
+    public var location: Bool
+
+    public init(keep: Keep = .all, location: Bool = true) {
+        self.keep = keep
+        self.location = location
+    }
+
+    /// Everything copied (the default).
+    public static let keepAll = MetadataPolicy()
+    /// Nothing copied (`--strip`).
+    public static let strip = MetadataPolicy(keep: [], location: false)
+
+    /// What an output made from `metadata` carries under this policy: each block parsed
+    /// once (a malformed one left out, with its reason in `warnings`).
+    /// - Parameter upright: whether the output's pixels are upright (the orientation was
+    ///   applied, or the decoder applies its own, as HEIF's): the EXIF and XMP orientation
+    ///   is then reset to 1.
+    public func carried(_ metadata: ImageMetadata, upright: Bool) -> (CarriedMetadata?, warnings: [String]) {
+        var warnings: [String] = []
+        var exif: EXIFBlock?
+        var xmp: XMPPacket?
+        if keep.contains(.exif), let bytes = metadata.exif {
+            do {
+                let block = try EXIFBlock(parsing: bytes)
+                if block.droppedEntries > 0 {
+                    warnings.append("\(block.droppedEntries) EXIF entries with values outside the block or of unknown types left out")
+                }
+                exif = block
+            } catch { warnings.append("\(error); EXIF left out of the output") }
+        }
+        if keep.contains(.xmp), let bytes = metadata.xmp {
+            do { xmp = try XMPPacket(parsing: bytes) } catch { warnings.append("\(error); XMP left out of the output") }
+        }
+        guard exif != nil || xmp != nil else { return (nil, warnings) }
+        return (CarriedMetadata(exif: exif, xmp: xmp, upright: upright, location: location), warnings)
+    }
+}
+
+/// The metadata an output carries, parsed from its input's and ready to be written for
+/// the output's size (`blocks(for:)`).
+public struct CarriedMetadata: Hashable, Sendable {
+    var exif: EXIFBlock?
+    var xmp: XMPPacket?
+    var upright: Bool
+    var location: Bool
+
+    /// The EXIF (TIFF bytes) and XMP (XML bytes) for an output of `size` pixels.
+    public func blocks(for size: PixelSize) -> (exif: [UInt8]?, xmp: [UInt8]?) {
+        (
+            exif?.rewritten(size: size, upright: upright, location: location),
+            xmp?.rewritten(size: size, upright: upright, location: location)
+        )
+    }
+
+    /// This metadata as `format`'s container can hold it: an EXIF block or XMP packet over
+    /// JPEG's 64 KiB segment is left out, with a warning. (The rewritten EXIF's length does
+    /// not depend on the output's size: the dimensions are LONGs in their entries.)
+    public func fitting(_ format: ImageFormat) -> (CarriedMetadata?, warnings: [String]) {
+        guard format == .jpeg else { return (self, []) }
+        var fitted = self, warnings: [String] = []
+        let probe = PixelSize(width: 1, height: 1)
+        let (e, x) = blocks(for: probe)
+        // APP1: 2 length bytes + "Exif\0\0" or XMP's 29-byte namespace, at most 65535 in all.
+        if let e, e.count + 6 + 2 > 65535 {
+            fitted.exif = nil
+            warnings.append("EXIF block of \(e.count) bytes is over JPEG's 64 KiB APP1 segment; left out of the output")
+        }
+        if let x, x.count + JPEGMetadata.xmpNamespace.count + 2 > 65535 {
+            fitted.xmp = nil
+            warnings.append("XMP packet of \(x.count) bytes is over JPEG's 64 KiB APP1 segment; left out of the output")
+        }
+        return fitted.exif == nil && fitted.xmp == nil ? (nil, warnings) : (fitted, warnings)
+    }
+}
+
+/// JPEG's metadata segment names.
+enum JPEGMetadata {
+    /// The APP1 prefix of an XMP packet.
+    static let xmpNamespace = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
+    static let exifPrefix = Array("Exif".utf8) + [0, 0]
+}
