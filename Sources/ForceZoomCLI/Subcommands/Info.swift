@@ -33,7 +33,11 @@ struct Info: ParsableCommand {
             do {
                 let reader = try ImageReader(path: file, options: decode.options)
                 let h = reader.header
-                print(json ? Self.json(h, path: reader.path).description : Echo.line(Self.text(h, path: reader.path)))
+                let m = reader.metadata
+                print(
+                    json
+                        ? Self.json(h, path: reader.path, metadata: m).description
+                        : Echo.line(Self.text(h, path: reader.path, metadata: m)))
             } catch {
                 failed = true
                 Terminal.error(error.description)
@@ -45,7 +49,7 @@ struct Info: ParsableCommand {
         if failed { throw ExitCode(1) }
     }
 
-    static func json(_ h: ImageHeader, path: String) -> JSON {
+    static func json(_ h: ImageHeader, path: String, metadata: ImageMetadata = ImageMetadata()) -> JSON {
         var m: [(String, JSON)] = [
             ("file", .string(path)),
             ("format", .string(h.format.rawValue)),
@@ -75,10 +79,15 @@ struct Info: ParsableCommand {
         if let i = h.color.sRGBIntent { m.append(("srgbIntent", .int(i))) }
         if let g = h.color.gamma { m.append(("gamma", .number(g))) }
         if let c = h.color.chromaticities { m.append(("chromaticities", .array(c.map { .number($0) }))) }
+        func block(_ s: ImageMetadata.Summary?) -> JSON {
+            guard let s else { return .null }
+            return .object([("bytes", .int(s.bytes)), ("valid", .bool(s.valid)), ("location", .bool(s.location))])
+        }
+        m.append(("metadata", .object([("exif", block(metadata.exifSummary)), ("xmp", block(metadata.xmpSummary))])))
         return .object(m)
     }
 
-    static func text(_ h: ImageHeader, path: String) -> String {
+    static func text(_ h: ImageHeader, path: String, metadata: ImageMetadata = ImageMetadata()) -> String {
         var parts = ["\(h.format) \(h.storedSize)"]
         if let v = h.exifOrientationValue {
             if let o = Orientation(rawValue: v) {
@@ -97,6 +106,11 @@ struct Info: ParsableCommand {
             parts.append("ICC \"\(p.description ?? "no description")\" (\(p.colorSpace), v\(p.version), \(p.size) bytes; \(fate))")
         }
         if let c = h.color.madeFromCMYK { parts.append("CMYK to sRGB through the \(c)") }
+        for (name, s) in [("EXIF", metadata.exifSummary), ("XMP", metadata.xmpSummary)] {
+            guard let s else { continue }
+            let notes = (s.location ? ["location"] : []) + (s.valid ? [] : ["malformed: not copied to outputs"])
+            parts.append("\(name) block \(s.bytes) bytes" + (notes.isEmpty ? "" : " (\(notes.joined(separator: ", ")))"))
+        }
         parts.append("-> \(h.pixelFormat)")
         return "\(path): " + parts.joined(separator: ", ")
     }

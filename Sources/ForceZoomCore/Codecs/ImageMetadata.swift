@@ -13,6 +13,28 @@ public struct ImageMetadata: Hashable, Sendable {
 
     /// The kinds present, in vips' `keep` names ("exif", "xmp").
     public var kinds: [String] { (exif != nil ? ["exif"] : []) + (xmp != nil ? ["xmp"] : []) }
+
+    /// What `info` says of one block: its size, whether it parses (an output would carry
+    /// it) and whether it holds a location.
+    public struct Summary: Hashable, Sendable {
+        public var bytes: Int
+        public var valid: Bool
+        public var location: Bool
+    }
+
+    public var exifSummary: Summary? {
+        exif.map { e in
+            let block = try? EXIFBlock(parsing: e)
+            return Summary(bytes: e.count, valid: block != nil, location: block?.hasLocation ?? false)
+        }
+    }
+
+    public var xmpSummary: Summary? {
+        xmp.map { x in
+            let packet = try? XMPPacket(parsing: x)
+            return Summary(bytes: x.count, valid: packet != nil, location: packet?.hasLocation ?? false)
+        }
+    }
 }
 
 /// Which metadata outputs keep (`--strip`, `--no-location`), named as vips 8.15's `keep`:
