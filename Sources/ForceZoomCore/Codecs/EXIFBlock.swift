@@ -128,8 +128,8 @@ public enum EXIFError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .tooLarge(let n): return "EXIF block of \(n) bytes is larger than the \(EXIFBlock.maxBytes >> 20) MiB read"
         case .badHeader: return "EXIF block has no TIFF header"
-        case .badIFD(let name): return "EXIF \(name) lies outside the block"
-        case .loop(let name): return "EXIF \(name) points back at an IFD already read"
+        case .badIFD(let name): return "EXIF block: \(name) lies outside it"
+        case .loop(let name): return "EXIF block: \(name) points back at an IFD already read"
         case .overBudget: return "EXIF entries claim more value bytes than the block holds"
         }
     }

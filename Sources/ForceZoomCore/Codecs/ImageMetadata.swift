@@ -77,7 +77,7 @@ public struct MetadataPolicy: Hashable, Sendable {
             do {
                 let block = try EXIFBlock(parsing: bytes)
                 if block.droppedEntries > 0 {
-                    warnings.append("\(block.droppedEntries) EXIF entries with values outside the block or of unknown types left out")
+                    warnings.append("EXIF entries left out of the output: \(block.droppedEntries) (values outside the block or of unknown types)")
                 }
                 exif = block
             } catch { warnings.append("\(error); EXIF left out of the output") }
