@@ -316,7 +316,7 @@ struct Animate: ParsableCommand {
                 ("transform", f.transform.json),
             ]
             if !job.markers.isEmpty { members.append(("pinSize", .number(job.pinSizes[k]))) }
-            print(JSON.object(members))
+            print(JSON.record(members))
         }
     }
 }

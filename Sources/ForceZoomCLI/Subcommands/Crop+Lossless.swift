@@ -65,7 +65,7 @@ extension Crop {
                 // The tag is copied, never applied: the stored blocks are cut as they are.
                 ("outputOrientation", header.exifOrientationValue.map { .int($0) } ?? .null),
             ]
-            print(JSON.object(members))
+            print(JSON.object(members).versioned)
         }
     }
 }

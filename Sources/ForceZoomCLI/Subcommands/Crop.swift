@@ -247,7 +247,7 @@ struct Crop: ParsableCommand {
     ) -> JSON {
         var members: [(String, JSON)] = [
             ("input", .string(path)),
-            ("format", .string(header.format.rawValue)),
+            ("format", .string(header.formatName)),
             ("storedSize", header.storedSize.json),
             ("uprightSize", header.uprightSize.json),
             ("orientation", .int(header.orientation.rawValue)),
@@ -275,6 +275,6 @@ struct Crop: ParsableCommand {
         if let output { members.append(("output", .string(output))) }
         if let bytes { members.append(("bytes", .int(bytes))) }
         if output != nil { members.append(("bitDepth", .int(depth ?? 8))) }
-        return .object(members)
+        return JSON.record(members)
     }
 }

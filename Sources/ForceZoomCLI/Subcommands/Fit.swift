@@ -89,7 +89,7 @@ struct Fit: ParsableCommand {
             color: carried, metadata: meta.carried(reader, output: path))
         if outputOptions.json {
             print(
-                JSON.object([
+                JSON.record([
                     ("input", .string(reader.path)), ("uprightSize", image.json), ("screen", g.screen.json),
                     ("orientation", .string(g.orientation.rawValue)), ("mode", .string(g.mode.rawValue)),
                     ("contentBounds", g.bounds.json), ("scale", .number(g.scale)), ("scaledSize", g.scaledSize.json),

@@ -122,7 +122,7 @@ struct Frame: ParsableCommand {
             metadata: meta.carried(reader, output: path))
         if outputOptions.json {
             print(
-                JSON.object([
+                JSON.record([
                     ("input", .string(reader.path)), ("uprightSize", image.json), ("view", view.points.json),
                     ("scale", .number(fit.scale)), ("imageRect", fit.imageRect.json),
                     ("point", .object([("x", .int(point.x)), ("y", .int(point.y))])), ("side", .int(side)),

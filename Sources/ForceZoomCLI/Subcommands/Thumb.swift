@@ -220,7 +220,7 @@ struct Thumb: ParsableCommand {
 
     /// One JSON Lines record, flushed at once so a reading script sees it as it happens.
     private func emit(_ record: JSON) {
-        print(record.description)
+        print(record.versioned.description)
         StandardOutput.flush()
     }
 

@@ -180,7 +180,7 @@ struct Transform: ParsableCommand {
             ("canvas", result.canvas.json), ("output", .string(result.output)),
         ]
         if let depth = result.bitDepth { members.append(("bitDepth", .int(depth))) }
-        print(JSON.object(members))
+        print(JSON.record(members))
     }
 }
 

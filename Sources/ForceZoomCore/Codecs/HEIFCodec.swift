@@ -415,15 +415,18 @@ extension HEIFDetails: CodecDetails {
         return parts
     }
 
+    /// AVIF for AV1-coded files, HEIC for the rest (HEVC).
+    public var formatName: String? { codec == "AV1" ? "AVIF" : "HEIC" }
+    public var codedDimensions: PixelSize? { codedSize }
+
     public var jsonMembers: [(String, JSON)] {
         [
             ("bitDepth", .int(bitDepth)), ("brand", .string(brand)),
             ("compatibleBrands", .array(compatibleBrands.map { .string($0) })),
             ("codec", .string(codec)), ("gridTiles", .int(gridTiles)), ("alpha", .bool(hasAlpha)),
             ("transformations", .array(transformations.map { .string($0) })),
-            ("codedWidth", .int(codedSize.width)), ("codedHeight", .int(codedSize.height)),
             ("thumbnails", .array(thumbnails.map { .array([.int($0.width), .int($0.height)]) })),
-            ("colorType", colorType.isEmpty ? .null : .string(colorType)),
+            ("colorBox", colorType.isEmpty ? .null : .string(colorType)),
             ("nclx", nclx.map { .array($0.map { .int($0) }) } ?? .null),
         ]
     }

@@ -107,6 +107,10 @@ public protocol CodecDetails: Sendable, CustomStringConvertible {
     var jsonMembers: [(String, JSON)] { get }
     /// Whether `other` holds the same facts.
     func isEqual(to other: any CodecDetails) -> Bool
+    /// The name users know the format by, when the format's own is not it (HEIF: HEIC or AVIF).
+    var formatName: String? { get }
+    /// The size as coded, when the decoder turns it (HEIF's transformations).
+    var codedDimensions: PixelSize? { get }
 }
 
 extension CodecDetails where Self: Equatable {
@@ -115,4 +119,6 @@ extension CodecDetails where Self: Equatable {
 
 extension CodecDetails {
     public var description: String { summary.joined(separator: ", ") }
+    public var formatName: String? { nil }
+    public var codedDimensions: PixelSize? { nil }
 }

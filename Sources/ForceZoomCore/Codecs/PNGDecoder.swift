@@ -76,7 +76,7 @@ extension PNGDetails: CodecDetails {
 
     public var jsonMembers: [(String, JSON)] {
         [
-            ("bitDepth", .int(bitDepth)), ("colorType", .string(colorTypeName)),
+            ("bitDepth", .int(bitDepth)), ("pngColorType", .string(colorTypeName)),
             ("interlaced", .bool(interlaced)), ("transparency", .bool(hasTransparency)),
             ("gamma", gamma.map { .number($0) } ?? .null), ("icc", .bool(hasICC)),
             ("chrm", .bool(hasChromaticities)), ("srgb", .bool(hasSRGB)),

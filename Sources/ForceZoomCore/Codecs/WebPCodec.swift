@@ -379,7 +379,7 @@ extension WebPDetails: CodecDetails {
         [
             ("bitDepth", .int(8)), ("compression", .string(compression)), ("container", .string(container)),
             ("alpha", .bool(hasAlpha)), ("animated", .bool(animated)), ("frames", .int(frameCount)),
-            ("icc", .bool(hasICC)), ("exif", .bool(hasEXIF)), ("xmp", .bool(hasXMP)),
+            ("icc", .bool(hasICC)),
         ]
     }
 }
