@@ -49,7 +49,7 @@ enum CLI {
     /// A failure is an issue of the test that ran the command.
     static func checkJSON(_ arguments: [String], stdout: String) {
         let json = arguments.contains("--json") || arguments.contains("--geometry-only")
-            || (arguments.first == "fixture" && arguments.contains("--trace"))
+            || (arguments.first == "fixture" && arguments.contains("--decode"))
         guard json, canCheckJSON, let command = arguments.first, !bytes(stdout).isEmpty else { return }
         if let problem = jsonProblem(file: stdout, command: command) {
             Issue.record("forcezoom \(arguments.joined(separator: " ")): \(problem)")
