@@ -83,6 +83,7 @@ struct Info: ParsableCommand {
         }
         if let i = h.color.sRGBIntent { m.append(("srgbIntent", .int(i))) }
         if let c = h.color.chromaticities { m.append(("chromaticities", .array(c.map { .number($0) }))) }
+        if let c = h.color.cicp { m.append(("cicp", .array(c.map { .int($0) }))) }
         func block(_ s: ImageMetadata.Summary?) -> JSON {
             guard let s else { return .null }
             return .object([("bytes", .int(s.bytes)), ("valid", .bool(s.valid)), ("location", .bool(s.location))])
@@ -113,6 +114,7 @@ struct Info: ParsableCommand {
             parts.append("ICC \"\(p.description ?? "no description")\" (\(p.colorSpace), v\(p.version), \(p.size) bytes; \(fate))")
         }
         if let c = h.color.madeFromCMYK { parts.append("CMYK to sRGB through the \(c)") }
+        if let c = h.color.cicp { parts.append("cICP \(c.map(String.init).joined(separator: "/"))") }
         for (name, s) in [("EXIF", metadata.exifSummary), ("XMP", metadata.xmpSummary)] {
             guard let s else { continue }
             let notes = (s.location ? ["location"] : []) + (s.valid ? [] : ["malformed: not copied to outputs"])

@@ -107,6 +107,7 @@ final class PNGReader {
         c.sRGB = h.has_srgb != 0
         c.sRGBIntent = h.srgb_intent >= 0 ? Int(h.srgb_intent) : nil
         c.gamma = h.has_gamma != 0 ? h.gamma : nil
+        if h.has_cicp != 0 { c.cicp = [Int(h.cicp.0), Int(h.cicp.1), Int(h.cicp.2), Int(h.cicp.3)] }
         c.hasChromaticities = h.has_chrm != 0
         if h.has_chrm != 0 {
             let m = h.chrm
