@@ -128,6 +128,13 @@ struct MetadataCLITests {
         #expect(!Self.tags(FileSystem.join(Self.dir, "strip.png")).keys.contains { $0.hasPrefix("IFD0:") || $0.hasPrefix("XMP") })
     }
 
+    /// A lossless crop copies every marker as it is: --strip and --no-location are usage errors there.
+    @Test(arguments: ["--strip", "--no-location"])
+    func losslessCropRefusesMetadataFlags(flag: String) {
+        let r = CLI.run(["crop", "src.jpg", "--at", "8,8", "--lossless", "-o", "lossless.jpg", flag], in: Self.dir)
+        #expect(r.status == 2 && r.stderr.contains(flag), "\(r)")
+    }
+
     /// A JPEG input whose APP1 EXIF has a TIFF header pointing IFD0 outside the block, and
     /// valid XMP: one warning, the output carries the XMP and no EXIF.
     @Test func malformedEXIFIsLeftOutWithOneWarning() throws {
