@@ -43,6 +43,17 @@ DEPS := libpng-dev libjpeg62-turbo-dev libturbojpeg0-dev libimage-exiftool-perl 
         libwebp-dev libheif-dev webp libheif-examples liblcms2-dev libgs-common python3-numpy python3-jsonschema
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
+# $(call apt_install,TARGET,PACKAGES): apt-get installs those of PACKAGES that dpkg does not
+# know, or says they are all present. One recipe for deps, bench-deps and the test suites
+# that bring their own services (cluster-test, term-test).
+apt_install = missing=""; \
+	for p in $(2); do dpkg -s "$$p" >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "$(1) installing:$$missing"; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	else echo "$(1): all present"; fi
+
 # `make bench`: the peers it times (vips, vipsthumbnail; ImageMagick convert/mogrify/compare;
 # GraphicsMagick gm), hyperfine, GNU time for peak RSS, and a C compiler for bench/floor.c.
 BENCH_DEPS := libvips-tools imagemagick graphicsmagick libjpeg-turbo-progs hyperfine time gcc libc6-dev \
@@ -63,13 +74,7 @@ help: ## List the targets
 	@echo "Variables: PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) FZ=$(FZ)"
 
 deps: ## apt-get install the missing system packages (nothing if all present)
-	@missing=""; \
-	for p in $(DEPS); do dpkg -s "$$p" >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then \
-	  echo "installing:$$missing"; \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
-	else echo "deps: all present ($(DEPS))"; fi
+	@$(call apt_install,deps,$(DEPS))
 
 build: deps ## Debug build (.build/debug/forcezoom)
 	$(SWIFT) build
@@ -95,13 +100,7 @@ lint: ## swift-format lint (strict) and the folder layering check
 # one run, each input once in the journals, a cancelled task resumed (Tools/cluster/).
 CLUSTER_DEPS := slurm-wlm munge python3
 cluster-test: release ## Real Slurm job arrays run thumb --shard auto/--journal/--resume (installs slurm-wlm, munge)
-	@missing=""; \
-	for p in $(CLUSTER_DEPS); do dpkg -s "$$p" >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then \
-	  echo "installing:$$missing"; \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
-	fi
+	@$(call apt_install,cluster-test,$(CLUSTER_DEPS))
 	$(SUDO) env FZ=$(FZ) Tools/cluster/cluster-test.sh
 
 conformance: deps ## Fetch decoder conformance images into .cache/conformance/
@@ -177,13 +176,7 @@ demo: release ## Crop Fixtures/photos/peek.jpg into out/demo-peek.png
 	@echo "demo: wrote $(abspath $(DEMO_OUT))"
 
 bench-deps: ## apt-get install the benchmark's peers and tools when missing
-	@missing=""; \
-	for p in $(BENCH_DEPS); do dpkg -s "$$p" >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then \
-	  echo "installing:$$missing"; \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
-	else echo "bench-deps: all present"; fi
+	@$(call apt_install,bench-deps,$(BENCH_DEPS))
 
 # Times forcezoom against vips, ImageMagick, GraphicsMagick and a C decode floor, side by
 # side in one run (about 10-15 minutes), and writes BENCHMARKS.md. Run it on a quiet machine;

@@ -39,13 +39,14 @@ public struct ForceZoom: ParsableCommand {
     /// (`| head -c10`) ends the process quietly, as other Unix filters do (SIGPIPE).
     public static func main() {
         guard ProcessSetup.start() else { Glibc.exit(1) }
-        let arguments = ProcessSetup.arguments
         // `help NAME` for a NAME that is no subcommand: the parser shows the root help and
         // exits 0; a typo should be a usage error.
         let names = subcommandNames
-        if arguments.first == "help", arguments.count > 1, !names.contains(arguments[1]) {
-            usageError("no subcommand '\(Echo.value(arguments[1]))'; the subcommands are \(names.joined(separator: ", "))", subcommand: nil)
+        if ProcessSetup.arguments.first == "help", ProcessSetup.arguments.count > 1, !names.contains(ProcessSetup.arguments[1]) {
+            usageError(ArgumentRepair.unknownSubcommand(Array(ProcessSetup.arguments.dropFirst()), names: names) ?? "", subcommand: nil)
         }
+        if let message = ArgumentRepair.unknownSubcommand(ProcessSetup.arguments, names: names) { usageError(message, subcommand: nil) }
+        let arguments = ArgumentRepair.joiningNegativeValues(ProcessSetup.arguments, subcommands: configuration.subcommands)
         if let bad = ShortFlags.misread(arguments, subcommands: configuration.subcommands) {
             usageError(bad.message, subcommand: bad.subcommand)
         }
@@ -80,7 +81,9 @@ public struct ForceZoom: ParsableCommand {
             finishStdout()
             let names = subcommandNames
             let subcommand = arguments.first { names.contains($0) }
-            usageError(message(for: error), subcommand: subcommand)
+            // A mistyped option explains whatever else the parser or validate() found missing.
+            let unknown = ArgumentRepair.unknownOption(arguments, subcommands: configuration.subcommands)
+            usageError(unknown ?? ArgumentRepair.withValidValues(message(for: error)), subcommand: subcommand)
         }
     }
 

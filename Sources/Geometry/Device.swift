@@ -30,18 +30,41 @@ public struct Device: Hashable, Sendable {
             height: max(1, Int((Double(points.height) * s).rounded())))
     }
 
-    /// The known devices.
+    /// The known devices: Apple's phone and tablet lines from the SE to the 17 and the M4
+    /// iPad Pro (the screen sizes Apple's Human Interface Guidelines list), and a few Android
+    /// phones at their default resolution (dp = pixels / density).
     public static let all: [Device] = [
         Device(name: "iphone-se", points: PixelSize(width: 375, height: 667), scale: 2),
         Device(name: "iphone-14", points: PixelSize(width: 390, height: 844), scale: 3),
         Device(name: "iphone-15", points: PixelSize(width: 393, height: 852), scale: 3),
         Device(name: "iphone-15-pro-max", points: PixelSize(width: 430, height: 932), scale: 3),
+        Device(name: "iphone-16", points: PixelSize(width: 393, height: 852), scale: 3),
+        Device(name: "iphone-16e", points: PixelSize(width: 390, height: 844), scale: 3),
+        Device(name: "iphone-16-plus", points: PixelSize(width: 430, height: 932), scale: 3),
         Device(name: "iphone-16-pro", points: PixelSize(width: 402, height: 874), scale: 3),
+        Device(name: "iphone-16-pro-max", points: PixelSize(width: 440, height: 956), scale: 3),
+        Device(name: "iphone-17", points: PixelSize(width: 402, height: 874), scale: 3),
+        Device(name: "iphone-air", points: PixelSize(width: 420, height: 912), scale: 3),
+        Device(name: "iphone-17-pro", points: PixelSize(width: 402, height: 874), scale: 3),
+        Device(name: "iphone-17-pro-max", points: PixelSize(width: 440, height: 956), scale: 3),
+        Device(name: "ipad-mini", points: PixelSize(width: 744, height: 1133), scale: 2),
+        Device(name: "ipad", points: PixelSize(width: 820, height: 1180), scale: 2),
+        Device(name: "ipad-air-13", points: PixelSize(width: 1024, height: 1366), scale: 2),
         Device(name: "ipad-11", points: PixelSize(width: 834, height: 1194), scale: 2),
+        Device(name: "ipad-pro-11", points: PixelSize(width: 834, height: 1210), scale: 2),
         Device(name: "ipad-13", points: PixelSize(width: 1032, height: 1376), scale: 2),
         Device(
             name: "pixel-8", points: PixelSize(width: 411, height: 914), scale: 2.625,
             pixels: PixelSize(width: 1080, height: 2400)),
+        Device(
+            name: "pixel-9", points: PixelSize(width: 411, height: 923), scale: 2.625,
+            pixels: PixelSize(width: 1080, height: 2424)),
+        Device(
+            name: "galaxy-s24", points: PixelSize(width: 384, height: 832), scale: 2.8125,
+            pixels: PixelSize(width: 1080, height: 2340)),
+        Device(
+            name: "galaxy-s24-ultra", points: PixelSize(width: 384, height: 832), scale: 3.75,
+            pixels: PixelSize(width: 1440, height: 3120)),
     ]
 
     /// The device called `name` (case-insensitive).

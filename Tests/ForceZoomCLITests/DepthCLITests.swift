@@ -31,7 +31,7 @@ struct DepthCLITests {
         return CLI.read(FileSystem.join(dir, "check.txt")).trimmingCharacters
     }
 
-    @Test(arguments: [("g", 1), ("ga", 2), ("rgb", 3), ("rgba", 4)])
+    @Test(arguments: [("g", 1), ("ga", 2), ("rgb", 3), ("rgba", 4), ("rgbai", 4)])
     func cropsAndTurnsKeepEverySample(_ name: String, _ channels: Int) {
         let dir = CLI.scratch()
         _ = CLI.shell("cp \(CLI.quote(FileSystem.join(Self.inputs, name + ".png"))) \(CLI.quote(dir))/in.png")
@@ -47,6 +47,13 @@ struct DepthCLITests {
             let r = CLI.run(args, in: dir)
             #expect(r.status == 0, "\(args): \(r.stderr)")
         }
+        // Two squares from standard input: one decode at full depth serves both.
+        let piped = CLI.run(
+            ["crop", "-", "--at", "10,10", "--at", "36,28", "--size", "8", "--json", "-o", "pipe-%d.png"], in: dir,
+            stdin: FileSystem.join(dir, "in.png"))
+        #expect(piped.status == 0, "\(piped.stderr)")
+        let records = JSONValue.objects(piped.stdout)
+        #expect(records.count == 2 && records.allSatisfy { $0["bitDepth"] == .number(16) }, "\(piped.stdout)")
         let report = Self.pypng(
             """
             c = \(channels)
@@ -64,6 +71,8 @@ struct DepthCLITests {
             same('r90.png', (h, w), lambda x, y: (y, h - 1 - x))
             same('r180.png', (w, h), lambda x, y: (w - 1 - x, h - 1 - y))
             same('r270.png', (h, w), lambda x, y: (w - 1 - y, x))
+            same('pipe-1.png', (8, 8), lambda x, y: (6 + x, 6 + y))
+            same('pipe-2.png', (8, 8), lambda x, y: (w - 8 + x, h - 8 + y))
             W, H, out, info = read('crop8.png')
             assert info['bitdepth'] == 8
             assert all(out[y][x*c + k] == (src[6 + y][(6 + x)*c + k] * 255 + 32767) // 65535 for y in range(8) for x in range(8) for k in range(c))
@@ -97,7 +106,7 @@ struct DepthCLITests {
         _ = CLI.run(["fixture", "coords", "--size", "40x30", "-o", FileSystem.join(dir, "eight.png")])
         _ = CLI.shell("cp \(CLI.quote(FileSystem.join(Self.inputs, "rgb.png"))) \(CLI.quote(dir))/in.png")
         for (args, says) in [
-            (["crop", "eight.png", "--at", "5,5", "--size", "8", "--depth", "16", "-o", "x.png"], "needs a 16-bit PNG or a 10/12-bit HEIF input"),
+            (["crop", "eight.png", "--at", "5,5", "--size", "8", "--depth", "16", "-o", "x.png"], "needs samples deeper than 8 bits (PNG, HEIF/HEIC or AVIF); this input has 8-bit samples"),
             (["crop", "in.png", "--at", "5,5", "--size", "8", "--zoom", "2", "--depth", "16", "-o", "x.png"], "--zoom"),
             (["transform", "in.png", "--rotate", "45", "--depth", "16", "-o", "x.png"], "quarter turns"),
         ] {

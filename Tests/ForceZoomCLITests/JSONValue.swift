@@ -21,6 +21,12 @@ indirect enum JSONValue: Decodable, Equatable {
         }
     }
 
+    /// Every line of `text` that is a JSON object (a `--json` stream), in order; a line
+    /// that is not one becomes an empty object, so counts and positions still show it.
+    static func objects(_ text: some StringProtocol) -> [[String: JSONValue]] {
+        text.split(separator: "\n").map { object($0) ?? [:] }
+    }
+
     /// One JSON object from a line of text, or nil.
     static func object(_ line: some StringProtocol) -> [String: JSONValue]? {
         guard case .object(let o)? = try? JSONDecoder().decode(JSONValue.self, from: Data(String(line).utf8)) else { return nil }

@@ -48,6 +48,12 @@ struct Size: ExpressibleByArgument, CustomStringConvertible {
     var description: String { device?.name ?? pixels.description }
 
     static var deviceTable: String { Device.table }
+
+    /// The device names, for messages.
+    static var deviceNames: [String] { Device.all.map(\.name) }
+
+    /// Shells complete the device names (WxH is typed).
+    static var defaultCompletionKind: CompletionKind { .list(deviceNames) }
 }
 
 /// `black`, `white`, `transparent`, `#RRGGBB` or `#RRGGBBAA`.
@@ -64,6 +70,12 @@ struct ColorArgument: ExpressibleByArgument, CustomStringConvertible {
     var description: String {
         Color.names.first(where: { $0.1 == color })?.0 ?? color.description
     }
+
+    /// The colour names, for messages.
+    static var names: [String] { Color.names.map(\.0) }
+
+    /// Shells complete the colour names.
+    static var defaultCompletionKind: CompletionKind { .list(names) }
 }
 
 extension Size {

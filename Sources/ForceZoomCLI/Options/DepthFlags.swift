@@ -12,8 +12,8 @@ struct DepthFlags: ParsableArguments {
     var depth: SampleDepth?
 
     /// Why a 16-bit output cannot be made here, or nil when it can (`SampleDepth`).
-    func sixteenBitProblem(_ header: ImageHeader, input: String, oneToOne: Bool, pins: Bool, encode: EncodeFlags) -> String? {
-        SampleDepth.sixteenBitProblem(wanted: depth, header, input: input, oneToOne: oneToOne, pins: pins)
+    func sixteenBitProblem(_ reader: ImageReader, oneToOne: Bool, pins: Bool) -> String? {
+        SampleDepth.sixteenBitProblem(wanted: depth, reader, oneToOne: oneToOne, pins: pins)
     }
 }
 

@@ -157,8 +157,7 @@ struct Crop: ParsableCommand {
     }
 
     func run() throws {
-        let reader: ImageReader
-        reader = try ImageReader(path: input, options: encode.reading(decode))
+        let reader = try ImageReader(path: input, options: encode.reading(decode))
         let header = reader.header
         let upright = header.uprightSize
 
@@ -191,13 +190,12 @@ struct Crop: ParsableCommand {
         }
         let paths = at.indices.map { outputPath($0 + 1) }
         try Outputs.checkNotInputs(paths, inputs: [input] + (pins.markers.map { [$0] } ?? []) + (atFrom.map { [$0] } ?? []))
-        if let why = sample.sixteenBitProblem(header, input: input, oneToOne: zoom == 1, pins: !markers.isEmpty, encode: encode) {
+        if let why = sample.sixteenBitProblem(reader, oneToOne: zoom == 1, pins: !markers.isEmpty) {
             if sample.depth == .sixteen { throw ToolFailure("\(reader.path): --depth 16 \(why)", exitCode: 2) }
         } else {
-            return try runSixteenBit(geometries, header: header, paths: paths, metadata: meta.carried(reader, output: paths[0]))
+            return try runSixteenBit(geometries, reader: reader, paths: paths)
         }
-        var sources: [Image]
-        sources = try reader.readUpright(rects)
+        var sources = try reader.readUpright(rects)
         for i in sources.indices { try encode.convert(&sources[i], from: header.color, path: reader.path, lenient: decode.lenient) }
         let carried = encode.carry(header.color, path: reader.path)
         let inks = DrawingColors(output: carried)
@@ -209,8 +207,7 @@ struct Crop: ParsableCommand {
             PinLayer(markers, color: inks.map(PinRenderer.color)).draw(
                 on: &peek, transform: .translation(-g.window.x, -g.window.y).then(.scale(g.zoom, g.zoom)))
             let path = paths[i]
-            let bytes: Int64?
-            bytes = try ImageWriter.write(
+            let bytes = try ImageWriter.write(
                 peek, to: path, encoding: encode.encoding(forRendered: path), protecting: [input], color: carried,
                 metadata: meta.carried(reader, output: path))
             if json {
@@ -219,14 +216,17 @@ struct Crop: ParsableCommand {
         }
     }
 
-    /// The lossless path: each square read from the 16-bit PNG at full depth and written at
-    /// 16 bits, the samples unchanged (the padding is the background at 16 bits).
-    func runSixteenBit(_ geometries: [PeekGeometry], header: ImageHeader, paths: [String], metadata: CarriedMetadata?) throws {
-        let carried = encode.carry(header.color, path: input)
+    /// The lossless path: the squares read at full depth in one decode (the image is upright
+    /// as stored here) and written at 16 bits, the samples unchanged (the padding is the
+    /// background at 16 bits).
+    func runSixteenBit(_ geometries: [PeekGeometry], reader: ImageReader, paths: [String]) throws {
+        let header = reader.header
+        let carried = encode.carry(header.color, path: reader.path)
+        let metadata = meta.carried(reader, output: paths[0])
+        let sources = try reader.readStored16(geometries.map(\.coveredRect))
         for (i, g) in geometries.enumerated() {
-            var source: Image16
-            source = try PNG16.read(path: input, rect: g.coveredRect, options: encode.reading(decode), header: header)
-            try encode.convert(&source, from: header.color, path: input, lenient: decode.lenient)
+            var source = sources[i]
+            try encode.convert(&source, from: header.color, path: reader.path, lenient: decode.lenient)
             let padded = g.coveredRect.size != PixelSize(width: g.side, height: g.side)
             let format = padded ? source.format.union(background.color.minimalFormat) : source.format
             var peek = Image16(width: g.side, height: g.side, format: format, fill: background.color)
@@ -235,7 +235,7 @@ struct Crop: ParsableCommand {
             bytes = try ImageWriter.write(
                 peek, to: paths[i], settings: encode.png, protecting: [input], color: carried, metadata: metadata)
             if json {
-                print(geometryJSON(g, header: header, requested: at[i], output: paths[i], bytes: bytes, path: input, depth: 16))
+                print(geometryJSON(g, header: header, requested: at[i], output: paths[i], bytes: bytes, path: reader.path, depth: 16))
             }
         }
     }

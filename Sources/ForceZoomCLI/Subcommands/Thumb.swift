@@ -121,17 +121,18 @@ struct Thumb: ParsableCommand {
         // Sides past the longest forcezoom makes, and a box that is over the budget whatever
         // the image (an enlargement or exact size fills it), are refused before any work.
         for side in [spec.width, spec.height].compactMap({ $0 }) where side > Budget.maxSide {
-            throw ValidationError("--size \(Echo.value(size.description)): sides are limited to \(Budget.maxSide)")
+            throw ValidationError("--size \(Echo.value(size.asTyped)): sides are limited to \(Budget.maxSide)")
         }
         // Only an exact box (`!`, or --crop) is the output's size whatever the image; a fit
         // inside a box is checked per image (that input fails, the batch goes on).
         if let w = spec.width, let h = spec.height, spec.mode == .exact || crop {
             let budget = decode.budget
-            try Check.budget { () throws(BudgetError) in try budget.check("the thumbnail (--size \(size))", size: PixelSize(width: w, height: h)) }
+            try Check.budget { () throws(BudgetError) in try budget.check("the thumbnail (--size \(Echo.value(size.asTyped)))", size: PixelSize(width: w, height: h)) }
         }
         if crop || cropAt != nil {
-            if spec.mode == .exact { throw ValidationError("--size \(size) is an exact size (!), which has nothing to crop; drop --crop or the !") }
-            if !spec.isBox { throw ValidationError("--crop needs a box to fill: --size N or WxH, not \(size)") }
+            let typed = Echo.value(size.asTyped)
+            if spec.mode == .exact { throw ValidationError("--size \(typed) is an exact size (!), which has nothing to crop; drop --crop or the !") }
+            if !spec.isBox { throw ValidationError("--crop needs a box to fill: --size N or WxH, not \(typed)") }
         }
         if let jobs { try Check.integer(jobs, "--jobs", in: 1...1024) }
         if !(1...100).contains(quality) { throw ValidationError("--quality must be 1-100, got \(quality)") }

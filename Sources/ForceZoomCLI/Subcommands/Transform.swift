@@ -9,7 +9,7 @@ import Glibc
 /// `forcezoom transform`: a general affine warp about the image centre.
 struct Transform: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Apply an affine transform about the image centre: rotate, scale, translate, skew, matrix.",
+        abstract: "Apply an affine transform about the image centre: rotate, flip, scale, translate, skew or a matrix.",
         discussion: """
             Steps compose in the order given on the command line, about the image centre, as a view's transform acts about its centre. Angles are degrees, clockwise on screen (y down). --canvas defaults to the bounding box of the transformed image. Reductions are prefiltered (alias-free), and quarter turns are exact.
 
@@ -36,6 +36,18 @@ struct Transform: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("Shear: x += DX*y, y += DY*x.", valueName: "dx,dy"))
     var skew: [NumberList] = []
+
+    @Flag(name: .long, help: "Mirror top to bottom (upside down), as ImageMagick's -flip and jpegtran's -flip vertical.")
+    var flip: Int
+
+    @Flag(name: .long, help: "Mirror left to right (ImageMagick's -flop, jpegtran's -flip horizontal).")
+    var flop: Int
+
+    @Flag(name: .long, help: "Mirror across the top-left to bottom-right diagonal (rows become columns), as jpegtran and vips name it.")
+    var transpose: Int
+
+    @Flag(name: .long, help: "Mirror across the top-right to bottom-left diagonal, as jpegtran and ImageMagick name it.")
+    var transverse: Int
 
     @Option(name: .long, help: ArgumentHelp("A raw matrix a,b,c,d,tx,ty (x' = a x + c y + tx, y' = b x + d y + ty).", valueName: "m"))
     var matrix: [NumberList] = []
@@ -144,6 +156,10 @@ struct Transform: ParsableCommand {
                 step = m.next().flatMap { Self.numbers($0, count: [6]) }.map {
                     AffineTransform(a: $0[0], b: $0[1], c: $0[2], d: $0[3], tx: $0[4], ty: $0[5])
                 }
+            case "--flip": step = .scale(1, -1)
+            case "--flop": step = .scale(-1, 1)
+            case "--transpose": step = AffineTransform(a: 0, b: 1, c: 1, d: 0, tx: 0, ty: 0)
+            case "--transverse": step = AffineTransform(a: 0, b: -1, c: -1, d: 0, tx: 0, ty: 0)
             default: step = nil
             }
             if let step { result = result.then(step) }
@@ -156,6 +172,7 @@ struct Transform: ParsableCommand {
         let only =
             !rotate.isEmpty && rotate.allSatisfy { $0.truncatingRemainder(dividingBy: 90) == 0 }
             && scale.isEmpty && translate.isEmpty && skew.isEmpty && matrix.isEmpty && canvas == nil
+            && flip + flop + transpose + transverse == 0
         return only ? rotate.reduce(0) { $0 + $1 / 90 } : nil
     }
 

@@ -48,7 +48,7 @@ public struct DecoderCapabilities: OptionSet, Hashable, Sendable {
 
     /// An alpha channel.
     public static let alpha = DecoderCapabilities(rawValue: 1 << 0)
-    /// Samples deeper than 8 bits, kept (`ImageReader.readFull16`).
+    /// Samples deeper than 8 bits, kept (`ImageReader.readStored16`).
     public static let deepSamples = DecoderCapabilities(rawValue: 1 << 1)
     /// Animations (the first frame, or `DecodeOptions.frame`).
     public static let frames = DecoderCapabilities(rawValue: 1 << 2)

@@ -100,6 +100,8 @@ final class HEIFDecoder: ImageDecoder {
     private var plane: UnsafePointer<UInt8>?
     private var stride = 0
     private var next = 0
+    /// The image at 16 bits a sample (`beginDeep`), instead of `plane`.
+    private var deep: [UInt8]?
 
     init(source: ImageSource, options: DecodeOptions) throws(DecodeError) {
         path = source.name
@@ -287,8 +289,13 @@ final class HEIFDecoder: ImageDecoder {
     }
 
     /// The whole image at 16 bits a sample (`--depth 16` of a 10- or 12-bit HEIF): libheif's
-    /// big-endian RRGGBB(AA) samples, 0...2^bits-1, scaled to 0...65535 with rounding.
-    func decodeSixteen() throws(DecodeError) -> Image16 {
+    /// big-endian RRGGBB(AA) samples, 0...2^bits-1, scaled to 0...65535 with rounding, then
+    /// served by `read` as the 8-bit plane is.
+    func beginDeep(columns: Range<Int>?) throws(DecodeError) -> RowLayout? {
+        guard bitDepth > 8 else { return nil }
+        // libheif's 16-bit plane and the widened copy are held together.
+        let samples = Int64(storedSize.width) * Int64(storedSize.height) * Int64(pixelFormat.channels)
+        try options.checkMemory(samples * 4, path: path)
         guard let decodeOptions = fz_heif_decoding_options_alloc() else {
             throw .readFailed(path: path, reason: "libheif could not allocate decoding options")
         }
@@ -320,7 +327,8 @@ final class HEIFDecoder: ImageDecoder {
                 out[d + 1] = UInt8(wide & 0xFF)
             }
         }
-        return Image16(width: storedSize.width, height: storedSize.height, format: pixelFormat, bytes: out)
+        deep = out
+        return RowLayout(firstColumn: 0, width: storedSize.width, height: storedSize.height)
     }
 
     func skip(rows: Int) throws(DecodeError) { next = min(storedSize.height, next + max(0, rows)) }
@@ -369,6 +377,15 @@ final class HEIFDecoder: ImageDecoder {
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer, rows: Int) throws(DecodeError) -> Int {
+        if let deep {
+            let n = max(0, min(rows, storedSize.height - next))
+            let rowBytes = storedSize.width * pixelFormat.channels * 2
+            deep.withUnsafeBytes { d in
+                buffer.baseAddress!.copyMemory(from: d.baseAddress! + next * rowBytes, byteCount: n * rowBytes)
+            }
+            next += n
+            return n
+        }
         guard let plane else { return 0 }
         let n = min(rows, storedSize.height - next)
         let rowBytes = storedSize.width * pixelFormat.channels

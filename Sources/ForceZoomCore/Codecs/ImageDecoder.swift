@@ -49,6 +49,11 @@ protocol ImageDecoder: AnyObject {
     /// `columns` (scaled pixels; nil = all) of every row.
     /// - Returns: where the delivered rows start and how wide and how many they are.
     func begin(denominator: Int, columns: Range<Int>?) throws(DecodeError) -> RowLayout
+    /// Starts decoding at full depth, for a decoder with `.deepSamples` and an image whose
+    /// samples are deeper than 8 bits: `read` then delivers rows of 2 bytes a sample,
+    /// big-endian, scaled to 0...65535 (PNG's 16 bits as stored, HEIF's 10 or 12 widened).
+    /// Nil when this image keeps nothing deeper than 8 bits. Called instead of `begin`.
+    func beginDeep(columns: Range<Int>?) throws(DecodeError) -> RowLayout?
     /// Skips `rows` rows (as cheaply as the format allows).
     func skip(rows: Int) throws(DecodeError)
     /// Reads up to `rows` rows of `layout.width * channels` bytes into `buffer`.
@@ -72,6 +77,7 @@ extension ImageDecoder {
     var exifOrientationApplies: Bool { true }
     var xmp: [UInt8]? { nil }
     var denominators: [Int] { [1] }
+    func beginDeep(columns: Range<Int>?) throws(DecodeError) -> RowLayout? { nil }
     func scaledSize(denominator: Int) -> PixelSize { storedSize }
 }
 

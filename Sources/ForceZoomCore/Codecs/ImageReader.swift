@@ -74,12 +74,42 @@ public final class ImageReader {
     /// - Returns: one image per rectangle, in stored orientation.
     /// - Throws: `DecodeError` on corrupt or truncated data (unless lenient).
     public func readStored(_ rects: [PixelRect]) throws(DecodeError) -> [Image] {
+        let pieces = try readPieces(rects, deep: false)
+        return zip(rects, pieces).map { Image(width: $0.width, height: $0.height, format: header.pixelFormat, pixels: $1) }
+    }
+
+    /// Whether the image has samples deeper than 8 bits that its decoder can keep
+    /// (`.deepSamples`: a 16-bit PNG, a 10- or 12-bit HEIF), for `readStored16`.
+    public var hasDeepSamples: Bool {
+        header.bitDepth > 8 && type(of: decoder).registration.capabilities.contains(.deepSamples)
+    }
+
+    /// Decodes stored-pixel rectangles at full depth (16 bits a sample) in one pass, as
+    /// `readStored` does, from an image with `hasDeepSamples`.
+    public func readStored16(_ rects: [PixelRect]) throws(DecodeError) -> [Image16] {
+        let pieces = try readPieces(rects, deep: true)
+        return zip(rects, pieces).map { Image16(width: $0.width, height: $0.height, format: header.pixelFormat, bytes: $1) }
+    }
+
+    /// The samples of each rectangle, rows packed, 1 or (`deep`) 2 bytes a sample.
+    private func readPieces(_ rects: [PixelRect], deep: Bool) throws(DecodeError) -> [[UInt8]] {
         let bounds = PixelRect(size: header.storedSize)
         precondition(rects.allSatisfy { !$0.isEmpty && $0.intersection(bounds) == $0 }, "region outside image")
         guard let union = rects.dropFirst().reduce(rects.first, { $0?.union($1) }) else { return [] }
-        var outputs = rects.map { Image(width: $0.width, height: $0.height, format: header.pixelFormat) }
-        let c = header.pixelFormat.channels
-        let layout = try begin(denominator: 1, columns: union.x..<union.maxX)
+        let c = header.pixelFormat.channels * (deep ? 2 : 1)
+        var outputs = rects.map { [UInt8](repeating: 0, count: $0.width * $0.height * c) }
+        let columns = union.x..<union.maxX
+        let layout: RowLayout
+        if deep {
+            precondition(!consumed, "an ImageReader decodes once")
+            consumed = true
+            guard let l = try decoder.beginDeep(columns: columns) else {
+                throw .unsupportedVariant(path: path, what: "\(header.bitDepth)-bit image for a 16-bit read")
+            }
+            layout = l
+        } else {
+            layout = try begin(denominator: 1, columns: columns)
+        }
         try decoder.skip(rows: union.y)
         var row = [UInt8](repeating: 0, count: layout.width * c)
         for y in union.y..<union.maxY {
@@ -88,7 +118,7 @@ public final class ImageReader {
             row.withUnsafeBytes { src in
                 for (i, rect) in rects.enumerated() where y >= rect.y && y < rect.maxY {
                     let start = (rect.x - layout.firstColumn) * c
-                    outputs[i].pixels.withUnsafeMutableBytes { out in
+                    outputs[i].withUnsafeMutableBytes { out in
                         out.baseAddress!.advanced(by: (y - rect.y) * rect.width * c)
                             .copyMemory(from: src.baseAddress!.advanced(by: start), byteCount: rect.width * c)
                     }

@@ -48,18 +48,18 @@ final class PNGReader {
     let xmp: [UInt8]?
     /// The colour chunks: iCCP inflated, sRGB, gAMA, cHRM.
     let color: ColorDescription
-    /// Bytes a sample in the rows: 2 when a 16-bit image was opened with `keep16`, else 1.
-    let sampleBytes: Int
+    /// Bytes a sample in the rows: 2 when a 16-bit image was started with `keep16`, else 1.
+    private(set) var sampleBytes = 1
     private var nextRow = 0
 
     /// Opens a PNG, reads its header and checks it against the limits before libpng
-    /// allocates anything sized by the image.
+    /// allocates anything sized by the image. The sample depth is chosen later, by `start`.
     /// - Parameters:
     ///   - file: a stream at the start of the file.
     ///   - path: the name used in errors.
     ///   - options: the pixel and memory limits, and the largest ancillary chunk
     ///     (decompressed) libpng may allocate.
-    init(file: CFile, path: String, options: DecodeOptions, keep16: Bool = false) throws(DecodeError) {
+    init(file: CFile, path: String, options: DecodeOptions) throws(DecodeError) {
         var out: OpaquePointer?
         let status = file.withStream { fz_png_open($0, options.chunkLimit, &out) }
         guard let reader = out else { throw .readFailed(path: path, reason: "out of memory") }
@@ -76,9 +76,6 @@ final class PNGReader {
                 size: stored, bitDepth: Int(facts.bit_depth), colorType: Int(facts.color_type),
                 interlaced: facts.interlaced != 0, transparency: facts.has_trns != 0)
             try options.checkMemory(needed, path: path)
-            if (keep16 ? fz_png_start_keep16(reader) : fz_png_start(reader)) != FZ_OK {
-                throw Self.failure(of: reader, path: path, header: true)
-            }
         } catch {
             fz_png_reader_free(reader)
             throw error
@@ -88,8 +85,10 @@ final class PNGReader {
         self.path = path
         let h = fz_png_header_of(reader)!.pointee
         size = stored
-        sampleBytes = keep16 && h.bit_depth == 16 ? 2 : 1
-        format = PixelFormat(channels: Int(h.channels))!
+        // The rows' layout after `start`'s expansions (palette to RGB, tRNS to alpha), known
+        // from the header so that `info` needs no start.
+        let transparent = h.color_type & 4 != 0 || h.has_trns != 0
+        format = PixelFormat(channels: (h.color_type & 2 != 0 ? 3 : 1) + (transparent ? 1 : 0))!
         details = PNGDetails(
             bitDepth: Int(h.bit_depth), colorType: Int(h.color_type), interlaced: h.interlaced != 0,
             hasTransparency: h.has_trns != 0 || (h.color_type & 4) != 0, gamma: h.has_gamma != 0 ? h.gamma : nil,
@@ -131,6 +130,15 @@ final class PNGReader {
     }
 
     deinit { fz_png_reader_free(reader) }
+
+    /// Sets up libpng's transforms before the first row: samples rounded to 8 bits, or, with
+    /// `keep16` and a 16-bit image, kept (2 bytes a sample, big-endian). Called once.
+    func start(keep16: Bool) throws(DecodeError) {
+        guard (keep16 ? fz_png_start_keep16(reader) : fz_png_start(reader)) == FZ_OK,
+            Int(fz_png_header_of(reader)!.pointee.channels) == format.channels
+        else { throw Self.failure(of: reader, path: path, header: true) }
+        sampleBytes = keep16 && details.bitDepth == 16 ? 2 : 1
+    }
 
     /// libpng's warnings so far (ancillary CRC errors and the like).
     var warningCount: Int { Int(fz_png_warning_count(reader)) }

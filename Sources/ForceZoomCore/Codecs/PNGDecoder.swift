@@ -1,7 +1,7 @@
 import Geometry
 
 /// PNG through libpng (`PNGReader` owns its pointers): every colour type and depth,
-/// palette and tRNS expanded, 16 bits rounded to 8, Adam7 buffered whole.
+/// palette and tRNS expanded, 16 bits rounded to 8 (or kept, `beginDeep`), Adam7 buffered whole.
 final class PNGDecoder: ImageDecoder {
     static let registration = InputFormatInfo(
         format: .png, names: ["PNG"], extensions: ["png"], capabilities: [.alpha, .deepSamples, .exif, .icc])
@@ -10,6 +10,7 @@ final class PNGDecoder: ImageDecoder {
     private let reader: PNGReader
     private let lenient: Bool
     private let path: String
+    private let options: DecodeOptions
     /// The whole image, for interlaced files (after `begin`).
     private var interlaced: InterlacedBuffer?
     private var scratch: [UInt8] = []
@@ -19,6 +20,7 @@ final class PNGDecoder: ImageDecoder {
         reader = try PNGReader(file: source.file, path: source.name, options: options)
         lenient = options.lenient
         path = source.name
+        self.options = options
     }
 
     var storedSize: PixelSize { reader.size }
@@ -30,10 +32,26 @@ final class PNGDecoder: ImageDecoder {
     var color: ColorDescription { reader.color }
 
     func begin(denominator: Int, columns: Range<Int>?) throws(DecodeError) -> RowLayout {
-        let rowBytes = storedSize.width * pixelFormat.channels
+        try start(keep16: false)
+    }
+
+    /// A 16-bit PNG's samples as stored; nil for 1-, 2-, 4- and 8-bit images.
+    func beginDeep(columns: Range<Int>?) throws(DecodeError) -> RowLayout? {
+        guard bitDepth == 16 else { return nil }
+        return try start(keep16: true)
+    }
+
+    private var rowBytes: Int { storedSize.width * pixelFormat.channels * reader.sampleBytes }
+
+    private func start(keep16: Bool) throws(DecodeError) -> RowLayout {
+        try reader.start(keep16: keep16)
         if reader.details.interlaced {
-            guard let full = InterlacedBuffer(rowBytes: rowBytes, height: storedSize.height) else {
-                let mib = DecodeError.mebibytes(Int64(rowBytes) * Int64(storedSize.height))
+            let (product, overflow) = rowBytes.multipliedReportingOverflow(by: storedSize.height)
+            let bytes = overflow ? Int64.max : Int64(product)
+            // The header check counted the interlaced image at 8 bits; at 16 it is twice that.
+            if reader.sampleBytes == 2 { try options.checkMemory(bytes, path: path) }
+            guard !overflow, let full = InterlacedBuffer(rowBytes: rowBytes, height: storedSize.height) else {
+                let mib = DecodeError.mebibytes(bytes)
                 throw .readFailed(path: path, reason: "out of memory for the \(mib) MiB interlaced image")
             }
             try reader.readInterlaced(into: full.bytes, lenient: lenient, warnings: &warnings)
@@ -45,7 +63,6 @@ final class PNGDecoder: ImageDecoder {
     func skip(rows: Int) throws(DecodeError) {
         if let interlaced { return interlaced.skip(rows: rows) }
         // libpng has no skip: rows are decoded into a scratch row and dropped.
-        let rowBytes = storedSize.width * pixelFormat.channels
         if scratch.count != rowBytes { scratch = [UInt8](repeating: 0, count: rowBytes) }
         for _ in 0..<max(0, rows) {
             let got = try scratch.withMutableBytes { b throws(DecodeError) in try read(into: b, rows: 1) }

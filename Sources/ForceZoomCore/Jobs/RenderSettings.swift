@@ -74,14 +74,15 @@ public enum SampleDepth: String, CaseIterable, Sendable {
     case eight = "8"
     case sixteen = "16"
 
-    /// Why a 16-bit output of `header` (read from `input`) cannot be made when `wanted`,
-    /// or nil when it can: only samples copied one to one keep their 16 bits.
-    public static func sixteenBitProblem(
-        wanted: SampleDepth?, _ header: ImageHeader, input: String, oneToOne: Bool, pins: Bool
-    ) -> String? {
+    /// Why a 16-bit output of what `reader` reads cannot be made when `wanted`, or nil when
+    /// it can: only samples copied one to one keep their 16 bits.
+    public static func sixteenBitProblem(wanted: SampleDepth?, _ reader: ImageReader, oneToOne: Bool, pins: Bool) -> String? {
+        let header = reader.header
         if wanted == .eight { return "is not wanted" }
-        if !PNG16.applies(to: header) { return "needs a 16-bit PNG or a 10/12-bit HEIF input; this one has \(header.bitDepth)-bit samples" }
-        if input == "-" { return "reads the file again at full depth; give a file, not -" }
+        if !reader.hasDeepSamples {
+            let deep = FormatRegistry.inputs.filter { $0.capabilities.contains(.deepSamples) }.flatMap(\.names)
+            return "needs samples deeper than 8 bits (\(FormatRegistry.sentence(deep, "or"))); this input has \(header.bitDepth)-bit samples"
+        }
         if !oneToOne { return "copies samples; a --zoom other than 1 resamples them (8-bit)" }
         if pins { return "copies samples; pins are drawn at 8 bits" }
         if header.orientation != .up { return "copies samples; an EXIF orientation is applied at 8 bits" }

@@ -50,7 +50,7 @@ public struct TransformJob {
         guard steps.inverted != nil else { throw ToolFailure("\(reader.path): the transform collapses the image (determinant 0)") }
         let why =
             quarterTurns != nil
-            ? SampleDepth.sixteenBitProblem(wanted: depth, reader.header, input: input, oneToOne: true, pins: !markers.isEmpty)
+            ? SampleDepth.sixteenBitProblem(wanted: depth, reader, oneToOne: true, pins: !markers.isEmpty)
             : "copies samples only for quarter turns (--rotate 90, 180, 270 alone)"
         if let why, depth == .sixteen { throw ToolFailure("\(reader.path): --depth 16 \(why)", exitCode: 2) }
         if why == nil, let quarterTurns { return try turnSixteenBit(reader, quarterTurns: quarterTurns) }
@@ -80,8 +80,8 @@ public struct TransformJob {
     /// Quarter turns of a 16-bit input: the samples moved, not resampled.
     private func turnSixteenBit(_ reader: ImageReader, quarterTurns: Double) throws -> Result {
         let size = reader.header.uprightSize
-        var image = try PNG16.read(path: input, rect: PixelRect(size: size), options: settings.decode, header: reader.header)
-        try settings.convert(&image, from: reader.header.color, path: input)
+        var image = try reader.readStored16([PixelRect(size: size)])[0]
+        try settings.convert(&image, from: reader.header.color, path: reader.path)
         let turned = image.rotated(quarterTurns: Int(quarterTurns.truncatingRemainder(dividingBy: 4)))
         try ImageWriter.write(
             turned, to: output, settings: settings.png, protecting: [input], color: settings.carry(reader.header.color, path: reader.path),

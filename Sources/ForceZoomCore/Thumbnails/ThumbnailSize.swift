@@ -18,6 +18,9 @@ public struct ThumbnailSize: Hashable, Sendable, CustomStringConvertible {
     /// The box height (nil: no limit down).
     public let height: Int?
     public let mode: Mode
+    /// The spec as the user typed it (`200x`), for messages; nil when made from numbers.
+    /// Not part of the value: `256` and `256x256>` are the same size.
+    public private(set) var typed: String?
 
     /// The largest side accepted: JPEG's own limit, and far beyond any thumbnail.
     public static let maximumSide = 65500
@@ -65,7 +68,21 @@ public struct ThumbnailSize: Hashable, Sendable, CustomStringConvertible {
         default:
             throw fail("more than one x")
         }
+        typed = spec
     }
+
+    public static func == (a: ThumbnailSize, b: ThumbnailSize) -> Bool {
+        a.width == b.width && a.height == b.height && a.mode == b.mode
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(width)
+        hasher.combine(height)
+        hasher.combine(mode)
+    }
+
+    /// What the user typed, or the canonical spec: what messages quote.
+    public var asTyped: String { typed ?? description }
 
     private static let modifiers: [Character: Mode] = [">": .shrinkOnly, "<": .enlargeOnly, "!": .exact]
 

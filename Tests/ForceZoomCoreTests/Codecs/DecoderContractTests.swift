@@ -98,4 +98,22 @@ struct DecoderContractTests {
             }
         }
     }
+
+    /// The memory a decode would hold is judged from the header too, before any pixel
+    /// buffer: a 1000-byte budget refuses every sample at open.
+    @Test(arguments: formats)
+    func theMemoryLimitComesFromTheHeader(_ format: String) throws {
+        let path = try #require(Self.sample(format))
+        var options = DecodeOptions()
+        options.maxMemory = 1000
+        do {
+            _ = try ImageReader(path: path, options: options)
+            Issue.record("\(format): a \(options.maxMemory)-byte memory limit let the file open")
+        } catch {
+            guard case .overMemoryLimit = error else {
+                Issue.record("\(format): \(error), not overMemoryLimit")
+                return
+            }
+        }
+    }
 }

@@ -91,21 +91,6 @@ struct HEIFTests {
         #expect(grid.gridTiles == 1 && grid.codec == "HEVC" && grid.hasAlpha)
     }
 
-    @Test func limitsAreCheckedBeforeDecoding() throws {
-        var o = DecodeOptions()
-        o.maxPixels = 10_000
-        #expect(throws: DecodeError.tooManyPixels(path: Self.path("heic-corners.heic"), size: PixelSize(width: 600, height: 400), limit: 10_000)) {
-            _ = try ImageReader(path: Self.path("heic-corners.heic"), options: o)
-        }
-        o = DecodeOptions()
-        o.maxMemory = 500_000
-        #expect {
-            _ = try ImageReader(path: Self.path("heic-corners.heic"), options: o)
-        } throws: { error in
-            if case DecodeError.overMemoryLimit = error { return true } else { return false }
-        }
-    }
-
     /// The box reader survives any cut of a real file (no trap, no hang) and reads the whole one.
     @Test func boxReaderOnEveryPrefix() throws {
         let bytes = try #require(CFile.open(readingFrom: Self.path("heic-irot-90.heic")).get().readAll(limit: 1 << 22))

@@ -157,19 +157,4 @@ struct WebPTests {
         let top = PixelRect(x: 0, y: 0, width: 600, height: 32)
         #expect(TestSupport.maxDifference(partial.cropped(to: top), reference.cropped(to: top)) == 0)
     }
-
-    @Test func limitsAreCheckedFromTheHeader() throws {
-        var o = DecodeOptions()
-        o.maxPixels = 1000
-        #expect(throws: DecodeError.tooManyPixels(path: Self.path("webp-lossless.webp"), size: PixelSize(width: 512, height: 384), limit: 1000)) {
-            _ = try ImageReader(path: Self.path("webp-lossless.webp"), options: o)
-        }
-        o = DecodeOptions()
-        o.maxMemory = 100_000
-        #expect {
-            _ = try ImageReader(path: Self.path("webp-lossless.webp"), options: o)
-        } throws: { error in
-            if case DecodeError.overMemoryLimit = error { return true } else { return false }
-        }
-    }
 }

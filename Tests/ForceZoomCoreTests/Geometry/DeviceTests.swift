@@ -14,5 +14,10 @@ struct DeviceTests {
         // Android: dp rounded down, the panel's pixels kept as they are.
         let pixel = Device.named("pixel-8")!
         #expect(pixel.pixels == PixelSize(width: 1080, height: 2400) && Int(1080 / pixel.scale) == pixel.points.width)
+        for d in Device.all where !d.name.hasPrefix("i") {
+            let dp = PixelSize(width: Int(Double(d.pixels.width) / d.scale), height: Int(Double(d.pixels.height) / d.scale))
+            #expect(dp == d.points, "\(d.name): \(d.pixels) at \(d.scale) is \(dp) dp")
+        }
+        #expect(Set(Device.all.map(\.name)).count == Device.all.count, "a device name twice")
     }
 }

@@ -1,0 +1,96 @@
+import ArgumentParser
+@testable import ForceZoomCLI
+import ForceZoomCore
+import Testing
+import Geometry
+
+/// Arguments as people type them (issue 24): negative numbers as values, mistyped options
+/// and subcommands named with the nearest real one, invalid values answered with the valid
+/// ones, flips by their usual names. In process, except the last test, which runs the
+/// binary to see the one line and the exit code a user sees.
+@Suite("Arguments as people type them")
+struct ArgumentRepairTests {
+    static let subcommands = ForceZoom.configuration.subcommands
+
+    @Test func negativeNumbersAreValues() throws {
+        let joined = ArgumentRepair.joiningNegativeValues(
+            ["transform", "a.png", "--rotate", "-30", "--scale", "-1,1", "--translate", "-5,10", "-o", "x.png"], subcommands: Self.subcommands)
+        #expect(joined == ["transform", "a.png", "--rotate=-30", "--scale=-1,1", "--translate=-5,10", "-o", "x.png"])
+        let transform = try Transform.parse(Array(joined.dropFirst()))
+        #expect(transform.rotate == [-30] && transform.scale.first?.values == [-1, 1])
+        // Only options that take a value; a flag followed by a number and names after -- stay.
+        #expect(
+            ArgumentRepair.joiningNegativeValues(["crop", "a.png", "--json", "-5", "--", "--at", "-1"], subcommands: Self.subcommands)
+                == ["crop", "a.png", "--json", "-5", "--", "--at", "-1"])
+        for (text, number) in [("-30", true), ("-0.5", true), ("-5%,10%", true), ("-.5", true), ("-o", false), ("-5x.png", false), ("-", false)] {
+            #expect(ArgumentRepair.isNegativeNumber(text) == number, "\(text)")
+        }
+    }
+
+    @Test func unknownNamesGetTheNearestRealOne() {
+        #expect(ArgumentRepair.unknownOption(["crop", "a.png", "--atx", "5,5"], subcommands: Self.subcommands)?.contains("'--atx' for 'crop'; did you mean '--at'?") == true)
+        // A value that looks like an option belongs to the option before it.
+        #expect(ArgumentRepair.unknownOption(["crop", "a.png", "--at", "5,5", "-o", "--x.png"], subcommands: Self.subcommands) == nil)
+        #expect(ArgumentRepair.unknownOption(["crop", "a.png", "--zzzzzz"], subcommands: Self.subcommands) == "unknown option '--zzzzzz' for 'crop'")
+        let names = ForceZoom.subcommandNames
+        #expect(ArgumentRepair.unknownSubcommand(["crp", "a.png"], names: names)?.hasPrefix("unknown subcommand 'crp'; did you mean 'crop'?") == true)
+        #expect(ArgumentRepair.unknownSubcommand(["thumbs", "a.png"], names: names)?.contains("did you mean 'thumb'?") == true)
+        #expect(ArgumentRepair.unknownSubcommand(["crop", "a.png"], names: names) == nil)
+        #expect(ArgumentRepair.unknownSubcommand(["--help"], names: names) == nil)
+        #expect(ArgumentRepair.distance("kitten", "sitting") == 3 && ArgumentRepair.distance("", "ab") == 2)
+    }
+
+    @Test func invalidValuesListTheValidOnes() {
+        let colour = ArgumentRepair.withValidValues("The value 'pink' is invalid for '--background <color>'")
+        #expect(colour.hasPrefix("--background 'pink' is not valid;") && colour.contains("transparent") && colour.contains("#RRGGBB"))
+        let screen = ArgumentRepair.withValidValues("The value 'iphone15' is invalid for '--screen <wxh|name>'")
+        #expect(screen.contains("did you mean 'iphone-15'?") && Device.all.allSatisfy { screen.contains($0.name) })
+        // A message the table knows nothing of is left as the parser wrote it.
+        let other = "The value 'q' is invalid for '--quality <q>'"
+        #expect(ArgumentRepair.withValidValues(other) == other)
+    }
+
+    @Test func flipsAreStepsInOrder() throws {
+        let t = try Transform.parse(["a.png", "--flip", "--rotate", "90", "--flop"])
+        let steps = t.steps(in: ["transform", "a.png", "--flip", "--rotate", "90", "--flop"])
+        let expected = AffineTransform.scale(1, -1).then(.rotation(degrees: 90)).then(.scale(-1, 1))
+        #expect(steps == expected)
+        #expect(t.quarterTurns == nil, "a mirror is no quarter turn")
+    }
+
+    /// What a user sees: one line, exit 2, naming what they typed.
+    @Test func theBinarySaysWhatWasMeant() {
+        let dir = CLI.scratch()
+        _ = CLI.run(["fixture", "coords", "--size", "40x30", "-o", FileSystem.join(dir, "c.png")])
+        for (args, status, says) in [
+            (["crp", "c.png"], Int32(2), "unknown subcommand 'crp'; did you mean 'crop'?"),
+            (["crop", "c.png", "--atx", "5,5"], 2, "unknown option '--atx' for 'crop'; did you mean '--at'?"),
+            (["crop", "c.png", "--at", "5,5", "--background", "pink"], 2, "--background 'pink' is not valid;"),
+            (["thumb", "c.png", "--size", "200x", "--crop"], 2, "not 200x ("),
+            (["transform", "c.png", "--rotate", "-30", "-o", "r.png"], 0, ""),
+        ] {
+            let r = CLI.run(args, in: dir)
+            #expect(r.status == status && r.stderr.contains(says), "\(args): \(r.status) \(r.stderr)")
+            if status == 2 { #expect(r.stderr.split(separator: "\n").count == 1, "\(args): \(r.stderr)") }
+        }
+    }
+
+    /// --flip, --flop, --transpose and --transverse move pixels exactly as Pillow's
+    /// transpose methods of the same names (FLIP_TOP_BOTTOM, FLIP_LEFT_RIGHT...).
+    @Test func mirrorsEqualPillow() {
+        let dir = CLI.scratch()
+        _ = CLI.run(["fixture", "coords", "--size", "40x30", "-o", FileSystem.join(dir, "c.png")])
+        for name in ["flip", "flop", "transpose", "transverse"] {
+            let r = CLI.run(["transform", "c.png", "--\(name)", "-o", "\(name).png"], in: dir)
+            #expect(r.status == 0, "\(name): \(r.stderr)")
+        }
+        let report = ColorCLITests.python(
+            """
+            from PIL import Image
+            s = Image.open('c.png').convert('RGB')
+            ways = {'flip': Image.FLIP_TOP_BOTTOM, 'flop': Image.FLIP_LEFT_RIGHT, 'transpose': Image.TRANSPOSE, 'transverse': Image.TRANSVERSE}
+            print(' '.join(n for n, t in ways.items() if Image.open(n + '.png').convert('RGB').tobytes() == s.transpose(t).tobytes()))
+            """, in: dir)
+        #expect(report.trimmingCharacters == "flip flop transpose transverse", "\(report)")
+    }
+}
