@@ -128,6 +128,31 @@ struct MetadataCLITests {
         #expect(!Self.tags(FileSystem.join(Self.dir, "strip.png")).keys.contains { $0.hasPrefix("IFD0:") || $0.hasPrefix("XMP") })
     }
 
+    /// IPTC goes from JPEG to JPEG (APP13), its location datasets out with --no-location;
+    /// PNG has no place for it.
+    @Test func iptcGoesFromJPEGToJPEG() throws {
+        let dir = Self.dir
+        try #require(
+            CLI.shell(
+                "cd \(CLI.quote(dir)) && cp plain.jpg iptc.jpg && exiftool -q -q -overwrite_original -IPTC:Keywords=cat -IPTC:City=Paris -IPTC:Country-PrimaryLocationName=France iptc.jpg"
+            ) == 0)
+        for (flag, location) in [([String](), true), (["--no-location"], false)] {
+            let out = "iptc-\(location)"
+            let r = CLI.run(["thumb", "--quiet", "iptc.jpg", "--size", "40", "-o", out, "--name", "%s.jpg"] + flag, in: dir)
+            try #require(r.status == 0, "\(r)")
+            let t = Self.tags(FileSystem.join(dir, "\(out)/iptc.jpg"))
+            #expect(t["IPTC:Keywords"] == .string("cat"), "\(t)")
+            #expect((t["IPTC:City"] == .string("Paris")) == location, "\(t)")
+            #expect((t["IPTC:Country-PrimaryLocationName"] != nil) == location, "\(t)")
+        }
+        let png = CLI.run(["thumb", "--quiet", "iptc.jpg", "--size", "40", "-o", "iptc-png", "--name", "%s.png"], in: dir)
+        try #require(png.status == 0, "\(png)")
+        #expect(png.stderr.isEmpty, "no place for IPTC in PNG is not a warning: \(png.stderr)")
+        let strip = CLI.run(["thumb", "--quiet", "iptc.jpg", "--size", "40", "-o", "iptc-strip", "--name", "%s.jpg", "--strip"], in: dir)
+        try #require(strip.status == 0, "\(strip)")
+        #expect(!Self.tags(FileSystem.join(dir, "iptc-strip/iptc.jpg")).keys.contains { $0.hasPrefix("IPTC:") })
+    }
+
     /// A lossless crop copies every marker as it is: --strip and --no-location are usage errors there.
     @Test(arguments: ["--strip", "--no-location"])
     func losslessCropRefusesMetadataFlags(flag: String) {

@@ -34,6 +34,8 @@ typedef struct fz_jpeg_header {
     uint32_t exif_length;
     const uint8_t *xmp;             ///< APP1 XMP packet after "http://ns.adobe.com/xap/1.0/\0", NULL if absent
     uint32_t xmp_length;
+    const uint8_t *app13;           ///< the first APP13 "Photoshop 3.0\0" payload after that name (its 8BIM resources), or NULL
+    uint32_t app13_length;
 } fz_jpeg_header;
 
 typedef struct fz_jpeg_reader fz_jpeg_reader;
@@ -108,6 +110,8 @@ typedef struct fz_jpeg_spec {
     uint32_t icc_length;
     const uint8_t *app1_xmp; ///< a second APP1 payload (XMP's namespace + packet), may be NULL
     uint32_t app1_xmp_length;
+    const uint8_t *app13;    ///< an APP13 payload ("Photoshop 3.0\0" + 8BIM resources), may be NULL
+    uint32_t app13_length;
 } fz_jpeg_spec;
 
 /// Starts a JPEG on `file`. Why: jpeg_start_compress and jpeg_write_marker longjmp on I/O

@@ -88,7 +88,13 @@ struct Info: ParsableCommand {
             guard let s else { return .null }
             return .object([("bytes", .int(s.bytes)), ("valid", .bool(s.valid)), ("location", .bool(s.location))])
         }
-        m.append(("metadata", .object([("exif", block(metadata.exifSummary)), ("xmp", block(metadata.xmpSummary))])))
+        m.append(
+            (
+                "metadata",
+                .object([
+                    ("exif", block(metadata.exifSummary)), ("xmp", block(metadata.xmpSummary)), ("iptc", block(metadata.iptcSummary)),
+                ])
+            ))
         // The codec's facts after the common ones; a key already given (bitDepth, icc) is not repeated.
         let common = Set(m.map(\.0))
         m += h.details.jsonMembers.filter { !common.contains($0.0) }
@@ -115,7 +121,7 @@ struct Info: ParsableCommand {
         }
         if let c = h.color.madeFromCMYK { parts.append("CMYK to sRGB through the \(c)") }
         if let c = h.color.cicp { parts.append("cICP \(c.map(String.init).joined(separator: "/"))") }
-        for (name, s) in [("EXIF", metadata.exifSummary), ("XMP", metadata.xmpSummary)] {
+        for (name, s) in [("EXIF", metadata.exifSummary), ("XMP", metadata.xmpSummary), ("IPTC", metadata.iptcSummary)] {
             guard let s else { continue }
             let notes = (s.location ? ["location"] : []) + (s.valid ? [] : ["malformed: not copied to outputs"])
             parts.append("\(name) block \(s.bytes) bytes" + (notes.isEmpty ? "" : " (\(notes.joined(separator: ", ")))"))

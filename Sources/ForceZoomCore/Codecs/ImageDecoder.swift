@@ -33,6 +33,8 @@ protocol ImageDecoder: AnyObject {
     var exif: [UInt8]? { get }
     /// The XMP packet (XML bytes) when the file has one.
     var xmp: [UInt8]? { get }
+    /// The IPTC-NAA record (IIM datasets) when the file has one (JPEG APP13).
+    var iptc: [UInt8]? { get }
     /// Whether the EXIF orientation applies to the decoded pixels. HEIF, whose own
     /// transformations are applied by the decoder, says no.
     var exifOrientationApplies: Bool { get }
@@ -76,6 +78,7 @@ extension ImageDecoder {
     }
     var exifOrientationApplies: Bool { true }
     var xmp: [UInt8]? { nil }
+    var iptc: [UInt8]? { nil }
     var denominators: [Int] { [1] }
     func beginDeep(columns: Range<Int>?) throws(DecodeError) -> RowLayout? { nil }
     func scaledSize(denominator: Int) -> PixelSize { storedSize }

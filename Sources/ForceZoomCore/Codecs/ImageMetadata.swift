@@ -5,14 +5,19 @@ import Geometry
 public struct ImageMetadata: Hashable, Sendable {
     public var exif: [UInt8]?
     public var xmp: [UInt8]?
+    /// The IPTC-NAA record (IIM datasets), from JPEG's APP13.
+    public var iptc: [UInt8]?
 
-    public init(exif: [UInt8]? = nil, xmp: [UInt8]? = nil) {
+    public init(exif: [UInt8]? = nil, xmp: [UInt8]? = nil, iptc: [UInt8]? = nil) {
         self.exif = exif
         self.xmp = xmp
+        self.iptc = iptc
     }
 
-    /// The kinds present, in vips' `keep` names ("exif", "xmp").
-    public var kinds: [String] { (exif != nil ? ["exif"] : []) + (xmp != nil ? ["xmp"] : []) }
+    /// The kinds present, in vips' `keep` names ("exif", "xmp", "iptc").
+    public var kinds: [String] {
+        (exif != nil ? ["exif"] : []) + (xmp != nil ? ["xmp"] : []) + (iptc != nil ? ["iptc"] : [])
+    }
 
     /// What `info` says of one block: its size, whether it parses (an output would carry
     /// it) and whether it holds a location.
@@ -29,6 +34,13 @@ public struct ImageMetadata: Hashable, Sendable {
         }
     }
 
+    public var iptcSummary: Summary? {
+        iptc.map { i in
+            let record = try? IPTCBlock(parsing: i)
+            return Summary(bytes: i.count, valid: record != nil, location: record?.hasLocation ?? false)
+        }
+    }
+
     public var xmpSummary: Summary? {
         xmp.map { x in
             let packet = try? XMPPacket(parsing: x)
@@ -38,8 +50,8 @@ public struct ImageMetadata: Hashable, Sendable {
 }
 
 /// Which metadata outputs keep (`--strip`, `--no-location`), named as vips 8.15's `keep`:
-/// exif, xmp (iptc has no place in the containers forcezoom writes but JPEG's APP13,
-/// which is not copied yet). The colour description is `ColorPolicy`'s, not this.
+/// exif, xmp, iptc (which only JPEG, in APP13, has a place for). The colour description is
+/// `ColorPolicy`'s, not this.
 public struct MetadataPolicy: Hashable, Sendable {
     /// The kinds kept.
     public struct Keep: OptionSet, Hashable, Sendable {
@@ -47,7 +59,8 @@ public struct MetadataPolicy: Hashable, Sendable {
         public init(rawValue: Int) { self.rawValue = rawValue }
         public static let exif = Keep(rawValue: 1 << 0)
         public static let xmp = Keep(rawValue: 1 << 1)
-        public static let all: Keep = [.exif, .xmp]
+        public static let iptc = Keep(rawValue: 1 << 2)
+        public static let all: Keep = [.exif, .xmp, .iptc]
     }
 
     public var keep: Keep
@@ -73,6 +86,10 @@ public struct MetadataPolicy: Hashable, Sendable {
         var warnings: [String] = []
         var exif: EXIFBlock?
         var xmp: XMPPacket?
+        var iptc: IPTCBlock?
+        if keep.contains(.iptc), let bytes = metadata.iptc {
+            do { iptc = try IPTCBlock(parsing: bytes) } catch { warnings.append("\(error); IPTC left out of the output") }
+        }
         if keep.contains(.exif), let bytes = metadata.exif {
             do {
                 let block = try EXIFBlock(parsing: bytes)
@@ -85,8 +102,8 @@ public struct MetadataPolicy: Hashable, Sendable {
         if keep.contains(.xmp), let bytes = metadata.xmp {
             do { xmp = try XMPPacket(parsing: bytes) } catch { warnings.append("\(error); XMP left out of the output") }
         }
-        guard exif != nil || xmp != nil else { return (nil, warnings) }
-        return (CarriedMetadata(exif: exif, xmp: xmp, upright: upright, location: location), warnings)
+        guard exif != nil || xmp != nil || iptc != nil else { return (nil, warnings) }
+        return (CarriedMetadata(exif: exif, xmp: xmp, iptc: iptc, upright: upright, location: location), warnings)
     }
 }
 
@@ -95,8 +112,12 @@ public struct MetadataPolicy: Hashable, Sendable {
 public struct CarriedMetadata: Hashable, Sendable {
     var exif: EXIFBlock?
     var xmp: XMPPacket?
+    var iptc: IPTCBlock?
     var upright: Bool
     var location: Bool
+
+    /// The APP13 payload a JPEG output carries (IPTC has no place in the other containers).
+    public var jpegAPP13: [UInt8]? { iptc.map { IPTCBlock.app13($0.rewritten(location: location)) } }
 
     /// The EXIF (TIFF bytes) and XMP (XML bytes) for an output of `size` pixels.
     public func blocks(for size: PixelSize) -> (exif: [UInt8]?, xmp: [UInt8]?) {
@@ -110,8 +131,15 @@ public struct CarriedMetadata: Hashable, Sendable {
     /// JPEG's 64 KiB segment is left out, with a warning. (The rewritten EXIF's length does
     /// not depend on the output's size: the dimensions are LONGs in their entries.)
     public func fitting(_ format: ImageFormat) -> (CarriedMetadata?, warnings: [String]) {
-        guard format == .jpeg else { return (self, []) }
         var fitted = self, warnings: [String] = []
+        guard format == .jpeg else {
+            fitted.iptc = nil  // no place for it outside JPEG
+            return fitted.exif == nil && fitted.xmp == nil ? (nil, []) : (fitted, [])
+        }
+        if let a = jpegAPP13, a.count + 2 > 65535 {
+            fitted.iptc = nil
+            warnings.append("IPTC record of \(a.count) bytes is over JPEG's 64 KiB APP13 segment; left out of the output")
+        }
         let probe = PixelSize(width: 1, height: 1)
         let (e, x) = blocks(for: probe)
         // APP1: 2 length bytes + "Exif\0\0" or XMP's 29-byte namespace, at most 65535 in all.
@@ -123,7 +151,7 @@ public struct CarriedMetadata: Hashable, Sendable {
             fitted.xmp = nil
             warnings.append("XMP packet of \(x.count) bytes is over JPEG's 64 KiB APP1 segment; left out of the output")
         }
-        return fitted.exif == nil && fitted.xmp == nil ? (nil, warnings) : (fitted, warnings)
+        return fitted.exif == nil && fitted.xmp == nil && fitted.iptc == nil ? (nil, warnings) : (fitted, warnings)
     }
 }
 

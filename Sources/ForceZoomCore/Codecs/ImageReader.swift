@@ -195,7 +195,7 @@ public final class ImageReader {
     }
 
     /// The EXIF and XMP the file carries, as read.
-    public var metadata: ImageMetadata { ImageMetadata(exif: decoder.exif, xmp: decoder.xmp) }
+    public var metadata: ImageMetadata { ImageMetadata(exif: decoder.exif, xmp: decoder.xmp, iptc: decoder.iptc) }
 
     /// Whether the pixels this reader delivers are upright: the EXIF orientation was
     /// applied, or the decoder applies the format's own (HEIF's irot/imir). An output's

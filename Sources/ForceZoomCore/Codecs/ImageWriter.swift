@@ -81,6 +81,7 @@ public enum ImageWriter {
             coding.icc = color?.icc
             if exif == nil, let exifBlock { coding.app1 = JPEGMetadata.exifPrefix + exifBlock }
             coding.app1XMP = xmpBlock.map { JPEGMetadata.xmpNamespace + $0 }
+            coding.app13 = metadata?.jpegAPP13
             let writer = try JPEGWriter(file: out.file, path: out.path, size: flat.size, channels: flat.format.channels, coding: coding)
             try inBands(flat) { rows, count throws(OutputError) in try writer.write(rows: rows, count: count) }
             try writer.finish()

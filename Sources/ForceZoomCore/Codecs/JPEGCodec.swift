@@ -36,6 +36,8 @@ final class JPEGReader {
     let exif: [UInt8]?
     /// The XMP packet of an APP1 segment.
     let xmp: [UInt8]?
+    /// The 8BIM resources of the first APP13 "Photoshop 3.0" segment (where IPTC lives).
+    let photoshop: [UInt8]?
     /// The ICC profile reassembled from its APP2 segments.
     let icc: [UInt8]?
     private let lenient: Bool
@@ -93,6 +95,7 @@ final class JPEGReader {
             exif = nil
         }
         xmp = h.xmp.flatMap { p in h.xmp_length > 0 ? Array(UnsafeBufferPointer(start: p, count: Int(h.xmp_length))) : nil }
+        photoshop = h.app13.flatMap { p in h.app13_length > 0 ? Array(UnsafeBufferPointer(start: p, count: Int(h.app13_length))) : nil }
         icc = h.icc.flatMap { p in h.icc_length > 0 ? Array(UnsafeBufferPointer(start: p, count: Int(h.icc_length))) : nil }
     }
 
@@ -292,16 +295,19 @@ final class JPEGWriter {
         var icc: [UInt8]?
         /// A second APP1 payload: XMP's namespace and packet.
         var app1XMP: [UInt8]?
+        /// An APP13 payload ("Photoshop 3.0\0" and 8BIM resources: IPTC).
+        var app13: [UInt8]?
     }
 
     /// Starts a JPEG of `channels` (1 gray, 3 RGB, 4 Adobe-inverted CMYK) per pixel.
     init(file: CFile, path: String, size: PixelSize, channels: Int, coding: Coding) throws(OutputError) {
         var out: OpaquePointer?
-        let app1 = coding.app1 ?? [], icc = coding.icc ?? [], xmp = coding.app1XMP ?? []
+        let app1 = coding.app1 ?? [], icc = coding.icc ?? [], xmp = coding.app1XMP ?? [], app13 = coding.app13 ?? []
         let status = file.withStream { stream in
             app1.withUnsafeBufferPointer { a in
                 icc.withUnsafeBufferPointer { p in
                   xmp.withUnsafeBufferPointer { x in
+                   app13.withUnsafeBufferPointer { irb in
                     var spec = fz_jpeg_spec()
                     spec.width = UInt32(size.width)
                     spec.height = UInt32(size.height)
@@ -319,7 +325,10 @@ final class JPEGWriter {
                     spec.icc_length = UInt32(p.count)
                     spec.app1_xmp = x.count > 0 ? x.baseAddress : nil
                     spec.app1_xmp_length = UInt32(x.count)
+                    spec.app13 = irb.count > 0 ? irb.baseAddress : nil
+                    spec.app13_length = UInt32(irb.count)
                     return fz_jpeg_writer_begin(stream, &spec, &out)
+                   }
                   }
                 }
             }

@@ -137,6 +137,22 @@ struct MetadataRewriteTests {
         #expect(throws: XMPError.self) { try XMPPacket(parsing: Array(text.utf8)) }
     }
 
+    @Test func iptcLocationDataSetsGo() throws {
+        // 2:25 Keywords "cat", 2:90 City "Paris", 2:101 Country "France", then padding.
+        func set(_ n: UInt8, _ s: String) -> [UInt8] { [0x1C, 2, n, 0, UInt8(s.utf8.count)] + Array(s.utf8) }
+        let iim = set(25, "cat") + set(90, "Paris") + set(101, "France") + [0, 0]
+        let record = try IPTCBlock(parsing: iim)
+        #expect(record.hasLocation)
+        #expect(record.rewritten(location: false) == set(25, "cat"))
+        #expect(record.rewritten(location: true) == Array(iim.dropLast(2)))
+        // Wrapped as APP13 and found again.
+        let app13 = IPTCBlock.app13(iim)
+        #expect(IPTCBlock.iim(inResources: Array(app13.dropFirst(14))) == iim)
+        #expect(throws: IPTCError.self) { try IPTCBlock(parsing: [0x1C, 2, 25, 0x80, 4, 0, 0, 0, 9]) }
+        #expect(throws: IPTCError.self) { try IPTCBlock(parsing: [0x1C, 2, 25, 0, 200, 1]) }
+        #expect(IPTCBlock.iim(inResources: Array("8BIM".utf8) + [4, 4, 0, 0, 0x7F, 0xFF, 0xFF, 0xFF, 1]) == nil)
+    }
+
     @Test func policyWarnsOnceAndLeavesBrokenBlocksOut() {
         let m = ImageMetadata(exif: [0x49, 0x49, 42, 0], xmp: Array("<rdf:RDF>".utf8))
         let (carried, warnings) = MetadataPolicy.keepAll.carried(m, upright: true)
