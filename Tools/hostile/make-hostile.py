@@ -1081,6 +1081,15 @@ def metadata_files(add):
     ]
     for label, packet, what in xmps:
         add("xmp-%s.jpg" % label, jpeg(16, 16, extra_markers=marker(0xE1, xmp_ns + packet)), "ok", "-", "JPEG XMP: " + what)
+    irb = lambda iim, size=None: marker(0xED, b"Photoshop 3.0\0" + b"8BIM\x04\x04\0\0"
+                                        + struct.pack(">I", len(iim) if size is None else size) + iim)
+    iptcs = [
+        ("extended", irb(b"\x1c\x02\x19\x80\x04\xff\xff\xff\xff" + b"x" * 16), "an extended-length IIM dataset"),
+        ("past-end", irb(b"\x1c\x02\x19\x7f\xff" + b"x" * 16), "a dataset claiming 32767 bytes, 16 there"),
+        ("resource-size", irb(b"\x1c\x02\x19\x00\x03cat", size=0xFFFFFFF0), "an 8BIM resource claiming 4 GiB"),
+    ]
+    for label, segment, what in iptcs:
+        add("iptc-%s.jpg" % label, jpeg(16, 16, extra_markers=segment), "ok", "-", "JPEG APP13 IPTC: " + what)
     itxt = b"XML:com.adobe.xmp\0\0\0\0\0" + rdf + b"<b>" * 20000
     add("xmp-itxt-unclosed.png", png(16, 16, before_idat=[chunk(b"iTXt", itxt)]), "ok", "-",
         "PNG iTXt XMP: 20000 elements never closed")

@@ -117,7 +117,11 @@ public struct CarriedMetadata: Hashable, Sendable {
     var location: Bool
 
     /// The APP13 payload a JPEG output carries (IPTC has no place in the other containers).
-    public var jpegAPP13: [UInt8]? { iptc.map { IPTCBlock.app13($0.rewritten(location: location)) } }
+    /// Nil when nothing is left (a record that held only the location, with `--no-location`).
+    public var jpegAPP13: [UInt8]? {
+        guard let record = iptc?.rewritten(location: location), !record.isEmpty else { return nil }
+        return IPTCBlock.app13(record)
+    }
 
     /// The EXIF (TIFF bytes) and XMP (XML bytes) for an output of `size` pixels.
     public func blocks(for size: PixelSize) -> (exif: [UInt8]?, xmp: [UInt8]?) {

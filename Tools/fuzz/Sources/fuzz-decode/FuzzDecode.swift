@@ -16,7 +16,8 @@ public func fuzzDecode(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     // The metadata rewriters on raw bytes (bare TIFF blocks, bare XMP packets), and on
     // what every file carries below: what they write must parse again.
     let anySize = PixelSize(width: 1 + bytes.count % 70000, height: 3)
-    carryMetadata(ImageMetadata(exif: bytes, xmp: bytes), size: anySize)
+    carryMetadata(ImageMetadata(exif: bytes, xmp: bytes, iptc: bytes), size: anySize)
+    _ = IPTCBlock.iim(inResources: bytes)
 
     // A hash of the input places the crops, so the same input always takes the same path
     // while different inputs reach different columns and rows (JPEG crops start libjpeg
@@ -75,6 +76,12 @@ func carryMetadata(_ metadata: ImageMetadata, size: PixelSize) {
         if let xmp {
             guard let again = try? XMPPacket(parsing: xmp) else { preconditionFailure("rewritten XMP does not parse") }
             precondition(policy.location || !again.hasLocation, "XMP location kept")
+        }
+        if let app13 = carried.jpegAPP13 {
+            guard let iim = IPTCBlock.iim(inResources: Array(app13.dropFirst(14))), let again = try? IPTCBlock(parsing: iim) else {
+                preconditionFailure("rewritten IPTC does not parse")
+            }
+            precondition(policy.location || !again.hasLocation, "IPTC location kept")
         }
         _ = carried.fitting(.jpeg)
     }
