@@ -111,7 +111,8 @@ int fz_png_open(FILE *file, size_t chunk_malloc_max, fz_png_reader **out) {
     // (its own eXIf handler mallocs whatever length the chunk claims). Few are cached.
     // iTXt likewise, raw, for the XMP packet (Swift reads the chunk's fields).
     // cICP too (4 bytes; libpng before 1.6.45 does not know it).
-    static const png_byte kept_chunks[] = {'e', 'X', 'I', 'f', '\0', 'i', 'T', 'X', 't', '\0', 'c', 'I', 'C', 'P', '\0'};
+    static const png_byte kept_chunks[] = {'e', 'X', 'I', 'f', '\0', 'i', 'T', 'X', 't', '\0',
+                                           'c', 'I', 'C', 'P', '\0'};
     png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_ALWAYS, kept_chunks, 3);
     png_set_chunk_cache_max(png, 16);
     // Bad CRCs in ancillary chunks: warn and discard the chunk; critical: error.
@@ -166,7 +167,8 @@ int fz_png_open(FILE *file, size_t chunk_malloc_max, fz_png_reader **out) {
             h->xmp_itxt = unknowns[i].data;
             h->xmp_itxt_length = (uint32_t)unknowns[i].size;
         }
-        if (memcmp(unknowns[i].name, "cICP", 4) == 0 && unknowns[i].data != NULL && unknowns[i].size == 4 && !h->has_cicp) {
+        if (memcmp(unknowns[i].name, "cICP", 4) == 0 && unknowns[i].data != NULL && unknowns[i].size == 4 &&
+            !h->has_cicp) {
             h->has_cicp = 1;
             memcpy(h->cicp, unknowns[i].data, 4);
         }

@@ -21,14 +21,20 @@ struct JSONContractCLITests {
 
     static let runs: [[String]] = [
         ["info", "--json", "a.jpg", "a.png", "a.webp", "a.heic", "a.avif", "missing.png"],
-        ["crop", "a.jpg", "--at", "10,10", "--at", "50%,50%", "--size", "32", "--view", "390x844", "--json", "-o", "c-%d.png"],
+        [
+            "crop", "a.jpg", "--at", "10,10", "--at", "50%,50%", "--size", "32", "--view", "390x844", "--json", "-o",
+            "c-%d.png",
+        ],
         ["crop", "a.jpg", "--at", "10,10", "--geometry-only"],
         ["crop", "a.jpg", "--at", "10,10", "--size", "16", "--lossless", "--json", "-o", "l.jpg"],
         ["fit", "a.png", "--screen", "100x80", "--json", "-o", "f.png"],
         ["frame", "a.png", "--at", "50%,50%", "--view", "100x80", "--json", "-o", "fr.png"],
         ["transform", "a.png", "--rotate", "90", "--json", "-o", "t.png"],
         ["animate", "a.png", "--screen", "120x90", "--from", "10,10,40,30", "--frames", "3", "--json"],
-        ["thumb", "a.jpg", "a.webp", "missing.png", "--size", "32", "-o", "th", "--name", "%s-%e.png", "--json", "--quiet"],
+        [
+            "thumb", "a.jpg", "a.webp", "missing.png", "--size", "32", "-o", "th", "--name", "%s-%e.png", "--json",
+            "--quiet",
+        ],
         ["thumb", "a.jpg", "--size", "32", "-o", "th2", "--json", "--dry-run", "--quiet"],
         ["fixture", "grid", "--size", "32x32", "--json", "-o", "fx.png"],
         ["compare", "a.png", "a.png", "--json"],

@@ -26,10 +26,13 @@ struct MetadataCLITests {
             "-XMP-tiff:Orientation#=6",
         ].map(CLI.quote).joined(separator: " ")
         for ext in ["jpg", "png", "webp", "heic"] {
-            let r = CLI.run(["fixture", "coords", "--size", "240x160", "--exif-orientation", "6", "-o", "src.\(ext)"], in: dir)
+            let r = CLI.run(
+                ["fixture", "coords", "--size", "240x160", "--exif-orientation", "6", "-o", "src.\(ext)"], in: dir)
             guard r.status == 0 else { continue }
             let thumb = ext == "jpg" ? " '-ThumbnailImage<=src.jpg'" : ""
-            _ = CLI.shell("cd \(CLI.quote(dir)) && cp src.\(ext) plain.\(ext) && exiftool -q -q -overwrite_original \(tags)\(thumb) src.\(ext)")
+            _ = CLI.shell(
+                "cd \(CLI.quote(dir)) && cp src.\(ext) plain.\(ext) && exiftool -q -q -overwrite_original \(tags)\(thumb) src.\(ext)"
+            )
         }
         return dir
     }()
@@ -80,7 +83,9 @@ struct MetadataCLITests {
         for input in Self.inputs {
             for ext in Self.outputExtensions {
                 let out = "t-\(input)-\(ext)"
-                let r = CLI.run(["thumb", "--quiet", "src.\(input)", "--size", "64", "-o", out, "--name", "%s.\(ext)"], in: Self.dir)
+                let r = CLI.run(
+                    ["thumb", "--quiet", "src.\(input)", "--size", "64", "-o", out, "--name", "%s.\(ext)"], in: Self.dir
+                )
                 try #require(r.status == 0, "\(input) -> \(ext): \(r)")
                 #expect(r.stderr.isEmpty, "\(input) -> \(ext): \(r.stderr)")
                 Self.checkKept(FileSystem.join(Self.dir, "\(out)/src.\(ext)"), location: true, "\(input) -> \(ext)")
@@ -109,7 +114,10 @@ struct MetadataCLITests {
 
     @Test func animateFramesKeepMetadata() throws {
         let r = CLI.run(
-            ["animate", "src.jpg", "--screen", "120x90", "--from", "10,10,40,30", "--frames", "3", "-o", "frame-%d.png", "--no-location"],
+            [
+                "animate", "src.jpg", "--screen", "120x90", "--from", "10,10,40,30", "--frames", "3", "-o",
+                "frame-%d.png", "--no-location",
+            ],
             in: Self.dir)
         try #require(r.status == 0, "\(r)")
         Self.checkKept(FileSystem.join(Self.dir, "frame-1.png"), location: false, "animate frame 1")
@@ -117,15 +125,23 @@ struct MetadataCLITests {
 
     @Test func stripWritesNone() throws {
         for ext in Self.outputExtensions {
-            let r = CLI.run(["thumb", "--quiet", "src.jpg", "--size", "64", "-o", "strip-\(ext)", "--name", "%s.\(ext)", "--strip"], in: Self.dir)
+            let r = CLI.run(
+                [
+                    "thumb", "--quiet", "src.jpg", "--size", "64", "-o", "strip-\(ext)", "--name", "%s.\(ext)",
+                    "--strip",
+                ], in: Self.dir)
             try #require(r.status == 0, "\(r)")
             let t = Self.tags(FileSystem.join(Self.dir, "strip-\(ext)/src.\(ext)"))
             let meta = t.keys.filter { ["IFD0:", "ExifIFD:", "GPS:", "IFD1:", "XMP"].contains(where: $0.hasPrefix) }
             #expect(meta.isEmpty, "\(ext): \(meta)")
         }
-        let r = CLI.run(["crop", "src.jpg", "--at", "50%,50%", "--size", "40", "-o", "strip.png", "--strip"], in: Self.dir)
+        let r = CLI.run(
+            ["crop", "src.jpg", "--at", "50%,50%", "--size", "40", "-o", "strip.png", "--strip"], in: Self.dir)
         try #require(r.status == 0, "\(r)")
-        #expect(!Self.tags(FileSystem.join(Self.dir, "strip.png")).keys.contains { $0.hasPrefix("IFD0:") || $0.hasPrefix("XMP") })
+        #expect(
+            !Self.tags(FileSystem.join(Self.dir, "strip.png")).keys.contains {
+                $0.hasPrefix("IFD0:") || $0.hasPrefix("XMP")
+            })
     }
 
     /// IPTC goes from JPEG to JPEG (APP13), its location datasets out with --no-location;
@@ -138,17 +154,21 @@ struct MetadataCLITests {
             ) == 0)
         for (flag, location) in [([String](), true), (["--no-location"], false)] {
             let out = "iptc-\(location)"
-            let r = CLI.run(["thumb", "--quiet", "iptc.jpg", "--size", "40", "-o", out, "--name", "%s.jpg"] + flag, in: dir)
+            let r = CLI.run(
+                ["thumb", "--quiet", "iptc.jpg", "--size", "40", "-o", out, "--name", "%s.jpg"] + flag, in: dir)
             try #require(r.status == 0, "\(r)")
             let t = Self.tags(FileSystem.join(dir, "\(out)/iptc.jpg"))
             #expect(t["IPTC:Keywords"] == .string("cat"), "\(t)")
             #expect((t["IPTC:City"] == .string("Paris")) == location, "\(t)")
             #expect((t["IPTC:Country-PrimaryLocationName"] != nil) == location, "\(t)")
         }
-        let png = CLI.run(["thumb", "--quiet", "iptc.jpg", "--size", "40", "-o", "iptc-png", "--name", "%s.png"], in: dir)
+        let png = CLI.run(
+            ["thumb", "--quiet", "iptc.jpg", "--size", "40", "-o", "iptc-png", "--name", "%s.png"], in: dir)
         try #require(png.status == 0, "\(png)")
         #expect(png.stderr.isEmpty, "no place for IPTC in PNG is not a warning: \(png.stderr)")
-        let strip = CLI.run(["thumb", "--quiet", "iptc.jpg", "--size", "40", "-o", "iptc-strip", "--name", "%s.jpg", "--strip"], in: dir)
+        let strip = CLI.run(
+            ["thumb", "--quiet", "iptc.jpg", "--size", "40", "-o", "iptc-strip", "--name", "%s.jpg", "--strip"], in: dir
+        )
         try #require(strip.status == 0, "\(strip)")
         #expect(!Self.tags(FileSystem.join(dir, "iptc-strip/iptc.jpg")).keys.contains { $0.hasPrefix("IPTC:") })
     }
@@ -187,7 +207,8 @@ struct MetadataCLITests {
             CLI.shell(
                 "cd \(CLI.quote(dir)) && cp src.png big.png && head -c 70000 /dev/zero | tr '\\0' 'x' > note.txt && exiftool -q -q -overwrite_original '-UserComment<=note.txt' big.png"
             ) == 0)
-        let png = CLI.run(["thumb", "big.png", "--quiet", "--size", "32", "-o", "big-png", "--name", "%s.png"], in: dir)
+        let png = CLI.run(
+            ["thumb", "big.png", "--quiet", "--size", "32", "-o", "big-png", "--name", "%s.png"], in: dir)
         try #require(png.status == 0, "\(png)")
         #expect(Self.tags(FileSystem.join(dir, "big-png/big.png"))["ExifIFD:DateTimeOriginal"] == .string(Self.date))
         let jpg = CLI.run(["thumb", "big.png", "--size", "32", "-o", "big-jpg", "--name", "%s.jpg"], in: dir)
@@ -202,7 +223,9 @@ struct MetadataCLITests {
         try #require(r.status == 0, "\(r)")
         let records = r.stdout.split(separator: "\n").compactMap { JSONValue.object($0) }
         try #require(records.count == 2)
-        guard case .object(let m)? = records[0]["metadata"], case .object(let exif)? = m["exif"], case .object(let xmp)? = m["xmp"] else {
+        guard case .object(let m)? = records[0]["metadata"], case .object(let exif)? = m["exif"],
+            case .object(let xmp)? = m["xmp"]
+        else {
             Issue.record("no metadata: \(r.stdout)")
             return
         }

@@ -18,7 +18,11 @@ struct PNGColorChunksCLITests {
     /// "max_diff max_change" of `output` against numpy's expectation for `input`.
     static func measure(_ dir: String, _ input: String, _ output: String) -> (diff: Double, change: Double)? {
         let out = FileSystem.join(dir, "measure.txt")
-        guard CLI.shell("cd \(CLI.quote(dir)) && /usr/bin/python3 \(CLI.quote(script)) check \(input) \(output) > measure.txt") == 0 else {
+        guard
+            CLI.shell(
+                "cd \(CLI.quote(dir)) && /usr/bin/python3 \(CLI.quote(script)) check \(input) \(output) > measure.txt")
+                == 0
+        else {
             return nil
         }
         let v = CLI.read(out).split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Double($0) }
@@ -27,8 +31,10 @@ struct PNGColorChunksCLITests {
 
     @Test func gammaAndChromaticitiesAreConverted() throws {
         let dir = CLI.scratch()
-        try #require(CLI.shell("cd \(CLI.quote(dir)) && /usr/bin/python3 \(CLI.quote(Self.script)) write adobe.png") == 0)
-        let r = CLI.run(["crop", "adobe.png", "--at", "8,8", "--size", "16", "--icc", "srgb", "-o", "srgb.png"], in: dir)
+        try #require(
+            CLI.shell("cd \(CLI.quote(dir)) && /usr/bin/python3 \(CLI.quote(Self.script)) write adobe.png") == 0)
+        let r = CLI.run(
+            ["crop", "adobe.png", "--at", "8,8", "--size", "16", "--icc", "srgb", "-o", "srgb.png"], in: dir)
         try #require(r.status == 0, "\(r)")
         let m = try #require(Self.measure(dir, "adobe.png", "srgb.png"))
         // lcms2's 8-bit transform against numpy's exact one: within rounding.

@@ -34,7 +34,7 @@ typedef struct fz_jpeg_header {
     uint32_t exif_length;
     const uint8_t *xmp;             ///< APP1 XMP packet after "http://ns.adobe.com/xap/1.0/\0", NULL if absent
     uint32_t xmp_length;
-    const uint8_t *app13;           ///< the first APP13 "Photoshop 3.0\0" payload after that name (its 8BIM resources), or NULL
+    const uint8_t *app13;           ///< the first APP13 "Photoshop 3.0\0" payload's 8BIM resources, or NULL
     uint32_t app13_length;
 } fz_jpeg_header;
 

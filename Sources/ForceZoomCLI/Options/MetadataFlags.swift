@@ -6,10 +6,16 @@ import ForceZoomCore
 struct MetadataFlags: ParsableArguments {
     @Flag(
         name: .long,
-        help: "Write no EXIF, XMP or IPTC (by default outputs carry the input's, with the orientation 1, the output's pixel dimensions and no EXIF thumbnail). The colour description stays as --icc says.")
+        help:
+            "Write no EXIF, XMP or IPTC (by default outputs carry the input's, with the orientation 1, the output's pixel dimensions and no EXIF thumbnail). The colour description stays as --icc says."
+    )
     var strip = false
 
-    @Flag(name: .long, help: "Leave the location out of the EXIF (its GPS IFD), XMP (exif:GPS*, City, State, Country, Location...) and IPTC (City, State, Country); keep the rest.")
+    @Flag(
+        name: .long,
+        help:
+            "Leave the location out of the EXIF (its GPS IFD), XMP (exif:GPS*, City, State, Country, Location...) and IPTC (City, State, Country); keep the rest."
+    )
     var noLocation = false
 
     /// The core's policy.

@@ -17,7 +17,8 @@ extension Crop {
             throw ValidationError("--lossless copies the JPEG's blocks and metadata; --icc \(encode.icc.rawValue) would change them")
         }
         if meta.strip || meta.noLocation {
-            throw ValidationError("--lossless copies the JPEG's markers as they are; \(meta.strip ? "--strip" : "--no-location") would change them (drop one)")
+            let flag = meta.strip ? "--strip" : "--no-location"
+            throw ValidationError("--lossless copies the JPEG's markers as they are; \(flag) would change them (drop one)")
         }
         if sample.depth == .sixteen { throw ValidationError("--lossless writes the JPEG's own 8-bit blocks; --depth 16 does not apply") }
         if let output, output != "-", !geometryOnly {

@@ -92,7 +92,8 @@ struct Info: ParsableCommand {
             (
                 "metadata",
                 .object([
-                    ("exif", block(metadata.exifSummary)), ("xmp", block(metadata.xmpSummary)), ("iptc", block(metadata.iptcSummary)),
+                    ("exif", block(metadata.exifSummary)), ("xmp", block(metadata.xmpSummary)),
+                    ("iptc", block(metadata.iptcSummary)),
                 ])
             ))
         // The codec's facts after the common ones; a key already given (bitDepth, icc) is not repeated.
@@ -121,10 +122,12 @@ struct Info: ParsableCommand {
         }
         if let c = h.color.madeFromCMYK { parts.append("CMYK to sRGB through the \(c)") }
         if let c = h.color.cicp { parts.append("cICP \(c.map(String.init).joined(separator: "/"))") }
-        for (name, s) in [("EXIF", metadata.exifSummary), ("XMP", metadata.xmpSummary), ("IPTC", metadata.iptcSummary)] {
+        let blocks = [("EXIF", metadata.exifSummary), ("XMP", metadata.xmpSummary), ("IPTC", metadata.iptcSummary)]
+        for (name, s) in blocks {
             guard let s else { continue }
             let notes = (s.location ? ["location"] : []) + (s.valid ? [] : ["malformed: not copied to outputs"])
-            parts.append("\(name) block \(s.bytes) bytes" + (notes.isEmpty ? "" : " (\(notes.joined(separator: ", ")))"))
+            let note = notes.isEmpty ? "" : " (\(notes.joined(separator: ", ")))"
+            parts.append("\(name) block \(s.bytes) bytes" + note)
         }
         parts.append("-> \(h.pixelFormat)")
         return "\(path): " + parts.joined(separator: ", ")

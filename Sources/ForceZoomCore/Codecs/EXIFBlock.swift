@@ -56,13 +56,17 @@ public struct EXIFBlock: Hashable, Sendable {
                 interop = try reader.ifd(at: i, name: "the Interoperability IFD")
             }
         }
-        if let at = Self.pointer(Self.gpsPointer, in: ifd0, reader) { gps = try reader.ifd(at: at, name: "the GPS IFD") }
+        if let at = Self.pointer(Self.gpsPointer, in: ifd0, reader) {
+            gps = try reader.ifd(at: at, name: "the GPS IFD")
+        }
         droppedEntries = reader.dropped
     }
 
     /// The offset a pointer entry holds (LONG or IFD, count 1), if the IFD has one.
     private static func pointer(_ tag: UInt16, in entries: [Entry], _ reader: TIFFReader) -> Int? {
-        guard let e = entries.first(where: { $0.tag == tag }), e.count == 1, e.type == 4 || e.type == 13 else { return nil }
+        guard let e = entries.first(where: { $0.tag == tag }), e.count == 1, e.type == 4 || e.type == 13 else {
+            return nil
+        }
         return reader.u32(e.value, 0)
     }
 
@@ -71,8 +75,11 @@ public struct EXIFBlock: Hashable, Sendable {
 
     /// The orientation tag's value, if any.
     public var orientation: Int? {
-        guard let e = ifd0.first(where: { $0.tag == Self.orientationTag }), e.type == 3, e.value.count >= 2 else { return nil }
-        return Int(littleEndian ? UInt16(e.value[0]) | UInt16(e.value[1]) << 8 : UInt16(e.value[0]) << 8 | UInt16(e.value[1]))
+        guard let e = ifd0.first(where: { $0.tag == Self.orientationTag }), e.type == 3, e.value.count >= 2 else {
+            return nil
+        }
+        return Int(
+            littleEndian ? UInt16(e.value[0]) | UInt16(e.value[1]) << 8 : UInt16(e.value[0]) << 8 | UInt16(e.value[1]))
     }
 
     /// The block for an output of `size` pixels: Orientation 1 (when `upright`),
@@ -103,7 +110,9 @@ public struct EXIFBlock: Hashable, Sendable {
 
     private func short(_ tag: UInt16, _ v: Int) -> Entry {
         let b = UInt16(clamping: v)
-        return Entry(tag: tag, type: 3, count: 1, value: littleEndian ? [UInt8(b & 0xFF), UInt8(b >> 8)] : [UInt8(b >> 8), UInt8(b & 0xFF)])
+        return Entry(
+            tag: tag, type: 3, count: 1,
+            value: littleEndian ? [UInt8(b & 0xFF), UInt8(b >> 8)] : [UInt8(b >> 8), UInt8(b & 0xFF)])
     }
 
     private func long(_ tag: UInt16, _ v: Int) -> Entry {

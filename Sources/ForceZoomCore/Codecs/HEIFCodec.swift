@@ -517,7 +517,9 @@ enum HEIFEncoder {
             guard err.code == heif_error_Ok else { throw fail("cannot add EXIF", err) }
         }
         if let xmp {
-            err = xmp.withUnsafeBytes { fz_heif_context_add_XMP_metadata(ctx, handle, $0.baseAddress, Int32(xmp.count)) }
+            err = xmp.withUnsafeBytes {
+                fz_heif_context_add_XMP_metadata(ctx, handle, $0.baseAddress, Int32(xmp.count))
+            }
             guard err.code == heif_error_Ok else { throw fail("cannot add XMP", err) }
         }
         let sink = Sink()

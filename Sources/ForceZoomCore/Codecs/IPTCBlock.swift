@@ -46,7 +46,9 @@ public struct IPTCBlock: Hashable, Sendable {
         while i < b.count {
             // Trailing zero padding after the last dataset is common.
             if b[i] == 0 && b[i...].allSatisfy({ $0 == 0 }) { break }
-            guard b[i] == 0x1C, i + 5 <= b.count else { throw .malformed("a dataset does not start with 0x1C at byte \(i)") }
+            guard b[i] == 0x1C, i + 5 <= b.count else {
+                throw .malformed("a dataset does not start with 0x1C at byte \(i)")
+            }
             let length = Int(b[i + 3]) << 8 | Int(b[i + 4])
             guard length & 0x8000 == 0 else { throw .malformed("an extended-length dataset") }
             guard length <= b.count - (i + 5) else { throw .malformed("a dataset runs past the end") }
@@ -63,7 +65,9 @@ public struct IPTCBlock: Hashable, Sendable {
     /// The record for an output, without the location datasets unless `location`.
     public func rewritten(location: Bool) -> [UInt8] {
         var out: [UInt8] = []
-        for d in dataSets where location || !(d.record == 2 && Self.locationDataSets.contains(d.number)) { out += d.bytes }
+        for d in dataSets where location || !(d.record == 2 && Self.locationDataSets.contains(d.number)) {
+            out += d.bytes
+        }
         return out
     }
 
@@ -71,7 +75,8 @@ public struct IPTCBlock: Hashable, Sendable {
     static func app13(_ record: [UInt8]) -> [UInt8] {
         let n = record.count
         return Array("Photoshop 3.0".utf8) + [0] + Array("8BIM".utf8) + [0x04, 0x04, 0, 0]
-            + [UInt8(n >> 24 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + record + (n % 2 == 1 ? [0] : [])
+            + [UInt8(n >> 24 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + record
+            + (n % 2 == 1 ? [0] : [])
     }
 }
 

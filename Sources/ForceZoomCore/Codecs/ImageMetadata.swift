@@ -88,13 +88,17 @@ public struct MetadataPolicy: Hashable, Sendable {
         var xmp: XMPPacket?
         var iptc: IPTCBlock?
         if keep.contains(.iptc), let bytes = metadata.iptc {
-            do { iptc = try IPTCBlock(parsing: bytes) } catch { warnings.append("\(error); IPTC left out of the output") }
+            do { iptc = try IPTCBlock(parsing: bytes) } catch {
+                warnings.append("\(error); IPTC left out of the output")
+            }
         }
         if keep.contains(.exif), let bytes = metadata.exif {
             do {
                 let block = try EXIFBlock(parsing: bytes)
                 if block.droppedEntries > 0 {
-                    warnings.append("EXIF entries left out of the output: \(block.droppedEntries) (values outside the block or of unknown types)")
+                    warnings.append(
+                        "EXIF entries left out of the output: \(block.droppedEntries) (values outside the block or of unknown types)"
+                    )
                 }
                 exif = block
             } catch { warnings.append("\(error); EXIF left out of the output") }
@@ -142,7 +146,8 @@ public struct CarriedMetadata: Hashable, Sendable {
         }
         if let a = jpegAPP13, a.count + 2 > 65535 {
             fitted.iptc = nil
-            warnings.append("IPTC record of \(a.count) bytes is over JPEG's 64 KiB APP13 segment; left out of the output")
+            warnings.append(
+                "IPTC record of \(a.count) bytes is over JPEG's 64 KiB APP13 segment; left out of the output")
         }
         let probe = PixelSize(width: 1, height: 1)
         let (e, x) = blocks(for: probe)

@@ -204,7 +204,9 @@ public final class ImageReader {
 
     /// What an output of these pixels in `format` carries under `policy` (see
     /// `MetadataPolicy.carried` and `CarriedMetadata.fitting`), and why anything was left out.
-    public func carriedMetadata(_ policy: MetadataPolicy, for format: ImageFormat) -> (CarriedMetadata?, warnings: [String]) {
+    public func carriedMetadata(
+        _ policy: MetadataPolicy, for format: ImageFormat
+    ) -> (CarriedMetadata?, warnings: [String]) {
         let (carried, warnings) = policy.carried(metadata, upright: deliversUpright)
         guard let carried else { return (nil, warnings) }
         let (fitted, more) = carried.fitting(format)

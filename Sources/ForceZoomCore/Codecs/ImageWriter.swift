@@ -87,7 +87,8 @@ public enum ImageWriter {
             try writer.finish()
         case .webp(let quality, let lossless, let exif):
             let bytes = try WebPEncoder.encode(
-                image, quality: quality, lossless: lossless, exif: exif ?? exifBlock, icc: color?.icc, xmp: xmpBlock, path: out.path)
+                image, quality: quality, lossless: lossless, exif: exif ?? exifBlock, icc: color?.icc, xmp: xmpBlock,
+                path: out.path)
             try writeBytes(bytes, into: out)
         }
     }

@@ -94,8 +94,11 @@ final class JPEGReader {
         } else {
             exif = nil
         }
-        xmp = h.xmp.flatMap { p in h.xmp_length > 0 ? Array(UnsafeBufferPointer(start: p, count: Int(h.xmp_length))) : nil }
-        photoshop = h.app13.flatMap { p in h.app13_length > 0 ? Array(UnsafeBufferPointer(start: p, count: Int(h.app13_length))) : nil }
+        func bytes(_ p: UnsafePointer<UInt8>?, _ n: UInt32) -> [UInt8]? {
+            p.flatMap { n > 0 ? Array(UnsafeBufferPointer(start: $0, count: Int(n))) : nil }
+        }
+        xmp = bytes(h.xmp, h.xmp_length)
+        photoshop = bytes(h.app13, h.app13_length)
         icc = h.icc.flatMap { p in h.icc_length > 0 ? Array(UnsafeBufferPointer(start: p, count: Int(h.icc_length))) : nil }
     }
 

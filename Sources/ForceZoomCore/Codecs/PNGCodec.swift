@@ -99,7 +99,9 @@ final class PNGReader {
         } else {
             exif = nil
         }
-        xmp = h.xmp_itxt.flatMap { p in PNGText.xmp(inITXt: Array(UnsafeBufferPointer(start: p, count: Int(h.xmp_itxt_length)))) }
+        xmp = h.xmp_itxt.flatMap { p in
+            PNGText.xmp(inITXt: Array(UnsafeBufferPointer(start: p, count: Int(h.xmp_itxt_length))))
+        }
         var c = ColorDescription()
         c.hasICC = h.has_iccp != 0
         if let p = h.icc, h.icc_length > 0 { c.icc = Array(UnsafeBufferPointer(start: p, count: Int(h.icc_length))) }

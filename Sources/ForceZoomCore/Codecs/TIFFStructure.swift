@@ -19,7 +19,9 @@ struct TIFFReader {
         case (0x4D, 0x4D): littleEndian = false
         default: throw .badHeader
         }
-        guard Self.u16(data, 2, littleEndian) == 42, let first = Self.u32(data, 4, littleEndian) else { throw .badHeader }
+        guard Self.u16(data, 2, littleEndian) == 42, let first = Self.u32(data, 4, littleEndian) else {
+            throw .badHeader
+        }
         firstIFD = first
     }
 
@@ -61,7 +63,8 @@ struct TIFFReader {
             let size = Self.typeSize(type)
             // A count so large its product overflows is just outside the block.
             let (bytes, overflow) = n.multipliedReportingOverflow(by: size)
-            guard size > 0, !overflow, bytes <= data.count, !EXIFBlock.offsetTags.contains(tag), !tags.contains(tag) else {
+            guard size > 0, !overflow, bytes <= data.count, !EXIFBlock.offsetTags.contains(tag), !tags.contains(tag)
+            else {
                 dropped += 1
                 continue
             }
@@ -75,7 +78,8 @@ struct TIFFReader {
                 guard copied <= data.count else { throw .overBudget }
             }
             tags.insert(tag)
-            entries.append(EXIFBlock.Entry(tag: tag, type: type, count: UInt32(n), value: Array(data[start..<(start + bytes)])))
+            entries.append(
+                EXIFBlock.Entry(tag: tag, type: type, count: UInt32(n), value: Array(data[start..<(start + bytes)])))
         }
         return entries.sorted { $0.tag < $1.tag }
     }
@@ -112,7 +116,9 @@ struct TIFFWriter {
         if gps != nil { zero.append(.init(tag: EXIFBlock.gpsPointer, type: 4, count: 1, value: [0, 0, 0, 0])) }
         let zeroSlots = append(zero)
         if var exif {
-            if interop != nil { exif.append(.init(tag: EXIFBlock.interopPointer, type: 4, count: 1, value: [0, 0, 0, 0])) }
+            if interop != nil {
+                exif.append(.init(tag: EXIFBlock.interopPointer, type: 4, count: 1, value: [0, 0, 0, 0]))
+            }
             patch(zeroSlots[EXIFBlock.exifPointer]!, out.count)
             let exifSlots = append(exif)
             if let interop {

@@ -60,7 +60,9 @@ struct XMPScanner {
                 i += 2
                 let n = try name()
                 spaces()
-                guard i < b.count, b[i] == UInt8(ascii: ">"), open.last == n else { throw .malformed("</\(n)> does not close the open tag") }
+                guard i < b.count, b[i] == UInt8(ascii: ">"), open.last == n else {
+                    throw .malformed("</\(n)> does not close the open tag")
+                }
                 i += 1
                 open.removeLast()
                 out.append(.end(name: n))
@@ -74,7 +76,9 @@ struct XMPScanner {
                     if b[i] == UInt8(ascii: ">") || has("/>", at: i) { break }
                     let a = try name()
                     spaces()
-                    guard i < b.count, b[i] == UInt8(ascii: "=") else { throw .malformed("attribute \(a) has no value") }
+                    guard i < b.count, b[i] == UInt8(ascii: "=") else {
+                        throw .malformed("attribute \(a) has no value")
+                    }
                     i += 1
                     spaces()
                     guard i < b.count, b[i] == UInt8(ascii: "\"") || b[i] == UInt8(ascii: "'") else {
@@ -82,16 +86,23 @@ struct XMPScanner {
                     }
                     let quote = b[i]
                     let valueStart = i + 1
-                    guard let end = b[valueStart...].firstIndex(of: quote) else { throw .malformed("attribute \(a) is unterminated") }
-                    guard !b[valueStart..<end].contains(UInt8(ascii: "<")) else { throw .malformed("'<' in attribute \(a)") }
-                    attributes.append(.init(name: a, value: String(decoding: b[valueStart..<end], as: UTF8.self), quote: quote))
+                    guard let end = b[valueStart...].firstIndex(of: quote) else {
+                        throw .malformed("attribute \(a) is unterminated")
+                    }
+                    guard !b[valueStart..<end].contains(UInt8(ascii: "<")) else {
+                        throw .malformed("'<' in attribute \(a)")
+                    }
+                    attributes.append(
+                        .init(name: a, value: String(decoding: b[valueStart..<end], as: UTF8.self), quote: quote))
                     i = end + 1
                 }
                 let selfClosing = b[i] == UInt8(ascii: "/")
                 i += selfClosing ? 2 : 1
                 if !selfClosing {
                     open.append(n)
-                    guard open.count <= Self.maxDepth else { throw .malformed("nested more than \(Self.maxDepth) deep") }
+                    guard open.count <= Self.maxDepth else {
+                        throw .malformed("nested more than \(Self.maxDepth) deep")
+                    }
                 }
                 out.append(.start(name: n, attributes: attributes, selfClosing: selfClosing))
             }
