@@ -200,7 +200,7 @@ struct Crop: ParsableCommand {
         let carried = encode.carry(header.color, path: reader.path)
         let inks = DrawingColors(output: carried)
         for w in reader.warnings { Terminal.warning("\(reader.path): \(w)") }
-
+        let metadata = meta.carried(reader, output: paths[0])?.resolved(for: PixelSize(width: side, height: side))
         for (i, g) in geometries.enumerated() {
             var peek = PeekRenderer.render(g, source: sources[i], sourceRect: rects[i], background: inks.map(background.color), filter: filter)
             // Pins keep their size in output pixels at any --zoom.
@@ -209,7 +209,7 @@ struct Crop: ParsableCommand {
             let path = paths[i]
             let bytes = try ImageWriter.write(
                 peek, to: path, encoding: encode.encoding(forRendered: path), protecting: [input], color: carried,
-                metadata: meta.carried(reader, output: path))
+                metadata: metadata)
             if json {
                 print(geometryJSON(g, header: header, requested: at[i], output: path, bytes: bytes, path: reader.path))
             }

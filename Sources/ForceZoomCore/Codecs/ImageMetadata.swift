@@ -127,9 +127,27 @@ public struct CarriedMetadata: Hashable, Sendable {
         return IPTCBlock.app13(record)
     }
 
+    /// Blocks already written for one size (`resolved(for:)`).
+    var written: Written?
+    struct Written: Hashable, Sendable {
+        var size: PixelSize
+        var exif: [UInt8]?
+        var xmp: [UInt8]?
+    }
+
+    /// The same metadata with its blocks written once for `size`: many outputs of one size
+    /// (crop's points, animate's frames) then copy them instead of rewriting each time.
+    public func resolved(for size: PixelSize) -> CarriedMetadata {
+        var r = self
+        let (e, x) = blocks(for: size)
+        r.written = Written(size: size, exif: e, xmp: x)
+        return r
+    }
+
     /// The EXIF (TIFF bytes) and XMP (XML bytes) for an output of `size` pixels.
     public func blocks(for size: PixelSize) -> (exif: [UInt8]?, xmp: [UInt8]?) {
-        (
+        if let w = written, w.size == size { return (w.exif, w.xmp) }
+        return (
             exif?.rewritten(size: size, upright: upright, location: location),
             xmp?.rewritten(size: size, upright: upright, location: location)
         )
@@ -140,6 +158,7 @@ public struct CarriedMetadata: Hashable, Sendable {
     /// not depend on the output's size: the dimensions are LONGs in their entries.)
     public func fitting(_ format: ImageFormat) -> (CarriedMetadata?, warnings: [String]) {
         var fitted = self, warnings: [String] = []
+        fitted.written = nil
         guard format == .jpeg else {
             fitted.iptc = nil  // no place for it outside JPEG
             return fitted.exif == nil && fitted.xmp == nil ? (nil, []) : (fitted, [])

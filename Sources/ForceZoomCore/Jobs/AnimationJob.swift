@@ -73,7 +73,8 @@ public struct AnimationJob {
             format: target)
         // Frame files carry the input's metadata (the APNG and the contact sheet, pictures
         // of many moments, do not).
-        try write(scene, color: color, metadata: framePaths.first.flatMap { settings.carriedMetadata(reader, output: $0) })
+        let metadata = framePaths.first.flatMap { settings.carriedMetadata(reader, output: $0)?.resolved(for: screen) }
+        try write(scene, color: color, metadata: metadata)
     }
 
     /// The `--overlay` picture in the output's colour space: from its own profile to sRGB (a
