@@ -39,8 +39,9 @@ MAN_DATE := $(shell git log -1 --format=%cs 2>/dev/null)
 # profile for CMYK JPEGs that carry none (AGPL, read at run time, never copied into the repo).
 # python3-numpy computes the reference metrics `compare` is checked against (Tools/testkit);
 # python3-jsonschema validates the JSON against docs/json (skipped where it is missing).
+# libsixel-bin's sixel2png decodes what --show --graphics sixel writes (the sixel tests compare it).
 DEPS := libpng-dev libjpeg62-turbo-dev libturbojpeg0-dev libimage-exiftool-perl pkg-config zlib1g-dev libjpeg-turbo-progs python3-pil python3-png git ca-certificates time python3 \
-        libwebp-dev libheif-dev webp libheif-examples liblcms2-dev libgs-common python3-numpy python3-jsonschema
+        libwebp-dev libheif-dev webp libheif-examples liblcms2-dev libgs-common python3-numpy python3-jsonschema libsixel-bin
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 # $(call apt_install,TARGET,PACKAGES): apt-get installs those of PACKAGES that dpkg does not
@@ -66,7 +67,7 @@ DEMO_OUT := out/demo-peek.png
 # The data scripts share apt's lock, so never run targets side by side (make -j).
 .NOTPARALLEL:
 
-.PHONY: help deps build format lint release cluster-test conformance photos formats fixtures hostile test test-sanitize fuzz demo bench-deps bench man install uninstall clean
+.PHONY: help deps build format lint release cluster-test term-test conformance photos formats heicgrids heicgrids-bench fixtures hostile test test-sanitize fuzz demo bench-deps bench man install uninstall clean
 
 help: ## List the targets
 	@echo "forcezoom make targets:"
@@ -103,6 +104,16 @@ cluster-test: release ## Real Slurm job arrays run thumb --shard auto/--journal/
 	@$(call apt_install,cluster-test,$(CLUSTER_DEPS))
 	$(SUDO) env FZ=$(FZ) Tools/cluster/cluster-test.sh
 
+# `make term-test`: forcezoom in a real terminal. Xvfb (xvfb) runs xterm as a VT340 with 256
+# colour registers (xterm); `crop --show` (auto-detected sixel) and `peek` draw in it, and the
+# screenshot (xwd from x11-apps, xwdtopnm from netpbm, read by Pillow) must hold the peeks'
+# exact pixels (Tools/term/xterm_test.py). libsixel-bin's sixel2png decodes sixel for the
+# swift tests. About 11 s on the 2-core dev machine, most of it waiting for xterm.
+TERM_DEPS := xvfb xterm libsixel-bin x11-apps netpbm python3-pil
+term-test: build ## xterm under Xvfb shows crop --show and peek; screenshot checked (installs xvfb, xterm, libsixel-bin, x11-apps, netpbm)
+	@$(call apt_install,term-test,$(TERM_DEPS))
+	FZ=$(FZ_DEBUG) /usr/bin/python3 Tools/term/xterm_test.py
+
 conformance: deps ## Fetch decoder conformance images into .cache/conformance/
 	Tools/conformance/fetch.sh
 	python3 Tools/conformance/pngref.py
@@ -113,6 +124,13 @@ photos: deps ## Fetch real photos from Debian packages into .cache/photos/
 
 formats: deps ## Make the WebP/HEIC/AVIF test files and their reference decodes in .cache/formats/
 	Tools/formats/make-formats.sh
+
+heicgrids: deps ## Make the HEIF grid test files (tiles from heif-enc) and references in .cache/heicgrid/
+	Tools/heicgrid/make-grids.sh
+
+# The 48 MP and 200 MP grids the benchmark crops and thumbnails (about 30 s, 116 MB).
+heicgrids-bench: deps
+	Tools/heicgrid/make-grids.sh --bench
 
 fixtures: build ## Remake Fixtures/generated from Tools/fixtures/fixtures.txt
 	FZ=$(FZ_DEBUG) Tools/fixtures/make-fixtures.sh
@@ -128,7 +146,7 @@ TEST_FLAGS ?=
 # The CLI tests run twice: against the debug binary, then against the release binary (the
 # configuration users run: Swift's checks kept, no -Ounchecked); ArgumentLimitTests always
 # runs the release one (FORCEZOOM_RELEASE_BIN).
-test: deps conformance photos formats ## Build and run all tests (fetches test data first)
+test: deps conformance photos formats heicgrids ## Build and run all tests (fetches test data first)
 	$(SWIFT) build
 	$(SWIFT) build $(RELEASE_FLAGS)
 	FORCEZOOM_BIN=$(abspath $(FZ_DEBUG)) FORCEZOOM_RELEASE_BIN=$(abspath $(FZ)) $(SWIFT) test $(TEST_FLAGS)
@@ -143,7 +161,7 @@ SANITIZE_FLAGS := --scratch-path .build-asan --sanitize=address -Xcc -fsanitize=
 SANITIZE_ENV   := ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
                   LSAN_OPTIONS=suppressions=$(abspath Tools/sanitize/lsan.supp):print_suppressions=0 \
                   SWIFT_BACKTRACE=enable=no FORCEZOOM_SANITIZED=1
-test-sanitize: deps conformance photos formats ## Build and run all tests under ASan+UBSan (.build-asan/)
+test-sanitize: deps conformance photos formats heicgrids ## Build and run all tests under ASan+UBSan (.build-asan/)
 	$(SWIFT) build $(SANITIZE_FLAGS)
 	$(SANITIZE_ENV) FORCEZOOM_BIN=$(abspath .build-asan/debug/forcezoom) $(SWIFT) test $(SANITIZE_FLAGS) $(TEST_FLAGS)
 
@@ -181,7 +199,7 @@ bench-deps: ## apt-get install the benchmark's peers and tools when missing
 # Times forcezoom against vips, ImageMagick, GraphicsMagick and a C decode floor, side by
 # side in one run (about 10-15 minutes), and writes BENCHMARKS.md. Run it on a quiet machine;
 # BENCH_ARGS passes options to bench/bench.py (e.g. BENCH_ARGS="--quiet-wait 600 --runs 20").
-bench: bench-deps release photos ## Benchmark against vips/ImageMagick/gm and write BENCHMARKS.md
+bench: bench-deps release photos heicgrids-bench ## Benchmark against vips/ImageMagick/gm and write BENCHMARKS.md
 	python3 bench/bench.py --fz $(FZ) $(BENCH_ARGS)
 
 man: deps ## Generate the man page with argument-parser's GenerateManual plugin

@@ -655,6 +655,87 @@ def task_transform(tid, fz, subs, src, slow_runs):
     return task
 
 
+GRIDS = os.path.join(ROOT, ".cache", "heicgrid")
+
+
+def task_grid_crop(tid, fz, subs, name, label):
+    """400x400 crop at the centre of a generated HEIC grid (Tools/heicgrid, `make heicgrids-bench`)
+    against `vips crop` (libvips decodes the whole grid through libheif); forcezoom decodes the
+    2-4 tiles the square touches. ImageMagick and gm are left out: they decode the whole grid
+    too, at several GB for the 200 MP file."""
+    src = os.path.join(GRIDS, name)
+    w, h = vips_dims(src)
+    x, y = w // 2 - 200, h // 2 - 200
+    d = fresh_dir(os.path.join(OUT, f"t{tid}"))
+    o = lambda n: os.path.join(d, n)
+    task = Task(tid, f"Crop of a {label} HEIC grid", f"400x400 crop at the centre of {name} ({w}x{h}, 512x512 HEVC tiles), to PNG")
+    tools = [
+        Tool("forcezoom crop", [fz, "crop", src, "--at", f"{w // 2},{h // 2}", "--size", "400", "-o", o("fz.png")], o("fz.png"), "fz"),
+        Tool("vips crop", ["vips", "crop", src, o("vips.png"), str(x), str(y), "400", "400"], o("vips.png")),
+    ]
+    if w * h > 40e6:  # a whole decode of the grid takes 10-40 s a run
+        tools[1].runs = 3
+        tools[1].note = "3 runs, timed right after forcezoom's (it decodes the whole grid)"
+    for t in tools:
+        run_once(t)
+    for t in tools:
+        check_image(t, o("vips.png"), (400, 400), "PAE")
+    task.tools = tools
+    return task
+
+
+def task_grid_thumb(tid, fz, subs, name, label):
+    """256 px thumbnail of a generated HEIC grid with no embedded thumbnail: forcezoom streams the
+    grid a row of tiles at a time, the tiles of a row decoded side by side."""
+    src = os.path.join(GRIDS, name)
+    w, h = vips_dims(src)
+    stem = os.path.splitext(name)[0]
+    d = fresh_dir(os.path.join(OUT, f"t{tid}"))
+    o = lambda n: os.path.join(d, n)
+    want = (256, round(256 * h / w)) if w >= h else (round(256 * w / h), 256)
+    task = Task(tid, f"256 px thumbnail, {label} HEIC grid",
+                f"{name} ({w}x{h}, 512x512 HEVC tiles, no embedded thumbnail) to a 256 px PNG, default limits")
+    tools = [
+        Tool("forcezoom thumb --no-embedded-thumbnail",
+             [fz, "thumb", src, "--size", "256", "--no-embedded-thumbnail", "--out", o("fz"), "--quiet"],
+             o(f"fz/{stem}.thumb.png"), "fz"),
+        Tool("vipsthumbnail", ["vipsthumbnail", src, "-s", "256", "-o", o("%s.vips.png")], o(f"{stem}.vips.png")),
+    ]
+    if w * h > 40e6:  # both decode every tile: 10-40 s a run
+        for t in tools:
+            t.runs = 3
+    for t in tools:
+        run_once(t)
+    for t in tools:
+        check_image(t, tools[0].output, want, "PSNR")
+    task.tools = tools
+    return task
+
+
+def task_grid_fit(tid, fz, subs, name, label):
+    """A grid HEIC fit to a phone screen held landscape, as task 3 does with the 20 MP JPEG."""
+    src = os.path.join(GRIDS, name)
+    d = fresh_dir(os.path.join(OUT, f"t{tid}"))
+    o = lambda n: os.path.join(d, n)
+    task = Task(tid, f"Fullscreen fit, {label} HEIC grid",
+                f"{name} fit into 1170x2532 held landscape-left (content turned 90 degrees clockwise), on black, to PNG")
+    v1, v2 = o("vips-t.v"), o("vips-r.v")
+    vips_chain = (f"vips thumbnail {shlex.quote(src)} {v1} 2532 --height 1170 && vips rot {v1} {v2} d90 && "
+                  f"vips gravity {v2} {o('vips.png')} centre 1170 2532 --extend black")
+    tools = [
+        Tool("forcezoom fit", [fz, "fit", src, "--screen", "1170x2532", "--orientation", "landscape-left",
+                               "--background", "black", "-o", o("fz.png")], o("fz.png"), "fz"),
+        Tool("vips thumbnail + rot + gravity", ["sh", "-c", vips_chain], o("vips.png"),
+             note="three vips processes with .v intermediates"),
+    ]
+    for t in tools:
+        run_once(t)
+    for t in tools:
+        check_image(t, tools[0].output, (1170, 2532), "PSNR")
+    task.tools = tools
+    return task
+
+
 def make_formats():
     """12 MP HEIC (with and without a 320 px embedded thumbnail, as phones write them) and WebP
     made from png12.png, and a mixed batch of JPEG, HEIC and WebP from batch200 (once)."""
@@ -1183,7 +1264,8 @@ def main():
     ap.add_argument("--batch-runs", type=int, default=int(os.environ.get("BENCH_BATCH_RUNS", "10")))
     ap.add_argument("--slow-runs", type=int, default=int(os.environ.get("BENCH_SLOW_RUNS", "3")),
                     help="runs for the batch's mogrify rows (each run takes 15-30 s)")
-    ap.add_argument("--tasks", default=os.environ.get("BENCH_TASKS", "1,1p,2,3,4,14,5,6,8,9,10,11,12,13,png"))
+    ap.add_argument("--tasks", default=os.environ.get(
+        "BENCH_TASKS", "1,1p,2,3,4,14,5,6,8,9,10,11,12,13,g12,g48,g200,gt12,gt200,gf12,png"))
     ap.add_argument("--quiet-wait", type=int, default=int(os.environ.get("BENCH_QUIET_WAIT", "0")),
                     help="wait up to this many seconds, at the start and before each task, for other processes "
                          "to use under 15%% of the CPUs (sampled over 3 s while the bench is idle)")
@@ -1250,6 +1332,15 @@ def main():
                                    "webp12.webp (4000x3000 lossy WebP, cwebp -q 80 of png12.png)", None, "Crop of a 12 MP WebP"))
         if "13" in wanted:
             tasks.append(task_mixed_batch("13", fz, subs, fdir))
+    grids = {"g12": ("grid-12mp.heic", "12 MP"), "g48": ("grid-48mp.heic", "48 MP"), "g200": ("grid-200mp.heic", "200 MP")}
+    for tid, (name, label) in grids.items():
+        if tid in wanted and os.path.exists(os.path.join(GRIDS, name)):
+            tasks.append(task_grid_crop(tid, fz, subs, name, label))
+    for tid, (name, label) in {"gt12": grids["g12"], "gt200": grids["g200"]}.items():
+        if tid in wanted and os.path.exists(os.path.join(GRIDS, name)):
+            tasks.append(task_grid_thumb(tid, fz, subs, name, label))
+    if "gf12" in wanted and os.path.exists(os.path.join(GRIDS, grids["g12"][0])):
+        tasks.append(task_grid_fit("gf12", fz, subs, *grids["g12"]))
     for task in tasks:
         for t in task.tools:
             if not t.ok:

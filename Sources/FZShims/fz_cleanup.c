@@ -2,6 +2,7 @@
 // See fz_process.h for the contract; this file is long because every signal path is here
 // together, where one can check that each is async-signal-safe.
 #include "fz_process.h"
+#include "fz_terminal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -137,6 +138,7 @@ static int fz_is_deferrable(int sig) { return sig == SIGINT || sig == SIGTERM ||
 
 static void fz_die_by(int sig) {
     __atomic_store_n(&fz_dying, 1, __ATOMIC_SEQ_CST);
+    fz_term_restore();  // a raw terminal (peek, the probe) gets its mode and screen back
     fz_wait_for_creations();
     fz_unlink_temps();
     signal(sig, SIG_DFL);
@@ -173,6 +175,7 @@ static void fz_on_signal(int sig) {
 static void fz_on_fault(int sig, siginfo_t *info, void *context) {
     (void)context;
     __atomic_store_n(&fz_dying, 1, __ATOMIC_SEQ_CST);
+    fz_term_restore();
     fz_wait_for_creations();
     fz_unlink_temps();
     for (int i = 0; i < FZ_FAULTS; i++) {

@@ -15,6 +15,9 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "fz_heif.h"
 
@@ -174,4 +177,49 @@ void fz_heif_image_release(const struct heif_image* a0) {
 }
 void fz_heif_nclx_color_profile_free(struct heif_color_profile_nclx* a0) {
     FZ_HEIF(heif_nclx_color_profile_free)(a0);
+}
+
+// fz_heif_context_read_memory (fz_heif.h says why): a heif_reader over bytes in memory.
+static int64_t fz_heif_memory_position(void *userdata) { return ((fz_heif_memory_reader *)userdata)->position; }
+
+static int fz_heif_memory_read(void *data, size_t size, void *userdata) {
+    fz_heif_memory_reader *r = userdata;
+    if (r->position < 0 || (int64_t)size > r->size - r->position) return 1;
+    memcpy(data, r->base + r->position, size);
+    if (r->drop && size >= 65536) {
+        // The whole pages inside what was read go back; the pages at either end may hold
+        // bytes read next.
+        uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+        uintptr_t start = ((uintptr_t)(r->base + r->position) + page - 1) & ~(page - 1);
+        uintptr_t end = ((uintptr_t)(r->base + r->position) + size) & ~(page - 1);
+        if (end > start) madvise((void *)start, end - start, MADV_DONTNEED);
+    }
+    r->position += (int64_t)size;
+    return 0;
+}
+
+static int fz_heif_memory_seek(int64_t position, void *userdata) {
+    fz_heif_memory_reader *r = userdata;
+    if (position < 0 || position > r->size) return 1;
+    r->position = position;
+    return 0;
+}
+
+static enum heif_reader_grow_status fz_heif_memory_wait(int64_t target, void *userdata) {
+    return target <= ((fz_heif_memory_reader *)userdata)->size ? heif_reader_grow_status_size_reached
+                                                                 : heif_reader_grow_status_size_beyond_eof;
+}
+
+struct heif_error fz_heif_context_read_memory(struct heif_context *ctx, fz_heif_memory_reader *state, const void *base,
+                                              size_t size, int drop) {
+    state->base = base;
+    state->size = (int64_t)size;
+    state->position = 0;
+    state->drop = drop;
+    state->reader.reader_api_version = 1;
+    state->reader.get_position = fz_heif_memory_position;
+    state->reader.read = fz_heif_memory_read;
+    state->reader.seek = fz_heif_memory_seek;
+    state->reader.wait_for_file_size = fz_heif_memory_wait;
+    return FZ_HEIF(heif_context_read_from_reader)(ctx, &state->reader, state, NULL);
 }

@@ -29,7 +29,10 @@ public struct ForceZoom: ParsableCommand {
               forcezoom info *.jpg --json
             """,
         version: version,
-        subcommands: [Crop.self, Fit.self, Frame.self, Transform.self, Animate.self, Thumb.self, Info.self, Fixture.self, Compare.self]
+        subcommands: [
+            Crop.self, Fit.self, Frame.self, Transform.self, Animate.self, Thumb.self, Info.self, Fixture.self, Compare.self,
+            View.self, Peek.self,
+        ]
     )
 
     /// Runs the command with forcezoom's exit codes: usage errors exit 2 (as scripts
@@ -80,7 +83,7 @@ public struct ForceZoom: ParsableCommand {
             }
             finishStdout()
             let names = subcommandNames
-            let subcommand = arguments.first { names.contains($0) }
+            let subcommand = arguments.starts(with: ["fixture", "kit"]) ? "fixture kit" : arguments.first { names.contains($0) }
             // A mistyped option explains whatever else the parser or validate() found missing.
             let unknown = ArgumentRepair.unknownOption(arguments, subcommands: configuration.subcommands)
             usageError(unknown ?? ArgumentRepair.withValidValues(message(for: error)), subcommand: subcommand)
@@ -92,6 +95,13 @@ public struct ForceZoom: ParsableCommand {
     /// number of arguments (10,000 files: 4 s), so files after `--` past the first are
     /// handed to the parsed command directly (they are plain names by definition).
     static func parseLinear(_ arguments: [String]) throws -> ParsableCommand {
+        if arguments.count >= 2, arguments[0] == "fixture", arguments[1] == "kit" {
+            // fixture's optional <pattern> argument would take "kit" before the parser looks
+            // for a subcommand, so `fixture kit` is parsed here (its help with its full name).
+            let rest = Array(arguments.dropFirst(2))
+            if rest.contains(where: { $0 == "-h" || $0 == "--help" }) { throw CleanExit.message(helpMessage(for: FixtureKit.self)) }
+            return try FixtureKit.parseAsRoot(rest)
+        }
         guard arguments.count > 64, let subcommand = arguments.first, subcommand == "info" || subcommand == "thumb",
             let separator = arguments.firstIndex(of: "--"), separator + 2 < arguments.count
         else { return try parseAsRoot(arguments) }

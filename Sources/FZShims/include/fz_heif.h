@@ -56,6 +56,21 @@ void fz_heif_image_handle_release(const struct heif_image_handle* a0);
 void fz_heif_image_release(const struct heif_image* a0);
 void fz_heif_nclx_color_profile_free(struct heif_color_profile_nclx* a0);
 
+// Reading a file held in memory through heif_context_read_from_reader. libheif 1.15 reads
+// every item's data when it opens a file (a 200 MP grid: all 90 MB of tiles): through this
+// reader it copies each piece out, and for a mapped file (`drop`) the pages it has read are
+// given back (madvise MADV_DONTNEED; they stay in the page cache), so opening a file does not
+// make it resident. `state` must outlive the context.
+typedef struct fz_heif_memory_reader {
+    const uint8_t *base;
+    int64_t size;
+    int64_t position;
+    int drop;
+    struct heif_reader reader;
+} fz_heif_memory_reader;
+struct heif_error fz_heif_context_read_memory(struct heif_context *ctx, fz_heif_memory_reader *state, const void *base,
+                                              size_t size, int drop);
+
 #ifdef __cplusplus
 }
 #endif

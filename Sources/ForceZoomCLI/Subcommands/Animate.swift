@@ -130,6 +130,7 @@ struct Animate: ParsableCommand {
     @OptionGroup var decode: DecodeFlags
     @OptionGroup var encode: EncodeFlags
     @OptionGroup var meta: MetadataFlags
+    @OptionGroup var show: ShowFlags
 
     /// `--overlay-at`: two whole numbers within ±1000000.
     static func point(_ list: NumberList) -> PixelPoint? {
@@ -210,7 +211,7 @@ struct Animate: ParsableCommand {
         if let overlayAt, Self.point(overlayAt) == nil {
             throw ValidationError("--overlay-at takes X,Y in whole screen pixels within ±1000000, got '\(Echo.value(overlayAt.text))'")
         }
-        if output == nil && apng == nil && contactSheet == nil && !json {
+        if output == nil && apng == nil && contactSheet == nil && !json && !show.show {
             throw ValidationError("say what to write: -o 'frames/%03d.png', --apng FILE, --contact-sheet FILE or --json")
         }
         try Outputs.checkNotEmpty(output, "-o")
@@ -228,7 +229,7 @@ struct Animate: ParsableCommand {
         let threads = Thumb.processorCount
         try Check.budget { () throws(BudgetError) in
             try budget.check("the frames in flight (--screen \(screen))", size: s, count: min(frameBound, 2 * threads))
-            if contactSheet != nil {
+            if contactSheet != nil || show.show {
                 let cell = AnimationRenderer.cellSize(screen: s)
                 try budget.check(
                     "the contact sheet (--frames \(frameBound))", size: AnimationRenderer.contactSheetSize(cell: cell, count: frameBound))
@@ -270,7 +271,7 @@ struct Animate: ParsableCommand {
         job.markers = try pins.load()
         job.frames = geometry(image: reader.header.uprightSize)
         job.pinSizes = pinRange.pinSizes(job.frames)
-        if output == nil && apng == nil && contactSheet == nil {
+        if output == nil && apng == nil && contactSheet == nil && !show.show {
             printJSON(job)  // geometry only: no pixels to decode or render
             return
         }
@@ -285,6 +286,7 @@ struct Animate: ParsableCommand {
         try Outputs.checkNotInputs(named.map(\.1), inputs: [input] + (overlay.map { [$0] } ?? []))
         if let overlay { job.overlay = (overlay, overlayAt.flatMap(Self.point) ?? PixelPoint(x: 0, y: 0), overlayFade ?? .out) }
         (job.output, job.apng, job.contactSheet, job.clip) = (output, apng, contactSheet, !bounce)
+        if show.show { job.showSheet = { try show.display([$0]) } }
         try job.run(reader)
         if json { printJSON(job) }
     }

@@ -83,6 +83,7 @@ struct Crop: ParsableCommand {
     @OptionGroup var encode: EncodeFlags
     @OptionGroup var meta: MetadataFlags
     @OptionGroup var sample: DepthFlags
+    @OptionGroup var show: ShowFlags
 
     /// The most points `--at-from` reads, and the largest file it reads.
     static let pointLimit = 100_000
@@ -139,6 +140,7 @@ struct Crop: ParsableCommand {
         if output == "-" && json { throw ValidationError("-o - writes the \(FormatNames.rendered) to stdout; --json cannot share it") }
         if output == "-" && at.count > 1 { throw ValidationError("-o - takes one --at") }
         try validateLossless()
+        try show.check(output: output, without: geometryOnly ? "--geometry-only" : lossless ? "--lossless" : nil)
     }
 
     /// The output side N.
@@ -206,13 +208,16 @@ struct Crop: ParsableCommand {
             // Pins keep their size in output pixels at any --zoom.
             PinLayer(markers, color: inks.map(PinRenderer.color)).draw(
                 on: &peek, transform: .translation(-g.window.x, -g.window.y).then(.scale(g.zoom, g.zoom)))
-            let path = paths[i]
-            let bytes = try ImageWriter.write(
-                peek, to: path, encoding: encode.encoding(forRendered: path), protecting: [input], color: carried,
-                metadata: metadata)
+            let path = show.writes(output: output) ? paths[i] : nil
+            let bytes = try path.flatMap { path throws in
+                try ImageWriter.write(
+                    peek, to: path, encoding: encode.encoding(forRendered: path), protecting: [input], color: carried,
+                    metadata: metadata)
+            }
             if json {
                 print(geometryJSON(g, header: header, requested: at[i], output: path, bytes: bytes, path: reader.path))
             }
+            try show.display([peek])
         }
     }
 
@@ -231,12 +236,15 @@ struct Crop: ParsableCommand {
             let format = padded ? source.format.union(background.color.minimalFormat) : source.format
             var peek = Image16(width: g.side, height: g.side, format: format, fill: background.color)
             peek.place(source.converted(to: format), at: g.destination)
+            let path = show.writes(output: output) ? paths[i] : nil
             let bytes: Int64?
-            bytes = try ImageWriter.write(
-                peek, to: paths[i], settings: encode.png, protecting: [input], color: carried, metadata: metadata)
-            if json {
-                print(geometryJSON(g, header: header, requested: at[i], output: paths[i], bytes: bytes, path: reader.path, depth: 16))
+            bytes = try path.flatMap { path throws in
+                try ImageWriter.write(peek, to: path, settings: encode.png, protecting: [input], color: carried, metadata: metadata)
             }
+            if json {
+                print(geometryJSON(g, header: header, requested: at[i], output: path, bytes: bytes, path: reader.path, depth: 16))
+            }
+            if show.show { try show.display([InlineImage.eightBit(peek)]) }
         }
     }
 

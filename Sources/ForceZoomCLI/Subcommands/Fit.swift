@@ -47,8 +47,10 @@ struct Fit: ParsableCommand {
     @OptionGroup var decode: DecodeFlags
     @OptionGroup var encode: EncodeFlags
     @OptionGroup var meta: MetadataFlags
+    @OptionGroup var show: ShowFlags
 
     func validate() throws {
+        try show.check(output: outputOptions.output)
         try screen.check("--screen")
         try Self.checkScale(scale, screen: screen)
         let (canvas, budget) = (screenPixels, decode.budget)
@@ -83,10 +85,13 @@ struct Fit: ParsableCommand {
             scaled, geometry: g, background: inks.map(background.color), pins: PinLayer(markers, color: inks.map(PinRenderer.color)))
         for w in reader.warnings { Terminal.warning("\(reader.path): \(w)") }
         let path = outputOptions.path(input: input, suffix: "fit")
-        let bytes: Int64?
-        bytes = try ImageWriter.write(
-            canvas, to: path, encoding: encode.encoding(forRendered: path), protecting: [input],
-            color: carried, metadata: meta.carried(reader, output: path))
+        let writes = show.writes(output: outputOptions.output)
+        var bytes: Int64?
+        if writes {
+            bytes = try ImageWriter.write(
+                canvas, to: path, encoding: encode.encoding(forRendered: path), protecting: [input],
+                color: carried, metadata: meta.carried(reader, output: path))
+        }
         if outputOptions.json {
             print(
                 JSON.record([
@@ -95,9 +100,10 @@ struct Fit: ParsableCommand {
                     ("contentBounds", g.bounds.json), ("scale", .number(g.scale)), ("scaledSize", g.scaledSize.json),
                     ("contentRect", PixelRect(origin: g.offset, size: g.scaledSize).json),
                     ("visibleImageRect", g.visibleImageRect.json), ("transform", g.transform.json),
-                    ("canvasImageRect", g.canvasImageRect.json), ("output", .string(path)),
+                    ("canvasImageRect", g.canvasImageRect.json), ("output", writes ? .string(path) : .null),
                     ("bytes", bytes.map { .int($0) } ?? .null),
                 ]))
         }
+        try show.display([canvas])
     }
 }

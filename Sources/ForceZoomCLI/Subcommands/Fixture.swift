@@ -33,7 +33,9 @@ struct Fixture: ParsableCommand {
               forcezoom fixture orientation --size 600x400 --exif-orientation 6 -o o6.jpg
               forcezoom fixture gradient --size 256x16 --color gray --depth 16 -o g16.png
               forcezoom fixture --decode crop.png
-            """)
+              forcezoom fixture kit kit --set orientation
+            """,
+        subcommands: [FixtureKit.self])
 
     @Argument(help: ArgumentHelp("The pattern: \(Pattern.Kind.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "pattern"))
     var pattern: Pattern.Kind?
@@ -279,7 +281,7 @@ struct Fixture: ParsableCommand {
             // Not exact: lossy or resampled, fitted (`FittedTrace`).
             guard let f = FittedTrace.fit(image) else {
                 throw ToolFailure(
-                    "\(path == "-" ? "<stdin>" : path): not a piece of a coords fixture: neither exact (1:1 or a whole-number zoom, padded or not) nor fitted within 2 pixels over half its pixels (recoloured, or too damaged?)"
+                    "\(path == "-" ? "<stdin>" : path): not a piece of a coords fixture: neither exact (1:1 or a whole-number zoom, padded or not) nor fitted within \(Int(FittedTrace.tolerance)) pixels over half its pixels (recoloured, or too damaged?)"
                 )
             }
             print(

@@ -47,8 +47,10 @@ struct Frame: ParsableCommand {
     @OptionGroup var decode: DecodeFlags
     @OptionGroup var encode: EncodeFlags
     @OptionGroup var meta: MetadataFlags
+    @OptionGroup var show: ShowFlags
 
     func validate() throws {
+        try show.check(output: outputOptions.output)
         try view.check("--view")
         try at.check("--at")
         if size != nil && screen != nil { throw ValidationError("--size and --screen both set the side; give one") }
@@ -117,9 +119,12 @@ struct Frame: ParsableCommand {
         let canvas: Image
         canvas = try render(reader, fit: fit, peek: peek, style: style, markers: markers, inks: DrawingColors(output: carried))
         let path = outputOptions.path(input: input, suffix: "frame")
-        try ImageWriter.write(
-            canvas, to: path, encoding: encode.encoding(forRendered: path), protecting: [input], color: carried,
-            metadata: meta.carried(reader, output: path))
+        let writes = show.writes(output: outputOptions.output)
+        if writes {
+            try ImageWriter.write(
+                canvas, to: path, encoding: encode.encoding(forRendered: path), protecting: [input], color: carried,
+                metadata: meta.carried(reader, output: path))
+        }
         if outputOptions.json {
             print(
                 JSON.record([
@@ -127,8 +132,9 @@ struct Frame: ParsableCommand {
                     ("scale", .number(fit.scale)), ("imageRect", fit.imageRect.json),
                     ("point", .object([("x", .int(point.x)), ("y", .int(point.y))])), ("side", .int(side)),
                     ("cropRect", peek.coveredRect.json), ("box", FrameRenderer.boxRect(fit: fit, peek: peek).json),
-                    ("output", .string(path)),
+                    ("output", writes ? .string(path) : .null),
                 ]))
         }
+        try show.display([canvas])
     }
 }

@@ -112,6 +112,7 @@ struct Thumb: ParsableCommand {
     @OptionGroup var decode: DecodeFlags
     @OptionGroup var encode: EncodeFlags
     @OptionGroup var meta: MetadataFlags
+    @OptionGroup var show: ShowFlags
 
     func validate() throws {
         if inputs.isEmpty && from == nil { throw ValidationError("name files or folders, or give --from FILE") }
@@ -153,6 +154,7 @@ struct Thumb: ParsableCommand {
         if dryRun { return dryRunReport(jobs, sharding) }
         var batch = ThumbnailBatch(thumbnailer: try thumbnailer(jobs), sharding: sharding, jobs: jobs, workers: self.jobs ?? Self.processorCount)
         (batch.walkFailures, batch.otherFiles) = (walkFailures, otherFiles)
+        var shown: [String] = []
         var line = ProgressLine(enabled: !quiet && (progress || Terminal.stderrIsTerminal))
         let outcome = batch.run(
             onFailure: { failure, _ in
@@ -169,6 +171,7 @@ struct Thumb: ParsableCommand {
                     }
                 }
                 if json { emit(sharding.tag(result.json)) }
+                if show.show, case .made = result.outcome { shown.append(result.output) }
             },
             onTick: { counts in line.draw(counts.line(elapsed: clock.elapsed)) })
         line.clear()
@@ -180,6 +183,7 @@ struct Thumb: ParsableCommand {
         }
         StandardOutput.flush()
         if let signal = outcome.signal { Interrupts.end(by: signal) }
+        if let strip = try ThumbnailStrip.make(shown, options: encode.reading(decode)) { try show.display([strip]) }
         if outcome.counts.failed > 0 || outcome.journalFailure != nil { throw ExitCode(1) }
     }
 

@@ -74,6 +74,7 @@ struct Transform: ParsableCommand {
     @OptionGroup var encode: EncodeFlags
     @OptionGroup var meta: MetadataFlags
     @OptionGroup var sample: DepthFlags
+    @OptionGroup var show: ShowFlags
 
     static func numbers(_ list: NumberList, count: Set<Int>) -> [Double]? {
         count.contains(list.values.count) ? list.values : nil
@@ -84,6 +85,7 @@ struct Transform: ParsableCommand {
     static let factorLimit = 1e6, shiftLimit = 1e9
 
     func validate() throws {
+        try show.check(output: outputOptions.output)
         for d in rotate { try Check.number(d, "--rotate", in: -1e6...1e6, unit: " degrees") }
         for s in scale {
             guard let v = Self.numbers(s, count: [1, 2]) else { throw ValidationError("--scale takes S or SX,SY, got '\(Echo.value(s.text))'") }
@@ -190,11 +192,12 @@ struct Transform: ParsableCommand {
         if let a = anchor.flatMap(Self.anchorPoint) { job.anchor = a }
         job.loadMarkers = { try pins.load() }
         job.depth = sample.depth
+        (job.writes, job.show) = (show.writes(output: outputOptions.output), show.show ? { try show.display([$0]) } : nil)
         let result = try job.run()
         guard outputOptions.json else { return }
         var members: [(String, JSON)] = [
             ("input", .string(result.input)), ("uprightSize", result.uprightSize.json), ("transform", result.transform.json),
-            ("canvas", result.canvas.json), ("output", .string(result.output)),
+            ("canvas", result.canvas.json), ("output", job.writes ? .string(result.output) : .null),
         ]
         if let depth = result.bitDepth { members.append(("bitDepth", .int(depth))) }
         print(JSON.record(members))

@@ -23,6 +23,9 @@ public struct DecodeOptions: Hashable, Sendable {
     public var maxMemory: Int64 = MemoryLimit.cap(1 << 30)
     /// The frame of an animated image to read, from 1 (animated WebP; other files have one).
     public var frame = 1
+    /// Threads one image's decoding may use (HEIF grid tiles decode side by side); a batch
+    /// (`thumb -j`) gives each image its share.
+    public var threads = Threads.perImage
     /// The most bytes read from standard input.
     public var stdinLimit = 1 << 30
     /// The profile CMYK and YCCK JPEGs without a usable one of their own are read through

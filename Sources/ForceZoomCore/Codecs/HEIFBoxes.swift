@@ -311,6 +311,19 @@ extension HEIFBoxes {
     /// item and its alpha: ipco, ipma, iprp and meta grow, and every iloc offset past the old end of meta
     /// moves by the bytes added. nil when the boxes are not as libheif writes them.
     static func addingRotation(_ bytes: [UInt8], degrees: Int) -> [UInt8]? {
+        addingProperty(bytes, [0, 0, 0, 9] + Array("irot".utf8) + [UInt8((degrees / 90) & 3)])
+    }
+
+    /// `bytes` with an essential `imir` property added as `addingRotation` adds `irot` (after
+    /// it, as HEIF orders them: irot, then imir). `axis` as libheif reads it: 0 exchanges top
+    /// and bottom, 1 left and right.
+    static func addingMirror(_ bytes: [UInt8], axis: Int) -> [UInt8]? {
+        addingProperty(bytes, [0, 0, 0, 9] + Array("imir".utf8) + [UInt8(axis & 1)])
+    }
+
+    /// `bytes` with the transformative property box `property` associated (essential) with the
+    /// primary item and its alpha, after the properties it already has.
+    static func addingProperty(_ bytes: [UInt8], _ property: [UInt8]) -> [UInt8]? {
         func find(_ type: String, in range: Range<Int>) -> (start: Int, header: Int, size: Int)? {
             var i = range.lowerBound
             while i + 8 <= range.upperBound {
@@ -336,7 +349,7 @@ extension HEIFBoxes {
             count += 1
             i += Int(s)
         }
-        let irot: [UInt8] = [0, 0, 0, 9] + Array("irot".utf8) + [UInt8((degrees / 90) & 3)]
+        let irot = property
         let index = count + 1
         let version = bytes[ipma.start + 8], wide = bytes[ipma.start + 11] & 1 == 1
         guard wide || index < 128 else { return nil }

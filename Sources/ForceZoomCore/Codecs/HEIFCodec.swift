@@ -17,6 +17,11 @@ public struct HEIFDetails: Hashable, Sendable {
     public var codec: String
     /// Tiles of a grid image (0: not a grid).
     public var gridTiles: Int
+    /// A grid's columns and rows of tiles and the coded size of one tile (0 and nil: not a
+    /// grid, or one only libheif composes).
+    public var gridColumns = 0
+    public var gridRows = 0
+    public var tileSize: PixelSize?
     /// Bits per luma sample as stored (8, 10, 12).
     public var bitDepth: Int
     public var hasAlpha: Bool
@@ -92,7 +97,9 @@ final class HEIFDecoder: ImageDecoder {
     private let path: String
     private let options: DecodeOptions
     /// The file's bytes: libheif reads them in place for as long as the context lives.
-    private let data: UnsafeMutableRawBufferPointer
+    private let file: HEIFFileBytes
+    /// The reader libheif reads `file` through (`fz_heif_context_read_memory`).
+    private let reader: UnsafeMutablePointer<fz_heif_memory_reader>
     private let context: OpaquePointer
     private let handle: OpaquePointer
     /// The decoded image and its interleaved plane (after `begin`).
@@ -100,6 +107,15 @@ final class HEIFDecoder: ImageDecoder {
     private var plane: UnsafePointer<UInt8>?
     private var stride = 0
     private var next = 0
+    /// A grid's tiles, decoded one by one for crops (`HEIFTileDecoder`); nil: whole decodes only.
+    private var tiles: HEIFTileDecoder?
+    /// What a whole decode needs, checked when one starts (not on open) for a grid whose
+    /// crops need only a few tiles.
+    private var wholeDecodeMemory: Int64 = 0
+    /// Why the grid cannot be decoded (tiles not covering it, missing...), said on decoding.
+    private var gridProblem: String?
+    /// The rows of a grid decoded a band of tiles at a time (`begin` of a grid).
+    private var stream: HEIFTileStream?
     /// The image at 16 bits a sample (`beginDeep`), instead of `plane`.
     private var deep: [UInt8]?
 
@@ -115,13 +131,24 @@ final class HEIFDecoder: ImageDecoder {
                 reason: "cannot start a thread for the HEVC decoder (\(Errno(threadError)); is the process limit, ulimit -u, reached?)")
         }
         let limit = options.maxMemory > 0 ? Int(min(options.maxMemory, Int64(Int.max - 1))) : Int.max - 1
-        guard let bytes = source.file.readAll(limit: limit) else {
+        guard let file = try HEIFFileBytes.load(source, limit: limit, path: path) else {
             throw .overMemoryLimit(path: path, needed: Int64(limit) + 1, limit: options.maxMemory)
         }
         // The boxes are read first, without libheif: a reference loop would make libheif 1.15
         // recurse until its stack overflows, and the primary item's ispe is checked against the
         // pixel limit before libheif allocates anything for it.
-        let boxes = HEIFBoxes(bytes)
+        var bytes = file.head
+        var boxes = HEIFBoxes(bytes)
+        var grid: HEIFGrid?
+        var gridError: HEIFGrid.Invalid?
+        do { grid = try HEIFGrid.read(bytes, fileSize: file.count) } catch { gridError = error }
+        // Something past `meta` is needed (a grid descriptor in mdat): read it all.
+        if bytes.count < file.count && (boxes.unreadableDerived != nil || gridError != nil) {
+            bytes = file.whole
+            boxes = HEIFBoxes(bytes)
+            gridError = nil
+            do { grid = try HEIFGrid.read(bytes, fileSize: file.count) } catch { gridError = error }
+        }
         if boxes.referenceLoop {
             throw .corruptHeader(path: path, detail: "the image's derivation references (dimg) form a loop")
         }
@@ -129,12 +156,15 @@ final class HEIFDecoder: ImageDecoder {
             throw .corruptHeader(path: path, detail: "the image derives from item \(item), which the file does not have")
         }
         if let size = boxes.primarySize { try options.checkPixels(size, path: path) }
+        // A broken grid fails its decodes, not `info` (its header facts still stand).
+        gridProblem = gridError?.detail
+        var wholeMemory: Int64 = 0
         // libde265 allocates for the size its parameter sets declare (up to 16 bits a
         // sample, three planes, and libheif's converted copy): check that too.
         if let grid = boxes.gridSize {
             // The canvas libheif makes for a grid (and its converted copy).
             try options.checkPixels(grid, path: path)
-            try options.checkMemory(grid.area.multipliedReportingOverflow(by: 8).partialValue, path: path)
+            wholeMemory = grid.area.multipliedReportingOverflow(by: 8).partialValue
         }
         if let item = boxes.unreadableDerived {
             throw .corruptHeader(path: path, detail: "the grid or overlay descriptor of item \(item) cannot be read")
@@ -144,27 +174,23 @@ final class HEIFDecoder: ImageDecoder {
             try options.checkPixels(coded, path: path)
             try options.checkMemory(coded.area.multipliedReportingOverflow(by: 12).partialValue, path: path)
         }
-        guard let memory = malloc(max(bytes.count, 1)) else {
-            throw .readFailed(path: path, reason: "out of memory for the \(bytes.count)-byte file")
-        }
-        let buffer = UnsafeMutableRawBufferPointer(start: memory, count: bytes.count)
-        bytes.withUnsafeBytes { buffer.copyMemory(from: $0) }
         guard let ctx = fz_heif_context_alloc() else {
-            free(memory)
             throw .readFailed(path: path, reason: "libheif could not allocate a context")
         }
+        let reader = UnsafeMutablePointer<fz_heif_memory_reader>.allocate(capacity: 1)
         func fail(_ error: DecodeError) -> DecodeError {
             fz_heif_context_free(ctx)
-            free(memory)
+            reader.deallocate()
             return error
         }
         fz_heif_context_set_max_decoding_threads(ctx, 0)
-        var err = fz_heif_context_read_from_memory_without_copy(ctx, memory, bytes.count, nil)
+        var err = fz_heif_context_read_memory(ctx, reader, file.buffer.baseAddress, file.count, file.mapped ? 1 : 0)
         if err.code != heif_error_Ok { throw fail(Self.error(err, path: source.name, header: true)) }
         var h: OpaquePointer?
         err = fz_heif_context_get_primary_image_handle(ctx, &h)
         guard err.code == heif_error_Ok, let h else { throw fail(Self.error(err, path: source.name, header: true)) }
-        data = buffer
+        self.file = file
+        self.reader = reader
         context = ctx
         handle = h
 
@@ -239,11 +265,17 @@ final class HEIFDecoder: ImageDecoder {
         exif = exifBlock
         xmp = Self.readXMP(of: h)
         let codec = boxes.primaryType == "grid" ? HEIFBoxes.codec(boxes.tileType) : HEIFBoxes.codec(boxes.primaryType)
-        heif = HEIFDetails(
+        var facts = HEIFDetails(
             brand: boxes.majorBrand, compatibleBrands: boxes.compatibleBrands, codec: codec,
             gridTiles: boxes.gridTiles, bitDepth: depth, hasAlpha: alpha,
             transformations: boxes.transformations, codedSize: coded, thumbnails: thumbnails,
             colorType: colorType, nclx: nclxValues)
+        if let grid {
+            facts.gridColumns = grid.canvas.columns
+            facts.gridRows = grid.canvas.rows
+            facts.tileSize = grid.canvas.tile
+        }
+        heif = facts
 
         try options.checkPixels(coded, path: path)
         try options.checkPixels(storedSize, path: path)
@@ -253,17 +285,31 @@ final class HEIFDecoder: ImageDecoder {
         let area = Int64(coded.width) * Int64(coded.height)
         let planes = area * (3 + (alpha ? 1 : 0)) * bytesPerSample
         let interleaved = area * Int64(pixelFormat.channels) * 2
-        try options.checkMemory(planes + interleaved + Int64(bytes.count), path: path)
+        wholeDecodeMemory = max(wholeMemory, planes + interleaved + Int64(file.count))
+        if let grid, grid.canvas.displayedSize == storedSize, (grid.alphaTiles != nil) == alpha {
+            tiles = HEIFTileDecoder(grid: grid, file: file, path: path)
+        } else {
+            try options.checkMemory(wholeDecodeMemory, path: path)
+        }
     }
 
     deinit {
         if let image { fz_heif_image_release(image) }
         fz_heif_image_handle_release(handle)
         fz_heif_context_free(context)
-        free(data.baseAddress)
+        reader.deallocate()
     }
 
     func begin(denominator: Int, columns: Range<Int>?) throws(DecodeError) -> RowLayout {
+        if let gridProblem { throw .corrupt(path: path, detail: gridProblem) }
+        if let tiles {
+            let window = columns.map { $0.clamped(to: 0..<storedSize.width) } ?? 0..<storedSize.width
+            let s = HEIFTileStream(tiles: tiles, columns: window.isEmpty ? 0..<storedSize.width : window, threads: options.threads)
+            try options.checkMemory(s.memory, path: path)
+            stream = s
+            return RowLayout(firstColumn: s.columns.lowerBound, width: s.columns.count, height: storedSize.height)
+        }
+        try options.checkMemory(wholeDecodeMemory, path: path)
         guard let decodeOptions = fz_heif_decoding_options_alloc() else {
             throw .readFailed(path: path, reason: "libheif could not allocate decoding options")
         }
@@ -293,6 +339,8 @@ final class HEIFDecoder: ImageDecoder {
     /// served by `read` as the 8-bit plane is.
     func beginDeep(columns: Range<Int>?) throws(DecodeError) -> RowLayout? {
         guard bitDepth > 8 else { return nil }
+        if let gridProblem { throw .corrupt(path: path, detail: gridProblem) }
+        try options.checkMemory(wholeDecodeMemory, path: path)
         // libheif's 16-bit plane and the widened copy are held together.
         let samples = Int64(storedSize.width) * Int64(storedSize.height) * Int64(pixelFormat.channels)
         try options.checkMemory(samples * 4, path: path)
@@ -331,7 +379,21 @@ final class HEIFDecoder: ImageDecoder {
         return RowLayout(firstColumn: 0, width: storedSize.width, height: storedSize.height)
     }
 
-    func skip(rows: Int) throws(DecodeError) { next = min(storedSize.height, next + max(0, rows)) }
+    /// A grid's rectangles from the tiles they touch, when that is fewer than all of them or
+    /// the whole decode is over the memory budget.
+    func readRegions(_ rects: [PixelRect]) throws(DecodeError) -> [Image]? {
+        if let gridProblem { throw .corrupt(path: path, detail: gridProblem) }
+        guard let tiles else { return nil }
+        let overBudget = options.maxMemory > 0 && wholeDecodeMemory > options.maxMemory
+        guard overBudget || tiles.tileCount(for: rects) < tiles.grid.tiles.count else { return nil }
+        try options.checkMemory(tiles.memory(for: rects), path: path)
+        return try tiles.read(rects, threads: options.threads)
+    }
+
+    func skip(rows: Int) throws(DecodeError) {
+        if stream != nil { return stream!.skip(rows: rows) }
+        next = min(storedSize.height, next + max(0, rows))
+    }
 
     var embeddedThumbnails: [PixelSize] { heif.thumbnails }
 
@@ -377,6 +439,7 @@ final class HEIFDecoder: ImageDecoder {
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer, rows: Int) throws(DecodeError) -> Int {
+        if stream != nil { return try stream!.read(into: buffer, rows: rows) }
         if let deep {
             let n = max(0, min(rows, storedSize.height - next))
             let rowBytes = storedSize.width * pixelFormat.channels * 2
@@ -421,7 +484,9 @@ extension ImageFormat {
 
 extension HEIFDetails: CodecDetails {
     public var summary: [String] {
-        var parts = ["brand \(brand)", gridTiles > 0 ? "\(codec) grid of \(gridTiles) tiles" : codec, "\(bitDepth)-bit"]
+        var grid = "\(codec) grid of \(gridTiles) tiles"
+        if let tileSize { grid = "\(codec) grid of \(gridColumns)x\(gridRows) tiles of \(tileSize)" }
+        var parts = ["brand \(brand)", gridTiles > 0 ? grid : codec, "\(bitDepth)-bit"]
         if hasAlpha { parts.append("alpha") }
         if !transformations.isEmpty { parts.append(transformations.joined(separator: " + ") + " (applied; coded \(codedSize))") }
         if !thumbnails.isEmpty {
@@ -440,7 +505,10 @@ extension HEIFDetails: CodecDetails {
         [
             ("bitDepth", .int(bitDepth)), ("brand", .string(brand)),
             ("compatibleBrands", .array(compatibleBrands.map { .string($0) })),
-            ("codec", .string(codec)), ("gridTiles", .int(gridTiles)), ("alpha", .bool(hasAlpha)),
+            ("codec", .string(codec)), ("gridTiles", .int(gridTiles)),
+            ("gridColumns", .int(gridColumns)), ("gridRows", .int(gridRows)),
+            ("tileWidth", tileSize.map { .int($0.width) } ?? .null), ("tileHeight", tileSize.map { .int($0.height) } ?? .null),
+            ("alpha", .bool(hasAlpha)),
             ("transformations", .array(transformations.map { .string($0) })),
             ("thumbnails", .array(thumbnails.map { .array([.int($0.width), .int($0.height)]) })),
             ("colorBox", colorType.isEmpty ? .null : .string(colorType)),
@@ -472,9 +540,13 @@ enum HEIFEncoder {
     /// - Parameters:
     ///   - quality: 1-100 (libheif's lossy quality); `lossless` for the encoder's lossless mode.
     ///   - exif: a TIFF block; `rotation`: 0, 90, 180 or 270 (anticlockwise, as irot says).
+    ///   - mirror: an `imir` axis (0 top-bottom, 1 left-right, as libheif reads it) after the irot.
+    ///   - tenBit: 10-bit samples (0-1023, interleaved as `image`'s format, RGB or RGBA) coded
+    ///     instead of `image`'s 8-bit pixels (which then give only the size and format): a
+    ///     Main 10 HEIC or a 10-bit AVIF.
     static func encode(
         _ image: Image, avif: Bool, quality: Int, lossless: Bool, exif: [UInt8]?, rotation: Int,
-        xmp: [UInt8]? = nil, path: String
+        mirror: Int? = nil, tenBit: [UInt16]? = nil, xmp: [UInt8]? = nil, path: String
     ) throws(OutputError) -> [UInt8] {
         let source = image.format.isGray ? image.converted(to: image.format.hasAlpha ? .rgba : .rgb) : image
         func fail(_ what: String, _ e: heif_error? = nil) -> OutputError {
@@ -491,21 +563,35 @@ enum HEIFEncoder {
         _ = fz_heif_encoder_set_lossless(enc, lossless ? 1 : 0)
         var img: OpaquePointer?
         let alpha = source.format.hasAlpha
-        err = fz_heif_image_create(
-            Int32(source.width), Int32(source.height), heif_colorspace_RGB,
-            alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, &img)
+        let chroma =
+            tenBit == nil
+            ? (alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB)
+            : (alpha ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RRGGBB_LE)
+        err = fz_heif_image_create(Int32(source.width), Int32(source.height), heif_colorspace_RGB, chroma, &img)
         guard err.code == heif_error_Ok, let img else { throw fail("cannot make the image", err) }
         defer { fz_heif_image_release(img) }
-        err = fz_heif_image_add_plane(img, heif_channel_interleaved, Int32(source.width), Int32(source.height), 8)
+        err = fz_heif_image_add_plane(img, heif_channel_interleaved, Int32(source.width), Int32(source.height), tenBit == nil ? 8 : 10)
         guard err.code == heif_error_Ok else { throw fail("cannot add the plane", err) }
         var stride: Int32 = 0
         guard let plane = fz_heif_image_get_plane(img, heif_channel_interleaved, &stride) else { throw fail("no plane") }
         let rowBytes = source.width * source.format.channels
-        source.pixels.withUnsafeBytes { p in
+        if let tenBit {
+            // Little-endian 16-bit words, 10 significant bits, as RRGGBB_LE says.
             for y in 0..<source.height {
-                (plane + y * Int(stride)).update(
-                    from: p.baseAddress!.advanced(by: y * rowBytes).assumingMemoryBound(to: UInt8.self),
-                    count: rowBytes)
+                let row = plane + y * Int(stride)
+                for k in 0..<rowBytes {
+                    let v = tenBit[y * rowBytes + k]
+                    row[2 * k] = UInt8(v & 0xFF)
+                    row[2 * k + 1] = UInt8(v >> 8)
+                }
+            }
+        } else {
+            source.pixels.withUnsafeBytes { p in
+                for y in 0..<source.height {
+                    (plane + y * Int(stride)).update(
+                        from: p.baseAddress!.advanced(by: y * rowBytes).assumingMemoryBound(to: UInt8.self),
+                        count: rowBytes)
+                }
             }
         }
         var handle: OpaquePointer?
@@ -530,10 +616,19 @@ enum HEIFEncoder {
         }
         err = withExtendedLifetime(sink) { fz_heif_context_write(ctx, &writer, Unmanaged.passUnretained(sink).toOpaque()) }
         guard err.code == heif_error_Ok else { throw fail("writing failed", err) }
-        if rotation == 0 { return sink.bytes }
-        guard let rotated = HEIFBoxes.addingRotation(sink.bytes, degrees: rotation) else {
-            throw fail("cannot add the irot box to what libheif wrote")
+        var bytes = sink.bytes
+        if rotation != 0 {
+            guard let rotated = HEIFBoxes.addingRotation(bytes, degrees: rotation) else {
+                throw fail("cannot add the irot box to what libheif wrote")
+            }
+            bytes = rotated
         }
-        return rotated
+        if let mirror {
+            guard let mirrored = HEIFBoxes.addingMirror(bytes, axis: mirror) else {
+                throw fail("cannot add the imir box to what libheif wrote")
+            }
+            bytes = mirrored
+        }
+        return bytes
     }
 }

@@ -69,6 +69,10 @@ protocol ImageDecoder: AnyObject {
     /// Decodes embedded thumbnail `index` whole, upright, in `pixelFormat` (independent of
     /// the row stream: the main image can still be read afterwards).
     func decodeEmbeddedThumbnail(_ index: Int) throws(DecodeError) -> Image
+
+    /// Decodes stored rectangles directly, without the row stream, where the format can do
+    /// better than rows (the tiles of an HEIF grid); nil: read them from the rows.
+    func readRegions(_ rects: [PixelRect]) throws(DecodeError) -> [Image]?
 }
 
 extension ImageDecoder {
@@ -79,6 +83,7 @@ extension ImageDecoder {
     var exifOrientationApplies: Bool { true }
     var xmp: [UInt8]? { nil }
     var iptc: [UInt8]? { nil }
+    func readRegions(_ rects: [PixelRect]) throws(DecodeError) -> [Image]? { nil }
     var denominators: [Int] { [1] }
     func beginDeep(columns: Range<Int>?) throws(DecodeError) -> RowLayout? { nil }
     func scaledSize(denominator: Int) -> PixelSize { storedSize }

@@ -74,6 +74,13 @@ public final class ImageReader {
     /// - Returns: one image per rectangle, in stored orientation.
     /// - Throws: `DecodeError` on corrupt or truncated data (unless lenient).
     public func readStored(_ rects: [PixelRect]) throws(DecodeError) -> [Image] {
+        let bounds = PixelRect(size: header.storedSize)
+        precondition(rects.allSatisfy { !$0.isEmpty && $0.intersection(bounds) == $0 }, "region outside image")
+        // A decoder that reads regions better than rows (the tiles of an HEIF grid).
+        if !rects.isEmpty, let images = try decoder.readRegions(rects) {
+            consumed = true
+            return images
+        }
         let pieces = try readPieces(rects, deep: false)
         return zip(rects, pieces).map { Image(width: $0.width, height: $0.height, format: header.pixelFormat, pixels: $1) }
     }

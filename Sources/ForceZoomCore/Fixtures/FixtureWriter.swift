@@ -41,6 +41,14 @@ public struct FixtureEncoding: Hashable, Sendable {
     /// written, so the upright image is the pattern. `exifOrientation` is then only a tag:
     /// HEIF readers must not apply it (the pixels are not turned for it).
     public var heifRotation = 0
+    /// HEIF: an `imir` axis (0 top-bottom, 1 left-right, as libheif reads it) after the irot;
+    /// the pixels are stored so that the upright image is still the pattern.
+    public var heifMirror: Int?
+    /// Write `exifOrientation` as a tag only, the pixels left upright (a "wrongly tagged"
+    /// file, as `exiftool -Orientation=6 -n` makes one).
+    public var exifTagOnly = false
+    /// JPEG: also an XMP packet (APP1) whose tiff:Orientation says this, whatever EXIF says.
+    public var xmpOrientation: Int?
     public var color: PNGColor = .rgb
     public var depth = 8
     public var interlaced = false
@@ -79,10 +87,19 @@ public enum FixtureWriter {
     ///   - path: output path ("-" for stdout).
     /// - Throws: `FixtureError`.
     public static func write(_ pattern: Pattern, encoding: FixtureEncoding, to path: String) throws(FixtureError) {
+        let out: OutputFile
+        do { out = try OutputFile(path: path) } catch { throw .output(error) }
+        try write(pattern, encoding: encoding, into: out)
+    }
+
+    /// Writes `pattern` into `out` and commits it (discards it on failure).
+    public static func write(_ pattern: Pattern, encoding: FixtureEncoding, into out: OutputFile) throws(FixtureError) {
+        let path = out.path
         let heif = encoding.heic || encoding.avif
-        // irot turns anticlockwise: 90 is EXIF 8, 180 is 3, 270 is 6.
-        let irot = Orientation(rawValue: [90: 8, 180: 3, 270: 6][encoding.heifRotation] ?? 1) ?? .up
-        let o = heif ? irot : encoding.exifOrientation ?? .up
+        let o =
+            heif
+            ? heifOrientation(rotation: encoding.heifRotation, mirror: encoding.heifMirror)
+            : encoding.exifTagOnly ? .up : encoding.exifOrientation ?? .up
         let stored = o.swapsAxes ? pattern.size.transposed : pattern.size
         func sample(_ x: Int, _ y: Int) -> Sample16 {
             let u = o.uprightPixel(forStored: PixelPoint(x: x, y: y), stored: stored)
@@ -90,7 +107,6 @@ public enum FixtureWriter {
         }
         let tiff = encoding.exifOrientation.map { exifTIFF(orientation: $0) }
         do {
-            let out = try OutputFile(path: path)
             do {
                 if encoding.webp || heif {
                     try writeWebPOrHEIF(stored: stored, encoding: encoding, exif: tiff, sample: sample, into: out)
@@ -127,7 +143,7 @@ public enum FixtureWriter {
                         progressive: encoding.progressive, arithmetic: encoding.arithmetic,
                         rgbCoded: encoding.rgbCoded, ycck: encoding.ycck,
                         restartRows: encoding.restartRows, app1: app1, icc: encoding.icc)
-                    try ImageWriter.encodeJPEG(rows: rows, size: stored, channels: channels, coding: coding, into: out)
+                    try encodeJPEG(rows: rows, size: stored, channels: channels, coding: coding, xmp: encoding.xmpOrientation, into: out)
                 } else {
                     try writePNG(stored: stored, encoding: encoding, exif: tiff, sample: sample, into: out)
                 }
@@ -176,10 +192,11 @@ public enum FixtureWriter {
         }
         let bytes =
             e.webp
-            ? try WebPEncoder.encode(image, quality: e.quality, lossless: e.lossless, exif: exif, path: out.path)
+            ? try WebPEncoder.encode(image, quality: e.quality, lossless: e.lossless, exif: exif, icc: e.icc, path: out.path)
             : try HEIFEncoder.encode(
                 image, avif: e.avif, quality: e.quality, lossless: false, exif: exif,
-                rotation: e.heifRotation, path: out.path)
+                rotation: e.heifRotation, mirror: e.heifMirror, tenBit: e.depth == 10 ? tenBit(stored, alpha, sample) : nil,
+                path: out.path)
         try ImageWriter.writeBytes(bytes, into: out)
     }
 
@@ -272,16 +289,5 @@ public enum FixtureWriter {
         spec.exif = exif
         spec.icc = e.icc
         try PNGWriter.writeImage(spec, rows: rows, stride: stride, into: out)
-    }
-
-    /// A big-endian TIFF block with one IFD0 entry: Orientation.
-    public static func exifTIFF(orientation: Orientation) -> [UInt8] {
-        [
-            0x4D, 0x4D, 0x00, 0x2A, 0x00, 0x00, 0x00, 0x08,  // "MM", 42, IFD0 at 8
-            0x00, 0x01,  // one entry
-            0x01, 0x12, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01,  // tag 0x0112, SHORT, count 1
-            0x00, UInt8(orientation.rawValue), 0x00, 0x00,  // value, padding
-            0x00, 0x00, 0x00, 0x00,
-        ]  // no next IFD
     }
 }

@@ -43,7 +43,7 @@ extension AnimationJob {
         let n = scene.frames.count
         let cellWidth = AnimationRenderer.cellSize(screen: screen).width
         let png = settings.png
-        let paths = framePaths, wantAPNG = apng != nil, wantSheet = contactSheet != nil, protect = [input]
+        let paths = framePaths, wantAPNG = apng != nil, wantSheet = contactSheet != nil || showSheet != nil, protect = [input]
         var sheetFrames = [Image?](repeating: nil, count: n)
         var failure: String?
         // The APNG is written as frames arrive, in order: only frames that finished before
@@ -95,10 +95,13 @@ extension AnimationJob {
             throw ToolFailure(failure)
         }
         try stream?.finish()
-        if let contactSheet {
+        if wantSheet {
             let sheet = AnimationRenderer.contactSheet(sheetFrames.compactMap { $0 }, background: scene.background)
-            try ImageWriter.write(
-                sheet, to: contactSheet, encoding: settings.encoding(forRendered: contactSheet), protecting: [input], color: color)
+            if let contactSheet {
+                try ImageWriter.write(
+                    sheet, to: contactSheet, encoding: settings.encoding(forRendered: contactSheet), protecting: [input], color: color)
+            }
+            try showSheet?(sheet)
         }
     }
 }

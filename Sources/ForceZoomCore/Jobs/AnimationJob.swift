@@ -25,6 +25,9 @@ public struct AnimationJob {
     public var framePaths: [String] = []
     public var apng: String?
     public var contactSheet: String?
+    /// Called with the contact sheet when it is made (`--show`); it is made for this alone
+    /// when no --contact-sheet is written.
+    public var showSheet: ((Image) throws -> Void)?
     /// The APNG's rate when there is a single frame.
     public var fps: Double
     public var threads: Int

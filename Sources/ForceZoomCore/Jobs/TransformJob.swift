@@ -22,6 +22,10 @@ public struct TransformJob {
     /// error a run reports first, as before the job was a type of its own).
     public var loadMarkers: () throws -> [Marker] = { [] }
     public var depth: SampleDepth?
+    /// Whether the output is written (not with `--show` and no -o), and what is told the
+    /// rendered pixels (`--show`; 16-bit turns at 8 bits).
+    public var writes = true
+    public var show: ((Image) throws -> Void)?
 
     public init(input: String, output: String, settings: RenderSettings, steps: AffineTransform, background: Color, filter: ResampleFilter) {
         self.input = input
@@ -71,9 +75,12 @@ public struct TransformJob {
         let warp = AffineTransform.scale(w / Double(source.width), h / Double(source.height)).then(full)
         var out = AffineRenderer.render(source, transform: warp, canvas: canvasSize, background: inks.map(background), filter: filter)
         PinLayer(markers, color: inks.map(PinRenderer.color)).draw(on: &out, transform: full)
-        try ImageWriter.write(
-            out, to: output, encoding: settings.encoding(forRendered: output), protecting: [input], color: carried,
-            metadata: settings.carriedMetadata(reader, output: output))
+        if writes {
+            try ImageWriter.write(
+                out, to: output, encoding: settings.encoding(forRendered: output), protecting: [input], color: carried,
+                metadata: settings.carriedMetadata(reader, output: output))
+        }
+        try show?(out)
         return Result(input: reader.path, uprightSize: size, transform: full, canvas: canvasSize, output: output)
     }
 
@@ -83,9 +90,12 @@ public struct TransformJob {
         var image = try reader.readStored16([PixelRect(size: size)])[0]
         try settings.convert(&image, from: reader.header.color, path: reader.path)
         let turned = image.rotated(quarterTurns: Int(quarterTurns.truncatingRemainder(dividingBy: 4)))
-        try ImageWriter.write(
-            turned, to: output, settings: settings.png, protecting: [input], color: settings.carry(reader.header.color, path: reader.path),
-            metadata: settings.carriedMetadata(reader, output: output))
+        if writes {
+            try ImageWriter.write(
+                turned, to: output, settings: settings.png, protecting: [input], color: settings.carry(reader.header.color, path: reader.path),
+                metadata: settings.carriedMetadata(reader, output: output))
+        }
+        try show?(InlineImage.eightBit(turned))
         return Result(
             input: reader.path, uprightSize: size, transform: .rotation(degrees: quarterTurns * 90), canvas: turned.size, output: output,
             bitDepth: 16)

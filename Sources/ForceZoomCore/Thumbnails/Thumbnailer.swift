@@ -99,7 +99,10 @@ public struct Thumbnailer: Sendable {
         }
         do throws(ThumbnailError) {
             let reader: ImageReader
-            do { reader = try ImageReader(path: input, options: decode) } catch { throw .decode(error) }
+            // The image's share of the processors (1 in a batch that keeps every one busy).
+            var options = decode
+            options.threads = min(options.threads, encodeThreads)
+            do { reader = try ImageReader(path: input, options: options) } catch { throw .decode(error) }
             let upright = reader.header.uprightSize
             result.sourceSize = upright
             let geometry: ThumbnailGeometry

@@ -7,8 +7,8 @@ import Testing
 /// one-word line behind every break when the terminal is 80 or 100 columns wide.
 @Suite("Help wrapping")
 struct HelpWrappingTests {
-    /// The root and every subcommand.
-    static let commands: [ParsableCommand.Type] = [ForceZoom.self] + ForceZoom.configuration.subcommands
+    /// The root and every subcommand (`fixture kit` the one of the second level).
+    static let commands: [ParsableCommand.Type] = [ForceZoom.self] + ForceZoom.configuration.subcommands + [FixtureKit.self]
 
     /// The one-word lines that wrapping left: in the overview and discussion (before
     /// USAGE, which the sources write as paragraphs), a line of a single word after a line

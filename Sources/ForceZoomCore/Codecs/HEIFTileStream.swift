@@ -1,0 +1,73 @@
+import Geometry
+
+/// The rows of a grid image, as shown, decoded a band at a time: a band is the displayed rows
+/// that come from one row of coded tiles (one column, when the grid is shown turned a
+/// quarter), its tiles decoded together on the worker pool (`HEIFTileDecoder.read`). So a
+/// whole decode holds one band and its tiles, not the canvas: a 200 MP grid of 512x512
+/// tiles streams in about 50 MB where libheif's whole decode wants 1.5 GB.
+struct HEIFTileStream {
+    let tiles: HEIFTileDecoder
+    /// The displayed columns delivered.
+    let columns: Range<Int>
+    let threads: Int
+    /// Displayed row ranges, top to bottom, each from one row (or column) of tiles.
+    let bands: [Range<Int>]
+    private var band: Image?
+    private var bandIndex = -1
+    private var next = 0
+
+    init(tiles: HEIFTileDecoder, columns: Range<Int>, threads: Int) {
+        self.tiles = tiles
+        self.columns = columns
+        self.threads = threads
+        let canvas = tiles.grid.canvas
+        let turned = canvas.orientation.swapsAxes
+        var bands: [Range<Int>] = []
+        var start = 0, key = -1
+        for y in 0..<canvas.displayedSize.height {
+            let coded = canvas.codedRect(forDisplayed: PixelRect(x: 0, y: y, width: 1, height: 1))
+            let k = turned ? coded.x / canvas.tile.width : coded.y / canvas.tile.height
+            if k != key && y > 0 {
+                bands.append(start..<y)
+                start = y
+            }
+            key = k
+        }
+        bands.append(start..<canvas.displayedSize.height)
+        self.bands = bands
+    }
+
+    /// Bytes the stream holds at once: the largest band and its tiles.
+    var memory: Int64 {
+        let tallest = bands.map(\.count).max() ?? 0
+        return tiles.memory(for: [PixelRect(x: columns.lowerBound, y: 0, width: columns.count, height: tallest)])
+    }
+
+    mutating func skip(rows: Int) { next = min(bands.last?.upperBound ?? 0, next + max(0, rows)) }
+
+    /// Reads up to `rows` rows of `columns.count` pixels.
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer, rows: Int) throws(DecodeError) -> Int {
+        let end = bands.last?.upperBound ?? 0
+        let c = tiles.grid.alphaTiles != nil ? 4 : 3
+        let rowBytes = columns.count * c
+        var done = 0
+        while done < rows && next < end {
+            if bandIndex < 0 || !bands[bandIndex].contains(next) {
+                band = nil  // the last band's memory goes before the next is decoded
+                guard let i = bands.firstIndex(where: { $0.contains(next) }) else { break }
+                let r = bands[i]
+                band = try tiles.read([PixelRect(x: columns.lowerBound, y: r.lowerBound, width: columns.count, height: r.count)], threads: threads)[0]
+                bandIndex = i
+            }
+            let r = bands[bandIndex]
+            let n = min(rows - done, r.upperBound - next)
+            band!.pixels.withUnsafeBytes { src in
+                buffer.baseAddress!.advanced(by: done * rowBytes)
+                    .copyMemory(from: src.baseAddress!.advanced(by: (next - r.lowerBound) * rowBytes), byteCount: n * rowBytes)
+            }
+            next += n
+            done += n
+        }
+        return done
+    }
+}

@@ -1,0 +1,24 @@
+/// Standard base64 (RFC 4648, with padding), for the kitty and iTerm2 image payloads.
+/// Written here rather than taken from Foundation, which the core does not otherwise need.
+public enum Base64 {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    /// The base64 text of `bytes`, as ASCII bytes.
+    public static func encode(_ bytes: [UInt8]) -> [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var i = 0
+        while i + 3 <= bytes.count {
+            let v = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
+            out += [alphabet[Int(v >> 18)], alphabet[Int(v >> 12 & 63)], alphabet[Int(v >> 6 & 63)], alphabet[Int(v & 63)]]
+            i += 3
+        }
+        let rest = bytes.count - i
+        if rest > 0 {
+            let v = UInt32(bytes[i]) << 16 | (rest > 1 ? UInt32(bytes[i + 1]) << 8 : 0)
+            out += [alphabet[Int(v >> 18)], alphabet[Int(v >> 12 & 63)]]
+            out += rest > 1 ? [alphabet[Int(v >> 6 & 63)], UInt8(ascii: "=")] : [UInt8(ascii: "="), UInt8(ascii: "=")]
+        }
+        return out
+    }
+}
