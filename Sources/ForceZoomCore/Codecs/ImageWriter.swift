@@ -79,9 +79,12 @@ public enum ImageWriter {
             let flat = image.format.hasAlpha ? image.converted(to: image.format.isGray ? .gray : .rgb) : image
             var coding = JPEGWriter.Coding(quality: quality, subsampling: subsampling, progressive: progressive, app1: exif)
             coding.icc = color?.icc
-            if exif == nil, let exifBlock { coding.app1 = JPEGMetadata.exifPrefix + exifBlock }
-            coding.app1XMP = xmpBlock.map { JPEGMetadata.xmpNamespace + $0 }
-            coding.app13 = metadata?.jpegAPP13
+            // A segment holds 65533 bytes: `CarriedMetadata.fitting` warned of larger blocks;
+            // one that still comes here (a format chosen otherwise) is left out, not written broken.
+            func fits(_ segment: [UInt8]?) -> [UInt8]? { segment.flatMap { $0.count <= 65533 ? $0 : nil } }
+            if exif == nil, let exifBlock { coding.app1 = fits(JPEGMetadata.exifPrefix + exifBlock) }
+            coding.app1XMP = fits(xmpBlock.map { JPEGMetadata.xmpNamespace + $0 })
+            coding.app13 = fits(metadata?.jpegAPP13)
             let writer = try JPEGWriter(file: out.file, path: out.path, size: flat.size, channels: flat.format.channels, coding: coding)
             try inBands(flat) { rows, count throws(OutputError) in try writer.write(rows: rows, count: count) }
             try writer.finish()
