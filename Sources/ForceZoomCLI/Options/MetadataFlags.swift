@@ -14,7 +14,7 @@ struct MetadataFlags: ParsableArguments {
     @Flag(
         name: .long,
         help:
-            "Leave the location out of the EXIF (its GPS IFD), XMP (exif:GPS*, City, State, Country, Location...) and IPTC (City, State, Country); keep the rest."
+            "Leave the location out: the EXIF GPS IFD, XMP's exif:GPS*, City, State, Country and Location properties, IPTC's City, State and Country; everything else is kept."
     )
     var noLocation = false
 
