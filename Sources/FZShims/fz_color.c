@@ -260,3 +260,48 @@ void fz_color_free(fz_color_transform *t) {
     cmsDeleteTransform(t->transform);
     free(t);
 }
+
+int fz_color_profile_from_chunks(double gamma, const double *chrm, int gray, uint8_t **out, size_t *length,
+                                 char *message) {
+    *out = NULL;
+    *length = 0;
+    message[0] = '\0';
+    fz_lcms_message[0] = '\0';
+    cmsSetLogErrorHandler(fz_lcms_log);
+    cmsToneCurve *curve = gamma > 0 ? cmsBuildGamma(NULL, 1.0 / gamma) : fz_srgb_curve();
+    if (curve == NULL) {
+        fz_color_say(message, "lcms2 cannot make the tone curve");
+        return FZ_ERROR;
+    }
+    cmsCIExyY white = {0.3127, 0.3290, 1.0};
+    cmsCIExyYTRIPLE primaries = {{0.64, 0.33, 1.0}, {0.30, 0.60, 1.0}, {0.15, 0.06, 1.0}};
+    if (chrm != NULL) {
+        white = (cmsCIExyY){chrm[0], chrm[1], 1.0};
+        primaries = (cmsCIExyYTRIPLE){{chrm[2], chrm[3], 1.0}, {chrm[4], chrm[5], 1.0}, {chrm[6], chrm[7], 1.0}};
+    }
+    cmsHPROFILE profile;
+    if (gray) {
+        profile = cmsCreateGrayProfile(&white, curve);
+    } else {
+        cmsToneCurve *curves[3] = {curve, curve, curve};
+        profile = cmsCreateRGBProfile(&white, &primaries, curves);
+    }
+    cmsFreeToneCurve(curve);
+    if (profile == NULL) {
+        fz_color_say(message, "lcms2 cannot make a profile of these chromaticities");
+        return FZ_ERROR;
+    }
+    cmsUInt32Number size = 0;
+    uint8_t *bytes = NULL;
+    if (cmsSaveProfileToMem(profile, NULL, &size) && size > 0 && (bytes = malloc(size)) != NULL &&
+        cmsSaveProfileToMem(profile, bytes, &size)) {
+        cmsCloseProfile(profile);
+        *out = bytes;
+        *length = size;
+        return FZ_OK;
+    }
+    free(bytes);
+    cmsCloseProfile(profile);
+    fz_color_say(message, "lcms2 cannot write the profile");
+    return FZ_ERROR;
+}

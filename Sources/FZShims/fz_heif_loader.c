@@ -52,6 +52,9 @@ static void *fz_heif_symbol(const char *name) {
 struct heif_error fz_heif_context_add_exif_metadata(struct heif_context* a0, const struct heif_image_handle* a1, const void* a2, int a3) {
     return FZ_HEIF(heif_context_add_exif_metadata)(a0, a1, a2, a3);
 }
+struct heif_error fz_heif_context_add_XMP_metadata(struct heif_context* a0, const struct heif_image_handle* a1, const void* a2, int a3) {
+    return FZ_HEIF(heif_context_add_XMP_metadata)(a0, a1, a2, a3);
+}
 struct heif_context* fz_heif_context_alloc(void) {
     return FZ_HEIF(heif_context_alloc)();
 }
@@ -141,6 +144,9 @@ struct heif_error fz_heif_image_handle_get_metadata(const struct heif_image_hand
 }
 size_t fz_heif_image_handle_get_metadata_size(const struct heif_image_handle* a0, heif_item_id a1) {
     return FZ_HEIF(heif_image_handle_get_metadata_size)(a0, a1);
+}
+const char* fz_heif_image_handle_get_metadata_content_type(const struct heif_image_handle* a0, heif_item_id a1) {
+    return FZ_HEIF(heif_image_handle_get_metadata_content_type)(a0, a1);
 }
 struct heif_error fz_heif_image_handle_get_nclx_color_profile(const struct heif_image_handle* a0, struct heif_color_profile_nclx** a1) {
     return FZ_HEIF(heif_image_handle_get_nclx_color_profile)(a0, a1);

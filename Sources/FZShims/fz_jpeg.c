@@ -119,6 +119,7 @@ int fz_jpeg_open(FILE *file, int strict, int max_scans, size_t max_memory, fz_jp
     jpeg_stdio_src(&reader->cinfo, file);
     jpeg_save_markers(&reader->cinfo, JPEG_APP0 + 1, 0xFFFF);  // EXIF
     jpeg_save_markers(&reader->cinfo, JPEG_APP0 + 2, 0xFFFF);  // ICC
+    jpeg_save_markers(&reader->cinfo, JPEG_APP0 + 13, 0xFFFF);  // Photoshop IRB: IPTC
     jpeg_read_header(&reader->cinfo, TRUE);
 
     struct jpeg_decompress_struct *c = &reader->cinfo;
@@ -142,6 +143,18 @@ int fz_jpeg_open(FILE *file, int strict, int max_scans, size_t max_memory, fz_jp
             memcmp(m->data, "Exif\0\0", 6) == 0) {
             h->exif = m->data + 6;
             h->exif_length = m->data_length - 6;
+        }
+        static const char irb[] = "Photoshop 3.0";  // and its NUL: 14 bytes
+        if (m->marker == JPEG_APP0 + 13 && h->app13 == NULL && m->data_length > sizeof irb &&
+            memcmp(m->data, irb, sizeof irb) == 0) {
+            h->app13 = m->data + sizeof irb;
+            h->app13_length = m->data_length - sizeof irb;
+        }
+        static const char xmp[] = "http://ns.adobe.com/xap/1.0/";  // and its NUL: 29 bytes
+        if (m->marker == JPEG_APP0 + 1 && h->xmp == NULL && m->data_length > sizeof xmp &&
+            memcmp(m->data, xmp, sizeof xmp) == 0) {
+            h->xmp = m->data + sizeof xmp;
+            h->xmp_length = m->data_length - sizeof xmp;
         }
         if (m->marker == JPEG_APP0 + 2 && m->data_length >= 12 &&
             memcmp(m->data, "ICC_PROFILE\0", 12) == 0)
@@ -356,6 +369,10 @@ int fz_jpeg_writer_begin(FILE *file, const fz_jpeg_spec *spec, fz_jpeg_writer **
     jpeg_start_compress(c, TRUE);
     if (spec->app1 != NULL && spec->app1_length > 0)
         jpeg_write_marker(c, JPEG_APP0 + 1, spec->app1, spec->app1_length);
+    if (spec->app1_xmp != NULL && spec->app1_xmp_length > 0)
+        jpeg_write_marker(c, JPEG_APP0 + 1, spec->app1_xmp, spec->app1_xmp_length);
+    if (spec->app13 != NULL && spec->app13_length > 0)
+        jpeg_write_marker(c, JPEG_APP0 + 13, spec->app13, spec->app13_length);
     if (spec->icc != NULL && spec->icc_length > 0)
         jpeg_write_icc_profile(c, spec->icc, spec->icc_length);  // split into 65519-byte APP2 segments
     return FZ_OK;

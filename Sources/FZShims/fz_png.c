@@ -109,8 +109,11 @@ int fz_png_open(FILE *file, size_t chunk_malloc_max, fz_png_reader **out) {
     png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_AS_DEFAULT, used, 5);
     // eXIf is kept as an unknown chunk: libpng caches those only up to chunk_malloc_max
     // (its own eXIf handler mallocs whatever length the chunk claims). Few are cached.
-    static const png_byte exif_chunk[] = {'e', 'X', 'I', 'f', '\0'};
-    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_ALWAYS, exif_chunk, 1);
+    // iTXt likewise, raw, for the XMP packet (Swift reads the chunk's fields).
+    // cICP too (4 bytes; libpng before 1.6.45 does not know it).
+    static const png_byte kept_chunks[] = {'e', 'X', 'I', 'f', '\0', 'i', 'T', 'X', 't', '\0',
+                                           'c', 'I', 'C', 'P', '\0'};
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_ALWAYS, kept_chunks, 3);
     png_set_chunk_cache_max(png, 16);
     // Bad CRCs in ancillary chunks: warn and discard the chunk; critical: error.
     png_set_crc_action(png, PNG_CRC_DEFAULT, PNG_CRC_DEFAULT);
@@ -152,10 +155,22 @@ int fz_png_open(FILE *file, size_t chunk_malloc_max, fz_png_reader **out) {
     png_unknown_chunkp unknowns = NULL;
     int count = png_get_unknown_chunks(png, info, &unknowns);
     for (int i = 0; i < count; i++) {
-        if (memcmp(unknowns[i].name, "eXIf", 4) == 0 && unknowns[i].data != NULL && unknowns[i].size > 0) {
+        if (memcmp(unknowns[i].name, "eXIf", 4) == 0 && unknowns[i].data != NULL && unknowns[i].size > 0 &&
+            h->exif == NULL) {
             h->exif = unknowns[i].data;
             h->exif_length = (uint32_t)unknowns[i].size;
-            break;
+        }
+        static const char xmp_key[] = "XML:com.adobe.xmp";  // and its NUL
+        if (memcmp(unknowns[i].name, "iTXt", 4) == 0 && unknowns[i].data != NULL &&
+            unknowns[i].size > sizeof xmp_key && memcmp(unknowns[i].data, xmp_key, sizeof xmp_key) == 0 &&
+            h->xmp_itxt == NULL) {
+            h->xmp_itxt = unknowns[i].data;
+            h->xmp_itxt_length = (uint32_t)unknowns[i].size;
+        }
+        if (memcmp(unknowns[i].name, "cICP", 4) == 0 && unknowns[i].data != NULL && unknowns[i].size == 4 &&
+            !h->has_cicp) {
+            h->has_cicp = 1;
+            memcpy(h->cicp, unknowns[i].data, 4);
         }
     }
     reader->message[0] = '\0';  // warnings so far stay counted; the text is for errors

@@ -53,8 +53,8 @@ struct AnimateCLITests {
         #expect(r.stdout.split(separator: "\n").count == 6)
         #expect(
             r.stdout.hasPrefix(
-                #"{"frame":1,"time":0,"phase":"zoom","progress":0,"presented":0,"rect":{"x":10,"y":20,"width":40,"height":30},"rotation":0"#))
-        #expect(r.stdout.contains(#"{"frame":6,"time":0.45,"phase":"turn","progress":1"#) && r.stdout.contains(#""rotation":90"#))
+                #"{"schemaVersion":2,"frame":1,"time":0,"phase":"zoom","progress":0,"presented":0,"rect":{"x":10,"y":20,"width":40,"height":30},"rotation":0"#))
+        #expect(r.stdout.contains(#"{"schemaVersion":2,"frame":6,"time":0.45,"phase":"turn","progress":1"#) && r.stdout.contains(#""rotation":90"#))
         #expect(((try? FileSystem.list(FileSystem.join(dir, "seq"))) ?? []) == (1...6).map { "00\($0).png" })
         // A real APNG decoder (Pillow) reads every frame at the right size.
         let check = CLI.run(["info", FileSystem.join(dir, "sheet.png")])

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import ForceZoomCore
+import Testing
 
 /// Runs the built `forcezoom` binary and captures what it did.
 struct CLIResult {
@@ -36,7 +37,33 @@ enum CLI {
         command += stdin.map { " < \(quote($0))" } ?? " < /dev/null"
         let raw = system(command)
         let status = (raw >> 8) & 0xFF
+        checkJSON(arguments, stdout: out)
         return CLIResult(status: status, stdout: read(out), stderr: read(err))
+    }
+
+    /// Whether python3-jsonschema is there to check JSON output against docs/json.
+    static let canCheckJSON = shell("python3 -c 'import jsonschema' 2>/dev/null") == 0
+
+    /// Every JSON output a test sees is checked (Tools/testkit/check_json.py): each line
+    /// one object, no duplicate key, valid against docs/json/<command>.schema.json.
+    /// A failure is an issue of the test that ran the command.
+    static func checkJSON(_ arguments: [String], stdout: String) {
+        let json = arguments.contains("--json") || arguments.contains("--geometry-only")
+            || (arguments.first == "fixture" && arguments.contains("--decode"))
+        guard json, canCheckJSON, let command = arguments.first, !bytes(stdout).isEmpty else { return }
+        if let problem = jsonProblem(file: stdout, command: command) {
+            Issue.record("forcezoom \(arguments.joined(separator: " ")): \(problem)")
+        }
+    }
+
+    /// Why the JSON Lines in `file` fail `command`'s schema (or hold a duplicate key), or nil.
+    static func jsonProblem(file: String, command: String) -> String? {
+        let schema = FileSystem.join(root, "docs/json/\(command).schema.json")
+        guard access(schema, F_OK) == 0 else { return "no schema at docs/json/\(command).schema.json" }
+        let checker = FileSystem.join(root, "Tools/testkit/check_json.py")
+        let problem = file + ".check"
+        if shell("python3 \(quote(checker)) \(quote(schema)) < \(quote(file)) 2> \(quote(problem))") == 0 { return nil }
+        return "JSON output fails docs/json/\(command).schema.json: \(read(problem))"
     }
 
     static func read(_ path: String) -> String { String(decoding: bytes(path), as: UTF8.self) }

@@ -204,7 +204,7 @@ struct FixtureRegenerationTests {
         let r = CLI.run(["fixture", "--decode", b])
         #expect(
             r.stdout
-                == #"{"file":"\#(b)","sourceRect":{"x":3936,"y":0,"width":64,"height":64},"orientation":1,"transform":"1 (upright)","zoom":1,"window":{"x":3936,"y":0,"width":64,"height":64},"pieceRect":{"x":0,"y":0,"width":64,"height":64},"padding":{"left":0,"top":0,"right":0,"bottom":0}}"#
+                == #"{"schemaVersion":2,"file":"\#(b)","sourceRect":{"x":3936,"y":0,"width":64,"height":64},"orientation":1,"transform":"1 (upright)","zoom":1,"window":{"x":3936,"y":0,"width":64,"height":64},"pieceRect":{"x":0,"y":0,"width":64,"height":64},"padding":{"left":0,"top":0,"right":0,"bottom":0}}"#
                 + "\n")
     }
 

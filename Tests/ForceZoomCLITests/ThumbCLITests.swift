@@ -129,12 +129,12 @@ struct ThumbCLITests {
         // -j 1 finishes in input order: corrupt.png, o6.jpg, o8.png, peek.jpg, truncated.jpg.
         #expect(
             records[0].hasPrefix(
-                #"{"input":"photos/corrupt.png","output":null,"sourceSize":{"width":300,"height":500},"outputSize":null,"bytes":null,"milliseconds":"#
+                #"{"schemaVersion":2,"input":"photos/corrupt.png","output":null,"sourceSize":{"width":300,"height":500},"outputSize":null,"bytes":null,"milliseconds":"#
             ))
         #expect(records[0].contains(#""skipped":false,"error":"corrupt image data"#) || records[0].contains(#""error":"file is truncated"#))
         #expect(
             records[1].hasPrefix(
-                #"{"input":"photos/o6.jpg","output":"t/o6.thumb.png","sourceSize":{"width":600,"height":400},"outputSize":{"width":100,"height":67},"bytes":"#
+                #"{"schemaVersion":2,"input":"photos/o6.jpg","output":"t/o6.thumb.png","sourceSize":{"width":600,"height":400},"outputSize":{"width":100,"height":67},"bytes":"#
             ))
         // 600/2 = 300 >= 2 x 100; /4 = 150 is not
         #expect(records[1].hasSuffix(#""dctScale":2,"skipped":false,"error":null,"embeddedThumbnail":false}"#))

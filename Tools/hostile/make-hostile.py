@@ -1044,7 +1044,55 @@ def build():
 
     big_exif = app1_exif(exif_orientation(6) + b"\0" * 65000)
     add("exif-app1-max.jpg", jpeg(16, 16, extra_markers=big_exif), "ok", "-", "a 65 KB APP1 EXIF segment")
+    metadata_files(add)
     return files
+
+
+def metadata_files(add):
+    """EXIF and XMP that the metadata rewriter (EXIFBlock, XMPPacket) must leave out or
+    rewrite without hanging, looping or allocating more than the block: every file still
+    decodes (expect ok), the block is dropped with a warning."""
+    ptr = lambda tag, at: (tag, 4, 1, struct.pack("<I", at))
+    # Sub-IFD pointers back at IFD0 (the orientation reader never follows them; the rewriter does).
+    add("exif-gps-loop.jpg", jpeg(16, 16, exif=tiff_ifd0([orientation_entry(6), ptr(0x8825, 8)])), "ok", "-",
+        "EXIF: the GPS IFD pointer is IFD0 itself")
+    exif_at = 8 + 2 + 2 * 12 + 4
+    interop_loop = tiff_ifd0([orientation_entry(6), ptr(0x8769, exif_at)], tail=struct.pack("<H", 1)
+                             + struct.pack("<HHI", 0xA005, 4, 1) + struct.pack("<I", exif_at) + struct.pack("<I", 0))
+    add("exif-interop-loop.png", png(16, 16, before_idat=[chunk(b"eXIf", interop_loop)]), "ok", "-",
+        "PNG eXIf: the Interoperability IFD pointer is the Exif IFD itself")
+    # 1000 entries sharing one 60000-byte value: 60 MB asked of a 72 KB block.
+    shared_at = 8 + 2 + 1000 * 12 + 4
+    shared = tiff_ifd0([(0x9000 + i, 7, 60000, struct.pack("<I", shared_at)) for i in range(1000)], tail=b"\x07" * 60000)
+    add("exif-shared-values.png", png(16, 16, before_idat=[chunk(b"eXIf", shared)]), "ok", "-",
+        "PNG eXIf: 1000 entries whose 60000-byte values all lie at one offset (over the copy budget)")
+    add("exif-count-overflow.jpg", jpeg(16, 16, exif=tiff_ifd0([orientation_entry(6), (0x9286, 12, 0x7FFFFFFF, b"\0" * 4)])),
+        "ok", "-", "EXIF: a DOUBLE entry of 2^31-1 values (count x size overflows 32 bits)")
+    xmp_ns = b"http://ns.adobe.com/xap/1.0/\0"
+    rdf = b'<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+    laughs = b'<!DOCTYPE x [<!ENTITY a "aaaaaaaaaa">' + b"".join(
+        b'<!ENTITY %s "%s">' % (b"a" * (i + 2), (b"&" + b"a" * (i + 1) + b";") * 10) for i in range(9)) + b"]>"
+    xmps = [
+        ("doctype", laughs + rdf + b"&" + b"a" * 10 + b";</rdf:RDF></x:xmpmeta>", "an entity expansion bomb in a DOCTYPE"),
+        ("deep", rdf + b"<a>" * 4000 + b"</a>" * 4000 + b"</rdf:RDF></x:xmpmeta>", "elements nested 4000 deep"),
+        ("unclosed", rdf + b"<!-- " + b"-" * 30000, "a comment never closed"),
+        ("mismatch", rdf + b"</x:xmpmeta></rdf:RDF>", "tags closed in the wrong order"),
+        ("attributes", rdf + b"<rdf:Description " + b"a=" * 20000 + b"/></rdf:RDF></x:xmpmeta>", "20000 attributes without values"),
+    ]
+    for label, packet, what in xmps:
+        add("xmp-%s.jpg" % label, jpeg(16, 16, extra_markers=marker(0xE1, xmp_ns + packet)), "ok", "-", "JPEG XMP: " + what)
+    irb = lambda iim, size=None: marker(0xED, b"Photoshop 3.0\0" + b"8BIM\x04\x04\0\0"
+                                        + struct.pack(">I", len(iim) if size is None else size) + iim)
+    iptcs = [
+        ("extended", irb(b"\x1c\x02\x19\x80\x04\xff\xff\xff\xff" + b"x" * 16), "an extended-length IIM dataset"),
+        ("past-end", irb(b"\x1c\x02\x19\x7f\xff" + b"x" * 16), "a dataset claiming 32767 bytes, 16 there"),
+        ("resource-size", irb(b"\x1c\x02\x19\x00\x03cat", size=0xFFFFFFF0), "an 8BIM resource claiming 4 GiB"),
+    ]
+    for label, segment, what in iptcs:
+        add("iptc-%s.jpg" % label, jpeg(16, 16, extra_markers=segment), "ok", "-", "JPEG APP13 IPTC: " + what)
+    itxt = b"XML:com.adobe.xmp\0\0\0\0\0" + rdf + b"<b>" * 20000
+    add("xmp-itxt-unclosed.png", png(16, 16, before_idat=[chunk(b"iTXt", itxt)]), "ok", "-",
+        "PNG iTXt XMP: 20000 elements never closed")
 
 
 def main():

@@ -40,6 +40,15 @@ int fz_color_from_srgb_create(const uint8_t *icc, size_t length, int channels, i
 /// before copying a profile and `--cmyk-profile` before using one, without the cost of
 /// building a transform. Otherwise the reason in `message`.
 int fz_color_profile_readable(const uint8_t *icc, size_t length, char *message);
+
+/// An ICC profile (matrix/TRC for RGB, a TRC for gray) made from PNG's colour chunks, as
+/// the PNG specification (third edition) and browsers read a file with gAMA and/or cHRM and
+/// no iCCP or sRGB: tone curves x^(1/gamma) (`gamma` the gAMA value; 0: none, the sRGB curve),
+/// primaries and white from `chrm` (white x,y, red, green, blue; NULL: sRGB's, D65).
+/// On FZ_OK `*out` is a malloc'd profile of `*length` bytes (the caller frees it). Why a
+/// shim: lcms2's calls report through a handler, and the profile is serialised by lcms2.
+int fz_color_profile_from_chunks(double gamma, const double *chrm, int gray, uint8_t **out, size_t *length,
+                                 char *message);
 /// Converts `pixels` pixels from `src` to `dst` (may be the same buffer).
 void fz_color_apply(const fz_color_transform *transform, const uint8_t *src, uint8_t *dst, size_t pixels);
 void fz_color_free(fz_color_transform *transform);

@@ -13,6 +13,7 @@ extern "C" {
 static void fz_heif_open(void);
 static void *fz_heif_symbol(const char *name);
 struct heif_error fz_heif_context_add_exif_metadata(struct heif_context* a0, const struct heif_image_handle* a1, const void* a2, int a3);
+struct heif_error fz_heif_context_add_XMP_metadata(struct heif_context* a0, const struct heif_image_handle* a1, const void* a2, int a3);
 struct heif_context* fz_heif_context_alloc(void);
 struct heif_error fz_heif_context_encode_image(struct heif_context* a0, const struct heif_image* a1, struct heif_encoder* a2, const struct heif_encoding_options* a3, struct heif_image_handle** a4);
 void fz_heif_context_free(struct heif_context* a0);
@@ -43,6 +44,7 @@ int fz_heif_image_handle_get_list_of_thumbnail_IDs(const struct heif_image_handl
 int fz_heif_image_handle_get_luma_bits_per_pixel(const struct heif_image_handle* a0);
 struct heif_error fz_heif_image_handle_get_metadata(const struct heif_image_handle* a0, heif_item_id a1, void* a2);
 size_t fz_heif_image_handle_get_metadata_size(const struct heif_image_handle* a0, heif_item_id a1);
+const char* fz_heif_image_handle_get_metadata_content_type(const struct heif_image_handle* a0, heif_item_id a1);
 struct heif_error fz_heif_image_handle_get_nclx_color_profile(const struct heif_image_handle* a0, struct heif_color_profile_nclx** a1);
 int fz_heif_image_handle_get_number_of_thumbnails(const struct heif_image_handle* a0);
 struct heif_error fz_heif_image_handle_get_raw_color_profile(const struct heif_image_handle* a0, void* a1);

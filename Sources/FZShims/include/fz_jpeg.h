@@ -32,6 +32,10 @@ typedef struct fz_jpeg_header {
     int channels;                   ///< channels forcezoom will output: 1 or 3
     const uint8_t *exif;            ///< APP1 Exif payload after "Exif\0\0", NULL if absent
     uint32_t exif_length;
+    const uint8_t *xmp;             ///< APP1 XMP packet after "http://ns.adobe.com/xap/1.0/\0", NULL if absent
+    uint32_t xmp_length;
+    const uint8_t *app13;           ///< the first APP13 "Photoshop 3.0\0" payload's 8BIM resources, or NULL
+    uint32_t app13_length;
 } fz_jpeg_header;
 
 typedef struct fz_jpeg_reader fz_jpeg_reader;
@@ -104,6 +108,10 @@ typedef struct fz_jpeg_spec {
     uint32_t app1_length;
     const uint8_t *icc;  ///< an ICC profile, written as APP2 ICC_PROFILE segments, may be NULL
     uint32_t icc_length;
+    const uint8_t *app1_xmp; ///< a second APP1 payload (XMP's namespace + packet), may be NULL
+    uint32_t app1_xmp_length;
+    const uint8_t *app13;    ///< an APP13 payload ("Photoshop 3.0\0" + 8BIM resources), may be NULL
+    uint32_t app13_length;
 } fz_jpeg_spec;
 
 /// Starts a JPEG on `file`. Why: jpeg_start_compress and jpeg_write_marker longjmp on I/O

@@ -41,6 +41,10 @@ typedef struct fz_png_header {
     uint32_t icc_length;
     int srgb_intent;      ///< sRGB chunk's rendering intent, -1 when absent
     double chrm[8];       ///< cHRM white x,y, red x,y, green x,y, blue x,y (when has_chrm)
+    const uint8_t *xmp_itxt;  ///< the iTXt chunk keyed XML:com.adobe.xmp before IDAT (the reader's), or NULL
+    uint32_t xmp_itxt_length;
+    int has_cicp;             ///< a cICP chunk (4 bytes) before IDAT
+    uint8_t cicp[4];          ///< its primaries, transfer, matrix, full-range flag
 } fz_png_header;
 
 typedef struct fz_png_reader fz_png_reader;

@@ -141,6 +141,7 @@ struct Animate: ParsableCommand {
     @OptionGroup var pins: MarkerFlags
     @OptionGroup var decode: DecodeFlags
     @OptionGroup var encode: EncodeFlags
+    @OptionGroup var meta: MetadataFlags
     @OptionGroup var show: ShowFlags
 
     /// `--overlay-at`: two whole numbers within ±1000000.
@@ -279,6 +280,7 @@ struct Animate: ParsableCommand {
     func run() throws {
         var settings = encode.settings(decode)
         settings.output = formats.choice(lossless: lossless, png: encode.png, background: background.color)
+        settings.metadata = meta.policy
         var job = AnimationJob(
             input: input, settings: settings, screen: screenPixels, background: background.color, fps: fps,
             threads: Thumb.processorCount)
@@ -334,7 +336,7 @@ struct Animate: ParsableCommand {
                 ("transform", f.transform.json),
             ]
             if !job.markers.isEmpty { members.append(("pinSize", .number(job.pinSizes[k]))) }
-            print(JSON.object(members))
+            print(JSON.record(members))
         }
     }
 }

@@ -106,7 +106,7 @@ struct Compare: ParsableCommand {
             members += result.jsonMembers
             members += [("threshold", threshold.map { .number($0) } ?? .null), ("pass", pass.map { .bool($0) } ?? .null)]
             if let diff { members += [("diff", .string(diff)), ("diffBytes", bytes.map { .int($0) } ?? .null)] }
-            print(JSON.object(members))
+            print(JSON.record(members))
         } else {
             print(result.text(metric))
         }

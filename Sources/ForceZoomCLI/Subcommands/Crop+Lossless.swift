@@ -28,6 +28,10 @@ extension Crop {
         if encode.icc != .keep {
             throw ValidationError("--lossless copies the JPEG's blocks and metadata; --icc \(encode.icc.rawValue) would change them")
         }
+        if meta.strip || meta.noLocation {
+            let flag = meta.strip ? "--strip" : "--no-location"
+            throw ValidationError("--lossless copies the JPEG's markers as they are; \(flag) would change them (drop one)")
+        }
         if sample.depth == .sixteen { throw ValidationError("--lossless writes the JPEG's own 8-bit blocks; --depth 16 does not apply") }
         if let output, output != "-", !geometryOnly {
             let ext = FileSystem.fileExtension(output).lowercased()
@@ -79,7 +83,7 @@ extension Crop {
                 // The tag is copied, never applied: the stored blocks are cut as they are.
                 ("outputOrientation", header.exifOrientationValue.map { .int($0) } ?? .null),
             ]
-            print(JSON.object(members))
+            print(JSON.object(members).versioned)
         }
     }
 }

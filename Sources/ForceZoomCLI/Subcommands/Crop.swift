@@ -85,6 +85,7 @@ struct Crop: ParsableCommand {
     @OptionGroup var pins: MarkerFlags
     @OptionGroup var decode: DecodeFlags
     @OptionGroup var encode: EncodeFlags
+    @OptionGroup var meta: MetadataFlags
     @OptionGroup var sample: DepthFlags
     @OptionGroup var show: ShowFlags
 
@@ -209,7 +210,7 @@ struct Crop: ParsableCommand {
         let carried = encode.carry(header.color, path: reader.path)
         let inks = DrawingColors(output: carried)
         for w in reader.warnings { Terminal.warning("\(reader.path): \(w)") }
-
+        let metadata = meta.carried(reader, output: paths[0], format: format.format)?.resolved(for: PixelSize(width: side, height: side))
         for (i, g) in geometries.enumerated() {
             var peek = PeekRenderer.render(g, source: sources[i], sourceRect: rects[i], background: inks.map(background.color), filter: filter)
             // Pins keep their size in output pixels at any --zoom.
@@ -219,7 +220,7 @@ struct Crop: ParsableCommand {
             let bytes = try path.flatMap { path throws in
                 try ImageWriter.write(
                     peek, to: path, encoding: choice.encoding(for: path), protecting: [input], color: carried,
-                    background: choice.background)
+                    background: choice.background, metadata: metadata)
             }
             if json {
                 print(geometryJSON(g, header: header, requested: at[i], output: path, bytes: bytes, path: reader.path))
@@ -234,6 +235,7 @@ struct Crop: ParsableCommand {
     func runSixteenBit(_ geometries: [PeekGeometry], reader: ImageReader, paths: [String]) throws {
         let header = reader.header
         let carried = encode.carry(header.color, path: reader.path)
+        let metadata = meta.carried(reader, output: paths[0])
         let sources = try reader.readStored16(geometries.map(\.coveredRect))
         for (i, g) in geometries.enumerated() {
             var source = sources[i]
@@ -245,7 +247,7 @@ struct Crop: ParsableCommand {
             let path = show.writes(output: output) ? paths[i] : nil
             let bytes: Int64?
             bytes = try path.flatMap { path throws in
-                try ImageWriter.write(peek, to: path, settings: encode.png, protecting: [input], color: carried)
+                try ImageWriter.write(peek, to: path, settings: encode.png, protecting: [input], color: carried, metadata: metadata)
             }
             if json {
                 print(geometryJSON(g, header: header, requested: at[i], output: path, bytes: bytes, path: reader.path, depth: 16))
@@ -261,7 +263,7 @@ struct Crop: ParsableCommand {
     ) -> JSON {
         var members: [(String, JSON)] = [
             ("input", .string(path)),
-            ("format", .string(header.format.rawValue)),
+            ("format", .string(header.formatName)),
             ("storedSize", header.storedSize.json),
             ("uprightSize", header.uprightSize.json),
             ("orientation", .int(header.orientation.rawValue)),
@@ -289,6 +291,6 @@ struct Crop: ParsableCommand {
         if let output { members.append(("output", .string(output))) }
         if let bytes { members.append(("bytes", .int(bytes))) }
         if output != nil { members.append(("bitDepth", .int(depth ?? 8))) }
-        return .object(members)
+        return JSON.record(members)
     }
 }

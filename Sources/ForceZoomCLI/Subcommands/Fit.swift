@@ -50,6 +50,7 @@ struct Fit: ParsableCommand {
     @OptionGroup var pins: MarkerFlags
     @OptionGroup var decode: DecodeFlags
     @OptionGroup var encode: EncodeFlags
+    @OptionGroup var meta: MetadataFlags
     @OptionGroup var show: ShowFlags
 
     func validate() throws {
@@ -94,11 +95,12 @@ struct Fit: ParsableCommand {
         if writes {
             bytes = try ImageWriter.write(
                 canvas, to: path, encoding: choice.encoding(for: path), protecting: [input],
-                color: carried, background: choice.background)
+                color: carried, background: choice.background,
+                metadata: meta.carried(reader, output: path, format: choice.format(for: path).format))
         }
         if outputOptions.json {
             print(
-                JSON.object([
+                JSON.record([
                     ("input", .string(reader.path)), ("uprightSize", image.json), ("screen", g.screen.json),
                     ("orientation", .string(g.orientation.rawValue)), ("mode", .string(g.mode.rawValue)),
                     ("contentBounds", g.bounds.json), ("scale", .number(g.scale)), ("scaledSize", g.scaledSize.json),

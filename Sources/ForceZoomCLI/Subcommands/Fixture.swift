@@ -271,7 +271,7 @@ struct Fixture: ParsableCommand {
             reader = try ImageReader(path: path, options: DecodeOptions())
             image = try reader.readImage()
             print(
-                JSON.object([
+                JSON.record([
                     ("file", .string(path)), ("bytes", .int(FileSystem.size(of: path) ?? 0)),
                     ("width", .int(image.width)), ("height", .int(image.height)),
                     ("pixelFormat", .string(image.format.description)),
@@ -291,7 +291,7 @@ struct Fixture: ParsableCommand {
                 )
             }
             print(
-                JSON.object([
+                JSON.record([
                     ("file", .string(path)), ("exact", .bool(false)), ("window", f.window.json),
                     ("orientation", .int(f.orientation.rawValue)), ("transform", .string(f.orientation.description)),
                     ("scale", .object([("x", .number(f.scaleX)), ("y", .number(f.scaleY))])),
@@ -301,7 +301,7 @@ struct Fixture: ParsableCommand {
         }
         let p = t.padding
         print(
-            JSON.object([
+            JSON.record([
                 ("file", .string(path)),
                 ("sourceRect", t.sourceRect.json),
                 ("orientation", .int(t.orientation.rawValue)),

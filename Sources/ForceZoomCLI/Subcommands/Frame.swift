@@ -50,6 +50,7 @@ struct Frame: ParsableCommand {
     @OptionGroup var pins: MarkerFlags
     @OptionGroup var decode: DecodeFlags
     @OptionGroup var encode: EncodeFlags
+    @OptionGroup var meta: MetadataFlags
     @OptionGroup var show: ShowFlags
 
     func validate() throws {
@@ -127,11 +128,11 @@ struct Frame: ParsableCommand {
         if writes {
             try ImageWriter.write(
                 canvas, to: path, encoding: choice.encoding(for: path), protecting: [input], color: carried,
-                background: choice.background)
+                background: choice.background, metadata: meta.carried(reader, output: path, format: choice.format(for: path).format))
         }
         if outputOptions.json {
             print(
-                JSON.object([
+                JSON.record([
                     ("input", .string(reader.path)), ("uprightSize", image.json), ("view", view.points.json),
                     ("scale", .number(fit.scale)), ("imageRect", fit.imageRect.json),
                     ("point", .object([("x", .int(point.x)), ("y", .int(point.y))])), ("side", .int(side)),

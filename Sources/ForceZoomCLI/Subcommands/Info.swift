@@ -33,31 +33,40 @@ struct Info: ParsableCommand {
             do {
                 let reader = try ImageReader(path: file, options: decode.options)
                 let h = reader.header
-                print(json ? Self.json(h, path: reader.path).description : Echo.line(Self.text(h, path: reader.path)))
+                let m = reader.metadata
+                print(
+                    json
+                        ? Self.json(h, path: reader.path, metadata: m).description
+                        : Echo.line(Self.text(h, path: reader.path, metadata: m)))
             } catch {
                 failed = true
                 Terminal.error(error.description)
                 if json {
-                    print(JSON.object([("file", .string(error.path)), ("error", .string(error.reason))]))
+                    print(JSON.record([("file", .string(error.path)), ("error", .string(error.reason))]))
                 }
             }
         }
         if failed { throw ExitCode(1) }
     }
 
-    static func json(_ h: ImageHeader, path: String) -> JSON {
+    /// One file's record. Every format has the same common fields with one meaning each
+    /// (`width`/`height` as stored or coded, `uprightWidth`/`uprightHeight` as displayed,
+    /// `icc` whether a profile is embedded), then its codec's own (`CodecDetails`); a codec
+    /// field is never a second copy of a common one.
+    static func json(_ h: ImageHeader, path: String, metadata: ImageMetadata = ImageMetadata()) -> JSON {
         var m: [(String, JSON)] = [
             ("file", .string(path)),
-            ("format", .string(h.format.rawValue)),
-            ("width", .int(h.storedSize.width)),
-            ("height", .int(h.storedSize.height)),
+            ("format", .string(h.formatName)),
+            ("width", .int(h.codedSize.width)),
+            ("height", .int(h.codedSize.height)),
             ("uprightWidth", .int(h.uprightSize.width)),
             ("uprightHeight", .int(h.uprightSize.height)),
             ("orientation", h.exifOrientationValue.map { .int($0) } ?? .null),
             ("orientationApplied", .int(h.orientation.rawValue)),
             ("pixelFormat", .string(h.pixelFormat.description)),
+            ("bitDepth", .int(h.bitDepth)),
+            ("icc", .bool(h.color.hasICC)),
         ]
-        m += h.details.jsonMembers
         if let p = h.color.profile {
             m.append(
                 (
@@ -73,13 +82,28 @@ struct Info: ParsableCommand {
             m.append(("cmykToSRGB", .string(c)))
         }
         if let i = h.color.sRGBIntent { m.append(("srgbIntent", .int(i))) }
-        if let g = h.color.gamma { m.append(("gamma", .number(g))) }
         if let c = h.color.chromaticities { m.append(("chromaticities", .array(c.map { .number($0) }))) }
-        return .object(m)
+        if let c = h.color.cicp { m.append(("cicp", .array(c.map { .int($0) }))) }
+        func block(_ s: ImageMetadata.Summary?) -> JSON {
+            guard let s else { return .null }
+            return .object([("bytes", .int(s.bytes)), ("valid", .bool(s.valid)), ("location", .bool(s.location))])
+        }
+        m.append(
+            (
+                "metadata",
+                .object([
+                    ("exif", block(metadata.exifSummary)), ("xmp", block(metadata.xmpSummary)),
+                    ("iptc", block(metadata.iptcSummary)),
+                ])
+            ))
+        // The codec's facts after the common ones; a key already given (bitDepth, icc) is not repeated.
+        let common = Set(m.map(\.0))
+        m += h.details.jsonMembers.filter { !common.contains($0.0) }
+        return JSON.record(m)
     }
 
-    static func text(_ h: ImageHeader, path: String) -> String {
-        var parts = ["\(h.format) \(h.storedSize)"]
+    static func text(_ h: ImageHeader, path: String, metadata: ImageMetadata = ImageMetadata()) -> String {
+        var parts = ["\(h.formatName) \(h.storedSize)"]
         if let v = h.exifOrientationValue {
             if let o = Orientation(rawValue: v) {
                 parts.append(
@@ -97,6 +121,14 @@ struct Info: ParsableCommand {
             parts.append("ICC \"\(p.description ?? "no description")\" (\(p.colorSpace), v\(p.version), \(p.size) bytes; \(fate))")
         }
         if let c = h.color.madeFromCMYK { parts.append("CMYK to sRGB through the \(c)") }
+        if let c = h.color.cicp { parts.append("cICP \(c.map(String.init).joined(separator: "/"))") }
+        let blocks = [("EXIF", metadata.exifSummary), ("XMP", metadata.xmpSummary), ("IPTC", metadata.iptcSummary)]
+        for (name, s) in blocks {
+            guard let s else { continue }
+            let notes = (s.location ? ["location"] : []) + (s.valid ? [] : ["malformed: not copied to outputs"])
+            let note = notes.isEmpty ? "" : " (\(notes.joined(separator: ", ")))"
+            parts.append("\(name) block \(s.bytes) bytes" + note)
+        }
         parts.append("-> \(h.pixelFormat)")
         return "\(path): " + parts.joined(separator: ", ")
     }

@@ -135,6 +135,7 @@ struct Thumb: ParsableCommand {
 
     @OptionGroup var decode: DecodeFlags
     @OptionGroup var encode: EncodeFlags
+    @OptionGroup var meta: MetadataFlags
     @OptionGroup var show: ShowFlags
 
     func validate() throws {
@@ -243,6 +244,7 @@ struct Thumb: ParsableCommand {
         thumbnailer.background = background.color.overWhite
         thumbnailer.outputFolder = outputFolder
         thumbnailer.colorPolicy = encode.colorPolicy
+        thumbnailer.metadata = meta.policy
         thumbnailer.useEmbeddedThumbnail = !noEmbeddedThumbnail
         if let cropAt { thumbnailer.crop = .point(cropAt.touch) } else if crop { thumbnailer.crop = .centre }
         return thumbnailer
@@ -266,7 +268,7 @@ struct Thumb: ParsableCommand {
 
     /// One JSON Lines record, flushed at once so a reading script sees it as it happens.
     private func emit(_ record: JSON) {
-        print(record.description)
+        print(record.versioned.description)
         StandardOutput.flush()
     }
 

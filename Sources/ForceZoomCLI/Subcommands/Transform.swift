@@ -76,6 +76,7 @@ struct Transform: ParsableCommand {
     @OptionGroup var pins: MarkerFlags
     @OptionGroup var decode: DecodeFlags
     @OptionGroup var encode: EncodeFlags
+    @OptionGroup var meta: MetadataFlags
     @OptionGroup var sample: DepthFlags
     @OptionGroup var show: ShowFlags
 
@@ -191,6 +192,7 @@ struct Transform: ParsableCommand {
             steps: steps(in: arguments), background: background.color, filter: filter)
         job.settings.output = outputOptions.choice(png: encode.png, background: background.color)
         job.quarterTurns = quarterTurns
+        job.settings.metadata = meta.policy
         job.canvas = canvas?.pixels
         if let a = anchor.flatMap(Self.anchorPoint) { job.anchor = a }
         job.loadMarkers = { try pins.load() }
@@ -203,7 +205,7 @@ struct Transform: ParsableCommand {
             ("canvas", result.canvas.json), ("output", job.writes ? .string(result.output) : .null),
         ]
         if let depth = result.bitDepth { members.append(("bitDepth", .int(depth))) }
-        print(JSON.object(members))
+        print(JSON.record(members))
     }
 }
 

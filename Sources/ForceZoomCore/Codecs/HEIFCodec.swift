@@ -63,6 +63,8 @@ final class HEIFDecoder: ImageDecoder {
     let pixelFormat: PixelFormat
     var bitDepth: Int { heif.bitDepth }
     let exif: [UInt8]?
+    /// The XMP item (a `mime` item of type application/rdf+xml).
+    let xmp: [UInt8]?
     var exifOrientationApplies: Bool { false }
     private let heif: HEIFDetails
     /// The `colr` ICC profile.
@@ -75,6 +77,22 @@ final class HEIFDecoder: ImageDecoder {
         return c
     }
     var warnings: [String] { [] }
+
+    /// The primary image's XMP packet, if it has one (at most 16 MiB read).
+    private static func readXMP(of h: OpaquePointer) -> [UInt8]? {
+        var ids = [heif_item_id](repeating: 0, count: 8)
+        let n = Int(fz_heif_image_handle_get_list_of_metadata_block_IDs(h, "mime", &ids, Int32(ids.count)))
+        for id in ids.prefix(max(0, min(n, ids.count))) {
+            guard let type = fz_heif_image_handle_get_metadata_content_type(h, id),
+                String(cString: type) == "application/rdf+xml"
+            else { continue }
+            let size = fz_heif_image_handle_get_metadata_size(h, id)
+            guard size > 0 && size < 1 << 24 else { continue }
+            var block = [UInt8](repeating: 0, count: size)
+            if fz_heif_image_handle_get_metadata(h, id, &block).code == heif_error_Ok { return block }
+        }
+        return nil
+    }
 
     private let path: String
     private let options: DecodeOptions
@@ -245,6 +263,7 @@ final class HEIFDecoder: ImageDecoder {
             }
         }
         exif = exifBlock
+        xmp = Self.readXMP(of: h)
         let codec = boxes.primaryType == "grid" ? HEIFBoxes.codec(boxes.tileType) : HEIFBoxes.codec(boxes.primaryType)
         var facts = HEIFDetails(
             brand: boxes.majorBrand, compatibleBrands: boxes.compatibleBrands, codec: codec,
@@ -478,6 +497,10 @@ extension HEIFDetails: CodecDetails {
         return parts
     }
 
+    /// AVIF for AV1-coded files, HEIC for the rest (HEVC).
+    public var formatName: String? { codec == "AV1" ? "AVIF" : "HEIC" }
+    public var codedDimensions: PixelSize? { codedSize }
+
     public var jsonMembers: [(String, JSON)] {
         [
             ("bitDepth", .int(bitDepth)), ("brand", .string(brand)),
@@ -487,9 +510,8 @@ extension HEIFDetails: CodecDetails {
             ("tileWidth", tileSize.map { .int($0.width) } ?? .null), ("tileHeight", tileSize.map { .int($0.height) } ?? .null),
             ("alpha", .bool(hasAlpha)),
             ("transformations", .array(transformations.map { .string($0) })),
-            ("codedWidth", .int(codedSize.width)), ("codedHeight", .int(codedSize.height)),
             ("thumbnails", .array(thumbnails.map { .array([.int($0.width), .int($0.height)]) })),
-            ("colorType", colorType.isEmpty ? .null : .string(colorType)),
+            ("colorBox", colorType.isEmpty ? .null : .string(colorType)),
             ("nclx", nclx.map { .array($0.map { .int($0) }) } ?? .null),
         ]
     }
@@ -525,7 +547,7 @@ enum HEIFEncoder {
     ///   - icc: an RGB ICC profile for the `colr` box (`prof`).
     static func encode(
         _ image: Image, avif: Bool, quality: Int, lossless: Bool, exif: [UInt8]?, rotation: Int,
-        mirror: Int? = nil, tenBit: [UInt16]? = nil, path: String, icc: [UInt8]? = nil
+        mirror: Int? = nil, tenBit: [UInt16]? = nil, xmp: [UInt8]? = nil, path: String, icc: [UInt8]? = nil
     ) throws(OutputError) -> [UInt8] {
         let source = image.format.isGray ? image.converted(to: image.format.hasAlpha ? .rgba : .rgb) : image
         func fail(_ what: String, _ e: heif_error? = nil) -> OutputError {
@@ -584,6 +606,12 @@ enum HEIFEncoder {
         if let exif {
             err = exif.withUnsafeBytes { fz_heif_context_add_exif_metadata(ctx, handle, $0.baseAddress, Int32(exif.count)) }
             guard err.code == heif_error_Ok else { throw fail("cannot add EXIF", err) }
+        }
+        if let xmp {
+            err = xmp.withUnsafeBytes {
+                fz_heif_context_add_XMP_metadata(ctx, handle, $0.baseAddress, Int32(xmp.count))
+            }
+            guard err.code == heif_error_Ok else { throw fail("cannot add XMP", err) }
         }
         let sink = Sink()
         var writer = heif_writer(writer_api_version: 1) { _, data, size, userdata in

@@ -31,6 +31,10 @@ protocol ImageDecoder: AnyObject {
     var bitDepth: Int { get }
     /// The raw EXIF block (TIFF header first) when the file has one.
     var exif: [UInt8]? { get }
+    /// The XMP packet (XML bytes) when the file has one.
+    var xmp: [UInt8]? { get }
+    /// The IPTC-NAA record (IIM datasets) when the file has one (JPEG APP13).
+    var iptc: [UInt8]? { get }
     /// Whether the EXIF orientation applies to the decoded pixels. HEIF, whose own
     /// transformations are applied by the decoder, says no.
     var exifOrientationApplies: Bool { get }
@@ -77,6 +81,8 @@ extension ImageDecoder {
         preconditionFailure("no embedded thumbnails")
     }
     var exifOrientationApplies: Bool { true }
+    var xmp: [UInt8]? { nil }
+    var iptc: [UInt8]? { nil }
     func readRegions(_ rects: [PixelRect]) throws(DecodeError) -> [Image]? { nil }
     var denominators: [Int] { [1] }
     func beginDeep(columns: Range<Int>?) throws(DecodeError) -> RowLayout? { nil }
@@ -115,6 +121,10 @@ public protocol CodecDetails: Sendable, CustomStringConvertible {
     var jsonMembers: [(String, JSON)] { get }
     /// Whether `other` holds the same facts.
     func isEqual(to other: any CodecDetails) -> Bool
+    /// The name users know the format by, when the format's own is not it (HEIF: HEIC or AVIF).
+    var formatName: String? { get }
+    /// The size as coded, when the decoder turns it (HEIF's transformations).
+    var codedDimensions: PixelSize? { get }
 }
 
 extension CodecDetails where Self: Equatable {
@@ -123,4 +133,6 @@ extension CodecDetails where Self: Equatable {
 
 extension CodecDetails {
     public var description: String { summary.joined(separator: ", ") }
+    public var formatName: String? { nil }
+    public var codedDimensions: PixelSize? { nil }
 }

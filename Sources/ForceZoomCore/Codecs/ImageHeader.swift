@@ -19,6 +19,14 @@ public struct ImageHeader: Equatable, Sendable {
     /// The format's own header facts.
     public let details: any CodecDetails
 
+    /// The format's name as users know it: PNG, JPEG, WebP, HEIC or AVIF (HEIF files by
+    /// their codec).
+    public var formatName: String { details.formatName ?? format.rawValue }
+
+    /// The size as stored or coded (for HEIF the `ispe` size, before `irot`/`imir`/`clap`,
+    /// which the decoder applies: the decoded, displayed size is `uprightSize`).
+    public var codedSize: PixelSize { details.codedDimensions ?? storedSize }
+
     /// The size of the upright image, the one all coordinates refer to.
     public var uprightSize: PixelSize { orientation.uprightSize(ofStored: storedSize) }
 }

@@ -201,6 +201,25 @@ public final class ImageReader {
         return got == 1
     }
 
+    /// The EXIF and XMP the file carries, as read.
+    public var metadata: ImageMetadata { ImageMetadata(exif: decoder.exif, xmp: decoder.xmp, iptc: decoder.iptc) }
+
+    /// Whether the pixels this reader delivers are upright: the EXIF orientation was
+    /// applied, or the decoder applies the format's own (HEIF's irot/imir). An output's
+    /// copy of the orientation tag is then 1.
+    public var deliversUpright: Bool { options.autoOrient || !decoder.exifOrientationApplies }
+
+    /// What an output of these pixels in `format` carries under `policy` (see
+    /// `MetadataPolicy.carried` and `CarriedMetadata.fitting`), and why anything was left out.
+    public func carriedMetadata(
+        _ policy: MetadataPolicy, for format: ImageFormat
+    ) -> (CarriedMetadata?, warnings: [String]) {
+        let (carried, warnings) = policy.carried(metadata, upright: deliversUpright)
+        guard let carried else { return (nil, warnings) }
+        let (fitted, more) = carried.fitting(format)
+        return (fitted, warnings + more)
+    }
+
     /// A reader decodes once: the decoder's stream moves forward only.
     private func begin(denominator: Int, columns: Range<Int>?) throws(DecodeError) -> RowLayout {
         precondition(!consumed, "an ImageReader decodes once")

@@ -30,6 +30,7 @@ public enum ImageWriter {
     ///     following links; else a path as a user named it (`OutputFile(path:)`).
     ///   - background: what transparent pixels are composited over where the format has no
     ///     alpha (JPEG); formats that keep alpha ignore it.
+    ///   - metadata: the EXIF and XMP the output carries, written for its size (nil: none).
     /// - Returns: the number of bytes written (nil for stdout).
     /// - Throws: `OutputError`; no partial file remains.
     @discardableResult
@@ -37,7 +38,7 @@ public enum ImageWriter {
         _ image: Image, to path: String, in folder: (OutputFolder, shown: String)? = nil,
         encoding: OutputEncoding = .png(.default),
         protecting inputs: [String] = [], threads: Int = Threads.perImage,
-        color: ColorDescription? = nil, background: Color = .white
+        color: ColorDescription? = nil, background: Color = .white, metadata: CarriedMetadata? = nil
     ) throws(OutputError) -> Int64? {
         let out: OutputFile
         if let (root, shown) = folder {
@@ -49,7 +50,7 @@ public enum ImageWriter {
         do {
             try encode(
                 image, into: out, encoding: encoding, threads: threads, color: color?.carried(into: image.format),
-                background: background)
+                background: background, metadata: metadata)
             try out.commit()
         } catch {
             out.discard()
@@ -65,11 +66,14 @@ public enum ImageWriter {
     /// - Parameter background: JPEG's flattening colour (`Image.flattened(onto:)`).
     static func encode(
         _ image: Image, into out: OutputFile, encoding: OutputEncoding,
-        threads: Int = Threads.perImage, color: ColorDescription? = nil, background: Color = .white
+        threads: Int = Threads.perImage, color: ColorDescription? = nil, background: Color = .white,
+        metadata: CarriedMetadata? = nil
     ) throws(OutputError) {
+        let (exifBlock, xmpBlock) = metadata?.blocks(for: image.size) ?? (nil, nil)
         switch encoding {
         case .png(let settings):
             let writer = try PNGWriter(file: out.file, path: out.path, size: image.size, format: image.format, settings: settings, color: color)
+            try writer.write(exif: exifBlock, xmp: xmpBlock)
             if ParallelPNGEncoder.worthIt(image, threads: threads) {
                 try ParallelPNGEncoder.encode(image, settings: settings, threads: threads, into: writer)
             } else if ParallelPNGEncoder.faster(settings) {
@@ -83,16 +87,24 @@ public enum ImageWriter {
             var coding = JPEGWriter.Coding(quality: quality, subsampling: subsampling, progressive: progressive, app1: exif)
             // Gray+alpha flattened onto a coloured background becomes RGB: a gray profile no longer fits.
             coding.icc = flat.format.isGray == image.format.isGray ? color?.icc : nil
+            // A segment holds 65533 bytes: `CarriedMetadata.fitting` warned of larger blocks;
+            // one that still comes here (a format chosen otherwise) is left out, not written broken.
+            func fits(_ segment: [UInt8]?) -> [UInt8]? { segment.flatMap { $0.count <= 65533 ? $0 : nil } }
+            if exif == nil, let exifBlock { coding.app1 = fits(JPEGMetadata.exifPrefix + exifBlock) }
+            coding.app1XMP = fits(xmpBlock.map { JPEGMetadata.xmpNamespace + $0 })
+            coding.app13 = fits(metadata?.jpegAPP13)
             let writer = try JPEGWriter(file: out.file, path: out.path, size: flat.size, channels: flat.format.channels, coding: coding)
             try inBands(flat) { rows, count throws(OutputError) in try writer.write(rows: rows, count: count) }
             try writer.finish()
         case .webp(let quality, let lossless, let exif):
-            let bytes = try WebPEncoder.encode(image, quality: quality, lossless: lossless, exif: exif, icc: color?.icc, path: out.path)
+            let bytes = try WebPEncoder.encode(
+                image, quality: quality, lossless: lossless, exif: exif ?? exifBlock, icc: color?.icc, xmp: xmpBlock,
+                path: out.path)
             try writeBytes(bytes, into: out)
         case .heif(let avif, let quality, let lossless, let exif):
             let bytes = try HEIFEncoder.encode(
-                image, avif: avif, quality: quality, lossless: lossless, exif: exif, rotation: 0, path: out.path,
-                icc: image.format.isGray ? nil : color?.icc)
+                image, avif: avif, quality: quality, lossless: lossless, exif: exif ?? exifBlock, rotation: 0, xmp: xmpBlock,
+                path: out.path, icc: image.format.isGray ? nil : color?.icc)
             try writeBytes(bytes, into: out)
         }
     }

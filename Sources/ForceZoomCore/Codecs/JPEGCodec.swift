@@ -34,6 +34,10 @@ final class JPEGReader {
     let size: PixelSize
     let format: PixelFormat
     let exif: [UInt8]?
+    /// The XMP packet of an APP1 segment.
+    let xmp: [UInt8]?
+    /// The 8BIM resources of the first APP13 "Photoshop 3.0" segment (where IPTC lives).
+    let photoshop: [UInt8]?
     /// The ICC profile reassembled from its APP2 segments.
     let icc: [UInt8]?
     private let lenient: Bool
@@ -90,6 +94,11 @@ final class JPEGReader {
         } else {
             exif = nil
         }
+        func bytes(_ p: UnsafePointer<UInt8>?, _ n: UInt32) -> [UInt8]? {
+            p.flatMap { n > 0 ? Array(UnsafeBufferPointer(start: $0, count: Int(n))) : nil }
+        }
+        xmp = bytes(h.xmp, h.xmp_length)
+        photoshop = bytes(h.app13, h.app13_length)
         icc = h.icc.flatMap { p in h.icc_length > 0 ? Array(UnsafeBufferPointer(start: p, count: Int(h.icc_length))) : nil }
     }
 
@@ -287,15 +296,21 @@ final class JPEGWriter {
         var app1: [UInt8]?
         /// An ICC profile, written as APP2 segments.
         var icc: [UInt8]?
+        /// A second APP1 payload: XMP's namespace and packet.
+        var app1XMP: [UInt8]?
+        /// An APP13 payload ("Photoshop 3.0\0" and 8BIM resources: IPTC).
+        var app13: [UInt8]?
     }
 
     /// Starts a JPEG of `channels` (1 gray, 3 RGB, 4 Adobe-inverted CMYK) per pixel.
     init(file: CFile, path: String, size: PixelSize, channels: Int, coding: Coding) throws(OutputError) {
         var out: OpaquePointer?
-        let app1 = coding.app1 ?? [], icc = coding.icc ?? []
+        let app1 = coding.app1 ?? [], icc = coding.icc ?? [], xmp = coding.app1XMP ?? [], app13 = coding.app13 ?? []
         let status = file.withStream { stream in
             app1.withUnsafeBufferPointer { a in
                 icc.withUnsafeBufferPointer { p in
+                  xmp.withUnsafeBufferPointer { x in
+                   app13.withUnsafeBufferPointer { irb in
                     var spec = fz_jpeg_spec()
                     spec.width = UInt32(size.width)
                     spec.height = UInt32(size.height)
@@ -311,7 +326,13 @@ final class JPEGWriter {
                     spec.app1_length = UInt32(a.count)
                     spec.icc = p.count > 0 ? p.baseAddress : nil
                     spec.icc_length = UInt32(p.count)
+                    spec.app1_xmp = x.count > 0 ? x.baseAddress : nil
+                    spec.app1_xmp_length = UInt32(x.count)
+                    spec.app13 = irb.count > 0 ? irb.baseAddress : nil
+                    spec.app13_length = UInt32(irb.count)
                     return fz_jpeg_writer_begin(stream, &spec, &out)
+                   }
+                  }
                 }
             }
         }

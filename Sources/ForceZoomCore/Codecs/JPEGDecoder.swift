@@ -23,6 +23,8 @@ final class JPEGDecoder: ImageDecoder {
     var pixelFormat: PixelFormat { reader.format }
     var bitDepth: Int { reader.details.precision }
     var exif: [UInt8]? { reader.exif }
+    var xmp: [UInt8]? { reader.xmp }
+    var iptc: [UInt8]? { reader.photoshop.flatMap(IPTCBlock.iim(inResources:)) }
     var details: any CodecDetails { reader.details }
     var color: ColorDescription {
         var c = ColorDescription()

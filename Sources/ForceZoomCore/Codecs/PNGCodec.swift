@@ -44,6 +44,8 @@ final class PNGReader {
     let size: PixelSize
     let format: PixelFormat
     let exif: [UInt8]?
+    /// The XMP packet of an uncompressed iTXt chunk keyed XML:com.adobe.xmp.
+    let xmp: [UInt8]?
     /// The colour chunks: iCCP inflated, sRGB, gAMA, cHRM.
     let color: ColorDescription
     /// Bytes a sample in the rows: 2 when a 16-bit image was started with `keep16`, else 1.
@@ -97,12 +99,16 @@ final class PNGReader {
         } else {
             exif = nil
         }
+        xmp = h.xmp_itxt.flatMap { p in
+            PNGText.xmp(inITXt: Array(UnsafeBufferPointer(start: p, count: Int(h.xmp_itxt_length))))
+        }
         var c = ColorDescription()
         c.hasICC = h.has_iccp != 0
         if let p = h.icc, h.icc_length > 0 { c.icc = Array(UnsafeBufferPointer(start: p, count: Int(h.icc_length))) }
         c.sRGB = h.has_srgb != 0
         c.sRGBIntent = h.srgb_intent >= 0 ? Int(h.srgb_intent) : nil
         c.gamma = h.has_gamma != 0 ? h.gamma : nil
+        if h.has_cicp != 0 { c.cicp = [Int(h.cicp.0), Int(h.cicp.1), Int(h.cicp.2), Int(h.cicp.3)] }
         c.hasChromaticities = h.has_chrm != 0
         if h.has_chrm != 0 {
             let m = h.chrm
@@ -287,6 +293,16 @@ final class PNGWriter {
         precondition(name.utf8.count == 4, "PNG chunk names have four letters")
         let status = fz_png_writer_chunk(writer, name, data.baseAddress?.assumingMemoryBound(to: UInt8.self), data.count)
         if status != FZ_OK { throw Self.writeFailure(errno: errno, path: path, writer: writer) }
+    }
+
+    /// Writes the metadata chunks (before the image data, where readers look): eXIf, and
+    /// XMP's iTXt.
+    func write(exif: [UInt8]?, xmp: [UInt8]?) throws(OutputError) {
+        if let exif { try exif.withBytes { b throws(OutputError) in try write(chunk: "eXIf", b) } }
+        if let xmp {
+            let itxt = PNGText.itxt(xmp: xmp)
+            try itxt.withBytes { b throws(OutputError) in try write(chunk: "iTXt", b) }
+        }
     }
 
     /// Flushes what was written by `write(chunk:)`; the file is then complete.

@@ -27,6 +27,7 @@ final class PNGDecoder: ImageDecoder {
     var pixelFormat: PixelFormat { reader.format }
     var bitDepth: Int { reader.details.bitDepth }
     var exif: [UInt8]? { reader.exif }
+    var xmp: [UInt8]? { reader.xmp }
     var details: any CodecDetails { reader.details }
     var color: ColorDescription { reader.color }
 
@@ -92,7 +93,7 @@ extension PNGDetails: CodecDetails {
 
     public var jsonMembers: [(String, JSON)] {
         [
-            ("bitDepth", .int(bitDepth)), ("colorType", .string(colorTypeName)),
+            ("bitDepth", .int(bitDepth)), ("pngColorType", .string(colorTypeName)),
             ("interlaced", .bool(interlaced)), ("transparency", .bool(hasTransparency)),
             ("gamma", gamma.map { .number($0) } ?? .null), ("icc", .bool(hasICC)),
             ("chrm", .bool(hasChromaticities)), ("srgb", .bool(hasSRGB)),

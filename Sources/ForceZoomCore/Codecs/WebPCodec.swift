@@ -47,6 +47,8 @@ final class WebPDecoder: ImageDecoder {
         PixelSize(width: (storedSize.width + d - 1) / d, height: (storedSize.height + d - 1) / d)
     }
     let exif: [UInt8]?
+    /// The XMP chunk's packet.
+    let xmp: [UInt8]?
     /// The ICCP chunk's profile.
     let icc: [UInt8]?
     private let webp: WebPDetails
@@ -179,6 +181,7 @@ final class WebPDecoder: ImageDecoder {
         var exifBlock = chunk("EXIF")
         if let e = exifBlock, e.starts(with: Array("Exif".utf8) + [0, 0]) { exifBlock = Array(e.dropFirst(6)) }
         exif = exifBlock
+        xmp = flags & XMP_FLAG.rawValue != 0 ? chunk("XMP ") : nil
         icc = flags & ICCP_FLAG.rawValue != 0 ? chunk("ICCP") : nil
         webp = WebPDetails(
             compression: compression, container: head.count >= 16 && Array(head[12..<16]) == Array("VP8X".utf8) ? "extended" : "simple",
@@ -376,7 +379,7 @@ extension WebPDetails: CodecDetails {
         [
             ("bitDepth", .int(8)), ("compression", .string(compression)), ("container", .string(container)),
             ("alpha", .bool(hasAlpha)), ("animated", .bool(animated)), ("frames", .int(frameCount)),
-            ("icc", .bool(hasICC)), ("exif", .bool(hasEXIF)), ("xmp", .bool(hasXMP)),
+            ("icc", .bool(hasICC)),
         ]
     }
 }
@@ -390,7 +393,7 @@ enum WebPEncoder {
     ///   - quality: 1-100 for lossy (libwebp's quality factor); ignored when `lossless`.
     ///   - exif: a TIFF block (no "Exif\0\0" prefix) written as the EXIF chunk.
     static func encode(
-        _ image: Image, quality: Int, lossless: Bool, exif: [UInt8]?, icc: [UInt8]? = nil,
+        _ image: Image, quality: Int, lossless: Bool, exif: [UInt8]?, icc: [UInt8]? = nil, xmp: [UInt8]? = nil,
         path: String
     ) throws(OutputError) -> [UInt8] {
         let source = image.format.isGray ? image.converted(to: image.format.hasAlpha ? .rgba : .rgb) : image
@@ -411,13 +414,15 @@ enum WebPEncoder {
         }
         defer { WebPFree(output) }
         let webp = Array(UnsafeBufferPointer(start: output, count: count))
-        if exif == nil && icc == nil { return webp }
-        return withChunks(webp, size: source.size, alpha: alpha, exif: exif, icc: icc)
+        if exif == nil && icc == nil && xmp == nil { return webp }
+        return withChunks(webp, size: source.size, alpha: alpha, exif: exif, icc: icc, xmp: xmp)
     }
 
     /// A simple-format (or VP8X) WebP as an extended one with an ICCP chunk after VP8X
-    /// (before the image data, as the container requires) and an EXIF chunk after the image.
-    static func withChunks(_ webp: [UInt8], size: PixelSize, alpha: Bool, exif: [UInt8]?, icc: [UInt8]?) -> [UInt8] {
+    /// (before the image data, as the container requires) and EXIF and XMP chunks after the image.
+    static func withChunks(
+        _ webp: [UInt8], size: PixelSize, alpha: Bool, exif: [UInt8]?, icc: [UInt8]?, xmp: [UInt8]? = nil
+    ) -> [UInt8] {
         func le32(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24 & 0xFF)] }
         func le24(_ v: Int) -> [UInt8] { Array(le32(v).prefix(3)) }
         func chunk(_ name: String, _ data: [UInt8]) -> [UInt8] { Array(name.utf8) + le32(data.count) + data + (data.count % 2 == 1 ? [0] : []) }
@@ -431,7 +436,10 @@ enum WebPEncoder {
         }
         if exif != nil { vp8x[8] |= 0x08 }
         if icc != nil { vp8x[8] |= 0x20 }
-        let body = Array("WEBP".utf8) + vp8x + (icc.map { chunk("ICCP", $0) } ?? []) + image + (exif.map { chunk("EXIF", $0) } ?? [])
+        if xmp != nil { vp8x[8] |= 0x04 }
+        let body =
+            Array("WEBP".utf8) + vp8x + (icc.map { chunk("ICCP", $0) } ?? []) + image + (exif.map { chunk("EXIF", $0) } ?? [])
+            + (xmp.map { chunk("XMP ", $0) } ?? [])
         return Array("RIFF".utf8) + le32(body.count) + body
     }
 }

@@ -1,5 +1,9 @@
 import FZShims
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// An lcms2 transform (through the FZShims colour functions): the one file that holds
 /// their pointers. Transforms to sRGB are cached in C by profile and pixel format, so
 /// making one per file of a batch costs a lookup after the first.
@@ -40,6 +44,23 @@ final class ColorTransform: @unchecked Sendable {
         var message = [CChar](repeating: 0, count: Int(FZ_MESSAGE_MAX))
         let status = icc.withUnsafeBufferPointer { p in fz_color_profile_readable(p.baseAddress, p.count, &message) }
         return status == FZ_OK ? nil : Self.text(message)
+    }
+
+    /// An ICC profile made from PNG's colour chunks (`fz_color_profile_from_chunks`): tone
+    /// curves from gAMA (nil: the sRGB curve), primaries and white from cHRM (nil: sRGB's).
+    static func profile(gamma: Double?, chromaticities: [Double]?, gray: Bool) -> Result<[UInt8], ColorProblem> {
+        var out: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        var message = [CChar](repeating: 0, count: Int(FZ_MESSAGE_MAX))
+        let chrm = chromaticities ?? []
+        let status = chrm.withUnsafeBufferPointer { c in
+            message.withUnsafeMutableBufferPointer { m in
+                fz_color_profile_from_chunks(gamma ?? 0, chrm.count == 8 ? c.baseAddress : nil, gray ? 1 : 0, &out, &length, m.baseAddress!)
+            }
+        }
+        guard status == FZ_OK, let out else { return .failure(ColorProblem(reason: text(message))) }
+        defer { free(out) }
+        return .success(Array(UnsafeBufferPointer(start: out, count: length)))
     }
 
     private static func make(_ create: (inout OpaquePointer?, UnsafeMutablePointer<CChar>) -> Int32) -> Result<ColorTransform, ColorProblem> {

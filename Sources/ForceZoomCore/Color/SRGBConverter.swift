@@ -18,8 +18,9 @@ public struct SRGBConverter: Sendable {
         if color.hasICC && color.icc == nil && color.profile == nil {
             throw .unusableProfile(path: path, reason: "it could not be read: damaged, cut short or in pieces that do not fit together")
         }
-        guard let icc = color.icc else { return nil }
-        guard let profile = color.profile else { throw .unusableProfile(path: path, reason: "not a valid ICC profile header") }
+        let chunks: [UInt8]? = color.icc == nil ? try Self.chunkProfile(color, gray: format.isGray, path: path) : nil
+        guard let icc = color.icc ?? chunks else { return nil }
+        guard let profile = ICCProfile(icc) else { throw .unusableProfile(path: path, reason: "not a valid ICC profile header") }
         switch (profile.colorSpace, format.isGray) {
         case ("RGB", false), ("GRAY", true): break
         default:
@@ -46,6 +47,23 @@ public struct SRGBConverter: Sendable {
         precondition(sixteenBit, "an 8-bit converter given 16-bit pixels")
         let pixels = image.width * image.height
         image.bytes.withUnsafeMutableBytes { transform.apply($0, pixels: pixels) }
+    }
+
+    /// The profile PNG's gAMA and cHRM describe when the file has them and neither iCCP nor
+    /// sRGB nor cICP (which take precedence, PNG third edition 4.3): what Chrome and Firefox
+    /// show such a file through. A value the specification calls invalid (a gamma of 0,
+    /// chromaticities outside 0-1 or a y of 0) is ignored, as browsers do.
+    static func chunkProfile(_ color: ColorDescription, gray: Bool, path: String) throws(ColorError) -> [UInt8]? {
+        guard !color.hasICC, !color.sRGB, color.cicp == nil else { return nil }
+        let gamma = color.gamma.flatMap { $0 > 0.01 && $0 < 100 ? $0 : nil }
+        let chrm = color.chromaticities.flatMap { c in
+            c.count == 8 && c.allSatisfy { $0 >= 0 && $0 <= 1 } && stride(from: 1, to: 8, by: 2).allSatisfy { c[$0] > 0 } ? c : nil
+        }
+        guard gamma != nil || chrm != nil else { return nil }
+        switch ColorTransform.profile(gamma: gamma, chromaticities: gray ? nil : chrm, gray: gray) {
+        case .success(let icc): return icc
+        case .failure(let p): throw .unusableProfile(path: path, reason: "the gAMA/cHRM chunks do not make a profile: \(p.reason)")
+        }
     }
 
     /// What an output converted to sRGB carries: the small sRGB chunk (PNG) with the intent.

@@ -16,6 +16,9 @@ public struct ColorDescription: Hashable, Sendable {
     public var hasChromaticities = false
     /// cHRM's white, red, green and blue x,y.
     public var chromaticities: [Double]?
+    /// PNG cICP: colour primaries, transfer characteristics, matrix coefficients and
+    /// video-full-range flag (ITU-T H.273). Reported; it takes precedence over the chunks above.
+    public var cicp: [Int]?
 
     /// For pixels forcezoom made from CMYK or YCCK (the pixels are then sRGB): what they
     /// went through ("embedded profile", "profile PATH", or the formula when no CMYK profile

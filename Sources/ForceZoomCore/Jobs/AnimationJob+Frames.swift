@@ -39,7 +39,7 @@ extension AnimationJob {
 
     /// Renders the frames on every core and writes them as they come back: each frame's
     /// file by its worker, the APNG in order, the contact sheet at the end.
-    func write(_ scene: Scene, color: ColorDescription?) throws {
+    func write(_ scene: Scene, color: ColorDescription?, metadata: CarriedMetadata? = nil) throws {
         let n = scene.frames.count
         let cellWidth = AnimationRenderer.cellSize(screen: screen).width
         let png = settings.png, choice = settings.choice
@@ -67,7 +67,7 @@ extension AnimationJob {
                     if !paths.isEmpty {
                         try ImageWriter.write(
                             frame, to: paths[k], encoding: choice.encoding(for: paths[k]), protecting: protect,
-                            color: color, background: choice.background)
+                            color: color, background: choice.background, metadata: metadata)
                     }
                     if wantAPNG { result.payload = try APNGWriter.framePayload(frame, settings: png) }
                     // Only the sheet's small cell is kept, not the full frame.

@@ -74,7 +74,10 @@ public struct AnimationJob {
             frames: frames, source: source, imageSize: reader.header.uprightSize, screen: screen, background: bg, clip: clip,
             markers: markers, pinSizes: pinSizes, pinColor: inks.map(PinRenderer.color), fitted: fitted, overlay: overlayView,
             format: target)
-        try write(scene, color: color)
+        // Frame files carry the input's metadata (the APNG and the contact sheet, pictures
+        // of many moments, do not).
+        let metadata = framePaths.first.flatMap { settings.carriedMetadata(reader, output: $0)?.resolved(for: screen) }
+        try write(scene, color: color, metadata: metadata)
     }
 
     /// The `--overlay` picture in the output's colour space: from its own profile to sRGB (a

@@ -11,6 +11,8 @@ public struct RenderSettings {
     public var warnings: Warnings
     /// The outputs' format, quality and flattening colour (its `png` is set from `png`).
     public var output = OutputChoice()
+    /// Which of the input's EXIF and XMP outputs carry (`--strip`, `--no-location`).
+    public var metadata: MetadataPolicy = .keepAll
 
     public init(decode: DecodeOptions, color: ColorPolicy, lenient: Bool, png: PNGSettings, warnings: Warnings) {
         self.decode = decode
@@ -39,6 +41,14 @@ public struct RenderSettings {
         let carried = self.color.carried(color)
         if let dropped = carried.warning { warnings.once("\(path): \(dropped)") }
         return carried.color
+    }
+
+    /// The metadata an output of `reader`'s pixels written to `output` carries; what is
+    /// left out is said once.
+    public func carriedMetadata(_ reader: ImageReader, output: String) -> CarriedMetadata? {
+        let (carried, why) = reader.carriedMetadata(metadata, for: self.output.format(for: output).format)
+        for w in why { warnings.once("\(reader.path): \(w)") }
+        return carried
     }
 
     /// With --icc srgb, converts `image` to sRGB in place, before anything is drawn on it.

@@ -80,7 +80,7 @@ public struct TransformJob {
         if writes {
             try ImageWriter.write(
                 out, to: output, encoding: settings.encoding(forRendered: output), protecting: [input], color: carried,
-                background: settings.background)
+                background: settings.background, metadata: settings.carriedMetadata(reader, output: output))
         }
         try show?(out)
         return Result(input: reader.path, uprightSize: size, transform: full, canvas: canvasSize, output: output)
@@ -94,7 +94,8 @@ public struct TransformJob {
         let turned = image.rotated(quarterTurns: Int(quarterTurns.truncatingRemainder(dividingBy: 4)))
         if writes {
             try ImageWriter.write(
-                turned, to: output, settings: settings.png, protecting: [input], color: settings.carry(reader.header.color, path: reader.path))
+                turned, to: output, settings: settings.png, protecting: [input], color: settings.carry(reader.header.color, path: reader.path),
+                metadata: settings.carriedMetadata(reader, output: output))
         }
         try show?(InlineImage.eightBit(turned))
         return Result(

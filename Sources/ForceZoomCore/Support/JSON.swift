@@ -15,6 +15,21 @@ public indirect enum JSON: Equatable, Sendable, CustomStringConvertible {
 
     public static func int(_ v: Int) -> JSON { .int(Int64(v)) }
 
+    /// The version of every command's JSON records (docs/json/*.schema.json): raised when
+    /// a field changes meaning or goes away, so scripts can tell.
+    public static let schemaVersion = 2
+
+    /// A top-level record a command prints: `schemaVersion` first, then `members`.
+    public static func record(_ members: [(String, JSON)]) -> JSON {
+        .object([("schemaVersion", .int(schemaVersion))] + members)
+    }
+
+    /// This object as a top-level record (`record(_:)`); other values unchanged.
+    public var versioned: JSON {
+        guard case .object(let members) = self else { return self }
+        return members.first?.0 == "schemaVersion" ? self : JSON.record(members)
+    }
+
     /// Compact, one line (JSON Lines friendly).
     public var description: String {
         var out = ""

@@ -44,6 +44,8 @@ public struct Thumbnailer: Sendable {
 
     /// What each thumbnail carries of its input's colour (`--icc`), and its conversion to sRGB.
     public var colorPolicy = ColorPolicy()
+    /// Which of the input's EXIF and XMP each thumbnail carries (`--strip`, `--no-location`).
+    public var metadata = MetadataPolicy.keepAll
 
     public init(
         size: ThumbnailSize, crop: ThumbnailGeometry.Crop = .none, decode: DecodeOptions = DecodeOptions(),
@@ -150,6 +152,8 @@ public struct Thumbnailer: Sendable {
             } catch { throw .color(error) }
             let carried = colorPolicy.carried(reader.header.color)
             if let dropped = carried.warning { result.warnings.append(dropped) }
+            let (kept, left) = reader.carriedMetadata(metadata, for: job.format.format)
+            result.warnings += left
             if shouldStop() { throw .interrupted(path: input) }
             // ThumbnailPlan admits only formats ImageWriter encodes.
             let encoding = job.format.encoding(png: png, quality: jpegQuality, lossless: lossless) ?? .png(png)
@@ -158,7 +162,7 @@ public struct Thumbnailer: Sendable {
                     image, to: outputFolder == nil ? job.output : job.name, in: outputFolder.map { ($0, job.output) },
                     encoding: encoding, protecting: [input],
                     threads: encodeThreads,
-                    color: carried.color, background: background)
+                    color: carried.color, background: background, metadata: kept)
             } catch {
                 // After Ctrl-C the handler removes temp files, so the rename fails: that is
                 // the interruption, not a disk problem.

@@ -13,6 +13,11 @@ public func fuzzDecode(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = size > 0 && data != nil ? Array(UnsafeBufferPointer(start: data, count: size)) : []
     // The EXIF parser on raw bytes too: inputs that are bare TIFF headers reach it directly.
     _ = EXIF.orientationValue(in: bytes)
+    // The metadata rewriters on raw bytes (bare TIFF blocks, bare XMP packets), and on
+    // what every file carries below: what they write must parse again.
+    let anySize = PixelSize(width: 1 + bytes.count % 70000, height: 3)
+    carryMetadata(ImageMetadata(exif: bytes, xmp: bytes, iptc: bytes), size: anySize)
+    _ = IPTCBlock.iim(inResources: bytes)
 
     // A hash of the input places the crops, so the same input always takes the same path
     // while different inputs reach different columns and rows (JPEG crops start libjpeg
@@ -31,6 +36,7 @@ public func fuzzDecode(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         options.lenient = lenient
         guard let reader = try? ImageReader(bytes: bytes, name: "fuzz", options: options) else { continue }
         let upright = reader.header.uprightSize
+        carryMetadata(reader.metadata, size: upright)
         let side = min(48, upright.width, upright.height)
         let x = Int((hash >> 8) % UInt64(upright.width - side + 1)), y = Int((hash >> 32) % UInt64(upright.height - side + 1))
         let square = PixelRect(x: x, y: y, width: side, height: side)
@@ -53,4 +59,30 @@ public func fuzzDecode(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         }
     }
     return 0
+}
+
+/// What an output would carry of `metadata`, written for `size` with and without the
+/// location: each block that parses is rewritten, and the rewrite must parse again with
+/// the orientation reset and no GPS IFD when the location is left out.
+func carryMetadata(_ metadata: ImageMetadata, size: PixelSize) {
+    for policy in [MetadataPolicy.keepAll, MetadataPolicy(keep: .all, location: false)] {
+        guard let carried = policy.carried(metadata, upright: true).0 else { continue }
+        let (exif, xmp) = carried.blocks(for: size)
+        if let exif {
+            guard let again = try? EXIFBlock(parsing: exif) else { preconditionFailure("rewritten EXIF does not parse") }
+            precondition(again.orientation == nil || again.orientation == 1, "orientation not reset")
+            precondition(policy.location || !again.hasLocation, "GPS kept")
+        }
+        if let xmp {
+            guard let again = try? XMPPacket(parsing: xmp) else { preconditionFailure("rewritten XMP does not parse") }
+            precondition(policy.location || !again.hasLocation, "XMP location kept")
+        }
+        if let app13 = carried.jpegAPP13 {
+            guard let iim = IPTCBlock.iim(inResources: Array(app13.dropFirst(14))), let again = try? IPTCBlock(parsing: iim) else {
+                preconditionFailure("rewritten IPTC does not parse")
+            }
+            precondition(policy.location || !again.hasLocation, "IPTC location kept")
+        }
+        _ = carried.fitting(.jpeg)
+    }
 }
