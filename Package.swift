@@ -10,7 +10,8 @@ let package = Package(
     ]
         // The fuzz harness (Tools/fuzz, a package of its own so this one never links
         // libFuzzer) links the core; `make fuzz` sets FORCEZOOM_FUZZ=1 to expose it.
-        + (Context.environment["FORCEZOOM_FUZZ"] == "1" ? [.library(name: "ForceZoomCore", targets: ["ForceZoomCore"])] : []),
+        + (Context.environment["FORCEZOOM_FUZZ"] == "1"
+            ? [.library(name: "ForceZoomCore", targets: ["ForceZoomCore"])] : []),
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],

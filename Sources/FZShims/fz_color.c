@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: every lcms2 call (profiles from ICC, from PNG's gAMA/cHRM and from
+// nclx, transforms at 8 and 16 bits) stays in this one file with its log handler.
 // fz_color.c: colour conversion to sRGB with lcms2. lcms2 never longjmps, but it reports
 // errors through a log handler instead of return values alone: the handler here copies the
 // message into a per-thread buffer that the create call hands back, so Swift gets a status

@@ -13,7 +13,8 @@ public struct ForceZoom: ParsableCommand {
 
     public static let configuration = CommandConfiguration(
         commandName: "forcezoom",
-        abstract: "Peek and zoom into \(FormatNames.allInputs) images: 1:1 detail crops, device-shaped fits, thumbnails.",
+        abstract:
+            "Peek and zoom into \(FormatNames.allInputs) images: 1:1 detail crops, device-shaped fits, thumbnails.",
         discussion: """
             Coordinates always refer to the upright image: the EXIF orientation is applied unless --no-auto-orient. Outputs are \(FormatNames.rendered), as the extension of each output's name says (or --format), written to a temporary file and renamed, so a failure never leaves a partial file; forcezoom never overwrites an input.
 
@@ -30,7 +31,8 @@ public struct ForceZoom: ParsableCommand {
             """,
         version: version,
         subcommands: [
-            Crop.self, Fit.self, Frame.self, Transform.self, Animate.self, Thumb.self, Info.self, Fixture.self, Compare.self,
+            Crop.self, Fit.self, Frame.self, Transform.self, Animate.self, Thumb.self, Info.self, Fixture.self,
+            Compare.self,
             View.self, Peek.self,
         ]
     )
@@ -45,16 +47,25 @@ public struct ForceZoom: ParsableCommand {
         // `help NAME` for a NAME that is no subcommand: the parser shows the root help and
         // exits 0; a typo should be a usage error.
         let names = subcommandNames
-        if ProcessSetup.arguments.first == "help", ProcessSetup.arguments.count > 1, !names.contains(ProcessSetup.arguments[1]) {
-            usageError(ArgumentRepair.unknownSubcommand(Array(ProcessSetup.arguments.dropFirst()), names: names) ?? "", subcommand: nil)
+        if ProcessSetup.arguments.first == "help", ProcessSetup.arguments.count > 1,
+            !names.contains(ProcessSetup.arguments[1])
+        {
+            usageError(
+                ArgumentRepair.unknownSubcommand(Array(ProcessSetup.arguments.dropFirst()), names: names) ?? "",
+                subcommand: nil)
         }
-        if let message = ArgumentRepair.unknownSubcommand(ProcessSetup.arguments, names: names) { usageError(message, subcommand: nil) }
-        let arguments = ArgumentRepair.joiningNegativeValues(ProcessSetup.arguments, subcommands: configuration.subcommands)
+        if let message = ArgumentRepair.unknownSubcommand(ProcessSetup.arguments, names: names) {
+            usageError(message, subcommand: nil)
+        }
+        let arguments = ArgumentRepair.joiningNegativeValues(
+            ProcessSetup.arguments, subcommands: configuration.subcommands)
         if let bad = ShortFlags.misread(arguments, subcommands: configuration.subcommands) {
             usageError(bad.message, subcommand: bad.subcommand)
         }
         do throws(ReadFilesError) { try ReadFiles.checkNotStandardOutput(arguments) } catch {
-            if case .namedIsStandardOutput(let path) = error { Terminal.error("\(Echo.path(path)): \(ReadFilesError.reason)") }
+            if case .namedIsStandardOutput(let path) = error {
+                Terminal.error("\(Echo.path(path)): \(ReadFilesError.reason)")
+            }
             Glibc.exit(1)
         }
         run(arguments)
@@ -64,7 +75,11 @@ public struct ForceZoom: ParsableCommand {
     static func run(_ arguments: [String]) {
         do {
             var command = try parseLinear(arguments)
-            if let ordered = command as? any OrderedCommand { try ordered.run(arguments: arguments) } else { try command.run() }
+            if let ordered = command as? any OrderedCommand {
+                try ordered.run(arguments: arguments)
+            } else {
+                try command.run()
+            }
             finishStdout()
         } catch let failure as any ForceZoomError {
             finishStdout()
@@ -83,7 +98,8 @@ public struct ForceZoom: ParsableCommand {
             }
             finishStdout()
             let names = subcommandNames
-            let subcommand = arguments.starts(with: ["fixture", "kit"]) ? "fixture kit" : arguments.first { names.contains($0) }
+            let subcommand =
+                arguments.starts(with: ["fixture", "kit"]) ? "fixture kit" : arguments.first { names.contains($0) }
             // A mistyped option explains whatever else the parser or validate() found missing.
             let unknown = ArgumentRepair.unknownOption(arguments, subcommands: configuration.subcommands)
             usageError(unknown ?? ArgumentRepair.withValidValues(message(for: error)), subcommand: subcommand)
@@ -99,7 +115,9 @@ public struct ForceZoom: ParsableCommand {
             // fixture's optional <pattern> argument would take "kit" before the parser looks
             // for a subcommand, so `fixture kit` is parsed here (its help with its full name).
             let rest = Array(arguments.dropFirst(2))
-            if rest.contains(where: { $0 == "-h" || $0 == "--help" }) { throw CleanExit.message(helpMessage(for: FixtureKit.self)) }
+            if rest.contains(where: { $0 == "-h" || $0 == "--help" }) {
+                throw CleanExit.message(helpMessage(for: FixtureKit.self))
+            }
             return try FixtureKit.parseAsRoot(rest)
         }
         guard arguments.count > 64, let subcommand = arguments.first, subcommand == "info" || subcommand == "thumb",

@@ -77,8 +77,11 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
 
     /// The bounding box of a rectangle after the transform.
     public func boundingBox(of r: Rect) -> Rect {
-        let pts = [apply(x: r.x, y: r.y), apply(x: r.maxX, y: r.y), apply(x: r.x, y: r.maxY), apply(x: r.maxX, y: r.maxY)]
-        let xs = pts.map(\.x), ys = pts.map(\.y)
+        let pts = [
+            apply(x: r.x, y: r.y), apply(x: r.maxX, y: r.y), apply(x: r.x, y: r.maxY), apply(x: r.maxX, y: r.maxY),
+        ]
+        let xs = pts.map(\.x)
+        let ys = pts.map(\.y)
         return Rect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
     }
 

@@ -35,7 +35,8 @@ public struct Bounce: Sendable {
         self.duration = duration
         self.fps = fps
         let fit = min(Double(screen.width) / Double(image.width), Double(screen.height) / Double(image.height))
-        let w = Double(image.width) * fit, h = Double(image.height) * fit
+        let w = Double(image.width) * fit
+        let h = Double(image.height) * fit
         fitted = (w, h)
         // The extent repeats every pi (|cos| and |sin| do); sample it densely, the kinks at 0
         // and pi/2 included, and take the tightest fit.
@@ -57,7 +58,9 @@ public struct Bounce: Sendable {
 
     /// The bounding box of a width x height rect scaled by the recipe and turned by `angle`.
     package static func extent(width w: Double, height h: Double, angle a: Double) -> (width: Double, height: Double) {
-        let s = abs(cos(a)) + 0.5, c = abs(cos(a)), n = abs(sin(a))
+        let s = abs(cos(a)) + 0.5
+        let c = abs(cos(a))
+        let n = abs(sin(a))
         return (s * (w * c + h * n), s * (w * n + h * c))
     }
 
@@ -68,8 +71,11 @@ public struct Bounce: Sendable {
         let n = frameCount - 1
         let t = k >= n ? duration : Double(k) / fps
         let a = Self.angle(at: t)
-        let scale = min(fitted.width / Double(image.width), fitted.height / Double(image.height)) * viewScale * Self.recipeScale(at: t)
-        let cx = Double(screen.width) / 2, cy = Double(screen.height) / 2
+        let scale =
+            min(fitted.width / Double(image.width), fitted.height / Double(image.height)) * viewScale
+            * Self.recipeScale(at: t)
+        let cx = Double(screen.width) / 2
+        let cy = Double(screen.height) / 2
         let transform = AffineTransform.translation(-Double(image.width) / 2, -Double(image.height) / 2)
             .then(.scale(scale, scale)).then(.rotation(degrees: a * 180 / Double.pi)).then(.translation(cx, cy))
         let view = ZoomAnimation.ViewState(

@@ -28,7 +28,8 @@ public enum Easing: String, CaseIterable, Sendable {
             return 3 * u * u * s * p1 + 3 * u * s * s * p2 + s * s * s
         }
         // x(s) is monotonic for these curves: bisection converges without fail.
-        var lo = 0.0, hi = 1.0
+        var lo = 0.0
+        var hi = 1.0
         for _ in 0..<60 {
             let mid = (lo + hi) / 2
             if bezier(mid, x1, x2) < t { lo = mid } else { hi = mid }

@@ -60,7 +60,8 @@ public struct FitGeometry: Hashable, Sendable {
         self.orientation = orientation
         self.mode = mode
         bounds = orientation.isLandscape ? screen.transposed : screen
-        let sx = Double(bounds.width) / Double(image.width), sy = Double(bounds.height) / Double(image.height)
+        let sx = Double(bounds.width) / Double(image.width)
+        let sy = Double(bounds.height) / Double(image.height)
         scale = mode == .fit ? min(sx, sy) : max(sx, sy)
         // The constrained side is exact; the other rounds to the nearest pixel.
         var w = max(1, Int((Double(image.width) * scale).rounded()))
@@ -95,8 +96,10 @@ public struct FitGeometry: Hashable, Sendable {
 
     /// Image coordinates to content-bounds coordinates.
     public var imageToContent: AffineTransform {
-        AffineTransform.scale(Double(scaledSize.width) / Double(image.width), Double(scaledSize.height) / Double(image.height))
-            .then(.translation(Double(offset.x), Double(offset.y)))
+        AffineTransform.scale(
+            Double(scaledSize.width) / Double(image.width), Double(scaledSize.height) / Double(image.height)
+        )
+        .then(.translation(Double(offset.x), Double(offset.y)))
     }
 
     /// Content-bounds coordinates to the portrait canvas: a turn about the centre.
@@ -112,7 +115,10 @@ public struct FitGeometry: Hashable, Sendable {
     /// The image's rectangle on the canvas (clipped to it).
     public var canvasImageRect: Rect {
         let r = transform.boundingBox(of: Rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height)))
-        let x0 = max(0, r.x), y0 = max(0, r.y)
-        return Rect(x: x0, y: y0, width: min(Double(screen.width), r.maxX) - x0, height: min(Double(screen.height), r.maxY) - y0)
+        let x0 = max(0, r.x)
+        let y0 = max(0, r.y)
+        return Rect(
+            x: x0, y: y0, width: min(Double(screen.width), r.maxX) - x0, height: min(Double(screen.height), r.maxY) - y0
+        )
     }
 }

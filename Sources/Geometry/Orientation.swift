@@ -24,7 +24,8 @@ public enum Orientation: Int, CaseIterable, Sendable, CustomStringConvertible {
     ///   - stored: the stored (raw) image size.
     /// - Returns: the pixel of the stored image that lands at `p`.
     public func storedPixel(forUpright p: PixelPoint, stored: PixelSize) -> PixelPoint {
-        let w = stored.width - 1, h = stored.height - 1
+        let w = stored.width - 1
+        let h = stored.height - 1
         switch self {
         case .up: return p
         case .mirrored: return PixelPoint(x: w - p.x, y: p.y)
@@ -51,7 +52,8 @@ public enum Orientation: Int, CaseIterable, Sendable, CustomStringConvertible {
     /// region `rect`: the same mapping as `storedRect(forUpright:stored:)`, for windows
     /// that do not fall on whole pixels.
     public func storedRect(forUpright rect: Rect, stored: PixelSize) -> Rect {
-        let w = Double(stored.width), h = Double(stored.height)
+        let w = Double(stored.width)
+        let h = Double(stored.height)
         func map(_ x: Double, _ y: Double) -> (Double, Double) {
             switch self {
             case .up: return (x, y)
@@ -64,7 +66,8 @@ public enum Orientation: Int, CaseIterable, Sendable, CustomStringConvertible {
             case .rotate270: return (w - y, x)
             }
         }
-        let a = map(rect.x, rect.y), b = map(rect.maxX, rect.maxY)
+        let a = map(rect.x, rect.y)
+        let b = map(rect.maxX, rect.maxY)
         return Rect(x: min(a.0, b.0), y: min(a.1, b.1), width: abs(a.0 - b.0), height: abs(a.1 - b.1))
     }
 

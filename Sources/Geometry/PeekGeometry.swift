@@ -56,8 +56,10 @@ public struct PeekGeometry: Hashable, Sendable {
 
     /// The image pixels the output shows (the window within the image, rounded out).
     public var coveredRect: PixelRect {
-        let x0 = Int(window.x.rounded(.down)), y0 = Int(window.y.rounded(.down))
-        let x1 = Int(window.maxX.rounded(.up)), y1 = Int(window.maxY.rounded(.up))
+        let x0 = Int(window.x.rounded(.down))
+        let y0 = Int(window.y.rounded(.down))
+        let x1 = Int(window.maxX.rounded(.up))
+        let y1 = Int(window.maxY.rounded(.up))
         return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
             .intersection(PixelRect(size: image))
     }

@@ -58,8 +58,10 @@ public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
 
     /// The common part of two rectangles; empty (width or height 0) when they do not meet.
     public func intersection(_ other: PixelRect) -> PixelRect {
-        let x0 = max(x, other.x), y0 = max(y, other.y)
-        let x1 = min(maxX, other.maxX), y1 = min(maxY, other.maxY)
+        let x0 = max(x, other.x)
+        let y0 = max(y, other.y)
+        let x1 = min(maxX, other.maxX)
+        let y1 = min(maxY, other.maxY)
         return PixelRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
     }
 
@@ -67,7 +69,8 @@ public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
     public func union(_ other: PixelRect) -> PixelRect {
         if isEmpty { return other }
         if other.isEmpty { return self }
-        let x0 = min(x, other.x), y0 = min(y, other.y)
+        let x0 = min(x, other.x)
+        let y0 = min(y, other.y)
         return PixelRect(x: x0, y: y0, width: max(maxX, other.maxX) - x0, height: max(maxY, other.maxY) - y0)
     }
 

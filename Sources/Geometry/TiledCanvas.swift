@@ -78,8 +78,10 @@ public struct TiledCanvas: Hashable, Sendable {
 
     /// Tile `index`'s place on the canvas, cut to the canvas.
     public func rect(ofTile index: Int) -> PixelRect {
-        PixelRect(x: index % columns * tile.width, y: index / columns * tile.height, width: tile.width, height: tile.height)
-            .intersection(PixelRect(size: canvas))
+        PixelRect(
+            x: index % columns * tile.width, y: index / columns * tile.height, width: tile.width, height: tile.height
+        )
+        .intersection(PixelRect(size: canvas))
     }
 
     /// The orientation that shows what `o` shows, then turned by `t` (found by mapping the
@@ -91,7 +93,8 @@ public struct TiledCanvas: Hashable, Sendable {
         func previous(_ p: PixelPoint, _ after: PixelSize) -> PixelPoint {
             switch t {
             case .rotate(let q):
-                var p = p, size = after
+                var p = p
+                var size = after
                 // One anticlockwise quarter turn moves (x, y) of a w x h image to (y, w-1-x);
                 // undo it q times.
                 for _ in 0..<((q % 4 + 4) % 4) {
@@ -100,7 +103,8 @@ public struct TiledCanvas: Hashable, Sendable {
                 }
                 return p
             case .mirror(let leftRight):
-                return leftRight ? PixelPoint(x: after.width - 1 - p.x, y: p.y) : PixelPoint(x: p.x, y: after.height - 1 - p.y)
+                return leftRight
+                    ? PixelPoint(x: after.width - 1 - p.x, y: p.y) : PixelPoint(x: p.x, y: after.height - 1 - p.y)
             case .crop: return p
             }
         }
@@ -143,7 +147,8 @@ public struct TiledCanvas: Hashable, Sendable {
             let start = roundStart ? halfUp(n, d) : floor(n, d)
             // end = (span - 1) + start, rounded half up.
             let end = halfUp(span.0 - span.1 + start * span.1, span.1)
-            let a = Int(max(0, start)), b = Int(min(Int64(extent - 1), end))
+            let a = Int(max(0, start))
+            let b = Int(min(Int64(extent - 1), end))
             return a < b ? (a, b) : nil
         }
         guard let (l, r) = edges(size.width, width, horizontalOffset, roundStart: false),

@@ -59,8 +59,10 @@ public struct TouchPoint: Hashable, Sendable, CustomStringConvertible {
     public var argumentProblem: String? {
         for (c, axis) in [(x, "x"), (y, "y")] {
             switch c {
-            case .percent(let p) where !(0...100).contains(p): return "\(axis) percentage \(Coordinate.format(p))% is outside 0%...100%"
-            case .absolute(let v) where v < 0: return "\(axis) \(Coordinate.format(v)) is negative; coordinates start at 0"
+            case .percent(let p) where !(0...100).contains(p):
+                return "\(axis) percentage \(Coordinate.format(p))% is outside 0%...100%"
+            case .absolute(let v) where v < 0:
+                return "\(axis) \(Coordinate.format(v)) is negative; coordinates start at 0"
             default: continue
             }
         }

@@ -53,8 +53,12 @@ public struct TransitionTimeline: Hashable, Sendable {
         let available = max(phases.count, frameCount - 1)
         var counts = phases.map { max(1, Int((Double(available) * $0.duration / total).rounded())) }
         // Rounding may leave the sum one or two off: take from or give to the longest phase.
-        while counts.reduce(0, +) > available, let i = counts.indices.max(by: { counts[$0] < counts[$1] }), counts[i] > 1 { counts[i] -= 1 }
-        while counts.reduce(0, +) < available, let i = counts.indices.max(by: { phases[$0].duration < phases[$1].duration }) { counts[i] += 1 }
+        while counts.reduce(0, +) > available, let i = counts.indices.max(by: { counts[$0] < counts[$1] }),
+            counts[i] > 1
+        { counts[i] -= 1 }
+        while counts.reduce(0, +) < available,
+            let i = counts.indices.max(by: { phases[$0].duration < phases[$1].duration })
+        { counts[i] += 1 }
         intervals = counts
     }
 

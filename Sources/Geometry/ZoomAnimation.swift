@@ -105,7 +105,9 @@ public struct ZoomAnimation: Sendable {
             let turn = TransitionTimeline.Phase(name: "turn", duration: turnDuration, easing: turnEasing ?? easing)
             phases = reverse ? [turn] + phases : phases + [turn]
         }
-        timeline = frameCount.map { TransitionTimeline(phases: phases, frameCount: $0) } ?? TransitionTimeline(phases: phases, fps: fps)
+        timeline =
+            frameCount.map { TransitionTimeline(phases: phases, frameCount: $0) }
+            ?? TransitionTimeline(phases: phases, fps: fps)
     }
 
     public var frameCount: Int { timeline.frameCount }
@@ -114,7 +116,9 @@ public struct ZoomAnimation: Sendable {
     public var turnsSeparately: Bool { timeline.phases.count > 1 }
 
     package static func state(_ r: Rect, rotation: Double = 0) -> ViewState {
-        ViewState(centerX: r.x + r.width / 2, centerY: r.y + r.height / 2, width: r.width, height: r.height, rotation: rotation)
+        ViewState(
+            centerX: r.x + r.width / 2, centerY: r.y + r.height / 2, width: r.width, height: r.height,
+            rotation: rotation)
     }
 
     package static func lerp(_ a: Double, _ b: Double, _ p: Double) -> Double { a + (b - a) * p }
@@ -124,7 +128,8 @@ public struct ZoomAnimation: Sendable {
         if p == 1 { return b }
         return ViewState(
             centerX: lerp(a.centerX, b.centerX, p), centerY: lerp(a.centerY, b.centerY, p),
-            width: lerp(a.width, b.width, p), height: lerp(a.height, b.height, p), rotation: lerp(a.rotation, b.rotation, p))
+            width: lerp(a.width, b.width, p), height: lerp(a.height, b.height, p),
+            rotation: lerp(a.rotation, b.rotation, p))
     }
 
     /// The screen rect before any turn.
@@ -152,7 +157,8 @@ public struct ZoomAnimation: Sendable {
     public func frame(_ k: Int) -> Frame {
         let s = timeline.sample(k)
         let phase = timeline.phases[s.phase].name
-        let start = Self.state(from), end = endState
+        let start = Self.state(from)
+        let end = endState
         let zoomEnd = turnsSeparately ? uprightState : end
         let p = s.progress
         let view: ViewState
@@ -164,13 +170,15 @@ public struct ZoomAnimation: Sendable {
             view = Self.lerp(start, zoomEnd, p)
             presented = p
             if s.fraction == 1 && to == nil {
-                rest = FitGeometry(image: image, screen: screen, orientation: turnsSeparately ? .portrait : orientation, mode: mode)
+                rest = FitGeometry(
+                    image: image, screen: screen, orientation: turnsSeparately ? .portrait : orientation, mode: mode)
             }
         case ("zoom", true):
             view = Self.lerp(zoomEnd, start, p)
             presented = 1 - p
             if s.fraction == 0 && to == nil {
-                rest = FitGeometry(image: image, screen: screen, orientation: turnsSeparately ? .portrait : orientation, mode: mode)
+                rest = FitGeometry(
+                    image: image, screen: screen, orientation: turnsSeparately ? .portrait : orientation, mode: mode)
             }
         case (_, false):
             view = Self.lerp(uprightState, end, p)
@@ -194,7 +202,8 @@ public struct ZoomAnimation: Sendable {
                 index: k, time: s.time, phase: phase, progress: p, presented: presented, view: view,
                 transform: rest.transform, scale: rest.scale, fit: rest)
         }
-        let sx = view.width / Double(image.width), sy = view.height / Double(image.height)
+        let sx = view.width / Double(image.width)
+        let sy = view.height / Double(image.height)
         let scale = mode == .fill ? max(sx, sy) : min(sx, sy)
         // Image -> view-local (centred at 0) -> turned -> placed at the view's centre.
         let transform = AffineTransform.translation(-Double(image.width) / 2, -Double(image.height) / 2)

@@ -1,5 +1,6 @@
-@testable import ForceZoomCore
 import Testing
+
+@testable import ForceZoomCore
 @testable import Geometry
 
 #if canImport(Glibc)
@@ -26,7 +27,11 @@ struct AnimateCLITests {
 
     /// Pixels of the pin's red body: their count and bounding box.
     static func red(_ image: Image) -> (count: Int, box: PixelRect?) {
-        var n = 0, x0 = Int.max, y0 = Int.max, x1 = -1, y1 = -1
+        var n = 0
+        var x0 = Int.max
+        var y0 = Int.max
+        var x1 = -1
+        var y1 = -1
         for y in 0..<image.height {
             for x in 0..<image.width {
                 let c = image.rgba(x: x, y: y)
@@ -53,8 +58,11 @@ struct AnimateCLITests {
         #expect(r.stdout.split(separator: "\n").count == 6)
         #expect(
             r.stdout.hasPrefix(
-                #"{"schemaVersion":2,"frame":1,"time":0,"phase":"zoom","progress":0,"presented":0,"rect":{"x":10,"y":20,"width":40,"height":30},"rotation":0"#))
-        #expect(r.stdout.contains(#"{"schemaVersion":2,"frame":6,"time":0.45,"phase":"turn","progress":1"#) && r.stdout.contains(#""rotation":90"#))
+                #"{"schemaVersion":2,"frame":1,"time":0,"phase":"zoom","progress":0,"presented":0,"rect":{"x":10,"y":20,"width":40,"height":30},"rotation":0"#
+            ))
+        #expect(
+            r.stdout.contains(#"{"schemaVersion":2,"frame":6,"time":0.45,"phase":"turn","progress":1"#)
+                && r.stdout.contains(#""rotation":90"#))
         #expect(((try? FileSystem.list(FileSystem.join(dir, "seq"))) ?? []) == (1...6).map { "00\($0).png" })
         // A real APNG decoder (Pillow) reads every frame at the right size.
         let check = CLI.run(["info", FileSystem.join(dir, "sheet.png")])
@@ -71,7 +79,8 @@ struct AnimateCLITests {
     @Test func apngFramesAreTheSequenceInOrder() {
         let dir = CLI.scratch()
         let r = CLI.run([
-            "animate", Self.photo, "--screen", "180x320", "--from", "10,20,60,40", "--frames", "14", "--orientation", "landscape-left",
+            "animate", Self.photo, "--screen", "180x320", "--from", "10,20,60,40", "--frames", "14", "--orientation",
+            "landscape-left",
             "--marker", "100,80", "-o", FileSystem.join(dir, "f%02d.png"), "--apng", FileSystem.join(dir, "a.png"),
         ])
         #expect(r.status == 0, "\(r.stderr)")
@@ -100,7 +109,9 @@ struct AnimateCLITests {
             "-o", FileSystem.join(dir, "f%d.png"),
         ])
         #expect(r.status == 0, "\(r.stderr)")
-        let inks = [1, 5].map { k in Self.image(FileSystem.join(dir, "f\(k).png")).map { Double(Self.red($0).count) } ?? 0 }
+        let inks = [1, 5].map { k in
+            Self.image(FileSystem.join(dir, "f\(k).png")).map { Double(Self.red($0).count) } ?? 0
+        }
         #expect(inks[0] > 20)
         #expect(abs(inks[0] - inks[1]) / inks[0] < 0.1, "red pin pixels \(inks)")
     }
@@ -118,15 +129,20 @@ struct AnimateCLITests {
         #expect(r.status == 0, "\(r.stderr)")
         let json = Self.lines(r.stdout)
         for k in 1...4 {
-            guard let frame = Self.image(FileSystem.join(dir, "f\(k).png")), case .object(let rect)? = json[k - 1]["rect"] else {
+            guard let frame = Self.image(FileSystem.join(dir, "f\(k).png")),
+                case .object(let rect)? = json[k - 1]["rect"]
+            else {
                 Issue.record("frame \(k)")
                 return
             }
-            let x0 = Self.number(rect, "x"), y0 = Self.number(rect, "y")
-            let x1 = x0 + Self.number(rect, "width"), y1 = y0 + Self.number(rect, "height")
+            let x0 = Self.number(rect, "x")
+            let y0 = Self.number(rect, "y")
+            let x1 = x0 + Self.number(rect, "width")
+            let y1 = y0 + Self.number(rect, "height")
             var outside = 0
             for y in 0..<frame.height {
-                for x in 0..<frame.width where Double(x) + 1 <= x0 || Double(x) >= x1 || Double(y) + 1 <= y0 || Double(y) >= y1 {
+                for x in 0..<frame.width
+                where Double(x) + 1 <= x0 || Double(x) >= x1 || Double(y) + 1 <= y0 || Double(y) >= y1 {
                     let c = frame.rgba(x: x, y: y)
                     if c.r != 0 || c.g != 0 || c.b != 0 { outside += 1 }
                 }
@@ -143,7 +159,10 @@ struct AnimateCLITests {
         let dir = CLI.scratch()
         let orient = FileSystem.join(dir, "orient.png")
         #expect(CLI.run(["fixture", "orientation", "--size", "480x320", "-o", orient]).status == 0)
-        let r = CLI.run(["animate", orient, "--screen", "390x844", "--from", "20,100,120,90", "--duration", "0.2", "--fps", "60", "--json"])
+        let r = CLI.run([
+            "animate", orient, "--screen", "390x844", "--from", "20,100,120,90", "--duration", "0.2", "--fps", "60",
+            "--json",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         let json = Self.lines(r.stdout)
         #expect(json.count == 13)
@@ -170,7 +189,8 @@ struct AnimateCLITests {
         let f = CLI.run(common + ["-o", FileSystem.join(dir, "f%d.png")])
         let r = CLI.run(common + ["--reverse", "-o", FileSystem.join(dir, "r%d.png")])
         #expect(f.status == 0 && r.status == 0, "\(f.stderr) \(r.stderr)")
-        let fj = Self.lines(f.stdout), rj = Self.lines(r.stdout)
+        let fj = Self.lines(f.stdout)
+        let rj = Self.lines(r.stdout)
         #expect(fj.count == 13 && rj.count == 13)
         for k in 1..<rj.count { #expect(Self.number(rj[k], "time") > Self.number(rj[k - 1], "time")) }
         #expect(Self.number(rj[12], "time") == 0.2)
@@ -178,12 +198,16 @@ struct AnimateCLITests {
         #expect(Self.number(rj[0], "presented") == 1 && Self.number(rj[12], "presented") == 0)
         // Pins: at the rect both are the standard size; fullscreen (4x) both are too (in range).
         let sizes = [("f1", "r13"), ("f13", "r1")].map { a, b in
-            (Self.red(Self.image(FileSystem.join(dir, "\(a).png"))!).box, Self.red(Self.image(FileSystem.join(dir, "\(b).png"))!).box)
+            (
+                Self.red(Self.image(FileSystem.join(dir, "\(a).png"))!).box,
+                Self.red(Self.image(FileSystem.join(dir, "\(b).png"))!).box
+            )
         }
         for (a, b) in sizes {
             // (The same to a pixel: the tips fall at different sub-pixel positions.)
             #expect(
-                a != nil && abs((a?.width ?? 0) - (b?.width ?? 0)) <= 1 && abs((a?.height ?? 0) - (b?.height ?? 0)) <= 1,
+                a != nil && abs((a?.width ?? 0) - (b?.width ?? 0)) <= 1
+                    && abs((a?.height ?? 0) - (b?.height ?? 0)) <= 1,
                 "\(String(describing: a)) vs \(String(describing: b))")
             #expect((a?.width ?? 0) >= 12 && (a?.width ?? 0) <= 15)
         }
@@ -191,7 +215,9 @@ struct AnimateCLITests {
 
     /// Defect 4: the last frame is `fit` with the same markers, pins included (byte for
     /// byte); defect 5: the zoom's last frame is the upright fullscreen (`fit --orientation portrait`).
-    @Test(arguments: [("landscape-left", "fit"), ("landscape-right", "fill"), ("upside-down", "fit"), ("portrait", "fill")])
+    @Test(arguments: [
+        ("landscape-left", "fit"), ("landscape-right", "fill"), ("upside-down", "fit"), ("portrait", "fill"),
+    ])
     func restFramesAreFit(_ orientation: String, _ mode: String) {
         let dir = CLI.scratch()
         let pins = ["--marker", "800,450,Seed", "--marker", "300,700"]
@@ -210,7 +236,8 @@ struct AnimateCLITests {
                     "-o", FileSystem.join(dir, "fit.png"),
                 ] + pins
             ).status == 0)
-        let a = Self.image(FileSystem.join(dir, String(format2: last))), b = Self.image(FileSystem.join(dir, "fit.png"))
+        let a = Self.image(FileSystem.join(dir, String(format2: last)))
+        let b = Self.image(FileSystem.join(dir, "fit.png"))
         #expect(a != nil && a == b, "frame \(last) differs from fit")
         #expect(Self.red(b!).count > 30)
         if orientation != "portrait" {
@@ -248,7 +275,8 @@ struct AnimateCLITests {
             (0, 320, { $0.b > 150 && $0.r < 80 && $0.g < 80 }), (480, 320, { $0.r > 180 && $0.g > 150 && $0.b < 80 }),
         ]
         for (k, f) in json.enumerated() {
-            let t = Self.number(f, "time"), scale = Self.number(f, "scale")
+            let t = Self.number(f, "time")
+            let scale = Self.number(f, "scale")
             #expect(abs(t - Double(k) / 8) < 1e-9)
             #expect(abs(Self.number(f, "rotation") - 60 * t) < 1e-6)  // pi/100 rad per 0.03 s
             #expect(abs(scale / Self.number(json[0], "scale") - (abs(cos(Double.pi / 3 * t)) + 0.5) / 1.5) < 1e-5)
@@ -262,16 +290,22 @@ struct AnimateCLITests {
             for (cx, cy, isCorner) in corners {
                 // Two canvas pixels inside the corner, along both edges.
                 let inset = 2 / scale
-                let ix = cx == 0 ? inset : cx - inset, iy = cy == 0 ? inset : cy - inset
-                let x = v[0] * ix + v[2] * iy + v[4], y = v[1] * ix + v[3] * iy + v[5]
-                let px = Int(x.rounded(.down)), py = Int(y.rounded(.down))
+                let ix = cx == 0 ? inset : cx - inset
+                let iy = cy == 0 ? inset : cy - inset
+                let x = v[0] * ix + v[2] * iy + v[4]
+                let y = v[1] * ix + v[3] * iy + v[5]
+                let px = Int(x.rounded(.down))
+                let py = Int(y.rounded(.down))
                 let ok = px >= 0 && py >= 0 && px < 240 && py < 400 && isCorner(frame.rgba(x: px, y: py))
                 #expect(ok, "frame \(k + 1): corner \(cx),\(cy) at \(x),\(y) not drawn")
             }
         }
         let whole = CLI.run(["animate", orient, "--screen", "120x200", "--bounce", "--json"])
         #expect(Self.lines(whole.stdout).count == 361, "one full turn at 60 fps: 6 s")
-        for bad in [["--orientation", "landscape-left"], ["--to", "0,0,10,10"], ["--from", "1,2,3,4"], ["--reverse"], ["--zoom-duration", "1"]] {
+        for bad in [
+            ["--orientation", "landscape-left"], ["--to", "0,0,10,10"], ["--from", "1,2,3,4"], ["--reverse"],
+            ["--zoom-duration", "1"],
+        ] {
             let e = CLI.run(["animate", orient, "--screen", "120x200", "--bounce", "--json"] + bad)
             #expect(e.status == 2 && e.stderr.contains(bad[0]), "\(bad): \(e.stderr)")
         }
@@ -306,7 +340,8 @@ struct AnimateCLITests {
     /// The supplementary view: opaque at the rect, gone fullscreen, half-faded halfway.
     @Test func overlayFadesWithTheTransition() {
         let dir = CLI.scratch()
-        let gray = FileSystem.join(dir, "gray.png"), bar = FileSystem.join(dir, "bar.png")
+        let gray = FileSystem.join(dir, "gray.png")
+        let bar = FileSystem.join(dir, "bar.png")
         #expect(CLI.run(["fixture", "solid", "--size", "400x300", "--fill", "#808080", "-o", gray]).status == 0)
         #expect(CLI.run(["fixture", "solid", "--size", "100x20", "--fill", "#FF0000", "-o", bar]).status == 0)
         let r = CLI.run([
@@ -316,10 +351,13 @@ struct AnimateCLITests {
         #expect(r.status == 0, "\(r.stderr)")
         let frames = (1...5).map { Self.image(FileSystem.join(dir, "o\($0).png"))! }
         #expect(frames[0].rgba(x: 30, y: 110) == Color(r: 255, g: 0, b: 0))  // on the black background, opaque
-        #expect(frames[0].rgba(x: 19, y: 110) == Color(r: 0, g: 0, b: 0) && frames[0].rgba(x: 120, y: 110) == Color(r: 0, g: 0, b: 0))
+        #expect(
+            frames[0].rgba(x: 19, y: 110) == Color(r: 0, g: 0, b: 0)
+                && frames[0].rgba(x: 120, y: 110) == Color(r: 0, g: 0, b: 0))
         // Halfway (presented 0.5), over the gray image the view now covers: half red, half gray.
         let mid = frames[2].rgba(x: 30, y: 110)
-        #expect(abs(Int(mid.r) - (255 + 128) / 2) <= 1 && abs(Int(mid.g) - 64) <= 1 && abs(Int(mid.b) - 64) <= 1, "\(mid)")
+        #expect(
+            abs(Int(mid.r) - (255 + 128) / 2) <= 1 && abs(Int(mid.g) - 64) <= 1 && abs(Int(mid.b) - 64) <= 1, "\(mid)")
         #expect(frames[4].rgba(x: 30, y: 110) == Color(r: 128, g: 128, b: 128))  // fullscreen: gone
         let inFade = CLI.run([
             "animate", gray, "--screen", "200x300", "--from", "10,150,40,30", "--frames", "3",
@@ -331,13 +369,25 @@ struct AnimateCLITests {
 
     @Test func usageErrors() {
         #expect(CLI.run(["animate", Self.photo, "--screen", "100x200", "--from", "1,2,3"]).status == 2)
-        #expect(CLI.run(["animate", Self.photo, "--screen", "100x200", "--from", "1,2,3,4"]).status == 2)  // no output named
+        // no output named
+        #expect(CLI.run(["animate", Self.photo, "--screen", "100x200", "--from", "1,2,3,4"]).status == 2)
         #expect(CLI.run(["animate", Self.photo, "--screen", "100x200", "--json"]).status == 2)  // no --from
-        #expect(CLI.run(["animate", Self.photo, "--screen", "100x200", "--from", "1,2,3,4", "--easing", "bouncy", "--json"]).status == 2)
-        #expect(CLI.run(["animate", Self.photo, "--screen", "100x200", "--from", "1,2,3,4", "-o", "x.png"]).status == 2)
-        #expect(CLI.run(["animate", Self.photo, "--screen", "100x200", "--from", "1,2,3,4", "--turn-duration", "1", "--json"]).status == 2)
-        #expect(CLI.run(["animate", Self.photo, "--screen", "100x200", "--from", "1,2,3,4", "--initial-zoom", "0.25", "--json"]).status == 2)
-        #expect(CLI.run(["animate", Self.photo, "--screen", "100x200", "--scale", "1", "--from", "1,2,3,4", "--json"]).status == 2)
+        #expect(
+            CLI.run(["animate", Self.photo, "--screen", "100x200", "--from", "1,2,3,4", "--easing", "bouncy", "--json"])
+                .status == 2)
+        #expect(
+            CLI.run(["animate", Self.photo, "--screen", "100x200", "--from", "1,2,3,4", "-o", "x.png"]).status == 2)
+        #expect(
+            CLI.run([
+                "animate", Self.photo, "--screen", "100x200", "--from", "1,2,3,4", "--turn-duration", "1", "--json",
+            ]).status == 2)
+        #expect(
+            CLI.run([
+                "animate", Self.photo, "--screen", "100x200", "--from", "1,2,3,4", "--initial-zoom", "0.25", "--json",
+            ]).status == 2)
+        #expect(
+            CLI.run(["animate", Self.photo, "--screen", "100x200", "--scale", "1", "--from", "1,2,3,4", "--json"])
+                .status == 2)
     }
 }
 
@@ -353,8 +403,12 @@ extension String {
 /// UIKit's timing curves, computed here independently of forcezoom (Newton on x(s)).
 enum ReferenceBezier {
     static func value(_ t: Double, _ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) -> Double {
-        func b(_ s: Double, _ p1: Double, _ p2: Double) -> Double { 3 * p1 * s * (1 - s) * (1 - s) + 3 * p2 * s * s * (1 - s) + s * s * s }
-        func db(_ s: Double, _ p1: Double, _ p2: Double) -> Double { 3 * p1 * (1 - s) * (1 - s) + 6 * (p2 - p1) * s * (1 - s) + 3 * (1 - p2) * s * s }
+        func b(_ s: Double, _ p1: Double, _ p2: Double) -> Double {
+            3 * p1 * s * (1 - s) * (1 - s) + 3 * p2 * s * s * (1 - s) + s * s * s
+        }
+        func db(_ s: Double, _ p1: Double, _ p2: Double) -> Double {
+            3 * p1 * (1 - s) * (1 - s) + 6 * (p2 - p1) * s * (1 - s) + 3 * (1 - p2) * s * s
+        }
         var s = t
         for _ in 0..<50 {
             let d = db(s, x1, x2)

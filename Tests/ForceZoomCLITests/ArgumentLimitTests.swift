@@ -1,8 +1,9 @@
+import ForceZoomCore
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import ForceZoomCore
-import Testing
 
 /// Arguments are input: no number, size, point, rect or pattern typed on the command line
 /// may kill forcezoom with a signal, hang it or make it allocate without bound. Runs the
@@ -30,7 +31,8 @@ struct ArgumentLimitTests {
         let big = [UInt8]("10,10,".utf8) + [UInt8](repeating: 65, count: 17 << 20) + [10]
         CLI.write(FileSystem.join(dir, "big.csv"), big)
         CLI.write(FileSystem.join(dir, "long.csv"), Array("10,10,\(String(repeating: "L", count: 300))\n".utf8))
-        CLI.write(FileSystem.join(dir, "crlf.csv"), [0xEF, 0xBB, 0xBF] + Array("x,y,label\r\n10,20,one\r\n30,40\r\n".utf8))
+        CLI.write(
+            FileSystem.join(dir, "crlf.csv"), [0xEF, 0xBB, 0xBF] + Array("x,y,label\r\n10,20,one\r\n30,40\r\n".utf8))
         return dir
     }()
 
@@ -55,7 +57,9 @@ struct ArgumentLimitTests {
             #expect(
                 lines.count == 2 && lines[1].isEmpty && r.stderr.hasPrefix("forcezoom: error: "),
                 "\(label): want one error line: \(r.stderr.prefix(400))", sourceLocation: sourceLocation)
-            #expect(r.stderr.utf8.count < 700, "\(label): \(r.stderr.utf8.count) bytes on stderr", sourceLocation: sourceLocation)
+            #expect(
+                r.stderr.utf8.count < 700, "\(label): \(r.stderr.utf8.count) bytes on stderr",
+                sourceLocation: sourceLocation)
             #expect(left.isEmpty, "\(label): left \(left)", sourceLocation: sourceLocation)
         }
         return r
@@ -76,7 +80,10 @@ struct ArgumentLimitTests {
 
         /// Splits on spaces; single quotes group (no escapes needed here).
         static func split(_ s: String) -> [String] {
-            var words: [String] = [], word = "", quoted = false, any = false
+            var words: [String] = []
+            var word = ""
+            var quoted = false
+            var any = false
             for ch in s {
                 if ch == "'" {
                     quoted.toggle()
@@ -106,10 +113,14 @@ struct ArgumentLimitTests {
         // not (these two drew a 46341-point box's masks: 0.4-0.8 GB, 2.5-6.6 s).
         .init("frame a.png --view 100x200 --at 50%,50% --size 46341 -o {out}/x.png", 2, "--size 46341", "--max-pixels"),
         .init("frame a.png --view 100x200 --at 50%,50% --size 65536 -o {out}/x.png", 2, "--size 65536", "--max-pixels"),
-        .init("frame a.png --view 100x200 --at 50%,50% --screen 65536x65536 -o {out}/x.png", 2, "--screen 65536x65536", "--max-pixels"),
+        .init(
+            "frame a.png --view 100x200 --at 50%,50% --screen 65536x65536 -o {out}/x.png", 2, "--screen 65536x65536",
+            "--max-pixels"),
         .init("crop peek.jpg --at 10,10 --size 65536 -o {out}/x.png", 2, "--size 65536", "--max-pixels"),
         .init("fit a.png --screen 65536x65536 -o {out}/x.png", 2, "--screen 65536x65536", "--max-pixels"),
-        .init("animate a.png --screen 65536x65536 --from 2,10,12,9 -o {out}/f%d.png", 2, "--screen", "65536x65536", "--max-pixels"),
+        .init(
+            "animate a.png --screen 65536x65536 --from 2,10,12,9 -o {out}/f%d.png", 2, "--screen", "65536x65536",
+            "--max-pixels"),
         .init("crop peek.jpg --at 50%,50% --size 64 --zoom 1e-300 -o {out}/x.png", 2, "--zoom"),
         .init("crop peek.jpg --at 50%,50% --size 64 --zoom 1e-7 -o {out}/x.png", 2, "--zoom"),
         .init("crop peek.jpg --at 1,1 --size 9223372036854775807 --geometry-only", 2, "--size"),
@@ -120,10 +131,13 @@ struct ArgumentLimitTests {
         .init("transform a.png --matrix 1e308,0,0,1e308,0,0 -o {out}/x.png", 2, "--matrix"),
         .init("transform a.png --scale 1e5 -o {out}/x.png", 1, "a.png: ", "limited to 1048576", "--canvas"),
         .init("transform a.png --canvas 9223372036854775807x9223372036854775807 -o {out}/x.png", 2, "--canvas"),
-        .init("transform a.png --rotate 15 --canvas 99999x99999 -o {out}/x.png", 2, "--canvas 99999x99999", "--max-pixels"),
+        .init(
+            "transform a.png --rotate 15 --canvas 99999x99999 -o {out}/x.png", 2, "--canvas 99999x99999", "--max-pixels"
+        ),
         .init("animate a.png --screen 39x84 --from 2,10,12,9 --duration inf --json", 2, "--duration"),
         .init("animate a.png --screen 39x84 --from 2,10,12,9 --fps 1e308 --json", 2, "--fps"),
-        .init("animate a.png --screen 4294967296x4294967296 --from 2,10,12,9 --frames 2 -o {out}/f%d.png", 2, "--screen"),
+        .init(
+            "animate a.png --screen 4294967296x4294967296 --from 2,10,12,9 --frames 2 -o {out}/f%d.png", 2, "--screen"),
         .init("animate a.png --screen 20000x20000 --from 2,10,12,9 -o {out}/f%d.png", 2, "--max-pixels"),
         .init("animate a.png --screen 390x844 --from 2,10,12,9 --frames 10000 --apng {out}/s.png", 2, "--max-pixels"),
         .init("animate a.png --screen 39x84 --from 2,10,12,9 -o {out}/f%2147483647d.png", 2, "-o", "width"),
@@ -153,11 +167,15 @@ struct ArgumentLimitTests {
         .init("crop peek.jpg --at 1,1 --at 2,2 -o {out}/p%-5d.png", 2, "%-"),
         .init("crop peek.jpg --at 1,1 --at 2,2 -o {out}/p%d%d.png", 2, "two counters"),
         .init("crop peek.jpg --at 1,1 --at 2,2 -o {out}/p.png", 2, "%d"),
-        .init("animate a.png --screen 39x84 --from 2,10,12,9 --apng {out}/x.png --contact-sheet {out}/x.png", 2, "--apng", "--contact-sheet"),
+        .init(
+            "animate a.png --screen 39x84 --from 2,10,12,9 --apng {out}/x.png --contact-sheet {out}/x.png", 2, "--apng",
+            "--contact-sheet"),
         .init("animate a.png --screen 39x84 --from 2,10,12,9 -o {out}/f%d.png --apng {out}/f2.png", 2, "f2.png"),
         .init("crop p2.png --at 1,1 --at 2,2 -o p%d.png", 1, "p2.png", "input"),
         .init("crop peek.jpg --at 1e308,1e308 -o {out}/x.png", 1, "1e308,1e308", "outside"),
-        .init("fit a.png --screen 100x200 --max-memory 99999999999999999 -o {out}/x.png", 2, "--max-memory", "8796093022207"),
+        .init(
+            "fit a.png --screen 100x200 --max-memory 99999999999999999 -o {out}/x.png", 2, "--max-memory",
+            "8796093022207"),
         .init("fit a.png --screen 100x200 --markers crlf.csv -o {out}/x.png", 0),
         .init("transform a.png --translate 1e9,0 --json -o {out}/x.png", 0),
     ]
@@ -171,7 +189,10 @@ struct ArgumentLimitTests {
 
     /// Messages are one line whatever was typed: control characters escaped, values cut.
     @Test func echoedValuesAreEscapedAndCut() {
-        let r = Self.check(["crop", "peek.jpg", "--at", "1,1", "--at", "2,2", "-o", "p\u{1B}[31m\n" + String(repeating: "x", count: 5000) + ".png"])
+        let r = Self.check([
+            "crop", "peek.jpg", "--at", "1,1", "--at", "2,2", "-o",
+            "p\u{1B}[31m\n" + String(repeating: "x", count: 5000) + ".png",
+        ])
         #expect(r.exitCode == 2)
         #expect(!r.stderr.dropLast().contains("\n") && !r.stderr.contains("\u{1B}"), "\(r.stderr.prefix(300))")
         #expect(r.stderr.contains("\\u{1B}"))
@@ -180,7 +201,8 @@ struct ArgumentLimitTests {
     /// A JSON number past 1e15 is printed, not a trap (the formatter's Int64 path).
     @Test func hugeJSONNumbers() {
         let r = Self.check([
-            "transform", "a.png", "--translate", "1e9,0", "--translate", "1e9,0", "--scale", "1e6", "--canvas", "10x10", "--json", "-o",
+            "transform", "a.png", "--translate", "1e9,0", "--translate", "1e9,0", "--scale", "1e6", "--canvas", "10x10",
+            "--json", "-o",
             "{out}/t.png",
         ])
         #expect(r.exitCode == 0, "\(r)")
@@ -197,10 +219,13 @@ struct ArgumentLimitTests {
         for args in [["info", "a.png"], ["crop", "a.png", "--at", "1,1", "--json", "-o", "{out}/c.png"]] {
             let out = CLI.scratch()
             let line = (args.map { CLI.quote($0.replacing("{out}", with: out)) }).joined(separator: " ")
-            let code = CLI.shell("cd \(CLI.quote(Self.inputs)) && \(CLI.quote(Self.binary)) \(line) > /dev/full 2> \(CLI.quote(out))/err")
+            let code = CLI.shell(
+                "cd \(CLI.quote(Self.inputs)) && \(CLI.quote(Self.binary)) \(line) > /dev/full 2> \(CLI.quote(out))/err"
+            )
             let err = CLI.read(FileSystem.join(out, "err"))
             #expect(code == 1, "\(args): exit \(code)")
-            #expect(err.hasPrefix("forcezoom: error: standard output: ") && err.split(separator: "\n").count == 1, "\(err)")
+            #expect(
+                err.hasPrefix("forcezoom: error: standard output: ") && err.split(separator: "\n").count == 1, "\(err)")
             _ = CLI.shell("rm -rf \(CLI.quote(out))")
         }
     }
@@ -212,7 +237,8 @@ struct ArgumentLimitTests {
     @Test func thousandsOfFilesAfterTheSeparator() {
         let dir = CLI.scratch()
         _ = CLI.shell("cp \(CLI.quote(FileSystem.join(Self.inputs, "tin/tin.png"))) \(CLI.quote(dir))/t.png")
-        let r = CLI.measure(["info", "--"] + [String](repeating: "t.png", count: 12_000), in: dir, timeout: 60, binary: Self.binary)
+        let r = CLI.measure(
+            ["info", "--"] + [String](repeating: "t.png", count: 12_000), in: dir, timeout: 60, binary: Self.binary)
         #expect(r.exitCode == 0 && r.signal == nil, "\(r)")
         #expect(r.stdout.split(separator: "\n").count == 12_000)
         #expect(r.seconds < Self.maxSeconds, "\(r.seconds) s")
@@ -226,20 +252,25 @@ struct ArgumentLimitTests {
         let dir = CLI.scratch()
         _ = CLI.shell("cp \(CLI.quote(FileSystem.join(Self.inputs, "tin/tin.png"))) \(CLI.quote(dir))/t.png")
         let lines = (0..<20_000).map { "\($0 % 4),\($0 % 3)" }
-        CLI.write(FileSystem.join(dir, "points.txt"), Array(("# x,y\n" + lines.joined(separator: "\r\n") + "\n\n").utf8))
+        CLI.write(
+            FileSystem.join(dir, "points.txt"), Array(("# x,y\n" + lines.joined(separator: "\r\n") + "\n\n").utf8))
         let r = CLI.measure(
-            ["crop", "t.png", "--at-from", "points.txt", "--size", "4", "--geometry-only"], in: dir, timeout: 60, binary: Self.binary)
+            ["crop", "t.png", "--at-from", "points.txt", "--size", "4", "--geometry-only"], in: dir, timeout: 60,
+            binary: Self.binary)
         #expect(r.exitCode == 0 && r.signal == nil, "\(r)")
         let out = r.stdout.split(separator: "\n")
         #expect(out.count == 20_000)
         // In order: the last line answers the last point, 19999 -> (19999 % 4, 19999 % 3) = (3, 1).
         let records = JSONValue.objects(r.stdout)
-        #expect(records.last?["requested"] == .string("3,1") && records.first?["requested"] == .string("0,0"), "\(out.last ?? "")")
+        #expect(
+            records.last?["requested"] == .string("3,1") && records.first?["requested"] == .string("0,0"),
+            "\(out.last ?? "")")
         #expect(r.seconds < Self.maxSeconds, "\(r.seconds) s")
         CLI.write(FileSystem.join(dir, "bad.txt"), Array("1,1\n2;2\n".utf8))
         let bad = CLI.run(["crop", "t.png", "--at-from", "bad.txt", "--size", "4", "--geometry-only"], in: dir)
         #expect(bad.status == 2 && bad.stderr.contains("--at-from bad.txt line 2: 2;2 is not X,Y"), "\(bad.stderr)")
-        let clash = CLI.run(["crop", "t.png", "--at-from", "points.txt", "--at", "1,1", "--size", "4", "-o", "points.txt"], in: dir)
+        let clash = CLI.run(
+            ["crop", "t.png", "--at-from", "points.txt", "--at", "1,1", "--size", "4", "-o", "points.txt"], in: dir)
         #expect(clash.status != 0 && CLI.read(FileSystem.join(dir, "points.txt")).hasPrefix("# x,y"), "\(clash.stderr)")
         _ = CLI.shell("rm -rf \(CLI.quote(dir))")
     }
@@ -247,7 +278,9 @@ struct ArgumentLimitTests {
     // MARK: - Extreme values, alone and together (a seeded property test)
 
     /// The values every option of a kind is tried with.
-    static let integers = ["0", "-1", "2147483647", "2147483648", "9223372036854775807", "-9223372036854775808", "99999999999999999999"]
+    static let integers = [
+        "0", "-1", "2147483647", "2147483648", "9223372036854775807", "-9223372036854775808", "99999999999999999999",
+    ]
     /// Sides under `Budget.maxSide` whose squares are past --max-pixels (46341^2 > 2^31):
     /// only the budget stops them. For options that are a side (--size N).
     static let sides = integers + ["46341", "65536"]
@@ -256,9 +289,13 @@ struct ArgumentLimitTests {
         "0x0", "1x0", "-1x5", "2147483647x2147483647", "2147483648x1", "1x2147483648", "4294967296x4294967296",
         "9223372036854775807x9223372036854775807", "100000x1", "1x100000", "20000x20000", "46341x46341", "65536x65536",
     ]
-    static let points = ["1e308,1e308", "-1,-1", "nan,nan", "inf,0", "101%,101%", "-1%,0", "9223372036854775807,0", "1e15%,1"]
+    static let points = [
+        "1e308,1e308", "-1,-1", "nan,nan", "inf,0", "101%,101%", "-1%,0", "9223372036854775807,0", "1e15%,1",
+    ]
     static let rects = ["0,0,1e15,1e15", "nan,0,1,1", "-1e308,0,1,1", "0,0,2147483648,1", "0,0,0,0", "inf,inf,inf,inf"]
-    static let patterns = ["f%2147483647d.png", "f%n.png", "f%s.png", "f%d%d.png", "f%9d.png", "f%%.png", "f%", "f%-5d.png", "%10d.png"]
+    static let patterns = [
+        "f%2147483647d.png", "f%n.png", "f%s.png", "f%d%d.png", "f%9d.png", "f%%.png", "f%", "f%-5d.png", "%10d.png",
+    ]
 
     enum Kind { case integer, side, real, size, point, rect, pattern, pair, six }
 
@@ -267,8 +304,10 @@ struct ArgumentLimitTests {
         (
             ["crop", "a.png", "--at", "1,1", "-o", "{out}/c.png"],
             [
-                ("--size", .side), ("--screen", .size), ("--view", .size), ("--zoom", .real), ("--at", .point), ("--marker", .point),
-                ("--max-pixels", .integer), ("--max-memory", .integer), ("--frame", .integer), ("--compression", .integer),
+                ("--size", .side), ("--screen", .size), ("--view", .size), ("--zoom", .real), ("--at", .point),
+                ("--marker", .point),
+                ("--max-pixels", .integer), ("--max-memory", .integer), ("--frame", .integer),
+                ("--compression", .integer),
             ]
         ),
         (
@@ -285,15 +324,22 @@ struct ArgumentLimitTests {
             [("--view", .size), ("--at", .point), ("--size", .side), ("--screen", .size), ("--stroke", .real)]
         ),
         // Without the peek: the box alone (the hole the two frame reproducers went through).
-        (["frame", "a.png", "--view", "100x200", "--at", "50%,50%", "-o", "{out}/fr.png"], [("--size", .side), ("--screen", .size)]),
+        (
+            ["frame", "a.png", "--view", "100x200", "--at", "50%,50%", "-o", "{out}/fr.png"],
+            [("--size", .side), ("--screen", .size)]
+        ),
         (
             ["transform", "a.png", "-o", "{out}/t.png"],
-            [("--rotate", .real), ("--scale", .real), ("--translate", .pair), ("--skew", .pair), ("--matrix", .six), ("--canvas", .size)]
+            [
+                ("--rotate", .real), ("--scale", .real), ("--translate", .pair), ("--skew", .pair), ("--matrix", .six),
+                ("--canvas", .size),
+            ]
         ),
         (
             ["animate", "a.png", "--screen", "39x84", "--from", "2,10,12,9", "-o", "{out}/f%d.png"],
             [
-                ("--screen", .size), ("--from", .rect), ("--to", .rect), ("--frames", .integer), ("--fps", .real), ("--duration", .real),
+                ("--screen", .size), ("--from", .rect), ("--to", .rect), ("--frames", .integer), ("--fps", .real),
+                ("--duration", .real),
                 ("--zoom-duration", .real), ("-o", .pattern), ("--pin-scale-range", .pair),
             ]
         ),
@@ -301,11 +347,20 @@ struct ArgumentLimitTests {
             ["animate", "a.png", "--screen", "39x84", "--bounce", "--apng", "{out}/b.png"],
             [("--fps", .real), ("--duration", .real), ("--frames", .integer)]
         ),
-        (["thumb", "a.png", "-q", "--out", "{out}"], [("--size", .size), ("--size", .side), ("--jobs", .integer), ("--name", .pattern)]),
-        (["fixture", "coords", "--size", "64x48", "-o", "{out}/x.png"], [("--size", .size), ("--depth", .integer), ("--compression", .integer)]),
+        (
+            ["thumb", "a.png", "-q", "--out", "{out}"],
+            [("--size", .size), ("--size", .side), ("--jobs", .integer), ("--name", .pattern)]
+        ),
+        (
+            ["fixture", "coords", "--size", "64x48", "-o", "{out}/x.png"],
+            [("--size", .size), ("--depth", .integer), ("--compression", .integer)]
+        ),
         (
             ["fixture", "checker", "--size", "64x48", "-o", "{out}/x.jpg"],
-            [("--step", .integer), ("--quality", .integer), ("--restart", .integer), ("--exif-orientation", .integer), ("--seed", .integer)]
+            [
+                ("--step", .integer), ("--quality", .integer), ("--restart", .integer),
+                ("--exif-orientation", .integer), ("--seed", .integer),
+            ]
         ),
         (["info", "a.png"], [("--max-pixels", .integer), ("--max-memory", .integer), ("--frame", .integer)]),
     ]

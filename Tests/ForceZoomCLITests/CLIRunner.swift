@@ -1,8 +1,9 @@
+import ForceZoomCore
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import ForceZoomCore
-import Testing
 
 /// Runs the built `forcezoom` binary and captures what it did.
 struct CLIResult {
@@ -29,7 +30,8 @@ enum CLI {
     /// Runs forcezoom with `arguments` (in `directory`), optional stdin from a file.
     static func run(_ arguments: [String], in directory: String? = nil, stdin: String? = nil) -> CLIResult {
         let dir = scratch()
-        let out = FileSystem.join(dir, "stdout"), err = FileSystem.join(dir, "stderr")
+        let out = FileSystem.join(dir, "stdout")
+        let err = FileSystem.join(dir, "stderr")
         var command = ""
         if let directory { command += "cd \(quote(directory)) && " }
         command += ([binary] + arguments).map(quote).joined(separator: " ")
@@ -48,7 +50,8 @@ enum CLI {
     /// one object, no duplicate key, valid against docs/json/<command>.schema.json.
     /// A failure is an issue of the test that ran the command.
     static func checkJSON(_ arguments: [String], stdout: String) {
-        let json = arguments.contains("--json") || arguments.contains("--geometry-only")
+        let json =
+            arguments.contains("--json") || arguments.contains("--geometry-only")
             || (arguments.first == "fixture" && arguments.contains("--decode"))
         guard json, canCheckJSON, let command = arguments.first, !bytes(stdout).isEmpty else { return }
         if let problem = jsonProblem(file: stdout, command: command) {
@@ -72,7 +75,7 @@ enum CLI {
     static func bytes(_ path: String) -> [UInt8] {
         guard let f = fopen(path, "rb") else { return [] }
         defer { fclose(f) }
-        var bytes = [UInt8]()
+        var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
             let n = fread(&chunk, 1, chunk.count, f)

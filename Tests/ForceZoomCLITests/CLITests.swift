@@ -23,7 +23,9 @@ struct CLITests {
     }
 
     @Test func jsonDescribesTheGeometry() {
-        let r = CLI.run(["crop", Self.photo, "--view", "390x844", "--at", "195,422", "--size", "300", "--geometry-only"])
+        let r = CLI.run([
+            "crop", Self.photo, "--view", "390x844", "--at", "195,422", "--size", "300", "--geometry-only",
+        ])
         #expect(r.status == 0)
         // peek.jpg is stored 900x1600 with EXIF orientation 6: upright 1600x900.
         #expect(r.stdout.contains(#""storedSize":{"width":900,"height":1600}"#))
@@ -53,7 +55,8 @@ struct CLITests {
         let bad = CLI.run(["crop", Self.coords, "--at", "1,1", "--at", "5,5", "-o", "x.png"], in: work)
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("%d"))
-        let good = CLI.run(["crop", Self.coords, "--at", "1,1", "--at", "799,599", "--size", "16", "-o", "p-%d.png"], in: work)
+        let good = CLI.run(
+            ["crop", Self.coords, "--at", "1,1", "--at", "799,599", "--size", "16", "-o", "p-%d.png"], in: work)
         #expect(good.status == 0)
         let second = CLI.run(["fixture", "--decode", FileSystem.join(work, "p-2.png")])
         #expect(second.stdout.contains(#""sourceRect":{"x":784,"y":584,"width":16,"height":16}"#))
@@ -61,7 +64,10 @@ struct CLITests {
 
     @Test func stdinAndStdout() {
         let out = FileSystem.join(Self.dir, "piped.png")
-        #expect(CLI.shell("\(CLI.quote(CLI.binary)) crop - --at 10,10 --size 8 -o - < \(CLI.quote(Self.coords)) > \(CLI.quote(out))") == 0)
+        #expect(
+            CLI.shell(
+                "\(CLI.quote(CLI.binary)) crop - --at 10,10 --size 8 -o - < \(CLI.quote(Self.coords)) > \(CLI.quote(out))"
+            ) == 0)
         let trace = CLI.run(["fixture", "--decode", out])
         #expect(trace.stdout.contains(#""sourceRect":{"x":6,"y":6,"width":8,"height":8}"#))
     }
@@ -101,7 +107,9 @@ struct CLITests {
             BadInput(name: "empty", bytes: [], reason: "empty"),
             BadInput(name: "text", bytes: Array("hello, this is not an image\n".utf8), reason: "not an image"),
             BadInput(name: "gif", bytes: Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0], reason: "GIF is not supported"),
-            BadInput(name: "webp", bytes: Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBPVP8 ".utf8), reason: "RIFF size 0 is too small"),
+            BadInput(
+                name: "webp", bytes: Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBPVP8 ".utf8),
+                reason: "RIFF size 0 is too small"),
             BadInput(name: "tiff", bytes: Array("II*".utf8) + [0, 8, 0, 0, 0], reason: "TIFF is not supported"),
             BadInput(name: "truncated jpeg", bytes: Array(jpeg[0..<(jpeg.count / 2)]), reason: "truncated"),
             BadInput(name: "truncated png", bytes: Array(png[0..<(png.count / 2)]), reason: "truncated"),
@@ -121,7 +129,9 @@ struct CLITests {
         #expect(r.stderr.hasPrefix("forcezoom: error: \(input): "))
         #expect(r.stderr.contains(bad.reason))
         #expect(r.stderr.split(separator: "\n").count == 1)
-        #expect(CLI.shell("test -z \"$(ls -A \(CLI.quote(work)) | grep -v '^in put.png$')\"") == 0, "output or temp file left behind")
+        #expect(
+            CLI.shell("test -z \"$(ls -A \(CLI.quote(work)) | grep -v '^in put.png$')\"") == 0,
+            "output or temp file left behind")
     }
 
     @Test func directoryInput() {
@@ -192,13 +202,16 @@ struct FixtureRegenerationTests {
         #expect(names.count >= 40)
         #expect(((try? FileSystem.list(out)) ?? []) == names)
         for name in names {
-            #expect(CLI.bytes(FileSystem.join(out, name)) == CLI.bytes(FileSystem.join(committed, name)), "\(name) differs: run `make fixtures`")
+            #expect(
+                CLI.bytes(FileSystem.join(out, name)) == CLI.bytes(FileSystem.join(committed, name)),
+                "\(name) differs: run `make fixtures`")
         }
     }
 
     @Test func issueFiveExampleTracesTheCrop() {
         let dir = CLI.scratch()
-        let a = FileSystem.join(dir, "a.png"), b = FileSystem.join(dir, "b.png")
+        let a = FileSystem.join(dir, "a.png")
+        let b = FileSystem.join(dir, "b.png")
         #expect(CLI.run(["fixture", "coords", "--size", "4000x3000", "-o", a]).status == 0)
         #expect(CLI.run(["crop", a, "--at", "3990,10", "--size", "64", "-o", b]).status == 0)
         let r = CLI.run(["fixture", "--decode", b])
@@ -231,7 +244,9 @@ struct DecodeFlagTests {
         let strict = CLI.run(["crop", cut, "--at", "1,1", "--size", "2000", "-o", FileSystem.join(dir, "s.png")])
         #expect(strict.status == 1)
         #expect(strict.stderr.contains("truncated"))
-        let lenient = CLI.run(["crop", cut, "--at", "1,1", "--size", "2000", "--lenient", "-o", FileSystem.join(dir, "l.png")])
+        let lenient = CLI.run([
+            "crop", cut, "--at", "1,1", "--size", "2000", "--lenient", "-o", FileSystem.join(dir, "l.png"),
+        ])
         #expect(lenient.status == 0)
         #expect(lenient.stderr.hasPrefix("forcezoom: warning: \(cut): "))
         #expect(FileSystem.kind(of: FileSystem.join(dir, "l.png")) == .regular)

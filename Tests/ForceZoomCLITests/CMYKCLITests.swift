@@ -1,8 +1,9 @@
+import ForceZoomCore
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import ForceZoomCore
-import Testing
 
 /// CMYK and YCCK JPEGs become sRGB through a CMYK profile with lcms2: their own when they
 /// carry one, else `--cmyk-profile`, else Ghostscript's default_cmyk.icc (libgs-common,
@@ -23,8 +24,14 @@ struct CMYKCLITests {
         let dir = CLI.scratch()
         let gs = ghostscript
         for args in [
-            ["fixture", "zoneplate", "--size", "96x64", "--cmyk", "--embed-icc", "\(gs)/default_cmyk.icc", "-o", "swop.jpg"],
-            ["fixture", "gradient", "--size", "96x64", "--direction", "radial", "--cmyk", "--embed-icc", "\(gs)/ps_cmyk.icc", "-o", "ps.jpg"],
+            [
+                "fixture", "zoneplate", "--size", "96x64", "--cmyk", "--embed-icc", "\(gs)/default_cmyk.icc", "-o",
+                "swop.jpg",
+            ],
+            [
+                "fixture", "gradient", "--size", "96x64", "--direction", "radial", "--cmyk", "--embed-icc",
+                "\(gs)/ps_cmyk.icc", "-o", "ps.jpg",
+            ],
             ["fixture", "zoneplate", "--size", "96x64", "--cmyk", "-o", "none.jpg"],
             ["fixture", "zoneplate", "--size", "96x64", "--ycck", "-o", "ycck.jpg"],
         ] {
@@ -58,7 +65,9 @@ struct CMYKCLITests {
     /// conversion of `input` through `profile` ("embedded" or a path) to sRGB, relative
     /// colorimetric with black-point compensation; the old formula's difference; whether the
     /// output has no ICC profile; its sRGB chunk.
-    static func difference(_ output: String, _ input: String, through profile: String, in dir: String = inputs) -> String {
+    static func difference(_ output: String, _ input: String, through profile: String, in dir: String = inputs)
+        -> String
+    {
         ColorCLITests.python(
             """
             import io
@@ -99,11 +108,14 @@ struct CMYKCLITests {
     ])
     func cmykGoesThroughItsProfile(_ input: String, _ profile: String, _ extra: [String]) throws {
         let out = "out-\(input)-\(extra.count).png"
-        let r = CLI.run(["crop", input, "--at", "48,32", "--size", "96", "--background", "black", "-o", out] + extra, in: Self.inputs)
+        let r = CLI.run(
+            ["crop", input, "--at", "48,32", "--size", "96", "--background", "black", "-o", out] + extra,
+            in: Self.inputs)
         #expect(r.status == 0 && r.stderr.isEmpty, "\(r.stderr)")
         let report = Self.difference(out, input, through: profile).split(separator: " ").map(String.init)
         try #require(report.count == 4, "\(report)")
-        let mine = try #require(Int(report[0])), formula = try #require(Int(report[1]))
+        let mine = try #require(Int(report[0]))
+        let formula = try #require(Int(report[1]))
         #expect(mine <= 2, "\(input) \(extra): \(mine) levels from Pillow's lcms2 conversion")
         #expect(formula > 10, "\(input): the formula is only \(formula) levels away; the test would not see it")
         #expect(report[2] == "True", "\(input): a profile was written into the RGB output")
@@ -119,7 +131,9 @@ struct CMYKCLITests {
         #expect(records.last?["cmykToSRGB"] == .string("profile \(Self.ghostscript)/default_cmyk.icc"), "\(r.stdout)")
         let text = CLI.run(["info", "swop.jpg"], in: Self.inputs).stdout
         #expect(
-            text.contains("(CMYK, v2.1, 187484 bytes; not written: the RGB result is tagged sRGB), CMYK to sRGB through the embedded profile"),
+            text.contains(
+                "(CMYK, v2.1, 187484 bytes; not written: the RGB result is tagged sRGB), CMYK to sRGB through the embedded profile"
+            ),
             "\(text)")
     }
 
@@ -129,9 +143,13 @@ struct CMYKCLITests {
     @Test func aProfileOfAnotherColourSpaceIsPassedOver() throws {
         let keep = CLI.run(["crop", "rgb.jpg", "--at", "48,32", "--size", "96", "-o", "rgb-keep.png"], in: Self.inputs)
         #expect(keep.status == 0)
-        #expect(keep.stderr.contains("rgb.jpg: the embedded ICC profile is not used (a RGB profile on CMYK pixels)"), "\(keep.stderr)")
+        #expect(
+            keep.stderr.contains("rgb.jpg: the embedded ICC profile is not used (a RGB profile on CMYK pixels)"),
+            "\(keep.stderr)")
         #expect(keep.stderr.split(separator: "\n").count == 1, "\(keep.stderr)")
-        let strict = CLI.run(["crop", "rgb.jpg", "--at", "48,32", "--size", "96", "--icc", "srgb", "-o", "rgb-srgb.png"], in: Self.inputs)
+        let strict = CLI.run(
+            ["crop", "rgb.jpg", "--at", "48,32", "--size", "96", "--icc", "srgb", "-o", "rgb-srgb.png"], in: Self.inputs
+        )
         #expect(strict.status == 1)
         #expect(
             strict.stderr
@@ -139,7 +157,10 @@ struct CMYKCLITests {
             "\(strict.stderr)")
         #expect(FileSystem.kind(of: FileSystem.join(Self.inputs, "rgb-srgb.png")) == .missing)
         let lenient = CLI.run(
-            ["crop", "rgb.jpg", "--at", "48,32", "--size", "96", "--icc", "srgb", "--lenient", "-o", "rgb-lenient.png"], in: Self.inputs)
+            [
+                "crop", "rgb.jpg", "--at", "48,32", "--size", "96", "--icc", "srgb", "--lenient", "-o",
+                "rgb-lenient.png",
+            ], in: Self.inputs)
         #expect(lenient.status == 0 && lenient.stderr.contains("warning"), "\(lenient.stderr)")
         // Both went through the default profile.
         let report = Self.difference("rgb-keep.png", "rgb.jpg", through: "\(Self.ghostscript)/default_cmyk.icc")
@@ -160,20 +181,30 @@ struct CMYKCLITests {
         #expect(keep.stderr.contains("broken.png: the embedded ICC profile cannot be used ("), "\(keep.stderr)")
         #expect(keep.stderr.contains("the output carries no profile"), "\(keep.stderr)")
         #expect(ColorCLITests.profile("b-keep.png", in: dir) == "")
-        let strict = CLI.run(["crop", "broken.png", "--at", "16,12", "--size", "8", "--icc", "srgb", "-o", "b-srgb.png"], in: dir)
-        #expect(strict.status == 1 && strict.stderr.hasPrefix("forcezoom: error: broken.png: the ICC profile cannot be used ("), "\(strict.stderr)")
+        let strict = CLI.run(
+            ["crop", "broken.png", "--at", "16,12", "--size", "8", "--icc", "srgb", "-o", "b-srgb.png"], in: dir)
+        #expect(
+            strict.status == 1
+                && strict.stderr.hasPrefix("forcezoom: error: broken.png: the ICC profile cannot be used ("),
+            "\(strict.stderr)")
         #expect(strict.stderr.split(separator: "\n").count == 1)
-        let lenient = CLI.run(["crop", "broken.png", "--at", "16,12", "--size", "8", "--icc", "srgb", "--lenient", "-o", "b-lenient.png"], in: dir)
+        let lenient = CLI.run(
+            [
+                "crop", "broken.png", "--at", "16,12", "--size", "8", "--icc", "srgb", "--lenient", "-o",
+                "b-lenient.png",
+            ], in: dir)
         #expect(lenient.status == 0 && lenient.stderr.contains("the pixels are taken as sRGB"), "\(lenient.stderr)")
         let kept = try ImageReader(path: FileSystem.join(dir, "b-keep.png")).readImage()
         let taken = try ImageReader(path: FileSystem.join(dir, "b-lenient.png")).readImage()
         #expect(kept.pixels == taken.pixels, "--lenient changed the samples")
         #expect(ColorCLITests.profile("b-lenient.png", in: dir) == "")
-        let thumbs = CLI.run(["thumb", "broken.png", "swop.jpg", "--size", "16", "--icc", "srgb", "--out", "bt", "-q"], in: dir)
+        let thumbs = CLI.run(
+            ["thumb", "broken.png", "swop.jpg", "--size", "16", "--icc", "srgb", "--out", "bt", "-q"], in: dir)
         #expect(thumbs.status == 1, "\(thumbs.stderr)")
         #expect(FileSystem.kind(of: FileSystem.join(dir, "bt/swop.thumb.png")) == .regular, "the batch did not go on")
         let thumbKeep = CLI.run(["thumb", "broken.png", "--size", "16", "--out", "bk", "-q"], in: dir)
-        #expect(thumbKeep.status == 0 && thumbKeep.stderr.contains("the output carries no profile"), "\(thumbKeep.stderr)")
+        #expect(
+            thumbKeep.status == 0 && thumbKeep.stderr.contains("the output carries no profile"), "\(thumbKeep.stderr)")
         #expect(ColorCLITests.profile("bk/broken.thumb.png", in: dir) == "")
     }
 
@@ -184,20 +215,37 @@ struct CMYKCLITests {
         let info = CLI.run(["info", "outside.png", "--json"], in: dir)
         #expect(JSONValue.object(info.stdout)?["icc"] == .bool(true), "\(info.stdout)")
         let keep = CLI.run(["crop", "outside.png", "--at", "16,12", "--size", "8", "-o", "o-keep.png"], in: dir)
-        #expect(keep.status == 0 && keep.stderr.contains("outside.png: the embedded ICC profile could not be read"), "\(keep.stderr)")
+        #expect(
+            keep.status == 0 && keep.stderr.contains("outside.png: the embedded ICC profile could not be read"),
+            "\(keep.stderr)")
         #expect(ColorCLITests.profile("o-keep.png", in: dir) == "")
-        let strict = CLI.run(["crop", "outside.png", "--at", "16,12", "--size", "8", "--icc", "srgb", "-o", "o-srgb.png"], in: dir)
-        #expect(strict.status == 1 && strict.stderr.contains("the ICC profile cannot be used (it could not be read"), "\(strict.stderr)")
-        let lenient = CLI.run(["crop", "outside.png", "--at", "16,12", "--size", "8", "--icc", "srgb", "--lenient", "-o", "o-len.png"], in: dir)
+        let strict = CLI.run(
+            ["crop", "outside.png", "--at", "16,12", "--size", "8", "--icc", "srgb", "-o", "o-srgb.png"], in: dir)
+        #expect(
+            strict.status == 1 && strict.stderr.contains("the ICC profile cannot be used (it could not be read"),
+            "\(strict.stderr)")
+        let lenient = CLI.run(
+            ["crop", "outside.png", "--at", "16,12", "--size", "8", "--icc", "srgb", "--lenient", "-o", "o-len.png"],
+            in: dir)
         #expect(lenient.status == 0 && lenient.stderr.contains("the pixels are taken as sRGB"), "\(lenient.stderr)")
     }
 
     @Test func cmykProfileOptionIsChecked() {
-        let missing = CLI.run(["crop", "none.jpg", "--at", "1,1", "--size", "8", "--cmyk-profile", "nope.icc", "-o", "x.png"], in: Self.inputs)
-        #expect(missing.status == 2 && missing.stderr.contains("--cmyk-profile nope.icc: no such file or directory"), "\(missing.stderr)")
-        let rgb = CLI.run(["crop", "none.jpg", "--at", "1,1", "--size", "8", "--cmyk-profile", "rgb.icc", "-o", "x.png"], in: Self.inputs)
-        #expect(rgb.status == 2 && rgb.stderr.contains("--cmyk-profile rgb.icc: a RGB profile, not a CMYK one"), "\(rgb.stderr)")
-        let text = CLI.run(["crop", "none.jpg", "--at", "1,1", "--size", "8", "--cmyk-profile", "swop.jpg", "-o", "x.png"], in: Self.inputs)
+        let missing = CLI.run(
+            ["crop", "none.jpg", "--at", "1,1", "--size", "8", "--cmyk-profile", "nope.icc", "-o", "x.png"],
+            in: Self.inputs)
+        #expect(
+            missing.status == 2 && missing.stderr.contains("--cmyk-profile nope.icc: no such file or directory"),
+            "\(missing.stderr)")
+        let rgb = CLI.run(
+            ["crop", "none.jpg", "--at", "1,1", "--size", "8", "--cmyk-profile", "rgb.icc", "-o", "x.png"],
+            in: Self.inputs)
+        #expect(
+            rgb.status == 2 && rgb.stderr.contains("--cmyk-profile rgb.icc: a RGB profile, not a CMYK one"),
+            "\(rgb.stderr)")
+        let text = CLI.run(
+            ["crop", "none.jpg", "--at", "1,1", "--size", "8", "--cmyk-profile", "swop.jpg", "-o", "x.png"],
+            in: Self.inputs)
         #expect(text.status == 2 && text.stderr.contains("not an ICC profile"), "\(text.stderr)")
         #expect(text.stderr.split(separator: "\n").count == 1)
     }

@@ -1,8 +1,9 @@
+import ForceZoomCore
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import ForceZoomCore
-import Testing
 
 /// Colour descriptions survive: every command that writes pixels carries the input's ICC
 /// profile byte for byte (PNG iCCP, JPEG APP2 split and reassembled, WebP ICCP) or PNG's
@@ -15,7 +16,8 @@ struct ColorCLITests {
     static func python(_ script: String, in dir: String) -> String {
         let own = CLI.scratch()
         defer { _ = CLI.shell("rm -rf \(CLI.quote(own))") }
-        let file = FileSystem.join(own, "script.py"), out = FileSystem.join(own, "out.txt")
+        let file = FileSystem.join(own, "script.py")
+        let out = FileSystem.join(own, "out.txt")
         CLI.write(file, Array(script.utf8))
         _ = CLI.shell("cd \(CLI.quote(dir)) && /usr/bin/python3 \(CLI.quote(file)) > \(CLI.quote(out)) 2>&1")
         return CLI.read(out)
@@ -55,7 +57,9 @@ struct ColorCLITests {
         ).trimmingCharacters
     }
 
-    static func hex(_ file: String) -> String { CLI.bytes(FileSystem.join(inputs, file)).map { String(format2: $0) }.joined() }
+    static func hex(_ file: String) -> String {
+        CLI.bytes(FileSystem.join(inputs, file)).map { String(format2: $0) }.joined()
+    }
 
     @Test(arguments: ["small", "big"], ["png", "jpg", "webp"])
     func everyCommandKeepsTheProfile(_ profile: String, _ ext: String) {
@@ -70,8 +74,16 @@ struct ColorCLITests {
             (["transform", input, "--rotate", "15", "-o", "o-transform.png"], "o-transform.png"),
             (["thumb", input, "--size", "32", "--name", "o-thumb-%e.jpg", "--out", ".", "-q"], "o-thumb-\(ext).jpg"),
             (["thumb", input, "--size", "32", "--name", "o-thumb-%e.webp", "--out", ".", "-q"], "o-thumb-\(ext).webp"),
-            (["animate", input, "--screen", "40x40", "--from", "0,0,20,20", "--frames", "2", "-o", "o-anim-%d.png"], "o-anim-2.png"),
-            (["animate", input, "--screen", "40x40", "--from", "0,0,20,20", "--frames", "2", "--apng", "o-anim.png"], "o-anim.png"),
+            (
+                ["animate", input, "--screen", "40x40", "--from", "0,0,20,20", "--frames", "2", "-o", "o-anim-%d.png"],
+                "o-anim-2.png"
+            ),
+            (
+                [
+                    "animate", input, "--screen", "40x40", "--from", "0,0,20,20", "--frames", "2", "--apng",
+                    "o-anim.png",
+                ], "o-anim.png"
+            ),
         ]
         let dir = CLI.scratch()
         _ = CLI.shell("cp \(CLI.quote(FileSystem.join(Self.inputs, input))) \(CLI.quote(dir))")
@@ -93,7 +105,9 @@ struct ColorCLITests {
             Issue.record("no iccProfile in \(r.stdout)")
             return
         }
-        #expect(p["description"] == .string("sRGB built-in") && p["colorSpace"] == .string("RGB") && p["bytes"] == .number(70588))
+        #expect(
+            p["description"] == .string("sRGB built-in") && p["colorSpace"] == .string("RGB")
+                && p["bytes"] == .number(70588))
         #expect(CLI.run(["info", "small.png"], in: Self.inputs).stdout.contains("ICC \"sRGB built-in\" (RGB, v4."))
     }
 
@@ -104,7 +118,8 @@ struct ColorCLITests {
     /// only where the intent matters, and the unconverted pixels are far from the reference.
     @Test func srgbConvertsThroughTheProfile() {
         let dir = CLI.scratch()
-        _ = CLI.shell("/usr/bin/python3 \(CLI.quote(FileSystem.join(CLI.root, "Tools/fixtures/make-icc.py"))) \(CLI.quote(dir))")
+        _ = CLI.shell(
+            "/usr/bin/python3 \(CLI.quote(FileSystem.join(CLI.root, "Tools/fixtures/make-icc.py"))) \(CLI.quote(dir))")
         for args in [
             ["crop", "p3.png", "--at", "0,0", "--size", "48", "--icc", "srgb", "-o", "c.png"],
             ["transform", "p3.png", "--rotate", "90", "--icc", "srgb", "-o", "t.png"],
@@ -134,7 +149,8 @@ struct ColorCLITests {
     /// (worked out here from the two curves' definitions, within 1 level).
     @Test func grayStaysGrayWithItsProfile() {
         let dir = CLI.scratch()
-        _ = CLI.shell("/usr/bin/python3 \(CLI.quote(FileSystem.join(CLI.root, "Tools/fixtures/make-icc.py"))) \(CLI.quote(dir))")
+        _ = CLI.shell(
+            "/usr/bin/python3 \(CLI.quote(FileSystem.join(CLI.root, "Tools/fixtures/make-icc.py"))) \(CLI.quote(dir))")
         for (mode, out) in [("keep", "gk.png"), ("srgb", "gs.png")] {
             let r = CLI.run(["crop", "gray18.png", "--at", "32,24", "--size", "48", "--icc", mode, "-o", out], in: dir)
             #expect(r.status == 0, "\(mode): \(r.stderr)")
@@ -153,7 +169,9 @@ struct ColorCLITests {
                   s.info.get('icc_profile') is None, worst <= 1, list(s.crop((0, 0, 48, 48)).getdata()) != list(src.crop(box).getdata()))
             """, in: dir
         ).trimmingCharacters
-        #expect(report == "L L True True True True True True", "modes, kept profile, kept samples, sRGB tag, no profile, within 1 level: \(report)")
+        #expect(
+            report == "L L True True True True True True",
+            "modes, kept profile, kept samples, sRGB tag, no profile, within 1 level: \(report)")
         _ = CLI.shell("rm -rf \(CLI.quote(dir))")
     }
 
@@ -164,14 +182,24 @@ struct ColorCLITests {
     /// an sRGB photo; with `--icc srgb` or `strip` they are written as given.
     @Test func drawnColoursAreConvertedIntoTheKeptProfile() {
         let dir = CLI.scratch()
-        _ = CLI.shell("/usr/bin/python3 \(CLI.quote(FileSystem.join(CLI.root, "Tools/fixtures/make-icc.py"))) \(CLI.quote(dir))")
-        #expect(CLI.run(["fixture", "solid", "--size", "10x10", "--fill", "#FF8000", "-o", "overlay.png"], in: dir).status == 0)
+        _ = CLI.shell(
+            "/usr/bin/python3 \(CLI.quote(FileSystem.join(CLI.root, "Tools/fixtures/make-icc.py"))) \(CLI.quote(dir))")
+        #expect(
+            CLI.run(["fixture", "solid", "--size", "10x10", "--fill", "#FF8000", "-o", "overlay.png"], in: dir).status
+                == 0)
         for (mode, out) in [("keep", "k"), ("srgb", "s"), ("strip", "x")] {
             for args in [
-                ["fit", "p3.png", "--screen", "100x200", "--background", "#FF8000", "--icc", mode, "-o", "\(out)-fit.png"],
-                ["crop", "p3.png", "--at", "32,24", "--size", "48", "--marker", "32,24", "--icc", mode, "-o", "\(out)-pin.png"],
                 [
-                    "animate", "p3.png", "--screen", "40x40", "--from", "0,0,20,20", "--frames", "2", "--overlay", "overlay.png",
+                    "fit", "p3.png", "--screen", "100x200", "--background", "#FF8000", "--icc", mode, "-o",
+                    "\(out)-fit.png",
+                ],
+                [
+                    "crop", "p3.png", "--at", "32,24", "--size", "48", "--marker", "32,24", "--icc", mode, "-o",
+                    "\(out)-pin.png",
+                ],
+                [
+                    "animate", "p3.png", "--screen", "40x40", "--from", "0,0,20,20", "--frames", "2", "--overlay",
+                    "overlay.png",
                     "--overlay-at", "0,0", "--icc", mode, "-o", "\(out)-anim-%d.png",
                 ],
             ] {
@@ -202,7 +230,10 @@ struct ColorCLITests {
     /// output's gAMA, cHRM and sRGB chunks are the input's, byte for byte.
     @Test(arguments: ["g03n2c08.png", "ccwn2c08.png", "g25n0g16.png"])
     func pngColourChunksAreKept(_ name: String) throws {
-        let candidates = [FileSystem.join(CLI.root, "../shared/pngsuite/\(name)"), FileSystem.join(CLI.root, ".cache/conformance/png/\(name)")]
+        let candidates = [
+            FileSystem.join(CLI.root, "../shared/pngsuite/\(name)"),
+            FileSystem.join(CLI.root, ".cache/conformance/png/\(name)"),
+        ]
         guard let source = candidates.first(where: { FileSystem.kind(of: $0) == .regular }) else { return }
         let dir = CLI.scratch()
         let r = CLI.run(["crop", source, "--at", "1,1", "--size", "8", "-o", FileSystem.join(dir, "c.png")])

@@ -1,8 +1,9 @@
+import ForceZoomCore
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import ForceZoomCore
-import Testing
 
 /// `forcezoom compare`: its numbers against numpy's (Tools/testkit/compare_reference.py
 /// writes the pairs itself, with zlib, and computes every metric from the arrays), its
@@ -19,7 +20,9 @@ struct CompareCLITests {
         return (dir, lines.map(String.init))
     }()
 
-    static var reference: (dir: String, expected: [[String: JSONValue]]) { (made.dir, made.lines.compactMap { JSONValue.object($0) }) }
+    static var reference: (dir: String, expected: [[String: JSONValue]]) {
+        (made.dir, made.lines.compactMap { JSONValue.object($0) })
+    }
 
     static func number(_ v: JSONValue?) -> Double? {
         switch v {
@@ -32,7 +35,9 @@ struct CompareCLITests {
     @Test func metricsEqualNumpys() throws {
         let (dir, expected) = Self.reference
         try #require(
-            expected.count == 6, "python3 with numpy is needed (apt-get install python3-numpy): \(CLI.read(FileSystem.join(dir, "log.txt")))")
+            expected.count == 6,
+            "python3 with numpy is needed (apt-get install python3-numpy): \(CLI.read(FileSystem.join(dir, "log.txt")))"
+        )
         for want in expected {
             guard case .string(let name)? = want["name"] else { continue }
             let r = CLI.run(["compare", "\(name)-a.png", "\(name)-b.png", "--json"], in: dir)
@@ -42,14 +47,17 @@ struct CompareCLITests {
             #expect(got["pae"] == want["pae"], "\(name): pae")
             let (gp, wp) = (Self.number(got["psnr"]), Self.number(want["psnr"]))
             #expect(
-                gp != nil && wp != nil && (gp == wp || abs(gp! - wp!) < 0.01), "\(name): psnr \(String(describing: gp)) vs \(String(describing: wp))")
+                gp != nil && wp != nil && (gp == wp || abs(gp! - wp!) < 0.01),
+                "\(name): psnr \(String(describing: gp)) vs \(String(describing: wp))")
             #expect(abs((Self.number(got["mae"]) ?? -9) - (Self.number(want["mae"]) ?? 9)) < 1e-5, "\(name): mae")
             #expect(abs((Self.number(got["mse"]) ?? -9) - (Self.number(want["mse"]) ?? 9)) < 1e-5, "\(name): mse")
             if want["ssim"] == .null {
                 #expect(got["ssim"] == .null, "\(name): ssim under 11x11")
             } else {
                 let (gs, ws) = (Self.number(got["ssim"]), Self.number(want["ssim"]))
-                #expect(gs != nil && ws != nil && abs(gs! - ws!) < 1e-5, "\(name): ssim \(String(describing: gs)) vs \(String(describing: ws))")
+                #expect(
+                    gs != nil && ws != nil && abs(gs! - ws!) < 1e-5,
+                    "\(name): ssim \(String(describing: gs)) vs \(String(describing: ws))")
             }
         }
     }
@@ -69,7 +77,9 @@ struct CompareCLITests {
             let r = CLI.run(["compare", "rgb-a.png", "rgb-b.png"] + args, in: dir)
             #expect(r.status == Int32(status), "\(args): \(r)")
             #expect(r.stdout.split(separator: "\n").count == 1, "\(args): one value printed")
-            if status == 1 { #expect(r.stderr.contains("--threshold") && r.stderr.split(separator: "\n").count == 1, "\(r.stderr)") }
+            if status == 1 {
+                #expect(r.stderr.contains("--threshold") && r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+            }
         }
         let pae = CLI.run(["compare", "rgb-a.png", "rgb-b.png", "--metric", "pae"], in: dir)
         #expect(pae.stdout == "173\n")
@@ -82,7 +92,9 @@ struct CompareCLITests {
         try #require(!Self.reference.expected.isEmpty)
         // rgb is 67x53; mixed-a is its top-left 40x30.
         let r = CLI.run(["compare", "rgb-a.png", "mixed-a.png"], in: dir)
-        #expect(r.status == 1 && r.stderr.split(separator: "\n").count == 1 && r.stderr.contains("--crop-to-smaller"), "\(r)")
+        #expect(
+            r.status == 1 && r.stderr.split(separator: "\n").count == 1 && r.stderr.contains("--crop-to-smaller"),
+            "\(r)")
         let cut = CLI.run(["compare", "rgb-a.png", "mixed-a.png", "--crop-to-smaller", "--json"], in: dir)
         let o = try #require(JSONValue.object(cut.stdout), "\(cut)")
         #expect(o["psnr"] == .string("inf") && o["pae"] == .number(0))
@@ -141,7 +153,10 @@ struct CompareCLITests {
         try #require(!Self.reference.expected.isEmpty)
         guard CLI.canCheckJSON else { return }  // checked where installed
         var lines: [String] = []
-        for (name, extra) in [("rgb", ["--threshold", "30"]), ("identical", ["--diff", "d.png"]), ("tiny", []), ("mixed", ["--icc", "srgb"])] {
+        for (name, extra) in [
+            ("rgb", ["--threshold", "30"]), ("identical", ["--diff", "d.png"]), ("tiny", []),
+            ("mixed", ["--icc", "srgb"]),
+        ] {
             let r = CLI.run(["compare", "\(name)-a.png", "\(name)-b.png", "--json"] + extra, in: dir)
             try #require(r.status == 0, "\(r)")
             lines.append(r.stdout)

@@ -1,8 +1,9 @@
+import ForceZoomCore
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import ForceZoomCore
-import Testing
 
 /// 16-bit stays 16-bit where it costs nothing: crops at zoom 1 and quarter turns of 16-bit
 /// PNGs carry every sample unchanged (checked with pypng, an independent decoder), padding
@@ -13,7 +14,8 @@ struct DepthCLITests {
     /// g, ga, rgb and rgba 37x29 PNGs (Tools/fixtures/png16.py), distinct low bytes.
     static let inputs: String = {
         let dir = CLI.scratch()
-        _ = CLI.shell("/usr/bin/python3 \(CLI.quote(FileSystem.join(CLI.root, "Tools/fixtures/png16.py"))) \(CLI.quote(dir))")
+        _ = CLI.shell(
+            "/usr/bin/python3 \(CLI.quote(FileSystem.join(CLI.root, "Tools/fixtures/png16.py"))) \(CLI.quote(dir))")
         return dir
     }()
 
@@ -87,7 +89,9 @@ struct DepthCLITests {
     @Test func paddingIsTheBackgroundAtSixteenBits() {
         let dir = CLI.scratch()
         _ = CLI.shell("cp \(CLI.quote(FileSystem.join(Self.inputs, "rgb.png"))) \(CLI.quote(dir))/in.png")
-        #expect(CLI.run(["crop", "in.png", "--at", "1,1", "--size", "41", "--background", "white", "-o", "p.png"], in: dir).status == 0)
+        #expect(
+            CLI.run(["crop", "in.png", "--at", "1,1", "--size", "41", "--background", "white", "-o", "p.png"], in: dir)
+                .status == 0)
         let report = Self.pypng(
             """
             w, h, src, _ = read('in.png')
@@ -106,15 +110,23 @@ struct DepthCLITests {
         _ = CLI.run(["fixture", "coords", "--size", "40x30", "-o", FileSystem.join(dir, "eight.png")])
         _ = CLI.shell("cp \(CLI.quote(FileSystem.join(Self.inputs, "rgb.png"))) \(CLI.quote(dir))/in.png")
         for (args, says) in [
-            (["crop", "eight.png", "--at", "5,5", "--size", "8", "--depth", "16", "-o", "x.png"], "needs samples deeper than 8 bits (PNG, HEIF/HEIC or AVIF); this input has 8-bit samples"),
-            (["crop", "in.png", "--at", "5,5", "--size", "8", "--zoom", "2", "--depth", "16", "-o", "x.png"], "--zoom"),
+            (
+                ["crop", "eight.png", "--at", "5,5", "--size", "8", "--depth", "16", "-o", "x.png"],
+                "needs samples deeper than 8 bits (PNG, HEIF/HEIC or AVIF); this input has 8-bit samples"
+            ),
+            (
+                ["crop", "in.png", "--at", "5,5", "--size", "8", "--zoom", "2", "--depth", "16", "-o", "x.png"],
+                "--zoom"
+            ),
             (["transform", "in.png", "--rotate", "45", "--depth", "16", "-o", "x.png"], "quarter turns"),
         ] {
             let r = CLI.run(args, in: dir)
             #expect(r.status == 2 && r.stderr.contains(says), "\(args): \(r.status) \(r.stderr)")
         }
         // Without --depth, what cannot be kept is made at 8 bits.
-        #expect(CLI.run(["crop", "in.png", "--at", "5,5", "--size", "8", "--zoom", "2", "-o", "z.png"], in: dir).status == 0)
+        #expect(
+            CLI.run(["crop", "in.png", "--at", "5,5", "--size", "8", "--zoom", "2", "-o", "z.png"], in: dir).status == 0
+        )
         #expect(CLI.run(["info", "z.png"], in: dir).stdout.contains("8-bit"))
     }
 
@@ -125,9 +137,13 @@ struct DepthCLITests {
     /// ImageCms in ColorCLITests). Read back with pypng.
     @Test func srgbConvertsAtSixteenBits() {
         let dir = CLI.scratch()
-        _ = CLI.shell("/usr/bin/python3 \(CLI.quote(FileSystem.join(CLI.root, "Tools/fixtures/make-icc.py"))) \(CLI.quote(dir))")
+        _ = CLI.shell(
+            "/usr/bin/python3 \(CLI.quote(FileSystem.join(CLI.root, "Tools/fixtures/make-icc.py"))) \(CLI.quote(dir))")
         for args in [
-            ["fixture", "gradient", "--size", "64x48", "--direction", "radial", "--depth", "16", "--embed-icc", "p3.icc", "-o", "g16.png"],
+            [
+                "fixture", "gradient", "--size", "64x48", "--direction", "radial", "--depth", "16", "--embed-icc",
+                "p3.icc", "-o", "g16.png",
+            ],
             ["crop", "g16.png", "--at", "32,24", "--size", "32", "--icc", "srgb", "-o", "s16.png"],
             ["crop", "g16.png", "--at", "32,24", "--size", "32", "--icc", "srgb", "--depth", "8", "-o", "s8.png"],
             ["transform", "g16.png", "--rotate", "90", "--icc", "srgb", "-o", "t16.png"],
@@ -149,7 +165,9 @@ struct DepthCLITests {
             print(ia['bitdepth'], ib['bitdepth'], it['bitdepth'], worst <= 1, wide > 1000, same)
             """, in: dir
         ).trimmingCharacters
-        #expect(report == "16 8 16 True True 0", "depths, within 1 level of 8-bit, 16-bit precision, unchanged samples: \(report)")
+        #expect(
+            report == "16 8 16 True True 0",
+            "depths, within 1 level of 8-bit, 16-bit precision, unchanged samples: \(report)")
         _ = CLI.shell("rm -rf \(CLI.quote(dir))")
     }
 

@@ -1,8 +1,9 @@
+import ForceZoomCore
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import ForceZoomCore
-import Testing
 
 /// The rest of issue 29's reproducers: inputs that would hang, what one stop signal
 /// promises, many jobs, unbounded lists, output folders that move, names that look like
@@ -139,7 +140,10 @@ struct EnvironmentProcessTests {
             "$FZ" thumb -rq peek.jpg --out t; echo bundle=$?
             """)
         #expect(r["rc"] == "2" && r["stdout"] == "0")
-        #expect(r.stderr.contains("unknown option '-dash.png'; for a file whose name starts with '-', write ./-dash.png or put it after --"))
+        #expect(
+            r.stderr.contains(
+                "unknown option '-dash.png'; for a file whose name starts with '-', write ./-dash.png or put it after --"
+            ))
         #expect(r["dotslash"] == "0" && r["dashdash"] == "0")
         #expect(r["bundle"] == "0", "real short flags still bundle")
     }

@@ -1,8 +1,9 @@
+import ForceZoomCore
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import ForceZoomCore
-import Testing
 
 /// The environment is input too (issue 29): links and devices at outputs, closed
 /// descriptors, signals, resource limits, names that are not UTF-8 or hold control
@@ -45,7 +46,8 @@ struct EnvironmentTests {
             """
         let file = FileSystem.join(dir, "script.sh")
         CLI.write(file, Array((prologue + script).utf8))
-        let out = FileSystem.join(dir, ".stdout"), err = FileSystem.join(dir, ".stderr")
+        let out = FileSystem.join(dir, ".stdout")
+        let err = FileSystem.join(dir, ".stderr")
         let status = CLI.shell("bash \(CLI.quote(file)) > \(CLI.quote(out)) 2> \(CLI.quote(err)) < /dev/null")
         var values: [String: String] = [:]
         for line in CLI.read(out).split(separator: "\n") {
@@ -175,7 +177,9 @@ struct EnvironmentTests {
         #expect(r["rc"] == "1")
         #expect(r["made"] == "small.thumb.png")
         #expect(r["temps"] == "0")
-        #expect(r.stderr.contains("th/mid.thumb.png: write failed: file too large: the file-size limit (ulimit -f) is 102400 bytes"))
+        #expect(
+            r.stderr.contains(
+                "th/mid.thumb.png: write failed: file too large: the file-size limit (ulimit -f) is 102400 bytes"))
     }
 
     // MARK: 6. Address-space limits
@@ -225,7 +229,9 @@ struct EnvironmentTests {
             """)
         for key in ["readwrite", "append", "info", "stdin"] { #expect(r[key] == "1", "\(key)") }
         // -o c.icc and -o m.csv name no format: refused as usage (2) before the input check (1).
-        for key in ["embed", "fit", "animate", "from", "cmyk", "frame"] { #expect(r[key] == "1" || r[key] == "2", "\(key): \(r[key] ?? "-")") }
+        for key in ["embed", "fit", "animate", "from", "cmyk", "frame"] {
+            #expect(r[key] == "1" || r[key] == "2", "\(key): \(r[key] ?? "-")")
+        }
         #expect(r["unchanged"] == "0", "\(r.stderr)")
         #expect(r["temps"] == "0")
     }

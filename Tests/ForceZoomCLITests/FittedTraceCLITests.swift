@@ -1,8 +1,9 @@
+import ForceZoomCore
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import ForceZoomCore
-import Testing
 
 /// `fixture --decode` on coords pieces that are no longer exact: through JPEG q80/q90 and
 /// resampled by 1.5 and 0.37 (crop's own `window` is the truth), turned too; the traced
@@ -15,7 +16,8 @@ struct FittedTraceCLITests {
     }
 
     @Test(arguments: [
-        ("png", "1.5"), ("png", "0.37"), ("80", "1"), ("80", "1.5"), ("80", "0.37"), ("90", "1"), ("90", "1.5"), ("90", "0.37"),
+        ("png", "1.5"), ("png", "0.37"), ("80", "1"), ("80", "1.5"), ("80", "0.37"), ("90", "1"), ("90", "1.5"),
+        ("90", "0.37"),
     ])
     func lossyAndResampledCropsTraceWithinHalfAPixel(_ source: String, _ zoom: String) throws {
         let dir = CLI.scratch()
@@ -24,7 +26,8 @@ struct FittedTraceCLITests {
         var make = ["fixture", "coords", "--size", "700x500", "-o", input]
         if source != "png" { make += ["--quality", source] }
         try #require(CLI.run(make, in: dir).status == 0)
-        let crop = CLI.run(["crop", input, "--at", "301,203", "--size", "90", "--zoom", zoom, "-o", "p.png", "--json"], in: dir)
+        let crop = CLI.run(
+            ["crop", input, "--at", "301,203", "--size", "90", "--zoom", zoom, "-o", "p.png", "--json"], in: dir)
         try #require(crop.status == 0, "\(crop.stderr)")
         let truth = Self.numbers(JSONValue.object(crop.stdout)?["window"], ["x", "y", "width", "height"])
         let r = CLI.run(["fixture", "--decode", "p.png"], in: dir)
@@ -46,8 +49,10 @@ struct FittedTraceCLITests {
     @Test func turnedLossyCropKeepsItsOrientation() throws {
         let dir = CLI.scratch()
         defer { _ = CLI.shell("rm -rf \(CLI.quote(dir))") }
-        try #require(CLI.run(["fixture", "coords", "--size", "700x500", "--quality", "85", "-o", "c.jpg"], in: dir).status == 0)
-        let crop = CLI.run(["crop", "c.jpg", "--at", "400,300", "--size", "80", "--zoom", "1.5", "-o", "p.png", "--json"], in: dir)
+        try #require(
+            CLI.run(["fixture", "coords", "--size", "700x500", "--quality", "85", "-o", "c.jpg"], in: dir).status == 0)
+        let crop = CLI.run(
+            ["crop", "c.jpg", "--at", "400,300", "--size", "80", "--zoom", "1.5", "-o", "p.png", "--json"], in: dir)
         try #require(crop.status == 0)
         let truth = Self.numbers(JSONValue.object(crop.stdout)?["window"], ["x", "y", "width", "height"])
         try #require(CLI.run(["transform", "p.png", "--rotate", "90", "-o", "r.png"], in: dir).status == 0)

@@ -1,8 +1,9 @@
+import ForceZoomCore
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import ForceZoomCore
-import Testing
 
 /// `forcezoom fixture kit`: the kit read back by decoders that are not forcezoom's (Pillow
 /// with exif_transpose and ImageCms, heif-convert: Tools/testkit/check_kit.py) matches its own
@@ -17,11 +18,15 @@ struct FixtureKitCLITests {
     /// Two kits of every set, made once.
     static let made: (dir: String, first: CLIResult, second: CLIResult) = {
         let dir = CLI.scratch()
-        return (dir, CLI.run(["fixture", "kit", "a"], in: dir), CLI.run(["fixture", "kit", "b", "--set", "all"], in: dir))
+        return (
+            dir, CLI.run(["fixture", "kit", "a"], in: dir), CLI.run(["fixture", "kit", "b", "--set", "all"], in: dir)
+        )
     }()
 
     static var files: [[String: JSONValue]] {
-        guard let m = JSONValue.object(CLI.read(FileSystem.join(made.dir, "a/MANIFEST.json"))), case .array(let f)? = m["files"] else {
+        guard let m = JSONValue.object(CLI.read(FileSystem.join(made.dir, "a/MANIFEST.json"))),
+            case .array(let f)? = m["files"]
+        else {
             return []
         }
         return f.compactMap { if case .object(let o) = $0 { o } else { nil } }
@@ -35,16 +40,21 @@ struct FixtureKitCLITests {
         #expect(files.count == 56)
         var sets: [String: Int] = [:]
         for f in files {
-            guard case .string(let set)? = f["set"], case .string(let path)? = f["path"], case .string(let ref)? = f["reference"] else {
+            guard case .string(let set)? = f["set"], case .string(let path)? = f["path"],
+                case .string(let ref)? = f["reference"]
+            else {
                 Issue.record("\(f)")
                 continue
             }
             sets[set, default: 0] += 1
             #expect(!CLI.bytes(FileSystem.join(dir, "a/" + path)).isEmpty, "\(path)")
-            #expect(CLI.bytes(FileSystem.join(dir, "a/" + ref)).starts(with: [0x89, 0x50, 0x4E, 0x47]), "\(ref) is a PNG")
+            #expect(
+                CLI.bytes(FileSystem.join(dir, "a/" + ref)).starts(with: [0x89, 0x50, 0x4E, 0x47]), "\(ref) is a PNG")
         }
         // MANIFEST.tsv: the same files and references, in the same order, after its header.
-        let rows = CLI.read(FileSystem.join(dir, "a/MANIFEST.tsv")).split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+        let rows = CLI.read(FileSystem.join(dir, "a/MANIFEST.tsv")).split(separator: "\n").map {
+            $0.split(separator: "\t").map(String.init)
+        }
         #expect(rows.first == ["path", "reference", "metric", "threshold", "icc", "why"])
         #expect(
             rows.dropFirst().map { [$0[0], $0[1]] }
@@ -52,9 +62,11 @@ struct FixtureKitCLITests {
         // 8 JPEG + 8 PNG + 8 WebP EXIF, 8 irot x imir, 3 wrongly tagged, EXIF+XMP, HEIF EXIF ignored.
         #expect(sets == ["orientation": 37, "formats": 7, "colour": 5, "deep": 3, "alpha": 4])
         let only = CLI.run(["fixture", "kit", "o", "--set", "orientation"], in: dir)
-        #expect(only.status == 0 && only.stdout == "o: 37 fixtures, 2 references, MANIFEST.json, MANIFEST.tsv\n", "\(only)")
+        #expect(
+            only.status == 0 && only.stdout == "o: 37 fixtures, 2 references, MANIFEST.json, MANIFEST.tsv\n", "\(only)")
         let bad = CLI.run(["fixture", "kit", "x", "--set", "colours"], in: dir)
-        #expect(bad.status == 2 && bad.stderr.contains("--set") && bad.stderr.split(separator: "\n").count == 1, "\(bad)")
+        #expect(
+            bad.status == 2 && bad.stderr.contains("--set") && bad.stderr.split(separator: "\n").count == 1, "\(bad)")
         #expect(bad.stderr.contains("forcezoom fixture kit --help"), "\(bad)")
         let empty = CLI.run(["fixture", "kit", ""], in: dir)
         #expect(empty.status == 2 && empty.stderr.contains("empty"), "\(empty)")
@@ -66,24 +78,30 @@ struct FixtureKitCLITests {
     @Test func byteIdenticalWhereDeterministic() throws {
         let (dir, first, second) = Self.made
         try #require(first.status == 0 && second.status == 0, "\(first) \(second)")
-        #expect(CLI.bytes(FileSystem.join(dir, "a/MANIFEST.json")) == CLI.bytes(FileSystem.join(dir, "b/MANIFEST.json")))
+        #expect(
+            CLI.bytes(FileSystem.join(dir, "a/MANIFEST.json")) == CLI.bytes(FileSystem.join(dir, "b/MANIFEST.json")))
         var compared = 0
         for f in Self.files {
             guard case .string(let path)? = f["path"], case .string(let ref)? = f["reference"] else { continue }
-            #expect(CLI.bytes(FileSystem.join(dir, "a/" + ref)) == CLI.bytes(FileSystem.join(dir, "b/" + ref)), "\(ref)")
+            #expect(
+                CLI.bytes(FileSystem.join(dir, "a/" + ref)) == CLI.bytes(FileSystem.join(dir, "b/" + ref)), "\(ref)")
             if f["deterministic"] == .bool(true) {
-                #expect(CLI.bytes(FileSystem.join(dir, "a/" + path)) == CLI.bytes(FileSystem.join(dir, "b/" + path)), "\(path)")
+                #expect(
+                    CLI.bytes(FileSystem.join(dir, "a/" + path)) == CLI.bytes(FileSystem.join(dir, "b/" + path)),
+                    "\(path)")
                 compared += 1
             }
         }
-        #expect(compared == 43)  // all but the 9 HEIC of orientation, HEIC and AVIF of formats, the HEIC of deep, AVIF of alpha
+        // all but the 9 HEIC of orientation, HEIC and AVIF of formats, the HEIC of deep, AVIF of alpha
+        #expect(compared == 43)
     }
 
     @Test(.enabled(if: pillow && heifConvert)) func independentDecodersMatchTheManifest() throws {
         let dir = Self.made.dir
         try #require(Self.made.first.status == 0)
         let script = CLI.quote(FileSystem.join(CLI.root, "Tools/testkit/check_kit.py"))
-        let log = FileSystem.join(dir, "check.jsonl"), err = FileSystem.join(dir, "check.err")
+        let log = FileSystem.join(dir, "check.jsonl")
+        let err = FileSystem.join(dir, "check.err")
         let code = CLI.shell("/usr/bin/python3 \(script) a > \(CLI.quote(log)) 2> \(CLI.quote(err))", in: dir)
         #expect(code == 0, "\(CLI.read(err))")
         let lines = CLI.read(log).split(separator: "\n").compactMap { JSONValue.object($0) }
@@ -97,14 +115,17 @@ struct FixtureKitCLITests {
         CLI.write(FileSystem.join(dir, "w/MANIFEST.json"), Array(manifest.utf8))
         let wrong = CLI.shell("/usr/bin/python3 \(script) w > /dev/null 2> \(CLI.quote(err))", in: dir)
         let named = CLI.read(err).split(separator: "\n")
-        #expect(wrong == 1 && named.count == 3 && named.allSatisfy { $0.contains("tagged-6-upright") && $0.contains("Wrongly tagged") }, "\(named)")
+        #expect(
+            wrong == 1 && named.count == 3
+                && named.allSatisfy { $0.contains("tagged-6-upright") && $0.contains("Wrongly tagged") }, "\(named)")
     }
 
     @Test func compareAgainstEachReferencePasses() throws {
         let dir = FileSystem.join(Self.made.dir, "a")
         try #require(Self.made.first.status == 0)
         for f in Self.files {
-            guard case .string(let path)? = f["path"], case .string(let ref)? = f["reference"], case .object(let t)? = f["tolerance"],
+            guard case .string(let path)? = f["path"], case .string(let ref)? = f["reference"],
+                case .object(let t)? = f["tolerance"],
                 case .object(let tags)? = f["tags"]
             else {
                 Issue.record("\(f)")
@@ -122,7 +143,10 @@ struct FixtureKitCLITests {
         }
         // A reader that ignores the profile is far outside: the P3 PNG compared as stored.
         let ignored = CLI.run(
-            ["compare", "colour/png-display-p3.png", "reference/colour-display-p3.png", "--metric", "pae", "--threshold", "2"], in: dir)
+            [
+                "compare", "colour/png-display-p3.png", "reference/colour-display-p3.png", "--metric", "pae",
+                "--threshold", "2",
+            ], in: dir)
         #expect(ignored.status == 1, "\(ignored)")
     }
 
@@ -150,5 +174,7 @@ struct FixtureKitCLITests {
 
 extension CLI {
     /// A shell command run in `directory`.
-    static func shell(_ command: String, in directory: String) -> Int32 { shell("cd \(quote(directory)) && \(command)") }
+    static func shell(_ command: String, in directory: String) -> Int32 {
+        shell("cd \(quote(directory)) && \(command)")
+    }
 }

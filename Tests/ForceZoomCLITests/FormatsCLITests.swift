@@ -1,6 +1,6 @@
 import ForceZoomCore
-import Testing
 import Geometry
+import Testing
 
 /// WebP, HEIC and AVIF through crop, fit, thumb and info of the built binary, against the
 /// reference decoders' pixels (dwebp, heif-convert; files from Tools/formats/make-formats.sh).
@@ -71,19 +71,24 @@ struct FormatsCLITests {
         #expect(try ImageReader(path: out).header.storedSize == PixelSize(width: 390, height: 844))
         let info = CLI.run(["info", "--json", Self.file(c.input)])
         #expect(info.status == 0)
-        #expect(info.stdout.contains(#""uprightWidth":\#(c.upright.width),"uprightHeight":\#(c.upright.height)"#), "\(info.stdout)")
+        #expect(
+            info.stdout.contains(#""uprightWidth":\#(c.upright.width),"uprightHeight":\#(c.upright.height)"#),
+            "\(info.stdout)")
     }
 
     /// One thumb run over a folder of WebP, HEIC, AVIF, JPEG and PNG: every file thumbnailed,
     /// upright (EXIF applied for WebP and JPEG, irot for HEIC, EXIF not applied for HEIC).
     @Test func thumbAFolderOfEveryFormat() throws {
         let lib = FileSystem.join(Self.dir, "library")
-        let names = ["webp-exif-6.webp", "heic-irot-90.heic", "heic-exif-6.heic", "avif-corners.avif", "webp-alpha.webp"]
+        let names = [
+            "webp-exif-6.webp", "heic-irot-90.heic", "heic-exif-6.heic", "avif-corners.avif", "webp-alpha.webp",
+        ]
         #expect(
             CLI.shell(
                 "mkdir -p \(CLI.quote(lib)) && cp " + names.map { CLI.quote(Self.file($0)) }.joined(separator: " ")
                     + " \(CLI.quote(FileSystem.join(CLI.root, "Fixtures/generated/jpeg-exif-6.jpg"))) "
-                    + "\(CLI.quote(FileSystem.join(CLI.root, "Fixtures/generated/png-rgb-8.png"))) \(CLI.quote(lib))") == 0)
+                    + "\(CLI.quote(FileSystem.join(CLI.root, "Fixtures/generated/png-rgb-8.png"))) \(CLI.quote(lib))")
+                == 0)
         let out = FileSystem.join(Self.dir, "thumbs")
         let r = CLI.run(["thumb", lib, "--size", "64", "--out", out, "--quiet"])
         #expect(r.status == 0, "\(r.stderr)")
@@ -101,8 +106,11 @@ struct FormatsCLITests {
         for stem in ["webp-exif-6", "heic-irot-90"] {
             let image = try ImageReader(path: FileSystem.join(out, "\(stem).thumb.png")).readImage()
             let source = try Self.reference("../../Fixtures/generated/png-rgb-8-trns.png")
-            let a = image.rgba(x: 0, y: 0), b = source.rgba(x: 0, y: 0)
-            #expect(abs(Int(a.r) - Int(b.r)) < 24 && abs(Int(a.g) - Int(b.g)) < 24 && abs(Int(a.b) - Int(b.b)) < 24, "\(stem): \(a) vs \(b)")
+            let a = image.rgba(x: 0, y: 0)
+            let b = source.rgba(x: 0, y: 0)
+            #expect(
+                abs(Int(a.r) - Int(b.r)) < 24 && abs(Int(a.g) - Int(b.g)) < 24 && abs(Int(a.b) - Int(b.b)) < 24,
+                "\(stem): \(a) vs \(b)")
         }
     }
 }
@@ -157,12 +165,15 @@ struct EmbeddedThumbnailCLITests {
     @Test func embeddedThumbnailWhenBigEnough() throws {
         let small = Self.run("100", "a.png")
         #expect(small.status == 0, "\(small.stderr)")
-        #expect(small.stdout.contains(#""outputSize":{"width":100,"height":67}"#) && small.stdout.contains(#""embeddedThumbnail":true"#))
+        #expect(
+            small.stdout.contains(#""outputSize":{"width":100,"height":67}"#)
+                && small.stdout.contains(#""embeddedThumbnail":true"#))
         let full = Self.run("100", "b.png", ["--no-embedded-thumbnail"])
         #expect(full.stdout.contains(#""embeddedThumbnail":false"#))
         let big = Self.run("300", "c.png")
         #expect(
-            big.stdout.contains(#""outputSize":{"width":300,"height":200}"#) && big.stdout.contains(#""embeddedThumbnail":false"#),
+            big.stdout.contains(#""outputSize":{"width":300,"height":200}"#)
+                && big.stdout.contains(#""embeddedThumbnail":false"#),
             "160x106 is too small for 300")
         // The same picture: the embedded thumbnail (x265 at heif-enc's quality) against the
         // full decode reduced, mean difference measured at 3.8 levels (sharp text edges differ most).

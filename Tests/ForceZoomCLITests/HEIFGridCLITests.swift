@@ -1,6 +1,6 @@
 import ForceZoomCore
-import Testing
 import Geometry
+import Testing
 
 /// HEIF grids through the built binary: multi-point crops from the tiles they touch equal
 /// heif-convert's whole decode, `info` shows the grid, broken grids are one line and exit 1
@@ -20,19 +20,23 @@ struct HEIFGridCLITests {
     @Test(arguments: ["clap-90.heic", "orient-270-1.heic", "alpha.heic"])
     func multiPointCropsEqualHeifConvert(_ name: String) throws {
         let pattern = FileSystem.join(Self.dir, "\(name)-%d.png")
-        let r = CLI.run(["crop", Self.file(name), "--at", "10%,10%", "--at", "90%,80%", "--size", "30", "-o", pattern, "--json"])
+        let r = CLI.run([
+            "crop", Self.file(name), "--at", "10%,10%", "--at", "90%,80%", "--size", "30", "-o", pattern, "--json",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         let lines = r.stdout.split(separator: "\n")
         #expect(lines.count == 2)
         let reference = try Self.reference(name.replacing(".heic", with: ".ref.png"))
         for (i, line) in lines.enumerated() {
             let json = try #require(JSONValue.object(line))
-            guard case .object(let c)? = json["cropRect"], case .number(let x)? = c["x"], case .number(let y)? = c["y"] else {
+            guard case .object(let c)? = json["cropRect"], case .number(let x)? = c["x"], case .number(let y)? = c["y"]
+            else {
                 Issue.record("no cropRect in \(line)")
                 continue
             }
             let crop = try ImageReader(path: FileSystem.join(Self.dir, "\(name)-\(i + 1).png")).readImage()
-            let want = reference.cropped(to: PixelRect(x: Int(x), y: Int(y), width: 30, height: 30)).converted(to: crop.format)
+            let want = reference.cropped(to: PixelRect(x: Int(x), y: Int(y), width: 30, height: 30)).converted(
+                to: crop.format)
             #expect(FormatsCLITests.maxDifference(crop, want) == 0, "\(name) point \(i + 1)")
         }
     }
@@ -46,7 +50,9 @@ struct HEIFGridCLITests {
         let thumb = try ImageReader(path: FileSystem.join(out, "wide.thumb.png")).readImage()
         #expect(thumb.size == PixelSize(width: 64, height: 49))
         let crop = FileSystem.join(Self.dir, "wide-crop.png")
-        let c = CLI.run(["crop", Self.file("wide.heic"), "--at", "500,380", "--size", "100", "--max-memory", "1", "-o", crop])
+        let c = CLI.run([
+            "crop", Self.file("wide.heic"), "--at", "500,380", "--size", "100", "--max-memory", "1", "-o", crop,
+        ])
         #expect(c.status == 0, "\(c.stderr)")
         let want = try Self.reference("wide.ref.png").cropped(to: PixelRect(x: 450, y: 330, width: 100, height: 100))
         #expect(FormatsCLITests.maxDifference(try ImageReader(path: crop).readImage(), want) == 0)

@@ -1,8 +1,9 @@
+import ForceZoomCore
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import ForceZoomCore
-import Testing
 
 /// Every command against every file of Fixtures/hostile/ (Tools/hostile/make-hostile.py):
 /// each run ends by exiting, never by a signal; a failure is exit 1 with one line on stderr
@@ -69,7 +70,9 @@ struct HostileInputTests {
 
     /// Runs `command` on `file` (relative to `dir`, from `dir`) and checks everything
     /// common to all runs. - Returns: the run and its output folder's leftovers.
-    static func run(_ command: Command, _ file: String, in dir: String = dir, extra: [String] = []) -> (MeasuredRun, [String]) {
+    static func run(_ command: Command, _ file: String, in dir: String = dir, extra: [String] = []) -> (
+        MeasuredRun, [String]
+    ) {
         let out = CLI.scratch()
         let args = command.arguments.map { $0.replacing("{out}", with: out) } + extra + ["--", file]
         let r = CLI.measure(args, in: dir, timeout: 60)
@@ -94,7 +97,8 @@ struct HostileInputTests {
                 let lines = r.stderr.split(separator: "\n", omittingEmptySubsequences: false)
                 #expect(lines.count == 2 && lines[1].isEmpty, "\(label): want one line on stderr: \(r.stderr)")
                 #expect(r.stderr.hasPrefix("forcezoom: error: \(entry.file): "), "\(label): \(r.stderr)")
-                #expect(entry.keywords.contains { r.stderr.contains($0) }, "\(label): want \(entry.keywords): \(r.stderr)")
+                #expect(
+                    entry.keywords.contains { r.stderr.contains($0) }, "\(label): want \(entry.keywords): \(r.stderr)")
                 #expect(left.isEmpty, "\(label): output left behind: \(left)")
             } else {
                 #expect(r.exitCode == 0, "\(label): want success: \(r)")
@@ -129,7 +133,8 @@ struct HostileInputTests {
     /// whole: thumb refuses it with one line naming it and goes on with the batch; bytes
     /// after the RIFF end are ignored. dwebp, where installed, gives the same verdicts.
     @Test func webpShorterThanItsRIFFSizeIsTruncated() {
-        let cut = ["riff-size-long.webp", "riff-size-huge.webp"], whole = ["good.webp", "riff-size-trailing.webp"]
+        let cut = ["riff-size-long.webp", "riff-size-huge.webp"]
+        let whole = ["good.webp", "riff-size-trailing.webp"]
         let out = CLI.scratch()
         let r = CLI.measure(["thumb", "--quiet", "--out", out, "--"] + cut + whole, in: Self.dir)
         let made = ((try? FileSystem.list(out)) ?? []).sorted()
@@ -139,12 +144,14 @@ struct HostileInputTests {
         #expect(lines.count == cut.count, "one line per cut file: \(r.stderr)")
         for name in cut {
             #expect(
-                lines.contains { $0.hasPrefix("forcezoom: error: \(name): file is truncated (the RIFF header says ") }, "\(name): \(r.stderr)")
+                lines.contains { $0.hasPrefix("forcezoom: error: \(name): file is truncated (the RIFF header says ") },
+                "\(name): \(r.stderr)")
         }
         #expect(made == ["good.thumb.png", "riff-size-trailing.thumb.png"], "the batch goes on: \(made)")
         guard CLI.shell("command -v dwebp > /dev/null") == 0 else { return }
         for name in cut + whole {
-            let ok = CLI.shell("cd \(CLI.quote(Self.dir)) && dwebp \(CLI.quote(name)) -o /dev/null > /dev/null 2>&1") == 0
+            let ok =
+                CLI.shell("cd \(CLI.quote(Self.dir)) && dwebp \(CLI.quote(name)) -o /dev/null > /dev/null 2>&1") == 0
             #expect(ok == whole.contains(name), "dwebp \(ok ? "decodes" : "refuses") \(name)")
         }
     }
@@ -177,10 +184,12 @@ struct HostileInputTests {
         let out = CLI.scratch()
         let script = FileSystem.join(CLI.root, "Tools/hostile/make-hostile.py")
         #expect(CLI.shell("python3 \(CLI.quote(script)) --out \(CLI.quote(out)) > /dev/null") == 0)
-        let made = try FileSystem.list(out), kept = try FileSystem.list(Self.dir)
+        let made = try FileSystem.list(out)
+        let kept = try FileSystem.list(Self.dir)
         #expect(made == kept, "file lists differ: run `make hostile` and commit")
         for name in made where kept.contains(name) {
-            let a = CLI.bytes(FileSystem.join(out, name)), b = CLI.bytes(FileSystem.join(Self.dir, name))
+            let a = CLI.bytes(FileSystem.join(out, name))
+            let b = CLI.bytes(FileSystem.join(Self.dir, name))
             #expect(a == b, "\(name) differs from a fresh `make hostile`")
         }
         _ = CLI.shell("rm -rf \(CLI.quote(out))")

@@ -1,8 +1,9 @@
+import ForceZoomCore
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import ForceZoomCore
-import Testing
 
 /// One JSON contract: every command that prints JSON has a draft 2020-12 schema in
 /// docs/json/, and `CLI.run` checks every JSON output the tests see against it (with no

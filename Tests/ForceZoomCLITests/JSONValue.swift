@@ -2,7 +2,12 @@ import FoundationEssentials
 
 /// Any JSON value, for reading what the binary prints (FoundationEssentials' decoder).
 indirect enum JSONValue: Decodable, Equatable {
-    case null, bool(Bool), number(Double), string(String), array([JSONValue]), object([String: JSONValue])
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
 
     init(from decoder: Decoder) throws {
         let c = try decoder.singleValueContainer()
@@ -29,7 +34,9 @@ indirect enum JSONValue: Decodable, Equatable {
 
     /// One JSON object from a line of text, or nil.
     static func object(_ line: some StringProtocol) -> [String: JSONValue]? {
-        guard case .object(let o)? = try? JSONDecoder().decode(JSONValue.self, from: Data(String(line).utf8)) else { return nil }
+        guard case .object(let o)? = try? JSONDecoder().decode(JSONValue.self, from: Data(String(line).utf8)) else {
+            return nil
+        }
         return o
     }
 }

@@ -1,8 +1,9 @@
+import ForceZoomCore
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import ForceZoomCore
-import Testing
 
 /// `crop --lossless`: the delivered rectangle is the source's blocks, bit for bit (djpeg
 /// decodes the source and each crop; the crop's pixels equal the source's there), its
@@ -54,7 +55,10 @@ struct LosslessCropCLITests {
                 "--exif-orientation", orientation, "--embed-icc", icc, "-o", "src.jpg",
             ], in: dir)
         try #require(made.status == 0, "\(made.stderr)")
-        try #require(CLI.shell("cd \(CLI.quote(dir)) && exiftool -q -overwrite_original -Artist=forcezoom -Copyright=issue28 src.jpg") == 0)
+        try #require(
+            CLI.shell(
+                "cd \(CLI.quote(dir)) && exiftool -q -overwrite_original -Artist=forcezoom -Copyright=issue28 src.jpg")
+                == 0)
         // Points inside, at a corner, at the far edge: three squares from one read.
         let r = CLI.run(
             [
@@ -73,8 +77,12 @@ struct LosslessCropCLITests {
         let block = subsampling == "444" ? (8, 8) : subsampling == "422" ? (16, 8) : (16, 16)
         for line in records {
             let o = try #require(JSONValue.object(line))
-            let crop = try rect(o["cropRect"]), up = try rect(o["deliveredRect"]), stored = try rect(o["storedDeliveredRect"])
-            #expect(up.x <= crop.x && up.y <= crop.y && up.x + up.w >= crop.x + crop.w && up.y + up.h >= crop.y + crop.h, "\(line)")
+            let crop = try rect(o["cropRect"])
+            let up = try rect(o["deliveredRect"])
+            let stored = try rect(o["storedDeliveredRect"])
+            #expect(
+                up.x <= crop.x && up.y <= crop.y && up.x + up.w >= crop.x + crop.w && up.y + up.h >= crop.y + crop.h,
+                "\(line)")
             // On the grid in stored pixels: left and top on it, right and bottom on it or at the edge.
             let (sw, sh) = ["1", "3"].contains(orientation) ? (301, 203) : (203, 301)
             #expect(stored.x % block.0 == 0 && stored.y % block.1 == 0, "\(line)")
@@ -88,7 +96,8 @@ struct LosslessCropCLITests {
                 Issue.record("no point in \(line)")
                 continue
             }
-            #expect(qx == px - Double(up.x) && qy == py - Double(up.y) && qx >= 0 && qx < Double(up.w) && qy < Double(up.h))
+            #expect(
+                qx == px - Double(up.x) && qy == py - Double(up.y) && qx >= 0 && qx < Double(up.w) && qy < Double(up.h))
             #expect(o["outputOrientation"] == .number(Double(orientation)!))
         }
         // The metadata is the source's: every EXIF tag and the ICC profile's description.
@@ -105,8 +114,14 @@ struct LosslessCropCLITests {
         let dir = CLI.scratch()
         defer { _ = CLI.shell("rm -rf \(CLI.quote(dir))") }
         try #require(
-            CLI.run(["fixture", "coords", "--size", "320x240", "--quality", "95", "--exif-orientation", "6", "-o", "c6.jpg"], in: dir).status == 0)
-        let r = CLI.run(["crop", "c6.jpg", "--at", "101,99", "--size", "40", "--lossless", "-o", "l.jpg", "--json"], in: dir)
+            CLI.run(
+                [
+                    "fixture", "coords", "--size", "320x240", "--quality", "95", "--exif-orientation", "6", "-o",
+                    "c6.jpg",
+                ], in: dir
+            ).status == 0)
+        let r = CLI.run(
+            ["crop", "c6.jpg", "--at", "101,99", "--size", "40", "--lossless", "-o", "l.jpg", "--json"], in: dir)
         try #require(r.status == 0, "\(r.stderr)")
         let o = try #require(JSONValue.object(r.stdout))
         let up = try rect(o["deliveredRect"])

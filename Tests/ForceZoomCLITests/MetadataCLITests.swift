@@ -1,8 +1,9 @@
+import ForceZoomCore
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import ForceZoomCore
-import Testing
 
 private let haveExiftool = CLI.shell("exiftool -ver > /dev/null 2>&1") == 0
 

@@ -33,7 +33,10 @@ struct OutputFormatsCLITests {
             let pattern = String(out.dropLast(ext.count + 1)) + "-%d." + ext
             return ["animate", input, "--screen", "40x30", "--from", "0,0,10,10", "--frames", "2", "-o", pattern]
         case "thumb":
-            return ["thumb", input, "--size", "20", "--out", FileSystem.directory(of: out), "--name", FileSystem.basename(out)]
+            return [
+                "thumb", input, "--size", "20", "--out", FileSystem.directory(of: out), "--name",
+                FileSystem.basename(out),
+            ]
         case "fixture": return ["fixture", "checker", "--size", "33x17", "-o", out]
         default: return ["compare", input, input, "--diff", out]
         }
@@ -45,7 +48,9 @@ struct OutputFormatsCLITests {
     static func sniff(_ b: [UInt8]) -> String? {
         if b.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "png" }
         if b.starts(with: [0xFF, 0xD8, 0xFF]) { return "jpg" }
-        if b.count > 12 && b[0..<4] == [0x52, 0x49, 0x46, 0x46][...] && Array(b[8..<12]) == Array("WEBP".utf8) { return "webp" }
+        if b.count > 12 && b[0..<4] == [0x52, 0x49, 0x46, 0x46][...] && Array(b[8..<12]) == Array("WEBP".utf8) {
+            return "webp"
+        }
         if b.count > 12 && Array(b[4..<8]) == Array("ftyp".utf8) {
             let brand = String(decoding: b[8..<12], as: UTF8.self)
             if brand == "avif" || brand == "avis" { return "avif" }
@@ -81,7 +86,8 @@ struct OutputFormatsCLITests {
 
     @Test func formatChoosesStandardOutputAndExtensionlessNames() {
         let stdout = FileSystem.join(Self.dir, "stdout.bin")
-        let command = ([CLI.binary, "crop", Self.input, "--at", "5,5", "--format", "webp", "-o", "-"]).map(CLI.quote).joined(separator: " ")
+        let command = ([CLI.binary, "crop", Self.input, "--at", "5,5", "--format", "webp", "-o", "-"]).map(CLI.quote)
+            .joined(separator: " ")
         #expect(CLI.shell("\(command) > \(CLI.quote(stdout))") == 0)
         #expect(Self.sniff(CLI.bytes(stdout)) == "webp")
         let bare = FileSystem.join(Self.dir, "bare")
@@ -91,7 +97,9 @@ struct OutputFormatsCLITests {
         let r = CLI.run(["fit", Self.input, "--screen", "20x20", "-o", bare + "2"])
         #expect(r.status == 0 && Self.sniff(CLI.bytes(bare + "2")) == "png", "\(r.stderr)")
         // --format against the extension: refused, not silently one or the other.
-        let c = CLI.run(["crop", Self.input, "--at", "5,5", "--format", "jpeg", "-o", FileSystem.join(Self.dir, "c.png")])
+        let c = CLI.run([
+            "crop", Self.input, "--at", "5,5", "--format", "jpeg", "-o", FileSystem.join(Self.dir, "c.png"),
+        ])
         #expect(c.status == 2 && c.stderr.contains("--format jpeg but"), "\(c.stderr)")
     }
 
@@ -99,15 +107,19 @@ struct OutputFormatsCLITests {
     static func webpIsLossless(_ b: [UInt8]) -> Bool { b.contains(subsequence: Array("VP8L".utf8)) }
 
     @Test func webpQuality100StaysLossyAndLosslessIsAskedByName() {
-        let lossy = FileSystem.join(Self.dir, "q100.webp"), exact = FileSystem.join(Self.dir, "lossless.webp")
+        let lossy = FileSystem.join(Self.dir, "q100.webp")
+        let exact = FileSystem.join(Self.dir, "lossless.webp")
         let opaque = FileSystem.join(Self.dir, "opaque.png")
         _ = CLI.run(["fixture", "noise", "--size", "40x30", "-o", opaque])
-        #expect(CLI.run(["crop", opaque, "--at", "20,15", "--size", "30", "--quality", "100", "-o", lossy]).status == 0)
+        #expect(
+            CLI.run(["crop", opaque, "--at", "20,15", "--size", "30", "--quality", "100", "-o", lossy]).status == 0)
         #expect(CLI.run(["crop", opaque, "--at", "20,15", "--size", "30", "--lossless", "-o", exact]).status == 0)
         #expect(!Self.webpIsLossless(CLI.bytes(lossy)), "--quality 100 must stay lossy, as cwebp")
         #expect(Self.webpIsLossless(CLI.bytes(exact)))
         let thumb = FileSystem.join(Self.dir, "tq")
-        #expect(CLI.run(["thumb", opaque, "--size", "20", "--quality", "100", "--out", thumb, "--name", "%s.webp", "-q"]).status == 0)
+        #expect(
+            CLI.run(["thumb", opaque, "--size", "20", "--quality", "100", "--out", thumb, "--name", "%s.webp", "-q"])
+                .status == 0)
         #expect(!Self.webpIsLossless(CLI.bytes(FileSystem.join(thumb, "opaque.webp"))))
     }
 
@@ -115,7 +127,8 @@ struct OutputFormatsCLITests {
     func losslessOutputsArePixelExact() throws {
         // The PNG crop equals Pillow's crop of the input, alpha included; the lossless WebP
         // decoded by dwebp equals the PNG.
-        let png = FileSystem.join(Self.dir, "exact.png"), webp = FileSystem.join(Self.dir, "exact.webp")
+        let png = FileSystem.join(Self.dir, "exact.png")
+        let webp = FileSystem.join(Self.dir, "exact.webp")
         #expect(CLI.run(["crop", Self.input, "--at", "31,23", "--size", "33", "-o", png]).status == 0)
         #expect(CLI.run(["crop", Self.input, "--at", "31,23", "--size", "33", "--lossless", "-o", webp]).status == 0)
         let decoded = FileSystem.join(Self.dir, "exact.dwebp.png")
@@ -134,9 +147,11 @@ struct OutputFormatsCLITests {
 
     /// Runs a Pillow script; its stdout, trimmed.
     static func python(_ script: String, _ args: [String]) throws -> String {
-        let file = FileSystem.join(dir, "check.py"), out = FileSystem.join(dir, "check.out")
+        let file = FileSystem.join(dir, "check.py")
+        let out = FileSystem.join(dir, "check.out")
         CLI.write(file, Array(script.utf8))
-        let status = CLI.shell("\(python) \(CLI.quote(file)) \(args.map(CLI.quote).joined(separator: " ")) > \(CLI.quote(out)) 2>&1")
+        let status = CLI.shell(
+            "\(python) \(CLI.quote(file)) \(args.map(CLI.quote).joined(separator: " ")) > \(CLI.quote(out)) 2>&1")
         let text = CLI.read(out).split(separator: "\n").joined(separator: " ")
         try #require(status == 0, "python: \(text)")
         return text
@@ -167,10 +182,13 @@ struct OutputFormatsCLITests {
     @Test(.enabled(if: hasPillow, "needs Pillow (/usr/bin/python3); skipped"))
     func jpegCropIsTheCompositeOverTheBackground() throws {
         for (option, hex) in [(nil, "ffffff"), ("#204080", "204080")] {
-            let png = FileSystem.join(Self.dir, "flat-\(hex).png"), jpg = FileSystem.join(Self.dir, "flat-\(hex).jpg")
+            let png = FileSystem.join(Self.dir, "flat-\(hex).png")
+            let jpg = FileSystem.join(Self.dir, "flat-\(hex).jpg")
             let extra = option.map { ["--background", $0] } ?? []
             #expect(CLI.run(["crop", Self.input, "--at", "31,23", "--size", "33", "-o", png] + extra).status == 0)
-            #expect(CLI.run(["crop", Self.input, "--at", "31,23", "--size", "33", "--quality", "100", "-o", jpg] + extra).status == 0)
+            #expect(
+                CLI.run(["crop", Self.input, "--at", "31,23", "--size", "33", "--quality", "100", "-o", jpg] + extra)
+                    .status == 0)
             let d = try Self.compare(png: png, jpeg: jpg, background: hex)
             try #require(d.count == 4)
             // Within JPEG's quantisation at quality 100 with 4:2:0 chroma (the gradient's
@@ -186,13 +204,15 @@ struct OutputFormatsCLITests {
         for (background, hex) in [("white", "ffffff"), ("black", "000000")] {
             for ext in ["png", "jpg"] {
                 let r = CLI.run([
-                    "thumb", Self.input, "--size", "32", "--out", out, "--name", "%s.\(background).\(ext)", "--quality", "100",
+                    "thumb", Self.input, "--size", "32", "--out", out, "--name", "%s.\(background).\(ext)", "--quality",
+                    "100",
                     "--background", background, "-q",
                 ])
                 #expect(r.status == 0, "\(r.stderr)")
             }
             let d = try Self.compare(
-                png: FileSystem.join(out, "rgba.\(background).png"), jpeg: FileSystem.join(out, "rgba.\(background).jpg"), background: hex)
+                png: FileSystem.join(out, "rgba.\(background).png"),
+                jpeg: FileSystem.join(out, "rgba.\(background).jpg"), background: hex)
             try #require(d.count == 4)
             #expect(d[0] < 1.5 && d[1] <= 24, "against the composite over \(background): mean \(d[0]), max \(d[1])")
             #expect(d[2] > 20, "the alpha dropped would differ much more (mean \(d[2]))")
@@ -203,7 +223,9 @@ struct OutputFormatsCLITests {
         // PNG keeps the alpha exactly; HEIC and AVIF keep an alpha plane (read back through libheif).
         for ext in ["png", "webp", "heic", "avif"] {
             let out = FileSystem.join(Self.dir, "alpha.\(ext)")
-            #expect(CLI.run(["crop", Self.input, "--at", "31,23", "--size", "33", "--background", "red", "-o", out]).status == 0)
+            #expect(
+                CLI.run(["crop", Self.input, "--at", "31,23", "--size", "33", "--background", "red", "-o", out]).status
+                    == 0)
             let image = try ImageReader(path: out).readImage()
             #expect(image.format.hasAlpha, ".\(ext) lost the alpha")
         }
@@ -216,15 +238,21 @@ extension OutputFormatsCLITests {
 
     /// --icc keep carries the input's profile into every format that has a place for one
     /// (HEIC and AVIF: the colr box), read back by exiftool.
-    @Test(.enabled(if: hasExiftool && FileSystem.kind(of: a98) == .regular, "needs exiftool and Ghostscript's ICC profiles; skipped"))
+    @Test(
+        .enabled(
+            if: hasExiftool && FileSystem.kind(of: a98) == .regular,
+            "needs exiftool and Ghostscript's ICC profiles; skipped"))
     func everyFormatCarriesTheProfile() {
         let input = FileSystem.join(Self.dir, "a98.png")
         #expect(CLI.run(["fixture", "gradient", "--size", "64x48", "--embed-icc", Self.a98, "-o", input]).status == 0)
         for ext in Self.extensions {
-            let out = FileSystem.join(Self.dir, "a98-crop.\(ext)"), description = FileSystem.join(Self.dir, "a98.txt")
+            let out = FileSystem.join(Self.dir, "a98-crop.\(ext)")
+            let description = FileSystem.join(Self.dir, "a98.txt")
             #expect(CLI.run(["crop", input, "--at", "30,20", "--size", "20", "-o", out]).status == 0)
             _ = CLI.shell("exiftool -s3 -ProfileDescription \(CLI.quote(out)) > \(CLI.quote(description))")
-            #expect(CLI.read(description).hasPrefix("Artifex Software A98"), ".\(ext) lost the profile: \(CLI.read(description))")
+            #expect(
+                CLI.read(description).hasPrefix("Artifex Software A98"),
+                ".\(ext) lost the profile: \(CLI.read(description))")
         }
     }
 }
@@ -232,6 +260,8 @@ extension OutputFormatsCLITests {
 extension Array where Element == UInt8 {
     func contains(subsequence: [UInt8]) -> Bool {
         guard subsequence.count <= count else { return false }
-        return (0...(count - subsequence.count)).contains { self[$0..<($0 + subsequence.count)].elementsEqual(subsequence) }
+        return (0...(count - subsequence.count)).contains {
+            self[$0..<($0 + subsequence.count)].elementsEqual(subsequence)
+        }
     }
 }

@@ -1,8 +1,9 @@
+import ForceZoomCore
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import ForceZoomCore
-import Testing
 
 /// Nothing lost: outputs appear whole or not at all (interrupted, disk full, read-only
 /// folder), and an input is never overwritten or truncated, whatever path names it.
@@ -13,7 +14,9 @@ struct OutputSafetyTests {
     /// Whether this process may mount a tmpfs in a private mount namespace (root with
     /// CAP_SYS_ADMIN, as in CI). The mounts vanish with the namespace: nothing to clean.
     static let canMount: Bool =
-        CLI.shell("unshare -m sh -c 'd=$(mktemp -d) && mount -t tmpfs -o size=64k tmpfs \"$d\" && umount \"$d\" && rmdir \"$d\"' 2>/dev/null") == 0
+        CLI.shell(
+            "unshare -m sh -c 'd=$(mktemp -d) && mount -t tmpfs -o size=64k tmpfs \"$d\" && umount \"$d\" && rmdir \"$d\"' 2>/dev/null"
+        ) == 0
 
     /// Whether this process may make a character device node (root, as in CI).
     static let canMknod: Bool = {
@@ -25,7 +28,8 @@ struct OutputSafetyTests {
     /// Runs a shell script in a private mount namespace; returns its stdout.
     static func inMountNamespace(_ script: String) -> (status: Int32, output: String) {
         let dir = CLI.scratch()
-        let file = FileSystem.join(dir, "script.sh"), out = FileSystem.join(dir, "out")
+        let file = FileSystem.join(dir, "script.sh")
+        let out = FileSystem.join(dir, "out")
         CLI.write(file, Array(("set -u\n" + script).utf8))
         let status = CLI.shell("unshare -m sh \(CLI.quote(file)) > \(CLI.quote(out)) 2>&1")
         let output = CLI.read(out)
@@ -54,7 +58,8 @@ struct OutputSafetyTests {
         var args = ["crop", input, "--size", "1000", "--compression", "9", "-o", FileSystem.join(outDir, "p-%d.png")]
         for i in 0..<40 { args += ["--at", "\(i * 20),\(i * 20)"] }
         let started = CLI.now()
-        let pid = try #require(CLI.spawn(args, stdout: FileSystem.join(work, "stdout"), stderr: FileSystem.join(work, "stderr")))
+        let pid = try #require(
+            CLI.spawn(args, stdout: FileSystem.join(work, "stdout"), stderr: FileSystem.join(work, "stderr")))
         // Kill as soon as a temporary output exists, i.e. in the middle of a write.
         var sawTemp = false
         while CLI.now() - started < 30 {
@@ -73,7 +78,9 @@ struct OutputSafetyTests {
         #expect(!left.contains { $0.contains(".fz-") }, "temporary file left: \(left)")
         #expect(left.count < 40, "all 40 outputs written: the signal came too late to test anything")
         for name in left {
-            #expect(name.hasPrefix("p-") && Self.endsWithIEND(FileSystem.join(outDir, name)), "\(name) is not a complete PNG")
+            #expect(
+                name.hasPrefix("p-") && Self.endsWithIEND(FileSystem.join(outDir, name)),
+                "\(name) is not a complete PNG")
         }
         #expect(CLI.bytes(input) == before)
         _ = CLI.shell("rm -rf \(CLI.quote(work))")
@@ -83,7 +90,8 @@ struct OutputSafetyTests {
 
     @Test(.enabled(if: canMount, "needs mount in a private namespace (root with CAP_SYS_ADMIN); skipped"))
     func fullDiskIsAClearErrorAndLeavesNothing() {
-        let bin = CLI.quote(CLI.binary), photo = CLI.quote(Self.photo)
+        let bin = CLI.quote(CLI.binary)
+        let photo = CLI.quote(Self.photo)
         let (_, out) = Self.inMountNamespace(
             """
             d=$(mktemp -d) && mount -t tmpfs -o size=64k tmpfs "$d" || exit 99
@@ -98,13 +106,16 @@ struct OutputSafetyTests {
         let dir = lines.first { $0.hasPrefix("dir=") }.map { String($0.dropFirst(4)) } ?? "?"
         #expect(lines.contains("left="), "the tmpfs is not empty after the failure: \(out)")
         #expect(
-            lines.contains("forcezoom: error: \(dir)/peek crop.png: write failed: no space left on device; no partial file was left"),
+            lines.contains(
+                "forcezoom: error: \(dir)/peek crop.png: write failed: no space left on device; no partial file was left"
+            ),
             "\(out)")
     }
 
     @Test(.enabled(if: canMount, "needs mount in a private namespace (root with CAP_SYS_ADMIN); skipped"))
     func readOnlyFolderIsAClearError() {
-        let bin = CLI.quote(CLI.binary), photo = CLI.quote(Self.photo)
+        let bin = CLI.quote(CLI.binary)
+        let photo = CLI.quote(Self.photo)
         let (_, out) = Self.inMountNamespace(
             """
             d=$(mktemp -d) && mount -t tmpfs -o size=1m tmpfs "$d" && cp \(photo) "$d/in.jpg" && mount -o remount,ro "$d" || exit 99
@@ -119,7 +130,9 @@ struct OutputSafetyTests {
         let dir = lines.first { $0.hasPrefix("dir=") }.map { String($0.dropFirst(4)) } ?? "?"
         #expect(lines.contains("left=in.jpg "), "\(out)")
         #expect(
-            lines.contains { $0.hasPrefix("forcezoom: error: \(dir)/out.png: cannot create output: read-only file system") },
+            lines.contains {
+                $0.hasPrefix("forcezoom: error: \(dir)/out.png: cannot create output: read-only file system")
+            },
             "\(out)")
     }
 
@@ -163,8 +176,12 @@ struct OutputSafetyTests {
         let work = CLI.scratch()
         let input = FileSystem.join(work, "in.png")
         #expect(CLI.run(["fixture", "coords", "--size", "64x48", "-o", input]).status == 0)
-        #expect(CLI.shell("cd \(CLI.quote(work)) && ln in.png hard.png && ln -s in.png soft.png && ln -s \(CLI.quote(work)) dirlink") == 0)
-        let before = CLI.bytes(input), stamp = FileSystem.modificationTime(of: input)
+        #expect(
+            CLI.shell(
+                "cd \(CLI.quote(work)) && ln in.png hard.png && ln -s in.png soft.png && ln -s \(CLI.quote(work)) dirlink"
+            ) == 0)
+        let before = CLI.bytes(input)
+        let stamp = FileSystem.modificationTime(of: input)
         let identity = FileSystem.identity(of: input)
         let attempts: [(String, [String], String?)] = [
             ("same path", ["crop", "in.png", "--at", "1,1", "-o", "in.png"], nil),
@@ -190,7 +207,8 @@ struct OutputSafetyTests {
             let left = try FileSystem.list(work)
             #expect(!left.contains { $0.contains(".fz-") }, "\(label): temporary file left")
         }
-        #expect(CLI.bytes(FileSystem.join(work, "2.png")) == before, "%d pattern: the second output overwrote its input")
+        #expect(
+            CLI.bytes(FileSystem.join(work, "2.png")) == before, "%d pattern: the second output overwrote its input")
         _ = CLI.shell("rm -rf \(CLI.quote(work))")
     }
 }

@@ -1,8 +1,9 @@
+import ForceZoomCore
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import ForceZoomCore
-import Testing
 
 private let havePillow = CLI.shell("/usr/bin/python3 -c 'import numpy, PIL' 2>/dev/null") == 0
 

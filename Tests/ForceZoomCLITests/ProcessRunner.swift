@@ -1,7 +1,8 @@
+import ForceZoomCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import ForceZoomCore
 
 /// One run of the binary, measured by the kernel through GNU time (`/usr/bin/time`, Debian
 /// package `time`): how it ended, how long it took and the most memory it held.
@@ -48,7 +49,8 @@ extension CLI {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t(), handled = sigset_t()
+        var none = sigset_t()
+        var handled = sigset_t()
         sigemptyset(&none)
         sigemptyset(&handled)
         for sig in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&handled, sig) }
@@ -56,11 +58,12 @@ extension CLI {
         posix_spawnattr_setsigdefault(&attributes, &handled)
         // A process group of its own, so that a timeout kills time and its child together.
         posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
 
         let words: [String] = ["/bin/sh", "-c", command]
         let argv: [UnsafeMutablePointer<CChar>?] = words.map { word in word.withCString { strdup($0) } } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for word in argv { free(word) } }
         var pid = pid_t()
         let status = posix_spawn(&pid, "/bin/sh", nil, &attributes, argv, environ)
         return status == 0 ? pid : nil
@@ -74,7 +77,9 @@ extension CLI {
     }
 
     /// Waits for `pid` (polling, so a timeout can kill it) and collects its rusage.
-    static func wait(_ pid: pid_t, started: Double, timeout: Double) -> (status: Int32, usage: rusage, timedOut: Bool, seconds: Double) {
+    static func wait(_ pid: pid_t, started: Double, timeout: Double) -> (
+        status: Int32, usage: rusage, timedOut: Bool, seconds: Double
+    ) {
         var status: Int32 = 0
         var usage = rusage()
         var timedOut = false
@@ -93,9 +98,13 @@ extension CLI {
 
     /// Runs forcezoom under /usr/bin/time and measures it (see `MeasuredRun`); kills the
     /// whole process group after `timeout` s.
-    static func measure(_ arguments: [String], in directory: String? = nil, timeout: Double = 60, binary: String = binary) -> MeasuredRun {
+    static func measure(
+        _ arguments: [String], in directory: String? = nil, timeout: Double = 60, binary: String = binary
+    ) -> MeasuredRun {
         let dir = scratch()
-        let out = FileSystem.join(dir, "stdout"), err = FileSystem.join(dir, "stderr"), times = FileSystem.join(dir, "time")
+        let out = FileSystem.join(dir, "stdout")
+        let err = FileSystem.join(dir, "stderr")
+        let times = FileSystem.join(dir, "time")
         let started = now()
         guard FileSystem.kind(of: "/usr/bin/time") == .regular,
             let pid = spawn(
@@ -110,12 +119,15 @@ extension CLI {
         // time writes "Command terminated by signal N" before its line when the child was
         // killed, and exits with the child's exit code otherwise.
         let report = read(times).split(separator: "\n").map(String.init)
-        let signal = report.first { $0.hasPrefix("Command terminated by signal ") }.flatMap { Int32($0.split(separator: " ").last ?? "") }
+        let signal = report.first { $0.hasPrefix("Command terminated by signal ") }.flatMap {
+            Int32($0.split(separator: " ").last ?? "")
+        }
         let last = (report.last ?? "").split(separator: " ")
         let measured = last.count == 2 ? (Double(last[0]), Int(last[1])) : (nil, nil)
         let timeSignaled = (status & 0x7F) != 0
         let result = MeasuredRun(
-            exitCode: signal == nil && !timeSignaled ? (status >> 8) & 0xFF : nil, signal: signal ?? (timeSignaled ? status & 0x7F : nil),
+            exitCode: signal == nil && !timeSignaled ? (status >> 8) & 0xFF : nil,
+            signal: signal ?? (timeSignaled ? status & 0x7F : nil),
             stdout: read(out), stderr: read(err), seconds: measured.0 ?? seconds, maxRSSKiB: measured.1 ?? Int.max,
             timedOut: timedOut)
         _ = shell("rm -rf \(quote(dir))")

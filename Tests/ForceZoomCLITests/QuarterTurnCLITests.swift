@@ -24,7 +24,9 @@ struct QuarterTurnCLITests {
 
     @Test(arguments: ["even.png", "odd.png"])
     func quarterTurnsEqualPillowsTranspose(_ input: String) throws {
-        #expect(CLI.shell("/usr/bin/python3 -c 'import PIL' 2>/dev/null") == 0, "Pillow is needed: apt-get install python3-pil (make deps)")
+        #expect(
+            CLI.shell("/usr/bin/python3 -c 'import PIL' 2>/dev/null") == 0,
+            "Pillow is needed: apt-get install python3-pil (make deps)")
         let (w, h) = input == "even.png" ? (480, 320) : (481, 321)
         var lines: [String] = []
         var n = 0

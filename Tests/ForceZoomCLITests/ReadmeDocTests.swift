@@ -1,8 +1,9 @@
+import ForceZoomCore
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import ForceZoomCore
-import Testing
 
 /// The README's ```console examples, run with the built binary: every `$ forcezoom ...` line
 /// (and the shell around it: pipes, `echo $?`) in a temporary folder holding the files the
@@ -18,7 +19,8 @@ struct ReadmeDocTests {
     /// photos/ for thumb (peek.jpg, 2024/wine.jpg, 2024/broken.jpg cut short), docs/; and
     /// bin/forcezoom, the binary under test, to put first on PATH.
     static func prepare() -> (dir: String, bin: String) {
-        let dir = CLI.scratch(), bin = CLI.scratch()
+        let dir = CLI.scratch()
+        let bin = CLI.scratch()
         let peek = CLI.bytes(FileSystem.join(CLI.root, "Fixtures/photos/peek.jpg"))
         CLI.write(FileSystem.join(dir, "peek.jpg"), peek)
         CLI.write(FileSystem.join(dir, "photo.jpg"), peek)
@@ -38,7 +40,8 @@ struct ReadmeDocTests {
         for command in block.commands {
             script += "printf '\\n\(marker)\\n'; (exit $s); \(command.text)\ns=$?\n"
         }
-        let file = FileSystem.join(bin, "block.sh"), out = FileSystem.join(bin, "block.out")
+        let file = FileSystem.join(bin, "block.sh")
+        let out = FileSystem.join(bin, "block.out")
         CLI.write(file, Array(script.utf8))
         _ = CLI.shell("bash \(CLI.quote(file)) > \(CLI.quote(out)) < /dev/null")
         let parts = CLI.read(out).split(separator: "\(marker)\n", omittingEmptySubsequences: false).dropFirst()
@@ -53,11 +56,13 @@ struct ReadmeDocTests {
         let hasWine = FileSystem.size(of: Self.wine) != nil
         var ran = 0
         for block in doc.blocks where !block.skip {
-            if !hasWine, block.commands.contains(where: { $0.text.contains("thumb photos") }) { continue }  // needs `make photos`
+            // needs `make photos`
+            if !hasWine, block.commands.contains(where: { $0.text.contains("thumb photos") }) { continue }
             let outputs = Self.run(block, in: dir, bin: bin)
             #expect(outputs.count == block.commands.count, "README.md:\(block.line): the block did not run to its end")
             for (command, output) in zip(block.commands, outputs) {
-                var got = ReadmeDoc.masked(output), want = ReadmeDoc.masked(command.expected.joined(separator: "\n"))
+                var got = ReadmeDoc.masked(output)
+                var want = ReadmeDoc.masked(command.expected.joined(separator: "\n"))
                 if block.unordered {
                     got.sort()
                     want.sort()
@@ -110,8 +115,11 @@ struct ReadmeDocTests {
     }
 
     @Test func masksWhatVaries() {
-        #expect(ReadmeDoc.mask("{\"output\":\"a.png\",\"bytes\":179144,\"x\":1}") == "{\"output\":\"a.png\",\"bytes\":#,\"x\":1}")
-        #expect(ReadmeDoc.mask("{\"milliseconds\":7.734,\"diffBytes\":161690}") == "{\"milliseconds\":#,\"diffBytes\":#}")
+        #expect(
+            ReadmeDoc.mask("{\"output\":\"a.png\",\"bytes\":179144,\"x\":1}")
+                == "{\"output\":\"a.png\",\"bytes\":#,\"x\":1}")
+        #expect(
+            ReadmeDoc.mask("{\"milliseconds\":7.734,\"diffBytes\":161690}") == "{\"milliseconds\":#,\"diffBytes\":#}")
         #expect(ReadmeDoc.mask("forcezoom: 2 thumbnails, 1 failed, 0.1 s") == "forcezoom: 2 thumbnails, 1 failed, # s")
         #expect(ReadmeDoc.mask("{\"width\":400,\"bytes\":null}") == "{\"width\":400,\"bytes\":null}")
         #expect(ReadmeDoc.masked("a\n\n") == ["a"])

@@ -1,8 +1,9 @@
+import ForceZoomCore
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import ForceZoomCore
-import Testing
 
 /// `thumb --shard`, `--dry-run`, `--journal`, `--resume` on the built binary: shards are
 /// disjoint and together byte-identical to one run, `--shard auto` reads each engine's
@@ -41,9 +42,11 @@ struct ShardCLITests {
     /// test's own environment cannot leak an engine in).
     static func run(_ arguments: [String], in directory: String, env: [String: String]) -> CLIResult {
         let vars = env.map { "\($0.key)=\($0.value)" }.sorted()
-        let out = FileSystem.join(CLI.scratch(), "o"), err = FileSystem.join(CLI.scratch(), "e")
+        let out = FileSystem.join(CLI.scratch(), "o")
+        let err = FileSystem.join(CLI.scratch(), "e")
         let command =
-            "cd \(CLI.quote(directory)) && env -i PATH=/usr/bin:/bin " + (vars + [CLI.binary] + arguments).map(CLI.quote).joined(separator: " ")
+            "cd \(CLI.quote(directory)) && env -i PATH=/usr/bin:/bin "
+            + (vars + [CLI.binary] + arguments).map(CLI.quote).joined(separator: " ")
             + " > \(CLI.quote(out)) 2> \(CLI.quote(err)) < /dev/null"
         let status = CLI.shell(command)
         return CLIResult(status: status, stdout: CLI.read(out), stderr: CLI.read(err))
@@ -54,7 +57,9 @@ struct ShardCLITests {
         let list = FileSystem.join(CLI.scratch(), "list")
         _ = CLI.shell("cd \(CLI.quote(root)) && find . -type f | sort > \(CLI.quote(list))")
         var files: [String: [UInt8]] = [:]
-        for path in CLI.read(list).split(separator: "\n") { files[String(path)] = CLI.bytes(FileSystem.join(root, String(path))) }
+        for path in CLI.read(list).split(separator: "\n") {
+            files[String(path)] = CLI.bytes(FileSystem.join(root, String(path)))
+        }
         return files
     }
 
@@ -64,7 +69,8 @@ struct ShardCLITests {
 
     @Test func shardsAreDisjointAndTogetherByteIdenticalToOneRun() throws {
         let dir = Self.library(60)
-        let one = CLI.run(["thumb", "photos", "-r", "--size", "256", "--out", "one", "--name", "%d/%s.jpg", "-q"], in: dir)
+        let one = CLI.run(
+            ["thumb", "photos", "-r", "--size", "256", "--out", "one", "--name", "%d/%s.jpg", "-q"], in: dir)
         #expect(one.status == 0, "\(one.stderr)")
         let reference = Self.tree(FileSystem.join(dir, "one"))
         #expect(reference.count == 60)
@@ -89,7 +95,9 @@ struct ShardCLITests {
         func shards() -> [String: Int] {
             var of: [String: Int] = [:]
             for k in 1...5 {
-                let r = CLI.run(["thumb", "photos", "-r", "--name", "%d/%s.png", "--shard", "\(k)/5", "--dry-run", "--json", "-q"], in: dir)
+                let r = CLI.run(
+                    ["thumb", "photos", "-r", "--name", "%d/%s.png", "--shard", "\(k)/5", "--dry-run", "--json", "-q"],
+                    in: dir)
                 #expect(r.status == 0, "\(r.stderr)")
                 for line in r.stdout.split(separator: "\n") {
                     if case .string(let input)? = JSONValue.object(line)?["input"] { of[input] = k }
@@ -99,7 +107,10 @@ struct ShardCLITests {
         }
         let before = shards()
         #expect(before.count == 40)
-        #expect(CLI.shell("cd \(CLI.quote(dir)) && cp -r photos/2020 photos/2030 && mkdir photos/new && cp photos/2021/1/* photos/new/") == 0)
+        #expect(
+            CLI.shell(
+                "cd \(CLI.quote(dir)) && cp -r photos/2020 photos/2030 && mkdir photos/new && cp photos/2021/1/* photos/new/"
+            ) == 0)
         let after = shards()
         #expect(after.count > 50)
         for (input, k) in before { #expect(after[input] == k, "\(input) moved") }
@@ -108,13 +119,19 @@ struct ShardCLITests {
     @Test func dryRunWritesAndCreatesNothing() throws {
         let dir = Self.library(12)
         let r = CLI.run(
-            ["thumb", "photos", "-r", "--out", "nowhere/thumbs", "--shard", "2/3", "--journal", "j.jsonl", "--dry-run"], in: dir)
+            [
+                "thumb", "photos", "-r", "--out", "nowhere/thumbs", "--shard", "2/3", "--journal", "j.jsonl",
+                "--dry-run",
+            ], in: dir)
         #expect(r.status == 0, "\(r.stderr)")
         let lines = r.stdout.split(separator: "\n")
         #expect(!lines.isEmpty && lines.count < 12)
         // -r mirrors the tree by default (%d/%s.thumb.png).
-        #expect(lines.allSatisfy { $0.hasPrefix("photos/") && $0.contains(" -> nowhere/thumbs/") && $0.contains("/IMG_") })
-        #expect(r.stderr.hasPrefix("forcezoom: shard 2/3: dry run: \(lines.count) of \(lines.count) inputs to do"), "\(r.stderr)")
+        #expect(
+            lines.allSatisfy { $0.hasPrefix("photos/") && $0.contains(" -> nowhere/thumbs/") && $0.contains("/IMG_") })
+        #expect(
+            r.stderr.hasPrefix("forcezoom: shard 2/3: dry run: \(lines.count) of \(lines.count) inputs to do"),
+            "\(r.stderr)")
         #expect(FileSystem.kind(of: FileSystem.join(dir, "nowhere")) == .missing)
         #expect(FileSystem.kind(of: FileSystem.join(dir, "j.jsonl")) == .missing)
         let j = CLI.run(["thumb", "photos", "-r", "--shard", "2/3", "--dry-run", "--json", "-q"], in: dir)
@@ -136,10 +153,12 @@ struct ShardCLITests {
             switch engine {
             case "slurm":  // --array=10-16:2
                 env = [
-                    "SLURM_ARRAY_TASK_ID": "\(10 + 2 * (k - 1))", "SLURM_ARRAY_TASK_MIN": "10", "SLURM_ARRAY_TASK_STEP": "2",
+                    "SLURM_ARRAY_TASK_ID": "\(10 + 2 * (k - 1))", "SLURM_ARRAY_TASK_MIN": "10",
+                    "SLURM_ARRAY_TASK_STEP": "2",
                     "SLURM_ARRAY_TASK_COUNT": "4",
                 ]
-            case "slurm-by-id": env = ["SLURM_ARRAY_TASK_ID": "\(k)", "SLURM_ARRAY_TASK_MIN": "\(k)", "SLURM_ARRAY_TASK_COUNT": "1"]
+            case "slurm-by-id":
+                env = ["SLURM_ARRAY_TASK_ID": "\(k)", "SLURM_ARRAY_TASK_MIN": "\(k)", "SLURM_ARRAY_TASK_COUNT": "1"]
             case "aws": env = ["AWS_BATCH_JOB_ARRAY_INDEX": "\(k - 1)", "AWS_BATCH_JOB_ARRAY_SIZE": "4"]
             case "google": env = ["BATCH_TASK_INDEX": "\(k - 1)", "BATCH_TASK_COUNT": "4"]
             default: env = ["JOB_COMPLETION_INDEX": "\(k - 1)"]
@@ -149,7 +168,9 @@ struct ShardCLITests {
             let r = Self.run(arguments + ["--json"], in: dir, env: env)
             #expect(r.status == 0, "\(engine) \(k): \(r.stderr)")
             #expect(r.stderr.hasPrefix("forcezoom: shard \(k)/4 ("), "\(r.stderr)")
-            for line in r.stdout.split(separator: "\n") { #expect(JSONValue.object(line)?["shard"] == .string("\(k)/4")) }
+            for line in r.stdout.split(separator: "\n") {
+                #expect(JSONValue.object(line)?["shard"] == .string("\(k)/4"))
+            }
             #expect(FileSystem.kind(of: FileSystem.join(dir, "j-\(k).jsonl")) == .regular)
         }
         #expect(Self.tree(FileSystem.join(dir, "split")) == Self.tree(FileSystem.join(dir, "one")), "\(engine)")
@@ -160,7 +181,9 @@ struct ShardCLITests {
         let r = Self.run(["thumb", "photos", "-r", "--shard", "auto"], in: dir, env: [:])
         #expect(r.status == 2)
         #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
-        for v in ["SLURM_ARRAY_TASK_ID", "AWS_BATCH_JOB_ARRAY_INDEX", "BATCH_TASK_INDEX", "JOB_COMPLETION_INDEX"] { #expect(r.stderr.contains(v)) }
+        for v in ["SLURM_ARRAY_TASK_ID", "AWS_BATCH_JOB_ARRAY_INDEX", "BATCH_TASK_INDEX", "JOB_COMPLETION_INDEX"] {
+            #expect(r.stderr.contains(v))
+        }
         #expect(FileSystem.kind(of: FileSystem.join(dir, "thumbs")) == .missing)
         let k8s = Self.run(["thumb", "photos", "--shard", "auto"], in: dir, env: ["JOB_COMPLETION_INDEX": "0"])
         #expect(k8s.status == 2 && k8s.stderr.contains("--shard auto/N"), "\(k8s.stderr)")
@@ -177,7 +200,8 @@ struct ShardCLITests {
         _ = CLI.run(["thumb", "photos", "-r", "--size", "256", "--out", "one", "--name", "%d/%s.jpg", "-q"], in: dir)
         // A list that ends with a FIFO nobody writes would hang; instead, SIGTERM after the
         // first journal lines, with one job so the rest is still to do.
-        let args = Self.recipe(out: "split", shard: "1/1", journal: "j.jsonl").dropLast().map(CLI.quote).joined(separator: " ")
+        let args = Self.recipe(out: "split", shard: "1/1", journal: "j.jsonl").dropLast().map(CLI.quote).joined(
+            separator: " ")
         let script = """
             cd \(CLI.quote(dir)) || exit 1; \(CLI.quote(CLI.binary)) \(args) 2> first.err & pid=$!; \
             for i in $(seq 2000); do [ -s j.jsonl ] && [ $(wc -l < j.jsonl) -ge 3 ] && break; sleep 0.005; done; \
@@ -194,7 +218,10 @@ struct ShardCLITests {
         again.removeLast()
         let r = CLI.run(again, in: dir)
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stderr.hasPrefix("forcezoom: shard 1/1: \(30 - first.count) thumbnails, \(first.count) skipped, 0 failed"), "\(r.stderr)")
+        #expect(
+            r.stderr.hasPrefix(
+                "forcezoom: shard 1/1: \(30 - first.count) thumbnails, \(first.count) skipped, 0 failed"), "\(r.stderr)"
+        )
         let records = Self.journal(FileSystem.join(dir, "j.jsonl"))
         var seen = Set<String>()
         for record in records {
@@ -205,7 +232,10 @@ struct ShardCLITests {
         #expect(seen.count == 30)
         #expect(Self.tree(FileSystem.join(dir, "split")) == Self.tree(FileSystem.join(dir, "one")))
         // A replaced output is redone, the rest skipped.
-        let victim = try #require(records.first.flatMap { r -> String? in if case .string(let o)? = r["output"] { return o } else { return nil } })
+        let victim = try #require(
+            records.first.flatMap { r -> String? in
+                if case .string(let o)? = r["output"] { return o } else { return nil }
+            })
         CLI.write(FileSystem.join(dir, victim), Array("not the thumbnail".utf8))
         let third = CLI.run(again, in: dir)
         #expect(third.stderr.hasPrefix("forcezoom: shard 1/1: 1 thumbnail, 29 skipped, 0 failed"), "\(third.stderr)")

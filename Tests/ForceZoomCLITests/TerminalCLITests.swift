@@ -17,7 +17,8 @@ struct TerminalCLITests {
     }
 
     static func pixelsEqual(_ a: String, _ b: String) -> Bool {
-        let r = CLI.shellOutput("/usr/bin/python3 \(CLI.quote(tools + "/check_pixels.py")) png \(CLI.quote(a)) \(CLI.quote(b))")
+        let r = CLI.shellOutput(
+            "/usr/bin/python3 \(CLI.quote(tools + "/check_pixels.py")) png \(CLI.quote(a)) \(CLI.quote(b))")
         return JSONValue.object(r)?["equal"] == .bool(true)
     }
 
@@ -30,7 +31,9 @@ struct TerminalCLITests {
     {
         let dir = CLI.scratch()
         let capture = FileSystem.join(dir, "capture")
-        var command = ["python3", tools + "/pty_run.py", "--capture", capture, "--answer", answer, "--wait-for", "\\x1b[?25l"]
+        var command = [
+            "python3", tools + "/pty_run.py", "--capture", capture, "--answer", answer, "--wait-for", "\\x1b[?25l",
+        ]
         for k in keys { command += ["--keys", k] }
         if let signal { command += ["--signal", "\(signal)"] }
         if let resize { command += ["--resize-to", resize] }
@@ -55,9 +58,11 @@ struct TerminalCLITests {
         #expect(r.stderr.contains("--graphics auto needs standard output to be a terminal"))
         #expect(r.stderr.split(separator: "\n").count == 1)
         let bad = CLI.shellOutput(
-            "cd \(CLI.quote(dir)) && FORCEZOOM_GRAPHICS=vt100 \(CLI.quote(CLI.binary)) crop in.png --at 1,1 --show 2>&1 >/dev/null; echo $?")
+            "cd \(CLI.quote(dir)) && FORCEZOOM_GRAPHICS=vt100 \(CLI.quote(CLI.binary)) crop in.png --at 1,1 --show 2>&1 >/dev/null; echo $?"
+        )
         #expect(bad.hasSuffix("2\n") && bad.contains("FORCEZOOM_GRAPHICS"))
-        #expect(CLI.run(["crop", image, "--at", "1,1", "--show", "--graphics", "blocks", "-o", "-"], in: dir).status == 2)
+        #expect(
+            CLI.run(["crop", image, "--at", "1,1", "--show", "--graphics", "blocks", "-o", "-"], in: dir).status == 2)
     }
 
     @Test func showWithoutOutputWritesNothing() throws {
@@ -72,7 +77,11 @@ struct TerminalCLITests {
     @Test(arguments: ["kitty", "iterm"]) func showCarriesTheWrittenPixels(_ graphics: String) throws {
         let (dir, image) = Self.fixture()
         let out = FileSystem.join(dir, "peek.png")
-        let r = CLI.run(["crop", image, "--at", "100,60", "--size", "96", "--zoom", "2", "--show", "--graphics", graphics, "-o", out], in: dir)
+        let r = CLI.run(
+            [
+                "crop", image, "--at", "100,60", "--size", "96", "--zoom", "2", "--show", "--graphics", graphics, "-o",
+                out,
+            ], in: dir)
         #expect(r.status == 0)
         var base64 = ""
         if graphics == "kitty" {
@@ -109,9 +118,11 @@ struct TerminalCLITests {
     @Test func blocksAreTheWrittenPixels() throws {
         let (dir, _) = Self.fixture("64x48")
         let stdout = CLI.shellOutput(
-            "cd \(CLI.quote(dir)) && COLORTERM=truecolor \(CLI.quote(CLI.binary)) fit in.png --screen 30x21 -o fit.png --show --graphics blocks")
+            "cd \(CLI.quote(dir)) && COLORTERM=truecolor \(CLI.quote(CLI.binary)) fit in.png --screen 30x21 -o fit.png --show --graphics blocks"
+        )
         let reference = CLI.shellOutput(
-            "/usr/bin/python3 \(CLI.quote(Self.tools + "/check_pixels.py")) blocks-ref \(CLI.quote(FileSystem.join(dir, "fit.png")))")
+            "/usr/bin/python3 \(CLI.quote(Self.tools + "/check_pixels.py")) blocks-ref \(CLI.quote(FileSystem.join(dir, "fit.png")))"
+        )
         guard case .array(let rows)? = try? JSONDecoder().decode(JSONValue.self, from: Data(reference.utf8)) else {
             Issue.record("no reference: \(reference)")
             return
@@ -137,14 +148,17 @@ struct TerminalCLITests {
     /// Cells of `▀` with their 24-bit foreground (top pixel) and background (bottom, nil for
     /// the terminal's default), as a terminal would track the SGR state.
     static func parseBlocks(_ text: String) -> [[(top: [Int], bottom: [Int]?)]] {
-        var rows: [[(top: [Int], bottom: [Int]?)]] = [], row: [(top: [Int], bottom: [Int]?)] = []
-        var fg: [Int] = [], bg: [Int]? = nil
+        var rows: [[(top: [Int], bottom: [Int]?)]] = []
+        var row: [(top: [Int], bottom: [Int]?)] = []
+        var fg: [Int] = []
+        var bg: [Int]? = nil
         let scalars = Array(text.unicodeScalars)
         var i = 0
         while i < scalars.count {
             let s = scalars[i]
             if s == "\u{1B}", i + 1 < scalars.count, scalars[i + 1] == "[" {
-                var j = i + 2, body = ""
+                var j = i + 2
+                var body = ""
                 while j < scalars.count, scalars[j] != "m" {
                     body.unicodeScalars.append(scalars[j])
                     j += 1
@@ -170,11 +184,18 @@ struct TerminalCLITests {
     @Test(.enabled(if: sixel2png)) func sixelViewDecodes() {
         let (dir, image) = Self.fixture("64x40")
         let stream = FileSystem.join(dir, "out.six")
-        #expect(CLI.shell("cd \(CLI.quote(dir)) && \(CLI.quote(CLI.binary)) view in.png --graphics sixel > out.six") == 0)
-        let report = CLI.shellOutput("/usr/bin/python3 \(CLI.quote(Self.tools + "/check_pixels.py")) sixel \(CLI.quote(stream)) \(CLI.quote(image))")
+        #expect(
+            CLI.shell("cd \(CLI.quote(dir)) && \(CLI.quote(CLI.binary)) view in.png --graphics sixel > out.six") == 0)
+        let report = CLI.shellOutput(
+            "/usr/bin/python3 \(CLI.quote(Self.tools + "/check_pixels.py")) sixel \(CLI.quote(stream)) \(CLI.quote(image))"
+        )
         let r = JSONValue.object(report) ?? [:]
         // 2560 colours: median cut to 256, so close, not exact.
-        if case .number(let psnr)? = r["psnr"] { #expect(psnr > 28, "\(report)") } else { Issue.record("no report: \(report)") }
+        if case .number(let psnr)? = r["psnr"] {
+            #expect(psnr > 28, "\(report)")
+        } else {
+            Issue.record("no report: \(report)")
+        }
         #expect(CLI.read(stream).contains("in.png  64x40  PNG"))
     }
 
@@ -187,7 +208,9 @@ struct TerminalCLITests {
     }
 
     /// auto on a fake terminal: each answer picks its protocol; silence falls back to blocks.
-    @Test(arguments: [("kitty", "\u{1B}_Ga=T"), ("sixel", "\u{1B}P0;1;0q"), ("plain", "\u{2580}"), ("none", "\u{2580}")])
+    @Test(arguments: [
+        ("kitty", "\u{1B}_Ga=T"), ("sixel", "\u{1B}P0;1;0q"), ("plain", "\u{2580}"), ("none", "\u{2580}"),
+    ])
     func detectionOnAPTY(_ answer: String, _ expected: String) {
         let (_, image) = Self.fixture("40x30")
         let (report, output) = Self.onPTY(["view", image], answer: answer)
@@ -203,12 +226,15 @@ struct TerminalCLITests {
         let (dir, image) = Self.fixture()
         let pattern = FileSystem.join(dir, "p-%d.png")
         let (report, output) = Self.onPTY(
-            ["peek", image, "--graphics", "blocks", "-o", pattern], keys: ["l", "s", "L", "+", "s", "q"], shell: "stty -a")
+            ["peek", image, "--graphics", "blocks", "-o", pattern], keys: ["l", "s", "L", "+", "s", "q"],
+            shell: "stty -a")
         #expect(report["status"] == .number(0), "\(report)")
         let text = String(decoding: output, as: UTF8.self)
         let after = try #require(text.components(separatedBy: "\u{1B}[?1049l").last)
         #expect(text.contains("\u{1B}[?25h\u{1B}[?1049l"))
-        let records = after.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }).compactMap { JSONValue.object($0) }
+        let records = after.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }).compactMap {
+            JSONValue.object($0)
+        }
         #expect(records.count == 2)
         for (i, record) in records.enumerated() {
             guard case .object(let p)? = record["point"], case .number(let x)? = p["x"], case .number(let y)? = p["y"],
@@ -218,7 +244,10 @@ struct TerminalCLITests {
                 continue
             }
             let reference = FileSystem.join(dir, "crop-\(i).png")
-            let crop = CLI.run(["crop", image, "--at", "\(Int(x)),\(Int(y))", "--size", "\(Int(side))", "--zoom", "\(zoom)", "-o", reference])
+            let crop = CLI.run([
+                "crop", image, "--at", "\(Int(x)),\(Int(y))", "--size", "\(Int(side))", "--zoom", "\(zoom)", "-o",
+                reference,
+            ])
             #expect(crop.status == 0)
             #expect(Self.pixelsEqual(reference, FileSystem.join(dir, "p-\(i + 1).png")))
         }
@@ -232,7 +261,8 @@ struct TerminalCLITests {
     /// restore the terminal before the process ends.
     @Test(arguments: [15, 1, 11]) func peekRestoresOnSignals(_ signal: Int) throws {
         let (dir, image) = Self.fixture()
-        let (report, output) = Self.onPTY(["peek", image, "--graphics", "blocks"], keys: ["l", "x"], signal: signal, shell: "stty -a")
+        let (report, output) = Self.onPTY(
+            ["peek", image, "--graphics", "blocks"], keys: ["l", "x"], signal: signal, shell: "stty -a")
         #expect(report["status"] == .number(0), "the shell ran stty: \(report)")
         let text = String(decoding: output, as: UTF8.self)
         let after = try #require(text.components(separatedBy: "\u{1B}[?1049l").last)
@@ -247,7 +277,8 @@ struct TerminalCLITests {
         let (dir, image) = Self.fixture()
         let jsonl = FileSystem.join(dir, "saved.jsonl")
         let (report, output) = Self.onPTY(
-            ["peek", image, "--graphics", "blocks", "-o", FileSystem.join(dir, "p-%d.png")], keys: ["s", "q"], stdout: jsonl)
+            ["peek", image, "--graphics", "blocks", "-o", FileSystem.join(dir, "p-%d.png")], keys: ["s", "q"],
+            stdout: jsonl)
         #expect(report["status"] == .number(0), "\(report)")
         let text = String(decoding: output, as: UTF8.self)
         #expect(text.contains("\u{1B}[?1049h") && text.contains("\u{2580}") && text.contains("\u{1B}[?1049l"))
@@ -260,7 +291,8 @@ struct TerminalCLITests {
         let (dir, image) = Self.fixture()
         let jsonl = FileSystem.join(dir, "saved.jsonl")
         let (report, _) = Self.onPTY(
-            ["peek", image, "--graphics", "blocks", "-o", FileSystem.join(dir, "p-%d.png")], keys: ["s", "@resize", "s", "q"],
+            ["peek", image, "--graphics", "blocks", "-o", FileSystem.join(dir, "p-%d.png")],
+            keys: ["s", "@resize", "s", "q"],
             stdout: jsonl, resize: "100x30")
         #expect(report["status"] == .number(0), "\(report)")
         let records = CLI.read(jsonl).split(separator: "\n").compactMap { JSONValue.object($0) }
@@ -270,7 +302,10 @@ struct TerminalCLITests {
 
     /// `stty -a`'s words (CRLF is one Character, so split the scalars).
     static func words(_ text: String) -> Set<String> {
-        Set(text.unicodeScalars.split(whereSeparator: { " \r\n;".unicodeScalars.contains($0) }).map { String(String.UnicodeScalarView($0)) })
+        Set(
+            text.unicodeScalars.split(whereSeparator: { " \r\n;".unicodeScalars.contains($0) }).map {
+                String(String.UnicodeScalarView($0))
+            })
     }
 
     @Test func peekNeedsATerminal() {

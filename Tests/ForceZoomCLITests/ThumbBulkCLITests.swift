@@ -10,16 +10,23 @@ struct ThumbBulkCLITests {
         let dir = CLI.scratch()
         let first = FileSystem.join(dir, "p0.png")
         if count > 0 { _ = CLI.run(["fixture", "noise", "--size", size, "-o", first]) }
-        for i in 1..<max(count, 1) { _ = CLI.shell("cp \(CLI.quote(first)) \(CLI.quote(FileSystem.join(dir, "p\(i).png")))") }
+        for i in 1..<max(count, 1) {
+            _ = CLI.shell("cp \(CLI.quote(first)) \(CLI.quote(FileSystem.join(dir, "p\(i).png")))")
+        }
         for i in 0..<broken { CLI.write(FileSystem.join(dir, "broken\(i).png"), Array("not a picture".utf8)) }
         return dir
     }
 
     @Test func recursingMirrorsTheTreeByDefault() throws {
-        let root = CLI.scratch(), lib = FileSystem.join(root, "lib"), out = FileSystem.join(root, "thumbs")
+        let root = CLI.scratch()
+        let lib = FileSystem.join(root, "lib")
+        let out = FileSystem.join(root, "thumbs")
         #expect(CLI.shell("mkdir -p \(CLI.quote(lib))/a \(CLI.quote(lib))/b") == 0)
         for folder in ["", "a", "b"] {
-            _ = CLI.run(["fixture", "checker", "--size", "30x20", "-o", FileSystem.join(FileSystem.join(lib, folder), "IMG_0001.png")])
+            _ = CLI.run([
+                "fixture", "checker", "--size", "30x20", "-o",
+                FileSystem.join(FileSystem.join(lib, folder), "IMG_0001.png"),
+            ])
         }
         let r = CLI.run(["thumb", lib, "-r", "--size", "16", "--out", out])
         #expect(r.status == 0, "one name in three folders must not collide: \(r.stderr)")
@@ -41,7 +48,9 @@ struct ThumbBulkCLITests {
         let lib = Self.library(30)
         let r = CLI.run(["thumb", lib, "--size", "16", "--out", FileSystem.join(lib, "t"), "--progress", "-j", "1"])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(!r.stderr.contains("\r") && !r.stderr.contains("\u{1B}"), "control characters in a log: \(r.stderr.debugDescription)")
+        #expect(
+            !r.stderr.contains("\r") && !r.stderr.contains("\u{1B}"),
+            "control characters in a log: \(r.stderr.debugDescription)")
         #expect(r.stderr.contains("/30 "), "no progress line: \(r.stderr)")
         #expect(r.stderr.hasSuffix("s\n") && r.stderr.contains("30 thumbnails, 0 failed"), "\(r.stderr)")
     }
@@ -52,7 +61,9 @@ struct ThumbBulkCLITests {
     func progressOnATerminalRedrawsInPlace() {
         let lib = Self.library(30)
         let out = FileSystem.join(lib, "typescript")
-        let command = [CLI.binary, "thumb", lib, "--size", "16", "--out", FileSystem.join(lib, "t"), "-j", "1"].map(CLI.quote).joined(separator: " ")
+        let command = [CLI.binary, "thumb", lib, "--size", "16", "--out", FileSystem.join(lib, "t"), "-j", "1"].map(
+            CLI.quote
+        ).joined(separator: " ")
         #expect(CLI.shell("script -qec \(CLI.quote(command)) /dev/null > \(CLI.quote(out)) < /dev/null") == 0)
         let text = CLI.read(out)
         #expect(text.contains("\r\u{1B}[K0/30 0%") || text.contains("/30 "), "\(text.debugDescription)")
@@ -61,7 +72,9 @@ struct ThumbBulkCLITests {
 
     @Test func maxFailuresStopsEarly() {
         let lib = Self.library(0, broken: 20)
-        let r = CLI.run(["thumb", lib, "--size", "16", "--out", FileSystem.join(lib, "t"), "--max-failures", "3", "-j", "1"])
+        let r = CLI.run([
+            "thumb", lib, "--size", "16", "--out", FileSystem.join(lib, "t"), "--max-failures", "3", "-j", "1",
+        ])
         #expect(r.status == 1)
         let errors = r.stderr.split(separator: "\n").filter { $0.hasPrefix("forcezoom: error:") }
         #expect(errors.count >= 3 && errors.count < 20, "\(r.stderr)")
@@ -72,7 +85,9 @@ struct ThumbBulkCLITests {
 
     // MARK: Read-only and full output folders (a tmpfs in a private mount namespace)
 
-    @Test(.enabled(if: OutputSafetyTests.canMount, "needs mount in a private namespace (root with CAP_SYS_ADMIN); skipped"))
+    @Test(
+        .enabled(
+            if: OutputSafetyTests.canMount, "needs mount in a private namespace (root with CAP_SYS_ADMIN); skipped"))
     func unwritableOutIsFoundBeforeAnyDecode() {
         let lib = Self.library(20)
         let (_, out) = OutputSafetyTests.inMountNamespace(
@@ -88,7 +103,9 @@ struct ThumbBulkCLITests {
         #expect(lines.count == 2 && lines[1].contains("no file can be made in it: read-only file system"), "\(out)")
     }
 
-    @Test(.enabled(if: OutputSafetyTests.canMount, "needs mount in a private namespace (root with CAP_SYS_ADMIN); skipped"))
+    @Test(
+        .enabled(
+            if: OutputSafetyTests.canMount, "needs mount in a private namespace (root with CAP_SYS_ADMIN); skipped"))
     func fullDiskStopsTheBatchNamingWhatWasNotDone() {
         let lib = Self.library(40, size: "200x200")
         let (_, out) = OutputSafetyTests.inMountNamespace(

@@ -1,9 +1,10 @@
+import ForceZoomCore
+import Geometry
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import ForceZoomCore
-import Testing
-import Geometry
 
 /// `forcezoom thumb` end to end on the built binary: batches with broken files, upright
 /// outputs checked by their pixels, JSON Lines, --from -0, --skip-existing, Ctrl-C.
@@ -18,9 +19,15 @@ struct ThumbCLITests {
         let lib = FileSystem.join(dir, "photos")
         #expect(CLI.shell("mkdir -p \(CLI.quote(lib))") == 0)
         #expect(
-            CLI.run(["fixture", "orientation", "--size", "600x400", "--exif-orientation", "6", "-o", FileSystem.join(lib, "o6.jpg")]).status == 0)
+            CLI.run([
+                "fixture", "orientation", "--size", "600x400", "--exif-orientation", "6", "-o",
+                FileSystem.join(lib, "o6.jpg"),
+            ]).status == 0)
         #expect(
-            CLI.run(["fixture", "orientation", "--size", "300x500", "--exif-orientation", "8", "-o", FileSystem.join(lib, "o8.png")]).status == 0)
+            CLI.run([
+                "fixture", "orientation", "--size", "300x500", "--exif-orientation", "8", "-o",
+                FileSystem.join(lib, "o8.png"),
+            ]).status == 0)
         let jpeg = CLI.bytes(photo)
         CLI.write(FileSystem.join(lib, "peek.jpg"), jpeg)
         CLI.write(FileSystem.join(lib, "truncated.jpg"), Array(jpeg[0..<(jpeg.count / 2)]))
@@ -33,11 +40,15 @@ struct ThumbCLITests {
 
     /// Checks the corner colours of an orientation fixture, read back upright: red
     /// top-left, green top-right, blue bottom-left, yellow bottom-right.
-    static func expectUpright(_ path: String, size: PixelSize, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectUpright(_ path: String, size: PixelSize, sourceLocation: SourceLocation = #_sourceLocation) throws
+    {
         let image = try ImageReader(path: path).readImage()
         #expect(image.size == size, sourceLocation: sourceLocation)
-        let w = image.width, h = image.height
-        let corners: [(Int, Int, String)] = [(3, 3, "red"), (w - 4, 3, "green"), (3, h - 4, "blue"), (w - 4, h - 4, "yellow")]
+        let w = image.width
+        let h = image.height
+        let corners: [(Int, Int, String)] = [
+            (3, 3, "red"), (w - 4, 3, "green"), (3, h - 4, "blue"), (w - 4, h - 4, "yellow"),
+        ]
         for (x, y, name) in corners {
             let c = image.rgba(x: x, y: y)
             let ok: Bool
@@ -63,7 +74,9 @@ struct ThumbCLITests {
         #expect(r.status == 1)
         let lines = r.stderr.split(separator: "\n").map(String.init)
         // Each broken file on its own line, named as found; then the summary.
-        #expect(lines.filter { $0.hasPrefix("forcezoom: error: photos/truncated.jpg: file is truncated") }.count == 1, "\(r.stderr)")
+        #expect(
+            lines.filter { $0.hasPrefix("forcezoom: error: photos/truncated.jpg: file is truncated") }.count == 1,
+            "\(r.stderr)")
         #expect(lines.filter { $0.hasPrefix("forcezoom: error: photos/corrupt.png: ") }.count == 1, "\(r.stderr)")
         #expect(lines.count == 3, "\(r.stderr)")
         #expect(lines.last?.hasPrefix("forcezoom: 3 thumbnails, 2 failed, ") == true)
@@ -74,7 +87,9 @@ struct ThumbCLITests {
         try Self.expectUpright(FileSystem.join(dir, "small/o6.thumb.png"), size: PixelSize(width: 128, height: 85))
         try Self.expectUpright(FileSystem.join(dir, "small/o8.thumb.png"), size: PixelSize(width: 77, height: 128))
         // peek.jpg is stored 900x1600 with orientation 6: upright 1600x900 -> 128x72.
-        #expect(try ImageReader(path: FileSystem.join(dir, "small/peek.thumb.png")).header.storedSize == PixelSize(width: 128, height: 72))
+        #expect(
+            try ImageReader(path: FileSystem.join(dir, "small/peek.thumb.png")).header.storedSize
+                == PixelSize(width: 128, height: 72))
         #expect(FileSystem.kind(of: FileSystem.join(dir, "small/truncated.thumb.png")) == .missing)
         #expect(FileSystem.kind(of: FileSystem.join(dir, "small/corrupt.thumb.png")) == .missing)
         #expect(FileSystem.kind(of: FileSystem.join(dir, "small/notes.thumb.png")) == .missing)
@@ -84,7 +99,8 @@ struct ThumbCLITests {
     @Test func allGoodExitsZeroAndJPEGOutputsAreUprightToo() throws {
         let dir = Self.library()
         let good = ["photos/o6.jpg", "photos/o8.png"]
-        let r = CLI.run(["thumb"] + good + ["--size", "64", "--out", "t", "--name", "%s-%i.jpg", "--quality", "95"], in: dir)
+        let r = CLI.run(
+            ["thumb"] + good + ["--size", "64", "--out", "t", "--name", "%s-%i.jpg", "--quality", "95"], in: dir)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.hasPrefix("forcezoom: 2 thumbnails, 0 failed, "))
         #expect(try ImageReader(path: FileSystem.join(dir, "t/o6-1.jpg")).header.format == .jpeg)
@@ -98,7 +114,8 @@ struct ThumbCLITests {
         // Upright 600x400 filled into 100x100: the kept window is 400x400. At the left
         // edge it holds the red and blue corners, at the right the green and yellow ones.
         let left = CLI.run(["thumb", "photos/o6.jpg", "--size", "100", "--crop-at", "0,0", "--out", "l"], in: dir)
-        let right = CLI.run(["thumb", "photos/o6.jpg", "--size", "100", "--crop-at", "100%,50%", "--out", "r"], in: dir)
+        let right = CLI.run(
+            ["thumb", "photos/o6.jpg", "--size", "100", "--crop-at", "100%,50%", "--out", "r"], in: dir)
         let centre = CLI.run(["thumb", "photos/o6.jpg", "--size", "100", "--crop", "--out", "c"], in: dir)
         #expect(left.status == 0 && right.status == 0 && centre.status == 0)
         let l = try ImageReader(path: FileSystem.join(dir, "l/o6.thumb.png")).readImage()
@@ -115,7 +132,8 @@ struct ThumbCLITests {
             #expect(p.r > 200 && p.g > 200 && p.b > 200, "(\(x),\(y)) is \(p)")
         }
         // A point outside the image fails that input, named, with the image size.
-        let outside = CLI.run(["thumb", "photos/o6.jpg", "--size", "100", "--crop-at", "700,10", "--out", "x"], in: dir)
+        let outside = CLI.run(
+            ["thumb", "photos/o6.jpg", "--size", "100", "--crop-at", "700,10", "--out", "x"], in: dir)
         #expect(outside.status == 1)
         #expect(outside.stderr.hasPrefix("forcezoom: error: photos/o6.jpg: point 700,10 is outside the 600x400 image"))
     }
@@ -131,7 +149,9 @@ struct ThumbCLITests {
             records[0].hasPrefix(
                 #"{"schemaVersion":2,"input":"photos/corrupt.png","output":null,"sourceSize":{"width":300,"height":500},"outputSize":null,"bytes":null,"milliseconds":"#
             ))
-        #expect(records[0].contains(#""skipped":false,"error":"corrupt image data"#) || records[0].contains(#""error":"file is truncated"#))
+        #expect(
+            records[0].contains(#""skipped":false,"error":"corrupt image data"#)
+                || records[0].contains(#""error":"file is truncated"#))
         #expect(
             records[1].hasPrefix(
                 #"{"schemaVersion":2,"input":"photos/o6.jpg","output":"t/o6.thumb.png","sourceSize":{"width":600,"height":400},"outputSize":{"width":100,"height":67},"bytes":"#
@@ -152,10 +172,15 @@ struct ThumbCLITests {
         let dir = Self.library()
         // A name with a space and one with a newline: only -0 keeps them whole.
         #expect(
-            CLI.shell("cd \(CLI.quote(dir)) && cp photos/o6.jpg 'photos/with space.jpg' && cp photos/o8.png \"$(printf 'photos/new\\nline.png')\"")
+            CLI.shell(
+                "cd \(CLI.quote(dir)) && cp photos/o6.jpg 'photos/with space.jpg' && cp photos/o8.png \"$(printf 'photos/new\\nline.png')\""
+            )
                 == 0)
         let list = FileSystem.join(dir, "list")
-        CLI.write(list, Array("photos/with space.jpg".utf8) + [0] + Array("photos/new\nline.png".utf8) + [0] + Array("photos/peek.jpg".utf8) + [0])
+        CLI.write(
+            list,
+            Array("photos/with space.jpg".utf8) + [0] + Array("photos/new\nline.png".utf8) + [0]
+                + Array("photos/peek.jpg".utf8) + [0])
         let r = CLI.run(["thumb", "--from", "-", "-0", "--size", "50", "--out", "t", "--json"], in: dir, stdin: list)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.split(separator: "\n").count == 3)
@@ -174,15 +199,22 @@ struct ThumbCLITests {
 
     @Test func recursiveWalkMirrorsTheTreeWithPercentD() throws {
         let dir = Self.library()
-        #expect(CLI.shell("cd \(CLI.quote(dir)) && mkdir -p photos/2024/june && cp photos/o6.jpg photos/2024/june/o6.jpg") == 0)
+        #expect(
+            CLI.shell("cd \(CLI.quote(dir)) && mkdir -p photos/2024/june && cp photos/o6.jpg photos/2024/june/o6.jpg")
+                == 0)
         // A flat name: photos/2024/june/o6.jpg (walked first: names sort "2024" < "o6.jpg")
         // and photos/o6.jpg meet in t/o6.thumb.png: refused up front. (The default name
         // under --recursive has %d/, so it mirrors the tree: ThumbBulkCLITests.)
-        let flat = CLI.run(["thumb", "photos", "--recursive", "--size", "40", "--out", "t", "--name", "%s.thumb.png"], in: dir)
+        let flat = CLI.run(
+            ["thumb", "photos", "--recursive", "--size", "40", "--out", "t", "--name", "%s.thumb.png"], in: dir)
         #expect(flat.status == 2)
-        #expect(flat.stderr.contains("forcezoom: error: t/o6.thumb.png: photos/2024/june/o6.jpg, photos/o6.jpg would both be written here"))
-        #expect(FileSystem.kind(of: FileSystem.join(dir, "t")) == .missing, "nothing is done before the plan is checked")
-        let tree = CLI.run(["thumb", "photos", "-r", "--size", "40", "--out", "t", "--name", "%d/%s.png", "-q"], in: dir)
+        #expect(
+            flat.stderr.contains(
+                "forcezoom: error: t/o6.thumb.png: photos/2024/june/o6.jpg, photos/o6.jpg would both be written here"))
+        #expect(
+            FileSystem.kind(of: FileSystem.join(dir, "t")) == .missing, "nothing is done before the plan is checked")
+        let tree = CLI.run(
+            ["thumb", "photos", "-r", "--size", "40", "--out", "t", "--name", "%d/%s.png", "-q"], in: dir)
         #expect(tree.status == 1)  // the broken files
         #expect(FileSystem.kind(of: FileSystem.join(dir, "t/2024/june/o6.png")) == .regular)
         #expect(FileSystem.kind(of: FileSystem.join(dir, "t/o6.png")) == .regular)
@@ -193,7 +225,9 @@ struct ThumbCLITests {
 
     @Test func skipExistingLeavesNewerOutputs() throws {
         let dir = Self.library()
-        let args = ["thumb", "photos/o6.jpg", "photos/peek.jpg", "--size", "32", "--out", "t", "--skip-existing", "--json"]
+        let args = [
+            "thumb", "photos/o6.jpg", "photos/peek.jpg", "--size", "32", "--out", "t", "--skip-existing", "--json",
+        ]
         #expect(CLI.run(args, in: dir).status == 0)
         let o6 = FileSystem.join(dir, "t/o6.thumb.png")
         let before = FileSystem.modificationTime(of: o6)
@@ -203,7 +237,9 @@ struct ThumbCLITests {
         #expect(again.status == 0)
         let records = again.stdout.split(separator: "\n")
         #expect(records.count == 2)
-        #expect(records[0].contains(#""input":"photos/o6.jpg","output":"t/o6.thumb.png""#) && records[0].contains(#""skipped":true"#))
+        #expect(
+            records[0].contains(#""input":"photos/o6.jpg","output":"t/o6.thumb.png""#)
+                && records[0].contains(#""skipped":true"#))
         #expect(records[1].contains(#""input":"photos/peek.jpg""#) && records[1].contains(#""skipped":false"#))
         #expect(again.stderr.hasPrefix("forcezoom: 1 thumbnail, 1 skipped, 0 failed, "))
         #expect(FileSystem.modificationTime(of: o6) == before)
@@ -237,11 +273,14 @@ struct ThumbCLITests {
         let dir = Self.library()
         // Enlarged to fit 3000x3000: upright 600x400 -> 3000x2000 = 6,000,000 pixels, over
         // the limit of 5,500,000; 300x500 -> 1800x3000 = 5,400,000, under it.
-        let r = CLI.run(["thumb", "photos/o6.jpg", "photos/o8.png", "--size", "3000<", "--max-pixels", "5500000", "--out", "t"], in: dir)
+        let r = CLI.run(
+            ["thumb", "photos/o6.jpg", "photos/o8.png", "--size", "3000<", "--max-pixels", "5500000", "--out", "t"],
+            in: dir)
         #expect(r.status == 1)
         #expect(
             r.stderr.hasPrefix(
-                "forcezoom: error: photos/o6.jpg: the thumbnail (--size 3000x3000<) would be 3000x2000 = 6000000 pixels, over --max-pixels 5500000"))
+                "forcezoom: error: photos/o6.jpg: the thumbnail (--size 3000x3000<) would be 3000x2000 = 6000000 pixels, over --max-pixels 5500000"
+            ))
         #expect(r.stderr.contains("forcezoom: 1 thumbnail, 1 failed, "))
         #expect(FileSystem.kind(of: FileSystem.join(dir, "t/o6.thumb.png")) == .missing)
     }
@@ -249,7 +288,10 @@ struct ThumbCLITests {
     @Test func unsupportedOutputNameAndNoInputs() {
         let r = CLI.run(["thumb", Self.photo, "--name", "%s.gif", "--out", CLI.scratch()])
         #expect(r.status == 2)
-        #expect(r.stderr.contains("output name must end in PNG (.png), JPEG (.jpg, .jpeg), WebP (.webp), HEIC (.heic, .heif, .hif) or AVIF (.avif)"))
+        #expect(
+            r.stderr.contains(
+                "output name must end in PNG (.png), JPEG (.jpg, .jpeg), WebP (.webp), HEIC (.heic, .heif, .hif) or AVIF (.avif)"
+            ))
         let none = CLI.run(["thumb"])
         #expect(none.status == 2)
         #expect(none.stderr.contains("--from"))
@@ -257,7 +299,8 @@ struct ThumbCLITests {
 
     @Test func progressForcedIntoAFileIsPlainLines() {
         let dir = Self.library()
-        let r = CLI.run(["thumb", "photos/o6.jpg", "photos/o8.png", "--size", "20", "--out", "t", "--progress", "-j", "1"], in: dir)
+        let r = CLI.run(
+            ["thumb", "photos/o6.jpg", "photos/o8.png", "--size", "20", "--out", "t", "--progress", "-j", "1"], in: dir)
         #expect(r.status == 0)
         // Not a terminal: plain lines a log can keep, no carriage return or erase-line.
         // (Two small inputs may both be done before the first tick draws anything: the line
@@ -272,7 +315,10 @@ struct ThumbCLITests {
     @Test func ctrlCStopsCleanlyWithASummary() throws {
         let dir = CLI.scratch()
         let lib = FileSystem.join(dir, "in")
-        #expect(CLI.shell("mkdir \(CLI.quote(lib)) && for i in $(seq 1 150); do cp \(CLI.quote(Self.photo)) \(CLI.quote(lib))/p$i.jpg; done") == 0)
+        #expect(
+            CLI.shell(
+                "mkdir \(CLI.quote(lib)) && for i in $(seq 1 150); do cp \(CLI.quote(Self.photo)) \(CLI.quote(lib))/p$i.jpg; done"
+            ) == 0)
         // A non-interactive shell starts a background job with SIGINT ignored, and
         // forcezoom keeps a signal ignored at start ignored (nohup); `env
         // --default-signal` gives it SIGINT as a terminal's foreground job has it.
@@ -295,7 +341,9 @@ struct ThumbCLITests {
         #expect(err.hasPrefix("forcezoom: interrupted: "), "\(err)")
         #expect(err.contains(" not done, "))
         #expect(Self.leftovers(dir).isEmpty, "temp files left: \(Self.leftovers(dir))")
-        let outputs = CLI.read(FileSystem.join(dir, "json")).split(separator: "\n").filter { $0.contains(#""error":null"#) }
+        let outputs = CLI.read(FileSystem.join(dir, "json")).split(separator: "\n").filter {
+            $0.contains(#""error":null"#)
+        }
         let files = (try? FileSystem.list(FileSystem.join(dir, "out"))) ?? []
         #expect(files.count >= 4 && files.count < 150)
         #expect(files.count == outputs.count, "every finished thumbnail has its record")

@@ -1,5 +1,6 @@
-@testable import ForceZoomCore
 import Testing
+
+@testable import ForceZoomCore
 @testable import Geometry
 
 /// transform --canvas and --anchor, --screen in points or pixels, the device table, and
@@ -25,7 +26,10 @@ struct TransformScreenTraceCLITests {
         }
         let cols = (0..<im.width).map { x in (0..<im.height).allSatisfy { blue(x, $0) } }
         let rows = (0..<im.height).map { y in (0..<im.width).allSatisfy { blue($0, y) } }
-        return (cols.prefix { $0 }.count, cols.reversed().prefix { $0 }.count, rows.prefix { $0 }.count, rows.reversed().prefix { $0 }.count)
+        return (
+            cols.prefix { $0 }.count, cols.reversed().prefix { $0 }.count, rows.prefix { $0 }.count,
+            rows.reversed().prefix { $0 }.count
+        )
     }
 
     /// Defect 8: --canvas centres the transformed image; a canvas of the default box's size
@@ -36,11 +40,14 @@ struct TransformScreenTraceCLITests {
         #expect(CLI.run(["fixture", "orientation", "--size", "480x320", "-o", land]).status == 0)
         func run(_ name: String, _ extra: [String], turn: Bool = true) -> Image? {
             let r = CLI.run(
-                ["transform", land] + (turn ? ["--rotate", "90"] : []) + ["--background", "#0000FF", "-o", FileSystem.join(dir, name)] + extra)
+                ["transform", land] + (turn ? ["--rotate", "90"] : []) + [
+                    "--background", "#0000FF", "-o", FileSystem.join(dir, name),
+                ] + extra)
             #expect(r.status == 0, "\(r.stderr)")
             return Self.image(FileSystem.join(dir, name))
         }
-        let plain = run("plain.png", []), same = run("same.png", ["--canvas", "320x480"])
+        let plain = run("plain.png", [])
+        let same = run("same.png", ["--canvas", "320x480"])
         #expect(plain != nil && plain == same)
         #expect(Self.blueBands(same!) == (0, 0, 0, 0))
         let big = run("big.png", ["--canvas", "400x560"])!
@@ -59,7 +66,9 @@ struct TransformScreenTraceCLITests {
         // Turned +90 about its top-left corner, the image swings left of the canvas: all background.
         let swung = run("swung.png", ["--canvas", "400x560", "--anchor", "0,0"])!
         #expect(Self.blueBands(swung).top == 560)
-        let noCanvas = CLI.run(["transform", land, "--rotate", "90", "--anchor", "center", "-o", FileSystem.join(dir, "x.png")])
+        let noCanvas = CLI.run([
+            "transform", land, "--rotate", "90", "--anchor", "center", "-o", FileSystem.join(dir, "x.png"),
+        ])
         #expect(noCanvas.status == 2 && noCanvas.stderr.contains("--canvas"))
     }
 
@@ -69,16 +78,20 @@ struct TransformScreenTraceCLITests {
         let dir = CLI.scratch()
         let coords = FileSystem.join(dir, "c.png")
         #expect(CLI.run(["fixture", "coords", "--size", "2000x1500", "-o", coords]).status == 0)
-        for (screen, side) in [("iphone-15", 393), ("390x844", 390), ("iphone-se", 375), ("ipad-13", 1032), ("pixel-8", 411)] {
+        for (screen, side) in [
+            ("iphone-15", 393), ("390x844", 390), ("iphone-se", 375), ("ipad-13", 1032), ("pixel-8", 411),
+        ] {
             let r = CLI.run(["crop", coords, "--at", "1000,700", "--screen", screen, "--geometry-only"])
             #expect(Self.number(Self.object(r.stdout), "side") == Double(side), "\(screen): \(r.stdout)")
         }
         let f = CLI.run([
-            "frame", coords, "--view", "390x844", "--at", "50%,50%", "--screen", "iphone-15", "-o", FileSystem.join(dir, "f.png"), "--json",
+            "frame", coords, "--view", "390x844", "--at", "50%,50%", "--screen", "iphone-15", "-o",
+            FileSystem.join(dir, "f.png"), "--json",
         ])
         #expect(Self.number(Self.object(f.stdout), "side") == 393, "\(f.stdout)")
         for (extra, w, h) in [([String](), 1179, 2556), (["--scale", "1"], 393, 852), (["--scale", "2"], 786, 1704)] {
-            let r = CLI.run(["fit", coords, "--screen", "iphone-15", "-o", FileSystem.join(dir, "fit.png"), "--json"] + extra)
+            let r = CLI.run(
+                ["fit", coords, "--screen", "iphone-15", "-o", FileSystem.join(dir, "fit.png"), "--json"] + extra)
             #expect(r.status == 0, "\(r.stderr)")
             #expect(Self.image(FileSystem.join(dir, "fit.png"))?.size == PixelSize(width: w, height: h))
         }
@@ -102,21 +115,28 @@ struct TransformScreenTraceCLITests {
     /// whole-number zoom (the zoom and the exact window in the JSON).
     @Test func decodeTracesPaddedAndZoomedCrops() {
         let dir = CLI.scratch()
-        let small = FileSystem.join(dir, "small.png"), big = FileSystem.join(dir, "big.png")
+        let small = FileSystem.join(dir, "small.png")
+        let big = FileSystem.join(dir, "big.png")
         #expect(CLI.run(["fixture", "coords", "--size", "300x200", "-o", small]).status == 0)
         #expect(CLI.run(["fixture", "coords", "--size", "1600x900", "-o", big]).status == 0)
         for background in ["transparent", "black", "#336699"] {
             let out = FileSystem.join(dir, "pad.png")
-            #expect(CLI.run(["crop", small, "--at", "100,100", "--size", "400", "--background", background, "-o", out]).status == 0)
+            #expect(
+                CLI.run(["crop", small, "--at", "100,100", "--size", "400", "--background", background, "-o", out])
+                    .status == 0)
             let t = Self.object(CLI.run(["fixture", "--decode", out]).stdout)
-            #expect(Self.number(t, "sourceRect", "width") == 300 && Self.number(t, "sourceRect", "height") == 200, "\(background): \(t)")
+            #expect(
+                Self.number(t, "sourceRect", "width") == 300 && Self.number(t, "sourceRect", "height") == 200,
+                "\(background): \(t)")
             #expect(Self.number(t, "padding", "left") == 50 && Self.number(t, "padding", "top") == 100)
             #expect(Self.number(t, "padding", "right") == 50 && Self.number(t, "padding", "bottom") == 100)
             #expect(Self.number(t, "zoom") == 1)
         }
         for zoom in [2, 3, 4] {
             let out = FileSystem.join(dir, "z.png")
-            let c = Self.object(CLI.run(["crop", big, "--at", "62%,45%", "--size", "400", "--zoom", String(zoom), "-o", out, "--json"]).stdout)
+            let c = Self.object(
+                CLI.run(["crop", big, "--at", "62%,45%", "--size", "400", "--zoom", String(zoom), "-o", out, "--json"])
+                    .stdout)
             let r = CLI.run(["fixture", "--decode", out])
             #expect(r.status == 0, "zoom \(zoom): \(r.stderr)")
             let t = Self.object(r.stdout)
@@ -126,7 +146,9 @@ struct TransformScreenTraceCLITests {
                     && Self.number(t, "sourceRect", "width") == Self.number(c, "cropRect", "width"))
             // The window the pixels show is crop's to within half an output pixel (nearest neighbour).
             for key in ["x", "y", "width", "height"] {
-                #expect(abs(Self.number(t, "window", key) - Self.number(c, "window", key)) <= 0.5 / Double(zoom) + 1e-9, "\(key): \(t) vs \(c)")
+                #expect(
+                    abs(Self.number(t, "window", key) - Self.number(c, "window", key)) <= 0.5 / Double(zoom) + 1e-9,
+                    "\(key): \(t) vs \(c)")
             }
         }
         // A fractional zoom is not exact (Catmull-Rom blends neighbours): it is fitted

@@ -1,6 +1,6 @@
 import ArgumentParser
-import FoundationEssentials
 import ForceZoomCore
+import FoundationEssentials
 
 /// Arguments as people type them, where swift-argument-parser reads them otherwise.
 ///
@@ -42,13 +42,17 @@ enum ArgumentRepair {
     /// numbers and lists of them are made of.
     static func isNegativeNumber(_ s: String) -> Bool {
         let u = Array(s.utf8)
-        guard u.count >= 2, u[0] == UInt8(ascii: "-"), u[1] == UInt8(ascii: ".") || (48...57).contains(u[1]) else { return false }
+        guard u.count >= 2, u[0] == UInt8(ascii: "-"), u[1] == UInt8(ascii: ".") || (48...57).contains(u[1]) else {
+            return false
+        }
         return u.dropFirst().allSatisfy { (48...57).contains($0) || Array(".,%-+eE".utf8).contains($0) }
     }
 
     /// "unknown subcommand 'crp'; did you mean 'crop'?" for a first word that names none.
     static func unknownSubcommand(_ arguments: [String], names: [String]) -> String? {
-        guard let first = arguments.first, !first.hasPrefix("-"), first != "help", !names.contains(first) else { return nil }
+        guard let first = arguments.first, !first.hasPrefix("-"), first != "help", !names.contains(first) else {
+            return nil
+        }
         let guess = nearest(first, in: names).map { "; did you mean '\($0)'?" } ?? ""
         return "unknown subcommand '\(Echo.value(first))'\(guess) The subcommands are \(names.joined(separator: ", "))"
     }
@@ -74,7 +78,9 @@ enum ArgumentRepair {
                 if value && !a.contains("=") { i += 1 }  // its value may look like anything
                 continue
             }
-            let guess = nearest(option, in: takesValue.keys.filter { $0.hasPrefix("--") }).map { "; did you mean '\($0)'?" } ?? ""
+            let guess =
+                nearest(option, in: takesValue.keys.filter { $0.hasPrefix("--") }).map { "; did you mean '\($0)'?" }
+                ?? ""
             return "unknown option '\(Echo.value(option))' for '\(name)'\(guess)"
         }
         return nil
@@ -84,7 +90,8 @@ enum ArgumentRepair {
     /// choices of enumerations only) as "--background 'pink' is not valid; give ..." with
     /// what is valid, for the value kinds whose choices are open-ended lists.
     static func withValidValues(_ message: String) -> String {
-        let head = "The value '", middle = "' is invalid for '"
+        let head = "The value '"
+        let middle = "' is invalid for '"
         guard message.hasPrefix(head), message.hasSuffix(">'"), let m = message.firstRange(of: middle),
             let open = message[m.upperBound...].firstRange(of: " <")
         else { return message }
@@ -106,7 +113,8 @@ enum ArgumentRepair {
     ]
 
     /// The (sub)subcommand the first words name, and how many words name it.
-    static func command(for arguments: [String], _ subcommands: [ParsableCommand.Type]) -> (ParsableCommand.Type, Int)? {
+    static func command(for arguments: [String], _ subcommands: [ParsableCommand.Type]) -> (ParsableCommand.Type, Int)?
+    {
         var found: (ParsableCommand.Type, Int)?
         var choices = subcommands
         for (i, word) in arguments.enumerated() {
@@ -128,7 +136,8 @@ enum ArgumentRepair {
 
     /// Levenshtein distance (insertions, deletions, substitutions), on characters.
     static func distance(_ a: String, _ b: String) -> Int {
-        let x = Array(a), y = Array(b)
+        let x = Array(a)
+        let y = Array(b)
         if x.isEmpty { return y.count }
         var previous = Array(0...y.count)
         for i in 1...x.count {

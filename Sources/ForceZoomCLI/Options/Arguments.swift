@@ -82,7 +82,8 @@ extension Size {
     /// Refuses a size no command can make, naming the option: a side of 0 or less, or past
     /// `Budget.maxSide` (so every later product of sides fits an Int64).
     func check(_ option: String) throws {
-        for side in [pixels.width, pixels.height, points.width, points.height] where side <= 0 || side > Budget.maxSide {
+        for side in [pixels.width, pixels.height, points.width, points.height] where side <= 0 || side > Budget.maxSide
+        {
             throw ValidationError("\(option) \(Echo.value(description)): each side must be 1 to \(Budget.maxSide)")
         }
     }
@@ -91,7 +92,9 @@ extension Size {
 extension Point {
     /// Refuses a point outside every image (percent past 0...100, negative pixels).
     func check(_ option: String) throws {
-        if let problem = touch.argumentProblem { throw ValidationError("\(option) \(Echo.value(touch.description)): \(problem)") }
+        if let problem = touch.argumentProblem {
+            throw ValidationError("\(option) \(Echo.value(touch.description)): \(problem)")
+        }
     }
 }
 
@@ -102,13 +105,16 @@ enum Check {
         guard value.isFinite else { throw ValidationError("\(option) must be a finite number, got \(value)") }
         guard range.contains(value) else {
             throw ValidationError(
-                "\(option) must be \(Echo.number(range.lowerBound)) to \(Echo.number(range.upperBound))\(unit), got \(Echo.number(value))")
+                "\(option) must be \(Echo.number(range.lowerBound)) to \(Echo.number(range.upperBound))\(unit), got \(Echo.number(value))"
+            )
         }
     }
 
     /// `value` must be within `range`.
     static func integer(_ value: Int, _ option: String, in range: ClosedRange<Int>) throws {
-        guard range.contains(value) else { throw ValidationError("\(option) must be \(range.lowerBound) to \(range.upperBound), got \(value)") }
+        guard range.contains(value) else {
+            throw ValidationError("\(option) must be \(range.lowerBound) to \(range.upperBound), got \(value)")
+        }
     }
 
     /// A budget check made from arguments alone: a usage error.
@@ -126,7 +132,9 @@ struct PeekSide {
     var side: Int { size ?? PeekGeometry.side(forScreen: (screen ?? Size(PixelSize(width: 390, height: 844))).points) }
 
     /// The option the side came from, for messages.
-    var option: String { size.map { "--size \($0)" } ?? screen.map { "--screen \($0)" } ?? "the default --screen 390x844" }
+    var option: String {
+        size.map { "--size \($0)" } ?? screen.map { "--screen \($0)" } ?? "the default --screen 390x844"
+    }
 
     /// Refuses a side over the budget before anything is made. The peek crop makes is N x N;
     /// the box frame draws marks that same crop, so frame refuses what crop would refuse

@@ -55,7 +55,9 @@ struct NumberList: ExpressibleByArgument, CustomStringConvertible, Hashable {
     let text: String
 
     init?(argument: String) {
-        let parts = argument.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters) }
+        let parts = argument.split(separator: ",", omittingEmptySubsequences: false).map {
+            Double($0.trimmingCharacters)
+        }
         guard !parts.isEmpty, parts.allSatisfy({ $0?.isFinite == true }) else { return nil }
         values = parts.compactMap { $0 }
         text = argument
@@ -71,7 +73,8 @@ struct RectArgument: ExpressibleByArgument, CustomStringConvertible, Hashable {
 
     init?(argument: String) {
         guard let list = NumberList(argument: argument), list.values.count == 4 else { return nil }
-        let v = list.values, limit = Double(Budget.maxSide)
+        let v = list.values
+        let limit = Double(Budget.maxSide)
         guard v.allSatisfy({ abs($0) <= limit }), v[2] > 0, v[3] > 0 else { return nil }
         rect = Rect(x: v[0], y: v[1], width: v[2], height: v[3])
         text = argument

@@ -3,13 +3,17 @@ import ForceZoomCore
 
 /// How inputs are read: shared by every subcommand that decodes.
 struct DecodeFlags: ParsableArguments {
-    @Flag(name: .long, help: "Do not apply the EXIF orientation: coordinates then refer to the stored pixels as they are.")
+    @Flag(
+        name: .long, help: "Do not apply the EXIF orientation: coordinates then refer to the stored pixels as they are."
+    )
     var noAutoOrient = false
 
     @Flag(name: .long, help: "Keep what decoded from a truncated or corrupt file, with a warning, instead of failing.")
     var lenient = false
 
-    @Option(name: .long, help: ArgumentHelp("Refuse images with more pixels than this, before decoding (0 = no limit).", valueName: "n"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Refuse images with more pixels than this, before decoding (0 = no limit).", valueName: "n"))
     var maxPixels: Int64 = 268_435_456
 
     @Option(
@@ -19,7 +23,10 @@ struct DecodeFlags: ParsableArguments {
             valueName: "mib"))
     var maxMemory: Int64 = 1024
 
-    @Option(name: .long, help: ArgumentHelp("The frame of an animated WebP to read, from 1 (default: the first, with a note).", valueName: "n"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The frame of an animated WebP to read, from 1 (default: the first, with a note).", valueName: "n"))
     var frame: Int = 1
 
     @Option(

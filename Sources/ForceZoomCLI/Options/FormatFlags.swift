@@ -13,7 +13,10 @@ struct FormatFlags: ParsableArguments {
             valueName: "format"))
     var format: OutputFormat?
 
-    @Option(name: .long, help: ArgumentHelp("JPEG, WebP, HEIC and AVIF quality 1-100 (default 85; 100 stays lossy: see --lossless).", valueName: "q"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "JPEG, WebP, HEIC and AVIF quality 1-100 (default 85; 100 stays lossy: see --lossless).", valueName: "q"))
     var quality: Int = 85
 
     func validate() throws {

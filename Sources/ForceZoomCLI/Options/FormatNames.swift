@@ -16,5 +16,7 @@ enum FormatNames {
     /// What fixture writes: "PNG, JPEG, WebP, HEIC or AVIF".
     static var fixtureOutputs: String { FormatRegistry.sentence(OutputFormat.all.map(\.name), "or") }
     /// One extension for each: ".png, .jpg, .webp, .heic or .avif".
-    static var fixtureExtensions: String { FormatRegistry.sentence(OutputFormat.all.map { ".\($0.extensions[0])" }, "or") }
+    static var fixtureExtensions: String {
+        FormatRegistry.sentence(OutputFormat.all.map { ".\($0.extensions[0])" }, "or")
+    }
 }

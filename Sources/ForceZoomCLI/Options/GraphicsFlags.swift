@@ -1,7 +1,7 @@
 import ArgumentParser
-import Synchronization
 import ForceZoomCore
 import Geometry
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -64,7 +64,8 @@ struct GraphicsFlags: ParsableArguments {
         let window = TerminalScreen.window()
         let limit = window.map { $0.limit(for: graphics, reserve: reserve, cell: $0.cell(probed: answers?.cell)) }
         var target = InlineImage.Target(
-            limit: limit, graphics: graphics, depth: TerminalDetection.colorDepth(env), tmux: TerminalDetection.inTmux(env))
+            limit: limit, graphics: graphics, depth: TerminalDetection.colorDepth(env),
+            tmux: TerminalDetection.inTmux(env))
         target.cell = answers?.cell
         return target
     }
@@ -74,7 +75,9 @@ struct GraphicsFlags: ParsableArguments {
 struct ShowFlags: ParsableArguments {
     @Flag(
         name: .long,
-        help: "After writing, print the output in the terminal as --graphics says; with --show and no -o, no file is written at all.")
+        help:
+            "After writing, print the output in the terminal as --graphics says; with --show and no -o, no file is written at all."
+    )
     var show = false
 
     @OptionGroup var graphics: GraphicsFlags

@@ -9,17 +9,23 @@ import Glibc
 struct MarkerFlags: ParsableArguments {
     @Option(
         name: .long,
-        help: ArgumentHelp("A pin at image pixel X,Y (repeatable); it keeps its size in output pixels and its tip on the point.", valueName: "x,y"))
+        help: ArgumentHelp(
+            "A pin at image pixel X,Y (repeatable); it keeps its size in output pixels and its tip on the point.",
+            valueName: "x,y"))
     var marker: [String] = []
 
     @Option(
         name: .long,
-        help: ArgumentHelp("Pins from a file: CSV lines x,y[,label] or a JSON array of {\"x\":..,\"y\":..,\"label\":..} objects.", valueName: "file"))
+        help: ArgumentHelp(
+            "Pins from a file: CSV lines x,y[,label] or a JSON array of {\"x\":..,\"y\":..,\"label\":..} objects.",
+            valueName: "file"))
     var markers: String?
 
     func validate() throws {
         for m in marker where (try? Marker.parseList(m, file: "--marker")) == nil || m.contains("\n") {
-            throw ValidationError("--marker takes X,Y[,label] in image pixels (label up to \(Marker.maxLabel) characters), got '\(Echo.value(m))'")
+            throw ValidationError(
+                "--marker takes X,Y[,label] in image pixels (label up to \(Marker.maxLabel) characters), got '\(Echo.value(m))'"
+            )
         }
     }
 
@@ -31,7 +37,8 @@ struct MarkerFlags: ParsableArguments {
             let text: String
             do { text = try FileSystem.readText(markers, limit: Marker.maxFileBytes) } catch {
                 throw ToolFailure(
-                    "\(Echo.value(markers)): cannot read marker file: \(FileSystem.readFailure(error, limit: Marker.maxFileBytes))")
+                    "\(Echo.value(markers)): cannot read marker file: \(FileSystem.readFailure(error, limit: Marker.maxFileBytes))"
+                )
             }
             out += try Marker.parseList(text, file: markers)
         }

@@ -14,7 +14,8 @@ enum Outputs {
         let pattern: OutputPattern
         do { pattern = try OutputPattern(parsing: text) } catch { throw ValidationError("\(option) \(error)") }
         if needsCounter && !pattern.hasCounter {
-            throw ValidationError("\(option) '\(Echo.value(text))' writes several files and needs %d in it (e.g. \(example))")
+            throw ValidationError(
+                "\(option) '\(Echo.value(text))' writes several files and needs %d in it (e.g. \(example))")
         }
         return pattern
     }
@@ -24,7 +25,8 @@ enum Outputs {
         var seen: [String: String] = [:]
         for (option, path) in outputs where path != "-" {
             if let first = seen[path] {
-                throw ValidationError("\(first) and \(option) both write '\(Echo.value(path))'; give each output its own path")
+                throw ValidationError(
+                    "\(first) and \(option) both write '\(Echo.value(path))'; give each output its own path")
             }
             seen[path] = option
         }
@@ -36,7 +38,9 @@ enum Outputs {
         let existing = inputs.filter { $0 != "-" }
         for path in paths where path != "-" {
             for input in existing where FileSystem.sameFile(input, path) {
-                throw ToolFailure("\(Echo.value(path)): output is the input file; forcezoom never overwrites an input (choose another -o)")
+                throw ToolFailure(
+                    "\(Echo.value(path)): output is the input file; forcezoom never overwrites an input (choose another -o)"
+                )
             }
         }
     }

@@ -15,7 +15,9 @@ enum ShortFlags {
     }
 
     static func misread(_ arguments: [String], subcommands: [ParsableCommand.Type]) -> Misread? {
-        guard let name = arguments.first, let command = subcommands.first(where: { $0._commandName == name }) else { return nil }
+        guard let name = arguments.first, let command = subcommands.first(where: { $0._commandName == name }) else {
+            return nil
+        }
         var shorts: Set<Character>?
         for argument in arguments.dropFirst() {
             if argument == "--" { break }
@@ -28,7 +30,8 @@ enum ShortFlags {
             let shown = Echo.value(argument)
             let file = shown.hasPrefix("-") ? "./" + shown : shown
             return Misread(
-                message: "unknown option '\(shown)'; for a file whose name starts with '-', write \(file) or put it after --",
+                message:
+                    "unknown option '\(shown)'; for a file whose name starts with '-', write \(file) or put it after --",
                 subcommand: name)
         }
         return nil

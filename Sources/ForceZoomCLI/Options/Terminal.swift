@@ -1,6 +1,6 @@
-import Synchronization
 import ForceZoomCore
 import Geometry
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc

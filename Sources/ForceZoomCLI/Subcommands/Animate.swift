@@ -39,47 +39,67 @@ struct Animate: ParsableCommand {
     @Argument(help: ArgumentHelp("The image: a \(FormatNames.inputs) path, or -.", valueName: "input"))
     var input: String
 
-    @Option(name: .long, help: ArgumentHelp("The portrait screen: WxH pixels, or a device name (then its pixels).", valueName: "wxh|name"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The portrait screen: WxH pixels, or a device name (then its pixels).", valueName: "wxh|name"))
     var screen: Size
 
     @Option(
-        name: .long, help: ArgumentHelp("With a device name: pixels per point (default the device's; 1 for a point-sized preview).", valueName: "s"))
+        name: .long,
+        help: ArgumentHelp(
+            "With a device name: pixels per point (default the device's; 1 for a point-sized preview).", valueName: "s")
+    )
     var scale: Double?
 
     @Option(
-        name: .long, help: ArgumentHelp("Start rect x,y,w,h in screen pixels (not with --bounce, which has none).", valueName: "rect"),
+        name: .long,
+        help: ArgumentHelp(
+            "Start rect x,y,w,h in screen pixels (not with --bounce, which has none).", valueName: "rect"),
         transform: RectArgument.parse)
     var from: RectArgument?
 
-    @Option(name: .long, help: ArgumentHelp("End rect x,y,w,h, or fullscreen (default).", valueName: "rect"), transform: TargetArgument.parse)
+    @Option(
+        name: .long, help: ArgumentHelp("End rect x,y,w,h, or fullscreen (default).", valueName: "rect"),
+        transform: TargetArgument.parse)
     var to: TargetArgument?
 
     @Option(
         name: .long,
-        help: ArgumentHelp("With --to fullscreen: portrait (default), landscape-left, landscape-right, upside-down, auto.", valueName: "o"))
+        help: ArgumentHelp(
+            "With --to fullscreen: portrait (default), landscape-left, landscape-right, upside-down, auto.",
+            valueName: "o"))
     var orientation: OrientationChoice?
 
     @Option(name: .long, help: ArgumentHelp("fill (default, as a zooming thumbnail) or fit.", valueName: "mode"))
     var mode: FitGeometry.Mode?
 
-    @Option(name: .long, help: ArgumentHelp("Number of frames, spread over the phases (instead of giving --fps).", valueName: "n"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Number of frames, spread over the phases (instead of giving --fps).", valueName: "n"))
     var frames: Int?
 
     @Option(name: .long, help: ArgumentHelp("The zoom's duration in seconds (default 0.2).", valueName: "s"))
     var zoomDuration: Double?
 
-    @Option(name: .long, help: ArgumentHelp("The turn's duration in seconds, after the zoom (default 0.25).", valueName: "s"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The turn's duration in seconds, after the zoom (default 0.25).", valueName: "s"))
     var turnDuration: Double?
 
     @Option(
         name: .long,
-        help: ArgumentHelp("With --bounce: its length (default 6 s, one turn). Otherwise --zoom-duration by another name.", valueName: "s"))
+        help: ArgumentHelp(
+            "With --bounce: its length (default 6 s, one turn). Otherwise --zoom-duration by another name.",
+            valueName: "s"))
     var duration: Double?
 
     @Option(name: .long, help: ArgumentHelp("Frames per second (default 60).", valueName: "f"))
     var fps: Double = 60
 
-    @Option(name: .long, help: ArgumentHelp("The zoom's curve: linear, ease-in, ease-out, ease-in-out (default).", valueName: "curve"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The zoom's curve: linear, ease-in, ease-out, ease-in-out (default).", valueName: "curve"))
     var easing: Easing?
 
     @Option(name: .long, help: ArgumentHelp("The turn's curve (default: the --easing one).", valueName: "curve"))
@@ -96,19 +116,29 @@ struct Animate: ParsableCommand {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("The map's zoom-scale clamp MIN,MAX: pins keep their size while the zoom scale is in it.", valueName: "min,max"))
+        help: ArgumentHelp(
+            "The map's zoom-scale clamp MIN,MAX: pins keep their size while the zoom scale is in it.",
+            valueName: "min,max"))
     var pinScaleRange: NumberList?
 
-    @Option(name: .long, help: ArgumentHelp("With --pin-scale-range: the map's zoom scale with the view at its rect (default 1).", valueName: "z"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --pin-scale-range: the map's zoom scale with the view at its rect (default 1).", valueName: "z"))
     var initialZoom: Double?
 
-    @Option(name: .long, help: ArgumentHelp("A PNG composited unzoomed on every frame, faded with the transition.", valueName: "file"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("A PNG composited unzoomed on every frame, faded with the transition.", valueName: "file"))
     var overlay: String?
 
     @Option(name: .long, help: ArgumentHelp("The overlay's top-left in screen pixels (default 0,0).", valueName: "x,y"))
     var overlayAt: NumberList?
 
-    @Option(name: .long, help: ArgumentHelp("out (opaque at the rect, gone fullscreen; the default) or in (the other way).", valueName: "fade"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "out (opaque at the rect, gone fullscreen; the default) or in (the other way).", valueName: "fade"))
     var overlayFade: Overlay.Fade?
 
     @Option(
@@ -121,13 +151,16 @@ struct Animate: ParsableCommand {
     @Option(
         name: .shortAndLong,
         help: ArgumentHelp(
-            "Frame sequence pattern with %d or %0Nd (frame numbers from 1); its extension chooses \(FormatNames.rendered).", valueName: "pattern"))
+            "Frame sequence pattern with %d or %0Nd (frame numbers from 1); its extension chooses \(FormatNames.rendered).",
+            valueName: "pattern"))
     var output: String?
 
     @Option(name: .long, help: ArgumentHelp("Write one animated PNG.", valueName: "path"))
     var apng: String?
 
-    @Option(name: .long, help: ArgumentHelp("Write all frames in a grid (in the format its extension names).", valueName: "path"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Write all frames in a grid (in the format its extension names).", valueName: "path"))
     var contactSheet: String?
 
     @Flag(name: .long, help: "Print each frame's geometry as JSON Lines.")
@@ -178,23 +211,30 @@ struct Animate: ParsableCommand {
         try Check.budget { () throws(BudgetError) in try Budget().check("--screen", size: s) }
         if bounce {
             let meaningless: [(String, Bool)] = [
-                ("--from", from != nil), ("--to", to != nil), ("--orientation", orientation != nil), ("--mode", mode != nil),
-                ("--easing", easing != nil), ("--turn-easing", turnEasing != nil), ("--zoom-duration", zoomDuration != nil),
-                ("--turn-duration", turnDuration != nil), ("--reverse", reverse), ("--rotate-with-zoom", rotateWithZoom),
+                ("--from", from != nil), ("--to", to != nil), ("--orientation", orientation != nil),
+                ("--mode", mode != nil),
+                ("--easing", easing != nil), ("--turn-easing", turnEasing != nil),
+                ("--zoom-duration", zoomDuration != nil),
+                ("--turn-duration", turnDuration != nil), ("--reverse", reverse),
+                ("--rotate-with-zoom", rotateWithZoom),
                 ("--overlay", overlay != nil),
             ]
             if let (name, _) = meaningless.first(where: { $0.1 }) {
-                throw ValidationError("\(name) means nothing with --bounce (it spins the fitted image in place); leave it out")
+                throw ValidationError(
+                    "\(name) means nothing with --bounce (it spins the fitted image in place); leave it out")
             }
         } else {
             guard from != nil else { throw ValidationError("give the start rect with --from x,y,w,h (screen pixels)") }
         }
         let toRect = to?.rect != nil
-        if toRect && orientation != nil && orientation != .fixed(.portrait) { throw ValidationError("--orientation applies to --to fullscreen") }
+        if toRect && orientation != nil && orientation != .fixed(.portrait) {
+            throw ValidationError("--orientation applies to --to fullscreen")
+        }
         if turnDuration != nil || turnEasing != nil {
             if rotateWithZoom {
                 throw ValidationError(
-                    "--turn-duration and --turn-easing time the turn after the zoom; with --rotate-with-zoom the turn is part of the zoom")
+                    "--turn-duration and --turn-easing time the turn after the zoom; with --rotate-with-zoom the turn is part of the zoom"
+                )
             }
             if toRect || orientation == nil || orientation == .fixed(.portrait) {
                 throw ValidationError(
@@ -202,12 +242,20 @@ struct Animate: ParsableCommand {
                 )
             }
         }
-        if duration != nil && zoomDuration != nil { throw ValidationError("--duration is --zoom-duration for the transition; give one") }
-        if let frames, !(2...10_000).contains(frames) { throw ValidationError("--frames must be 2-10000") }
-        for (name, v) in [("--zoom-duration", zoomDuration), ("--turn-duration", turnDuration), ("--duration", duration)] {
-            if let v, !(v > 0 && v <= 600) { throw ValidationError("\(name) must be more than 0 and at most 600 seconds, got \(Echo.number(v))") }
+        if duration != nil && zoomDuration != nil {
+            throw ValidationError("--duration is --zoom-duration for the transition; give one")
         }
-        if !(fps > 0 && fps <= 1000) { throw ValidationError("--fps must be more than 0 and at most 1000, got \(Echo.number(fps))") }
+        if let frames, !(2...10_000).contains(frames) { throw ValidationError("--frames must be 2-10000") }
+        for (name, v) in [
+            ("--zoom-duration", zoomDuration), ("--turn-duration", turnDuration), ("--duration", duration),
+        ] {
+            if let v, !(v > 0 && v <= 600) {
+                throw ValidationError("\(name) must be more than 0 and at most 600 seconds, got \(Echo.number(v))")
+            }
+        }
+        if !(fps > 0 && fps <= 1000) {
+            throw ValidationError("--fps must be more than 0 and at most 1000, got \(Echo.number(fps))")
+        }
         if frameBound > 10_001 { throw ValidationError("that is \(frameBound) frames; at most 10000") }
         if let p = pinScaleRange {
             let v = p.values
@@ -216,21 +264,30 @@ struct Animate: ParsableCommand {
             }
         }
         if let z = initialZoom {
-            if pinScaleRange == nil { throw ValidationError("--initial-zoom sets where --pin-scale-range's zoom starts; give --pin-scale-range too") }
+            if pinScaleRange == nil {
+                throw ValidationError(
+                    "--initial-zoom sets where --pin-scale-range's zoom starts; give --pin-scale-range too")
+            }
             if !(z >= 1e-6 && z <= 1e6) { throw ValidationError("--initial-zoom must be 0.000001 to 1000000") }
         }
-        if overlay == nil && (overlayAt != nil || overlayFade != nil) { throw ValidationError("--overlay-at and --overlay-fade need --overlay FILE") }
+        if overlay == nil && (overlayAt != nil || overlayFade != nil) {
+            throw ValidationError("--overlay-at and --overlay-fade need --overlay FILE")
+        }
         if let overlayAt, Self.point(overlayAt) == nil {
-            throw ValidationError("--overlay-at takes X,Y in whole screen pixels within ±1000000, got '\(Echo.value(overlayAt.text))'")
+            throw ValidationError(
+                "--overlay-at takes X,Y in whole screen pixels within ±1000000, got '\(Echo.value(overlayAt.text))'")
         }
         if output == nil && apng == nil && contactSheet == nil && !json && !show.show {
-            throw ValidationError("say what to write: -o 'frames/%03d.png', --apng FILE, --contact-sheet FILE or --json")
+            throw ValidationError(
+                "say what to write: -o 'frames/%03d.png', --apng FILE, --contact-sheet FILE or --json")
         }
         try Outputs.checkNotEmpty(output, "-o")
         try Outputs.checkNotEmpty(apng, "--apng")
         try Outputs.checkNotEmpty(contactSheet, "--contact-sheet")
         if let output { _ = try Outputs.pattern(output, "-o", needsCounter: true, example: "'frames/%03d.png'") }
-        if output == "-" || apng == "-" || contactSheet == "-" { throw ValidationError("animate writes files; - (stdout) is not an output here") }
+        if output == "-" || apng == "-" || contactSheet == "-" {
+            throw ValidationError("animate writes files; - (stdout) is not an output here")
+        }
         try formats.check(output)
         try formats.check(contactSheet)
         if let apng, !["png", "apng"].contains(FileSystem.fileExtension(apng).lowercased()) {
@@ -249,9 +306,12 @@ struct Animate: ParsableCommand {
             if contactSheet != nil || show.show {
                 let cell = AnimationRenderer.cellSize(screen: s)
                 try budget.check(
-                    "the contact sheet (--frames \(frameBound))", size: AnimationRenderer.contactSheetSize(cell: cell, count: frameBound))
+                    "the contact sheet (--frames \(frameBound))",
+                    size: AnimationRenderer.contactSheetSize(cell: cell, count: frameBound))
             }
-            let all = Budget(maxPixels: budget.maxPixels > 0 ? budget.maxPixels.multipliedReportingOverflow(by: 4).partialValue : 0, maxBytes: 0)
+            let all = Budget(
+                maxPixels: budget.maxPixels > 0 ? budget.maxPixels.multipliedReportingOverflow(by: 4).partialValue : 0,
+                maxBytes: 0)
             try all.check("all \(frameBound) frames", size: s, bytesPerPixel: 0, count: frameBound)
         }
     }
@@ -300,9 +360,13 @@ struct Animate: ParsableCommand {
         var named = job.framePaths.enumerated().map { ("-o frame \($0.offset + 1)", $0.element) }
         if let apng { named.append(("--apng", apng)) }
         if let contactSheet { named.append(("--contact-sheet", contactSheet)) }
-        do { try Outputs.checkDistinct(named) } catch let e as ValidationError { throw ToolFailure(e.message, exitCode: 2) }
+        do { try Outputs.checkDistinct(named) } catch let e as ValidationError {
+            throw ToolFailure(e.message, exitCode: 2)
+        }
         try Outputs.checkNotInputs(named.map(\.1), inputs: [input] + (overlay.map { [$0] } ?? []))
-        if let overlay { job.overlay = (overlay, overlayAt.flatMap(Self.point) ?? PixelPoint(x: 0, y: 0), overlayFade ?? .out) }
+        if let overlay {
+            job.overlay = (overlay, overlayAt.flatMap(Self.point) ?? PixelPoint(x: 0, y: 0), overlayFade ?? .out)
+        }
         (job.output, job.apng, job.contactSheet, job.clip) = (output, apng, contactSheet, !bounce)
         if show.show { job.showSheet = { try show.display([$0]) } }
         try job.run(reader)
@@ -311,7 +375,7 @@ struct Animate: ParsableCommand {
 
     /// Standard input, whole, within the decode limit.
     static func readStandardInput(limit: Int) throws -> [UInt8] {
-        var bytes = [UInt8]()
+        var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let got = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }

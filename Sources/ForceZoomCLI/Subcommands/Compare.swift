@@ -24,18 +24,22 @@ struct Compare: ParsableCommand {
               forcezoom compare a.jpg b.jpg --json --diff diff.png
             """)
 
-    @Argument(help: ArgumentHelp("The first image (\(FormatNames.inputs)), or - to read standard input.", valueName: "a"))
+    @Argument(
+        help: ArgumentHelp("The first image (\(FormatNames.inputs)), or - to read standard input.", valueName: "a"))
     var first: String
 
     @Argument(help: ArgumentHelp("The second image.", valueName: "b"))
     var second: String
 
-    @Option(name: .long, help: ArgumentHelp("The measure printed and tested: pae, psnr (default), mae or ssim.", valueName: "metric"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The measure printed and tested: pae, psnr (default), mae or ssim.", valueName: "metric"))
     var metric: ImageComparison.Metric = .psnr
 
     @Option(
         name: .long,
-        help: ArgumentHelp("Pass (exit 0) when psnr/ssim are at least T or pae/mae at most T; else exit 1.", valueName: "t"))
+        help: ArgumentHelp(
+            "Pass (exit 0) when psnr/ssim are at least T or pae/mae at most T; else exit 1.", valueName: "t"))
     var threshold: Double?
 
     @Flag(name: .long, help: "Compare the top-left rectangle both images have when their sizes differ.")
@@ -104,7 +108,9 @@ struct Compare: ParsableCommand {
                 ("icc", .string(icc.rawValue)), ("metric", .string(metric.rawValue)),
             ]
             members += result.jsonMembers
-            members += [("threshold", threshold.map { .number($0) } ?? .null), ("pass", pass.map { .bool($0) } ?? .null)]
+            members += [
+                ("threshold", threshold.map { .number($0) } ?? .null), ("pass", pass.map { .bool($0) } ?? .null),
+            ]
             if let diff { members += [("diff", .string(diff)), ("diffBytes", bytes.map { .int($0) } ?? .null)] }
             print(JSON.record(members))
         } else {

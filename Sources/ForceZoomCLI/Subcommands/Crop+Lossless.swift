@@ -21,18 +21,26 @@ extension Crop {
     /// The options that would change pixels a lossless crop copies: usage errors.
     func validateLossless() throws {
         guard copiesBlocks else { return }
-        if zoom != 1 { throw ValidationError("--lossless copies the JPEG's blocks 1:1; --zoom \(Echo.number(zoom)) would resample them (drop one)") }
+        if zoom != 1 {
+            throw ValidationError(
+                "--lossless copies the JPEG's blocks 1:1; --zoom \(Echo.number(zoom)) would resample them (drop one)")
+        }
         if !pins.marker.isEmpty || pins.markers != nil {
-            throw ValidationError("--lossless copies the JPEG's blocks; pins cannot be drawn on them (drop --marker/--markers)")
+            throw ValidationError(
+                "--lossless copies the JPEG's blocks; pins cannot be drawn on them (drop --marker/--markers)")
         }
         if encode.icc != .keep {
-            throw ValidationError("--lossless copies the JPEG's blocks and metadata; --icc \(encode.icc.rawValue) would change them")
+            throw ValidationError(
+                "--lossless copies the JPEG's blocks and metadata; --icc \(encode.icc.rawValue) would change them")
         }
         if meta.strip || meta.noLocation {
             let flag = meta.strip ? "--strip" : "--no-location"
-            throw ValidationError("--lossless copies the JPEG's markers as they are; \(flag) would change them (drop one)")
+            throw ValidationError(
+                "--lossless copies the JPEG's markers as they are; \(flag) would change them (drop one)")
         }
-        if sample.depth == .sixteen { throw ValidationError("--lossless writes the JPEG's own 8-bit blocks; --depth 16 does not apply") }
+        if sample.depth == .sixteen {
+            throw ValidationError("--lossless writes the JPEG's own 8-bit blocks; --depth 16 does not apply")
+        }
         if let output, output != "-", !geometryOnly {
             let ext = FileSystem.fileExtension(output).lowercased()
             if ext != "jpg" && ext != "jpeg" {
@@ -54,7 +62,9 @@ extension Crop {
     func runLossless(_ reader: ImageReader, _ geometries: [PeekGeometry]) throws {
         let header = reader.header
         guard header.format == .jpeg else {
-            throw ToolFailure("\(reader.path): --lossless crops JPEG files only; this is \(header.format.rawValue) (drop --lossless)", exitCode: 2)
+            throw ToolFailure(
+                "\(reader.path): --lossless crops JPEG files only; this is \(header.format.rawValue) (drop --lossless)",
+                exitCode: 2)
         }
         let cropper: LosslessJPEGCrop
         cropper = try LosslessJPEGCrop(source: reader.source, limit: decode.options.stdinLimit)
@@ -71,14 +81,19 @@ extension Crop {
                 bytes = try ImageWriter.write(encoded: files[i], to: paths[i], protecting: [input])
             }
             guard json || geometryOnly else { continue }
-            let record = geometryJSON(g, header: header, requested: at[i], output: geometryOnly ? nil : paths[i], bytes: bytes, path: reader.path)
+            let record = geometryJSON(
+                g, header: header, requested: at[i], output: geometryOnly ? nil : paths[i], bytes: bytes,
+                path: reader.path)
             guard case .object(var members) = record else { continue }
             let (stored, upright) = plans[i]
             members += [
                 ("lossless", .bool(true)),
                 ("deliveredRect", upright.json),
                 ("storedDeliveredRect", stored.json),
-                ("pointInDelivered", .object([("x", .int(g.point.x - upright.x)), ("y", .int(g.point.y - upright.y))])),
+                (
+                    "pointInDelivered",
+                    .object([("x", .int(g.point.x - upright.x)), ("y", .int(g.point.y - upright.y))])
+                ),
                 ("block", cropper.block.json),
                 // The tag is copied, never applied: the stored blocks are cut as they are.
                 ("outputOrientation", header.exifOrientationValue.map { .int($0) } ?? .null),

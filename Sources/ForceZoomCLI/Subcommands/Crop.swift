@@ -1,3 +1,6 @@
+// Over 300 lines: crop has some twenty-five options (points, view, pins, depth, formats,
+// metadata, --show, --lossless) and their checks; the 8- and 16-bit writes are short paths.
+
 import ArgumentParser
 import ForceZoomCore
 import Geometry
@@ -24,10 +27,13 @@ struct Crop: ParsableCommand {
               forcezoom crop photo.jpg --at 1200,800 --lossless -o detail.jpg --json
             """)
 
-    @Argument(help: ArgumentHelp("The image: a \(FormatNames.inputs) path, or - to read standard input.", valueName: "input"))
+    @Argument(
+        help: ArgumentHelp("The image: a \(FormatNames.inputs) path, or - to read standard input.", valueName: "input"))
     var input: String
 
-    @Option(name: .long, help: ArgumentHelp("The touch point, X,Y in pixels or percent; repeat it for more points.", valueName: "x,y"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The touch point, X,Y in pixels or percent; repeat it for more points.", valueName: "x,y"))
     var at: [Point] = []
 
     @Option(
@@ -42,15 +48,21 @@ struct Crop: ParsableCommand {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("The device screen in points (WxH or a device name); the side is min(W,H). Default 390x844.", valueName: "wxh|name"))
+        help: ArgumentHelp(
+            "The device screen in points (WxH or a device name); the side is min(W,H). Default 390x844.",
+            valueName: "wxh|name"))
     var screen: Size?
 
     @Option(
         name: .long,
-        help: ArgumentHelp("--at is a point in an aspect-fit view of this size (points, or a device name for its points).", valueName: "wxh"))
+        help: ArgumentHelp(
+            "--at is a point in an aspect-fit view of this size (points, or a device name for its points).",
+            valueName: "wxh"))
     var view: Size?
 
-    @Option(name: .long, help: ArgumentHelp("Magnification: the square shows N/Z image pixels, Z times larger.", valueName: "z"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Magnification: the square shows N/Z image pixels, Z times larger.", valueName: "z"))
     var zoom: Double = 1
 
     @Option(
@@ -70,7 +82,9 @@ struct Crop: ParsableCommand {
     @Flag(name: .long, help: "Print the geometry as JSON (one line per point).")
     var json = false
 
-    @Flag(name: .long, help: "Print the geometry as JSON from the header alone: no pixels are decoded and nothing is written.")
+    @Flag(
+        name: .long,
+        help: "Print the geometry as JSON from the header alone: no pixels are decoded and nothing is written.")
     var geometryOnly = false
 
     @Flag(
@@ -97,7 +111,8 @@ struct Crop: ParsableCommand {
     static func points(from path: String) throws -> [Point] {
         let text: String
         do { text = try FileSystem.readText(path, limit: pointFileLimit) } catch {
-            throw ValidationError("--at-from \(Echo.value(path)): \(FileSystem.readFailure(error, limit: pointFileLimit))")
+            throw ValidationError(
+                "--at-from \(Echo.value(path)): \(FileSystem.readFailure(error, limit: pointFileLimit))")
         }
         var points: [Point] = []
         var number = 0
@@ -112,10 +127,13 @@ struct Crop: ParsableCommand {
             if entry.isEmpty || entry.hasPrefix("#") { continue }
             guard let point = Point(argument: String(entry)) else {
                 throw ValidationError(
-                    "--at-from \(Echo.value(path)) line \(number): \(Echo.value(String(entry))) is not X,Y (pixels, or percent like 50%,50%)")
+                    "--at-from \(Echo.value(path)) line \(number): \(Echo.value(String(entry))) is not X,Y (pixels, or percent like 50%,50%)"
+                )
             }
             points.append(point)
-            if points.count > pointLimit { throw ValidationError("--at-from \(Echo.value(path)): more than \(pointLimit) points") }
+            if points.count > pointLimit {
+                throw ValidationError("--at-from \(Echo.value(path)): more than \(pointLimit) points")
+            }
         }
         return points
     }
@@ -164,11 +182,8 @@ struct Crop: ParsableCommand {
         return at.count > 1 ? "\(stem).crop-\(index).\(ext)" : "\(stem).crop.\(ext)"
     }
 
-    func run() throws {
-        let reader = try ImageReader(path: input, options: encode.reading(decode))
-        let header = reader.header
-        let upright = header.uprightSize
-
+    /// One peek geometry per --at point, in the upright image.
+    func peekGeometries(in upright: PixelSize) throws -> [PeekGeometry] {
         var geometries: [PeekGeometry] = []
         for point in at {
             var touch = point.touch
@@ -177,7 +192,26 @@ struct Crop: ParsableCommand {
             do { pixel = try touch.resolve(in: upright) } catch { throw ToolFailure(path: input, error) }
             geometries.append(PeekGeometry(image: upright, point: pixel, side: side, zoom: zoom))
         }
+        return geometries
+    }
 
+    /// The decoded pieces are held together (one decode for every point): their bytes meet
+    /// the budget before anything is decoded.
+    func checkBudget(_ rects: [PixelRect], path: String) throws {
+        let pieces = rects.reduce(Int64(0)) { $0.addingReportingOverflow($1.size.area).partialValue }
+        do {
+            try decode.budget.check(
+                "the \(rects.count) decoded squares (--at)",
+                bytes: pieces.multipliedReportingOverflow(by: 4).partialValue)
+        } catch {
+            throw ToolFailure("\(path): \(error)")
+        }
+    }
+
+    func run() throws {
+        let reader = try ImageReader(path: input, options: encode.reading(decode))
+        let header = reader.header
+        let geometries = try peekGeometries(in: header.uprightSize)
         if copiesBlocks { return try runLossless(reader, geometries) }
         if geometryOnly {
             for (i, g) in geometries.enumerated() {
@@ -189,15 +223,10 @@ struct Crop: ParsableCommand {
         let markers = try pins.load()
         let filter = PeekRenderer.defaultFilter(for: zoom)
         let rects = geometries.map { $0.sourceRect(margin: PeekRenderer.margin(for: $0, filter: filter)) }
-        // The decoded pieces are held together (one decode for every point).
-        let pieces = rects.reduce(Int64(0)) { $0.addingReportingOverflow($1.size.area).partialValue }
-        do {
-            try decode.budget.check("the \(rects.count) decoded squares (--at)", bytes: pieces.multipliedReportingOverflow(by: 4).partialValue)
-        } catch {
-            throw ToolFailure("\(reader.path): \(error)")
-        }
+        try checkBudget(rects, path: reader.path)
         let paths = at.indices.map { outputPath($0 + 1) }
-        try Outputs.checkNotInputs(paths, inputs: [input] + (pins.markers.map { [$0] } ?? []) + (atFrom.map { [$0] } ?? []))
+        try Outputs.checkNotInputs(
+            paths, inputs: [input] + (pins.markers.map { [$0] } ?? []) + (atFrom.map { [$0] } ?? []))
         let choice = formats.choice(lossless: lossless, png: encode.png, background: background.color)
         let format = choice.format(for: paths[0])
         if let why = sample.sixteenBitProblem(reader, oneToOne: zoom == 1, pins: !markers.isEmpty, output: format) {
@@ -206,13 +235,17 @@ struct Crop: ParsableCommand {
             return try runSixteenBit(geometries, reader: reader, paths: paths)
         }
         var sources = try reader.readUpright(rects)
-        for i in sources.indices { try encode.convert(&sources[i], from: header.color, path: reader.path, lenient: decode.lenient) }
+        for i in sources.indices {
+            try encode.convert(&sources[i], from: header.color, path: reader.path, lenient: decode.lenient)
+        }
         let carried = encode.carry(header.color, path: reader.path)
         let inks = DrawingColors(output: carried)
         for w in reader.warnings { Terminal.warning("\(reader.path): \(w)") }
-        let metadata = meta.carried(reader, output: paths[0], format: format.format)?.resolved(for: PixelSize(width: side, height: side))
+        let metadata = meta.carried(reader, output: paths[0], format: format.format)?.resolved(
+            for: PixelSize(width: side, height: side))
         for (i, g) in geometries.enumerated() {
-            var peek = PeekRenderer.render(g, source: sources[i], sourceRect: rects[i], background: inks.map(background.color), filter: filter)
+            var peek = PeekRenderer.render(
+                g, source: sources[i], sourceRect: rects[i], background: inks.map(background.color), filter: filter)
             // Pins keep their size in output pixels at any --zoom.
             PinLayer(markers, color: inks.map(PinRenderer.color)).draw(
                 on: &peek, transform: .translation(-g.window.x, -g.window.y).then(.scale(g.zoom, g.zoom)))
@@ -247,10 +280,13 @@ struct Crop: ParsableCommand {
             let path = show.writes(output: output) ? paths[i] : nil
             let bytes: Int64?
             bytes = try path.flatMap { path throws in
-                try ImageWriter.write(peek, to: path, settings: encode.png, protecting: [input], color: carried, metadata: metadata)
+                try ImageWriter.write(
+                    peek, to: path, settings: encode.png, protecting: [input], color: carried, metadata: metadata)
             }
             if json {
-                print(geometryJSON(g, header: header, requested: at[i], output: path, bytes: bytes, path: reader.path, depth: 16))
+                print(
+                    geometryJSON(
+                        g, header: header, requested: at[i], output: path, bytes: bytes, path: reader.path, depth: 16))
             }
             if show.show { try show.display([InlineImage.eightBit(peek)]) }
         }

@@ -20,17 +20,26 @@ struct Fit: ParsableCommand {
               forcezoom fit map.png --screen iphone-se --marker 1200,800,Home
             """)
 
-    @Argument(help: ArgumentHelp("The image: a \(FormatNames.inputs) path, or - to read standard input.", valueName: "input"))
+    @Argument(
+        help: ArgumentHelp("The image: a \(FormatNames.inputs) path, or - to read standard input.", valueName: "input"))
     var input: String
 
-    @Option(name: .long, help: ArgumentHelp("The device screen in portrait: WxH pixels, or a device name from the list.", valueName: "wxh|name"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The device screen in portrait: WxH pixels, or a device name from the list.", valueName: "wxh|name"))
     var screen: Size
 
     @Option(
-        name: .long, help: ArgumentHelp("With a device name: pixels per point (default the device's; 1 for a point-sized preview).", valueName: "s"))
+        name: .long,
+        help: ArgumentHelp(
+            "With a device name: pixels per point (default the device's; 1 for a point-sized preview).", valueName: "s")
+    )
     var scale: Double?
 
-    @Option(name: .long, help: ArgumentHelp("portrait, landscape-left, landscape-right, upside-down or auto.", valueName: "o"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("portrait, landscape-left, landscape-right, upside-down or auto.", valueName: "o"))
     var orientation: OrientationChoice = .auto
 
     @Option(name: .long, help: ArgumentHelp("fit (letterbox) or fill (centre crop).", valueName: "mode"))
@@ -43,7 +52,10 @@ struct Fit: ParsableCommand {
             valueName: "color"))
     var background: ColorArgument = ColorArgument(.black)
 
-    @Option(name: .long, help: ArgumentHelp("Reduction kernel: lanczos (default), bicubic, bilinear, box, nearest.", valueName: "filter"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Reduction kernel: lanczos (default), bicubic, bilinear, box, nearest.", valueName: "filter")
+    )
     var filter: ResampleFilter = .lanczos
 
     @OptionGroup var outputOptions: OutputOptions
@@ -65,9 +77,13 @@ struct Fit: ParsableCommand {
     static func checkScale(_ scale: Double?, screen: Size) throws {
         guard let scale else { return }
         if screen.device == nil {
-            throw ValidationError("--scale applies to a device name (--screen iphone-15 --scale 1); --screen \(screen) is already in pixels")
+            throw ValidationError(
+                "--scale applies to a device name (--screen iphone-15 --scale 1); --screen \(screen) is already in pixels"
+            )
         }
-        if !(scale > 0 && scale <= 8) { throw ValidationError("--scale must be more than 0 and at most 8, got \(Echo.number(scale))") }
+        if !(scale > 0 && scale <= 8) {
+            throw ValidationError("--scale must be more than 0 and at most 8, got \(Echo.number(scale))")
+        }
     }
 
     /// The canvas: WxH, or the device's points at --scale (its own scale by default).
@@ -86,7 +102,8 @@ struct Fit: ParsableCommand {
         let carried = encode.carry(reader.header.color, path: reader.path)
         let inks = DrawingColors(output: carried)
         let canvas = FitRenderer.render(
-            scaled, geometry: g, background: inks.map(background.color), pins: PinLayer(markers, color: inks.map(PinRenderer.color)))
+            scaled, geometry: g, background: inks.map(background.color),
+            pins: PinLayer(markers, color: inks.map(PinRenderer.color)))
         for w in reader.warnings { Terminal.warning("\(reader.path): \(w)") }
         let path = outputOptions.path(input: input, suffix: "fit")
         let choice = outputOptions.choice(png: encode.png, background: background.color)

@@ -37,7 +37,9 @@ struct Fixture: ParsableCommand {
             """,
         subcommands: [FixtureKit.self])
 
-    @Argument(help: ArgumentHelp("The pattern: \(Pattern.Kind.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "pattern"))
+    @Argument(
+        help: ArgumentHelp(
+            "The pattern: \(Pattern.Kind.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "pattern"))
     var pattern: Pattern.Kind?
 
     @Option(name: .long, help: ArgumentHelp("Image size (upright).", valueName: "wxh"))
@@ -45,7 +47,9 @@ struct Fixture: ParsableCommand {
 
     @Option(
         name: .shortAndLong,
-        help: ArgumentHelp("Output path (the extension picks \(FormatNames.fixtureOutputs)), or - for standard output.", valueName: "path"))
+        help: ArgumentHelp(
+            "Output path (the extension picks \(FormatNames.fixtureOutputs)), or - for standard output.",
+            valueName: "path"))
     var output: String?
 
     @Option(
@@ -67,14 +71,19 @@ struct Fixture: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Gradient direction: horizontal, vertical, radial.", valueName: "dir"))
     var direction: Pattern.GradientDirection = .horizontal
 
-    @Flag(name: .long, help: "Alpha falls from opaque (top) to clear (bottom); for gray-alpha, rgba and palette images.")
+    @Flag(
+        name: .long, help: "Alpha falls from opaque (top) to clear (bottom); for gray-alpha, rgba and palette images.")
     var fade = false
 
-    @Option(name: .long, help: ArgumentHelp("png, jpeg, webp, heic or avif (default: from the extension).", valueName: "format"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("png, jpeg, webp, heic or avif (default: from the extension).", valueName: "format"))
     var format: OutputFormat?
 
     @Option(
-        name: .long, help: ArgumentHelp("PNG colour type: gray, gray-alpha, rgb (default), rgba, palette. For solid, a colour.", valueName: "type"))
+        name: .long,
+        help: ArgumentHelp(
+            "PNG colour type: gray, gray-alpha, rgb (default), rgba, palette. For solid, a colour.", valueName: "type"))
     var color: String?
 
     @Option(name: .long, help: ArgumentHelp("PNG bit depth: 1, 2, 4 (gray, palette), 8, 16.", valueName: "bits"))
@@ -83,7 +92,9 @@ struct Fixture: ParsableCommand {
     @Flag(name: .long, help: "PNG: Adam7 interlacing.")
     var interlace = false
 
-    @Option(name: .long, help: ArgumentHelp("PNG: make this colour transparent with tRNS (gray and rgb patterns).", valueName: "color"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("PNG: make this colour transparent with tRNS (gray and rgb patterns).", valueName: "color"))
     var transparent: ColorArgument?
 
     @Option(name: .long, help: ArgumentHelp("JPEG and lossy WebP quality 1-100.", valueName: "q"))
@@ -122,7 +133,9 @@ struct Fixture: ParsableCommand {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("Write EXIF orientation 1-8; the stored pixels are turned so the upright image is the pattern.", valueName: "n"))
+        help: ArgumentHelp(
+            "Write EXIF orientation 1-8; the stored pixels are turned so the upright image is the pattern.",
+            valueName: "n"))
     var exifOrientation: Int?
 
     @Flag(name: .long, help: "Print the file's size and the SHA-256 of its decoded pixels as JSON.")
@@ -166,12 +179,15 @@ struct Fixture: ParsableCommand {
             if pattern != nil { throw ValidationError("--decode reads a file; give no pattern") }
             return
         }
-        guard pattern != nil else { throw ValidationError("name a pattern: \(Pattern.Kind.allCases.map(\.rawValue).joined(separator: ", "))") }
+        guard pattern != nil else {
+            throw ValidationError("name a pattern: \(Pattern.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
         guard let size else { throw ValidationError("give --size WxH") }
         try size.check("--size")
         let pixels = size.pixels
         try Check.budget { () throws(BudgetError) in
-            try Budget(maxPixels: 268_435_456, maxBytes: 2 << 30).check("--size \(size)", size: pixels, bytesPerPixel: 8)
+            try Budget(maxPixels: 268_435_456, maxBytes: 2 << 30).check(
+                "--size \(size)", size: pixels, bytesPerPixel: 8)
         }
         if output == nil { throw ValidationError("give an output path with -o (\(FormatNames.fixtureExtensions))") }
         try Outputs.checkNotEmpty(output, "-o")
@@ -191,43 +207,58 @@ struct Fixture: ParsableCommand {
             )
         }
         if ![0, 90, 180, 270].contains(heifRotate) { throw ValidationError("--heif-rotate must be 0, 90, 180 or 270") }
-        if embedICC != nil && (heifKind != nil || isWebP) { throw ValidationError("--embed-icc is a PNG and JPEG option") }
-        if heifRotate != 0 && heifKind == nil { throw ValidationError("--heif-rotate is an HEIC/AVIF option; the output is not .heic or .avif") }
-        if heifKind != nil && (depth != 8 || interlace || transparent != nil || (pngColor != nil && pngColor != .rgb && pngColor != .rgba)) {
-            throw ValidationError("HEIC/AVIF take --color rgb or rgba only; --depth, --interlace and --transparent are PNG options")
+        if embedICC != nil && (heifKind != nil || isWebP) {
+            throw ValidationError("--embed-icc is a PNG and JPEG option")
         }
-        if isWebP && (depth != 8 || interlace || transparent != nil || (pngColor != nil && pngColor != .rgb && pngColor != .rgba)) {
-            throw ValidationError("WebP takes --color rgb or rgba only; --depth, --interlace and --transparent are PNG options")
+        if heifRotate != 0 && heifKind == nil {
+            throw ValidationError("--heif-rotate is an HEIC/AVIF option; the output is not .heic or .avif")
+        }
+        if heifKind != nil
+            && (depth != 8 || interlace || transparent != nil
+                || (pngColor != nil && pngColor != .rgb && pngColor != .rgba))
+        {
+            throw ValidationError(
+                "HEIC/AVIF take --color rgb or rgba only; --depth, --interlace and --transparent are PNG options")
+        }
+        if isWebP
+            && (depth != 8 || interlace || transparent != nil
+                || (pngColor != nil && pngColor != .rgb && pngColor != .rgba))
+        {
+            throw ValidationError(
+                "WebP takes --color rgb or rgba only; --depth, --interlace and --transparent are PNG options")
         }
         if lossless && !isWebP && heifKind == nil {
             throw ValidationError("--lossless is a WebP, HEIC and AVIF option; the output is \(outputFormat.name)")
         }
         if let color, pngColor == nil, Color(parsing: color) == nil {
-            throw ValidationError("--color takes a PNG colour type (gray, gray-alpha, rgb, rgba, palette) or, for solid, a colour; got '\(color)'")
+            throw ValidationError(
+                "--color takes a PNG colour type (gray, gray-alpha, rgb, rgba, palette) or, for solid, a colour; got '\(color)'"
+            )
         }
         if let e = exifOrientation, !(1...8).contains(e) { throw ValidationError("--exif-orientation must be 1-8") }
         if !(1...100).contains(quality) { throw ValidationError("--quality must be 1-100") }
-        if ![444, 422, 420, 440, 411].contains(subsampling) { throw ValidationError("--subsampling must be 444, 422, 420, 440 or 411") }
+        if ![444, 422, 420, 440, 411].contains(subsampling) {
+            throw ValidationError("--subsampling must be 444, 422, 420, 440 or 411")
+        }
         try Check.integer(restart, "--restart", in: 0...65535)
         if [grayscale, cmyk, ycck, rgbCoded].filter({ $0 }).count > 1 {
-            throw ValidationError("--grayscale, --cmyk, --ycck and --rgb-coded each choose the JPEG colour form; give one")
+            throw ValidationError(
+                "--grayscale, --cmyk, --ycck and --rgb-coded each choose the JPEG colour form; give one")
         }
         if isJPEG && (pngColor != nil || depth != 8 || interlace || transparent != nil) {
-            throw ValidationError("--color (as a type), --depth, --interlace and --transparent are PNG options; the output is JPEG")
+            throw ValidationError(
+                "--color (as a type), --depth, --interlace and --transparent are PNG options; the output is JPEG")
         }
         if !isJPEG && (progressive || grayscale || cmyk || ycck || arithmetic || rgbCoded || restart > 0) {
             throw ValidationError(
-                "--progressive, --grayscale, --cmyk, --ycck, --arithmetic, --rgb-coded and --restart are JPEG options; the output is PNG")
+                "--progressive, --grayscale, --cmyk, --ycck, --arithmetic, --rgb-coded and --restart are JPEG options; the output is PNG"
+            )
         }
         if output == "-" && json { throw ValidationError("-o - writes the image to stdout; --json cannot share it") }
     }
 
-    func run() throws {
-        if let decode { return try trace(decode) }
-        guard let kind = pattern, let size else { throw ValidationError("name a pattern and --size") }  // validate() checked both
-        let solid = fill?.color ?? (pngColor == nil ? color.flatMap { Color(parsing: $0) } : nil) ?? .white
-        var p = Pattern(kind, size: size.pixels, step: step, seed: seed, color: solid, direction: direction)
-        p.fade = fade
+    /// How the pattern is encoded, from the format and encoding options.
+    func fixtureEncoding() throws -> FixtureEncoding {
         var e = FixtureEncoding()
         e.jpeg = isJPEG
         e.webp = isWebP
@@ -236,7 +267,9 @@ struct Fixture: ParsableCommand {
         e.avif = heifKind == "avif"
         e.heifRotation = heifRotate
         if let kind = heifKind, !FixtureWriter.heifEncoderAvailable(avif: kind == "avif") {
-            throw ToolFailure("\(output!): libheif has no \(kind == "avif" ? "AV1" : "HEVC") encoder here (Debian's libheif1 brings x265 and aom)")
+            throw ToolFailure(
+                "\(output!): libheif has no \(kind == "avif" ? "AV1" : "HEVC") encoder here (Debian's libheif1 brings x265 and aom)"
+            )
         }
         e.color = pngColor ?? .rgb
         e.depth = depth
@@ -255,10 +288,25 @@ struct Fixture: ParsableCommand {
         e.png = encode.png
         if let embedICC {
             do { e.icc = try FileSystem.readBytes(embedICC, limit: CMYKProfile.sizeLimit) } catch {
-                throw ToolFailure("--embed-icc \(Echo.value(embedICC)): \(FileSystem.readFailure(error, limit: CMYKProfile.sizeLimit))")
+                throw ToolFailure(
+                    "--embed-icc \(Echo.value(embedICC)): \(FileSystem.readFailure(error, limit: CMYKProfile.sizeLimit))"
+                )
             }
-            if ICCProfile(e.icc!) == nil { throw ToolFailure("--embed-icc \(Echo.value(embedICC)): not an ICC profile") }
+            if ICCProfile(e.icc!) == nil {
+                throw ToolFailure("--embed-icc \(Echo.value(embedICC)): not an ICC profile")
+            }
         }
+        return e
+    }
+
+    func run() throws {
+        if let decode { return try trace(decode) }
+        // validate() checked both
+        guard let kind = pattern, let size else { throw ValidationError("name a pattern and --size") }
+        let solid = fill?.color ?? (pngColor == nil ? color.flatMap { Color(parsing: $0) } : nil) ?? .white
+        var p = Pattern(kind, size: size.pixels, step: step, seed: seed, color: solid, direction: direction)
+        p.fade = fade
+        let e = try fixtureEncoding()
         let path = output!
         do { try FixtureWriter.write(p, encoding: e, to: path) } catch {
             // An output error names its path already; the others are about this output.
@@ -309,7 +357,13 @@ struct Fixture: ParsableCommand {
                 ("zoom", .int(t.zoom)),
                 ("window", t.window.json),
                 ("pieceRect", t.piece.json),
-                ("padding", .object([("left", .int(p.left)), ("top", .int(p.top)), ("right", .int(p.right)), ("bottom", .int(p.bottom))])),
+                (
+                    "padding",
+                    .object([
+                        ("left", .int(p.left)), ("top", .int(p.top)), ("right", .int(p.right)),
+                        ("bottom", .int(p.bottom)),
+                    ])
+                ),
             ]))
     }
 }

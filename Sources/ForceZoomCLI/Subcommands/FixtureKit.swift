@@ -28,7 +28,9 @@ struct FixtureKit: ParsableCommand {
               forcezoom fixture kit kit
             """)
 
-    @Argument(help: ArgumentHelp("The folder to write (made if missing; files already there are replaced).", valueName: "dir"))
+    @Argument(
+        help: ArgumentHelp("The folder to write (made if missing; files already there are replaced).", valueName: "dir")
+    )
     var directory: String
 
     @Option(
@@ -36,13 +38,19 @@ struct FixtureKit: ParsableCommand {
     var set: [KitSetArgument] = [.all]
 
     func validate() throws {
-        if directory.isEmpty { throw ValidationError("the kit folder is an empty name; give a folder (made if missing)") }
+        if directory.isEmpty {
+            throw ValidationError("the kit folder is an empty name; give a folder (made if missing)")
+        }
     }
 
     func run() throws {
-        let sets = set.contains(.all) ? KitSet.allCases : KitSet.allCases.filter { s in set.contains { $0.rawValue == s.rawValue } }
+        let sets =
+            set.contains(.all)
+            ? KitSet.allCases : KitSet.allCases.filter { s in set.contains { $0.rawValue == s.rawValue } }
         let summary = try KitWriter.write(KitPlan.entries(for: sets), sets: sets, to: directory)
-        print("\(Echo.value(directory)): \(summary.files) fixtures, \(summary.references) references, MANIFEST.json, MANIFEST.tsv")
+        print(
+            "\(Echo.value(directory)): \(summary.files) fixtures, \(summary.references) references, MANIFEST.json, MANIFEST.tsv"
+        )
     }
 }
 

@@ -27,7 +27,10 @@ struct Frame: ParsableCommand {
     var size: Int?
 
     @Option(
-        name: .long, help: ArgumentHelp("The device screen in points (WxH or name); side = min(W,H) points. Default 390x844.", valueName: "wxh|name"))
+        name: .long,
+        help: ArgumentHelp(
+            "The device screen in points (WxH or name); side = min(W,H) points. Default 390x844.", valueName: "wxh|name"
+        ))
     var screen: Size?
 
     @Option(name: .long, help: ArgumentHelp("Box stroke width in points.", valueName: "w"))
@@ -68,7 +71,9 @@ struct Frame: ParsableCommand {
         try PeekSide(size: size, screen: screen).check(budget)
         if withPeek {
             try Check.budget { () throws(BudgetError) in
-                try budget.check("the view with its peek", size: PixelSize(width: view.width + 16 + side, height: max(view.height, side)))
+                try budget.check(
+                    "the view with its peek",
+                    size: PixelSize(width: view.width + 16 + side, height: max(view.height, side)))
             }
         }
         if input == "-" { throw ValidationError("frame reads its input twice (view and peek); give a file, not -") }
@@ -79,7 +84,8 @@ struct Frame: ParsableCommand {
     /// cheapest for its part, both here (a reader decodes once). `inks`: the drawn colours in
     /// the output's colour space.
     func render(
-        _ reader: ImageReader, fit: AspectFit, peek: PeekGeometry, style given: BoxStyle, markers: [Marker], inks: DrawingColors
+        _ reader: ImageReader, fit: AspectFit, peek: PeekGeometry, style given: BoxStyle, markers: [Marker],
+        inks: DrawingColors
     ) throws -> Image {
         var (scaled, _) = try FrameRenderer.pipeline(for: fit).run(reader)
         try encode.convert(&scaled, from: reader.header.color, path: reader.path, lenient: decode.lenient)
@@ -87,12 +93,15 @@ struct Frame: ParsableCommand {
         style.color = inks.map(given.color)
         style.shadowColor = inks.map(given.shadowColor)
         let pins = PinLayer(markers, color: inks.map(PinRenderer.color))
-        let view = FrameRenderer.render(scaled, fit: fit, peek: peek, background: inks.map(background.color), style: style, pins: pins)
+        let view = FrameRenderer.render(
+            scaled, fit: fit, peek: peek, background: inks.map(background.color), style: style, pins: pins)
         guard withPeek else { return view }
         let second = try ImageReader(path: input, options: encode.reading(decode))
         var source = try second.readUpright([peek.coveredRect])[0]
         try encode.convert(&source, from: reader.header.color, path: reader.path, lenient: decode.lenient)
-        var shot = PeekRenderer.render(peek, source: source, sourceRect: peek.coveredRect, background: inks.map(background.color), filter: .nearest)
+        var shot = PeekRenderer.render(
+            peek, source: source, sourceRect: peek.coveredRect, background: inks.map(background.color), filter: .nearest
+        )
         pins.draw(on: &shot, transform: .translation(-peek.window.x, -peek.window.y))
         let gap = 16
         var both = Image(
@@ -121,14 +130,16 @@ struct Frame: ParsableCommand {
         style.color = color.color
         let carried = encode.carry(reader.header.color, path: reader.path)
         let canvas: Image
-        canvas = try render(reader, fit: fit, peek: peek, style: style, markers: markers, inks: DrawingColors(output: carried))
+        canvas = try render(
+            reader, fit: fit, peek: peek, style: style, markers: markers, inks: DrawingColors(output: carried))
         let path = outputOptions.path(input: input, suffix: "frame")
         let choice = outputOptions.choice(png: encode.png, background: background.color)
         let writes = show.writes(output: outputOptions.output)
         if writes {
             try ImageWriter.write(
                 canvas, to: path, encoding: choice.encoding(for: path), protecting: [input], color: carried,
-                background: choice.background, metadata: meta.carried(reader, output: path, format: choice.format(for: path).format))
+                background: choice.background,
+                metadata: meta.carried(reader, output: path, format: choice.format(for: path).format))
         }
         if outputOptions.json {
             print(

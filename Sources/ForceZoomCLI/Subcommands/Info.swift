@@ -72,7 +72,8 @@ struct Info: ParsableCommand {
                 (
                     "iccProfile",
                     .object([
-                        ("description", p.description.map { .string($0) } ?? .null), ("colorSpace", .string(p.colorSpace)),
+                        ("description", p.description.map { .string($0) } ?? .null),
+                        ("colorSpace", .string(p.colorSpace)),
                         ("class", .string(p.deviceClass)), ("version", .string(p.version)), ("bytes", .int(p.size)),
                     ])
                 ))
@@ -117,8 +118,12 @@ struct Info: ParsableCommand {
         // The profile's own line replaces the codec's "ICC profile" note when it could be read.
         parts += h.details.summary.filter { h.color.profile == nil || !$0.hasPrefix("ICC profile") }
         if let p = h.color.profile {
-            let fate = h.color.madeFromCMYK != nil ? "not written: the RGB result is tagged sRGB" : "kept in outputs unless --icc strip"
-            parts.append("ICC \"\(p.description ?? "no description")\" (\(p.colorSpace), v\(p.version), \(p.size) bytes; \(fate))")
+            let fate =
+                h.color.madeFromCMYK != nil
+                ? "not written: the RGB result is tagged sRGB" : "kept in outputs unless --icc strip"
+            parts.append(
+                "ICC \"\(p.description ?? "no description")\" (\(p.colorSpace), v\(p.version), \(p.size) bytes; \(fate))"
+            )
         }
         if let c = h.color.madeFromCMYK { parts.append("CMYK to sRGB through the \(c)") }
         if let c = h.color.cicp { parts.append("cICP \(c.map(String.init).joined(separator: "/"))") }

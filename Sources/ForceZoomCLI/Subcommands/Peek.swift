@@ -17,12 +17,15 @@ struct Peek: ParsableCommand {
     @Argument(help: ArgumentHelp("The image: a \(FormatNames.inputs) path.", valueName: "input"))
     var input: String
 
-    @Option(name: .long, help: ArgumentHelp("The first touch point, X,Y in pixels or percent (default: the centre).", valueName: "x,y"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The first touch point, X,Y in pixels or percent (default: the centre).", valueName: "x,y"))
     var at: Point?
 
     @Option(
         name: .shortAndLong,
-        help: ArgumentHelp("Where s saves the peek, a pattern with %d (from 1). Default: <stem>.peek-%d.png here.", valueName: "path"))
+        help: ArgumentHelp(
+            "Where s saves the peek, a pattern with %d (from 1). Default: <stem>.peek-%d.png here.", valueName: "path"))
     var output: String?
 
     @OptionGroup var graphics: GraphicsFlags
@@ -39,14 +42,17 @@ struct Peek: ParsableCommand {
             throw ValidationError(problem.description)
         }
         if !TerminalScreen.isTerminal(0) {
-            throw ValidationError("peek is interactive: standard input must be a terminal (use crop --show to print one peek)")
+            throw ValidationError(
+                "peek is interactive: standard input must be a terminal (use crop --show to print one peek)")
         }
     }
 
     func run() throws {
         let reader = try ImageReader(path: input, options: encode.reading(decode))
         let header = reader.header
-        do { try decode.budget.check("the decoded image (peek)", size: header.uprightSize) } catch { throw ToolFailure("\(reader.path): \(error)") }
+        do { try decode.budget.check("the decoded image (peek)", size: header.uprightSize) } catch {
+            throw ToolFailure("\(reader.path): \(error)")
+        }
         var image = try reader.readImage()  // decoded once: every move crops from it
         try encode.convert(&image, from: header.color, path: reader.path, lenient: decode.lenient)
         let carried = encode.carry(header.color, path: reader.path)
@@ -60,10 +66,13 @@ struct Peek: ParsableCommand {
         let cell = target.graphics == .blocks ? PixelSize(width: 1, height: 2) : window.cell(probed: target.cell)
         var screen = PeekScreen(image: image, columns: window.columns, rows: window.rows, cell: cell)
         if let at {
-            do { screen.point = try at.touch.resolve(in: header.uprightSize) } catch { throw ToolFailure(path: input, error) }
+            do { screen.point = try at.touch.resolve(in: header.uprightSize) } catch {
+                throw ToolFailure(path: input, error)
+            }
         }
         let pattern = try OutputPattern(parsing: output ?? "\(FileSystem.stem(input)).peek-%d.png")
-        var saved: [JSON] = [], failed = false
+        var saved: [JSON] = []
+        var failed = false
         var session = PeekSession(screen: screen, target: target, columns: window.columns, rows: window.rows)
         try session.run { g, peek in
             let path = pattern.path(saved.count + 1)
@@ -86,6 +95,7 @@ struct Peek: ParsableCommand {
     func cropJSON(_ g: PeekGeometry, header: ImageHeader, output: String, bytes: Int64?, shown: String) throws -> JSON {
         let point = "\(g.point.x),\(g.point.y)"
         let crop = try Crop.parse([input, "--at", point, "--size", "\(g.side)", "--zoom", Echo.number(g.zoom)])
-        return crop.geometryJSON(g, header: header, requested: Point(argument: point)!, output: output, bytes: bytes, path: shown)
+        return crop.geometryJSON(
+            g, header: header, requested: Point(argument: point)!, output: output, bytes: bytes, path: shown)
     }
 }

@@ -1,3 +1,6 @@
+// Over 300 lines: thumb has some thirty options (size, names, batch, shards, journal, progress,
+// formats) and their cross-checks in validate(); the work itself is in ThumbnailBatch.
+
 import ArgumentParser
 import ForceZoomCore
 import Geometry
@@ -33,7 +36,10 @@ struct Thumb: ParsableCommand {
     @Argument(help: ArgumentHelp("\(FormatNames.inputs) files, and folders.", valueName: "input"))
     var inputs: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Read more input paths from this file (- for standard input), one per line.", valueName: "file"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Read more input paths from this file (- for standard input), one per line.", valueName: "file"))
     var from: String?
 
     @Flag(name: [.customShort("0"), .customLong("null")], help: "The --from list is NUL-separated (find -print0).")
@@ -55,7 +61,9 @@ struct Thumb: ParsableCommand {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("Fill the box and keep the part around this point (pixels or percent of the upright image).", valueName: "x,y"))
+        help: ArgumentHelp(
+            "Fill the box and keep the part around this point (pixels or percent of the upright image).",
+            valueName: "x,y"))
     var cropAt: Point?
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Output folder, created if missing.", valueName: "dir"))
@@ -72,7 +80,8 @@ struct Thumb: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The format of names whose extension says none, and of the default name: \(FormatNames.optionValues).", valueName: "format"))
+            "The format of names whose extension says none, and of the default name: \(FormatNames.optionValues).",
+            valueName: "format"))
     var format: OutputFormat?
 
     @Option(
@@ -82,10 +91,14 @@ struct Thumb: ParsableCommand {
             valueName: "color"))
     var background: ColorArgument = ColorArgument(.white)
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Parallel jobs (default: the number of processors).", valueName: "n"))
+    @Option(
+        name: .shortAndLong, help: ArgumentHelp("Parallel jobs (default: the number of processors).", valueName: "n"))
     var jobs: Int?
 
-    @Option(name: .long, help: ArgumentHelp("JPEG, WebP, HEIC and AVIF quality 1-100 (100 stays lossy: see --lossless).", valueName: "q"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("JPEG, WebP, HEIC and AVIF quality 1-100 (100 stays lossy: see --lossless).", valueName: "q")
+    )
     var quality: Int = 85
 
     @Flag(name: .long, help: "Write WebP, HEIC and AVIF outputs lossless (whatever --quality says).")
@@ -93,7 +106,9 @@ struct Thumb: ParsableCommand {
 
     @Flag(
         name: .long,
-        help: "Always decode the image, never an HEIF file's embedded thumbnail (used by default when it has at least the output's pixels).")
+        help:
+            "Always decode the image, never an HEIF file's embedded thumbnail (used by default when it has at least the output's pixels)."
+    )
     var noEmbeddedThumbnail = false
 
     @Flag(name: .long, help: "Skip inputs whose output exists and is newer than the input file.")
@@ -111,10 +126,15 @@ struct Thumb: ParsableCommand {
     var dryRun = false
 
     @Option(
-        name: .long, help: ArgumentHelp("Append one JSON line per finished input to this file (%k in its name: the shard index).", valueName: "file"))
+        name: .long,
+        help: ArgumentHelp(
+            "Append one JSON line per finished input to this file (%k in its name: the shard index).", valueName: "file"
+        ))
     var journal: String?
 
-    @Flag(name: .long, help: "Skip inputs the --journal says are done whose output still has the size and SHA-256 it recorded.")
+    @Flag(
+        name: .long,
+        help: "Skip inputs the --journal says are done whose output still has the size and SHA-256 it recorded.")
     var resume = false
 
     @Flag(name: .long, help: "One JSON record per input on stdout (JSON Lines).")
@@ -125,12 +145,16 @@ struct Thumb: ParsableCommand {
 
     @Flag(
         name: .long,
-        help: "Show progress even when standard error is not a terminal (a log): there one plain line a second, never redrawn.")
+        help:
+            "Show progress even when standard error is not a terminal (a log): there one plain line a second, never redrawn."
+    )
     var progress = false
 
     @Option(
         name: .long,
-        help: ArgumentHelp("Stop handing out work once this many inputs have failed (cron jobs that should give up early).", valueName: "n"))
+        help: ArgumentHelp(
+            "Stop handing out work once this many inputs have failed (cron jobs that should give up early).",
+            valueName: "n"))
     var maxFailures: Int?
 
     @OptionGroup var decode: DecodeFlags
@@ -140,7 +164,9 @@ struct Thumb: ParsableCommand {
 
     func validate() throws {
         if inputs.isEmpty && from == nil { throw ValidationError("name files or folders, or give --from FILE") }
-        if inputs.contains("-") { throw ValidationError("thumb reads files; for a list of paths on standard input use --from -") }
+        if inputs.contains("-") {
+            throw ValidationError("thumb reads files; for a list of paths on standard input use --from -")
+        }
         if nulSeparated && from == nil { throw ValidationError("-0 applies to --from; give --from FILE or --from -") }
         let spec = size
         // Sides past the longest forcezoom makes, and a box that is over the budget whatever
@@ -152,11 +178,17 @@ struct Thumb: ParsableCommand {
         // inside a box is checked per image (that input fails, the batch goes on).
         if let w = spec.width, let h = spec.height, spec.mode == .exact || crop {
             let budget = decode.budget
-            try Check.budget { () throws(BudgetError) in try budget.check("the thumbnail (--size \(Echo.value(size.asTyped)))", size: PixelSize(width: w, height: h)) }
+            try Check.budget { () throws(BudgetError) in
+                try budget.check(
+                    "the thumbnail (--size \(Echo.value(size.asTyped)))", size: PixelSize(width: w, height: h))
+            }
         }
         if crop || cropAt != nil {
             let typed = Echo.value(size.asTyped)
-            if spec.mode == .exact { throw ValidationError("--size \(typed) is an exact size (!), which has nothing to crop; drop --crop or the !") }
+            if spec.mode == .exact {
+                throw ValidationError(
+                    "--size \(typed) is an exact size (!), which has nothing to crop; drop --crop or the !")
+            }
             if !spec.isBox { throw ValidationError("--crop needs a box to fill: --size N or WxH, not \(typed)") }
         }
         if let jobs { try Check.integer(jobs, "--jobs", in: 1...1024) }
@@ -170,16 +202,20 @@ struct Thumb: ParsableCommand {
     func run() throws {
         let clock = Stopwatch()
         // The shard first: a task without its index should fail before walking 10 M files.
-        let sharding = try ShardRun(request: shard, environment: ShardEngine.environment(), journal: journal, resume: resume, dryRun: dryRun)
+        let sharding = try ShardRun(
+            request: shard, environment: ShardEngine.environment(), journal: journal, resume: resume, dryRun: dryRun)
         var arguments = inputs
         if let from { arguments += try InputWalker.readList(from, nulSeparated: nulSeparated) }
-        let (found, walkFailures, otherFiles) = InputWalker(recursive: recursive, excluding: [out]).collectCounting(arguments)
+        let (found, walkFailures, otherFiles) = InputWalker(recursive: recursive, excluding: [out]).collectCounting(
+            arguments)
         let plan = try ThumbnailPlan(
             inputs: found, folder: out, name: outputName, alsoRead: [from, sharding.journalPath].compactMap { $0 },
             requested: format)
         let jobs = sharding.select(plan.jobs)
         if dryRun { return dryRunReport(jobs, sharding) }
-        var batch = ThumbnailBatch(thumbnailer: try thumbnailer(jobs), sharding: sharding, jobs: jobs, workers: self.jobs ?? Self.processorCount)
+        var batch = ThumbnailBatch(
+            thumbnailer: try thumbnailer(jobs), sharding: sharding, jobs: jobs,
+            workers: self.jobs ?? Self.processorCount)
         (batch.walkFailures, batch.otherFiles, batch.maxFailures) = (walkFailures, otherFiles, maxFailures)
         var shown: [String] = []
         let terminal = Terminal.stderrIsTerminal
@@ -187,7 +223,9 @@ struct Thumb: ParsableCommand {
         let outcome = batch.run(
             onFailure: { failure, _ in
                 line.report { Terminal.error(failure.description) }
-                if json { emit(sharding.tag(ThumbnailResult(input: failure.path, output: "", outcome: .failed(failure)).json)) }
+                if json {
+                    emit(sharding.tag(ThumbnailResult(input: failure.path, output: "", outcome: .failed(failure)).json))
+                }
             },
             onResult: { result, _ in
                 var reported: ThumbnailError? = result.error
@@ -262,7 +300,10 @@ struct Thumb: ParsableCommand {
             }
         }
         let label = sharding.label.isEmpty ? "" : sharding.label + ": "
-        if !quiet { Terminal.writeError("forcezoom: \(label)dry run: \(todo.count) of \(jobs.count) input\(jobs.count == 1 ? "" : "s") to do\n") }
+        if !quiet {
+            Terminal.writeError(
+                "forcezoom: \(label)dry run: \(todo.count) of \(jobs.count) input\(jobs.count == 1 ? "" : "s") to do\n")
+        }
         StandardOutput.flush()
     }
 

@@ -37,22 +37,31 @@ struct Transform: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Shear: x += DX*y, y += DY*x.", valueName: "dx,dy"))
     var skew: [NumberList] = []
 
-    @Flag(name: .long, help: "Mirror top to bottom (upside down), as ImageMagick's -flip and jpegtran's -flip vertical.")
+    @Flag(
+        name: .long, help: "Mirror top to bottom (upside down), as ImageMagick's -flip and jpegtran's -flip vertical.")
     var flip: Int
 
     @Flag(name: .long, help: "Mirror left to right (ImageMagick's -flop, jpegtran's -flip horizontal).")
     var flop: Int
 
-    @Flag(name: .long, help: "Mirror across the top-left to bottom-right diagonal (rows become columns), as jpegtran and vips name it.")
+    @Flag(
+        name: .long,
+        help: "Mirror across the top-left to bottom-right diagonal (rows become columns), as jpegtran and vips name it."
+    )
     var transpose: Int
 
-    @Flag(name: .long, help: "Mirror across the top-right to bottom-left diagonal, as jpegtran and ImageMagick name it.")
+    @Flag(
+        name: .long, help: "Mirror across the top-right to bottom-left diagonal, as jpegtran and ImageMagick name it.")
     var transverse: Int
 
-    @Option(name: .long, help: ArgumentHelp("A raw matrix a,b,c,d,tx,ty (x' = a x + c y + tx, y' = b x + d y + ty).", valueName: "m"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("A raw matrix a,b,c,d,tx,ty (x' = a x + c y + tx, y' = b x + d y + ty).", valueName: "m"))
     var matrix: [NumberList] = []
 
-    @Option(name: .long, help: ArgumentHelp("Output size; default: the transformed image's bounding box.", valueName: "wxh"))
+    @Option(
+        name: .long, help: ArgumentHelp("Output size; default: the transformed image's bounding box.", valueName: "wxh")
+    )
     var canvas: Size?
 
     @Option(
@@ -92,21 +101,30 @@ struct Transform: ParsableCommand {
         try show.check(output: outputOptions.output)
         for d in rotate { try Check.number(d, "--rotate", in: -1e6...1e6, unit: " degrees") }
         for s in scale {
-            guard let v = Self.numbers(s, count: [1, 2]) else { throw ValidationError("--scale takes S or SX,SY, got '\(Echo.value(s.text))'") }
+            guard let v = Self.numbers(s, count: [1, 2]) else {
+                throw ValidationError("--scale takes S or SX,SY, got '\(Echo.value(s.text))'")
+            }
             for f in v where !(abs(f) >= 1 / Self.factorLimit && abs(f) <= Self.factorLimit) {
-                throw ValidationError("--scale factors must be 0.000001 to 1000000 in size (negative flips), got \(Echo.number(f))")
+                throw ValidationError(
+                    "--scale factors must be 0.000001 to 1000000 in size (negative flips), got \(Echo.number(f))")
             }
         }
         for t in translate {
-            guard let v = Self.numbers(t, count: [2]) else { throw ValidationError("--translate takes X,Y, got '\(Echo.value(t.text))'") }
+            guard let v = Self.numbers(t, count: [2]) else {
+                throw ValidationError("--translate takes X,Y, got '\(Echo.value(t.text))'")
+            }
             for f in v { try Check.number(f, "--translate", in: -Self.shiftLimit...Self.shiftLimit, unit: " pixels") }
         }
         for k in skew {
-            guard let v = Self.numbers(k, count: [2]) else { throw ValidationError("--skew takes DX,DY, got '\(Echo.value(k.text))'") }
+            guard let v = Self.numbers(k, count: [2]) else {
+                throw ValidationError("--skew takes DX,DY, got '\(Echo.value(k.text))'")
+            }
             for f in v { try Check.number(f, "--skew", in: -Self.factorLimit...Self.factorLimit) }
         }
         for m in matrix {
-            guard let v = Self.numbers(m, count: [6]) else { throw ValidationError("--matrix takes a,b,c,d,tx,ty, got '\(Echo.value(m.text))'") }
+            guard let v = Self.numbers(m, count: [6]) else {
+                throw ValidationError("--matrix takes a,b,c,d,tx,ty, got '\(Echo.value(m.text))'")
+            }
             for f in v[0..<4] { try Check.number(f, "--matrix a,b,c,d", in: -Self.factorLimit...Self.factorLimit) }
             for f in v[4...] { try Check.number(f, "--matrix tx,ty", in: -Self.shiftLimit...Self.shiftLimit) }
         }
@@ -121,7 +139,8 @@ struct Transform: ParsableCommand {
         if let anchor {
             if canvas == nil {
                 throw ValidationError(
-                    "--anchor places the image in --canvas; without --canvas the output is the bounding box, whatever the pivot. Give --canvas WxH")
+                    "--anchor places the image in --canvas; without --canvas the output is the bounding box, whatever the pivot. Give --canvas WxH"
+                )
             }
             if Self.anchorPoint(anchor) == nil {
                 throw ValidationError(
@@ -134,7 +153,8 @@ struct Transform: ParsableCommand {
     /// An anchor in unit coordinates.
     static func anchorPoint(_ s: String) -> (x: Double, y: Double)? {
         let names: [String: (Double, Double)] = [
-            "top-left": (0, 0), "top": (0.5, 0), "top-right": (1, 0), "left": (0, 0.5), "center": (0.5, 0.5), "centre": (0.5, 0.5),
+            "top-left": (0, 0), "top": (0.5, 0), "top-right": (1, 0), "left": (0, 0.5), "center": (0.5, 0.5),
+            "centre": (0.5, 0.5),
             "right": (1, 0.5), "bottom-left": (0, 1), "bottom": (0.5, 1), "bottom-right": (1, 1),
         ]
         if let p = names[s.lowercased()] { return p }
@@ -146,8 +166,11 @@ struct Transform: ParsableCommand {
     /// it over) gives them: the parser keeps each option's values apart, so the order
     /// across options is read back from the arguments themselves.
     func steps(in arguments: [String]) -> AffineTransform {
-        var r = rotate.makeIterator(), s = scale.makeIterator(), t = translate.makeIterator()
-        var k = skew.makeIterator(), m = matrix.makeIterator()
+        var r = rotate.makeIterator()
+        var s = scale.makeIterator()
+        var t = translate.makeIterator()
+        var k = skew.makeIterator()
+        var m = matrix.makeIterator()
         var result = AffineTransform.identity
         for arg in arguments {
             let name = arg.split(separator: "=", maxSplits: 1).first.map(String.init) ?? arg
@@ -155,8 +178,11 @@ struct Transform: ParsableCommand {
             switch name {
             case "--rotate": step = r.next().map { AffineTransform.rotation(degrees: $0) }
             case "--scale":
-                step = s.next().flatMap { Self.numbers($0, count: [1, 2]) }.map { $0.count == 1 ? .scale($0[0], $0[0]) : .scale($0[0], $0[1]) }
-            case "--translate": step = t.next().flatMap { Self.numbers($0, count: [2]) }.map { .translation($0[0], $0[1]) }
+                step = s.next().flatMap { Self.numbers($0, count: [1, 2]) }.map {
+                    $0.count == 1 ? .scale($0[0], $0[0]) : .scale($0[0], $0[1])
+                }
+            case "--translate":
+                step = t.next().flatMap { Self.numbers($0, count: [2]) }.map { .translation($0[0], $0[1]) }
             case "--skew": step = k.next().flatMap { Self.numbers($0, count: [2]) }.map { .skew($0[0], $0[1]) }
             case "--matrix":
                 step = m.next().flatMap { Self.numbers($0, count: [6]) }.map {
@@ -188,7 +214,8 @@ struct Transform: ParsableCommand {
 
     func run(arguments: [String]) throws {
         var job = TransformJob(
-            input: input, output: outputOptions.path(input: input, suffix: "transform"), settings: encode.settings(decode),
+            input: input, output: outputOptions.path(input: input, suffix: "transform"),
+            settings: encode.settings(decode),
             steps: steps(in: arguments), background: background.color, filter: filter)
         job.settings.output = outputOptions.choice(png: encode.png, background: background.color)
         job.quarterTurns = quarterTurns
@@ -197,11 +224,14 @@ struct Transform: ParsableCommand {
         if let a = anchor.flatMap(Self.anchorPoint) { job.anchor = a }
         job.loadMarkers = { try pins.load() }
         job.depth = sample.depth
-        (job.writes, job.show) = (show.writes(output: outputOptions.output), show.show ? { try show.display([$0]) } : nil)
+        (job.writes, job.show) = (
+            show.writes(output: outputOptions.output), show.show ? { try show.display([$0]) } : nil
+        )
         let result = try job.run()
         guard outputOptions.json else { return }
         var members: [(String, JSON)] = [
-            ("input", .string(result.input)), ("uprightSize", result.uprightSize.json), ("transform", result.transform.json),
+            ("input", .string(result.input)), ("uprightSize", result.uprightSize.json),
+            ("transform", result.transform.json),
             ("canvas", result.canvas.json), ("output", job.writes ? .string(result.output) : .null),
         ]
         if let depth = result.bitDepth { members.append(("bitDepth", .int(depth))) }

@@ -20,7 +20,8 @@ struct View: ParsableCommand {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("What alpha is shown over: black, white, #RRGGBB (default: a checkerboard).", valueName: "color"))
+        help: ArgumentHelp(
+            "What alpha is shown over: black, white, #RRGGBB (default: a checkerboard).", valueName: "color"))
     var background: ColorArgument?
 
     @Flag(name: .long, help: "Scale images smaller than the window up to fill it.")
@@ -57,10 +58,13 @@ struct View: ParsableCommand {
         var size = InlineImage.shownSize(upright, limit: target.limit)
         if enlarge, let limit = target.limit, size == upright {
             let s = min(Double(limit.width) / Double(upright.width), Double(limit.height) / Double(upright.height))
-            size = PixelSize(width: max(1, Int(Double(upright.width) * s)), height: max(1, Int(Double(upright.height) * s)))
+            size = PixelSize(
+                width: max(1, Int(Double(upright.width) * s)), height: max(1, Int(Double(upright.height) * s)))
         }
         var (image, _) = try ReductionPipeline(target: size, filter: .lanczos, threads: Threads.perImage).run(reader)
-        if let warning = try ColorPolicy(mode: .srgb).convert(&image, from: header.color, path: reader.path, lenient: true) {
+        if let warning = try ColorPolicy(mode: .srgb).convert(
+            &image, from: header.color, path: reader.path, lenient: true)
+        {
             Terminal.warningOnce("\(reader.path): \(warning)")
         }
         for w in reader.warnings { Terminal.warning("\(reader.path): \(w)") }

@@ -110,7 +110,9 @@ public struct APNGWriter {
         return out
     }
 
-    private func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255)] }
+    private func be32(_ v: UInt32) -> [UInt8] {
+        [UInt8(v >> 24), UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255)]
+    }
     private func be16(_ v: UInt16) -> [UInt8] { [UInt8(v >> 8), UInt8(v & 255)] }
 
     private func chunk(_ type: String, _ data: [UInt8], into out: inout [UInt8]) {
@@ -132,7 +134,9 @@ extension ImageWriter {
     /// Writes raw bytes (an APNG) safely: temp file and rename.
     public static func write(bytes: [UInt8], to path: String, protecting inputs: [String] = []) throws(OutputError) {
         let out = try OutputFile(path: path, protecting: inputs)
-        let written = out.file.withStream { stream in bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, bytes.count, stream) } }
+        let written = out.file.withStream { stream in
+            bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, bytes.count, stream) }
+        }
         if written != bytes.count {
             out.discard()
             throw .writeFailed(path: path, reason: "short write")

@@ -43,7 +43,8 @@ public enum DecodeError: ForceZoomError, Equatable, Sendable, CustomStringConver
         switch self {
         case .cannotOpen(let p, _), .isDirectory(let p), .empty(let p), .unsupportedFormat(let p, _),
             .notAnImage(let p, _), .unsupportedVariant(let p, _), .tooManyPixels(let p, _, _),
-            .overMemoryLimit(let p, _, _), .tooManyScans(let p, _), .truncatedHeader(let p, _), .corruptHeader(let p, _),
+            .overMemoryLimit(let p, _, _), .tooManyScans(let p, _), .truncatedHeader(let p, _),
+            .corruptHeader(let p, _),
             .truncated(let p, _), .corrupt(let p, _), .readFailed(let p, _), .noSuchFrame(let p, _, _),
             .unusableProfile(let p, _):
             return p
@@ -66,7 +67,8 @@ public enum DecodeError: ForceZoomError, Equatable, Sendable, CustomStringConver
                 "image is \(size) (\(size.area == .max ? "over 9.2e18" : String(size.area)) pixels), over the limit of \(limit); raise it with --max-pixels N (0 = no limit)"
         case .overMemoryLimit(_, let needed, let limit):
             if MemoryLimit.perImage == limit {
-                return "decoding would need about \(Self.mebibytes(needed)) MiB, over \(MemoryLimit.describe(limit)); raise that limit"
+                return
+                    "decoding would need about \(Self.mebibytes(needed)) MiB, over \(MemoryLimit.describe(limit)); raise that limit"
             }
             return "decoding would need about \(Self.mebibytes(needed)) MiB, over the memory limit of "
                 + "\(Self.mebibytes(limit)) MiB; raise it with --max-memory MIB (0 = no limit)"
@@ -80,9 +82,11 @@ public enum DecodeError: ForceZoomError, Equatable, Sendable, CustomStringConver
         case .corrupt(_, let detail): return "corrupt image data (\(detail)); use --lenient to keep what decoded"
         case .readFailed(_, let reason): return "read failed: \(reason)"
         case .noSuchFrame(_, let frame, let frames):
-            return "has \(frames) frame\(frames == 1 ? "" : "s"); --frame \(frame) is past the last (frames count from 1)"
+            return
+                "has \(frames) frame\(frames == 1 ? "" : "s"); --frame \(frame) is past the last (frames count from 1)"
         case .unusableProfile(_, let reason):
-            return "the embedded ICC profile cannot be used (\(reason)); use --lenient to convert without it, or --icc keep"
+            return
+                "the embedded ICC profile cannot be used (\(reason)); use --lenient to convert without it, or --icc keep"
         }
     }
 

@@ -98,15 +98,20 @@ struct HEIFBoxes: Equatable, Sendable {
                     // libheif's stack; found by `make fuzz`).
                     for r in Self.boxes(b.dropFirst(4), clamped: true) where r.type == "dimg" {
                         let e = r.body
-                        guard let from = Self.uint(e, e.startIndex, idSize), let n = Self.uint(e, e.startIndex + idSize, 2) else { continue }
-                        dimg[from, default: []] += (0..<Int(n)).compactMap { Self.uint(e, e.startIndex + idSize + 2 + $0 * idSize, idSize) }
+                        guard let from = Self.uint(e, e.startIndex, idSize),
+                            let n = Self.uint(e, e.startIndex + idSize, 2)
+                        else { continue }
+                        dimg[from, default: []] += (0..<Int(n)).compactMap {
+                            Self.uint(e, e.startIndex + idSize + 2 + $0 * idSize, idSize)
+                        }
                     }
                 default: break
                 }
             }
         }
         for (type, body) in properties where type == "hvcC" {
-            if let size = HEVCSequenceSize.largest(inHvcC: body), largestCodedSize.map({ size.area > $0.area }) ?? true {
+            if let size = HEVCSequenceSize.largest(inHvcC: body), largestCodedSize.map({ size.area > $0.area }) ?? true
+            {
                 largestCodedSize = size
             }
             if parameterMismatch == nil { parameterMismatch = HEVCSequenceSize.mismatch(inHvcC: body) }
@@ -135,7 +140,9 @@ struct HEIFBoxes: Equatable, Sendable {
             if visits > 100_000 || path.contains(item) { return true }
             path.insert(item)
             defer { path.remove(item) }
-            if missingReference == nil, let absent = (dimg[item] ?? []).first(where: { types[$0] == nil }) { missingReference = absent }
+            if missingReference == nil, let absent = (dimg[item] ?? []).first(where: { types[$0] == nil }) {
+                missingReference = absent
+            }
             return (dimg[item] ?? []).contains { walk($0) }
         }
         referenceLoop = walk(primary)
@@ -157,7 +164,9 @@ struct HEIFBoxes: Equatable, Sendable {
                     // grid: version, flags, rows-1, columns-1, then the size; iovl: version,
                     // flags, four fill values (2 or 4 bytes), then the size.
                     let at = d.startIndex + (type == "grid" ? 4 : 2 + (wide ? 16 : 8))
-                    if let w = Self.uint(d, at, wide ? 4 : 2), let h = Self.uint(d, at + (wide ? 4 : 2), wide ? 4 : 2), w > 0, h > 0 {
+                    if let w = Self.uint(d, at, wide ? 4 : 2), let h = Self.uint(d, at + (wide ? 4 : 2), wide ? 4 : 2),
+                        w > 0, h > 0
+                    {
                         size = PixelSize(width: Int(w), height: Int(h))
                     }
                 }
@@ -221,10 +230,15 @@ struct HEIFBoxes: Equatable, Sendable {
     static func location(of item: UInt32, iloc b: ArraySlice<UInt8>) -> (method: Int, offset: Int, length: Int)? {
         guard b.count >= 8 else { return nil }
         let version = b[b.startIndex]
-        let sizes = b[b.startIndex + 4], more = b[b.startIndex + 5]
-        let offsetSize = Int(sizes >> 4), lengthSize = Int(sizes & 15), baseSize = Int(more >> 4)
+        let sizes = b[b.startIndex + 4]
+        let more = b[b.startIndex + 5]
+        let offsetSize = Int(sizes >> 4)
+        let lengthSize = Int(sizes & 15)
+        let baseSize = Int(more >> 4)
         let indexSize = version >= 1 ? Int(more & 15) : 0
-        guard [0, 4, 8].contains(offsetSize), [0, 4, 8].contains(lengthSize), [0, 4, 8].contains(baseSize), [0, 4, 8].contains(indexSize) else {
+        guard [0, 4, 8].contains(offsetSize), [0, 4, 8].contains(lengthSize), [0, 4, 8].contains(baseSize),
+            [0, 4, 8].contains(indexSize)
+        else {
             return nil
         }
         func read(_ at: Int, _ size: Int) -> Int? {
@@ -263,7 +277,8 @@ struct HEIFBoxes: Equatable, Sendable {
     /// An `ipma` box: each item's property indices (1-based).
     static func associations(_ b: ArraySlice<UInt8>) -> [UInt32: [Int]] {
         guard b.count >= 8, let count = uint(b, b.startIndex + 4, 4) else { return [:] }
-        let version = b[b.startIndex], wide = b[b.startIndex + 3] & 1 == 1
+        let version = b[b.startIndex]
+        let wide = b[b.startIndex + 3] & 1 == 1
         var out: [UInt32: [Int]] = [:]
         var i = b.startIndex + 8
         for _ in 0..<min(Int(count), 65536) {
@@ -302,7 +317,8 @@ struct HEIFBoxes: Equatable, Sendable {
 
     static func fourCC(_ b: ArraySlice<UInt8>, _ at: Int) -> String {
         guard at >= b.startIndex, at + 4 <= b.endIndex else { return "" }
-        return String(decoding: b[at..<(at + 4)].map { (0x20..<0x7F).contains($0) ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
+        return String(
+            decoding: b[at..<(at + 4)].map { (0x20..<0x7F).contains($0) ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
     }
 }
 
@@ -327,7 +343,9 @@ extension HEIFBoxes {
         func find(_ type: String, in range: Range<Int>) -> (start: Int, header: Int, size: Int)? {
             var i = range.lowerBound
             while i + 8 <= range.upperBound {
-                guard let s = uint(bytes[...], i, 4).map(Int.init), s >= 8, i + s <= range.upperBound else { return nil }
+                guard let s = uint(bytes[...], i, 4).map(Int.init), s >= 8, i + s <= range.upperBound else {
+                    return nil
+                }
                 if fourCC(bytes[...], i + 4) == type { return (i, 8, s) }
                 i += s
             }
@@ -351,7 +369,8 @@ extension HEIFBoxes {
         }
         let irot = property
         let index = count + 1
-        let version = bytes[ipma.start + 8], wide = bytes[ipma.start + 11] & 1 == 1
+        let version = bytes[ipma.start + 8]
+        let wide = bytes[ipma.start + 11] & 1 == 1
         guard wide || index < 128 else { return nil }
         // The primary item and its auxiliary images (alpha: `auxl` references to the primary),
         // which must turn with it or libheif drops them.
@@ -360,7 +379,9 @@ extension HEIFBoxes {
             let idSize = bytes[iref.start + 8] == 0 ? 2 : 4
             for r in boxes(bytes[(iref.start + 12)..<(iref.start + iref.size)]) where r.type == "auxl" {
                 let e = r.body
-                guard let from = uint(e, e.startIndex, idSize), let k = uint(e, e.startIndex + idSize, 2) else { continue }
+                guard let from = uint(e, e.startIndex, idSize), let k = uint(e, e.startIndex + idSize, 2) else {
+                    continue
+                }
                 let to = (0..<Int(k)).compactMap { uint(e, e.startIndex + idSize + 2 + $0 * idSize, idSize) }
                 if to.contains(primary) { targets.insert(from) }
             }
@@ -400,8 +421,10 @@ extension HEIFBoxes {
         var p = iloc.start + (iloc.start > iprp.start ? delta : 0) + 8
         let v = out[p]
         p += 4
-        let offsetSize = Int(out[p] >> 4), lengthSize = Int(out[p] & 15)
-        let baseSize = Int(out[p + 1] >> 4), indexSize = v == 1 || v == 2 ? Int(out[p + 1] & 15) : 0
+        let offsetSize = Int(out[p] >> 4)
+        let lengthSize = Int(out[p] & 15)
+        let baseSize = Int(out[p + 1] >> 4)
+        let indexSize = v == 1 || v == 2 ? Int(out[p + 1] & 15) : 0
         p += 2
         guard let items = uint(out[...], p, v < 2 ? 2 : 4) else { return nil }
         p += v < 2 ? 2 : 4
@@ -430,7 +453,9 @@ extension HEIFBoxes {
                 p += indexSize
                 guard p + offsetSize + lengthSize <= out.count else { return nil }
                 let offset = read(p, offsetSize)
-                if method == 0 && base == 0 && offsetSize > 0 && offset >= oldEnd { write(p, offsetSize, offset + delta) }
+                if method == 0 && base == 0 && offsetSize > 0 && offset >= oldEnd {
+                    write(p, offsetSize, offset + delta)
+                }
                 p += offsetSize + lengthSize
             }
         }

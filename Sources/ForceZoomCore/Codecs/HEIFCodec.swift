@@ -48,7 +48,9 @@ final class HEIFDecoder: ImageDecoder {
     static let registration = InputFormatInfo(
         format: .heif, names: ["HEIF/HEIC", "AVIF"], extensions: ["heic", "heif", "hif", "avif"],
         capabilities: [.alpha, .deepSamples, .embeddedThumbnails, .exif, .icc])
-    static let brands: Set<String> = ["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1", "avif", "avis", "miaf"]
+    static let brands: Set<String> = [
+        "heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1", "avif", "avis", "miaf",
+    ]
     static func sniff(_ head: [UInt8]) -> Bool {
         guard head.count >= 12, Array(head[4..<8]) == Array("ftyp".utf8) else { return false }
         var i = 8
@@ -128,7 +130,9 @@ final class HEIFDecoder: ImageDecoder {
         if threadError != 0 {
             throw .readFailed(
                 path: path,
-                reason: "cannot start a thread for the HEVC decoder (\(Errno(threadError)); is the process limit, ulimit -u, reached?)")
+                reason:
+                    "cannot start a thread for the HEVC decoder (\(Errno(threadError)); is the process limit, ulimit -u, reached?)"
+            )
         }
         let limit = options.maxMemory > 0 ? Int(min(options.maxMemory, Int64(Int.max - 1))) : Int.max - 1
         guard let file = try HEIFFileBytes.load(source, limit: limit, path: path) else {
@@ -153,7 +157,8 @@ final class HEIFDecoder: ImageDecoder {
             throw .corruptHeader(path: path, detail: "the image's derivation references (dimg) form a loop")
         }
         if let item = boxes.missingReference {
-            throw .corruptHeader(path: path, detail: "the image derives from item \(item), which the file does not have")
+            throw .corruptHeader(
+                path: path, detail: "the image derives from item \(item), which the file does not have")
         }
         if let size = boxes.primarySize { try options.checkPixels(size, path: path) }
         // A broken grid fails its decodes, not `info` (its header facts still stand).
@@ -195,8 +200,10 @@ final class HEIFDecoder: ImageDecoder {
         handle = h
 
         // The coded size (ispe) is what the codec decodes: check it, then the size after the transformations.
-        let coded = PixelSize(width: Int(fz_heif_image_handle_get_ispe_width(h)), height: Int(fz_heif_image_handle_get_ispe_height(h)))
-        storedSize = PixelSize(width: Int(fz_heif_image_handle_get_width(h)), height: Int(fz_heif_image_handle_get_height(h)))
+        let coded = PixelSize(
+            width: Int(fz_heif_image_handle_get_ispe_width(h)), height: Int(fz_heif_image_handle_get_ispe_height(h)))
+        storedSize = PixelSize(
+            width: Int(fz_heif_image_handle_get_width(h)), height: Int(fz_heif_image_handle_get_height(h)))
         let alpha = fz_heif_image_handle_has_alpha_channel(h) != 0
         pixelFormat = alpha ? .rgba : .rgb
         let depth = Int(fz_heif_image_handle_get_luma_bits_per_pixel(h))
@@ -209,7 +216,10 @@ final class HEIFDecoder: ImageDecoder {
             for id in ids.prefix(n) {
                 var t: OpaquePointer?
                 if fz_heif_image_handle_get_thumbnail(h, id, &t).code == heif_error_Ok, let t {
-                    thumbnails.append(PixelSize(width: Int(fz_heif_image_handle_get_width(t)), height: Int(fz_heif_image_handle_get_height(t))))
+                    thumbnails.append(
+                        PixelSize(
+                            width: Int(fz_heif_image_handle_get_width(t)),
+                            height: Int(fz_heif_image_handle_get_height(t))))
                     fz_heif_image_handle_release(t)
                 }
             }
@@ -219,7 +229,9 @@ final class HEIFDecoder: ImageDecoder {
         // An ICC profile (`colr` prof/rICC), at most the chunk limit.
         var iccBytes: [UInt8]?
         let iccSize = fz_heif_image_handle_get_raw_color_profile_size(h)
-        if (profile == heif_color_profile_type_prof || profile == heif_color_profile_type_rICC), iccSize > 0, iccSize <= options.chunkLimit {
+        if profile == heif_color_profile_type_prof || profile == heif_color_profile_type_rICC, iccSize > 0,
+            iccSize <= options.chunkLimit
+        {
             var bytes = [UInt8](repeating: 0, count: iccSize)
             if fz_heif_image_handle_get_raw_color_profile(h, &bytes).code == heif_error_Ok { iccBytes = bytes }
         }
@@ -257,7 +269,10 @@ final class HEIFDecoder: ImageDecoder {
             if size > 4 && size < 1 << 24 {
                 var block = [UInt8](repeating: 0, count: size)
                 if fz_heif_image_handle_get_metadata(h, exifID, &block).code == heif_error_Ok {
-                    let skip = 4 + Int(UInt32(block[0]) << 24 | UInt32(block[1]) << 16 | UInt32(block[2]) << 8 | UInt32(block[3]))
+                    let skip =
+                        4
+                        + Int(
+                            UInt32(block[0]) << 24 | UInt32(block[1]) << 16 | UInt32(block[2]) << 8 | UInt32(block[3]))
                     if skip < size { exifBlock = Array(block[skip...]) }
                 }
             }
@@ -304,7 +319,8 @@ final class HEIFDecoder: ImageDecoder {
         if let gridProblem { throw .corrupt(path: path, detail: gridProblem) }
         if let tiles {
             let window = columns.map { $0.clamped(to: 0..<storedSize.width) } ?? 0..<storedSize.width
-            let s = HEIFTileStream(tiles: tiles, columns: window.isEmpty ? 0..<storedSize.width : window, threads: options.threads)
+            let s = HEIFTileStream(
+                tiles: tiles, columns: window.isEmpty ? 0..<storedSize.width : window, threads: options.threads)
             try options.checkMemory(s.memory, path: path)
             stream = s
             return RowLayout(firstColumn: s.columns.lowerBound, width: s.columns.count, height: storedSize.height)
@@ -408,7 +424,8 @@ final class HEIFDecoder: ImageDecoder {
         guard err.code == heif_error_Ok, let t else { throw Self.error(err, path: path, header: false) }
         defer { fz_heif_image_handle_release(t) }
         let alpha = fz_heif_image_handle_has_alpha_channel(t) != 0
-        let size = PixelSize(width: Int(fz_heif_image_handle_get_width(t)), height: Int(fz_heif_image_handle_get_height(t)))
+        let size = PixelSize(
+            width: Int(fz_heif_image_handle_get_width(t)), height: Int(fz_heif_image_handle_get_height(t)))
         try options.checkPixels(size, path: path)
         guard let decodeOptions = fz_heif_decoding_options_alloc() else {
             throw .readFailed(path: path, reason: "libheif could not allocate decoding options")
@@ -453,7 +470,8 @@ final class HEIFDecoder: ImageDecoder {
         let n = min(rows, storedSize.height - next)
         let rowBytes = storedSize.width * pixelFormat.channels
         for k in 0..<max(0, n) {
-            buffer.baseAddress!.advanced(by: k * rowBytes).copyMemory(from: plane + (next + k) * stride, byteCount: rowBytes)
+            buffer.baseAddress!.advanced(by: k * rowBytes).copyMemory(
+                from: plane + (next + k) * stride, byteCount: rowBytes)
         }
         next += max(0, n)
         return max(0, n)
@@ -471,9 +489,13 @@ final class HEIFDecoder: ImageDecoder {
             return .readFailed(path: path, reason: "libheif: \(message)")
         default:
             if e.subcode == heif_suberror_End_of_data {
-                return header ? .truncatedHeader(path: path, detail: "libheif: \(message)") : .truncated(path: path, detail: "libheif: \(message)")
+                return header
+                    ? .truncatedHeader(path: path, detail: "libheif: \(message)")
+                    : .truncated(path: path, detail: "libheif: \(message)")
             }
-            return header ? .corruptHeader(path: path, detail: "libheif: \(message)") : .corrupt(path: path, detail: "libheif: \(message)")
+            return header
+                ? .corruptHeader(path: path, detail: "libheif: \(message)")
+                : .corrupt(path: path, detail: "libheif: \(message)")
         }
     }
 }
@@ -488,9 +510,12 @@ extension HEIFDetails: CodecDetails {
         if let tileSize { grid = "\(codec) grid of \(gridColumns)x\(gridRows) tiles of \(tileSize)" }
         var parts = ["brand \(brand)", gridTiles > 0 ? grid : codec, "\(bitDepth)-bit"]
         if hasAlpha { parts.append("alpha") }
-        if !transformations.isEmpty { parts.append(transformations.joined(separator: " + ") + " (applied; coded \(codedSize))") }
+        if !transformations.isEmpty {
+            parts.append(transformations.joined(separator: " + ") + " (applied; coded \(codedSize))")
+        }
         if !thumbnails.isEmpty {
-            parts.append("thumbnail\(thumbnails.count == 1 ? "" : "s") " + thumbnails.map(\.description).joined(separator: ", "))
+            parts.append(
+                "thumbnail\(thumbnails.count == 1 ? "" : "s") " + thumbnails.map(\.description).joined(separator: ", "))
         }
         if let nclx { parts.append("nclx \(nclx[0])/\(nclx[1])/\(nclx[2]) \(nclx[3] == 1 ? "full" : "limited") range") }
         if colorType == "prof" || colorType == "rICC" { parts.append("ICC profile (not applied)") }
@@ -507,7 +532,8 @@ extension HEIFDetails: CodecDetails {
             ("compatibleBrands", .array(compatibleBrands.map { .string($0) })),
             ("codec", .string(codec)), ("gridTiles", .int(gridTiles)),
             ("gridColumns", .int(gridColumns)), ("gridRows", .int(gridRows)),
-            ("tileWidth", tileSize.map { .int($0.width) } ?? .null), ("tileHeight", tileSize.map { .int($0.height) } ?? .null),
+            ("tileWidth", tileSize.map { .int($0.width) } ?? .null),
+            ("tileHeight", tileSize.map { .int($0.height) } ?? .null),
             ("alpha", .bool(hasAlpha)),
             ("transformations", .array(transformations.map { .string($0) })),
             ("thumbnails", .array(thumbnails.map { .array([.int($0.width), .int($0.height)]) })),
@@ -571,10 +597,13 @@ enum HEIFEncoder {
         err = fz_heif_image_create(Int32(source.width), Int32(source.height), heif_colorspace_RGB, chroma, &img)
         guard err.code == heif_error_Ok, let img else { throw fail("cannot make the image", err) }
         defer { fz_heif_image_release(img) }
-        err = fz_heif_image_add_plane(img, heif_channel_interleaved, Int32(source.width), Int32(source.height), tenBit == nil ? 8 : 10)
+        err = fz_heif_image_add_plane(
+            img, heif_channel_interleaved, Int32(source.width), Int32(source.height), tenBit == nil ? 8 : 10)
         guard err.code == heif_error_Ok else { throw fail("cannot add the plane", err) }
         var stride: Int32 = 0
-        guard let plane = fz_heif_image_get_plane(img, heif_channel_interleaved, &stride) else { throw fail("no plane") }
+        guard let plane = fz_heif_image_get_plane(img, heif_channel_interleaved, &stride) else {
+            throw fail("no plane")
+        }
         let rowBytes = source.width * source.format.channels
         if let tenBit {
             // Little-endian 16-bit words, 10 significant bits, as RRGGBB_LE says.
@@ -604,7 +633,9 @@ enum HEIFEncoder {
         guard err.code == heif_error_Ok, let handle else { throw fail("encoding failed", err) }
         defer { fz_heif_image_handle_release(handle) }
         if let exif {
-            err = exif.withUnsafeBytes { fz_heif_context_add_exif_metadata(ctx, handle, $0.baseAddress, Int32(exif.count)) }
+            err = exif.withUnsafeBytes {
+                fz_heif_context_add_exif_metadata(ctx, handle, $0.baseAddress, Int32(exif.count))
+            }
             guard err.code == heif_error_Ok else { throw fail("cannot add EXIF", err) }
         }
         if let xmp {
@@ -619,7 +650,9 @@ enum HEIFEncoder {
             if let data { sink.bytes += UnsafeRawBufferPointer(start: data, count: size) }
             return heif_error(code: heif_error_Ok, subcode: heif_suberror_Unspecified, message: nil)
         }
-        err = withExtendedLifetime(sink) { fz_heif_context_write(ctx, &writer, Unmanaged.passUnretained(sink).toOpaque()) }
+        err = withExtendedLifetime(sink) {
+            fz_heif_context_write(ctx, &writer, Unmanaged.passUnretained(sink).toOpaque())
+        }
         guard err.code == heif_error_Ok else { throw fail("writing failed", err) }
         var bytes = sink.bytes
         if rotation != 0 {

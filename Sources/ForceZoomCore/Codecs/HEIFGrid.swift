@@ -71,7 +71,8 @@ struct HEIFGrid: Sendable {
         // An alpha grid: an auxiliary item whose auxC names alpha, referring to the primary.
         for (from, to) in items.auxl where to.contains(primary) && items.types[from] == "grid" {
             guard let aux = items.properties(of: from).first(where: { $0.0 == "auxC" }),
-                String(decoding: aux.1, as: UTF8.self).contains("alpha") || String(decoding: aux.1, as: UTF8.self).contains("auxid:1")
+                String(decoding: aux.1, as: UTF8.self).contains("alpha")
+                    || String(decoding: aux.1, as: UTF8.self).contains("auxid:1")
             else { continue }
             guard let (alphaLayout, alphaTiles, alphaType) = try grid(from, items, bytes, fileSize), alphaType == type,
                 alphaLayout.columns == layout.columns, alphaLayout.rows == layout.rows, alphaLayout.tile == layout.tile,
@@ -95,7 +96,8 @@ struct HEIFGrid: Sendable {
         }
         let d = source[(source.startIndex + e.lowerBound)..<(source.startIndex + e.upperBound)]
         let wide = d[d.startIndex + 1] & 1 == 1
-        let rows = Int(d[d.startIndex + 2]) + 1, columns = Int(d[d.startIndex + 3]) + 1
+        let rows = Int(d[d.startIndex + 2]) + 1
+        let columns = Int(d[d.startIndex + 3]) + 1
         guard let w = HEIFBoxes.uint(d, d.startIndex + 4, wide ? 4 : 2),
             let h = HEIFBoxes.uint(d, d.startIndex + (wide ? 8 : 6), wide ? 4 : 2)
         else { throw Invalid(detail: "the grid descriptor of item \(item) is cut short") }
@@ -109,11 +111,13 @@ struct HEIFGrid: Sendable {
         tiles.reserveCapacity(ids.count)
         for (k, id) in ids.enumerated() {
             guard items.types[id] == type else {
-                throw Invalid(detail: "tile \(k) is \(HEIFBoxes.codec(items.types[id] ?? "")), not \(HEIFBoxes.codec(type))")
+                throw Invalid(
+                    detail: "tile \(k) is \(HEIFBoxes.codec(items.types[id] ?? "")), not \(HEIFBoxes.codec(type))")
             }
             let props = items.properties(of: id)
             guard let ispe = props.first(where: { $0.0 == "ispe" }),
-                let tw = HEIFBoxes.uint(ispe.1, ispe.1.startIndex + 4, 4), let th = HEIFBoxes.uint(ispe.1, ispe.1.startIndex + 8, 4)
+                let tw = HEIFBoxes.uint(ispe.1, ispe.1.startIndex + 4, 4),
+                let th = HEIFBoxes.uint(ispe.1, ispe.1.startIndex + 8, 4)
             else { throw Invalid(detail: "tile \(k) has no size (ispe)") }
             let tileSize = PixelSize(width: Int(tw), height: Int(th))
             if size == nil { size = tileSize }
@@ -130,7 +134,8 @@ struct HEIFGrid: Sendable {
             }
             tiles.append(
                 Tile(
-                    properties: [Items.box(config.0, config.1)] + props.filter { $0.0 == "pixi" }.map { Items.box($0.0, $0.1) },
+                    properties: [Items.box(config.0, config.1)]
+                        + props.filter { $0.0 == "pixi" }.map { Items.box($0.0, $0.1) },
                     extents: ranges))
         }
         guard let tile = size,
@@ -159,7 +164,9 @@ extension HEIFGrid {
 
         init?(_ bytes: [UInt8]) {
             let top = HEIFBoxes.boxes(bytes[...])
-            if let ftyp = top.first(where: { $0.type == "ftyp" }) { brand = HEIFBoxes.fourCC(ftyp.body, ftyp.body.startIndex) }
+            if let ftyp = top.first(where: { $0.type == "ftyp" }) {
+                brand = HEIFBoxes.fourCC(ftyp.body, ftyp.body.startIndex)
+            }
             guard let meta = top.first(where: { $0.type == "meta" }), meta.body.count >= 4 else { return nil }
             for child in HEIFBoxes.boxes(meta.body.dropFirst(4)) {
                 let b = child.body
@@ -186,7 +193,8 @@ extension HEIFGrid {
                     let n = v == 0 ? 2 : 4
                     for r in HEIFBoxes.boxes(b.dropFirst(4)) where r.type == "dimg" || r.type == "auxl" {
                         let e = r.body
-                        guard let from = HEIFBoxes.uint(e, e.startIndex, n), let count = HEIFBoxes.uint(e, e.startIndex + n, 2)
+                        guard let from = HEIFBoxes.uint(e, e.startIndex, n),
+                            let count = HEIFBoxes.uint(e, e.startIndex + n, 2)
                         else { continue }
                         let to = (0..<Int(count)).compactMap { HEIFBoxes.uint(e, e.startIndex + n + 2 + $0 * n, n) }
                         if r.type == "dimg" { dimg[from, default: []] += to } else { auxl[from, default: []] += to }
@@ -203,16 +211,21 @@ extension HEIFGrid {
 
         static func box(_ type: String, _ body: ArraySlice<UInt8>) -> [UInt8] {
             let n = UInt32(body.count + 8)
-            return [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + Array(type.utf8) + body
+            return [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + Array(type.utf8)
+                + body
         }
 
         /// Every item's extents from an `iloc` box (all of them, unlike `HEIFBoxes.location`).
         static func locations(_ b: ArraySlice<UInt8>) -> [UInt32: (Int, [Range<Int>])] {
             guard b.count >= 8 else { return [:] }
             let version = b[b.startIndex]
-            let offsetSize = Int(b[b.startIndex + 4] >> 4), lengthSize = Int(b[b.startIndex + 4] & 15)
-            let baseSize = Int(b[b.startIndex + 5] >> 4), indexSize = version >= 1 ? Int(b[b.startIndex + 5] & 15) : 0
-            guard [offsetSize, lengthSize, baseSize, indexSize].allSatisfy({ [0, 4, 8].contains($0) }) else { return [:] }
+            let offsetSize = Int(b[b.startIndex + 4] >> 4)
+            let lengthSize = Int(b[b.startIndex + 4] & 15)
+            let baseSize = Int(b[b.startIndex + 5] >> 4)
+            let indexSize = version >= 1 ? Int(b[b.startIndex + 5] & 15) : 0
+            guard [offsetSize, lengthSize, baseSize, indexSize].allSatisfy({ [0, 4, 8].contains($0) }) else {
+                return [:]
+            }
             func read(_ at: Int, _ size: Int) -> Int? {
                 if size == 0 { return 0 }
                 if size == 8 { return HEIFBoxes.uint64(b, at).flatMap { $0 <= UInt64(Int32.max) ? Int($0) : nil } }

@@ -93,9 +93,12 @@ struct HEIFTileDecoder: @unchecked Sendable {
             let text = e.message.map { String(cString: $0) } ?? "error \(e.code.rawValue)"
             let message = "tile \(k): libheif: " + text.split(whereSeparator: \.isNewline).joined(separator: " ")
             if e.code == heif_error_Memory_allocation_error { return .readFailed(path: path, reason: message) }
-            return e.subcode == heif_suberror_End_of_data ? .truncated(path: path, detail: message) : .corrupt(path: path, detail: message)
+            return e.subcode == heif_suberror_End_of_data
+                ? .truncated(path: path, detail: message) : .corrupt(path: path, detail: message)
         }
-        guard let ctx = fz_heif_context_alloc() else { throw .readFailed(path: path, reason: "libheif could not allocate a context") }
+        guard let ctx = fz_heif_context_alloc() else {
+            throw .readFailed(path: path, reason: "libheif could not allocate a context")
+        }
         defer { fz_heif_context_free(ctx) }
         // withUnsafeBytes rethrows untyped errors: the closure hands back a Result.
         return try bytes.withUnsafeBytes { raw in
@@ -113,7 +116,8 @@ struct HEIFTileDecoder: @unchecked Sendable {
                 options.pointee.convert_hdr_to_8bit = 1
                 var img: OpaquePointer?
                 err = fz_heif_decode_image(
-                    handle, &img, heif_colorspace_RGB, alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, options)
+                    handle, &img, heif_colorspace_RGB,
+                    alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, options)
                 guard err.code == heif_error_Ok, let img else { throw fail(err) }
                 defer { fz_heif_image_release(img) }
                 let format: PixelFormat = alpha ? .rgba : .rgb
@@ -128,7 +132,8 @@ struct HEIFTileDecoder: @unchecked Sendable {
                 var pixels = [UInt8](repeating: 0, count: rowBytes * size.height)
                 pixels.withUnsafeMutableBytes { out in
                     for y in 0..<size.height {
-                        out.baseAddress!.advanced(by: y * rowBytes).copyMemory(from: p + y * Int(stride), byteCount: rowBytes)
+                        out.baseAddress!.advanced(by: y * rowBytes).copyMemory(
+                            from: p + y * Int(stride), byteCount: rowBytes)
                     }
                 }
                 return Image(width: size.width, height: size.height, format: format, pixels: pixels)

@@ -43,7 +43,8 @@ extension HEIFTileDecoder {
                         for y in part.y..<part.maxY {
                             let s = ((y - place.y) * image.width + (part.x - place.x)) * c
                             let d = ((y - r.y) * r.width + (part.x - r.x)) * c
-                            dst.baseAddress!.advanced(by: d).copyMemory(from: src.baseAddress!.advanced(by: s), byteCount: part.width * c)
+                            dst.baseAddress!.advanced(by: d).copyMemory(
+                                from: src.baseAddress!.advanced(by: s), byteCount: part.width * c)
                         }
                     }
                 }

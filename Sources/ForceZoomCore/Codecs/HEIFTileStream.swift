@@ -23,7 +23,8 @@ struct HEIFTileStream {
         let canvas = tiles.grid.canvas
         let turned = canvas.orientation.swapsAxes
         var bands: [Range<Int>] = []
-        var start = 0, key = -1
+        var start = 0
+        var key = -1
         for y in 0..<canvas.displayedSize.height {
             let coded = canvas.codedRect(forDisplayed: PixelRect(x: 0, y: y, width: 1, height: 1))
             let k = turned ? coded.x / canvas.tile.width : coded.y / canvas.tile.height
@@ -56,14 +57,17 @@ struct HEIFTileStream {
                 band = nil  // the last band's memory goes before the next is decoded
                 guard let i = bands.firstIndex(where: { $0.contains(next) }) else { break }
                 let r = bands[i]
-                band = try tiles.read([PixelRect(x: columns.lowerBound, y: r.lowerBound, width: columns.count, height: r.count)], threads: threads)[0]
+                band = try tiles.read(
+                    [PixelRect(x: columns.lowerBound, y: r.lowerBound, width: columns.count, height: r.count)],
+                    threads: threads)[0]
                 bandIndex = i
             }
             let r = bands[bandIndex]
             let n = min(rows - done, r.upperBound - next)
             band!.pixels.withUnsafeBytes { src in
                 buffer.baseAddress!.advanced(by: done * rowBytes)
-                    .copyMemory(from: src.baseAddress!.advanced(by: (next - r.lowerBound) * rowBytes), byteCount: n * rowBytes)
+                    .copyMemory(
+                        from: src.baseAddress!.advanced(by: (next - r.lowerBound) * rowBytes), byteCount: n * rowBytes)
             }
             next += n
             done += n

@@ -19,7 +19,9 @@ enum HEVCSequenceSize {
     /// differ from an SPS it carries.
     static func mismatch(inHvcC b: [UInt8]) -> String? {
         guard b.count > 23 else { return nil }
-        let chroma = Int(b[16] & 3), luma = Int(b[17] & 7) + 8, chromaDepth = Int(b[18] & 7) + 8
+        let chroma = Int(b[16] & 3)
+        let luma = Int(b[17] & 7) + 8
+        let chromaDepth = Int(b[18] & 7) + 8
         for sps in declarations(inHvcC: b) {
             if sps.lumaDepth != luma || sps.chromaDepth != chromaDepth || sps.chromaFormat != chroma {
                 return
@@ -75,7 +77,8 @@ enum HEVCSequenceSize {
         guard r.bits(4) != nil, let maxSubLayersMinus1 = r.bits(3), r.bits(1) != nil else { return nil }
         // profile_tier_level(1, maxSubLayersMinus1): 96 bits of general profile and level.
         guard r.skip(96) else { return nil }
-        var profilePresent: [Bool] = [], levelPresent: [Bool] = []
+        var profilePresent: [Bool] = []
+        var levelPresent: [Bool] = []
         for _ in 0..<maxSubLayersMinus1 {
             guard let p = r.bits(1), let l = r.bits(1) else { return nil }
             profilePresent.append(p == 1)
@@ -91,7 +94,9 @@ enum HEVCSequenceSize {
         guard let w = r.unsignedExpGolomb(), let h = r.unsignedExpGolomb(), let window = r.bits(1) else { return nil }
         if window == 1 { for _ in 0..<4 { guard r.unsignedExpGolomb() != nil else { return nil } } }
         guard let luma = r.unsignedExpGolomb(), let chromaDepth = r.unsignedExpGolomb() else { return nil }
-        return Declared(size: PixelSize(width: w, height: h), chromaFormat: chroma, lumaDepth: luma + 8, chromaDepth: chromaDepth + 8)
+        return Declared(
+            size: PixelSize(width: w, height: h), chromaFormat: chroma, lumaDepth: luma + 8,
+            chromaDepth: chromaDepth + 8)
     }
 
     /// Reads bits most significant first, bounded by the data.

@@ -37,14 +37,18 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
             return .unsupported("an ISO media file (\(brand))")
         }
         if starts([0xFF, 0x0A]) || starts([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20]) { return .unsupported("JPEG XL") }
-        if starts([0, 0, 0, 0x0C, 0x6A, 0x50, 0x20, 0x20]) || starts([0xFF, 0x4F, 0xFF, 0x51]) { return .unsupported("JPEG 2000") }
+        if starts([0, 0, 0, 0x0C, 0x6A, 0x50, 0x20, 0x20]) || starts([0xFF, 0x4F, 0xFF, 0x51]) {
+            return .unsupported("JPEG 2000")
+        }
         if ascii("8BPS") { return .unsupported("Photoshop PSD") }
         if ascii("%PDF") { return .unsupported("PDF") }
         if ascii("qoif") { return .unsupported("QOI") }
         if starts([0, 0, 1, 0]) { return .unsupported("ICO") }
         if ascii("\u{8A}MNG") { return .unsupported("MNG") }
         if starts([0x76, 0x2F, 0x31, 0x01]) { return .unsupported("OpenEXR") }
-        if ascii("P") && head.count > 2 && (0x31...0x37).contains(head[1]) && [0x0A, 0x0D, 0x20, 0x09].contains(head[2]) {
+        if ascii("P") && head.count > 2 && (0x31...0x37).contains(head[1])
+            && [0x0A, 0x0D, 0x20, 0x09].contains(head[2])
+        {
             return .unsupported("Netpbm")
         }
         if ascii("<svg") || ascii("<?xml") { return .unsupported("SVG/XML") }

@@ -33,7 +33,8 @@ public struct ImageHeader: Equatable, Sendable {
 
 extension ImageHeader {
     public static func == (a: ImageHeader, b: ImageHeader) -> Bool {
-        a.format == b.format && a.storedSize == b.storedSize && a.pixelFormat == b.pixelFormat && a.bitDepth == b.bitDepth
+        a.format == b.format && a.storedSize == b.storedSize && a.pixelFormat == b.pixelFormat
+            && a.bitDepth == b.bitDepth
             && a.exifOrientationValue == b.exifOrientationValue && a.orientation == b.orientation && a.color == b.color
             && a.details.isEqual(to: b.details)
     }

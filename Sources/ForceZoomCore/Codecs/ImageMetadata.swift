@@ -157,7 +157,8 @@ public struct CarriedMetadata: Hashable, Sendable {
     /// JPEG's 64 KiB segment is left out, with a warning. (The rewritten EXIF's length does
     /// not depend on the output's size: the dimensions are LONGs in their entries.)
     public func fitting(_ format: ImageFormat) -> (CarriedMetadata?, warnings: [String]) {
-        var fitted = self, warnings: [String] = []
+        var fitted = self
+        var warnings: [String] = []
         fitted.written = nil
         guard format == .jpeg else {
             fitted.iptc = nil  // no place for it outside JPEG

@@ -30,7 +30,8 @@ public final class ImageReader {
     }
 
     /// Reads an image held in memory (a download, a fuzzer's input), as `init(path:)` reads a file.
-    public convenience init(bytes: [UInt8], name: String, options: DecodeOptions = DecodeOptions()) throws(DecodeError) {
+    public convenience init(bytes: [UInt8], name: String, options: DecodeOptions = DecodeOptions()) throws(DecodeError)
+    {
         try self.init(source: ImageSource(bytes: bytes, name: name), options: options)
     }
 
@@ -43,7 +44,9 @@ public final class ImageReader {
         let type: any ImageDecoder.Type
         switch source.sniffed {
         case .supported:
-            guard let t = ImageDecoders.decoder(for: source.head) else { throw .notAnImage(path: name, what: "no decoder") }
+            guard let t = ImageDecoders.decoder(for: source.head) else {
+                throw .notAnImage(path: name, what: "no decoder")
+            }
             type = t
         case .unsupported(let what): throw .unsupportedFormat(path: name, format: what)
         case .text: throw .notAnImage(path: name, what: "the file is text")
@@ -82,7 +85,9 @@ public final class ImageReader {
             return images
         }
         let pieces = try readPieces(rects, deep: false)
-        return zip(rects, pieces).map { Image(width: $0.width, height: $0.height, format: header.pixelFormat, pixels: $1) }
+        return zip(rects, pieces).map {
+            Image(width: $0.width, height: $0.height, format: header.pixelFormat, pixels: $1)
+        }
     }
 
     /// Whether the image has samples deeper than 8 bits that its decoder can keep
@@ -95,7 +100,9 @@ public final class ImageReader {
     /// `readStored` does, from an image with `hasDeepSamples`.
     public func readStored16(_ rects: [PixelRect]) throws(DecodeError) -> [Image16] {
         let pieces = try readPieces(rects, deep: true)
-        return zip(rects, pieces).map { Image16(width: $0.width, height: $0.height, format: header.pixelFormat, bytes: $1) }
+        return zip(rects, pieces).map {
+            Image16(width: $0.width, height: $0.height, format: header.pixelFormat, bytes: $1)
+        }
     }
 
     /// The samples of each rectangle, rows packed, 1 or (`deep`) 2 bytes a sample.

@@ -72,7 +72,9 @@ public enum ImageWriter {
         let (exifBlock, xmpBlock) = metadata?.blocks(for: image.size) ?? (nil, nil)
         switch encoding {
         case .png(let settings):
-            let writer = try PNGWriter(file: out.file, path: out.path, size: image.size, format: image.format, settings: settings, color: color)
+            let writer = try PNGWriter(
+                file: out.file, path: out.path, size: image.size, format: image.format, settings: settings, color: color
+            )
             try writer.write(exif: exifBlock, xmp: xmpBlock)
             if ParallelPNGEncoder.worthIt(image, threads: threads) {
                 try ParallelPNGEncoder.encode(image, settings: settings, threads: threads, into: writer)
@@ -84,7 +86,8 @@ public enum ImageWriter {
             }
         case .jpeg(let quality, let subsampling, let progressive, let exif):
             let flat = image.flattened(onto: background)
-            var coding = JPEGWriter.Coding(quality: quality, subsampling: subsampling, progressive: progressive, app1: exif)
+            var coding = JPEGWriter.Coding(
+                quality: quality, subsampling: subsampling, progressive: progressive, app1: exif)
             // Gray+alpha flattened onto a coloured background becomes RGB: a gray profile no longer fits.
             coding.icc = flat.format.isGray == image.format.isGray ? color?.icc : nil
             // A segment holds 65533 bytes: `CarriedMetadata.fitting` warned of larger blocks;
@@ -93,7 +96,8 @@ public enum ImageWriter {
             if exif == nil, let exifBlock { coding.app1 = fits(JPEGMetadata.exifPrefix + exifBlock) }
             coding.app1XMP = fits(xmpBlock.map { JPEGMetadata.xmpNamespace + $0 })
             coding.app13 = fits(metadata?.jpegAPP13)
-            let writer = try JPEGWriter(file: out.file, path: out.path, size: flat.size, channels: flat.format.channels, coding: coding)
+            let writer = try JPEGWriter(
+                file: out.file, path: out.path, size: flat.size, channels: flat.format.channels, coding: coding)
             try inBands(flat) { rows, count throws(OutputError) in try writer.write(rows: rows, count: count) }
             try writer.finish()
         case .webp(let quality, let lossless, let exif):
@@ -103,7 +107,8 @@ public enum ImageWriter {
             try writeBytes(bytes, into: out)
         case .heif(let avif, let quality, let lossless, let exif):
             let bytes = try HEIFEncoder.encode(
-                image, avif: avif, quality: quality, lossless: lossless, exif: exif ?? exifBlock, rotation: 0, xmp: xmpBlock,
+                image, avif: avif, quality: quality, lossless: lossless, exif: exif ?? exifBlock, rotation: 0,
+                xmp: xmpBlock,
                 path: out.path, icc: image.format.isGray ? nil : color?.icc)
             try writeBytes(bytes, into: out)
         }
@@ -111,12 +116,16 @@ public enum ImageWriter {
 
     /// Writes an encoded file's bytes into an open output.
     static func writeBytes(_ bytes: [UInt8], into out: OutputFile) throws(OutputError) {
-        let written = out.file.withStream { stream in bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, bytes.count, stream) } }
+        let written = out.file.withStream { stream in
+            bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, bytes.count, stream) }
+        }
         if written != bytes.count { throw .writeFailed(path: out.path, reason: "short write") }
     }
 
     /// Hands an image's rows to `write` 64 at a time, so no encoder copies it whole.
-    static func inBands(_ image: Image, _ write: (UnsafeRawBufferPointer, Int) throws(OutputError) -> Void) throws(OutputError) {
+    static func inBands(_ image: Image, _ write: (UnsafeRawBufferPointer, Int) throws(OutputError) -> Void)
+        throws(OutputError)
+    {
         let band = 64
         try image.pixels.withBytes { buffer throws(OutputError) in
             var y = 0

@@ -29,7 +29,8 @@ final class InterlacedBuffer {
     func read(into out: UnsafeMutableRawBufferPointer, rows: Int) -> Int {
         let n = min(rows, height - next)
         guard n > 0 else { return 0 }
-        out.baseAddress!.copyMemory(from: buffer.bytes.baseAddress!.advanced(by: next * rowBytes), byteCount: n * rowBytes)
+        out.baseAddress!.copyMemory(
+            from: buffer.bytes.baseAddress!.advanced(by: next * rowBytes), byteCount: n * rowBytes)
         next += n
         return n
     }

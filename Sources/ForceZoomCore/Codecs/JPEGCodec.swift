@@ -55,19 +55,23 @@ final class JPEGReader {
     init(file: CFile, path: String, options: DecodeOptions) throws(DecodeError) {
         var out: OpaquePointer?
         let maxMemory = options.maxMemory > 0 ? Int(options.maxMemory) : 0
-        let status = file.withStream { fz_jpeg_open($0, options.lenient ? 0 : 1, Int32(clamping: options.maxScans), maxMemory, &out) }
+        let status = file.withStream {
+            fz_jpeg_open($0, options.lenient ? 0 : 1, Int32(clamping: options.maxScans), maxMemory, &out)
+        }
         guard let reader = out else { throw .readFailed(path: path, reason: "out of memory") }
         let h = fz_jpeg_header_of(reader)!.pointee
         let stored = PixelSize(width: Int(h.width), height: Int(h.height))
         let n = Int(h.components)
         let hs = [h.h_samp.0, h.h_samp.1, h.h_samp.2, h.h_samp.3].map { Int($0) }
         let vs = [h.v_samp.0, h.v_samp.1, h.v_samp.2, h.v_samp.3].map { Int($0) }
-        let needed = Self.memoryNeeded(size: stored, components: min(n, 4), h: hs, v: vs, multipleScans: h.multiple_scans != 0)
+        let needed = Self.memoryNeeded(
+            size: stored, components: min(n, 4), h: hs, v: vs, multipleScans: h.multiple_scans != 0)
         do throws(DecodeError) {
             // A header cut off after the SOF still meets the pixel limit first.
             try options.checkPixels(stored, path: path)
             if status != FZ_OK {
-                throw Self.classify(fz_jpeg_failure_of(reader), String(cString: fz_jpeg_message(reader)), path: path, header: true)
+                throw Self.classify(
+                    fz_jpeg_failure_of(reader), String(cString: fz_jpeg_message(reader)), path: path, header: true)
             }
             try options.checkMemory(needed, path: path)
         } catch {
@@ -99,7 +103,9 @@ final class JPEGReader {
         }
         xmp = bytes(h.xmp, h.xmp_length)
         photoshop = bytes(h.app13, h.app13_length)
-        icc = h.icc.flatMap { p in h.icc_length > 0 ? Array(UnsafeBufferPointer(start: p, count: Int(h.icc_length))) : nil }
+        icc = h.icc.flatMap { p in
+            h.icc_length > 0 ? Array(UnsafeBufferPointer(start: p, count: Int(h.icc_length))) : nil
+        }
     }
 
     /// The bytes decoding will hold at once, from the header alone: for a progressive or
@@ -108,8 +114,10 @@ final class JPEGReader {
     /// output row. Saturates instead of overflowing.
     static func memoryNeeded(size: PixelSize, components n: Int, h: [Int], v: [Int], multipleScans: Bool) -> Int64 {
         guard n > 0 else { return 0 }
-        let hMax = Double(max(1, h.prefix(n).max() ?? 1)), vMax = Double(max(1, v.prefix(n).max() ?? 1))
-        let w = Double(size.width), ht = Double(size.height)
+        let hMax = Double(max(1, h.prefix(n).max() ?? 1))
+        let vMax = Double(max(1, v.prefix(n).max() ?? 1))
+        let w = Double(size.width)
+        let ht = Double(size.height)
         var bytes = 0.0
         for c in 0..<n {
             let blocksX = (w * Double(max(1, h[c])) / hMax / 8).rounded(.up)
@@ -137,8 +145,11 @@ final class JPEGReader {
     /// - Returns: the first column libjpeg will deliver and the delivered row width
     ///   (the crop is widened to iMCU boundaries).
     func start(denominator: Int, columns: Range<Int>?) throws(DecodeError) -> (x: Int, width: Int) {
-        var ox: UInt32 = 0, ow: UInt32 = 0, oh: UInt32 = 0
-        let x = UInt32(columns?.lowerBound ?? 0), w = UInt32(columns?.count ?? 0)
+        var ox: UInt32 = 0
+        var ow: UInt32 = 0
+        var oh: UInt32 = 0
+        let x = UInt32(columns?.lowerBound ?? 0)
+        let w = UInt32(columns?.count ?? 0)
         if fz_jpeg_start(reader, Int32(denominator), x, w, &ox, &ow, &oh) != FZ_OK { throw failure() }
         return (Int(ox), Int(ow))
     }
@@ -151,7 +162,9 @@ final class JPEGReader {
 
     /// Reads `count` rows of `rowBytes` each into `buffer`.
     /// - Returns: rows read (fewer only when lenient and the data broke off).
-    func read(into buffer: UnsafeMutableRawBufferPointer, rows count: Int, rowBytes: Int, warnings: inout [String]) throws(DecodeError) -> Int {
+    func read(into buffer: UnsafeMutableRawBufferPointer, rows count: Int, rowBytes: Int, warnings: inout [String])
+        throws(DecodeError) -> Int
+    {
         var done: UInt32 = 0
         let status = fz_jpeg_read_rows(
             reader, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self),
@@ -178,7 +191,9 @@ final class JPEGReader {
             var message = [CChar](repeating: 0, count: Int(FZ_MESSAGE_MAX))
             let status = icc.withUnsafeBufferPointer { p in
                 message.withUnsafeMutableBufferPointer { m in
-                    fz_jpeg_use_cmyk_profile(reader, p.baseAddress, p.count, options.intent.lcms, options.intent == .absolute ? 0 : 1, m.baseAddress)
+                    fz_jpeg_use_cmyk_profile(
+                        reader, p.baseAddress, p.count, options.intent.lcms, options.intent == .absolute ? 0 : 1,
+                        m.baseAddress)
                 }
             }
             return status == FZ_OK ? nil : message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
@@ -207,7 +222,9 @@ final class JPEGReader {
             cmykConversion = "formula (no CMYK profile; give one with --cmyk-profile)"
         }
         if let passedOver {
-            warnings.append("the embedded ICC profile is not used (\(passedOver)); the CMYK pixels go through the \(cmykConversion ?? "")")
+            warnings.append(
+                "the embedded ICC profile is not used (\(passedOver)); the CMYK pixels go through the \(cmykConversion ?? "")"
+            )
         }
     }
 
@@ -225,7 +242,8 @@ final class JPEGReader {
     /// "4:4:4", "4:2:2", "4:2:0", "4:4:0", "4:1:1"... from the luma/chroma factors.
     static func subsampling(h: [Int], v: [Int], components n: Int) -> String {
         guard n >= 3, h[1] > 0, v[1] > 0 else { return n == 1 ? "" : "unknown" }
-        let hr = h[0] / h[1], vr = v[0] / v[1]
+        let hr = h[0] / h[1]
+        let vr = v[0] / v[1]
         switch (hr, vr) {
         case (1, 1): return "4:4:4"
         case (2, 1): return "4:2:2"
@@ -305,34 +323,37 @@ final class JPEGWriter {
     /// Starts a JPEG of `channels` (1 gray, 3 RGB, 4 Adobe-inverted CMYK) per pixel.
     init(file: CFile, path: String, size: PixelSize, channels: Int, coding: Coding) throws(OutputError) {
         var out: OpaquePointer?
-        let app1 = coding.app1 ?? [], icc = coding.icc ?? [], xmp = coding.app1XMP ?? [], app13 = coding.app13 ?? []
+        let app1 = coding.app1 ?? []
+        let icc = coding.icc ?? []
+        let xmp = coding.app1XMP ?? []
+        let app13 = coding.app13 ?? []
         let status = file.withStream { stream in
             app1.withUnsafeBufferPointer { a in
                 icc.withUnsafeBufferPointer { p in
-                  xmp.withUnsafeBufferPointer { x in
-                   app13.withUnsafeBufferPointer { irb in
-                    var spec = fz_jpeg_spec()
-                    spec.width = UInt32(size.width)
-                    spec.height = UInt32(size.height)
-                    spec.channels = Int32(channels)
-                    spec.quality = Int32(coding.quality)
-                    spec.subsampling = Int32(coding.subsampling)
-                    spec.progressive = coding.progressive ? 1 : 0
-                    spec.arithmetic = coding.arithmetic ? 1 : 0
-                    spec.rgb_coded = coding.rgbCoded ? 1 : 0
-                    spec.ycck = coding.ycck ? 1 : 0
-                    spec.restart_rows = Int32(coding.restartRows)
-                    spec.app1 = a.count > 0 ? a.baseAddress : nil
-                    spec.app1_length = UInt32(a.count)
-                    spec.icc = p.count > 0 ? p.baseAddress : nil
-                    spec.icc_length = UInt32(p.count)
-                    spec.app1_xmp = x.count > 0 ? x.baseAddress : nil
-                    spec.app1_xmp_length = UInt32(x.count)
-                    spec.app13 = irb.count > 0 ? irb.baseAddress : nil
-                    spec.app13_length = UInt32(irb.count)
-                    return fz_jpeg_writer_begin(stream, &spec, &out)
-                   }
-                  }
+                    xmp.withUnsafeBufferPointer { x in
+                        app13.withUnsafeBufferPointer { irb in
+                            var spec = fz_jpeg_spec()
+                            spec.width = UInt32(size.width)
+                            spec.height = UInt32(size.height)
+                            spec.channels = Int32(channels)
+                            spec.quality = Int32(coding.quality)
+                            spec.subsampling = Int32(coding.subsampling)
+                            spec.progressive = coding.progressive ? 1 : 0
+                            spec.arithmetic = coding.arithmetic ? 1 : 0
+                            spec.rgb_coded = coding.rgbCoded ? 1 : 0
+                            spec.ycck = coding.ycck ? 1 : 0
+                            spec.restart_rows = Int32(coding.restartRows)
+                            spec.app1 = a.count > 0 ? a.baseAddress : nil
+                            spec.app1_length = UInt32(a.count)
+                            spec.icc = p.count > 0 ? p.baseAddress : nil
+                            spec.icc_length = UInt32(p.count)
+                            spec.app1_xmp = x.count > 0 ? x.baseAddress : nil
+                            spec.app1_xmp_length = UInt32(x.count)
+                            spec.app13 = irb.count > 0 ? irb.baseAddress : nil
+                            spec.app13_length = UInt32(irb.count)
+                            return fz_jpeg_writer_begin(stream, &spec, &out)
+                        }
+                    }
                 }
             }
         }
@@ -346,7 +367,9 @@ final class JPEGWriter {
     deinit { fz_jpeg_writer_free(writer) }
 
     func write(rows: UnsafeRawBufferPointer, count: Int) throws(OutputError) {
-        if fz_jpeg_writer_rows(writer, rows.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(count), rowBytes) != FZ_OK {
+        if fz_jpeg_writer_rows(writer, rows.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(count), rowBytes)
+            != FZ_OK
+        {
             throw Self.writeFailure(errno: errno, path: path, writer: writer)
         }
     }

@@ -14,7 +14,8 @@ final class JPEGDecoder: ImageDecoder {
     init(source: ImageSource, options: DecodeOptions) throws(DecodeError) {
         reader = try JPEGReader(file: source.file, path: source.name, options: options)
         if reader.details.precision != 8 {
-            throw .unsupportedVariant(path: source.name, what: "\(reader.details.precision)-bit JPEG; only 8-bit JPEG is supported")
+            throw .unsupportedVariant(
+                path: source.name, what: "\(reader.details.precision)-bit JPEG; only 8-bit JPEG is supported")
         }
         try reader.chooseCMYKConversion(options: options, warnings: &ownWarnings)
     }

@@ -44,7 +44,8 @@ public struct LosslessJPEGCrop {
     /// The stored rectangle written for `rect` (inside the image): its left and top moved
     /// down to the grid, its right and bottom up to it or to the image's edge.
     public func delivered(forStored rect: PixelRect) -> PixelRect {
-        let x = rect.x / block.width * block.width, y = rect.y / block.height * block.height
+        let x = rect.x / block.width * block.width
+        let y = rect.y / block.height * block.height
         let maxX = min(storedSize.width, (rect.maxX + block.width - 1) / block.width * block.width)
         let maxY = min(storedSize.height, (rect.maxY + block.height - 1) / block.height * block.height)
         return PixelRect(x: x, y: y, width: maxX - x, height: maxY - y)
@@ -53,11 +54,15 @@ public struct LosslessJPEGCrop {
     /// Where an upright crop lands: the stored rectangle written for the upright `rect`
     /// (mapped through `orientation`, then out to the grid) and that rectangle upright, as
     /// a reader that applies the copied tag shows it.
-    public func delivered(forUpright rect: PixelRect, orientation: Orientation) -> (stored: PixelRect, upright: PixelRect) {
+    public func delivered(forUpright rect: PixelRect, orientation: Orientation) -> (
+        stored: PixelRect, upright: PixelRect
+    ) {
         let stored = delivered(forStored: orientation.storedRect(forUpright: rect, stored: storedSize))
         let a = orientation.uprightPixel(forStored: PixelPoint(x: stored.x, y: stored.y), stored: storedSize)
-        let b = orientation.uprightPixel(forStored: PixelPoint(x: stored.maxX - 1, y: stored.maxY - 1), stored: storedSize)
-        let upright = PixelRect(x: min(a.x, b.x), y: min(a.y, b.y), width: abs(a.x - b.x) + 1, height: abs(a.y - b.y) + 1)
+        let b = orientation.uprightPixel(
+            forStored: PixelPoint(x: stored.maxX - 1, y: stored.maxY - 1), stored: storedSize)
+        let upright = PixelRect(
+            x: min(a.x, b.x), y: min(a.y, b.y), width: abs(a.x - b.x) + 1, height: abs(a.y - b.y) + 1)
         return (stored, upright)
     }
 
@@ -67,12 +72,15 @@ public struct LosslessJPEGCrop {
     /// - Throws: `DecodeError.corrupt` when the data is damaged or the crop fails.
     public func crop(_ rects: [PixelRect], lenient: Bool = false) throws(DecodeError) -> [[UInt8]] {
         precondition(rects.allSatisfy { $0 == delivered(forStored: $0) }, "crop off the block grid")
-        var cRects = rects.map { fz_tj_rect(x: Int32($0.x), y: Int32($0.y), width: Int32($0.width), height: Int32($0.height)) }
+        var cRects = rects.map {
+            fz_tj_rect(x: Int32($0.x), y: Int32($0.y), width: Int32($0.width), height: Int32($0.height))
+        }
         var outputs = [UnsafeMutablePointer<UInt8>?](repeating: nil, count: rects.count)
         var sizes = [UInt](repeating: 0, count: rects.count)
         var header = fz_tj_header()
         let status = bytes.withUnsafeBufferPointer { input in
-            fz_tj_crop(input.baseAddress, input.count, Int32(rects.count), &cRects, lenient ? 0 : 1, &outputs, &sizes, &header)
+            fz_tj_crop(
+                input.baseAddress, input.count, Int32(rects.count), &cRects, lenient ? 0 : 1, &outputs, &sizes, &header)
         }
         guard status == FZ_OK else { throw Self.error(header, path: path) }
         defer { for p in outputs { fz_tj_free(p) } }
@@ -82,7 +90,8 @@ public struct LosslessJPEGCrop {
     private static func error(_ header: fz_tj_header, path: String) -> DecodeError {
         let message = withUnsafeBytes(of: header.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         switch header.failure {
-        case FZ_TJ_UNKNOWN_SAMPLING: return .unsupportedVariant(path: path, what: "a lossless crop of this JPEG: \(message)")
+        case FZ_TJ_UNKNOWN_SAMPLING:
+            return .unsupportedVariant(path: path, what: "a lossless crop of this JPEG: \(message)")
         case FZ_TJ_UNREADABLE: return .corrupt(path: path, detail: "TurboJPEG cannot read it: \(message)")
         default: return .corrupt(path: path, detail: "the lossless crop failed: \(message)")
         }
@@ -94,7 +103,9 @@ extension ImageWriter {
     /// through a temporary file as every output is.
     /// - Returns: the bytes written (nil for stdout).
     @discardableResult
-    public static func write(encoded bytes: [UInt8], to path: String, protecting inputs: [String] = []) throws(OutputError) -> Int64? {
+    public static func write(encoded bytes: [UInt8], to path: String, protecting inputs: [String] = [])
+        throws(OutputError) -> Int64?
+    {
         let out = try OutputFile(path: path, protecting: inputs)
         do {
             try writeBytes(bytes, into: out)

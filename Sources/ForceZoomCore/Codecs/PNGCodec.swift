@@ -120,12 +120,15 @@ final class PNGReader {
     /// The bytes decoding will hold at once, from the header alone: libpng's current and
     /// previous row at the widest pixel depth its transforms pass through, forcezoom's
     /// 8-bit row, and for Adam7 the whole 8-bit image. Saturates instead of overflowing.
-    static func memoryNeeded(size: PixelSize, bitDepth: Int, colorType: Int, interlaced: Bool, transparency: Bool) -> Int64 {
+    static func memoryNeeded(size: PixelSize, bitDepth: Int, colorType: Int, interlaced: Bool, transparency: Bool)
+        -> Int64
+    {
         let storedChannels = [0: 1, 2: 3, 3: 1, 4: 2, 6: 4][colorType] ?? 4
         let outChannels = (colorType & 2 != 0 ? 3 : 1) + (colorType & 4 != 0 || transparency ? 1 : 0)
         let storedBytes = (bitDepth * storedChannels + 7) / 8
         let widestBytes = max(storedBytes, (bitDepth == 16 ? 2 : 1) * outChannels)
-        let w = Double(size.width), h = Double(size.height)
+        let w = Double(size.width)
+        let h = Double(size.height)
         var bytes = 2 * w * Double(widestBytes) + w * Double(outChannels)
         if interlaced { bytes += w * h * Double(outChannels) }
         return bytes >= 9.0e18 ? Int64.max : Int64(bytes)
@@ -149,7 +152,9 @@ final class PNGReader {
     /// `size.width * channels` bytes).
     /// - Returns: rows read; fewer than `count` only when `lenient` and the data broke off.
     /// - Throws: `DecodeError` on corrupt or truncated data (unless lenient).
-    func readRows(into buffer: UnsafeMutableRawBufferPointer, count: Int, lenient: Bool, warnings: inout [String]) throws(DecodeError) -> Int {
+    func readRows(into buffer: UnsafeMutableRawBufferPointer, count: Int, lenient: Bool, warnings: inout [String])
+        throws(DecodeError) -> Int
+    {
         var done: UInt32 = 0
         let stride = size.width * format.channels * sampleBytes
         let status = fz_png_read_rows(
@@ -165,7 +170,9 @@ final class PNGReader {
     }
 
     /// Reads a whole interlaced image into `buffer` (all rows).
-    func readInterlaced(into buffer: UnsafeMutableRawBufferPointer, lenient: Bool, warnings: inout [String]) throws(DecodeError) {
+    func readInterlaced(into buffer: UnsafeMutableRawBufferPointer, lenient: Bool, warnings: inout [String])
+        throws(DecodeError)
+    {
         let stride = size.width * format.channels * sampleBytes
         let status = fz_png_read_interlaced(reader, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), stride)
         if status != FZ_OK {
@@ -197,7 +204,14 @@ final class PNGReader {
 /// smaller still (3.10 MB) for about a third more time. Levels 7-9 keep full deflate with
 /// adaptive filters, which wins on synthetic graphics with long repeats.
 public struct PNGSettings: Hashable, Sendable {
-    public enum Filter: Int, Sendable { case none = 0x08, sub = 0x10, up = 0x20, average = 0x40, paeth = 0x80, adaptive = 0xF8 }
+    public enum Filter: Int, Sendable {
+        case none = 0x08
+        case sub = 0x10
+        case up = 0x20
+        case average = 0x40
+        case paeth = 0x80
+        case adaptive = 0xF8
+    }
     public var level: Int
     public var filter: Filter
     /// zlib strategy: 0 default, 1 filtered, 3 RLE.
@@ -291,7 +305,8 @@ final class PNGWriter {
     /// Writes one chunk as given (after the header; the parallel encoder's IDATs and IEND).
     func write(chunk name: String, _ data: UnsafeRawBufferPointer) throws(OutputError) {
         precondition(name.utf8.count == 4, "PNG chunk names have four letters")
-        let status = fz_png_writer_chunk(writer, name, data.baseAddress?.assumingMemoryBound(to: UInt8.self), data.count)
+        let status = fz_png_writer_chunk(
+            writer, name, data.baseAddress?.assumingMemoryBound(to: UInt8.self), data.count)
         if status != FZ_OK { throw Self.writeFailure(errno: errno, path: path, writer: writer) }
     }
 
@@ -342,7 +357,8 @@ extension PNGWriter {
     /// Writes a whole PNG from rows packed at the spec's depth.
     static func writeImage(_ s: PNGImageSpec, rows: [UInt8], stride: Int, into out: OutputFile) throws(OutputError) {
         var message = [CChar](repeating: 0, count: Int(FZ_MESSAGE_MAX))
-        let exif = s.exif ?? [], icc = s.icc ?? []
+        let exif = s.exif ?? []
+        let icc = s.icc ?? []
         let status = icc.withUnsafeBufferPointer { profile in
             rows.withUnsafeBufferPointer { r in
                 s.palette.withUnsafeBufferPointer { pal in
@@ -369,7 +385,9 @@ extension PNGWriter {
                             spec.level = Int32(s.settings.level)
                             spec.filters = Int32(s.settings.filter.rawValue)
                             spec.strategy = Int32(s.settings.strategy)
-                            return out.file.withStream { fz_png_write_image($0, &spec, r.baseAddress, stride, &message) }
+                            return out.file.withStream {
+                                fz_png_write_image($0, &spec, r.baseAddress, stride, &message)
+                            }
                         }
                     }
                 }
@@ -384,8 +402,11 @@ extension PNGWriter {
 extension PNGWriter {
     /// Encodes an image to PNG bytes in memory (APNG frames are cut from these).
     static func encode(_ image: Image, settings: PNGSettings) throws(OutputError) -> [UInt8] {
-        guard let file = CFile.memoryStream() else { throw .writeFailed(path: "<memory>", reason: "open_memstream failed") }
-        let writer = try PNGWriter(file: file, path: "<memory>", size: image.size, format: image.format, settings: settings)
+        guard let file = CFile.memoryStream() else {
+            throw .writeFailed(path: "<memory>", reason: "open_memstream failed")
+        }
+        let writer = try PNGWriter(
+            file: file, path: "<memory>", size: image.size, format: image.format, settings: settings)
         try image.pixels.withBytes { buffer throws(OutputError) in try writer.write(rows: buffer, count: image.height) }
         try writer.finish()
         file.close()

@@ -31,8 +31,10 @@ enum ParallelPNGEncoder {
 
     /// Writes the IDAT chunks and IEND of `image` through `writer` (which wrote the header).
     /// `threads` 1 encodes the bands in turn on this thread.
-    static func encode(_ image: Image, settings: PNGSettings, threads: Int, into writer: PNGWriter) throws(OutputError) {
-        let rowBytes = image.stride, lineBytes = rowBytes + 1
+    static func encode(_ image: Image, settings: PNGSettings, threads: Int, into writer: PNGWriter) throws(OutputError)
+    {
+        let rowBytes = image.stride
+        let lineBytes = rowBytes + 1
         let height = image.height
         let rowsPerBand = max(1, (threads > 1 ? bandBytes : serialBandBytes) / lineBytes)
         let bands = (height + rowsPerBand - 1) / rowsPerBand
@@ -57,7 +59,9 @@ enum ParallelPNGEncoder {
                 chunk += band.bytes
                 adler = written == 0 ? band.adler : adler32_combine(adler, band.adler, band.length)
                 if written == bands - 1 {
-                    chunk += [UInt8(adler >> 24 & 255), UInt8(adler >> 16 & 255), UInt8(adler >> 8 & 255), UInt8(adler & 255)]
+                    chunk += [
+                        UInt8(adler >> 24 & 255), UInt8(adler >> 16 & 255), UInt8(adler >> 8 & 255), UInt8(adler & 255),
+                    ]
                 }
                 do throws(OutputError) {
                     try chunk.withBytes { bytes throws(OutputError) in try writer.write(chunk: "IDAT", bytes) }
@@ -71,7 +75,10 @@ enum ParallelPNGEncoder {
                 bpp: Int32(image.format.channels), filter: type, settings: settings)
             func take(_ i: Int, _ band: Band?) {
                 guard let band else {
-                    if failure == nil { failure = .writeFailed(path: writer.path, reason: "zlib could not compress the image (out of memory?)") }
+                    if failure == nil {
+                        failure = .writeFailed(
+                            path: writer.path, reason: "zlib could not compress the image (out of memory?)")
+                    }
                     return
                 }
                 pending[i] = band
@@ -121,7 +128,8 @@ extension ParallelPNGEncoder {
         /// band with that dictionary.
         func encode(band: Int, last: Bool) -> Band? {
             let lineBytes = rowBytes + 1
-            let first = band * rowsPerBand, end = min(height, first + rowsPerBand)
+            let first = band * rowsPerBand
+            let end = min(height, first + rowsPerBand)
             // Z_RLE (fz_rle_deflate) reads only the last byte before the band: one row then.
             let dictionary = settings.strategy == 3 && settings.level > 0 ? 1 : 32768
             let context = min(first, (dictionary + lineBytes - 1) / lineBytes)
@@ -135,7 +143,8 @@ extension ParallelPNGEncoder {
                         source + start * rowBytes, rowBytes, above, UInt32(end - start), rowBytes, bpp, filter,
                         out.baseAddress!, s.baseAddress)
                 }
-                let body = out.baseAddress! + context * lineBytes, length = (end - first) * lineBytes
+                let body = out.baseAddress! + context * lineBytes
+                let length = (end - first) * lineBytes
                 var compressed: UnsafeMutablePointer<UInt8>?
                 var produced = 0
                 let status = fz_deflate_band(

@@ -58,7 +58,8 @@ struct TIFFReader {
         var tags: Set<UInt16> = []
         for i in 0..<count {
             let e = offset + 2 + i * 12
-            let tag = UInt16(Self.u16(data, e, littleEndian)!), type = UInt16(Self.u16(data, e + 2, littleEndian)!)
+            let tag = UInt16(Self.u16(data, e, littleEndian)!)
+            let type = UInt16(Self.u16(data, e + 2, littleEndian)!)
             let n = Self.u32(data, e + 4, littleEndian)!
             let size = Self.typeSize(type)
             // A count so large its product overflows is just outside the block.

@@ -95,7 +95,9 @@ final class WebPDecoder: ImageDecoder {
         lenient = options.lenient
         self.options = options
         let head = source.head
-        guard head.count >= 12 else { throw .truncatedHeader(path: path, detail: "\(head.count) bytes, no RIFF header") }
+        guard head.count >= 12 else {
+            throw .truncatedHeader(path: path, detail: "\(head.count) bytes, no RIFF header")
+        }
         let declared = Int(UInt32(head[4]) | UInt32(head[5]) << 8 | UInt32(head[6]) << 16 | UInt32(head[7]) << 24)
         // The file is held whole, read in pieces (memory grows with the file, not with what RIFF
         // claims): its size counts against the memory limit. Bytes after the RIFF end are ignored.
@@ -119,7 +121,8 @@ final class WebPDecoder: ImageDecoder {
         // 7 (NOT_ENOUGH_DATA)"); a file cut inside its image data fails on its own.
         cutShort =
             bytes.count < limit
-            ? .truncated(path: path, detail: "the RIFF header says \(limit) bytes, the file ends after \(bytes.count)") : nil
+            ? .truncated(path: path, detail: "the RIFF header says \(limit) bytes, the file ends after \(bytes.count)")
+            : nil
         guard let memory = malloc(max(bytes.count, 1)) else {
             throw .readFailed(path: path, reason: "out of memory for the \(bytes.count)-byte file")
         }
@@ -163,7 +166,8 @@ final class WebPDecoder: ImageDecoder {
                     WebPDemuxReleaseIterator(&iter)
                     free(memory)
                     throw .corruptHeader(
-                        path: source.name, detail: "the canvas is \(storedSize) but the image is \(features.width)x\(features.height)")
+                        path: source.name,
+                        detail: "the canvas is \(storedSize) but the image is \(features.width)x\(features.height)")
                 }
             }
             WebPDemuxReleaseIterator(&iter)
@@ -184,7 +188,8 @@ final class WebPDecoder: ImageDecoder {
         xmp = flags & XMP_FLAG.rawValue != 0 ? chunk("XMP ") : nil
         icc = flags & ICCP_FLAG.rawValue != 0 ? chunk("ICCP") : nil
         webp = WebPDetails(
-            compression: compression, container: head.count >= 16 && Array(head[12..<16]) == Array("VP8X".utf8) ? "extended" : "simple",
+            compression: compression,
+            container: head.count >= 16 && Array(head[12..<16]) == Array("VP8X".utf8) ? "extended" : "simple",
             hasAlpha: alpha, animated: animated, frameCount: max(frames, 1),
             hasICC: flags & ICCP_FLAG.rawValue != 0, hasEXIF: exifBlock != nil,
             hasXMP: flags & XMP_FLAG.rawValue != 0)
@@ -224,7 +229,8 @@ final class WebPDecoder: ImageDecoder {
         if overflow { throw .overMemoryLimit(path: path, needed: .max, limit: options.maxMemory) }
         try options.checkMemory(Int64(bytes) + Int64(data.count), path: path)
         guard let out = ZeroedBuffer(count: bytes) else {
-            throw .readFailed(path: path, reason: "out of memory for the \(DecodeError.mebibytes(Int64(bytes))) MiB image")
+            throw .readFailed(
+                path: path, reason: "out of memory for the \(DecodeError.mebibytes(Int64(bytes))) MiB image")
         }
         output = out
         if webp.animated { try decodeFrame(options.frame, into: out) } else { try startIncremental(into: out) }
@@ -236,7 +242,9 @@ final class WebPDecoder: ImageDecoder {
         let config = UnsafeMutablePointer<WebPDecoderConfig>.allocate(capacity: 1)
         config.initialize(to: WebPDecoderConfig())
         self.config = config
-        guard WebPInitDecoderConfig(config) != 0 else { throw .readFailed(path: path, reason: "libwebp version mismatch") }
+        guard WebPInitDecoderConfig(config) != 0 else {
+            throw .readFailed(path: path, reason: "libwebp version mismatch")
+        }
         if scaled == nil && layout.width != storedSize.width {
             config.pointee.options.use_cropping = 1
             config.pointee.options.crop_left = Int32(layout.firstColumn)
@@ -282,7 +290,10 @@ final class WebPDecoder: ImageDecoder {
                 if fed < riffLength || available >= rows { continue }
                 try fail(.truncated(path: path, detail: "the image data ends at row \(available) of \(layout.height)"))
             default:
-                try fail(.corrupt(path: path, detail: "libwebp: \(Self.describe(status)) at row \(available) of \(layout.height)"))
+                try fail(
+                    .corrupt(
+                        path: path, detail: "libwebp: \(Self.describe(status)) at row \(available) of \(layout.height)")
+                )
             }
         }
     }
@@ -298,7 +309,9 @@ final class WebPDecoder: ImageDecoder {
     /// frames before it, as a player shows it.
     private func decodeFrame(_ number: Int, into out: ZeroedBuffer) throws(DecodeError) {
         var opts = WebPAnimDecoderOptions()
-        guard WebPAnimDecoderOptionsInit(&opts) != 0 else { throw .readFailed(path: path, reason: "libwebp version mismatch") }
+        guard WebPAnimDecoderOptionsInit(&opts) != 0 else {
+            throw .readFailed(path: path, reason: "libwebp version mismatch")
+        }
         opts.color_mode = MODE_RGBA
         opts.use_threads = 0
         var webpData = WebPData(bytes: data.baseAddress!.assumingMemoryBound(to: UInt8.self), size: riffLength)
@@ -343,7 +356,8 @@ final class WebPDecoder: ImageDecoder {
         try decode(untilRows: next + rows)
         let n = min(rows, available - next)
         guard n > 0, let output else { return 0 }
-        buffer.baseAddress!.copyMemory(from: output.bytes.baseAddress!.advanced(by: next * rowBytes), byteCount: n * rowBytes)
+        buffer.baseAddress!.copyMemory(
+            from: output.bytes.baseAddress!.advanced(by: next * rowBytes), byteCount: n * rowBytes)
         next += n
         return n
     }
@@ -399,7 +413,9 @@ enum WebPEncoder {
         let source = image.format.isGray ? image.converted(to: image.format.hasAlpha ? .rgba : .rgb) : image
         let alpha = source.format.hasAlpha
         var output: UnsafeMutablePointer<UInt8>?
-        let w = Int32(source.width), h = Int32(source.height), stride = Int32(source.width * source.format.channels)
+        let w = Int32(source.width)
+        let h = Int32(source.height)
+        let stride = Int32(source.width * source.format.channels)
         let count: Int = source.pixels.withUnsafeBufferPointer { p in
             guard let base = p.baseAddress else { return 0 }
             switch (lossless, alpha) {
@@ -410,7 +426,8 @@ enum WebPEncoder {
             }
         }
         guard count > 0, let output else {
-            throw .writeFailed(path: path, reason: "libwebp could not encode the \(source.width)x\(source.height) image")
+            throw .writeFailed(
+                path: path, reason: "libwebp could not encode the \(source.width)x\(source.height) image")
         }
         defer { WebPFree(output) }
         let webp = Array(UnsafeBufferPointer(start: output, count: count))
@@ -423,22 +440,29 @@ enum WebPEncoder {
     static func withChunks(
         _ webp: [UInt8], size: PixelSize, alpha: Bool, exif: [UInt8]?, icc: [UInt8]?, xmp: [UInt8]? = nil
     ) -> [UInt8] {
-        func le32(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24 & 0xFF)] }
+        func le32(_ v: Int) -> [UInt8] {
+            [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24 & 0xFF)]
+        }
         func le24(_ v: Int) -> [UInt8] { Array(le32(v).prefix(3)) }
-        func chunk(_ name: String, _ data: [UInt8]) -> [UInt8] { Array(name.utf8) + le32(data.count) + data + (data.count % 2 == 1 ? [0] : []) }
+        func chunk(_ name: String, _ data: [UInt8]) -> [UInt8] {
+            Array(name.utf8) + le32(data.count) + data + (data.count % 2 == 1 ? [0] : [])
+        }
         var image = Array(webp[12...])
         var vp8x: [UInt8]
         if image.starts(with: Array("VP8X".utf8)) {
             vp8x = Array(image.prefix(18))
             image = Array(image.dropFirst(18))
         } else {
-            vp8x = Array("VP8X".utf8) + le32(10) + [alpha ? 0x10 : 0, 0, 0, 0] + le24(size.width - 1) + le24(size.height - 1)
+            vp8x =
+                Array("VP8X".utf8) + le32(10) + [alpha ? 0x10 : 0, 0, 0, 0] + le24(size.width - 1)
+                + le24(size.height - 1)
         }
         if exif != nil { vp8x[8] |= 0x08 }
         if icc != nil { vp8x[8] |= 0x20 }
         if xmp != nil { vp8x[8] |= 0x04 }
         let body =
-            Array("WEBP".utf8) + vp8x + (icc.map { chunk("ICCP", $0) } ?? []) + image + (exif.map { chunk("EXIF", $0) } ?? [])
+            Array("WEBP".utf8) + vp8x + (icc.map { chunk("ICCP", $0) } ?? []) + image
+            + (exif.map { chunk("EXIF", $0) } ?? [])
             + (xmp.map { chunk("XMP ", $0) } ?? [])
         return Array("RIFF".utf8) + le32(body.count) + body
     }

@@ -9,7 +9,8 @@ public enum ColorError: ForceZoomError, Equatable, Sendable, CustomStringConvert
     public var description: String {
         switch self {
         case .unusableProfile(let path, let reason):
-            return "\(path): the ICC profile cannot be used (\(reason)); use --lenient to take the pixels as sRGB, or --icc keep or --icc strip"
+            return
+                "\(path): the ICC profile cannot be used (\(reason)); use --lenient to take the pixels as sRGB, or --icc keep or --icc strip"
         case .cmykProfile(let path, let reason):
             return "--cmyk-profile \(path): \(reason); give a CMYK ICC profile (.icc or .icm)"
         }

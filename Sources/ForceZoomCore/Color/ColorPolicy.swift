@@ -47,7 +47,8 @@ public struct ColorPolicy: Hashable, Sendable {
         guard let intent = convertsToSRGB else { return nil }
         return try Self.leniently(lenient) { () throws(ColorError) in
             try SRGBConverter(
-                color: color, format: image.format, intent: intent, blackPointCompensation: intent != .absolute, path: path)?
+                color: color, format: image.format, intent: intent, blackPointCompensation: intent != .absolute,
+                path: path)?
                 .convert(&image)
         }
     }
@@ -66,7 +67,8 @@ public struct ColorPolicy: Hashable, Sendable {
     }
 
     /// Runs a conversion; an unusable profile fails, or with `lenient` becomes the warning.
-    private static func leniently(_ lenient: Bool, _ body: () throws(ColorError) -> Void) throws(ColorError) -> String? {
+    private static func leniently(_ lenient: Bool, _ body: () throws(ColorError) -> Void) throws(ColorError) -> String?
+    {
         do { try body() } catch {
             guard lenient, case .unusableProfile(_, let reason) = error else { throw error }
             return "the ICC profile cannot be used (\(reason)); the pixels are taken as sRGB"

@@ -17,13 +17,16 @@ final class ColorTransform: @unchecked Sendable {
     /// From the pixels `icc` describes (`channels`: 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA) to
     /// sRGB, alpha copied. Returns the reason when lcms2 cannot.
     /// `sixteenBit`: samples of 16 bits, big-endian (`Image16`), instead of 8.
-    static func toSRGB(icc: [UInt8], channels: Int, intent: RenderingIntent, blackPointCompensation: Bool, sixteenBit: Bool = false)
+    static func toSRGB(
+        icc: [UInt8], channels: Int, intent: RenderingIntent, blackPointCompensation: Bool, sixteenBit: Bool = false
+    )
         -> Result<ColorTransform, ColorProblem>
     {
         make { out, message in
             icc.withUnsafeBufferPointer { p in
                 let create = sixteenBit ? fz_color_to_srgb16_create : fz_color_to_srgb_create
-                return create(p.baseAddress, p.count, Int32(channels), intent.lcms, blackPointCompensation ? 1 : 0, &out, message)
+                return create(
+                    p.baseAddress, p.count, Int32(channels), intent.lcms, blackPointCompensation ? 1 : 0, &out, message)
             }
         }
     }
@@ -32,7 +35,9 @@ final class ColorTransform: @unchecked Sendable {
     /// profile `icc`.
     static func fromSRGB(icc: [UInt8], channels: Int, intent: RenderingIntent) -> Result<ColorTransform, ColorProblem> {
         make { out, message in
-            icc.withUnsafeBufferPointer { p in fz_color_from_srgb_create(p.baseAddress, p.count, Int32(channels), intent.lcms, &out, message) }
+            icc.withUnsafeBufferPointer { p in
+                fz_color_from_srgb_create(p.baseAddress, p.count, Int32(channels), intent.lcms, &out, message)
+            }
         }
     }
 
@@ -55,7 +60,8 @@ final class ColorTransform: @unchecked Sendable {
         let chrm = chromaticities ?? []
         let status = chrm.withUnsafeBufferPointer { c in
             message.withUnsafeMutableBufferPointer { m in
-                fz_color_profile_from_chunks(gamma ?? 0, chrm.count == 8 ? c.baseAddress : nil, gray ? 1 : 0, &out, &length, m.baseAddress!)
+                fz_color_profile_from_chunks(
+                    gamma ?? 0, chrm.count == 8 ? c.baseAddress : nil, gray ? 1 : 0, &out, &length, m.baseAddress!)
             }
         }
         guard status == FZ_OK, let out else { return .failure(ColorProblem(reason: text(message))) }
@@ -63,7 +69,9 @@ final class ColorTransform: @unchecked Sendable {
         return .success(Array(UnsafeBufferPointer(start: out, count: length)))
     }
 
-    private static func make(_ create: (inout OpaquePointer?, UnsafeMutablePointer<CChar>) -> Int32) -> Result<ColorTransform, ColorProblem> {
+    private static func make(_ create: (inout OpaquePointer?, UnsafeMutablePointer<CChar>) -> Int32) -> Result<
+        ColorTransform, ColorProblem
+    > {
         var out: OpaquePointer?
         var message = [CChar](repeating: 0, count: Int(FZ_MESSAGE_MAX))
         let status = message.withUnsafeMutableBufferPointer { create(&out, $0.baseAddress!) }

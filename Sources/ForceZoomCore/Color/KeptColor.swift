@@ -15,7 +15,8 @@ public struct KeptColor: Sendable {
         var dropped: String?
         if input.madeFromCMYK == nil {
             if input.hasICC && input.icc == nil {
-                dropped = "the embedded ICC profile could not be read (damaged, cut short or in pieces that do not fit together)"
+                dropped =
+                    "the embedded ICC profile could not be read (damaged, cut short or in pieces that do not fit together)"
             } else if let icc = input.icc {
                 if input.profile != nil {
                     if let reason = ColorTransform.readProblem(with: icc) {

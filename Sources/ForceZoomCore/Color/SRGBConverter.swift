@@ -16,18 +16,23 @@ public struct SRGBConverter: Sendable {
         self.sixteenBit = sixteenBit
         if color.madeFromCMYK != nil { return nil }  // forcezoom made sRGB from the CMYK pixels
         if color.hasICC && color.icc == nil && color.profile == nil {
-            throw .unusableProfile(path: path, reason: "it could not be read: damaged, cut short or in pieces that do not fit together")
+            throw .unusableProfile(
+                path: path, reason: "it could not be read: damaged, cut short or in pieces that do not fit together")
         }
         let chunks: [UInt8]? = color.icc == nil ? try Self.chunkProfile(color, gray: format.isGray, path: path) : nil
         guard let icc = color.icc ?? chunks else { return nil }
-        guard let profile = ICCProfile(icc) else { throw .unusableProfile(path: path, reason: "not a valid ICC profile header") }
+        guard let profile = ICCProfile(icc) else {
+            throw .unusableProfile(path: path, reason: "not a valid ICC profile header")
+        }
         switch (profile.colorSpace, format.isGray) {
         case ("RGB", false), ("GRAY", true): break
         default:
-            throw .unusableProfile(path: path, reason: "a \(profile.colorSpace) profile on \(format.isGray ? "gray" : "colour") pixels")
+            throw .unusableProfile(
+                path: path, reason: "a \(profile.colorSpace) profile on \(format.isGray ? "gray" : "colour") pixels")
         }
         switch ColorTransform.toSRGB(
-            icc: icc, channels: format.channels, intent: intent, blackPointCompensation: blackPointCompensation, sixteenBit: sixteenBit)
+            icc: icc, channels: format.channels, intent: intent, blackPointCompensation: blackPointCompensation,
+            sixteenBit: sixteenBit)
         {
         case .success(let t): transform = t
         case .failure(let p): throw .unusableProfile(path: path, reason: p.reason)
@@ -57,12 +62,14 @@ public struct SRGBConverter: Sendable {
         guard !color.hasICC, !color.sRGB, color.cicp == nil else { return nil }
         let gamma = color.gamma.flatMap { $0 > 0.01 && $0 < 100 ? $0 : nil }
         let chrm = color.chromaticities.flatMap { c in
-            c.count == 8 && c.allSatisfy { $0 >= 0 && $0 <= 1 } && stride(from: 1, to: 8, by: 2).allSatisfy { c[$0] > 0 } ? c : nil
+            c.count == 8 && c.allSatisfy { $0 >= 0 && $0 <= 1 }
+                && stride(from: 1, to: 8, by: 2).allSatisfy { c[$0] > 0 } ? c : nil
         }
         guard gamma != nil || chrm != nil else { return nil }
         switch ColorTransform.profile(gamma: gamma, chromaticities: gray ? nil : chrm, gray: gray) {
         case .success(let icc): return icc
-        case .failure(let p): throw .unusableProfile(path: path, reason: "the gAMA/cHRM chunks do not make a profile: \(p.reason)")
+        case .failure(let p):
+            throw .unusableProfile(path: path, reason: "the gAMA/cHRM chunks do not make a profile: \(p.reason)")
         }
     }
 

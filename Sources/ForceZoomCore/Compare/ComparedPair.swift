@@ -38,7 +38,9 @@ public struct ComparedPair {
     ///   - cropToSmaller: compare the top-left rectangle both images have instead of
     ///     failing on different sizes; only those rows and columns are decoded.
     /// - Throws: `Failure`.
-    public static func read(_ a: String, _ b: String, policy: ColorPolicy, cropToSmaller: Bool) throws(Failure) -> ComparedPair {
+    public static func read(_ a: String, _ b: String, policy: ColorPolicy, cropToSmaller: Bool) throws(Failure)
+        -> ComparedPair
+    {
         var options = DecodeOptions()
         options.intent = policy.intent
         options.strictProfiles = policy.mode == .srgb
@@ -58,6 +60,7 @@ public struct ComparedPair {
             } catch { throw .color(error) }
             images.append(image)
         }
-        return ComparedPair(first: images[0], second: images[1], sizes: (sa, sb), paths: (readers[0].path, readers[1].path))
+        return ComparedPair(
+            first: images[0], second: images[1], sizes: (sa, sb), paths: (readers[0].path, readers[1].path))
     }
 }

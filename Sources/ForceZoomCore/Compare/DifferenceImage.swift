@@ -14,7 +14,8 @@ public enum DifferenceImage {
     public static func render(_ a: Image, _ b: Image) -> Image {
         precondition(a.size == b.size, "compared images differ in size")
         let format: PixelFormat = a.format.hasAlpha || b.format.hasAlpha ? .rgba : .rgb
-        let x = a.converted(to: format), y = b.converted(to: format)
+        let x = a.converted(to: format)
+        let y = b.converted(to: format)
         let c = format.channels
         var out = [UInt8](repeating: 0, count: a.width * a.height * 3)
         for i in 0..<(a.width * a.height) {

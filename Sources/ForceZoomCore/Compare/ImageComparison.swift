@@ -49,12 +49,14 @@ public struct ImageComparison: Sendable {
     public init(_ a: Image, _ b: Image, structural: Bool = true) {
         precondition(a.size == b.size, "compared images differ in size")
         let format: PixelFormat = a.format.hasAlpha || b.format.hasAlpha ? .rgba : .rgb
-        let x = a.converted(to: format), y = b.converted(to: format)
+        let x = a.converted(to: format)
+        let y = b.converted(to: format)
         width = a.width
         height = a.height
         channels = format.channels
         var largest = 0
-        var absolute: UInt64 = 0, squared: UInt64 = 0
+        var absolute: UInt64 = 0
+        var squared: UInt64 = 0
         x.pixels.withUnsafeBufferPointer { p in
             y.pixels.withUnsafeBufferPointer { q in
                 for i in 0..<p.count {

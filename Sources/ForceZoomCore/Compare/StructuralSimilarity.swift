@@ -30,13 +30,16 @@ public enum StructuralSimilarity {
 
     /// The mean SSIM of `a` and `b` (same size, RGB or RGBA), nil when a side is under 11.
     static func mean(_ a: Image, _ b: Image) -> Double? {
-        let width = a.width, height = a.height
+        let width = a.width
+        let height = a.height
         guard width >= window, height >= window else { return nil }
         let inner = width - 2 * radius
         // Five filtered quantities (x, y, x², y², xy) per ring row.
         var ring = [Double](repeating: 0, count: window * 5 * inner)
-        var lumaX = [Double](repeating: 0, count: width), lumaY = lumaX
-        let c1 = (0.01 * 255) * (0.01 * 255), c2 = (0.03 * 255) * (0.03 * 255)
+        var lumaX = [Double](repeating: 0, count: width)
+        var lumaY = lumaX
+        let c1 = (0.01 * 255) * (0.01 * 255)
+        let c2 = (0.03 * 255) * (0.03 * 255)
         var total = 0.0
         var row = [Double](repeating: 0, count: 5)
         for r in 0..<height {
@@ -44,9 +47,15 @@ public enum StructuralSimilarity {
             luma(b, row: r, into: &lumaY)
             let slot = (r % window) * 5 * inner
             for c in 0..<inner {
-                var sx = 0.0, sy = 0.0, sxx = 0.0, syy = 0.0, sxy = 0.0
+                var sx = 0.0
+                var sy = 0.0
+                var sxx = 0.0
+                var syy = 0.0
+                var sxy = 0.0
                 for k in 0..<window {
-                    let w = weights[k], x = lumaX[c + k], y = lumaY[c + k]
+                    let w = weights[k]
+                    let x = lumaX[c + k]
+                    let y = lumaY[c + k]
                     sx += w * x
                     sy += w * y
                     sxx += w * x * x
@@ -70,7 +79,9 @@ public enum StructuralSimilarity {
                     for q in 0..<5 { row[q] += w * ring[base + q * inner] }
                 }
                 let (ux, uy) = (row[0], row[1])
-                let vx = row[2] - ux * ux, vy = row[3] - uy * uy, vxy = row[4] - ux * uy
+                let vx = row[2] - ux * ux
+                let vy = row[3] - uy * uy
+                let vxy = row[4] - ux * uy
                 rowTotal += ((2 * ux * uy + c1) * (2 * vxy + c2)) / ((ux * ux + uy * uy + c1) * (vx + vy + c2))
             }
             total += rowTotal

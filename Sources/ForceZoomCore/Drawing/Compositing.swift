@@ -13,12 +13,15 @@ extension Image {
         }
         let target = PixelRect(origin: origin, size: src.size).intersection(PixelRect(size: size))
         if target.isEmpty { return }
-        let c = format.channels, sc = src.format.channels
+        let c = format.channels
+        let sc = src.format.channels
         for y in target.y..<target.maxY {
             for x in target.x..<target.maxX {
                 let s = ((y - origin.y) * src.width + (x - origin.x)) * sc
                 let d = (y * width + x) * c
-                let color = sc == 2 ? SIMD4(src.pixels[s], 0, 0, 0) : SIMD4(src.pixels[s], src.pixels[s + 1], src.pixels[s + 2], 0)
+                let color =
+                    sc == 2
+                    ? SIMD4(src.pixels[s], 0, 0, 0) : SIMD4(src.pixels[s], src.pixels[s + 1], src.pixels[s + 2], 0)
                 blendPixel(at: d, channels: c, color: color, alpha: Float(src.pixels[s + sc - 1]) / 255)
             }
         }
@@ -50,7 +53,8 @@ extension Image {
         let da: Float = format.hasAlpha ? Float(pixels[d + c - 1]) / 255 : 1
         let oa = sa + da * (1 - sa)
         for k in 0..<colorChannels {
-            let sv = Float(color[k]), dv = Float(pixels[d + k])
+            let sv = Float(color[k])
+            let dv = Float(pixels[d + k])
             let v = oa > 0 ? (sv * sa + dv * da * (1 - sa)) / oa : 0
             pixels[d + k] = UInt8(max(0, min(255, (v + 0.5).rounded(.down))))
         }
@@ -70,11 +74,14 @@ public enum Coverage {
 
     /// The mask of a rectangle outline of `width`, drawn inside `box`, over `area`.
     public static func stroke(_ box: Rect, width: Double, over area: PixelRect) -> [Float] {
-        let inner = Rect(x: box.x + width, y: box.y + width, width: max(0, box.width - 2 * width), height: max(0, box.height - 2 * width))
+        let inner = Rect(
+            x: box.x + width, y: box.y + width, width: max(0, box.width - 2 * width),
+            height: max(0, box.height - 2 * width))
         var mask = [Float](repeating: 0, count: area.width * area.height)
         for y in 0..<area.height {
             for x in 0..<area.width {
-                let px = area.x + x, py = area.y + y
+                let px = area.x + x
+                let py = area.y + y
                 mask[y * area.width + x] = max(0, rect(box, x: px, y: py) - rect(inner, x: px, y: py))
             }
         }
@@ -116,7 +123,10 @@ public enum Coverage {
             for x in 0..<area.width {
                 var n = 0
                 for sy in 0..<4 {
-                    for sx in 0..<4 where inside(Double(area.x + x) + (Double(sx) + 0.5) / 4, Double(area.y + y) + (Double(sy) + 0.5) / 4) {
+                    for sx in 0..<4
+                    where inside(
+                        Double(area.x + x) + (Double(sx) + 0.5) / 4, Double(area.y + y) + (Double(sy) + 0.5) / 4)
+                    {
                         n += 1
                     }
                 }

@@ -20,7 +20,8 @@ extension Image {
     public mutating func draw(_ text: String, x: Int, y: Int, scale: Int, color: Color) {
         let bytes = color.bytes(in: format)
         let c = format.channels
-        let w = width, h = height
+        let w = width
+        let h = height
         pixels.withUnsafeMutableBufferPointer { px in
             BitmapFont.standard.render(text, originX: x, originY: y, scale: scale) { gx, gy in
                 guard gx >= 0, gy >= 0, gx < w, gy < h else { return }

@@ -26,9 +26,11 @@ public struct Marker: Hashable, Sendable {
         public var description: String {
             switch self {
             case .badLine(let f, let n, let t): return "\(f): line \(n): expected x,y[,label], got '\(t)'"
-            case .longLabel(let f, let n, let limit): return "\(f): line \(n): the label is longer than \(limit) characters"
+            case .longLabel(let f, let n, let limit):
+                return "\(f): line \(n): the label is longer than \(limit) characters"
             case .tooMany(let f, let limit): return "\(f): more than \(limit) pins"
-            case .badJSON(let f, let r): return "\(f): \(r) (expected a JSON array of {\"x\":..,\"y\":..,\"label\":..} or [x,y])"
+            case .badJSON(let f, let r):
+                return "\(f): \(r) (expected a JSON array of {\"x\":..,\"y\":..,\"label\":..} or [x,y])"
             }
         }
     }
@@ -62,7 +64,8 @@ public struct Marker: Hashable, Sendable {
                 switch item {
                 case .marker(let m):
                     if (m.label?.count ?? 0) > maxLabel {
-                        throw .badJSON(file: file, reason: "item \(i + 1) has a label longer than \(maxLabel) characters")
+                        throw .badJSON(
+                            file: file, reason: "item \(i + 1) has a label longer than \(maxLabel) characters")
                     }
                     out.append(m)
                 case .bad(let what): throw .badJSON(file: file, reason: "item \(i + 1) \(what)")
@@ -71,7 +74,8 @@ public struct Marker: Hashable, Sendable {
             return out
         }
         var out: [Marker] = []
-        for (n, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {  // "\r\n" is one Character
+        // "\r\n" is one Character
+        for (n, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
             let t = line.trimmingSpaces
             if t.isEmpty || t.hasPrefix("#") { continue }
@@ -103,7 +107,9 @@ private enum JSONMarker: Decodable {
         if let pair = try? decoder.singleValueContainer().decode([Double].self) {
             self = pair.count >= 2 ? .marker(Marker(x: pair[0], y: pair[1])) : .bad("is not [x, y]")
         } else if let object = try? decoder.container(keyedBy: Key.self) {
-            guard let x = try? object.decode(Double.self, forKey: .x), let y = try? object.decode(Double.self, forKey: .y) else {
+            guard let x = try? object.decode(Double.self, forKey: .x),
+                let y = try? object.decode(Double.self, forKey: .y)
+            else {
                 self = .bad("lacks numeric x and y")
                 return
             }

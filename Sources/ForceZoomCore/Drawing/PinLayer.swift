@@ -46,8 +46,10 @@ public enum PinRenderer {
 
     /// The output pixels a pin with its tip at (tx, ty) may touch.
     public static func bounds(tipX tx: Double, tipY ty: Double, size: Double = 1) -> PixelRect {
-        let r = radius * size, h = height * size
-        let x0 = Int((tx - r - 2).rounded(.down)), y0 = Int((ty - h - r - 2).rounded(.down))
+        let r = radius * size
+        let h = height * size
+        let x0 = Int((tx - r - 2).rounded(.down))
+        let y0 = Int((ty - h - r - 2).rounded(.down))
         return PixelRect(x: x0, y: y0, width: Int(2 * r + 5), height: Int(h + r + 5))
     }
 
@@ -58,20 +60,24 @@ public enum PinRenderer {
         on image: inout Image, tipX tx: Double, tipY ty: Double, label: String?,
         color: Color = PinRenderer.color, size: Double = 1
     ) {
-        let radius = Self.radius * size, height = Self.height * size
+        let radius = Self.radius * size
+        let height = Self.height * size
         let area = bounds(tipX: tx, tipY: ty, size: size)
         guard !area.intersection(PixelRect(size: image.size)).isEmpty else { return }
-        let cx = tx, cy = ty - height
+        let cx = tx
+        let cy = ty - height
         // A circle plus a triangle whose apex is the tip and whose sides are tangent-ish.
         func inside(_ x: Double, _ y: Double) -> Bool {
-            let dx = x - cx, dy = y - cy
+            let dx = x - cx
+            let dy = y - cy
             if dx * dx + dy * dy <= radius * radius { return true }
             guard y >= cy && y <= ty else { return false }
             let half = radius * 0.8 * (ty - y) / (ty - cy)
             return abs(x - tx) <= half
         }
         let outline = Coverage.shape(over: area) { x, y in
-            let dx = x - cx, dy = y - cy
+            let dx = x - cx
+            let dy = y - cy
             if dx * dx + dy * dy <= (radius + 1.2) * (radius + 1.2) { return true }
             guard y >= cy && y <= ty + 1 else { return false }
             return abs(x - tx) <= radius * 0.8 * (ty + 1.5 - y) / (ty - cy) + 0.9
@@ -79,16 +85,20 @@ public enum PinRenderer {
         image.paint(Color(r: 0, g: 0, b: 0, a: 200), coverage: outline, in: area)
         image.paint(color, coverage: Coverage.shape(over: area, inside: inside), in: area)
         let hole = Coverage.shape(over: area) { x, y in
-            let dx = x - cx, dy = y - cy
+            let dx = x - cx
+            let dy = y - cy
             return dx * dx + dy * dy <= (radius * 0.35) * (radius * 0.35)
         }
         image.paint(.white, coverage: hole, in: area)
         if let label, !label.isEmpty {
             let font = BitmapFont.standard
             let s = font.size(of: label, scale: 1)
-            let lx = Int((cx + radius + 3).rounded()), ly = Int((cy - Double(s.height) / 2).rounded())
+            let lx = Int((cx + radius + 3).rounded())
+            let ly = Int((cy - Double(s.height) / 2).rounded())
             let box = PixelRect(x: lx - 2, y: ly - 2, width: s.width + 4, height: s.height + 4)
-            image.paint(Color(r: 255, g: 255, b: 255, a: 220), coverage: [Float](repeating: 1, count: box.width * box.height), in: box)
+            image.paint(
+                Color(r: 255, g: 255, b: 255, a: 220), coverage: [Float](repeating: 1, count: box.width * box.height),
+                in: box)
             image.draw(label, x: lx, y: ly, scale: 1, color: .black)
         }
     }
@@ -98,7 +108,8 @@ public enum PinRenderer {
     ///   - markers: image points.
     ///   - transform: image coordinates to output coordinates.
     public static func draw(
-        _ markers: [Marker], on image: inout Image, transform: AffineTransform, size: Double = 1, color: Color = PinRenderer.color
+        _ markers: [Marker], on image: inout Image, transform: AffineTransform, size: Double = 1,
+        color: Color = PinRenderer.color
     ) {
         for m in markers {
             let p = transform.apply(x: m.x, y: m.y)

@@ -86,13 +86,16 @@ public struct CoordinateTrace: Hashable, Sendable {
         let down = runs(image, from: PixelPoint(x: r.x, y: r.y), count: r.height, dx: 0, dy: 1)
         let z = max(across.max() ?? 1, down.max() ?? 1)
         // The first block may be cut: it shows z - offset of its columns (rows).
-        let ox = across.count > 1 ? z - across[0] : 0, oy = down.count > 1 ? z - down[0] : 0
+        let ox = across.count > 1 ? z - across[0] : 0
+        let oy = down.count > 1 ? z - down[0] : 0
         guard ox >= 0, oy >= 0 else { return nil }
-        let bw = (r.width + ox + z - 1) / z, bh = (r.height + oy + z - 1) / z
+        let bw = (r.width + ox + z - 1) / z
+        let bh = (r.height + oy + z - 1) / z
         var small = Image(width: bw, height: bh, format: .rgba)
         for by in 0..<bh {
             for bx in 0..<bw {
-                let x = r.x + max(0, bx * z - ox), y = r.y + max(0, by * z - oy)
+                let x = r.x + max(0, bx * z - ox)
+                let y = r.y + max(0, by * z - oy)
                 let c = image.rgba(x: x, y: y)
                 let i = (by * bw + bx) * 4
                 small.pixels[i] = c.r
@@ -107,16 +110,20 @@ public struct CoordinateTrace: Hashable, Sendable {
             for x in 0..<r.width {
                 let i = (((y + oy) / z) * bw + (x + ox) / z) * 4
                 let c = image.rgba(x: r.x + x, y: r.y + y)
-                if c.r != small.pixels[i] || c.g != small.pixels[i + 1] || c.b != small.pixels[i + 2] || c.a != 255 { return nil }
+                if c.r != small.pixels[i] || c.g != small.pixels[i + 1] || c.b != small.pixels[i + 2] || c.a != 255 {
+                    return nil
+                }
             }
         }
         let zd = Double(z)
-        let shown = Rect(x: Double(ox) / zd, y: Double(oy) / zd, width: Double(r.width) / zd, height: Double(r.height) / zd)
+        let shown = Rect(
+            x: Double(ox) / zd, y: Double(oy) / zd, width: Double(r.width) / zd, height: Double(r.height) / zd)
         let w = t.orientation.storedRect(forUpright: shown, stored: t.sourceRect.size)
         let padding = Padding(left: r.x, top: r.y, right: image.width - r.maxX, bottom: image.height - r.maxY)
         return CoordinateTrace(
             piece: r, padding: padding, zoom: z, sourceRect: t.sourceRect,
-            window: Rect(x: w.x + Double(t.sourceRect.x), y: w.y + Double(t.sourceRect.y), width: w.width, height: w.height),
+            window: Rect(
+                x: w.x + Double(t.sourceRect.x), y: w.y + Double(t.sourceRect.y), width: w.width, height: w.height),
             orientation: t.orientation)
     }
 }

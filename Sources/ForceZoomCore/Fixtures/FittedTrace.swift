@@ -1,7 +1,8 @@
+import Geometry
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Geometry
 
 /// Traces a coords piece that is no longer exact — through JPEG or lossy WebP, or
 /// resampled by a fraction (a non-integer zoom, a thumbnail) — by fitting the source
@@ -42,8 +43,11 @@ public struct FittedTrace: Hashable, Sendable {
     /// Fits `image` (RGB or RGBA; pixels not opaque are left out), nil when it does not fit.
     public static func fit(_ image: Image) -> FittedTrace? {
         guard !image.format.isGray, image.width >= 4, image.height >= 4 else { return nil }
-        let w = image.width, h = image.height
-        var r = [Double](repeating: 0, count: w * h), g = r, b = r
+        let w = image.width
+        let h = image.height
+        var r = [Double](repeating: 0, count: w * h)
+        var g = r
+        var b = r
         var opaque = [Bool](repeating: false, count: w * h)
         for y in 0..<h {
             for x in 0..<w {
@@ -80,14 +84,17 @@ public struct FittedTrace: Hashable, Sendable {
                 bins[Int(k.rounded()) % 256] += 1
             }
             let mode = Double(bins.indices.max { bins[$0] < bins[$1] }!)
-            let near = rest.indices.filter { opaque[$0] && abs(wrap(rest[$0] - mode)) <= 8 }.map { wrap(rest[$0] - mode) }
+            let near = rest.indices.filter { opaque[$0] && abs(wrap(rest[$0] - mode)) <= 8 }.map {
+                wrap(rest[$0] - mode)
+            }
             let c = mode + near.reduce(0, +) / Double(max(1, near.count))
             return (0..<(w * h)).map { i in
                 let pred = s.u * (Double(i % w) + 0.5) + s.v * (Double(i / w) + 0.5) + c
                 return pred + wrap(p[i] - pred)
             }
         }
-        var xs = unwrapped(r, sx), ys = unwrapped(g, sy)
+        var xs = unwrapped(r, sx)
+        var ys = unwrapped(g, sy)
         // 3. The multiples of 256 from B's nibbles.
         // Scored by the summed distance (capped): neighbouring codes differ by 1 level. Over
         // at most about 4096 pixels spread through the piece: 256 candidates over a whole
@@ -98,7 +105,8 @@ public struct FittedTrace: Hashable, Sendable {
             for ky in 0..<16 {
                 var misses = 0.0
                 for i in sampled {
-                    let x = Int((xs[i] + Double(256 * kx)).rounded()), y = Int((ys[i] + Double(256 * ky)).rounded())
+                    let x = Int((xs[i] + Double(256 * kx)).rounded())
+                    let y = Int((ys[i] + Double(256 * ky)).rounded())
                     let want = Double(((x >> 8) & 15) << 4 | ((y >> 8) & 15))
                     misses += min(abs(want - b[i]), 8)
                 }
@@ -117,9 +125,11 @@ public struct FittedTrace: Hashable, Sendable {
         ys = ys.map { $0 + shiftY }
         // 4. Least squares with outliers left out.
         var keep = opaque
-        var fx = AffineFit(), fy = AffineFit()
+        var fx = AffineFit()
+        var fy = AffineFit()
         for _ in 0..<4 {
-            guard let ax = AffineFit(w: w, values: xs, keep: keep), let ay = AffineFit(w: w, values: ys, keep: keep) else { return nil }
+            guard let ax = AffineFit(w: w, values: xs, keep: keep), let ay = AffineFit(w: w, values: ys, keep: keep)
+            else { return nil }
             (fx, fy) = (ax, ay)
             var d = [Double](repeating: .infinity, count: w * h)
             for i in 0..<(w * h) where opaque[i] {
@@ -139,7 +149,8 @@ public struct FittedTrace: Hashable, Sendable {
             (fx, fy) = (ax, ay)
         }
         let kept = keep.indices.filter { keep[$0] }
-        var squares = 0.0, within = 0
+        var squares = 0.0
+        var within = 0
         for i in 0..<(w * h) where opaque[i] {
             let (u, v) = (Double(i % w) + 0.5, Double(i / w) + 0.5)
             let e = hypot(xs[i] - fx.at(u, v), ys[i] - fy.at(u, v))
@@ -151,8 +162,10 @@ public struct FittedTrace: Hashable, Sendable {
         let corners = [(0.0, 0.0), (Double(w), 0.0), (0.0, Double(h)), (Double(w), Double(h))].map {
             (fx.at($0.0, $0.1) + 0.5, fy.at($0.0, $0.1) + 0.5)
         }
-        let minX = corners.map(\.0).min()!, maxX = corners.map(\.0).max()!
-        let minY = corners.map(\.1).min()!, maxY = corners.map(\.1).max()!
+        let minX = corners.map(\.0).min()!
+        let maxX = corners.map(\.0).max()!
+        let minY = corners.map(\.1).min()!
+        let maxY = corners.map(\.1).max()!
         return FittedTrace(
             window: Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY),
             scaleX: 1 / hypot(fx.a, fy.a), scaleY: 1 / hypot(fx.b, fy.b),
@@ -191,7 +204,8 @@ struct AffineFit: Hashable, Sendable {
 
     /// nil when the kept pixels do not determine the plane.
     init?(w: Int, values: [Double], keep: [Bool]) {
-        var m = [Double](repeating: 0, count: 9), t = [Double](repeating: 0, count: 3)
+        var m = [Double](repeating: 0, count: 9)
+        var t = [Double](repeating: 0, count: 3)
         for i in values.indices where keep[i] {
             let row = [Double(i % w) + 0.5, Double(i / w) + 0.5, 1]
             for j in 0..<3 {
@@ -215,7 +229,11 @@ struct AffineFit: Hashable, Sendable {
 
     /// value = a u + c (`along` 0) or b v + c (`along` 1): the other slope held at 0.
     init?(w: Int, values: [Double], keep: [Bool], along: Int) {
-        var n = 0.0, st = 0.0, stt = 0.0, sv = 0.0, stv = 0.0
+        var n = 0.0
+        var st = 0.0
+        var stt = 0.0
+        var sv = 0.0
+        var stv = 0.0
         for i in values.indices where keep[i] {
             let t = along == 0 ? Double(i % w) + 0.5 : Double(i / w) + 0.5
             n += 1

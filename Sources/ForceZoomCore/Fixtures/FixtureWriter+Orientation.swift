@@ -21,7 +21,8 @@ extension FixtureWriter {
         }
         let points = (0..<upright.height).flatMap { y in (0..<upright.width).map { PixelPoint(x: $0, y: y) } }
         return Orientation.allCases.first { o in
-            o.uprightSize(ofStored: stored) == upright && points.allSatisfy { o.storedPixel(forUpright: $0, stored: stored) == viaHEIF($0) }
+            o.uprightSize(ofStored: stored) == upright
+                && points.allSatisfy { o.storedPixel(forUpright: $0, stored: stored) == viaHEIF($0) }
         } ?? turn
     }
 
@@ -61,14 +62,17 @@ extension FixtureWriter {
         guard let xmp else {
             return try ImageWriter.encodeJPEG(rows: rows, size: size, channels: channels, coding: coding, into: out)
         }
-        guard let memory = CFile.memoryStream() else { throw OutputError.writeFailed(path: out.path, reason: "open_memstream failed") }
+        guard let memory = CFile.memoryStream() else {
+            throw OutputError.writeFailed(path: out.path, reason: "open_memstream failed")
+        }
         let writer = try JPEGWriter(file: memory, path: out.path, size: size, channels: channels, coding: coding)
         try rows.withBytes { buffer throws(OutputError) in try writer.write(rows: buffer, count: size.height) }
         try writer.finish()
         _ = memory.close()
         let jpeg = memory.memoryContents
         let payload = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0] + xmpPacket(orientation: xmp)
-        let segment: [UInt8] = [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+        let segment: [UInt8] =
+            [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
         // After SOI and the segments the writer put first (APP0, the EXIF APP1): before the first
         // segment that is not APP0/APP1.
         var at = 2

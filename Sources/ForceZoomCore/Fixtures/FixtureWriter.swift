@@ -1,3 +1,6 @@
+// Over 300 lines: one writer for every fixture format (PNG at any depth, JPEG's variants, WebP,
+// HEIC/AVIF with irot/imir) so a pattern is encoded the same way whatever the container.
+
 import Geometry
 
 /// Why a fixture cannot be made as asked.
@@ -14,9 +17,11 @@ public enum FixtureError: ForceZoomError, Equatable, Sendable, CustomStringConve
     public var description: String {
         switch self {
         case .invalidDepth(let color, let depth):
-            return "PNG \(color) cannot have bit depth \(depth) (gray: 1, 2, 4, 8, 16; palette: 1, 2, 4, 8; others: 8, 16)"
+            return
+                "PNG \(color) cannot have bit depth \(depth) (gray: 1, 2, 4, 8, 16; palette: 1, 2, 4, 8; others: 8, 16)"
         case .tooManyColors(let count, let limit):
-            return "the picture has \(count)+ colours but the palette holds \(limit); use --color rgb or a larger --depth"
+            return
+                "the picture has \(count)+ colours but the palette holds \(limit); use --color rgb or a larger --depth"
         case .notForFormat(let option, let format):
             return "\(option) does not apply to \(format) output"
         case .output(let e): return e.description
@@ -27,7 +32,9 @@ public enum FixtureError: ForceZoomError, Equatable, Sendable, CustomStringConve
 /// How a fixture file is encoded.
 public struct FixtureEncoding: Hashable, Sendable {
     public enum PNGColor: String, CaseIterable, Sendable {
-        case gray, grayAlpha = "gray-alpha", rgb, rgba, palette
+        case gray
+        case grayAlpha = "gray-alpha"
+        case rgb, rgba, palette
     }
 
     public var jpeg = false
@@ -126,7 +133,9 @@ public enum FixtureWriter {
                             default:
                                 // RGB to CMYK with full black generation, stored inverted
                                 // (0 = full ink) as Adobe does: R = C'K'/255 gives it back.
-                                let r = Int(to8(s.r)), g = Int(to8(s.g)), b = Int(to8(s.b))
+                                let r = Int(to8(s.r))
+                                let g = Int(to8(s.g))
+                                let b = Int(to8(s.b))
                                 let kk = max(r, g, b)  // = 255 - K
                                 func ink(_ v: Int) -> UInt8 { kk == 0 ? 0 : UInt8((v * 255 + kk / 2) / kk) }
                                 rows[i] = ink(r)
@@ -143,7 +152,9 @@ public enum FixtureWriter {
                         progressive: encoding.progressive, arithmetic: encoding.arithmetic,
                         rgbCoded: encoding.rgbCoded, ycck: encoding.ycck,
                         restartRows: encoding.restartRows, app1: app1, icc: encoding.icc)
-                    try encodeJPEG(rows: rows, size: stored, channels: channels, coding: coding, xmp: encoding.xmpOrientation, into: out)
+                    try encodeJPEG(
+                        rows: rows, size: stored, channels: channels, coding: coding, xmp: encoding.xmpOrientation,
+                        into: out)
                 } else {
                     try writePNG(stored: stored, encoding: encoding, exif: tiff, sample: sample, into: out)
                 }
@@ -192,10 +203,12 @@ public enum FixtureWriter {
         }
         let bytes =
             e.webp
-            ? try WebPEncoder.encode(image, quality: e.quality, lossless: e.lossless, exif: exif, icc: e.icc, path: out.path)
+            ? try WebPEncoder.encode(
+                image, quality: e.quality, lossless: e.lossless, exif: exif, icc: e.icc, path: out.path)
             : try HEIFEncoder.encode(
                 image, avif: e.avif, quality: e.quality, lossless: e.lossless, exif: exif,
-                rotation: e.heifRotation, mirror: e.heifMirror, tenBit: e.depth == 10 ? tenBit(stored, alpha, sample) : nil,
+                rotation: e.heifRotation, mirror: e.heifMirror,
+                tenBit: e.depth == 10 ? tenBit(stored, alpha, sample) : nil,
                 path: out.path)
         try ImageWriter.writeBytes(bytes, into: out)
     }
@@ -211,7 +224,9 @@ public enum FixtureWriter {
         case .palette: validDepths = [1, 2, 4, 8]
         default: validDepths = [8, 16]
         }
-        guard validDepths.contains(depth) else { throw FixtureError.invalidDepth(color: e.color.rawValue, depth: depth) }
+        guard validDepths.contains(depth) else {
+            throw FixtureError.invalidDepth(color: e.color.rawValue, depth: depth)
+        }
         let channels: Int
         switch e.color {
         case .gray, .palette: channels = 1
@@ -265,7 +280,8 @@ public enum FixtureWriter {
             }
         }
 
-        var spec = PNGImageSpec(width: stored.width, height: stored.height, depth: depth, interlaced: e.interlaced, settings: e.png)
+        var spec = PNGImageSpec(
+            width: stored.width, height: stored.height, depth: depth, interlaced: e.interlaced, settings: e.png)
         switch e.color {
         case .gray: spec.colorType = 0
         case .rgb: spec.colorType = 2
@@ -280,7 +296,8 @@ public enum FixtureWriter {
             }
         } else if let t = e.transparent {
             guard e.color == .gray || e.color == .rgb else {
-                throw FixtureError.notForFormat(option: "--transparent", format: "PNG \(e.color.rawValue) (it has an alpha channel)")
+                throw FixtureError.notForFormat(
+                    option: "--transparent", format: "PNG \(e.color.rawValue) (it has an alpha channel)")
             }
             func widen(_ v: UInt8) -> UInt16 { depth == 16 ? UInt16(v) * 257 : UInt16(v) >> (8 - min(depth, 8)) }
             let gray = Sample16(t).luma

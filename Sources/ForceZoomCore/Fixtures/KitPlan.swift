@@ -1,3 +1,6 @@
+// Over 300 lines: the kit's five sets are one table of files with their tags, references,
+// tolerances and the sentence a failing test prints; split, the table would lose its shape.
+
 import Geometry
 
 /// The sets of `fixture kit`.
@@ -88,10 +91,13 @@ public enum KitPlan {
         _ path: String, _ set: KitSet, _ e: FixtureEncoding, _ tolerance: KitTolerance, _ why: String,
         pattern: Pattern = upright, reference: KitReference = uprightReference
     ) -> KitEntry {
-        KitEntry(path: path, set: set, pattern: pattern, encoding: e, reference: reference, tolerance: tolerance, why: why)
+        KitEntry(
+            path: path, set: set, pattern: pattern, encoding: e, reference: reference, tolerance: tolerance, why: why)
     }
 
-    static func encoding(_ format: String, quality: Int = 92, lossless: Bool = false, exif: Int? = nil) -> FixtureEncoding {
+    static func encoding(_ format: String, quality: Int = 92, lossless: Bool = false, exif: Int? = nil)
+        -> FixtureEncoding
+    {
         var e = FixtureEncoding()
         e.jpeg = format == "jpg"
         e.webp = format == "webp"
@@ -107,24 +113,35 @@ public enum KitPlan {
         var out: [KitEntry] = []
         let shows = "a correct reader shows the upright pattern: red corner top-left, green top-right, TOP above the F"
         for (format, container, tolerance) in [
-            ("jpg", "JPEG APP1 EXIF", KitTolerance.psnr(40)), ("png", "PNG eXIf", .pae(0)), ("webp", "WebP EXIF chunk (lossless)", .pae(0)),
+            ("jpg", "JPEG APP1 EXIF", KitTolerance.psnr(40)), ("png", "PNG eXIf", .pae(0)),
+            ("webp", "WebP EXIF chunk (lossless)", .pae(0)),
         ] {
             for n in 1...8 {
                 let e = encoding(format, quality: 95, lossless: true, exif: n)
-                let stored = n == 1 ? "the pixels are stored upright" : "the pixels are stored transformed by its inverse, as a camera stores them"
+                let stored =
+                    n == 1
+                    ? "the pixels are stored upright"
+                    : "the pixels are stored transformed by its inverse, as a camera stores them"
                 let why = "\(container) Orientation \(exifNames[n]!): \(stored); \(shows)."
-                out.append(entry("orientation/\(format == "jpg" ? "jpeg" : format)-exif-\(n).\(format)", .orientation, e, tolerance, why))
+                out.append(
+                    entry(
+                        "orientation/\(format == "jpg" ? "jpeg" : format)-exif-\(n).\(format)", .orientation, e,
+                        tolerance, why))
             }
         }
         // irot x imir: the four turns, each mirror axis alone, and each after a quarter turn:
         // the eight transformations, both imir axes among them.
-        for (irot, imir) in [(0, nil), (90, nil), (180, nil), (270, nil), (0, 0), (0, 1), (90, 0), (90, 1)] as [(Int, Int?)] {
+        for (irot, imir) in [(0, nil), (90, nil), (180, nil), (270, nil), (0, 0), (0, 1), (90, 0), (90, 1)]
+            as [(Int, Int?)]
+        {
             var e = encoding("heic", quality: 90)
             e.heifRotation = irot
             e.heifMirror = imir
             let name = "orientation/heic-irot-\(irot)" + (imir.map { "-imir-\($0)" } ?? "") + ".heic"
             let mirror =
-                imir.map { ", then imir axis \($0) (\($0 == 0 ? "top and bottom exchanged" : "left and right exchanged"), as libheif reads it)" }
+                imir.map {
+                    ", then imir axis \($0) (\($0 == 0 ? "top and bottom exchanged" : "left and right exchanged"), as libheif reads it)"
+                }
                 ?? ""
             let why =
                 "HEIF irot \(irot) (anticlockwise)\(mirror), EXIF \(FixtureWriter.heifOrientation(rotation: irot, mirror: imir).rawValue) in effect: \(shows)."
@@ -139,7 +156,8 @@ public enum KitPlan {
                 "Wrongly tagged: EXIF Orientation 6 on pixels that are already upright (as exiftool -Orientation=6 -n makes them); a reader must honour the tag all the same and show the pattern turned 90 clockwise, red corner top-right."
             out.append(
                 entry(
-                    "orientation/\(format == "jpg" ? "jpeg" : format)-tagged-6-upright.\(format)", .orientation, e, tolerance, why, reference: turned)
+                    "orientation/\(format == "jpg" ? "jpeg" : format)-tagged-6-upright.\(format)", .orientation, e,
+                    tolerance, why, reference: turned)
             )
         }
         var both = encoding("jpg", quality: 95, exif: 6)
@@ -161,7 +179,9 @@ public enum KitPlan {
 
     static func formats() -> [KitEntry] {
         [
-            entry("formats/png.png", .formats, encoding("png"), .pae(0), "PNG, 8-bit RGB: lossless, every level must match."),
+            entry(
+                "formats/png.png", .formats, encoding("png"), .pae(0),
+                "PNG, 8-bit RGB: lossless, every level must match."),
             entry(
                 "formats/jpeg-q90.jpg", .formats,
                 {
@@ -179,12 +199,18 @@ public enum KitPlan {
                     return e
                 }(), .psnr(35),
                 "Progressive JPEG, quality 90, 4:2:0: within 35 dB of the pattern."),
-            entry("formats/webp-lossless.webp", .formats, encoding("webp", lossless: true), .pae(0), "Lossless WebP (VP8L): every level must match."),
+            entry(
+                "formats/webp-lossless.webp", .formats, encoding("webp", lossless: true), .pae(0),
+                "Lossless WebP (VP8L): every level must match."),
             entry(
                 "formats/webp-q90.webp", .formats, encoding("webp", quality: 90), .psnr(30),
                 "Lossy WebP (VP8), quality 90: 4:2:0 only, so the saturated corners' edges cost most; within 30 dB."),
-            entry("formats/heic-q90.heic", .formats, encoding("heic", quality: 90), .psnr(40), "HEIC (HEVC, x265), quality 90: within 40 dB."),
-            entry("formats/avif-q90.avif", .formats, encoding("avif", quality: 90), .psnr(40), "AVIF (AV1, aom), quality 90: within 40 dB."),
+            entry(
+                "formats/heic-q90.heic", .formats, encoding("heic", quality: 90), .psnr(40),
+                "HEIC (HEVC, x265), quality 90: within 40 dB."),
+            entry(
+                "formats/avif-q90.avif", .formats, encoding("avif", quality: 90), .psnr(40),
+                "AVIF (AV1, aom), quality 90: within 40 dB."),
         ]
     }
 
@@ -202,7 +228,8 @@ public enum KitPlan {
                 let why =
                     "The pattern's samples in \(profile.rawValue), the profile embedded (\(format == "png" ? "iCCP" : "APP2")): a colour-managed reader shows them converted to sRGB (relative colorimetric), not as they are; CMMs round differently by a level or two."
                 var entry = entry(
-                    "colour/\(format == "jpg" ? "jpeg" : format)-\(slug).\(format)", .colour, e, tolerance, why, pattern: plane,
+                    "colour/\(format == "jpg" ? "jpeg" : format)-\(slug).\(format)", .colour, e, tolerance, why,
+                    pattern: plane,
                     reference: reference)
                 entry.profile = profile
                 out.append(entry)
@@ -215,7 +242,9 @@ public enum KitPlan {
         var gray = entry(
             "colour/png-gray-gamma-2.2.png", .colour, e, .pae(2),
             "Gray PNG with a Gray Gamma 2.2 profile: a colour-managed reader shows the ramp converted to sRGB gray (slightly darker in the shadows).",
-            pattern: ramp, reference: KitReference(path: "reference/colour-gray-gamma-2.2.png", pattern: ramp, gray: true, profile: .grayGamma22))
+            pattern: ramp,
+            reference: KitReference(
+                path: "reference/colour-gray-gamma-2.2.png", pattern: ramp, gray: true, profile: .grayGamma22))
         gray.profile = .grayGamma22
         out.append(gray)
         return out
@@ -253,16 +282,20 @@ public enum KitPlan {
             e.color = .rgba
             return e
         }
-        let alpha = "alpha falls from opaque (top row) to clear (bottom row), straight (not premultiplied); R, G, B and A compared"
+        let alpha =
+            "alpha falls from opaque (top row) to clear (bottom row), straight (not premultiplied); R, G, B and A compared"
         return [
             entry(
-                "alpha/png-rgba.png", .alpha, rgba(encoding("png")), .pae(0), "RGBA PNG: \(alpha); lossless.", pattern: faded, reference: reference),
+                "alpha/png-rgba.png", .alpha, rgba(encoding("png")), .pae(0), "RGBA PNG: \(alpha); lossless.",
+                pattern: faded, reference: reference),
             entry(
-                "alpha/webp-rgba-lossless.webp", .alpha, rgba(encoding("webp", lossless: true)), .pae(0), "Lossless RGBA WebP: \(alpha).",
+                "alpha/webp-rgba-lossless.webp", .alpha, rgba(encoding("webp", lossless: true)), .pae(0),
+                "Lossless RGBA WebP: \(alpha).",
                 pattern: faded, reference: reference),
             entry(
                 "alpha/webp-rgba-q90.webp", .alpha, rgba(encoding("webp", quality: 90)), .psnr(28),
-                "Lossy RGBA WebP, quality 90 (alpha lossless, colour lossy): \(alpha).", pattern: faded, reference: reference),
+                "Lossy RGBA WebP, quality 90 (alpha lossless, colour lossy): \(alpha).", pattern: faded,
+                reference: reference),
             entry(
                 "alpha/avif-rgba-q90.avif", .alpha, rgba(encoding("avif", quality: 90)), .psnr(35),
                 "RGBA AVIF, quality 90 (alpha as an auxiliary image): \(alpha).", pattern: faded, reference: reference),

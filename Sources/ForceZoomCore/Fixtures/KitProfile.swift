@@ -49,16 +49,22 @@ public enum KitProfile: String, CaseIterable, Sendable {
             ])
     }
 
-    static func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+    static func be32(_ v: Int) -> [UInt8] {
+        [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+    }
 
     static func s15(_ v: Double) -> [UInt8] { be32(Int(Int32(truncatingIfNeeded: Int((v * 65536).rounded())))) }
 
     static func ascii(_ s: String) -> [UInt8] { Array(s.utf8) }
 
-    static func xyz(_ x: Double, _ y: Double, _ z: Double) -> [UInt8] { ascii("XYZ ") + [0, 0, 0, 0] + s15(x) + s15(y) + s15(z) }
+    static func xyz(_ x: Double, _ y: Double, _ z: Double) -> [UInt8] {
+        ascii("XYZ ") + [0, 0, 0, 0] + s15(x) + s15(y) + s15(z)
+    }
 
     static func gamma(_ g: Double) -> [UInt8] {
-        ascii("curv") + [0, 0, 0, 0] + be32(1) + [UInt8(Int((g * 256).rounded()) >> 8), UInt8(Int((g * 256).rounded()) & 0xFF)]
+        ascii("curv") + [0, 0, 0, 0] + be32(1) + [
+            UInt8(Int((g * 256).rounded()) >> 8), UInt8(Int((g * 256).rounded()) & 0xFF),
+        ]
     }
 
     /// The sRGB transfer curve as a 1024-entry table (v2 has no parametric curves).
@@ -77,11 +83,13 @@ public enum KitProfile: String, CaseIterable, Sendable {
     static func text(_ s: String) -> [UInt8] { ascii("text") + [0, 0, 0, 0] + ascii(s) + [0] }
 
     static func desc(_ s: String) -> [UInt8] {
-        ascii("desc") + [0, 0, 0, 0] + be32(s.utf8.count + 1) + ascii(s) + [0] + [UInt8](repeating: 0, count: 4 + 4 + 2 + 1 + 67)
+        ascii("desc") + [0, 0, 0, 0] + be32(s.utf8.count + 1) + ascii(s) + [0]
+            + [UInt8](repeating: 0, count: 4 + 4 + 2 + 1 + 67)
     }
 
     static func profile(space: String, tags: [(String, [UInt8])]) -> [UInt8] {
-        var table: [UInt8] = [], data: [UInt8] = []
+        var table: [UInt8] = []
+        var data: [UInt8] = []
         let start = 128 + 4 + 12 * tags.count
         for (signature, body) in tags {
             var b = body

@@ -30,12 +30,17 @@ public enum KitWriter {
                 summary.references += 1
             }
             for entry in entries {
-                if entry.encoding.heic || entry.encoding.avif, !FixtureWriter.heifEncoderAvailable(avif: entry.encoding.avif) {
+                if entry.encoding.heic || entry.encoding.avif,
+                    !FixtureWriter.heifEncoderAvailable(avif: entry.encoding.avif)
+                {
                     throw OutputError.writeFailed(
                         path: FileSystem.join(dir, entry.path),
-                        reason: "libheif has no \(entry.encoding.avif ? "AV1" : "HEVC") encoder here (Debian's libheif1 brings x265 and aom)")
+                        reason:
+                            "libheif has no \(entry.encoding.avif ? "AV1" : "HEVC") encoder here (Debian's libheif1 brings x265 and aom)"
+                    )
                 }
-                try FixtureWriter.write(entry.pattern, encoding: entry.encoding, into: output(entry.path, in: root, dir: dir))
+                try FixtureWriter.write(
+                    entry.pattern, encoding: entry.encoding, into: output(entry.path, in: root, dir: dir))
                 summary.files += 1
             }
             for (name, text) in [("MANIFEST.json", manifest(entries, sets: sets)), ("MANIFEST.tsv", table(entries))] {
@@ -89,7 +94,8 @@ public enum KitWriter {
             }
         }
         if let profile = r.profile,
-            case .success(let t) = ColorTransform.toSRGB(icc: profile.bytes, channels: c, intent: .relative, blackPointCompensation: true)
+            case .success(let t) = ColorTransform.toSRGB(
+                icc: profile.bytes, channels: c, intent: .relative, blackPointCompensation: true)
         {
             let n = image.width * image.height
             image.pixels.withMutableBytes { t.apply($0, pixels: n) }
@@ -109,7 +115,9 @@ public enum KitWriter {
                 case .pae(let n): ("pae", String(n))
                 case .psnr(let db): ("psnr", JSON.format(db))
                 }
-            out += [e.path, e.reference.path, metric, threshold, e.profile == nil ? "keep" : "srgb", e.why].joined(separator: "\t") + "\n"
+            out +=
+                [e.path, e.reference.path, metric, threshold, e.profile == nil ? "keep" : "srgb", e.why].joined(
+                    separator: "\t") + "\n"
         }
         return out
     }

@@ -14,7 +14,9 @@ public struct Sample16: Hashable, Sendable {
     public init(gray: UInt16, a: UInt16 = 65535) { self.init(r: gray, g: gray, b: gray, a: a) }
 
     /// An 8-bit colour widened exactly (v * 257), so 8-bit output gives it back unchanged.
-    public init(_ c: Color) { self.init(r: UInt16(c.r) * 257, g: UInt16(c.g) * 257, b: UInt16(c.b) * 257, a: UInt16(c.a) * 257) }
+    public init(_ c: Color) {
+        self.init(r: UInt16(c.r) * 257, g: UInt16(c.g) * 257, b: UInt16(c.b) * 257, a: UInt16(c.a) * 257)
+    }
 
     /// Rec. 601 luma at 16 bits.
     public var luma: UInt16 {
@@ -72,7 +74,8 @@ public struct Pattern: Sendable {
     public func sample(x: Int, y: Int) -> Sample16 {
         var s = opaqueSample(x: x, y: y)
         if fade && size.height > 1 {
-            s.a = UInt16((UInt32(s.a) * UInt32(size.height - 1 - y) + UInt32(size.height - 1) / 2) / UInt32(size.height - 1))
+            s.a = UInt16(
+                (UInt32(s.a) * UInt32(size.height - 1 - y) + UInt32(size.height - 1) / 2) / UInt32(size.height - 1))
         }
         return s
     }
@@ -90,7 +93,8 @@ public struct Pattern: Sendable {
         case .zoneplate:
             // 0.5 + 0.5 cos(pi r^2 / R): the local frequency r/R cycles per pixel passes
             // Nyquist (0.5) at r = R/2, so every scale of aliasing shows as moire rings.
-            let cx = Double(x) - Double(size.width - 1) / 2, cy = Double(y) - Double(size.height - 1) / 2
+            let cx = Double(x) - Double(size.width - 1) / 2
+            let cy = Double(y) - Double(size.height - 1) / 2
             let r2 = cx * cx + cy * cy
             let v = 0.5 + 0.5 * cos(Double.pi * r2 / Double(max(size.width, size.height)))
             return Sample16(gray: UInt16((v * 65535).rounded()))
@@ -113,8 +117,11 @@ public struct Pattern: Sendable {
         case .vertical:
             return size.height > 1 ? UInt16((y * 65535 + (size.height - 1) / 2) / (size.height - 1)) : 0
         case .radial:
-            let cx = Double(x) - Double(size.width - 1) / 2, cy = Double(y) - Double(size.height - 1) / 2
-            let rmax = (Double(size.width - 1) * Double(size.width - 1) + Double(size.height - 1) * Double(size.height - 1)).squareRoot() / 2
+            let cx = Double(x) - Double(size.width - 1) / 2
+            let cy = Double(y) - Double(size.height - 1) / 2
+            let rmax =
+                (Double(size.width - 1) * Double(size.width - 1) + Double(size.height - 1) * Double(size.height - 1))
+                .squareRoot() / 2
             let r = rmax > 0 ? (cx * cx + cy * cy).squareRoot() / rmax : 0
             return UInt16((min(r, 1) * 65535).rounded())
         }
@@ -154,7 +161,8 @@ public struct Pattern: Sendable {
     }
 
     static func drawOrientation(size: PixelSize) -> Image {
-        let w = size.width, h = size.height
+        let w = size.width
+        let h = size.height
         var image = Image(width: w, height: h, format: .rgba, fill: Color(r: 235, g: 235, b: 235))
         let m = max(1, min(w, h) / 5)
         // Four corners in four colours: top-left red, top-right green, bottom-left blue,
@@ -164,8 +172,10 @@ public struct Pattern: Sendable {
         image.fill(PixelRect(x: 0, y: h - m, width: m, height: m), Color(r: 0, g: 0, b: 230))
         image.fill(PixelRect(x: w - m, y: h - m, width: m, height: m), Color(r: 240, g: 200, b: 0))
         // An "F": asymmetric under every flip and rotation.
-        let fw = max(3, min(w, h) * 2 / 5), fh = max(5, min(w, h) / 2)
-        let fx = (w - fw) / 2, fy = (h - fh) / 2 + max(1, min(w, h) / 16)
+        let fw = max(3, min(w, h) * 2 / 5)
+        let fh = max(5, min(w, h) / 2)
+        let fx = (w - fw) / 2
+        let fy = (h - fh) / 2 + max(1, min(w, h) / 16)
         let bar = max(1, fw / 4)
         let ink = Color(r: 20, g: 20, b: 20)
         image.fill(PixelRect(x: fx, y: fy, width: bar, height: fh), ink)
@@ -176,7 +186,8 @@ public struct Pattern: Sendable {
         var scale = max(1, min(w, h) / 60)
         while scale > 1 && font.size(of: "TOP", scale: scale).width > w - 2 * m { scale -= 1 }
         let t = font.size(of: "TOP", scale: scale)
-        image.draw("TOP", x: (w - t.width) / 2, y: max(0, min(fy - t.height - scale * 2, m / 2)), scale: scale, color: ink)
+        image.draw(
+            "TOP", x: (w - t.width) / 2, y: max(0, min(fy - t.height - scale * 2, m / 2)), scale: scale, color: ink)
         return image
     }
 }

@@ -14,7 +14,9 @@ public struct ICCProfile: Hashable, Sendable {
     public let description: String?
 
     public init?(_ bytes: [UInt8]) {
-        guard bytes.count >= 132, Self.fourCC(bytes, 36) == "acsp", let declared = Self.uint32(bytes, 0), Int(declared) == bytes.count else {
+        guard bytes.count >= 132, Self.fourCC(bytes, 36) == "acsp", let declared = Self.uint32(bytes, 0),
+            Int(declared) == bytes.count
+        else {
             return nil
         }
         size = bytes.count
@@ -25,7 +27,8 @@ public struct ICCProfile: Hashable, Sendable {
         if let count = Self.uint32(bytes, 128) {
             for k in 0..<min(Int(count), 256) {
                 let entry = 132 + 12 * k
-                guard Self.fourCC(bytes, entry) == "desc", let offset = Self.uint32(bytes, entry + 4), let length = Self.uint32(bytes, entry + 8),
+                guard Self.fourCC(bytes, entry) == "desc", let offset = Self.uint32(bytes, entry + 4),
+                    let length = Self.uint32(bytes, entry + 8),
                     Int(offset) + Int(length) <= bytes.count, length >= 12
                 else { continue }
                 text = Self.text(bytes[Int(offset)..<Int(offset) + Int(length)])

@@ -22,7 +22,7 @@ public struct Image: Hashable, Sendable {
         if bytes.allSatisfy({ $0 == 0 }) {
             pixels = [UInt8](repeating: 0, count: width * height * format.channels)
         } else {
-            var p = [UInt8]()
+            var p: [UInt8] = []
             p.reserveCapacity(width * height * format.channels)
             for _ in 0..<(width * height) { p.append(contentsOf: bytes) }
             pixels = p
@@ -99,16 +99,19 @@ public struct Image: Hashable, Sendable {
         let stepY = ((nextY.y - origin.y) * width + (nextY.x - origin.x)) * c
         pixels.withUnsafeBufferPointer { srcBuf in
             out.withUnsafeMutableBufferPointer { dstBuf in
-                let src = srcBuf.baseAddress!, dst = dstBuf.baseAddress!
+                let src = srcBuf.baseAddress!
+                let dst = dstBuf.baseAddress!
                 var rowStart = (origin.y * width + origin.x) * c
                 var d = 0
                 // One loop per pixel size so the copy is a single load and store.
                 func walk<T>(_ type: T.Type) {
-                    let s = UnsafeRawPointer(src), o = UnsafeMutableRawPointer(dst)
+                    let s = UnsafeRawPointer(src)
+                    let o = UnsafeMutableRawPointer(dst)
                     for _ in 0..<upright.height {
                         var p = rowStart
                         for _ in 0..<upright.width {
-                            o.storeBytes(of: s.loadUnaligned(fromByteOffset: p, as: T.self), toByteOffset: d, as: T.self)
+                            o.storeBytes(
+                                of: s.loadUnaligned(fromByteOffset: p, as: T.self), toByteOffset: d, as: T.self)
                             d += c
                             p += stepX
                         }
@@ -141,13 +144,17 @@ public struct Image: Hashable, Sendable {
     /// luma, alpha added as opaque or dropped.
     public func converted(to target: PixelFormat) -> Image {
         if target == format { return self }
-        let sc = format.channels, tc = target.channels
+        let sc = format.channels
+        let tc = target.channels
         var out = [UInt8](repeating: 0, count: width * height * tc)
         pixels.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
                 for i in 0..<(width * height) {
-                    let s = i * sc, d = i * tc
-                    let r = src[s], g = format.isGray ? r : src[s + 1], b = format.isGray ? r : src[s + 2]
+                    let s = i * sc
+                    let d = i * tc
+                    let r = src[s]
+                    let g = format.isGray ? r : src[s + 1]
+                    let b = format.isGray ? r : src[s + 2]
                     let a: UInt8 = format.hasAlpha ? src[s + sc - 1] : 255
                     if target.isGray {
                         dst[d] = format.isGray ? r : Color.luma(r, g, b)

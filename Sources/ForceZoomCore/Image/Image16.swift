@@ -34,10 +34,12 @@ public struct Image16: Hashable, Sendable {
     /// replicated into RGB, an opaque alpha (0xFFFF) added.
     public func converted(to target: PixelFormat) -> Image16 {
         if target == format { return self }
-        let from = format.channels, to = target.channels
+        let from = format.channels
+        let to = target.channels
         var out = [UInt8](repeating: 0xFF, count: width * height * to * 2)
         for p in 0..<(width * height) {
-            let s = p * from * 2, d = p * to * 2
+            let s = p * from * 2
+            let d = p * to * 2
             let colour = format.isGray ? [0, 0, 0] : [0, 1, 2]
             for k in 0..<(target.isGray ? 1 : 3) {
                 out[d + 2 * k] = bytes[s + 2 * colour[k]]
@@ -58,9 +60,11 @@ public struct Image16: Hashable, Sendable {
         for y in 0..<other.height {
             let ty = point.y + y
             guard ty >= 0, ty < height else { continue }
-            let x0 = max(0, -point.x), x1 = min(other.width, width - point.x)
+            let x0 = max(0, -point.x)
+            let x1 = min(other.width, width - point.x)
             guard x0 < x1 else { continue }
-            let s = (y * other.width + x0) * n, d = (ty * width + point.x + x0) * n
+            let s = (y * other.width + x0) * n
+            let d = (ty * width + point.x + x0) * n
             bytes.replaceSubrange(d..<(d + (x1 - x0) * n), with: other.bytes[s..<(s + (x1 - x0) * n)])
         }
     }
@@ -81,7 +85,8 @@ public struct Image16: Hashable, Sendable {
                 case 2: (sx, sy) = (width - 1 - x, height - 1 - y)
                 default: (sx, sy) = (width - 1 - y, x)
                 }
-                let s = (sy * width + sx) * n, d = (y * w + x) * n
+                let s = (sy * width + sx) * n
+                let d = (y * w + x) * n
                 for k in 0..<n { out[d + k] = bytes[s + k] }
             }
         }

@@ -11,14 +11,17 @@ extension Image {
         guard format.hasAlpha else { return self }
         let bg = background.overWhite
         let target: PixelFormat = format.isGray && bg.isGray ? .gray : .rgb
-        let sc = format.channels, tc = target.channels
+        let sc = format.channels
+        let tc = target.channels
         let back = [Int(bg.r), Int(bg.g), Int(bg.b)]
         var out = [UInt8](repeating: 0, count: width * height * tc)
         pixels.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
                 for i in 0..<(width * height) {
-                    let s = i * sc, d = i * tc
-                    let a = Int(src[s + sc - 1]), rest = 255 - a
+                    let s = i * sc
+                    let d = i * tc
+                    let a = Int(src[s + sc - 1])
+                    let rest = 255 - a
                     for k in 0..<tc {
                         let c = Int(src[s + (format.isGray ? 0 : k)])
                         dst[d + k] = UInt8((c * a + back[k] * rest + 127) / 255)
@@ -34,7 +37,8 @@ extension Color {
     /// This colour put over white: itself when opaque (what an opaque format's background is).
     public var overWhite: Color {
         if isOpaque { return self }
-        let a = Int(self.a), rest = 255 - a
+        let a = Int(self.a)
+        let rest = 255 - a
         func over(_ c: UInt8) -> UInt8 { UInt8((Int(c) * a + 255 * rest + 127) / 255) }
         return Color(r: over(r), g: over(g), b: over(b))
     }

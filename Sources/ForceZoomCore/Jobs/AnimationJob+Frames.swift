@@ -42,8 +42,12 @@ extension AnimationJob {
     func write(_ scene: Scene, color: ColorDescription?, metadata: CarriedMetadata? = nil) throws {
         let n = scene.frames.count
         let cellWidth = AnimationRenderer.cellSize(screen: screen).width
-        let png = settings.png, choice = settings.choice
-        let paths = framePaths, wantAPNG = apng != nil, wantSheet = contactSheet != nil || showSheet != nil, protect = [input]
+        let png = settings.png
+        let choice = settings.choice
+        let paths = framePaths
+        let wantAPNG = apng != nil
+        let wantSheet = contactSheet != nil || showSheet != nil
+        let protect = [input]
         var sheetFrames = [Image?](repeating: nil, count: n)
         var failure: String?
         // The APNG is written as frames arrive, in order: only frames that finished before
@@ -52,7 +56,8 @@ extension AnimationJob {
         if let apng {
             let rate = n > 1 ? Double(n - 1) / (scene.frames.last?.time ?? 1) : fps
             stream = try APNGStream(
-                path: apng, protecting: [input], size: screen, format: scene.format, fps: rate, frameCount: n, color: color)
+                path: apng, protecting: [input], size: screen, format: scene.format, fps: rate, frameCount: n,
+                color: color)
         }
         var waiting: [Int: [UInt8]] = [:]
         var nextFrame = 0
@@ -99,7 +104,8 @@ extension AnimationJob {
             let sheet = AnimationRenderer.contactSheet(sheetFrames.compactMap { $0 }, background: scene.background)
             if let contactSheet {
                 try ImageWriter.write(
-                    sheet, to: contactSheet, encoding: settings.encoding(forRendered: contactSheet), protecting: [input],
+                    sheet, to: contactSheet, encoding: settings.encoding(forRendered: contactSheet),
+                    protecting: [input],
                     color: color, background: settings.background)
             }
             try showSheet?(sheet)

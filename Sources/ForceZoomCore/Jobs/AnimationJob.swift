@@ -32,7 +32,9 @@ public struct AnimationJob {
     public var fps: Double
     public var threads: Int
 
-    public init(input: String, settings: RenderSettings, screen: PixelSize, background: Color, fps: Double, threads: Int) {
+    public init(
+        input: String, settings: RenderSettings, screen: PixelSize, background: Color, fps: Double, threads: Int
+    ) {
         self.input = input
         self.settings = settings
         self.screen = screen
@@ -55,7 +57,8 @@ public struct AnimationJob {
         let inks = DrawingColors(output: color)
         var overlayView: Overlay?
         if let overlay {
-            overlayView = Overlay(image: try overlayPicture(overlay.path, inks: inks), origin: overlay.origin, fade: overlay.fade)
+            overlayView = Overlay(
+                image: try overlayPicture(overlay.path, inks: inks), origin: overlay.origin, fade: overlay.fade)
         }
         let bg = inks.map(background)
         let fitted = try fittedFrames(reader, background: bg)
@@ -64,15 +67,19 @@ public struct AnimationJob {
         if let output {
             // The sequence's folder, made before any work (as thumb --out does).
             let dir = FileSystem.directory(of: framePaths.first ?? output)
-            do { try FileSystem.makeDirectories(dir) } catch { throw ToolFailure("\(dir): cannot create the output folder: \(error)") }
+            do { try FileSystem.makeDirectories(dir) } catch {
+                throw ToolFailure("\(dir): cannot create the output folder: \(error)")
+            }
         }
         // One pixel format for every frame (an APNG has one), whichever path drew it.
         var target = source.format.union(bg.minimalFormat)
         for f in fitted.values { target = target.union(f.format) }
         if !markers.isEmpty || overlayView != nil { target = target.withColor }
         let scene = Scene(
-            frames: frames, source: source, imageSize: reader.header.uprightSize, screen: screen, background: bg, clip: clip,
-            markers: markers, pinSizes: pinSizes, pinColor: inks.map(PinRenderer.color), fitted: fitted, overlay: overlayView,
+            frames: frames, source: source, imageSize: reader.header.uprightSize, screen: screen, background: bg,
+            clip: clip,
+            markers: markers, pinSizes: pinSizes, pinColor: inks.map(PinRenderer.color), fitted: fitted,
+            overlay: overlayView,
             format: target)
         // Frame files carry the input's metadata (the APNG and the contact sheet, pictures
         // of many moments, do not).

@@ -92,7 +92,8 @@ public enum SampleDepth: String, CaseIterable, Sendable {
         if output != .png { return "needs a PNG output; this one is \(output.name)" }
         if !reader.hasDeepSamples {
             let deep = FormatRegistry.inputs.filter { $0.capabilities.contains(.deepSamples) }.flatMap(\.names)
-            return "needs samples deeper than 8 bits (\(FormatRegistry.sentence(deep, "or"))); this input has \(header.bitDepth)-bit samples"
+            return
+                "needs samples deeper than 8 bits (\(FormatRegistry.sentence(deep, "or"))); this input has \(header.bitDepth)-bit samples"
         }
         if !oneToOne { return "copies samples; a --zoom other than 1 resamples them (8-bit)" }
         if pins { return "copies samples; pins are drawn at 8 bits" }

@@ -27,7 +27,10 @@ public struct TransformJob {
     public var writes = true
     public var show: ((Image) throws -> Void)?
 
-    public init(input: String, output: String, settings: RenderSettings, steps: AffineTransform, background: Color, filter: ResampleFilter) {
+    public init(
+        input: String, output: String, settings: RenderSettings, steps: AffineTransform, background: Color,
+        filter: ResampleFilter
+    ) {
         self.input = input
         self.output = output
         self.settings = settings
@@ -51,7 +54,9 @@ public struct TransformJob {
         let reader = try ImageReader(path: input, options: settings.decode)
         let markers = try loadMarkers()
         let size = reader.header.uprightSize
-        guard steps.inverted != nil else { throw ToolFailure("\(reader.path): the transform collapses the image (determinant 0)") }
+        guard steps.inverted != nil else {
+            throw ToolFailure("\(reader.path): the transform collapses the image (determinant 0)")
+        }
         let why =
             quarterTurns != nil
             ? SampleDepth.sixteenBitProblem(
@@ -62,7 +67,8 @@ public struct TransformJob {
         if why == nil, let quarterTurns { return try turnSixteenBit(reader, quarterTurns: quarterTurns) }
         let (canvasSize, full) = try placement(size, path: reader.path)
         // Prefilter reductions: decode smaller, then warp by what remains.
-        let w = Double(size.width), h = Double(size.height)
+        let w = Double(size.width)
+        let h = Double(size.height)
         let pre = AffineRenderer.prefilterScale(for: full)
         var source: Image
         if pre < 1 {
@@ -75,7 +81,8 @@ public struct TransformJob {
         let carried = settings.carry(reader.header.color, path: reader.path)
         let inks = DrawingColors(output: carried)
         let warp = AffineTransform.scale(w / Double(source.width), h / Double(source.height)).then(full)
-        var out = AffineRenderer.render(source, transform: warp, canvas: canvasSize, background: inks.map(background), filter: filter)
+        var out = AffineRenderer.render(
+            source, transform: warp, canvas: canvasSize, background: inks.map(background), filter: filter)
         PinLayer(markers, color: inks.map(PinRenderer.color)).draw(on: &out, transform: full)
         if writes {
             try ImageWriter.write(
@@ -94,18 +101,21 @@ public struct TransformJob {
         let turned = image.rotated(quarterTurns: Int(quarterTurns.truncatingRemainder(dividingBy: 4)))
         if writes {
             try ImageWriter.write(
-                turned, to: output, settings: settings.png, protecting: [input], color: settings.carry(reader.header.color, path: reader.path),
+                turned, to: output, settings: settings.png, protecting: [input],
+                color: settings.carry(reader.header.color, path: reader.path),
                 metadata: settings.carriedMetadata(reader, output: output))
         }
         try show?(InlineImage.eightBit(turned))
         return Result(
-            input: reader.path, uprightSize: size, transform: .rotation(degrees: quarterTurns * 90), canvas: turned.size, output: output,
+            input: reader.path, uprightSize: size, transform: .rotation(degrees: quarterTurns * 90),
+            canvas: turned.size, output: output,
             bitDepth: 16)
     }
 
     /// The canvas and the transform from image to canvas pixels.
     private func placement(_ size: PixelSize, path: String) throws -> (PixelSize, AffineTransform) {
-        let w = Double(size.width), h = Double(size.height)
+        let w = Double(size.width)
+        let h = Double(size.height)
         if let canvas {
             // As a view in a superview of the canvas's size: the pivot (the centre unless
             // --anchor) at the same point of the canvas, the steps about it.
@@ -121,7 +131,8 @@ public struct TransformJob {
         func snap(_ v: Double) -> Double { abs(v - v.rounded()) < 1e-6 ? v.rounded() : v }
         // The box's own size, rounded up (an odd-sized image turned a quarter is centred on
         // a half pixel: its box is whole, and flooring its corner would add a blurred column).
-        let bw = snap(box.width).rounded(.up), bh = snap(box.height).rounded(.up)
+        let bw = snap(box.width).rounded(.up)
+        let bh = snap(box.height).rounded(.up)
         // Checked before any conversion to Int: the steps can make any size.
         guard bw <= Double(Budget.maxSide), bh <= Double(Budget.maxSide) else {
             throw ToolFailure(

@@ -188,7 +188,8 @@ extension AffineRenderer {
         }
 
         func render(band: Int) {
-            let y0 = band * AffineRenderer.tileHeight, y1 = min(ch, y0 + AffineRenderer.tileHeight)
+            let y0 = band * AffineRenderer.tileHeight
+            let y1 = min(ch, y0 + AffineRenderer.tileHeight)
             var x0 = 0
             while x0 < cw {
                 let x1 = min(cw, x0 + AffineRenderer.tileWidth)
@@ -199,9 +200,14 @@ extension AffineRenderer {
 
         /// Output pixels x0..<x1 of row y.
         func segment(y: Int, from x0: Int, to x1: Int) {
-            let cy = Double(y) + 0.5, cx = Double(x0) + 0.5, n = x1 - x0
-            let u = inverse.a * cx + inverse.c * cy + inverse.tx, v = inverse.b * cx + inverse.d * cy + inverse.ty
-            let uEnd = u + inverse.a * Double(n - 1), vEnd = v + inverse.b * Double(n - 1)
+            let cy = Double(y) + 0.5
+            let cx = Double(x0) + 0.5
+            let n = x1 - x0
+            let u = inverse.a * cx + inverse.c * cy + inverse.tx
+            let v = inverse.b * cx + inverse.d * cy + inverse.ty
+            let uEnd = u + inverse.a * Double(n - 1)
+            let vEnd = v + inverse.b * Double(n - 1)
+            // swift-format-ignore: AlwaysUseLowerCamelCase
             let C = L.channels
             let o = out + (y * cw + x0) * C
             if nearest {
@@ -231,10 +237,12 @@ extension AffineRenderer {
                 }
                 return
             }
-            let uf = Self.fixed(Self.snapped(u)), vf = Self.fixed(Self.snapped(v))
+            let uf = Self.fixed(Self.snapped(u))
+            let vf = Self.fixed(Self.snapped(v))
             // The span whose taps are all inside: a kernel reads i - taps/2 + 1 ... i + taps/2
             // with i = floor(u - 0.5).
-            let unit = Self.unit, s = taps / 2
+            let unit = Self.unit
+            let s = taps / 2
             let (lo, hiX, hiY, shift) = (s - 1, sw - 1 - s, sh - 1 - s, unit / 2)
             var (a, b) = (0, 0)
             if hiX >= lo && hiY >= lo {
@@ -256,7 +264,8 @@ extension AffineRenderer {
         static func span(_ x0: Int, _ d: Int, lo: Int, hi: Int, n: Int) -> (Int, Int) {
             func floorDiv(_ p: Int, _ q: Int) -> Int { p >= 0 ? p / q : -((-p + q - 1) / q) }
             func ceilDiv(_ p: Int, _ q: Int) -> Int { -floorDiv(-p, q) }
-            var a: Int, b: Int
+            var a: Int
+            var b: Int
             if d == 0 {
                 (a, b) = lo <= x0 && x0 < hi ? (0, n) : (0, 0)
             } else if d > 0 {
@@ -274,10 +283,16 @@ extension AffineRenderer {
         /// A kernel's taps, all inside: no checks.
         @inline(__always)
         func interiorPixel(_ u: Int, _ v: Int, _ o: UnsafeMutablePointer<UInt8>) {
-            let C = L.channels, T = taps
-            let fu = u &- Self.unit / 2, fv = v &- Self.unit / 2
-            let xs = (fu >> 32) &- (T / 2 - 1), ys = (fv >> 32) &- (T / 2 - 1)
-            let wx = weights + Self.phase(fu) &* T, wy = weights + Self.phase(fv) &* T
+            // swift-format-ignore: AlwaysUseLowerCamelCase
+            let C = L.channels
+            // swift-format-ignore: AlwaysUseLowerCamelCase
+            let T = taps
+            let fu = u &- Self.unit / 2
+            let fv = v &- Self.unit / 2
+            let xs = (fu >> 32) &- (T / 2 - 1)
+            let ys = (fv >> 32) &- (T / 2 - 1)
+            let wx = weights + Self.phase(fu) &* T
+            let wy = weights + Self.phase(fv) &* T
             var row = src + (ys &* sw &+ xs) &* C
             let stride = sw &* C
             var sums = WarpSums()
@@ -297,12 +312,19 @@ extension AffineRenderer {
         /// `interiorPixel` for two taps (bilinear), unrolled: the same sums in the same order.
         @inline(__always)
         func bilinearPixel(_ u: Int, _ v: Int, _ o: UnsafeMutablePointer<UInt8>) {
+            // swift-format-ignore: AlwaysUseLowerCamelCase
             let C = L.channels
-            let fu = u &- Self.unit / 2, fv = v &- Self.unit / 2
-            let wx = weights + Self.phase(fu) &* 2, wy = weights + Self.phase(fv) &* 2
-            let p = src + ((fv >> 32) &* sw &+ (fu >> 32)) &* C, q = p + sw &* C
-            let x0 = Int(wx[0]), x1 = Int(wx[1])
-            var top = WarpSums(), bottom = WarpSums(), sums = WarpSums()
+            let fu = u &- Self.unit / 2
+            let fv = v &- Self.unit / 2
+            let wx = weights + Self.phase(fu) &* 2
+            let wy = weights + Self.phase(fv) &* 2
+            let p = src + ((fv >> 32) &* sw &+ (fu >> 32)) &* C
+            let q = p + sw &* C
+            let x0 = Int(wx[0])
+            let x1 = Int(wx[1])
+            var top = WarpSums()
+            var bottom = WarpSums()
+            var sums = WarpSums()
             Self.add(p, x0, &top)
             Self.add(p + C, x1, &top)
             Self.add(q, x0, &bottom)
@@ -314,21 +336,27 @@ extension AffineRenderer {
 
         /// Any pixel: taps outside the image take the background.
         func edgePixel(_ u: Int, _ v: Int, _ o: UnsafeMutablePointer<UInt8>) {
+            // swift-format-ignore: AlwaysUseLowerCamelCase
             let C = L.channels
+            // swift-format-ignore: AlwaysUseLowerCamelCase
             let T = taps
-            let fu = u &- Self.unit / 2, fv = v &- Self.unit / 2
-            let xs = (fu >> 32) &- (T / 2 - 1), ys = (fv >> 32) &- (T / 2 - 1)
+            let fu = u &- Self.unit / 2
+            let fv = v &- Self.unit / 2
+            let xs = (fu >> 32) &- (T / 2 - 1)
+            let ys = (fv >> 32) &- (T / 2 - 1)
             if xs + T <= 0 || ys + T <= 0 || xs >= sw || ys >= sh {
                 fillBackground(o)  // no tap reaches the image
                 return
             }
-            let wx = weights + Self.phase(fu) &* T, wy = weights + Self.phase(fv) &* T
+            let wx = weights + Self.phase(fu) &* T
+            let wy = weights + Self.phase(fv) &* T
             var sums = WarpSums()
             for ky in 0..<T {
                 let y = ys + ky
                 var r = WarpSums()
                 for kx in 0..<T {
-                    let x = xs + kx, w = Int(wx[kx])
+                    let x = xs + kx
+                    let w = Int(wx[kx])
                     if x < 0 || y < 0 || x >= sw || y >= sh {
                         Self.add(bgSums, w, &r)
                     } else {
@@ -388,7 +416,8 @@ extension AffineRenderer {
         /// Sums (scaled by one^2) to bytes; alpha formats unpremultiply.
         @inline(__always)
         static func store(_ s: WarpSums, _ o: UnsafeMutablePointer<UInt8>) {
-            let half = 1 << (2 * WarpKernel.weightBits - 1), bits = 2 * WarpKernel.weightBits
+            let half = 1 << (2 * WarpKernel.weightBits - 1)
+            let bits = 2 * WarpKernel.weightBits
             @inline(__always) func byte(_ v: Int) -> UInt8 {
                 let r = (v &+ half) >> bits
                 return r <= 0 ? 0 : (r >= 255 ? 255 : UInt8(truncatingIfNeeded: r))

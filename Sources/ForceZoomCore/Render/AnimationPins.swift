@@ -43,8 +43,10 @@ extension AnimationRenderer {
         // Outside the view, the frame as it was before the pins; at its edge, the same
         // one-pixel anti-aliased coverage the image's clip uses.
         let toLocal = AffineTransform.translation(-view.centerX, -view.centerY).then(.rotation(degrees: -view.rotation))
-        let halfW = view.width / 2 + 0.5, halfH = view.height / 2 + 0.5
-        let c = canvas.format.channels, full = PixelRect(size: canvas.size)
+        let halfW = view.width / 2 + 0.5
+        let halfH = view.height / 2 + 0.5
+        let c = canvas.format.channels
+        let full = PixelRect(size: canvas.size)
         for area in touched {
             let r = area.intersection(full)
             if r.isEmpty { continue }
@@ -71,7 +73,8 @@ extension AnimationRenderer {
     ) -> PixelRect? {
         let local = PinRenderer.area(tipX: 0, tipY: 0, label: m.label, size: size)
         var patch = Image(width: local.width, height: local.height, format: .rgba, fill: .transparent)
-        PinRenderer.draw(on: &patch, tipX: Double(-local.x), tipY: Double(-local.y), label: m.label, color: color, size: size)
+        PinRenderer.draw(
+            on: &patch, tipX: Double(-local.x), tipY: Double(-local.y), label: m.label, color: color, size: size)
         let place = AffineTransform.translation(Double(local.x), Double(local.y)).then(.rotation(degrees: degrees))
             .then(.translation(tip.x, tip.y))
         let box = place.boundingBox(of: Rect(x: 0, y: 0, width: Double(patch.width), height: Double(patch.height)))
@@ -93,8 +96,10 @@ extension PinRenderer {
         var r = bounds(tipX: tx, tipY: ty, size: size)
         if let label, !label.isEmpty {
             let s = BitmapFont.standard.size(of: label, scale: 1)
-            let cx = tx, cy = ty - height * size
-            let lx = Int((cx + radius * size + 3).rounded()), ly = Int((cy - Double(s.height) / 2).rounded())
+            let cx = tx
+            let cy = ty - height * size
+            let lx = Int((cx + radius * size + 3).rounded())
+            let ly = Int((cy - Double(s.height) / 2).rounded())
             r = r.union(PixelRect(x: lx - 3, y: ly - 3, width: s.width + 6, height: s.height + 6))
         }
         return r

@@ -25,12 +25,15 @@ public enum AnimationRenderer {
             canvas = base
         } else {
             // Source pixels -> image pixels -> canvas.
-            let toImage = AffineTransform.scale(Double(imageSize.width) / Double(source.width), Double(imageSize.height) / Double(source.height))
+            let toImage = AffineTransform.scale(
+                Double(imageSize.width) / Double(source.width), Double(imageSize.height) / Double(source.height))
             let full = toImage.then(frame.transform)
             if !source.format.hasAlpha && background.isOpaque, let inverse = full.inverted {
-                canvas = renderOpaque(source, inverse: inverse, view: clip ? frame.view : nil, screen: screen, background: background)
+                canvas = renderOpaque(
+                    source, inverse: inverse, view: clip ? frame.view : nil, screen: screen, background: background)
             } else {
-                canvas = AffineRenderer.render(source, transform: full, canvas: screen, background: background, filter: .bilinear)
+                canvas = AffineRenderer.render(
+                    source, transform: full, canvas: screen, background: background, filter: .bilinear)
                 if clip { applyClip(&canvas, view: frame.view, background: background) }
             }
         }
@@ -48,20 +51,27 @@ public enum AnimationRenderer {
     ) -> Image {
         let format = src.format.union(background.minimalFormat)
         let source = src.converted(to: format)
-        let c = format.channels, sw = source.width, sh = source.height
+        let c = format.channels
+        let sw = source.width
+        let sh = source.height
         let bg = background.bytes(in: format).map { Float($0) }
         var out = [UInt8](repeating: 0, count: screen.width * screen.height * c)
-        let toLocal = view.map { AffineTransform.translation(-$0.centerX, -$0.centerY).then(.rotation(degrees: -$0.rotation)) }
-        let halfW = (view?.width ?? 0) / 2 + 0.5, halfH = (view?.height ?? 0) / 2 + 0.5
+        let toLocal = view.map {
+            AffineTransform.translation(-$0.centerX, -$0.centerY).then(.rotation(degrees: -$0.rotation))
+        }
+        let halfW = (view?.width ?? 0) / 2 + 0.5
+        let halfH = (view?.height ?? 0) / 2 + 0.5
         source.pixels.withUnsafeBufferPointer { sp in
             out.withUnsafeMutableBufferPointer { op in
-                let s = sp.baseAddress!, o = op.baseAddress!
+                let s = sp.baseAddress!
+                let o = op.baseAddress!
                 var px = [Float](repeating: 0, count: 4)
                 for y in 0..<screen.height {
                     let cy = Double(y) + 0.5
                     var u = inverse.a * 0.5 + inverse.c * cy + inverse.tx
                     var v = inverse.b * 0.5 + inverse.d * cy + inverse.ty
-                    var lx = 0.0, ly = 0.0
+                    var lx = 0.0
+                    var ly = 0.0
                     if let t = toLocal { (lx, ly) = t.apply(x: 0.5, y: cy) }
                     var d = y * screen.width * c
                     for _ in 0..<screen.width {
@@ -76,31 +86,42 @@ public enum AnimationRenderer {
                         }
                         var k: Float = 1
                         if view != nil {
-                            let kx = min(1, max(0, halfW - abs(lx))), ky = min(1, max(0, halfH - abs(ly)))
+                            let kx = min(1, max(0, halfW - abs(lx)))
+                            let ky = min(1, max(0, halfH - abs(ly)))
                             k = Float(kx * ky)
                             if k <= 0 {
                                 for j in 0..<c { o[d + j] = UInt8(bg[j]) }
                                 continue
                             }
                         }
-                        let fu = u - 0.5, fv = v - 0.5
-                        let x0 = Int(fu.rounded(.down)), y0 = Int(fv.rounded(.down))
+                        let fu = u - 0.5
+                        let fv = v - 0.5
+                        let x0 = Int(fu.rounded(.down))
+                        let y0 = Int(fv.rounded(.down))
                         if x0 < -1 || y0 < -1 || x0 >= sw || y0 >= sh {
                             for j in 0..<c { o[d + j] = UInt8(bg[j]) }
                             continue
                         }
-                        let fx = Float(fu - Double(x0)), fy = Float(fv - Double(y0))
-                        let w00 = (1 - fx) * (1 - fy), w10 = fx * (1 - fy), w01 = (1 - fx) * fy, w11 = fx * fy
+                        let fx = Float(fu - Double(x0))
+                        let fy = Float(fv - Double(y0))
+                        let w00 = (1 - fx) * (1 - fy)
+                        let w10 = fx * (1 - fy)
+                        let w01 = (1 - fx) * fy
+                        let w11 = fx * fy
                         if x0 >= 0 && y0 >= 0 && x0 + 1 < sw && y0 + 1 < sh {
-                            let p00 = s + (y0 * sw + x0) * c, p01 = p00 + sw * c
+                            let p00 = s + (y0 * sw + x0) * c
+                            let p01 = p00 + sw * c
                             for j in 0..<c {
-                                px[j] = w00 * Float(p00[j]) + w10 * Float(p00[c + j]) + w01 * Float(p01[j]) + w11 * Float(p01[c + j])
+                                px[j] =
+                                    w00 * Float(p00[j]) + w10 * Float(p00[c + j]) + w01 * Float(p01[j]) + w11
+                                    * Float(p01[c + j])
                             }
                         } else {
                             // At the image's edge: taps outside read the background.
                             for j in 0..<c { px[j] = 0 }
                             for (dx, dy, w) in [(0, 0, w00), (1, 0, w10), (0, 1, w01), (1, 1, w11)] {
-                                let xx = x0 + dx, yy = y0 + dy
+                                let xx = x0 + dx
+                                let yy = y0 + dy
                                 if xx >= 0 && yy >= 0 && xx < sw && yy < sh {
                                     let p = s + (yy * sw + xx) * c
                                     for j in 0..<c { px[j] += w * Float(p[j]) }
@@ -121,7 +142,9 @@ public enum AnimationRenderer {
     static func applyClip(_ canvas: inout Image, view v: ZoomAnimation.ViewState, background: Color) {
         let toLocal = AffineTransform.translation(-v.centerX, -v.centerY).then(.rotation(degrees: -v.rotation))
         let bg = background.bytes(in: canvas.format)
-        let c = canvas.format.channels, w = canvas.width, h = canvas.height
+        let c = canvas.format.channels
+        let w = canvas.width
+        let h = canvas.height
         canvas.pixels.withUnsafeMutableBufferPointer { px in
             for y in 0..<h {
                 for x in 0..<w {
@@ -141,7 +164,8 @@ public enum AnimationRenderer {
     /// A cell's size for frames of `screen`.
     public static func cellSize(screen: PixelSize) -> PixelSize {
         let width = min(cellWidth, screen.width)
-        return PixelSize(width: width, height: max(1, Int((Double(screen.height) * Double(width) / Double(screen.width)).rounded())))
+        return PixelSize(
+            width: width, height: max(1, Int((Double(screen.height) * Double(width) / Double(screen.width)).rounded())))
     }
 
     /// A frame reduced for the contact sheet.
@@ -159,19 +183,23 @@ public enum AnimationRenderer {
     public static func contactSheetSize(cell: PixelSize, count: Int) -> PixelSize {
         let columns = max(1, Int(Double(count).squareRoot().rounded(.up)))
         let rows = (count + columns - 1) / columns
-        return PixelSize(width: columns * (cell.width + sheetGap) + sheetGap, height: rows * (cell.height + sheetGap + sheetLabel) + sheetGap)
+        return PixelSize(
+            width: columns * (cell.width + sheetGap) + sheetGap,
+            height: rows * (cell.height + sheetGap + sheetLabel) + sheetGap)
     }
 
     /// A grid of (already reduced) frames, numbered from 1.
     public static func contactSheet(_ cells: [Image], background: Color) -> Image {
         guard let first = cells.first else { return Image(width: 1, height: 1, format: .rgb) }
         let columns = Int(Double(cells.count).squareRoot().rounded(.up))
-        let gap = sheetGap, label = sheetLabel
+        let gap = sheetGap
+        let label = sheetLabel
         let size = contactSheetSize(cell: first.size, count: cells.count)
         let format = first.format.union(background.minimalFormat).withColor
         var sheet = Image(width: size.width, height: size.height, format: format, fill: Color(r: 48, g: 48, b: 48))
         for (k, small) in cells.enumerated() {
-            let x = gap + (k % columns) * (first.width + gap), y = gap + (k / columns) * (first.height + gap + label)
+            let x = gap + (k % columns) * (first.width + gap)
+            let y = gap + (k / columns) * (first.height + gap + label)
             sheet.blend(small, at: PixelPoint(x: x, y: y + label))
             sheet.draw("\(k + 1)", x: x, y: y + 2, scale: 1, color: .white)
         }

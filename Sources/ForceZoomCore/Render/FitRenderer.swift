@@ -6,7 +6,9 @@ import Geometry
 /// canvas by an exact quarter turn.
 public enum FitRenderer {
     /// What to decode for a fit: the visible part of the image reduced to its shown size.
-    public static func pipeline(for g: FitGeometry, filter: ResampleFilter = .lanczos, threads: Int = Threads.perImage) -> ReductionPipeline {
+    public static func pipeline(for g: FitGeometry, filter: ResampleFilter = .lanczos, threads: Int = Threads.perImage)
+        -> ReductionPipeline
+    {
         ReductionPipeline(target: shownSize(g), window: g.visibleImageRect, filter: filter, threads: threads)
     }
 
@@ -21,11 +23,14 @@ public enum FitRenderer {
     ///   - background: the blanking colour (transparent allowed).
     ///   - pins: pins at image points.
     /// - Returns: the canvas, `geometry.screen` in size.
-    public static func render(_ scaled: Image, geometry g: FitGeometry, background: Color, pins: PinLayer = PinLayer([])) -> Image {
+    public static func render(
+        _ scaled: Image, geometry g: FitGeometry, background: Color, pins: PinLayer = PinLayer([])
+    ) -> Image {
         let shown = shownSize(g)
         precondition(scaled.size == shown, "FitRenderer wants the image its pipeline decodes")
         let letterboxed = shown != g.bounds
-        let format = letterboxed || scaled.format.hasAlpha ? scaled.format.union(background.minimalFormat) : scaled.format
+        let format =
+            letterboxed || scaled.format.hasAlpha ? scaled.format.union(background.minimalFormat) : scaled.format
         var content: Image
         if !letterboxed && !scaled.format.hasAlpha {
             content = scaled

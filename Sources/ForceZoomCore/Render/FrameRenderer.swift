@@ -16,8 +16,10 @@ public enum FrameRenderer {
     /// The image's place in the view, on whole view pixels.
     static func imagePixels(_ fit: AspectFit) -> PixelRect {
         let r = fit.imageRect
-        let x0 = Int(r.x.rounded()), y0 = Int(r.y.rounded())
-        return PixelRect(x: x0, y: y0, width: max(1, Int(r.maxX.rounded()) - x0), height: max(1, Int(r.maxY.rounded()) - y0))
+        let x0 = Int(r.x.rounded())
+        let y0 = Int(r.y.rounded())
+        return PixelRect(
+            x: x0, y: y0, width: max(1, Int(r.maxX.rounded()) - x0), height: max(1, Int(r.maxY.rounded()) - y0))
     }
 
     /// What to decode for the view: the whole image at its size in the view.
@@ -76,11 +78,15 @@ public enum FrameRenderer {
         // Box edges clamped to just outside the padded canvas first: the Int conversions and
         // the width arithmetic then never see a value past the canvas.
         let lo = -Double(pad) - 1
-        let x0 = min(max(box.x, lo), Double(canvas.width + pad)), y0 = min(max(box.y, lo), Double(canvas.height + pad))
-        let x1 = min(max(box.maxX, lo), Double(canvas.width + pad)), y1 = min(max(box.maxY, lo), Double(canvas.height + pad))
-        let left = Int(x0.rounded(.down)) - pad, top = Int(y0.rounded(.down)) - pad
+        let x0 = min(max(box.x, lo), Double(canvas.width + pad))
+        let y0 = min(max(box.y, lo), Double(canvas.height + pad))
+        let x1 = min(max(box.maxX, lo), Double(canvas.width + pad))
+        let y1 = min(max(box.maxY, lo), Double(canvas.height + pad))
+        let left = Int(x0.rounded(.down)) - pad
+        let top = Int(y0.rounded(.down)) - pad
         let whole = PixelRect(
             x: left, y: top, width: Int(x1.rounded(.up)) + pad + 1 - left, height: Int(y1.rounded(.up)) + pad + 1 - top)
-        return whole.intersection(PixelRect(x: -pad, y: -pad, width: canvas.width + 2 * pad, height: canvas.height + 2 * pad))
+        return whole.intersection(
+            PixelRect(x: -pad, y: -pad, width: canvas.width + 2 * pad, height: canvas.height + 2 * pad))
     }
 }

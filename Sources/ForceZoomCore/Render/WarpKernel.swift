@@ -37,7 +37,8 @@ struct WarpKernel: Sendable {
                     w[k] = filter.weight(Double(first + k) - f)
                     sum += w[k]
                 }
-                var total = 0, largest = 0
+                var total = 0
+                var largest = 0
                 for k in 0..<taps {
                     let q = Int((w[k] / sum * Double(Self.one)).rounded())
                     table[p * taps + k] = Int32(q)

@@ -22,12 +22,15 @@ public struct BoxShrink: Sendable {
     ///   - factorY: source rows per output row (1...maximumFactor).
     ///   - format: the pixel layout (kept).
     public init(source: PixelSize, factorX: Int, factorY: Int, format: PixelFormat) {
-        precondition((1...Self.maximumFactor).contains(factorX) && (1...Self.maximumFactor).contains(factorY), "box factor out of range")
+        precondition(
+            (1...Self.maximumFactor).contains(factorX) && (1...Self.maximumFactor).contains(factorY),
+            "box factor out of range")
         sourceSize = source
         self.factorX = factorX
         self.factorY = factorY
         self.format = format
-        outputSize = PixelSize(width: (source.width + factorX - 1) / factorX, height: (source.height + factorY - 1) / factorY)
+        outputSize = PixelSize(
+            width: (source.width + factorX - 1) / factorX, height: (source.height + factorY - 1) / factorY)
     }
 
     /// Makes a row source for a resampler: each call fills one output row from the next
@@ -36,10 +39,15 @@ public struct BoxShrink: Sendable {
     /// - Parameter pull: fills one source row (`sourceSize.width * channels` bytes); false
     ///   when no row came.
     /// - Returns: a closure filling one output row; it returns false once no source row is left.
-    public func rows(pulling pull: @escaping (UnsafeMutablePointer<UInt8>) -> Bool) -> (UnsafeMutablePointer<UInt8>) -> Bool {
-        let c = format.channels, alpha = format.hasAlpha
-        let sw = sourceSize.width, ow = outputSize.width
-        let fx = factorX, fy = factorY
+    public func rows(pulling pull: @escaping (UnsafeMutablePointer<UInt8>) -> Bool) -> (UnsafeMutablePointer<UInt8>) ->
+        Bool
+    {
+        let c = format.channels
+        let alpha = format.hasAlpha
+        let sw = sourceSize.width
+        let ow = outputSize.width
+        let fx = factorX
+        let fy = factorY
         var source = [UInt8](repeating: 0, count: sw * c)
         var sums = [UInt32](repeating: 0, count: ow * c)
         // With alpha: sums hold colour x alpha, and `alphas` the plain alpha per column.
@@ -73,7 +81,9 @@ public struct BoxShrink: Sendable {
                                         x += 1
                                     }
                                 } else if c == 3 {  // RGB, the common case, unrolled
-                                    var r: UInt32 = 0, g: UInt32 = 0, b: UInt32 = 0
+                                    var r: UInt32 = 0
+                                    var g: UInt32 = 0
+                                    var b: UInt32 = 0
                                     var s = x * 3
                                     while x < end {
                                         r &+= UInt32(src[s])

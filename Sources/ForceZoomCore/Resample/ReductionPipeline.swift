@@ -60,17 +60,21 @@ public struct ReductionPipeline: Sendable {
             height: Int((k * Double(storedTarget.height) * Double(stored.height) / region.height - 1e-9).rounded(.up)))
         let d = reader.reductionDenominator(keepingAtLeast: minimum)
         let size = try reader.beginRows(denominator: d)
-        let fx = Double(size.width) / Double(stored.width), fy = Double(size.height) / Double(stored.height)
+        let fx = Double(size.width) / Double(stored.width)
+        let fy = Double(size.height) / Double(stored.height)
         // Whole blocks that still keep the region at least `headroom` times the target.
         func factor(_ regionLength: Double, _ targetLength: Int) -> Int {
             guard boxShrink else { return 1 }
             return min(BoxShrink.maximumFactor, max(1, Int(regionLength / (k * Double(targetLength)))))
         }
-        let bx = factor(region.width * fx, storedTarget.width), by = factor(region.height * fy, storedTarget.height)
+        let bx = factor(region.width * fx, storedTarget.width)
+        let by = factor(region.height * fy, storedTarget.height)
         let box = BoxShrink(source: size, factorX: bx, factorY: by, format: header.pixelFormat)
         // Source x maps to decoder-scaled x * fx, then to box x * fx / bx (blocks start at 0).
-        let sx = fx / Double(bx), sy = fy / Double(by)
-        let stepX = region.width * sx / Double(storedTarget.width), stepY = region.height * sy / Double(storedTarget.height)
+        let sx = fx / Double(bx)
+        let sy = fy / Double(by)
+        let stepX = region.width * sx / Double(storedTarget.width)
+        let stepY = region.height * sy / Double(storedTarget.height)
         try reader.options.checkMemory(
             Resampler.memoryNeeded(
                 source: box.outputSize, output: storedTarget, stepX: stepX, stepY: stepY,

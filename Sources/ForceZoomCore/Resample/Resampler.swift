@@ -30,8 +30,10 @@ public struct Resampler: Sendable {
         sourceSize = source
         outputSize = output
         self.format = format
-        horizontal = AxisTaps(outputLength: output.width, sourceLength: source.width, origin: originX, step: stepX, filter: filter)
-        vertical = AxisTaps(outputLength: output.height, sourceLength: source.height, origin: originY, step: stepY, filter: filter)
+        horizontal = AxisTaps(
+            outputLength: output.width, sourceLength: source.width, origin: originX, step: stepX, filter: filter)
+        vertical = AxisTaps(
+            outputLength: output.height, sourceLength: source.height, origin: originY, step: stepY, filter: filter)
     }
 
     /// A resampler that maps the whole source onto the whole output.
@@ -50,7 +52,8 @@ public struct Resampler: Sendable {
         func taps(_ step: Double) -> Int64 {
             filter == .nearest ? 1 : Int64((2 * filter.support * max(1, step)).rounded(.up)) + 2
         }
-        let tx = taps(stepX), ty = taps(stepY)
+        let tx = taps(stepX)
+        let ty = taps(stepY)
         let weights = (Int64(output.width) * tx + ty) * 4 + Int64(ty) * 8
         let ring = (ty + 1) * Int64(output.width) * Int64(channels) * 4
         let rows = Int64(source.width) * Int64(channels) * 5
@@ -73,7 +76,9 @@ public struct Resampler: Sendable {
     /// (the output rows not reached then stay zero).
     public func run(provide: (Int, UnsafeMutablePointer<UInt8>) -> Bool) -> Image {
         let c = format.channels
-        let ow = outputSize.width, oh = outputSize.height, sw = sourceSize.width
+        let ow = outputSize.width
+        let oh = outputSize.height
+        let sw = sourceSize.width
         let alpha = format.hasAlpha
         let ringSize = vertical.maxTaps + 1
         let rowFloats = ow * c
@@ -130,7 +135,8 @@ public struct Resampler: Sendable {
                             case 1: Self.filterRow1(pre, base, ow, hFirst.baseAddress!, hCount.baseAddress!, hw, hTaps)
                             case 3: Self.filterRow3(pre, base, ow, hFirst.baseAddress!, hCount.baseAddress!, hw, hTaps)
                             case 4: Self.filterRow4(pre, base, ow, hFirst.baseAddress!, hCount.baseAddress!, hw, hTaps)
-                            default: Self.filterRowN(pre, base, ow, c, hFirst.baseAddress!, hCount.baseAddress!, hw, hTaps)
+                            default:
+                                Self.filterRowN(pre, base, ow, c, hFirst.baseAddress!, hCount.baseAddress!, hw, hTaps)
                             }
                         }
                         for oy in 0..<oh {
@@ -184,7 +190,8 @@ public struct Resampler: Sendable {
         _ first: UnsafePointer<Int>, _ count: UnsafePointer<Int>, _ weights: UnsafePointer<Float>, _ taps: Int
     ) {
         for ox in 0..<ow {
-            let p = src + first[ox], w = weights + ox * taps
+            let p = src + first[ox]
+            let w = weights + ox * taps
             var s: Float = 0
             for j in 0..<count[ox] { s += w[j] * p[j] }
             dst[ox] = s
@@ -196,10 +203,14 @@ public struct Resampler: Sendable {
         _ first: UnsafePointer<Int>, _ count: UnsafePointer<Int>, _ weights: UnsafePointer<Float>, _ taps: Int
     ) {
         for ox in 0..<ow {
-            let p = src + first[ox] * 3, w = weights + ox * taps
-            var r: Float = 0, g: Float = 0, b: Float = 0
+            let p = src + first[ox] * 3
+            let w = weights + ox * taps
+            var r: Float = 0
+            var g: Float = 0
+            var b: Float = 0
             for j in 0..<count[ox] {
-                let wj = w[j], q = p + j * 3
+                let wj = w[j]
+                let q = p + j * 3
                 r += wj * q[0]
                 g += wj * q[1]
                 b += wj * q[2]
@@ -216,7 +227,8 @@ public struct Resampler: Sendable {
         _ first: UnsafePointer<Int>, _ count: UnsafePointer<Int>, _ weights: UnsafePointer<Float>, _ taps: Int
     ) {
         for ox in 0..<ow {
-            let p = src + first[ox] * 4, w = weights + ox * taps
+            let p = src + first[ox] * 4
+            let w = weights + ox * taps
             var v = SIMD4<Float>(repeating: 0)
             for j in 0..<count[ox] {
                 let q = p + j * 4
@@ -235,7 +247,8 @@ public struct Resampler: Sendable {
         _ first: UnsafePointer<Int>, _ count: UnsafePointer<Int>, _ weights: UnsafePointer<Float>, _ taps: Int
     ) {
         for ox in 0..<ow {
-            let p = src + first[ox] * c, w = weights + ox * taps
+            let p = src + first[ox] * c
+            let w = weights + ox * taps
             for k in 0..<c {
                 var s: Float = 0
                 for j in 0..<count[ox] { s += w[j] * p[j * c + k] }

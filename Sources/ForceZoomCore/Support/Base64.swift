@@ -5,12 +5,14 @@ public enum Base64 {
 
     /// The base64 text of `bytes`, as ASCII bytes.
     public static func encode(_ bytes: [UInt8]) -> [UInt8] {
-        var out = [UInt8]()
+        var out: [UInt8] = []
         out.reserveCapacity((bytes.count + 2) / 3 * 4)
         var i = 0
         while i + 3 <= bytes.count {
             let v = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
-            out += [alphabet[Int(v >> 18)], alphabet[Int(v >> 12 & 63)], alphabet[Int(v >> 6 & 63)], alphabet[Int(v & 63)]]
+            out += [
+                alphabet[Int(v >> 18)], alphabet[Int(v >> 12 & 63)], alphabet[Int(v >> 6 & 63)], alphabet[Int(v & 63)],
+            ]
             i += 3
         }
         let rest = bytes.count - i

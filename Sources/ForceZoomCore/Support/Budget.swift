@@ -82,7 +82,8 @@ public enum BudgetError: ForceZoomError, Equatable, CustomStringConvertible {
             let mib = bytes == .max ? "more than 8 EiB" : "\((bytes + (1 << 20) - 1) >> 20) MiB"
             return "\(what) would need \(mib), over \(MemoryLimit.describe(limit)); \(MemoryLimit.advice(limit))"
         case .unavailable(let what, let bytes):
-            return "\(what) would need \((bytes + (1 << 20) - 1) >> 20) MiB, which the system refused (out of memory); give smaller values"
+            return
+                "\(what) would need \((bytes + (1 << 20) - 1) >> 20) MiB, which the system refused (out of memory); give smaller values"
         }
     }
 }

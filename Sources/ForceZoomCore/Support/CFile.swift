@@ -1,9 +1,10 @@
+import FZShims
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FZShims
 
 /// A C stdio stream, closed when the last reference goes. The `FILE*` never leaves this
 /// module: codecs borrow it inside `withStream`.
@@ -87,7 +88,8 @@ final class CFile {
         if kind != .regular {
             Glibc.close(fd)
             if kind == .directory { return .failure(Errno(EISDIR)) }
-            return .failure(Errno(EINVAL, "\(FileSystem.kindName(st)), not a regular file; give a file (or - for standard input)"))
+            return .failure(
+                Errno(EINVAL, "\(FileSystem.kindName(st)), not a regular file; give a file (or - for standard input)"))
         }
         do throws(ReadFilesError) { try ReadFiles.record(FileIdentity(st)) } catch {
             Glibc.close(fd)
@@ -120,7 +122,9 @@ final class CFile {
     /// The bytes written to a memory stream (after `close`).
     var memoryContents: [UInt8] {
         guard let box = memory, let p = box.buffer else { return [] }
-        return p.withMemoryRebound(to: UInt8.self, capacity: box.size) { Array(UnsafeBufferPointer(start: $0, count: box.size)) }
+        return p.withMemoryRebound(to: UInt8.self, capacity: box.size) {
+            Array(UnsafeBufferPointer(start: $0, count: box.size))
+        }
     }
 
     /// open_memstream's buffer and size, which it updates on flush and close.
@@ -154,7 +158,7 @@ final class CFile {
     /// seek back after sniffing, and libjpeg and libpng read from a stream).
     static func slurpStandardInput(limit: Int) -> Result<CFile, Errno> {
         if let refused = recordStandardInput() { return .failure(refused) }
-        var bytes = [UInt8]()
+        var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, 1 << 16, fz_stdin()) }
@@ -187,7 +191,9 @@ public struct Errno: ForceZoomError, Equatable, Sendable, CustomStringConvertibl
     /// RLIMIT_FSIZE in bytes, nil when unlimited.
     static let fileSizeLimit: UInt64? = {
         var limit = rlimit()
-        guard getrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return nil }
+        guard getrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else {
+            return nil
+        }
         return UInt64(limit.rlim_cur)
     }()
 

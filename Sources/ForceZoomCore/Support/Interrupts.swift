@@ -1,7 +1,8 @@
+import FZShims
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import FZShims
 
 /// Ctrl-C, SIGTERM and SIGHUP during a batch, for the command line (which imports no C):
 /// a batch defers them, stops taking work when one came, and ends by that signal at the

@@ -61,12 +61,12 @@ public enum MemoryLimit {
         guard let f = fopen("/proc/self/statm", "r") else { return 0 }
         defer { fclose(f) }
         var pages: Int = 0
-        guard fscanf_pages(f, &pages) else { return 0 }
+        guard readPages(f, &pages) else { return 0 }
         return Int64(pages) * Int64(sysconf(Int32(_SC_PAGESIZE)))
     }
 
     /// Reads the first number of statm (pages mapped).
-    private static func fscanf_pages(_ f: UnsafeMutablePointer<FILE>, _ pages: inout Int) -> Bool {
+    private static func readPages(_ f: UnsafeMutablePointer<FILE>, _ pages: inout Int) -> Bool {
         var buffer = [CChar](repeating: 0, count: 64)
         guard fgets(&buffer, 64, f) != nil else { return false }
         let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

@@ -1,7 +1,8 @@
+import FZShims
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import FZShims
 
 /// How `OutputFile` checks its target and makes its temporary file.
 extension OutputFile {
@@ -37,7 +38,9 @@ extension OutputFile {
     }
 
     /// What is at `name` may be replaced: nothing, a regular file nobody reads, or a link.
-    static func checkTarget(_ folder: OutputFolder, _ name: String, path: String, protected: Set<FileIdentity>) throws(OutputError) {
+    static func checkTarget(_ folder: OutputFolder, _ name: String, path: String, protected: Set<FileIdentity>)
+        throws(OutputError)
+    {
         guard let st = folder.entry(name) else { return }
         switch st.st_mode & S_IFMT {
         case S_IFLNK: return  // replaced by the rename, never followed
@@ -53,7 +56,9 @@ extension OutputFile {
     /// umask, as `creat` would) and registers it for the signal handlers, with every
     /// signal that can be sent held back from before the file exists until it is
     /// registered: an interruption always finds it.
-    static func createTemporary(in folder: OutputFolder, for name: String, path: String) throws(OutputError) -> (Int32, String) {
+    static func createTemporary(in folder: OutputFolder, for name: String, path: String) throws(OutputError) -> (
+        Int32, String
+    ) {
         // The name is cut to fit NAME_MAX (255 bytes) with the prefix and suffix.
         let stem = PathBytes.string(of: PathBytes.bytes(of: name).prefix(200))
         var generator = SystemRandomNumberGenerator()

@@ -1,9 +1,10 @@
+import FZShims
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FZShims
 
 /// Why an output could not be written. Each message names the file and says what to do.
 public enum OutputError: ForceZoomError, Equatable, Sendable, CustomStringConvertible {
@@ -42,15 +43,18 @@ public enum OutputError: ForceZoomError, Equatable, Sendable, CustomStringConver
     public var reason: String {
         switch self {
         case .wouldOverwriteInput(let p) where p == "-":
-            return "standard output is a file forcezoom reads; it never writes into an input (redirect standard output elsewhere)"
-        case .wouldOverwriteInput: return "output is the input file; forcezoom never overwrites an input (choose another -o)"
+            return
+                "standard output is a file forcezoom reads; it never writes into an input (redirect standard output elsewhere)"
+        case .wouldOverwriteInput:
+            return "output is the input file; forcezoom never overwrites an input (choose another -o)"
         case .cannotCreate(_, let r): return "cannot create output: \(r) (check the folder exists and is writable)"
         case .writeFailed(_, let r): return "write failed: \(r); no partial file was left"
         case .cannotRename(_, let r): return "cannot move the finished file into place: \(r)"
         case .isDirectory: return "output is a directory; give a file name"
         case .folderUnusable(_, let r): return "\(r) (check the output folder and its permissions)"
         case .notRegularFile(_, let kind):
-            return "\(kind) is at the output path; forcezoom writes only regular files (remove it, choose another name, or -o - for standard output)"
+            return
+                "\(kind) is at the output path; forcezoom writes only regular files (remove it, choose another name, or -o - for standard output)"
         }
     }
 
@@ -124,11 +128,14 @@ public final class OutputFile {
 
     /// Creates the temporary output `name` in `folder` (a batch's outputs below `--out`):
     /// a link at `name` is replaced, never followed.
-    public convenience init(in folder: OutputFolder, name: String, path: String, protecting inputs: [String] = []) throws(OutputError) {
+    public convenience init(in folder: OutputFolder, name: String, path: String, protecting inputs: [String] = [])
+        throws(OutputError)
+    {
         try self.init(in: folder, name: name, path: path, protected: Self.identities(inputs))
     }
 
-    private init(in folder: OutputFolder, name: String, path: String, protected: Set<FileIdentity>) throws(OutputError) {
+    private init(in folder: OutputFolder, name: String, path: String, protected: Set<FileIdentity>) throws(OutputError)
+    {
         self.path = path
         self.folder = folder
         self.name = name

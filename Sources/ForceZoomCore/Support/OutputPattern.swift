@@ -28,7 +28,9 @@ public struct OutputPattern: Hashable, Sendable, CustomStringConvertible {
                 literal.append(ch)
                 continue
             }
-            guard let next = chars.first else { throw .invalid(pattern: text, reason: "it ends with a lone %; write %% for a percent sign") }
+            guard let next = chars.first else {
+                throw .invalid(pattern: text, reason: "it ends with a lone %; write %% for a percent sign")
+            }
             if next == "%" {
                 chars.removeFirst()
                 literal.append("%")
@@ -41,12 +43,15 @@ public struct OutputPattern: Hashable, Sendable, CustomStringConvertible {
             }
             guard chars.first == "d" else {
                 let code = digits + (chars.first.map(String.init) ?? "")
-                throw .invalid(pattern: text, reason: "%\(code) is not a code here; use %d (or %03d) for the number, %% for a percent sign")
+                throw .invalid(
+                    pattern: text,
+                    reason: "%\(code) is not a code here; use %d (or %03d) for the number, %% for a percent sign")
             }
             chars.removeFirst()
             let width = digits.isEmpty ? 0 : Int(digits.prefix(18)) ?? .max
             if width > Self.maxWidth || digits.count > 18 {
-                throw .invalid(pattern: text, reason: "the width of %\(Echo.value(digits, limit: 20))d is over \(Self.maxWidth)")
+                throw .invalid(
+                    pattern: text, reason: "the width of %\(Echo.value(digits, limit: 20))d is over \(Self.maxWidth)")
             }
             counters += 1
             if counters > 1 { throw .invalid(pattern: text, reason: "it has two counters; give one %d") }

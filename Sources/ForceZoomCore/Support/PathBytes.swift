@@ -29,7 +29,9 @@ public enum PathBytes {
     public static func string<C: Collection>(of bytes: C) -> String where C.Element == UInt8 {
         let b = Array(bytes)
         // The common case costs one validation pass.
-        if let plain = String(validating: b, as: UTF8.self), !plain.unicodeScalars.contains(where: { carriedByte($0) != nil }) {
+        if let plain = String(validating: b, as: UTF8.self),
+            !plain.unicodeScalars.contains(where: { carriedByte($0) != nil })
+        {
             return plain
         }
         var out = String.UnicodeScalarView()
@@ -53,7 +55,9 @@ public enum PathBytes {
     /// forms, no surrogates, nothing past U+10FFFF), nil when there is none.
     static func decode(_ b: [UInt8], at i: Int) -> (Unicode.Scalar, Int)? {
         let lead = b[i]
-        let length: Int, low: UInt32, initial: UInt32
+        let length: Int
+        let low: UInt32
+        let initial: UInt32
         switch lead {
         case 0x00...0x7F: return (Unicode.Scalar(lead), 1)
         case 0xC2...0xDF: (length, low, initial) = (2, 0x80, UInt32(lead & 0x1F))

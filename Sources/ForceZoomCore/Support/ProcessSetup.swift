@@ -1,7 +1,8 @@
+import FZShims
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import FZShims
 
 /// What a run does to its process before anything else, and what it reads of it.
 public enum ProcessSetup {

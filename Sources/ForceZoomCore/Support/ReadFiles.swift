@@ -1,7 +1,8 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
 
 /// A file's identity: (device, inode). Two paths, a link and a descriptor name the same
 /// file exactly when their identities are equal.

@@ -6,15 +6,18 @@ public enum BlockCanvas {
     /// screen's top left. Both RGB, the same size, an even height.
     public static func update(from previous: Image?, to current: Image, depth: ColorDepth) -> [UInt8] {
         precondition(current.format == .rgb && previous.map { $0.size == current.size } != false)
-        var out = [UInt8]()
-        let w = current.width, px = current.pixels
+        var out: [UInt8] = []
+        let w = current.width
+        let px = current.pixels
         func pair(_ x: Int, _ row: Int) -> (SIMD3<UInt8>, SIMD3<UInt8>) {
-            let top = (2 * row * w + x) * 3, bottom = ((2 * row + 1) * w + x) * 3
+            let top = (2 * row * w + x) * 3
+            let bottom = ((2 * row + 1) * w + x) * 3
             return (SIMD3(px[top], px[top + 1], px[top + 2]), SIMD3(px[bottom], px[bottom + 1], px[bottom + 2]))
         }
         func same(_ x: Int, _ row: Int) -> Bool {
             guard let p = previous?.pixels else { return false }
-            let top = (2 * row * w + x) * 3, bottom = ((2 * row + 1) * w + x) * 3
+            let top = (2 * row * w + x) * 3
+            let bottom = ((2 * row + 1) * w + x) * 3
             return p[top..<(top + 3)] == px[top..<(top + 3)] && p[bottom..<(bottom + 3)] == px[bottom..<(bottom + 3)]
         }
         func sgr(_ layer: Int, _ c: SIMD3<UInt8>) -> [UInt8] {
@@ -26,7 +29,8 @@ public enum BlockCanvas {
         let block = Array("\u{2580}".utf8)
         for row in 0..<(current.height / 2) {
             var x = 0
-            var fg: [UInt8] = [], bg: [UInt8] = []
+            var fg: [UInt8] = []
+            var bg: [UInt8] = []
             while x < w {
                 if same(x, row) {
                     x += 1

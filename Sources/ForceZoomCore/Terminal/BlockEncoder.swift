@@ -7,7 +7,7 @@ public enum BlockEncoder {
     /// - Parameter image: RGB pixels (flatten alpha first).
     public static func encode(rgb image: Image, depth: ColorDepth) -> [UInt8] {
         precondition(image.format == .rgb, "BlockEncoder takes RGB")
-        var out = [UInt8]()
+        var out: [UInt8] = []
         out.reserveCapacity(image.width * (image.height + 1) / 2 * 24)
         let px = image.pixels
         func color(_ x: Int, _ y: Int) -> SIMD3<UInt8> {
@@ -24,7 +24,9 @@ public enum BlockEncoder {
         var y = 0
         while y < image.height {
             // The last codes sent: colours that map to the same 256-colour index send nothing.
-            var fg: [UInt8] = [], bg: [UInt8] = [], defaultBackground = false
+            var fg: [UInt8] = []
+            var bg: [UInt8] = []
+            var defaultBackground = false
             for x in 0..<image.width {
                 let top = sgr(38, color(x, y))
                 if fg != top {
@@ -58,7 +60,9 @@ public enum BlockEncoder {
             for i in 1..<6 where abs(levels[i] - Int(v)) < abs(levels[best] - Int(v)) { best = i }
             return best
         }
-        let r = nearestLevel(c.x), g = nearestLevel(c.y), b = nearestLevel(c.z)
+        let r = nearestLevel(c.x)
+        let g = nearestLevel(c.y)
+        let b = nearestLevel(c.z)
         let cube = SIMD3(levels[r], levels[g], levels[b])
         let mean = (Int(c.x) + Int(c.y) + Int(c.z)) / 3
         let grayIndex = max(0, min(23, (mean - 8 + 5) / 10))

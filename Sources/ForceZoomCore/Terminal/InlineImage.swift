@@ -31,7 +31,9 @@ public enum InlineImage {
     public static func shownSize(_ size: PixelSize, limit: PixelSize?) -> PixelSize {
         guard let limit, size.width > limit.width || size.height > limit.height else { return size }
         let s = min(Double(limit.width) / Double(size.width), Double(limit.height) / Double(size.height))
-        return PixelSize(width: max(1, Int((Double(size.width) * s).rounded())), height: max(1, Int((Double(size.height) * s).rounded())))
+        return PixelSize(
+            width: max(1, Int((Double(size.width) * s).rounded())),
+            height: max(1, Int((Double(size.height) * s).rounded())))
     }
 
     /// `image` scaled with Lanczos (as `thumb`) to `size`, or itself when it is that size.
@@ -76,7 +78,8 @@ public enum InlineImage {
             let png = try PNGWriter.encode(picture, settings: .compression(1))
             var bytes =
                 target.graphics == .kitty
-                ? KittyEncoder.encode(png: png) : ITermEncoder.encode(png: png, width: picture.width, height: picture.height)
+                ? KittyEncoder.encode(png: png)
+                : ITermEncoder.encode(png: png, width: picture.width, height: picture.height)
             if target.tmux { bytes = TmuxPassthrough.wrap(bytes) }
             return bytes + end
         case .sixel:

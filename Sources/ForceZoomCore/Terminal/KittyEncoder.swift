@@ -7,7 +7,7 @@ public enum KittyEncoder {
     /// The escape sequences that show `png` (a PNG file's bytes) at the cursor.
     public static func encode(png: [UInt8]) -> [UInt8] {
         let text = Base64.encode(png)
-        var out = [UInt8]()
+        var out: [UInt8] = []
         out.reserveCapacity(text.count + text.count / chunk * 16 + 32)
         var start = 0
         repeat {

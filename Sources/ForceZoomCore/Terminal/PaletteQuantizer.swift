@@ -60,7 +60,10 @@ public struct PaletteQuantizer {
         func channel(_ k: Int, _ c: Int) -> Int { k >> (10 - 5 * c) & 31 }
         while boxes.count < Self.maxColors {
             // The most populous box that can still be split.
-            guard let pick = boxes.indices.filter({ boxes[$0].keys.count > 1 }).max(by: { boxes[$0].population < boxes[$1].population })
+            guard
+                let pick = boxes.indices.filter({ boxes[$0].keys.count > 1 }).max(by: {
+                    boxes[$0].population < boxes[$1].population
+                })
             else { break }
             let box = boxes[pick]
             var ranges = [(Int, Int)](repeating: (31, 0), count: 3)
@@ -69,13 +72,15 @@ public struct PaletteQuantizer {
             }
             let axis = (0..<3).max { ranges[$0].1 - ranges[$0].0 < ranges[$1].1 - ranges[$1].0 }!
             let sorted = box.keys.sorted { channel($0, axis) < channel($1, axis) }
-            var half = 0, cut = 0
+            var half = 0
+            var cut = 0
             while cut < sorted.count - 1 && half + histogram[sorted[cut]] <= box.population / 2 {
                 half += histogram[sorted[cut]]
                 cut += 1
             }
             cut = max(1, cut)
-            let low = Array(sorted[..<cut]), high = Array(sorted[cut...])
+            let low = Array(sorted[..<cut])
+            let high = Array(sorted[cut...])
             boxes[pick] = Box(keys: low, population: low.reduce(0) { $0 + histogram[$1] })
             boxes.append(Box(keys: high, population: high.reduce(0) { $0 + histogram[$1] }))
         }

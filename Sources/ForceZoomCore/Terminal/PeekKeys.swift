@@ -49,7 +49,8 @@ public enum PeekKeys {
                             events.append(.click(column: n[1], row: n[2]))
                         }
                     } else {
-                        let shifted = body.split(separator: ";").last.flatMap { Int($0) }.map { ($0 - 1) & 1 == 1 } ?? false
+                        let shifted =
+                            body.split(separator: ";").last.flatMap { Int($0) }.map { ($0 - 1) & 1 == 1 } ?? false
                         if let e = arrow(final, shifted ? 10 : 1) { events.append(e) }
                     }
                     i = j + 1

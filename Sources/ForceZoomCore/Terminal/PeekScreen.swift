@@ -49,7 +49,8 @@ public struct PeekScreen {
         let g = geometry
         let filter = PeekRenderer.defaultFilter(for: g.zoom)
         let rect = g.sourceRect(margin: PeekRenderer.margin(for: g, filter: filter))
-        return PeekRenderer.render(g, source: image.cropped(to: rect), sourceRect: rect, background: .transparent, filter: filter)
+        return PeekRenderer.render(
+            g, source: image.cropped(to: rect), sourceRect: rect, background: .transparent, filter: filter)
     }
 
     /// The fitted view with the preview box, as `frame` draws it (letterbox black).

@@ -71,13 +71,18 @@ public struct PeekSession {
     /// differ (all of `new` when there is no `old` of its size).
     static func changedCells(_ old: Image?, _ new: Image, cell: PixelSize) -> PixelRect {
         guard let old, old.size == new.size, old.format == new.format else { return PixelRect(size: new.size) }
-        let c = new.format.channels, stride = new.width * c
-        var x0 = new.width, y0 = new.height, x1 = -1, y1 = -1
+        let c = new.format.channels
+        let stride = new.width * c
+        var x0 = new.width
+        var y0 = new.height
+        var x1 = -1
+        var y1 = -1
         old.pixels.withUnsafeBufferPointer { a in
             new.pixels.withUnsafeBufferPointer { b in
                 for y in 0..<new.height {
                     let row = y * stride
-                    var first = -1, last = -1
+                    var first = -1
+                    var last = -1
                     for i in 0..<stride where a[row + i] != b[row + i] {
                         if first < 0 { first = i }
                         last = i
@@ -89,8 +94,10 @@ public struct PeekSession {
             }
         }
         if x1 < 0 { return PixelRect(x: 0, y: 0, width: 0, height: 0) }
-        let left = x0 - x0 % cell.width, top = y0 - y0 % cell.height
-        let right = min(new.width, (x1 / cell.width + 1) * cell.width), bottom = min(new.height, (y1 / cell.height + 1) * cell.height)
+        let left = x0 - x0 % cell.width
+        let top = y0 - y0 % cell.height
+        let right = min(new.width, (x1 / cell.width + 1) * cell.width)
+        let bottom = min(new.height, (y1 / cell.height + 1) * cell.height)
         return PixelRect(x: left, y: top, width: right - left, height: bottom - top)
     }
 
@@ -101,11 +108,14 @@ public struct PeekSession {
             out += BlockCanvas.update(from: drawn.canvas, to: canvas, depth: target.depth)
             drawn.canvas = canvas
         } else {
-            let view = screen.view(), peek = screen.peek()
+            let view = screen.view()
+            let peek = screen.peek()
             let redrawAll = target.graphics == .kitty && (view != drawn.view || peek != drawn.peek)
             if redrawAll { out += Array(Self.kittyClear.utf8) }
             let plain = InlineImage.Target(limit: nil, graphics: target.graphics, tmux: target.tmux)
-            for (pane, old, column) in [(view, drawn.view, 1), (peek, drawn.peek, screen.peekX / screen.cell.width + 1)]
+            for (pane, old, column) in [
+                (view, drawn.view, 1), (peek, drawn.peek, screen.peekX / screen.cell.width + 1),
+            ]
             where redrawAll || pane != old {
                 // Only the cells that changed (the box's old and new place), unless kitty,
                 // which stacks pictures: there everything was cleared and is drawn again.
@@ -118,7 +128,8 @@ public struct PeekSession {
             drawn.peek = peek
         }
         let p = screen.point
-        var status = "\(p.x),\(p.y)  \(Int(screen.zoom))x  \(note)  arrows/hjkl move (shift x10), click, +/- zoom, s save, q quit"
+        var status =
+            "\(p.x),\(p.y)  \(Int(screen.zoom))x  \(note)  arrows/hjkl move (shift x10), click, +/- zoom, s save, q quit"
         if status.count > columns { status = String(status.prefix(max(0, columns - 1))) }
         if status != drawn.status {
             out += Array("\u{1B}[\(rows);1H\u{1B}[0m\u{1B}[2K\(status)".utf8)

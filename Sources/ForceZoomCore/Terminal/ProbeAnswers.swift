@@ -45,7 +45,10 @@ public struct ProbeAnswers: Sendable, Hashable {
             if kind == UInt8(ascii: "_") || kind == UInt8(ascii: "P") {
                 guard let (end, next) = stringEnd(from: i + 2) else { break }
                 let payload = String(decoding: bytes[(i + 2)..<end], as: UTF8.self)
-                if kind == UInt8(ascii: "_"), payload.hasPrefix("G"), payload.contains("i=31"), payload.hasSuffix(";OK") { kitty = true }
+                if kind == UInt8(ascii: "_"), payload.hasPrefix("G"), payload.contains("i=31"), payload.hasSuffix(";OK")
+                {
+                    kitty = true
+                }
                 if kind == UInt8(ascii: "P"), payload.hasPrefix(">|") { version = String(payload.dropFirst(2)) }
                 i = next
             } else if kind == UInt8(ascii: "[") {

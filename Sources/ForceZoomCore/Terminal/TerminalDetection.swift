@@ -5,15 +5,20 @@
 public enum TerminalDetection {
     /// The protocol the environment alone settles, or nil (then probe).
     public static func fromEnvironment(_ env: [String: String]) -> GraphicsProtocol? {
-        let term = env["TERM"] ?? "", program = env["TERM_PROGRAM"] ?? ""
+        let term = env["TERM"] ?? ""
+        let program = env["TERM_PROGRAM"] ?? ""
         if term == "dumb" { return .blocks }
         if env["TMUX"] != nil {
             // tmux answers the probe itself; only iTerm2's sequence passes through it reliably.
             if env["LC_TERMINAL"] == "iTerm2" { return .iterm }
             return nil
         }
-        if env["KITTY_WINDOW_ID"] != nil || term == "xterm-kitty" || term == "xterm-ghostty" || program == "ghostty" { return .kitty }
-        if program == "iTerm.app" || env["LC_TERMINAL"] == "iTerm2" || program == "WezTerm" || program == "mintty" || program == "rio" {
+        if env["KITTY_WINDOW_ID"] != nil || term == "xterm-kitty" || term == "xterm-ghostty" || program == "ghostty" {
+            return .kitty
+        }
+        if program == "iTerm.app" || env["LC_TERMINAL"] == "iTerm2" || program == "WezTerm" || program == "mintty"
+            || program == "rio"
+        {
             return .iterm
         }
         if env.keys.contains(where: { $0.hasPrefix("WEZTERM_") }) { return .iterm }
@@ -46,5 +51,7 @@ public enum TerminalDetection {
     public static func inTmux(_ env: [String: String]) -> Bool { env["TMUX"] != nil }
 
     /// The variables detection reads (what `TerminalProbe.environment()` collects).
-    public static let variables = ["TERM", "TERM_PROGRAM", "LC_TERMINAL", "KITTY_WINDOW_ID", "KONSOLE_VERSION", "TMUX", "COLORTERM"]
+    public static let variables = [
+        "TERM", "TERM_PROGRAM", "LC_TERMINAL", "KITTY_WINDOW_ID", "KONSOLE_VERSION", "TMUX", "COLORTERM",
+    ]
 }

@@ -13,7 +13,8 @@ public enum TerminalProbe {
 
     /// The answers, or nil when no probe can be made.
     public static func ask(timeout milliseconds: Int = timeout) -> ProbeAnswers? {
-        guard TerminalScreen.isTerminal(0), TerminalScreen.isTerminal(TerminalScreen.output), TerminalScreen.inForeground,
+        guard TerminalScreen.isTerminal(0), TerminalScreen.isTerminal(TerminalScreen.output),
+            TerminalScreen.inForeground,
             TerminalScreen.enterRaw()
         else { return nil }
         defer { TerminalScreen.restore() }

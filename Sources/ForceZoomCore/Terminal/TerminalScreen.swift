@@ -62,9 +62,13 @@ public enum TerminalScreen {
 
     /// The window of the terminal on `fd`, nil when it is none.
     public static func window(_ fd: Int32 = output) -> Window? {
-        var c: Int32 = 0, r: Int32 = 0, w: Int32 = 0, h: Int32 = 0
+        var c: Int32 = 0
+        var r: Int32 = 0
+        var w: Int32 = 0
+        var h: Int32 = 0
         guard isTerminal(fd), fz_term_window(fd, &c, &r, &w, &h) == 0, c > 0, r > 0 else { return nil }
-        return Window(columns: Int(c), rows: Int(r), pixels: w > 0 && h > 0 ? PixelSize(width: Int(w), height: Int(h)) : nil)
+        return Window(
+            columns: Int(c), rows: Int(r), pixels: w > 0 && h > 0 ? PixelSize(width: Int(w), height: Int(h)) : nil)
     }
 
     /// Makes the terminal on standard input raw; `leave` is written to `output` when
@@ -88,7 +92,9 @@ public enum TerminalScreen {
     /// What standard input holds within `milliseconds` (empty on timeout), nil at its end.
     public static func read(timeout milliseconds: Int) -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: 4096)
-        let n = buffer.withUnsafeMutableBufferPointer { fz_term_read(0, $0.baseAddress, Int32($0.count), Int32(milliseconds)) }
+        let n = buffer.withUnsafeMutableBufferPointer {
+            fz_term_read(0, $0.baseAddress, Int32($0.count), Int32(milliseconds))
+        }
         if n < 0 { return nil }
         return Array(buffer[0..<Int(n)])
     }

@@ -69,7 +69,9 @@ public struct BatchProgress: Hashable, Sendable {
     /// `0:07`, `12:34`, `1:02:03`.
     static func clock(_ seconds: Double) -> String {
         let t = Int(max(0, seconds).rounded(.up))
-        let h = t / 3600, m = t / 60 % 60, s = t % 60
+        let h = t / 3600
+        let m = t / 60 % 60
+        let s = t % 60
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
         return h > 0 ? "\(h):\(two(m)):\(two(s))" : "\(m):\(two(s))"
     }

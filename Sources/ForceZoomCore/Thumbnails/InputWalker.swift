@@ -39,7 +39,9 @@ public struct InputWalker: Sendable {
 
     /// `collect`, and how many other files the folders held (regular files neither named
     /// nor sniffed as images), for the summary's "3 other files skipped".
-    public func collectCounting(_ arguments: [String]) -> (inputs: [ThumbnailPlan.Input], failures: [ThumbnailError], otherFiles: Int) {
+    public func collectCounting(_ arguments: [String]) -> (
+        inputs: [ThumbnailPlan.Input], failures: [ThumbnailError], otherFiles: Int
+    ) {
         var others = 0
         var inputs: [ThumbnailPlan.Input] = []
         var failures: [ThumbnailError] = []
@@ -81,12 +83,18 @@ public struct InputWalker: Sendable {
             switch Self.linkKind(path) {
             case .directory:
                 if recursive {
-                    walk(root, relative: relative.isEmpty ? name : relative + "/" + name, into: add, failures: &failures, others: &others)
+                    walk(
+                        root, relative: relative.isEmpty ? name : relative + "/" + name, into: add, failures: &failures,
+                        others: &others)
                 }
             case .regular, .other:
                 // .other includes links: followed only to regular files.
                 if FileSystem.kind(of: path) == .regular {
-                    if Self.looksLikeImage(path) { add(ThumbnailPlan.Input(path: path, folder: relative)) } else { others += 1 }
+                    if Self.looksLikeImage(path) {
+                        add(ThumbnailPlan.Input(path: path, folder: relative))
+                    } else {
+                        others += 1
+                    }
                 }
             case .missing:
                 break

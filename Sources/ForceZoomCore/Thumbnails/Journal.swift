@@ -45,7 +45,11 @@ public final class Journal: @unchecked Sendable {
     /// - Throws: `ShardError.journal` when it cannot be opened or is not a regular file.
     public static func open(appendingTo path: String) throws(ShardError) -> Journal {
         let fd = PathBytes.withCPath(path) { Glibc.open($0, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0o666) }
-        if fd < 0 { throw .journal(path: path, reason: "cannot be opened for appending: \(Errno(errno)); is its folder there and writable?") }
+        if fd < 0 {
+            throw .journal(
+                path: path, reason: "cannot be opened for appending: \(Errno(errno)); is its folder there and writable?"
+            )
+        }
         var st = stat()
         if fstat(fd, &st) != 0 || (st.st_mode & S_IFMT) != S_IFREG {
             close(fd)
@@ -72,7 +76,8 @@ public final class Journal: @unchecked Sendable {
             let n = bytes[done...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
             if n <= 0 {
-                firstFailure = .journal(path: path, reason: "cannot be written: \(Errno(errno)); --resume will redo what it misses")
+                firstFailure = .journal(
+                    path: path, reason: "cannot be written: \(Errno(errno)); --resume will redo what it misses")
                 return
             }
             done += n
@@ -96,7 +101,8 @@ public final class Journal: @unchecked Sendable {
         if FileSystem.kind(of: path) == .missing { return [:] }
         let text: String
         do { text = try FileSystem.readText(path, limit: 4 << 30) } catch {
-            throw .journal(path: path, reason: "cannot be read for --resume: \(FileSystem.readFailure(error, limit: 4 << 30))")
+            throw .journal(
+                path: path, reason: "cannot be read for --resume: \(FileSystem.readFailure(error, limit: 4 << 30))")
         }
         var last: [String: JournalRecord] = [:]
         var lines = 0
@@ -136,7 +142,9 @@ public final class Journal: @unchecked Sendable {
     /// Whether `record` says its input is done and its output is still what was written:
     /// the same path, size and SHA-256.
     public static func stillDone(_ record: JournalRecord?, output: String) -> Bool {
-        guard let record, record.status == .ok, record.output == output, let d = digest(of: output) else { return false }
+        guard let record, record.status == .ok, record.output == output, let d = digest(of: output) else {
+            return false
+        }
         return d.bytes == record.bytes && d.sha256 == record.sha256
     }
 }

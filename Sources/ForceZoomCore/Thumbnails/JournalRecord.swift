@@ -26,7 +26,10 @@ public struct JournalRecord: Hashable, Sendable {
     /// Why it failed, for `failed`.
     public let error: String?
 
-    public init(input: String, output: String, status: Status, bytes: Int64?, sha256: String?, shard: String, error: String? = nil) {
+    public init(
+        input: String, output: String, status: Status, bytes: Int64?, sha256: String?, shard: String,
+        error: String? = nil
+    ) {
         self.input = input
         self.output = output
         self.status = status
@@ -58,18 +61,26 @@ public struct JournalRecord: Hashable, Sendable {
             case .text(let s)? = fields["status"], let status = Status(rawValue: s),
             case .text(let shard)? = fields["shard"]
         else { return nil }
-        var bytes: Int64?, sha256: String?, error: String?
+        var bytes: Int64?
+        var sha256: String?
+        var error: String?
         if case .number(let n)? = fields["bytes"] { bytes = n }
         if case .text(let h)? = fields["sha256"] { sha256 = h }
         if case .text(let e)? = fields["error"] { error = e }
         if status == .ok && (bytes == nil || sha256 == nil) { return nil }
-        self.init(input: input, output: output, status: status, bytes: bytes, sha256: sha256, shard: shard, error: error)
+        self.init(
+            input: input, output: output, status: status, bytes: bytes, sha256: sha256, shard: shard, error: error)
     }
 }
 
 /// A parser for one flat JSON object (no Foundation: `JSON` only writes).
 private enum FlatObject {
-    enum Value { case text(String), number(Int64), null, other }
+    enum Value {
+        case text(String)
+        case number(Int64)
+        case null
+        case other
+    }
 
     static func parse(_ s: [Unicode.Scalar]) -> [String: Value]? {
         var i = 0

@@ -72,7 +72,8 @@ public enum ShardEngine: String, CaseIterable, Sendable {
         }
         let id = try number(engine.indexVariable)
         let engineCount = try optionalNumber(engine.countVariable, min: 1)
-        let index: Int, total: Int
+        let index: Int
+        let total: Int
         switch (engine, count) {
         case (.slurm, let n?):
             // auto/N: the task ID is the shard number, whatever else the array holds.
@@ -80,11 +81,15 @@ public enum ShardEngine: String, CaseIterable, Sendable {
         case (.slurm, nil):
             let min = try optionalNumber("SLURM_ARRAY_TASK_MIN") ?? 0
             let step = try optionalNumber("SLURM_ARRAY_TASK_STEP", min: 1) ?? 1
-            guard let c = engineCount else { throw .badVariable(name: "SLURM_ARRAY_TASK_COUNT", value: "", reason: "not set; give --shard auto/N") }
+            guard let c = engineCount else {
+                throw .badVariable(name: "SLURM_ARRAY_TASK_COUNT", value: "", reason: "not set; give --shard auto/N")
+            }
             guard id >= min, (id - min) % step == 0 else {
                 throw .badVariable(
                     name: "SLURM_ARRAY_TASK_ID", value: String(id),
-                    reason: "not MIN + a multiple of STEP (\(min), \(step)): a sparse array; give --shard auto/N with --array=1-N")
+                    reason:
+                        "not MIN + a multiple of STEP (\(min), \(step)): a sparse array; give --shard auto/N with --array=1-N"
+                )
             }
             (index, total) = ((id - min) / step + 1, c)
         case (.kubernetes, nil):

@@ -26,7 +26,8 @@ public enum ShardError: ForceZoomError, Equatable, Sendable, CustomStringConvert
         case .badVariable(let name, let value, let reason):
             return "--shard auto: \(name)=\(value): \(reason)"
         case .countNeeded(let engine):
-            return "--shard auto: \(engine) gives the index but not the count; give --shard auto/N with N the Job's completions"
+            return
+                "--shard auto: \(engine) gives the index but not the count; give --shard auto/N with N the Job's completions"
         case .countMismatch(let engine, let variable, let engineCount, let given):
             return
                 "--shard auto/\(given): \(engine) says \(engineCount) tasks (\(variable)); give --shard auto, or auto/\(engineCount)"

@@ -78,13 +78,15 @@ public struct ShardRun: Sendable {
             let d = Journal.digest(of: job.output)
             journal.append(
                 JournalRecord(
-                    input: job.input.path, output: job.output, status: d == nil ? .failed : .ok, bytes: d?.bytes, sha256: d?.sha256,
+                    input: job.input.path, output: job.output, status: d == nil ? .failed : .ok, bytes: d?.bytes,
+                    sha256: d?.sha256,
                     shard: shard.description, error: d == nil ? "the output cannot be read back" : nil))
         case .failed(.interrupted): break
         case .failed(let e):
             journal.append(
                 JournalRecord(
-                    input: job.input.path, output: job.output, status: .failed, bytes: nil, sha256: nil, shard: shard.description,
+                    input: job.input.path, output: job.output, status: .failed, bytes: nil, sha256: nil,
+                    shard: shard.description,
                     error: e.reason))
         case .skipped: break
         }

@@ -69,7 +69,9 @@ public struct ThumbnailBatch {
         var notDoneIndexes: [Int] = []
         var configured = thumbnailer
         configured.encodeThreads = Thumbnailer.threads(jobs: workers, images: jobs.count)
-        let worker = configured, jobs = self.jobs, sharding = self.sharding
+        let worker = configured
+        let jobs = self.jobs
+        let sharding = self.sharding
         // Too many walk failures already: no job is started. Workers ask the gate before each
         // job (the collector's tick would come too late: failures can be quicker than it).
         var started = 0
@@ -79,7 +81,8 @@ public struct ThumbnailBatch {
                 work: { i in
                     let job = jobs[i]
                     func notDone(_ stop: Stop) -> ThumbnailResult {
-                        let outcome = ThumbnailResult.Outcome.failed(.notDone(path: job.input.path, because: stop.description))
+                        let outcome = ThumbnailResult.Outcome.failed(
+                            .notDone(path: job.input.path, because: stop.description))
                         return ThumbnailResult(input: job.input.path, output: job.output, outcome: outcome)
                     }
                     if let stop = gate.stop { return notDone(stop) }

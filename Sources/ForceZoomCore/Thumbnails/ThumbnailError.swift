@@ -41,7 +41,8 @@ public enum ThumbnailError: ForceZoomError, Equatable, Sendable, CustomStringCon
         case .invalidPattern(let p, _): return "--name \(p)"
         case .collision(let o, _): return o
         case .wouldOverwriteInput(_, let o), .outsideOutputFolder(_, let o), .unsupportedOutputFormat(let o): return o
-        case .cannotReadList(let p, _), .cannotListFolder(let p, _), .geometry(let p, _), .interrupted(let p), .notDone(let p, _),
+        case .cannotReadList(let p, _), .cannotListFolder(let p, _), .geometry(let p, _), .interrupted(let p),
+            .notDone(let p, _),
             .thumbnailTooLarge(let p, _):
             return p
         case .decode(let e): return e.path
@@ -62,9 +63,11 @@ public enum ThumbnailError: ForceZoomError, Equatable, Sendable, CustomStringCon
             return
                 "\(inputs.joined(separator: ", ")) would \(inputs.count == 2 ? "both" : "all") be written here; add %d (mirror folders), %e or %i to --name"
         case .wouldOverwriteInput(let input, _):
-            return "would overwrite the input \(input); forcezoom never overwrites an input (choose another --out or --name)"
+            return
+                "would overwrite the input \(input); forcezoom never overwrites an input (choose another --out or --name)"
         case .outsideOutputFolder(let input, _):
-            return "the folder of \(input) leaves --out through '..'; name inputs below the current folder, or drop %d from --name"
+            return
+                "the folder of \(input) leaves --out through '..'; name inputs below the current folder, or drop %d from --name"
         case .unsupportedOutputFormat:
             let names = OutputFormat.namesWithExtensions
             return "output name must end in \(names) (the extension picks the format; check --name and --format)"
@@ -75,7 +78,8 @@ public enum ThumbnailError: ForceZoomError, Equatable, Sendable, CustomStringCon
         case .output(let e): return e.reason
         case .thumbnailTooLarge(_, let e): return e.description
         case .color(.unusableProfile(_, let r)):
-            return "the ICC profile cannot be used (\(r)); use --lenient to take the pixels as sRGB, or --icc keep or --icc strip"
+            return
+                "the ICC profile cannot be used (\(r)); use --lenient to take the pixels as sRGB, or --icc keep or --icc strip"
         case .color(.cmykProfile(_, let r)): return "cannot be used as --cmyk-profile: \(r)"
         case .interrupted: return "interrupted before the output was written; nothing was left behind"
         case .notDone(_, let because): return "not done: the batch stopped (\(because))"
@@ -90,8 +94,12 @@ extension ThumbnailError {
     /// usage, found before any work: exit 2. An input or output that fails: exit 1.
     public var exitCode: Int32 {
         switch self {
-        case .invalidSize, .invalidPattern, .collision, .wouldOverwriteInput, .outsideOutputFolder, .unsupportedOutputFormat: 2
-        case .cannotReadList, .cannotListFolder, .decode, .geometry, .output, .color, .thumbnailTooLarge, .interrupted, .notDone: 1
+        case .invalidSize, .invalidPattern, .collision, .wouldOverwriteInput, .outsideOutputFolder,
+            .unsupportedOutputFormat:
+            2
+        case .cannotReadList, .cannotListFolder, .decode, .geometry, .output, .color, .thumbnailTooLarge, .interrupted,
+            .notDone:
+            1
         }
     }
 }

@@ -51,10 +51,14 @@ public struct ThumbnailGeometry: Hashable, Sendable {
     /// - Returns: the output size and source window.
     /// - Throws: `GeometryError` when the crop point lies outside the image.
     public init(source: PixelSize, size: ThumbnailSize, crop: Crop = .none) throws(GeometryError) {
-        let w = Double(source.width), h = Double(source.height)
+        let w = Double(source.width)
+        let h = Double(source.height)
         let full = Rect(x: 0, y: 0, width: w, height: h)
         if size.mode == .exact {
-            self.init(source: source, output: PixelSize(width: size.width ?? source.width, height: size.height ?? source.height), window: full)
+            self.init(
+                source: source,
+                output: PixelSize(width: size.width ?? source.width, height: size.height ?? source.height), window: full
+            )
             return
         }
         let sx = size.width.map { Double($0) / w }
@@ -62,9 +66,9 @@ public struct ThumbnailGeometry: Hashable, Sendable {
         let cropping = crop != .none && size.isBox
         var s: Double
         switch (sx, sy) {
-        case let (x?, y?): s = cropping ? max(x, y) : min(x, y)
-        case let (x?, nil): s = x
-        case let (nil, y?): s = y
+        case (let x?, let y?): s = cropping ? max(x, y) : min(x, y)
+        case (let x?, nil): s = x
+        case (nil, let y?): s = y
         case (nil, nil): s = 1
         }
         switch size.mode {
@@ -83,8 +87,10 @@ public struct ThumbnailGeometry: Hashable, Sendable {
         oh = min(oh, bh)
         // The kept part of the source, never wider than the image (rounding can ask for a
         // hair more when that side was not cut).
-        let ww = min(w, Double(ow) / s), wh = min(h, Double(oh) / s)
-        let x0: Double, y0: Double
+        let ww = min(w, Double(ow) / s)
+        let wh = min(h, Double(oh) / s)
+        let x0: Double
+        let y0: Double
         switch crop {
         case .point(let touch):
             let p = try touch.resolve(in: source)
@@ -94,6 +100,7 @@ public struct ThumbnailGeometry: Hashable, Sendable {
             x0 = (w - ww) / 2
             y0 = (h - wh) / 2
         }
-        self.init(source: source, output: PixelSize(width: ow, height: oh), window: Rect(x: x0, y: y0, width: ww, height: wh))
+        self.init(
+            source: source, output: PixelSize(width: ow, height: oh), window: Rect(x: x0, y: y0, width: ww, height: wh))
     }
 }

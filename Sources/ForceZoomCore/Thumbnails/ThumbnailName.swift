@@ -18,7 +18,9 @@ public struct ThumbnailName: Hashable, Sendable, CustomStringConvertible {
     public static let defaultPattern = "%s.thumb.png"
     /// The default pattern, parsed.
     public static let standard: ThumbnailName = {
-        do { return try ThumbnailName(defaultPattern) } catch { preconditionFailure("the default pattern parses: \(error)") }
+        do { return try ThumbnailName(defaultPattern) } catch {
+            preconditionFailure("the default pattern parses: \(error)")
+        }
     }()
 
     /// Parses a pattern.

@@ -73,7 +73,8 @@ public struct ThumbnailPlan: Hashable, Sendable {
                 throw .wouldOverwriteInput(input: victim, output: output)
             }
             jobs.append(
-                Job(input: input, output: output, name: ThumbnailName.normalize(relative), index: i + 1, format: format))
+                Job(input: input, output: output, name: ThumbnailName.normalize(relative), index: i + 1, format: format)
+            )
         }
         self.jobs = jobs
     }

@@ -47,7 +47,8 @@ public struct ThumbnailResult: Sendable {
     /// The JSON Lines record: input, output (null unless written or kept), sizes, bytes,
     /// milliseconds, DCT denominator, skipped, whether an embedded thumbnail was used, and the error reason (null on success).
     public var json: JSON {
-        let made = outcome == .made, skipped = outcome == .skipped
+        let made = outcome == .made
+        let skipped = outcome == .skipped
         return .object([
             ("input", .string(input)),
             ("output", made || skipped ? .string(output) : .null),

@@ -62,7 +62,8 @@ public struct ThumbnailSize: Hashable, Sendable, CustomStringConvertible {
             let n = try side(parts[0], "size")
             self.init(width: n, height: n, mode: mode)
         case 2:
-            let w = try side(parts[0], "width"), h = try side(parts[1], "height")
+            let w = try side(parts[0], "width")
+            let h = try side(parts[1], "height")
             guard w != nil || h != nil else { throw fail("give a width, a height or both around the x") }
             self.init(width: w, height: h, mode: mode)
         default:

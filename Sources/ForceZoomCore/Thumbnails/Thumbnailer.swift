@@ -83,7 +83,8 @@ public struct Thumbnailer: Sendable {
             width: Int((Double(source.width) * g.scaleX).rounded(.up)),
             height: Int((Double(source.height) * g.scaleY).rounded(.up)))
         guard let thumb = try reader.readEmbeddedThumbnail(atLeast: needed) else { return nil }
-        let kx = Double(thumb.width) / Double(source.width), ky = Double(thumb.height) / Double(source.height)
+        let kx = Double(thumb.width) / Double(source.width)
+        let ky = Double(thumb.height) / Double(source.height)
         let resampler = Resampler(
             source: thumb.size, output: g.output, originX: g.window.x * kx, originY: g.window.y * ky,
             stepX: g.window.width * kx / Double(g.output.width),
@@ -91,7 +92,9 @@ public struct Thumbnailer: Sendable {
         return resampler.resample(thumb)
     }
 
-    private func attempt(_ job: ThumbnailPlan.Job, into result: inout ThumbnailResult, shouldStop: () -> Bool) -> ThumbnailResult.Outcome {
+    private func attempt(_ job: ThumbnailPlan.Job, into result: inout ThumbnailResult, shouldStop: () -> Bool)
+        -> ThumbnailResult.Outcome
+    {
         let input = job.input.path
         if shouldStop() { return .failed(.interrupted(path: input)) }
         if skipExisting, let made = FileSystem.modificationTime(of: job.output),
@@ -135,11 +138,14 @@ public struct Thumbnailer: Sendable {
             // lcms2 builds the sRGB transform (several ms: tone curves tabulated) on another
             // thread while the image decodes; it lands in the transform cache, where the
             // conversion below finds it. In a batch (one thread per image) it is built once.
-            let color = reader.header.color, format = reader.header.pixelFormat
+            let color = reader.header.color
+            let format = reader.header.pixelFormat
             var overlapped = false
             if let intent = colorPolicy.convertsToSRGB, encodeThreads > 1, color.icc != nil {
                 let warm: @Sendable () -> Void = {
-                    _ = try? SRGBConverter(color: color, format: format, intent: intent, blackPointCompensation: intent != .absolute, path: "")
+                    _ = try? SRGBConverter(
+                        color: color, format: format, intent: intent, blackPointCompensation: intent != .absolute,
+                        path: "")
                 }
                 overlapped = Threads.alongside(warm) { read() }
             }
@@ -147,7 +153,8 @@ public struct Thumbnailer: Sendable {
             if let failure { throw .decode(failure) }
             result.warnings = reader.warnings
             do throws(ColorError) {
-                let warning = try colorPolicy.convert(&image, from: reader.header.color, path: reader.path, lenient: decode.lenient)
+                let warning = try colorPolicy.convert(
+                    &image, from: reader.header.color, path: reader.path, lenient: decode.lenient)
                 if let warning { result.warnings.append(warning) }
             } catch { throw .color(error) }
             let carried = colorPolicy.carried(reader.header.color)

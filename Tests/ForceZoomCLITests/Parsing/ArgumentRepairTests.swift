@@ -1,8 +1,9 @@
 import ArgumentParser
-@testable import ForceZoomCLI
 import ForceZoomCore
-import Testing
 import Geometry
+import Testing
+
+@testable import ForceZoomCLI
 
 /// Arguments as people type them (issue 24): negative numbers as values, mistyped options
 /// and subcommands named with the nearest real one, invalid values answered with the valid
@@ -14,27 +15,42 @@ struct ArgumentRepairTests {
 
     @Test func negativeNumbersAreValues() throws {
         let joined = ArgumentRepair.joiningNegativeValues(
-            ["transform", "a.png", "--rotate", "-30", "--scale", "-1,1", "--translate", "-5,10", "-o", "x.png"], subcommands: Self.subcommands)
+            ["transform", "a.png", "--rotate", "-30", "--scale", "-1,1", "--translate", "-5,10", "-o", "x.png"],
+            subcommands: Self.subcommands)
         #expect(joined == ["transform", "a.png", "--rotate=-30", "--scale=-1,1", "--translate=-5,10", "-o", "x.png"])
         let transform = try Transform.parse(Array(joined.dropFirst()))
         #expect(transform.rotate == [-30] && transform.scale.first?.values == [-1, 1])
         // Only options that take a value; a flag followed by a number and names after -- stay.
         #expect(
-            ArgumentRepair.joiningNegativeValues(["crop", "a.png", "--json", "-5", "--", "--at", "-1"], subcommands: Self.subcommands)
+            ArgumentRepair.joiningNegativeValues(
+                ["crop", "a.png", "--json", "-5", "--", "--at", "-1"], subcommands: Self.subcommands)
                 == ["crop", "a.png", "--json", "-5", "--", "--at", "-1"])
-        for (text, number) in [("-30", true), ("-0.5", true), ("-5%,10%", true), ("-.5", true), ("-o", false), ("-5x.png", false), ("-", false)] {
+        for (text, number) in [
+            ("-30", true), ("-0.5", true), ("-5%,10%", true), ("-.5", true), ("-o", false), ("-5x.png", false),
+            ("-", false),
+        ] {
             #expect(ArgumentRepair.isNegativeNumber(text) == number, "\(text)")
         }
     }
 
     @Test func unknownNamesGetTheNearestRealOne() {
-        #expect(ArgumentRepair.unknownOption(["crop", "a.png", "--atx", "5,5"], subcommands: Self.subcommands)?.contains("'--atx' for 'crop'; did you mean '--at'?") == true)
+        #expect(
+            ArgumentRepair.unknownOption(["crop", "a.png", "--atx", "5,5"], subcommands: Self.subcommands)?.contains(
+                "'--atx' for 'crop'; did you mean '--at'?") == true)
         // A value that looks like an option belongs to the option before it.
-        #expect(ArgumentRepair.unknownOption(["crop", "a.png", "--at", "5,5", "-o", "--x.png"], subcommands: Self.subcommands) == nil)
-        #expect(ArgumentRepair.unknownOption(["crop", "a.png", "--zzzzzz"], subcommands: Self.subcommands) == "unknown option '--zzzzzz' for 'crop'")
+        #expect(
+            ArgumentRepair.unknownOption(
+                ["crop", "a.png", "--at", "5,5", "-o", "--x.png"], subcommands: Self.subcommands) == nil)
+        #expect(
+            ArgumentRepair.unknownOption(["crop", "a.png", "--zzzzzz"], subcommands: Self.subcommands)
+                == "unknown option '--zzzzzz' for 'crop'")
         let names = ForceZoom.subcommandNames
-        #expect(ArgumentRepair.unknownSubcommand(["crp", "a.png"], names: names)?.hasPrefix("unknown subcommand 'crp'; did you mean 'crop'?") == true)
-        #expect(ArgumentRepair.unknownSubcommand(["thumbs", "a.png"], names: names)?.contains("did you mean 'thumb'?") == true)
+        #expect(
+            ArgumentRepair.unknownSubcommand(["crp", "a.png"], names: names)?.hasPrefix(
+                "unknown subcommand 'crp'; did you mean 'crop'?") == true)
+        #expect(
+            ArgumentRepair.unknownSubcommand(["thumbs", "a.png"], names: names)?.contains("did you mean 'thumb'?")
+                == true)
         #expect(ArgumentRepair.unknownSubcommand(["crop", "a.png"], names: names) == nil)
         #expect(ArgumentRepair.unknownSubcommand(["--help"], names: names) == nil)
         #expect(ArgumentRepair.distance("kitten", "sitting") == 3 && ArgumentRepair.distance("", "ab") == 2)
@@ -42,7 +58,9 @@ struct ArgumentRepairTests {
 
     @Test func invalidValuesListTheValidOnes() {
         let colour = ArgumentRepair.withValidValues("The value 'pink' is invalid for '--background <color>'")
-        #expect(colour.hasPrefix("--background 'pink' is not valid;") && colour.contains("transparent") && colour.contains("#RRGGBB"))
+        #expect(
+            colour.hasPrefix("--background 'pink' is not valid;") && colour.contains("transparent")
+                && colour.contains("#RRGGBB"))
         let screen = ArgumentRepair.withValidValues("The value 'iphone15' is invalid for '--screen <wxh|name>'")
         #expect(screen.contains("did you mean 'iphone-15'?") && Device.all.allSatisfy { screen.contains($0.name) })
         // A message the table knows nothing of is left as the parser wrote it.

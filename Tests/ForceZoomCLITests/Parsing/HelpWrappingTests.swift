@@ -1,6 +1,7 @@
 import ArgumentParser
-@testable import ForceZoomCLI
 import Testing
+
+@testable import ForceZoomCLI
 
 /// Help paragraphs are written one source line per paragraph, so the parser's own wrapping
 /// is the only wrapping: a paragraph hard-wrapped in the source (at ~85 columns) leaves a
@@ -8,7 +9,8 @@ import Testing
 @Suite("Help wrapping")
 struct HelpWrappingTests {
     /// The root and every subcommand (`fixture kit` the one of the second level).
-    static let commands: [ParsableCommand.Type] = [ForceZoom.self] + ForceZoom.configuration.subcommands + [FixtureKit.self]
+    static let commands: [ParsableCommand.Type] =
+        [ForceZoom.self] + ForceZoom.configuration.subcommands + [FixtureKit.self]
 
     /// The one-word lines that wrapping left: in the overview and discussion (before
     /// USAGE, which the sources write as paragraphs), a line of a single word after a line

@@ -1,8 +1,9 @@
 import ArgumentParser
-@testable import ForceZoomCLI
 import ForceZoomCore
-import Testing
 import Geometry
+import Testing
+
+@testable import ForceZoomCLI
 
 /// The command line parsed in process, as swift-argument-parser's own tests do: options
 /// arrive typed, validate() refuses what no image can make, and the messages say why. No
@@ -21,7 +22,8 @@ struct ParsingTests {
 
     @Test func optionsArriveTyped() throws {
         let fit = try Fit.parse([
-            "a.png", "--screen", "iphone-15", "--orientation", "landscape-left", "--mode", "fill", "--filter", "bicubic", "-o", "x.png", "--json",
+            "a.png", "--screen", "iphone-15", "--orientation", "landscape-left", "--mode", "fill", "--filter",
+            "bicubic", "-o", "x.png", "--json",
         ])
         #expect(fit.orientation == .fixed(.landscapeLeft))
         #expect(fit.mode == .fill)
@@ -41,11 +43,15 @@ struct ParsingTests {
         #expect(thumb.size == ThumbnailSize(width: 256, height: 192, mode: .exact))
         #expect(thumb.outputName.description == "%s.jpg")
 
-        let transform = try Transform.parse(["a.png", "--scale", "2,3", "--matrix", "1,0,0,1,5,6", "--filter", "nearest"])
+        let transform = try Transform.parse([
+            "a.png", "--scale", "2,3", "--matrix", "1,0,0,1,5,6", "--filter", "nearest",
+        ])
         #expect(transform.scale.map(\.values) == [[2, 3]] && transform.matrix.first?.values == [1, 0, 0, 1, 5, 6])
         #expect(transform.filter == .nearest)
 
-        let fixture = try Fixture.parse(["gradient", "--size", "64x16", "--direction", "radial", "--format", "webp", "-o", "g"])
+        let fixture = try Fixture.parse([
+            "gradient", "--size", "64x16", "--direction", "radial", "--format", "webp", "-o", "g",
+        ])
         #expect(fixture.pattern == .gradient && fixture.direction == .radial && fixture.format == .webp)
     }
 
@@ -57,11 +63,19 @@ struct ParsingTests {
 
     /// Names outside a closed set are refused by the parser, which lists the choices.
     @Test func closedSetsListTheirChoices() {
-        #expect(Self.failure(Fit.self, ["a.png", "--screen", "9x9", "--mode", "stretch"])?.contains("'fit' and 'fill'") == true)
-        #expect(Self.failure(Fit.self, ["a.png", "--screen", "9x9", "--orientation", "sideways"])?.contains("landscape-left") == true)
-        #expect(Self.failure(Animate.self, ["a.png", "--screen", "9x9", "--from", "1,1,2,2", "--easing", "bounce"])?.contains("ease-in-out") == true)
+        #expect(
+            Self.failure(Fit.self, ["a.png", "--screen", "9x9", "--mode", "stretch"])?.contains("'fit' and 'fill'")
+                == true)
+        #expect(
+            Self.failure(Fit.self, ["a.png", "--screen", "9x9", "--orientation", "sideways"])?.contains(
+                "landscape-left") == true)
+        #expect(
+            Self.failure(Animate.self, ["a.png", "--screen", "9x9", "--from", "1,1,2,2", "--easing", "bounce"])?
+                .contains("ease-in-out") == true)
         #expect(Self.failure(Fixture.self, ["spiral", "--size", "9x9", "-o", "x.png"])?.contains("zoneplate") == true)
-        #expect(Self.failure(Transform.self, ["a.png", "--filter", "box"])?.contains("nearest, bilinear, bicubic or lanczos") == true)
+        #expect(
+            Self.failure(Transform.self, ["a.png", "--filter", "box"])?.contains(
+                "nearest, bilinear, bicubic or lanczos") == true)
     }
 
     /// Values that parse but can never make sense are refused by validate(), with the option
@@ -79,11 +93,22 @@ struct ParsingTests {
         (["transform", "a.png", "--scale", "1e20"], "--scale factors"),
         (["transform", "a.png", "--canvas", "20000x20000"], "--canvas 20000x20000 would be"),
         (["animate", "a.png", "--screen", "390x844", "--from", "1,2,3"], "four numbers"),
-        (["animate", "a.png", "--screen", "390x844", "--from", "1,2,3,4", "--apng", "x.png", "--contact-sheet", "x.png"], "both write 'x.png'"),
-        (["animate", "a.png", "--screen", "390x844", "--from", "1,2,3,4", "--frames", "10000", "--apng", "x.png"], "all 10001 frames"),
+        (
+            [
+                "animate", "a.png", "--screen", "390x844", "--from", "1,2,3,4", "--apng", "x.png", "--contact-sheet",
+                "x.png",
+            ], "both write 'x.png'"
+        ),
+        (
+            ["animate", "a.png", "--screen", "390x844", "--from", "1,2,3,4", "--frames", "10000", "--apng", "x.png"],
+            "all 10001 frames"
+        ),
         (["thumb", "a.png", "--size", "12q"], "not a whole number"),
         (["thumb", "a.png", "--size", "20000x20000!"], "the thumbnail (--size 20000x20000!)"),
-        (["fixture", "coords", "--size", "10x10", "--depth", "3", "--color", "gray", "-o", "x.png"], "--depth 3 is not a PNG bit depth"),
+        (
+            ["fixture", "coords", "--size", "10x10", "--depth", "3", "--color", "gray", "-o", "x.png"],
+            "--depth 3 is not a PNG bit depth"
+        ),
         (["fixture", "checker", "--size", "10x10", "--step=-1", "-o", "x.png"], "--step must be 1 to 1048576"),
     ])
     func validationNamesTheOption(_ arguments: [String], _ says: String) {

@@ -7,6 +7,7 @@
 
 import Foundation
 import Testing
+
 @testable import ForceZoomCore
 @testable import Geometry
 
@@ -148,7 +149,8 @@ struct PPM {
             return String(decoding: data[start..<i], as: UTF8.self)
         }
         try #require(try token() == "P6", "not a binary PPM (P6)")
-        let w = try #require(Int(try token())), h = try #require(Int(try token()))
+        let w = try #require(Int(try token()))
+        let h = try #require(Int(try token()))
         let maxval = try #require(Int(try token()))
         try #require(maxval == 255, "PPM maxval \(maxval), expected 255")
         i += 1  // the single whitespace byte before the samples
@@ -166,11 +168,13 @@ func firstDifference(_ got: [UInt8], _ want: [UInt8], width: Int, channels: Int)
     if got == want { return nil }
     if got.count != want.count { return "\(got.count) bytes decoded, \(want.count) expected" }
     let i = got.indices.first { got[$0] != want[$0] }!
-    let p = i / channels, start = p * channels
+    let p = i / channels
+    let start = p * channels
     let a = got[start..<(start + channels)].map(String.init).joined(separator: ",")
     let b = want[start..<(start + channels)].map(String.init).joined(separator: ",")
     let count = zip(got, want).lazy.filter { $0 != $1 }.count
-    return "first differing pixel (x \(p % width), y \(p / width)): decoded (\(a)), expected (\(b)); \(count) bytes differ"
+    return
+        "first differing pixel (x \(p % width), y \(p / width)): decoded (\(a)), expected (\(b)); \(count) bytes differ"
 }
 
 func maxDifference(_ a: [UInt8], _ b: [UInt8]) -> Int {
@@ -182,12 +186,15 @@ func maxDifference(_ a: [UInt8], _ b: [UInt8]) -> Int {
 /// horizontal crop at a non-iMCU column and skipped rows). A third set starts exactly on a
 /// 16-pixel (iMCU) column and row, where a JPEG crop's first delivered column is the rect's.
 func regionPairs(_ size: PixelSize) -> [(String, [PixelRect])] {
-    let w = size.width, h = size.height
+    let w = size.width
+    let h = size.height
     let middle = PixelRect(x: (w / 3) | 1, y: (h / 3) | 1, width: (w / 3) | 1, height: (h / 4) | 1)
-    let cw = min(w, 7), ch = min(h, 5)
+    let cw = min(w, 7)
+    let ch = min(h, 5)
     let topLeft = PixelRect(x: 0, y: 0, width: max(1, w / 4), height: max(1, h / 5))
     let bottomRight = PixelRect(x: w - cw, y: h - ch, width: cw, height: ch)
-    let ax = w / 2 / 16 * 16, ay = h / 2 / 16 * 16
+    let ax = w / 2 / 16 * 16
+    let ay = h / 2 / 16 * 16
     let aligned = PixelRect(x: ax, y: ay, width: min(31, w - ax), height: min(20, h - ay))
     return [
         ("top-left corner + middle", [topLeft, middle]), ("bottom-right corner + middle", [bottomRight, middle]),
@@ -273,7 +280,8 @@ struct ConformanceTests {
                 let reader = try ImageReader(path: full, options: DecodeOptions())
                 let image = try reader.readImage()
                 #expect(image.pixels.count == image.width * image.height * image.format.channels)
-                print("conformance: \(path): decoded \(image.size) \(image.format), \(reader.warnings.count) warning(s)")
+                print(
+                    "conformance: \(path): decoded \(image.size) \(image.format), \(reader.warnings.count) warning(s)")
             } catch {
                 print("conformance: \(path): refused: \(error.description)")
                 #expect(error.description.hasPrefix(full + ": "), "\(error.description)")
@@ -339,7 +347,9 @@ struct ConformanceTests {
                 let want = whole.cropped(to: rect)
                 try #require(part.width == rect.width && part.height == rect.height && part.format == want.format)
                 let c = want.format.channels
-                var inside = 0, atEdge = 0, first: String?
+                var inside = 0
+                var atEdge = 0
+                var first: String?
                 for y in 0..<rect.height {
                     for x in 0..<rect.width {
                         for k in 0..<c {
@@ -363,7 +373,8 @@ struct ConformanceTests {
                 print(
                     "conformance: \(jpg) \(name) \(rect): region vs full decode max difference \(maxDiff) "
                         + "(crop edge columns \(edges.sorted()): \(atEdge); elsewhere: \(inside))")
-                #expect(inside == 0, "\(jpg) \(name) \(rect): max difference \(inside) off the crop edges; \(first ?? "")")
+                #expect(
+                    inside == 0, "\(jpg) \(name) \(rect): max difference \(inside) off the crop edges; \(first ?? "")")
                 #expect(
                     atEdge <= jpegCropEdgeBound,
                     "\(jpg) \(name) \(rect): max difference \(atEdge) in crop edge columns \(edges.sorted())")

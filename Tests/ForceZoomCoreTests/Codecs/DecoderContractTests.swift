@@ -67,7 +67,8 @@ struct DecoderContractTests {
         let path = try #require(Self.sample(format))
         let reader = try ImageReader(path: path)
         let upright = reader.header.uprightSize
-        let rect = PixelRect(x: upright.width / 4, y: upright.height / 4, width: upright.width / 2, height: upright.height / 2)
+        let rect = PixelRect(
+            x: upright.width / 4, y: upright.height / 4, width: upright.width / 2, height: upright.height / 2)
         let crops = try reader.readUpright([rect])
         #expect(crops.count == 1)
         #expect(crops.first.map { PixelSize(width: $0.width, height: $0.height) } == rect.size)

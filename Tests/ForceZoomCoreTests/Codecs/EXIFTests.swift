@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ForceZoomCore
 @testable import Geometry
 
@@ -9,8 +10,12 @@ struct EXIFTests {
         little: Bool = true, ifd: UInt32 = 8, count: UInt16? = nil, entries: [(UInt16, UInt16, UInt32, [UInt8])],
         next: UInt32 = 0
     ) -> [UInt8] {
-        func u16(_ v: UInt16) -> [UInt8] { little ? [UInt8(v & 0xFF), UInt8(v >> 8)] : [UInt8(v >> 8), UInt8(v & 0xFF)] }
-        func u32(_ v: UInt32) -> [UInt8] { little ? u16(UInt16(v & 0xFFFF)) + u16(UInt16(v >> 16)) : u16(UInt16(v >> 16)) + u16(UInt16(v & 0xFFFF)) }
+        func u16(_ v: UInt16) -> [UInt8] {
+            little ? [UInt8(v & 0xFF), UInt8(v >> 8)] : [UInt8(v >> 8), UInt8(v & 0xFF)]
+        }
+        func u32(_ v: UInt32) -> [UInt8] {
+            little ? u16(UInt16(v & 0xFFFF)) + u16(UInt16(v >> 16)) : u16(UInt16(v >> 16)) + u16(UInt16(v & 0xFFFF))
+        }
         var out: [UInt8] = (little ? [0x49, 0x49] : [0x4D, 0x4D]) + u16(42) + u32(ifd)
         out += [UInt8](repeating: 0, count: max(0, Int(ifd) - 8))
         out += u16(count ?? UInt16(entries.count))
@@ -39,7 +44,9 @@ struct EXIFTests {
     }
 
     @Test func theTagIsFoundAmongOthers() {
-        let data = Self.tiff(entries: [(0x010F, 2, 4, Array("Cam\0".utf8)), (0x0112, 3, 1, Self.short(6)), (0x011A, 5, 1, [0, 0, 0, 0])])
+        let data = Self.tiff(entries: [
+            (0x010F, 2, 4, Array("Cam\0".utf8)), (0x0112, 3, 1, Self.short(6)), (0x011A, 5, 1, [0, 0, 0, 0]),
+        ])
         #expect(EXIF.orientation(in: data) == .rotate90)
     }
 
@@ -58,8 +65,12 @@ struct EXIFTests {
     }
 
     @Test func offsetsOutOfBoundsGiveNil() {
-        #expect(EXIF.orientationValue(in: [0x49, 0x49, 42, 0, 0xF0, 0xFF, 0xFF, 0xFF, 1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, 6, 0, 0, 0]) == nil)
-        #expect(EXIF.orientationValue(in: Self.tiff(ifd: 30, entries: []).prefix(20).map { $0 }) == nil)  // IFD past the end
+        #expect(
+            EXIF.orientationValue(in: [
+                0x49, 0x49, 42, 0, 0xF0, 0xFF, 0xFF, 0xFF, 1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, 6, 0, 0, 0,
+            ]) == nil)
+        // IFD past the end
+        #expect(EXIF.orientationValue(in: Self.tiff(ifd: 30, entries: []).prefix(20).map { $0 }) == nil)
         #expect(EXIF.orientationValue(in: [0x49, 0x49, 42, 0, 0xF0, 0xFF, 0xFF, 0xFF]) == nil)
         #expect(EXIF.orientationValue(in: [0x4D, 0x4D, 0, 42, 0xFF, 0xFF, 0xFF, 0xFF]) == nil)
         // An IFD that claims 65535 entries but holds one: only what fits is read.
@@ -77,7 +88,8 @@ struct EXIFTests {
         #expect(EXIF.orientationValue(in: [0x49, 0x49, 42]) == nil)
         #expect(EXIF.orientationValue(in: Array("XX*\0\u{8}\0\0\0".utf8)) == nil)
         #expect(EXIF.orientationValue(in: [0x49, 0x49, 43, 0, 8, 0, 0, 0]) == nil)  // BigTIFF's 43
-        #expect(EXIF.orientationValue(in: Self.tiff(entries: [(0x0112, 7, 1, Self.short(6))])) == nil)  // UNDEFINED type
+        // UNDEFINED type
+        #expect(EXIF.orientationValue(in: Self.tiff(entries: [(0x0112, 7, 1, Self.short(6))])) == nil)
         #expect(EXIF.orientationValue(in: Self.tiff(entries: [(0x0112, 3, 0, Self.short(6))])) == nil)  // count 0
     }
 
@@ -100,7 +112,9 @@ struct EXIFTests {
                 }
             } else {
                 data = base
-                for _ in 0..<(1 + Int(next() % 4)) { data[Int(next()) % data.count] = UInt8(truncatingIfNeeded: next()) }
+                for _ in 0..<(1 + Int(next() % 4)) {
+                    data[Int(next()) % data.count] = UInt8(truncatingIfNeeded: next())
+                }
             }
             if EXIF.orientationValue(in: data) != nil { answered += 1 }
         }

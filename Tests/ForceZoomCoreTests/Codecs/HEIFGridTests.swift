@@ -1,5 +1,6 @@
-@testable import ForceZoomCore
 import Testing
+
+@testable import ForceZoomCore
 @testable import Geometry
 
 /// Crops of HEIF grid images decode only the tiles they touch (`HEIFTileDecoder`); their
@@ -16,14 +17,17 @@ struct HEIFGridTests {
     /// every corner, in displayed coordinates (the coded edges move with the orientation,
     /// so every 64th displayed line and its neighbours are crossed too).
     static func rects(_ size: PixelSize) -> [PixelRect] {
-        let w = size.width, h = size.height
+        let w = size.width
+        let h = size.height
         var out = [
             PixelRect(x: 0, y: 0, width: 1, height: 1), PixelRect(x: w - 1, y: 0, width: 1, height: 1),
             PixelRect(x: 0, y: h - 1, width: 1, height: 1), PixelRect(x: w - 1, y: h - 1, width: 1, height: 1),
             PixelRect(x: 0, y: 0, width: 40, height: 40), PixelRect(x: w - 40, y: h - 40, width: 40, height: 40),
             PixelRect(x: w - 33, y: 0, width: 33, height: 17), PixelRect(x: 0, y: h - 21, width: 45, height: 21),
         ]
-        for e in stride(from: 60, to: min(w, h) - 10, by: 61) { out.append(PixelRect(x: e - 3, y: e - 5, width: 9, height: 11)) }
+        for e in stride(from: 60, to: min(w, h) - 10, by: 61) {
+            out.append(PixelRect(x: e - 3, y: e - 5, width: 9, height: 11))
+        }
         return out
     }
 
@@ -46,7 +50,10 @@ struct HEIFGridTests {
             #expect(TestSupport.maxDifference(crop, whole.cropped(to: rect)) == 0, "\(name) \(rect)")
         }
         let size = header.storedSize
-        let pair = [PixelRect(x: 0, y: 0, width: 20, height: 20), PixelRect(x: size.width - 20, y: size.height - 20, width: 20, height: 20)]
+        let pair = [
+            PixelRect(x: 0, y: 0, width: 20, height: 20),
+            PixelRect(x: size.width - 20, y: size.height - 20, width: 20, height: 20),
+        ]
         for (rect, crop) in zip(pair, try ImageReader(path: Self.path(name)).readStored(pair)) {
             #expect(TestSupport.maxDifference(crop, whole.cropped(to: rect)) == 0, "\(name) \(rect) of two")
         }
@@ -66,10 +73,14 @@ struct HEIFGridTests {
         #expect(layout.firstColumn <= 17 && layout.firstColumn + layout.width >= 60)
         try decoder.skip(rows: 70)
         var rows = [UInt8](repeating: 0, count: layout.width * 5 * reader.header.pixelFormat.channels)
-        let got = try rows.withUnsafeMutableBytes { buffer throws(DecodeError) in try decoder.read(into: buffer, rows: 5) }
+        let got = try rows.withUnsafeMutableBytes { buffer throws(DecodeError) in
+            try decoder.read(into: buffer, rows: 5)
+        }
         #expect(got == 5)
         let band = Image(width: layout.width, height: 5, format: reader.header.pixelFormat, pixels: rows)
-        #expect(TestSupport.maxDifference(band, whole.cropped(to: PixelRect(x: layout.firstColumn, y: 70, width: layout.width, height: 5))) == 0)
+        #expect(
+            TestSupport.maxDifference(
+                band, whole.cropped(to: PixelRect(x: layout.firstColumn, y: 70, width: layout.width, height: 5))) == 0)
     }
 
     /// The tile path is the one taken: a crop of one tile never asks for the rest (a tile
@@ -80,7 +91,9 @@ struct HEIFGridTests {
         let grid = try #require(try HEIFGrid.read(bytes))
         let last = grid.tiles[11].extents[0]
         for i in last { bytes[i] = 0xFF }
-        let crop = try ImageReader(bytes: bytes, name: "t.heic").readStored([PixelRect(x: 0, y: 0, width: 30, height: 30)])[0]
+        let crop = try ImageReader(bytes: bytes, name: "t.heic").readStored([
+            PixelRect(x: 0, y: 0, width: 30, height: 30)
+        ])[0]
         let whole = try Self.reference("orient-0-n.heic", format: .rgb)
         #expect(TestSupport.maxDifference(crop, whole.cropped(to: PixelRect(x: 0, y: 0, width: 30, height: 30))) == 0)
         #expect(throws: DecodeError.self) { try ImageReader(bytes: bytes, name: "t.heic").readImage() }

@@ -1,5 +1,6 @@
-@testable import ForceZoomCore
 import Testing
+
+@testable import ForceZoomCore
 @testable import Geometry
 
 /// HEIF/HEIC/AVIF through libheif against `heif-convert`'s output and the pictures the files
@@ -37,14 +38,18 @@ struct HEIFTests {
         #expect(reader.header.orientation == .up)
         #expect(reader.header.uprightSize == PixelSize(width: 96, height: 64))
         let details = try #require(reader.header.details as? HEIFDetails)
-        #expect(details.transformations == [name == "heic-imir" ? "imir top-bottom" : "irot \(name.split(separator: "-").last!)"])
+        #expect(
+            details.transformations == [
+                name == "heic-imir" ? "imir top-bottom" : "irot \(name.split(separator: "-").last!)"
+            ])
         let image = try reader.readImage()
         #expect(TestSupport.maxDifference(image, try Self.reference(name)) == 0)
         let picture = try FixtureTests.decode("png-rgb-8-trns.png").converted(to: .rgb)
         #expect(TestSupport.maxDifference(image, picture) <= 1, "\(name)")
         let pattern = Pattern(.orientation, size: PixelSize(width: 96, height: 64))
         for (x, y) in [(0, 0), (95, 0), (0, 63), (95, 63)] {
-            let s = pattern.sample(x: x, y: y), c = image.rgba(x: x, y: y)
+            let s = pattern.sample(x: x, y: y)
+            let c = image.rgba(x: x, y: y)
             #expect(
                 abs(Int(c.r) - Int(FixtureWriter.to8(s.r))) <= 1 && abs(Int(c.g) - Int(FixtureWriter.to8(s.g))) <= 1
                     && abs(Int(c.b) - Int(FixtureWriter.to8(s.b))) <= 1, "\(name) corner \(x),\(y): \(c)")
@@ -108,7 +113,8 @@ struct HEIFTests {
         let coded = try #require(boxes.largestCodedSize, "\(name): no SPS read")
         let ispe = try #require(boxes.primarySize)
         #expect(
-            coded.width >= ispe.width && coded.width < ispe.width + 64 && coded.height >= ispe.height && coded.height < ispe.height + 64,
+            coded.width >= ispe.width && coded.width < ispe.width + 64 && coded.height >= ispe.height
+                && coded.height < ispe.height + 64,
             "\(name): SPS \(coded), ispe \(ispe)")
         #expect(boxes.parameterMismatch == nil, "\(name): \(boxes.parameterMismatch ?? "")")
         let reader = try ImageReader(path: Self.path(name))
@@ -119,16 +125,22 @@ struct HEIFTests {
     @Test func gridDescriptorAndMismatchAreRead() {
         let hostile = TestSupport.path("Fixtures/hostile")
         #expect(HEIFBoxes(CLIBytes.read(hostile + "/good-grid.heic")).gridSize == PixelSize(width: 64, height: 48))
-        #expect(HEIFBoxes(CLIBytes.read(hostile + "/grid-size-huge.heic")).gridSize == PixelSize(width: 26725, height: 26979))
+        #expect(
+            HEIFBoxes(CLIBytes.read(hostile + "/grid-size-huge.heic")).gridSize
+                == PixelSize(width: 26725, height: 26979))
         #expect(HEIFBoxes(CLIBytes.read(hostile + "/good-grid.heic")).parameterMismatch == nil)
-        #expect(HEIFBoxes(CLIBytes.read(hostile + "/hvcc-depth-mismatch-grid.heic")).parameterMismatch?.contains("14/8-bit") == true)
+        #expect(
+            HEIFBoxes(CLIBytes.read(hostile + "/hvcc-depth-mismatch-grid.heic")).parameterMismatch?.contains("14/8-bit")
+                == true)
     }
 }
 
 /// A file's bytes for the box reader.
 enum CLIBytes {
     static func read(_ path: String) -> [UInt8] {
-        guard case .success(let file) = CFile.open(readingFrom: path), let bytes = file.readAll(limit: 1 << 26) else { return [] }
+        guard case .success(let file) = CFile.open(readingFrom: path), let bytes = file.readAll(limit: 1 << 26) else {
+            return []
+        }
         return bytes
     }
 }

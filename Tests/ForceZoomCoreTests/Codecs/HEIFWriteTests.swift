@@ -1,5 +1,6 @@
-@testable import ForceZoomCore
 import Testing
+
+@testable import ForceZoomCore
 @testable import Geometry
 
 /// HEIC and AVIF written by `fixture` (libheif's x265 and aom) with an `irot` added by
@@ -46,7 +47,8 @@ struct HEIFWriteTests {
         #expect(TestSupport.maxDifference(image, try Self.heifConvert(path)) == 0)
         // Lossy at quality 90 over flat corners: each corner within 12 levels (measured up to 10 for AV1).
         for (x, y) in [(2, 2), (93, 2), (2, 61), (93, 61)] {
-            let s = Self.pattern.sample(x: x, y: y), c = image.rgba(x: x, y: y)
+            let s = Self.pattern.sample(x: x, y: y)
+            let c = image.rgba(x: x, y: y)
             let d = max(
                 abs(Int(c.r) - Int(FixtureWriter.to8(s.r))), abs(Int(c.g) - Int(FixtureWriter.to8(s.g))),
                 abs(Int(c.b) - Int(FixtureWriter.to8(s.b))))

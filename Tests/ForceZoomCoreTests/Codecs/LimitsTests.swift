@@ -1,9 +1,11 @@
+import Testing
+
+@testable import ForceZoomCore
+@testable import Geometry
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Testing
-@testable import ForceZoomCore
-@testable import Geometry
 
 /// The limits against hostile headers: pixels and memory checked from the header before
 /// anything sized by the image is allocated (also for headers cut short), the progressive
@@ -14,7 +16,8 @@ struct LimitsTests {
     static func readBytes(_ path: String) -> [UInt8]? {
         guard let f = fopen(path, "rb") else { return nil }
         defer { fclose(f) }
-        var bytes = [UInt8](), chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = fread(&chunk, 1, chunk.count, f)
             if n == 0 { return bytes }
@@ -23,7 +26,8 @@ struct LimitsTests {
     }
 
     static func seconds(_ body: () -> Void) -> Double {
-        var a = timespec(), b = timespec()
+        var a = timespec()
+        var b = timespec()
         clock_gettime(CLOCK_MONOTONIC, &a)
         body()
         clock_gettime(CLOCK_MONOTONIC, &b)
@@ -41,7 +45,10 @@ struct LimitsTests {
         let time = Self.seconds {
             do throws(DecodeError) { _ = try ImageReader(path: Self.hostile(name)) } catch { failure = error }
         }
-        #expect(failure == .tooManyPixels(path: Self.hostile(name), size: PixelSize(width: width, height: height), limit: 268_435_456))
+        #expect(
+            failure
+                == .tooManyPixels(
+                    path: Self.hostile(name), size: PixelSize(width: width, height: height), limit: 268_435_456))
         #expect(time < 1, "\(name): \(time) s to refuse")
     }
 
@@ -117,22 +124,42 @@ struct LimitsTests {
             return nil
         }
         let p = Self.hostile
-        #expect(error("trunc-png-ihdr-mid.png") == .truncatedHeader(path: p("trunc-png-ihdr-mid.png"), detail: "Read Error"))
+        #expect(
+            error("trunc-png-ihdr-mid.png") == .truncatedHeader(path: p("trunc-png-ihdr-mid.png"), detail: "Read Error")
+        )
         #expect(error("crc-ihdr.png") == .corruptHeader(path: p("crc-ihdr.png"), detail: "IHDR: CRC error"))
-        #expect(error("trunc-png-idat-50pct.png") == .truncated(path: p("trunc-png-idat-50pct.png"), detail: "Read Error"))
-        #expect(error("bad-filter-byte.png") == .corrupt(path: p("bad-filter-byte.png"), detail: "bad adaptive filter value"))
-        #expect(error("trunc-jpeg-sof-mid.jpg") == .truncatedHeader(path: p("trunc-jpeg-sof-mid.jpg"), detail: "Premature end of JPEG file"))
-        #expect(error("trunc-jpeg-scan-50pct.jpg") == .truncated(path: p("trunc-jpeg-scan-50pct.jpg"), detail: "Premature end of JPEG file"))
-        if case .corruptHeader = error("jpeg-sampling-bad.jpg") {} else { Issue.record("jpeg-sampling-bad.jpg: want corruptHeader") }
-        if case .unsupportedVariant = error("jpeg-12bit.jpg") {} else { Issue.record("jpeg-12bit.jpg: want unsupportedVariant") }
-        if case .unsupportedVariant = error("jpeg-16bit-lossless.jpg") {} else { Issue.record("lossless JPEG: want unsupportedVariant") }
+        #expect(
+            error("trunc-png-idat-50pct.png") == .truncated(path: p("trunc-png-idat-50pct.png"), detail: "Read Error"))
+        #expect(
+            error("bad-filter-byte.png")
+                == .corrupt(path: p("bad-filter-byte.png"), detail: "bad adaptive filter value"))
+        #expect(
+            error("trunc-jpeg-sof-mid.jpg")
+                == .truncatedHeader(path: p("trunc-jpeg-sof-mid.jpg"), detail: "Premature end of JPEG file"))
+        #expect(
+            error("trunc-jpeg-scan-50pct.jpg")
+                == .truncated(path: p("trunc-jpeg-scan-50pct.jpg"), detail: "Premature end of JPEG file"))
+        if case .corruptHeader = error("jpeg-sampling-bad.jpg") {
+        } else {
+            Issue.record("jpeg-sampling-bad.jpg: want corruptHeader")
+        }
+        if case .unsupportedVariant = error("jpeg-12bit.jpg") {
+        } else {
+            Issue.record("jpeg-12bit.jpg: want unsupportedVariant")
+        }
+        if case .unsupportedVariant = error("jpeg-16bit-lossless.jpg") {
+        } else {
+            Issue.record("lossless JPEG: want unsupportedVariant")
+        }
         // Only data errors suggest --lenient: it cannot help a header.
         #expect(error("crc-ihdr.png")?.description.contains("--lenient") == false)
         #expect(error("bad-filter-byte.png")?.description.contains("--lenient") == true)
     }
 
     /// Bytes in memory read exactly as the same file does.
-    @Test(arguments: ["good.png", "good-interlaced.png", "good-palette.png", "good.jpg", "exif-loop.jpg", "too-much-data.png"])
+    @Test(arguments: [
+        "good.png", "good-interlaced.png", "good-palette.png", "good.jpg", "exif-loop.jpg", "too-much-data.png",
+    ])
     func bytesReadAsTheFileDoes(_ name: String) throws {
         let path = Self.hostile(name)
         let fromFile = try ImageReader(path: path)

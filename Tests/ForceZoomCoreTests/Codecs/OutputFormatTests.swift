@@ -9,7 +9,9 @@ struct OutputFormatTests {
         #expect(try OutputFormat.chosen(forPath: "-").get() == .png)
         #expect(try OutputFormat.chosen(forPath: "-", requested: .avif).get() == .avif)
         #expect(try OutputFormat.chosen(forPath: "x.tmp", requested: .webp).get() == .webp)
-        #expect(throws: OutputFormatProblem.unknownExtension(path: "x.gif", ext: "gif")) { try OutputFormat.chosen(forPath: "x.gif").get() }
+        #expect(throws: OutputFormatProblem.unknownExtension(path: "x.gif", ext: "gif")) {
+            try OutputFormat.chosen(forPath: "x.gif").get()
+        }
         #expect(try OutputFormat.chosen(forPath: "/dev/stdout").get() == .png)
         #expect(throws: OutputFormatProblem.contradicts(path: "x.png", named: .png, requested: .jpeg)) {
             try OutputFormat.chosen(forPath: "x.png", requested: .jpeg).get()
@@ -18,8 +20,12 @@ struct OutputFormatTests {
     }
 
     @Test func qualityHundredStaysLossyForWebP() {
-        #expect(OutputFormat.webp.encoding(png: .default, quality: 100, lossless: false) == .webp(quality: 100, lossless: false, exif: nil))
-        #expect(OutputFormat.avif.encoding(png: .default, quality: 50, lossless: true) == .heif(avif: true, quality: 50, lossless: true, exif: nil))
+        #expect(
+            OutputFormat.webp.encoding(png: .default, quality: 100, lossless: false)
+                == .webp(quality: 100, lossless: false, exif: nil))
+        #expect(
+            OutputFormat.avif.encoding(png: .default, quality: 50, lossless: true)
+                == .heif(avif: true, quality: 50, lossless: true, exif: nil))
     }
 
     @Test func flatteningIsPremultipliedOverTheBackground() {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ForceZoomCore
 
 /// The parallel PNG encoder against the serial one (libpng's own row writer): the same
@@ -15,7 +16,8 @@ import Testing
                 let base = x < width / 3 ? (x + y) & 255 : (x < 2 * width / 3 ? 128 : (x * 7 + noise * 9) & 255)
                 for c in 0..<format.channels {
                     let alpha = format.hasAlpha && c == format.channels - 1
-                    image.pixels[(y * width + x) * format.channels + c] = UInt8(alpha ? (y * 255 / height) : (base + c * 40) & 255)
+                    image.pixels[(y * width + x) * format.channels + c] = UInt8(
+                        alpha ? (y * 255 / height) : (base + c * 40) & 255)
                 }
             }
         }
@@ -27,9 +29,12 @@ import Testing
         let dir = TestSupport.scratch()
         let image = Self.picture(format)
         #expect(ParallelPNGEncoder.worthIt(image, threads: 2))
-        let serial = FileSystem.join(dir, "serial.png"), parallel = FileSystem.join(dir, "parallel.png")
-        let s = try #require(try ImageWriter.write(image, to: serial, encoding: .png(.compression(compression)), threads: 1))
-        let p = try #require(try ImageWriter.write(image, to: parallel, encoding: .png(.compression(compression)), threads: 2))
+        let serial = FileSystem.join(dir, "serial.png")
+        let parallel = FileSystem.join(dir, "parallel.png")
+        let s = try #require(
+            try ImageWriter.write(image, to: serial, encoding: .png(.compression(compression)), threads: 1))
+        let p = try #require(
+            try ImageWriter.write(image, to: parallel, encoding: .png(.compression(compression)), threads: 2))
         #expect(try ImageReader(path: parallel).readImage() == image)
         #expect(try ImageReader(path: serial).readImage() == image)
         #expect(abs(Double(p) / Double(s) - 1) < 0.02, "parallel \(p) bytes, serial \(s)")
@@ -41,7 +46,8 @@ import Testing
     @Test("runs and flat areas round-trip", arguments: [1, 2, 5])
     func runsRoundTrip(compression: Int) throws {
         let dir = TestSupport.scratch()
-        let width = 1024, height = 1100
+        let width = 1024
+        let height = 1100
         var flat = Image(width: width, height: height, format: .rgb)
         for i in flat.pixels.indices { flat.pixels[i] = 77 }
         var runs = Image(width: width, height: height, format: .gray)
@@ -49,8 +55,11 @@ import Testing
         var i = 0
         while i < runs.pixels.count {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            let length = Int(state >> 55) % 300 + 1, value = UInt8(truncatingIfNeeded: state >> 40)
-            for k in i..<min(runs.pixels.count, i + length) { runs.pixels[k] = value &+ UInt8(truncatingIfNeeded: (k - i) * (length & 1)) }
+            let length = Int(state >> 55) % 300 + 1
+            let value = UInt8(truncatingIfNeeded: state >> 40)
+            for k in i..<min(runs.pixels.count, i + length) {
+                runs.pixels[k] = value &+ UInt8(truncatingIfNeeded: (k - i) * (length & 1))
+            }
             i += length
         }
         let zero = Image(width: width, height: height, format: .grayAlpha)
@@ -76,23 +85,27 @@ import Testing
         }
         for k in 0..<12 {
             let format = PixelFormat.allCases[next(PixelFormat.allCases.count)]
-            let width = [1, 2, 7, 64, 300, 1500][next(6)], height = [1, 3, 50, 400][next(4)]
+            let width = [1, 2, 7, 64, 300, 1500][next(6)]
+            let height = [1, 3, 50, 400][next(4)]
             var image = Image(width: width, height: height, format: format)
             let noise = next(101)  // percent of noisy bytes
             var i = 0
             while i < image.pixels.count {
-                let run = next(600) + 1, value = UInt8(truncatingIfNeeded: next(256))
+                let run = next(600) + 1
+                let value = UInt8(truncatingIfNeeded: next(256))
                 for j in i..<min(image.pixels.count, i + run) {
                     image.pixels[j] = next(100) < noise ? UInt8(truncatingIfNeeded: next(256)) : value
                 }
                 i += run
             }
-            let level = next(6) + 1, threads = next(2) + 1
+            let level = next(6) + 1
+            let threads = next(2) + 1
             let path = FileSystem.join(dir, "random-\(k).png")
             try ImageWriter.write(image, to: path, encoding: .png(.compression(level)), threads: threads)
             #expect(
                 try ImageReader(path: path).readImage() == image,
-                "seed \(seed) picture \(k): \(format) \(width)x\(height), \(noise)% noise, level \(level), \(threads) threads")
+                "seed \(seed) picture \(k): \(format) \(width)x\(height), \(noise)% noise, level \(level), \(threads) threads"
+            )
         }
     }
 
@@ -104,7 +117,8 @@ import Testing
             let path = FileSystem.join(dir, "p\(format.channels).png")
             try ImageWriter.write(image, to: path, threads: 2)
             let raw = FileSystem.join(dir, "p\(format.channels).raw")
-            let script = "from PIL import Image; im = Image.open('\(path)'); im.load(); open('\(raw)', 'wb').write(im.tobytes())"
+            let script =
+                "from PIL import Image; im = Image.open('\(path)'); im.load(); open('\(raw)', 'wb').write(im.tobytes())"
             #expect(TestSupport.shell("/usr/bin/python3 -c \"\(script)\"") == 0)
             let bytes = try CFile.open(readingFrom: raw).get().readAll(limit: 1 << 24)
             #expect(bytes == image.pixels, "format \(format)")

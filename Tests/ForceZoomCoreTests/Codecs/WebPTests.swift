@@ -1,9 +1,11 @@
+import Testing
+
+@testable import ForceZoomCore
+@testable import Geometry
+
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import ForceZoomCore
-import Testing
-@testable import Geometry
 
 /// WebP through libwebp against `dwebp`'s output (the same library routines: exact) and the
 /// patterns the files were made from (Tools/formats/make-formats.sh, run by `make test`).
@@ -49,9 +51,15 @@ struct WebPTests {
                 o.autoOrient = false
                 return o
             }())
-        #expect(reader.reductionDenominator(keepingAtLeast: PixelSize(width: 1, height: 1)) == 8, "still WebP offers 1/2, 1/4, 1/8")
+        #expect(
+            reader.reductionDenominator(keepingAtLeast: PixelSize(width: 1, height: 1)) == 8,
+            "still WebP offers 1/2, 1/4, 1/8")
         let size = try reader.beginRows(denominator: d)
-        #expect(size == PixelSize(width: (reader.header.storedSize.width + d - 1) / d, height: (reader.header.storedSize.height + d - 1) / d))
+        #expect(
+            size
+                == PixelSize(
+                    width: (reader.header.storedSize.width + d - 1) / d,
+                    height: (reader.header.storedSize.height + d - 1) / d))
         var pixels = [UInt8](repeating: 0, count: size.width * size.height * reader.header.pixelFormat.channels)
         let rowBytes = size.width * reader.header.pixelFormat.channels
         try pixels.withUnsafeMutableBufferPointer { buffer throws(DecodeError) in
@@ -64,7 +72,9 @@ struct WebPTests {
             unlink(out)
             rmdir(dir)
         }
-        #expect(TestSupport.shell("dwebp -quiet -scale \(size.width) \(size.height) '\(Self.path("\(name).webp"))' -o '\(out)'") == 0)
+        #expect(
+            TestSupport.shell(
+                "dwebp -quiet -scale \(size.width) \(size.height) '\(Self.path("\(name).webp"))' -o '\(out)'") == 0)
         let reference = try ImageReader(path: out).readImage()
         #expect(image.size == reference.size)
         #expect(TestSupport.maxDifference(image, reference) == 0, "\(name) at 1/\(d)")
@@ -90,7 +100,8 @@ struct WebPTests {
         let image = try reader.readImage()
         let reference = Pattern(.orientation, size: PixelSize(width: 96, height: 64))
         for (x, y) in [(0, 0), (95, 0), (0, 63), (95, 63), (40, 30)] {
-            let s = reference.sample(x: x, y: y), c = image.rgba(x: x, y: y)
+            let s = reference.sample(x: x, y: y)
+            let c = image.rgba(x: x, y: y)
             #expect(
                 c.r == FixtureWriter.to8(s.r) && c.g == FixtureWriter.to8(s.g) && c.b == FixtureWriter.to8(s.b),
                 "\(name) at \(x),\(y): \(c)")

@@ -1,9 +1,11 @@
+import Testing
+
+@testable import ForceZoomCore
+@testable import Geometry
+
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import ForceZoomCore
-import Testing
-@testable import Geometry
 
 /// WebP written by `fixture` and the writers: read back by forcezoom and by dwebp (an
 /// independent reader of the container, the same libwebp decoder), byte-reproducible.
@@ -38,7 +40,8 @@ struct WebPWriteTests {
         #expect(image.size == PixelSize(width: 96, height: 64))
         for y in 0..<64 {
             for x in 0..<96 {
-                let s = Self.reference.sample(x: x, y: y), c = image.rgba(x: x, y: y)
+                let s = Self.reference.sample(x: x, y: y)
+                let c = image.rgba(x: x, y: y)
                 if c.r != FixtureWriter.to8(s.r) || c.g != FixtureWriter.to8(s.g) || c.b != FixtureWriter.to8(s.b) {
                     Issue.record("exif \(n) at \(x),\(y): \(c)")
                     return
@@ -47,7 +50,9 @@ struct WebPWriteTests {
         }
         var stored = DecodeOptions()
         stored.autoOrient = false
-        #expect(TestSupport.maxDifference(try ImageReader(path: path, options: stored).readImage(), try Self.dwebp(path)) == 0)
+        #expect(
+            TestSupport.maxDifference(try ImageReader(path: path, options: stored).readImage(), try Self.dwebp(path))
+                == 0)
     }
 
     /// Lossy with alpha: dwebp reads the same pixels; the picture within the measured bound
@@ -65,7 +70,8 @@ struct WebPWriteTests {
         var total = 0
         for y in 0..<64 {
             for x in 0..<96 {
-                let s = faded.sample(x: x, y: y), c = image.rgba(x: x, y: y)
+                let s = faded.sample(x: x, y: y)
+                let c = image.rgba(x: x, y: y)
                 #expect(c.a == FixtureWriter.to8(s.a), "alpha is lossless (cwebp's default -alpha_q 100)")
                 if c.a < 8 { continue }  // colour under (nearly) no alpha is free to change
                 total +=
@@ -80,7 +86,8 @@ struct WebPWriteTests {
         var e = FixtureEncoding()
         e.webp = true
         e.exifOrientation = .rotate90
-        let a = try Self.write(e, "x.webp"), b = try Self.write(e, "x.webp")
+        let a = try Self.write(e, "x.webp")
+        let b = try Self.write(e, "x.webp")
         let bytes = { (p: String) in try #require(CFile.open(readingFrom: p).get().readAll(limit: 1 << 20)) }
         #expect(try bytes(a) == bytes(b))
     }

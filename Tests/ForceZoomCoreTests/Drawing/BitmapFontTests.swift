@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ForceZoomCore
 
 /// The characters the font promises, except space (which is blank on purpose).

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ForceZoomCore
 
 @Suite struct MarkerTests {

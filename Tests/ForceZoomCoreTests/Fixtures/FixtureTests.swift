@@ -1,5 +1,6 @@
-@testable import ForceZoomCore
 import Testing
+
+@testable import ForceZoomCore
 @testable import Geometry
 
 /// The committed fixtures decode to the samples their patterns define.
@@ -54,7 +55,8 @@ struct FixtureTests {
         #expect(abs(Int(mid) - 255 * 24 / 47) <= 1)
         // Coordinates survive in the colour channels despite the alpha.
         #expect(
-            CoordinateCode.point(r: faded.rgba(x: 33, y: 20).r, g: faded.rgba(x: 33, y: 20).g, b: faded.rgba(x: 33, y: 20).b)
+            CoordinateCode.point(
+                r: faded.rgba(x: 33, y: 20).r, g: faded.rgba(x: 33, y: 20).g, b: faded.rgba(x: 33, y: 20).b)
                 == PixelPoint(x: 33, y: 20))
     }
 
@@ -66,7 +68,9 @@ struct FixtureTests {
             for x in stride(from: 0, to: image.width, by: 3) {
                 let s = pattern.sample(x: x, y: y)
                 let c = image.rgba(x: x, y: y)
-                #expect(c.r == FixtureWriter.to8(s.r) && c.g == FixtureWriter.to8(s.g) && c.b == FixtureWriter.to8(s.b), "\(name) \(x),\(y)")
+                #expect(
+                    c.r == FixtureWriter.to8(s.r) && c.g == FixtureWriter.to8(s.g) && c.b == FixtureWriter.to8(s.b),
+                    "\(name) \(x),\(y)")
             }
         }
     }
@@ -74,7 +78,9 @@ struct FixtureTests {
     @Test func exifPNGIsUprightCoords() throws {
         let image = try Self.decode("png-exif-6.png")
         #expect(image.size == PixelSize(width: 64, height: 48))
-        #expect(CoordinateCode.trace(image) == CoordinateCode.Trace(sourceRect: PixelRect(x: 0, y: 0, width: 64, height: 48), orientation: .up))
+        #expect(
+            CoordinateCode.trace(image)
+                == CoordinateCode.Trace(sourceRect: PixelRect(x: 0, y: 0, width: 64, height: 48), orientation: .up))
         let stored = try Self.decode("png-exif-6.png", autoOrient: false)
         #expect(CoordinateCode.trace(stored)?.orientation == .rotate270)
     }
@@ -93,7 +99,8 @@ struct FixtureTests {
         var total = 0
         for y in 0..<64 {
             for x in 0..<96 {
-                let s = reference.sample(x: x, y: y), c = image.rgba(x: x, y: y)
+                let s = reference.sample(x: x, y: y)
+                let c = image.rgba(x: x, y: y)
                 if name.contains("cmyk") && x == 0 && y == 0 {
                     // Inverted CMYK decoded as plain CMYK would turn the red corner cyan.
                     #expect(c.r > 180 && c.g < 60, "\(name): top-left \(c)")

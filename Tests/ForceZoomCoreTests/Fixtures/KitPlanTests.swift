@@ -1,5 +1,6 @@
-@testable import ForceZoomCore
 import Testing
+
+@testable import ForceZoomCore
 @testable import Geometry
 
 /// The kit's plan and pieces, in process: the HEIF transformations' EXIF equivalents (the
@@ -13,10 +14,14 @@ struct KitPlanTests {
             (180, 0, 2), (270, 1, 5),
         ]
         for (irot, imir, exif) in cases {
-            #expect(FixtureWriter.heifOrientation(rotation: irot, mirror: imir).rawValue == exif, "irot \(irot) imir \(String(describing: imir))")
+            #expect(
+                FixtureWriter.heifOrientation(rotation: irot, mirror: imir).rawValue == exif,
+                "irot \(irot) imir \(String(describing: imir))")
         }
         // The orientation set's eight HEIC files cover the eight orientations.
-        let heic = KitPlan.entries(for: [.orientation]).filter { $0.encoding.heic && $0.encoding.exifOrientation == nil }
+        let heic = KitPlan.entries(for: [.orientation]).filter {
+            $0.encoding.heic && $0.encoding.exifOrientation == nil
+        }
         #expect(Set(heic.map(\.storedOrientation.rawValue)) == Set(1...8))
     }
 
@@ -25,7 +30,9 @@ struct KitPlanTests {
             let bytes = p.bytes
             #expect(ColorTransform.readProblem(with: bytes) == nil, "\(p.rawValue)")
             #expect(ICCProfile(bytes)?.colorSpace == (p.isGray ? "GRAY" : "RGB"), "\(p.rawValue)")
-            #expect(bytes.count % 4 == 0 && Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3]) == bytes.count)
+            #expect(
+                bytes.count % 4 == 0
+                    && Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3]) == bytes.count)
         }
     }
 
@@ -38,6 +45,8 @@ struct KitPlanTests {
             #expect(e.storedOrientation.uprightSize(ofStored: e.storedSize) == e.pattern.size, "\(e.path)")
         }
         let tagged = KitPlan.entries(for: [.orientation]).filter { $0.encoding.exifTagOnly }
-        #expect(tagged.count == 3 && tagged.allSatisfy { $0.storedSize == $0.pattern.size && $0.reference.turn == .rotate90 })
+        #expect(
+            tagged.count == 3
+                && tagged.allSatisfy { $0.storedSize == $0.pattern.size && $0.reference.turn == .rotate90 })
     }
 }

@@ -1,9 +1,11 @@
+import Testing
+
+@testable import ForceZoomCore
+@testable import Geometry
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Testing
-@testable import ForceZoomCore
-@testable import Geometry
 
 /// The bounce recipe in real time.
 struct BounceTests {
@@ -15,7 +17,8 @@ struct BounceTests {
         let b = Bounce(image: Self.image, screen: Self.screen, duration: 1.5, fps: 20)
         #expect(a.frameCount == 91 && b.frameCount == 31)
         for k in 0..<b.frameCount {
-            let fb = b.frame(k), fa = a.frame(3 * k)
+            let fb = b.frame(k)
+            let fa = a.frame(3 * k)
             #expect(abs(fb.time - Double(k) / 20) < 1e-12)
             #expect(abs(fb.view.rotation - fa.view.rotation) < 1e-9 && abs(fb.scale - fa.scale) < 1e-12)
             // +pi/100 rad per 0.03 s = 60 degrees a second.
@@ -38,7 +41,9 @@ struct BounceTests {
         var tightest = Double.infinity
         for f in b.frames {
             let box = f.transform.boundingBox(of: Rect(x: 0, y: 0, width: 1600, height: 900))
-            #expect(box.x >= -1e-6 && box.y >= -1e-6 && box.maxX <= 390 + 1e-6 && box.maxY <= 844 + 1e-6, "frame \(f.index): \(box)")
+            #expect(
+                box.x >= -1e-6 && box.y >= -1e-6 && box.maxX <= 390 + 1e-6 && box.maxY <= 844 + 1e-6,
+                "frame \(f.index): \(box)")
             tightest = min(tightest, 390 - box.width, 844 - box.height)
         }
         // ... and the factor is no smaller than it must be: some frame touches an edge.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ForceZoomCore
 @testable import Geometry
 
@@ -23,10 +24,12 @@ struct FitGeometryTests {
             bounds: screen, scaled: PixelSize(width: 1170, height: 878), offset: PixelPoint(x: 0, y: 827)),
         Case(
             image: PixelSize(width: 4000, height: 3000), orientation: .landscapeLeft, mode: .fit,
-            bounds: PixelSize(width: 2532, height: 1170), scaled: PixelSize(width: 1560, height: 1170), offset: PixelPoint(x: 486, y: 0)),
+            bounds: PixelSize(width: 2532, height: 1170), scaled: PixelSize(width: 1560, height: 1170),
+            offset: PixelPoint(x: 486, y: 0)),
         Case(
             image: PixelSize(width: 4000, height: 3000), orientation: .landscapeRight, mode: .fill,
-            bounds: PixelSize(width: 2532, height: 1170), scaled: PixelSize(width: 2532, height: 1899), offset: PixelPoint(x: 0, y: -365)),
+            bounds: PixelSize(width: 2532, height: 1170), scaled: PixelSize(width: 2532, height: 1899),
+            offset: PixelPoint(x: 0, y: -365)),
         Case(
             image: PixelSize(width: 4000, height: 3000), orientation: .upsideDown, mode: .fill,
             bounds: screen, scaled: PixelSize(width: 3376, height: 2532), offset: PixelPoint(x: -1103, y: 0)),
@@ -36,10 +39,12 @@ struct FitGeometryTests {
             bounds: screen, scaled: PixelSize(width: 1170, height: 1560), offset: PixelPoint(x: 0, y: 486)),
         Case(
             image: PixelSize(width: 3000, height: 4000), orientation: .landscapeLeft, mode: .fit,
-            bounds: PixelSize(width: 2532, height: 1170), scaled: PixelSize(width: 878, height: 1170), offset: PixelPoint(x: 827, y: 0)),
+            bounds: PixelSize(width: 2532, height: 1170), scaled: PixelSize(width: 878, height: 1170),
+            offset: PixelPoint(x: 827, y: 0)),
         Case(
             image: PixelSize(width: 1000, height: 1000), orientation: .landscapeRight, mode: .fit,
-            bounds: PixelSize(width: 2532, height: 1170), scaled: PixelSize(width: 1170, height: 1170), offset: PixelPoint(x: 681, y: 0)),
+            bounds: PixelSize(width: 2532, height: 1170), scaled: PixelSize(width: 1170, height: 1170),
+            offset: PixelPoint(x: 681, y: 0)),
         Case(
             image: PixelSize(width: 1000, height: 1000), orientation: .portrait, mode: .fill,
             bounds: screen, scaled: PixelSize(width: 2532, height: 2532), offset: PixelPoint(x: -681, y: 0)),
@@ -53,14 +58,16 @@ struct FitGeometryTests {
         #expect(g.offset == c.offset)
         if c.mode == .fit {
             #expect(g.scaledSize.width <= g.bounds.width && g.scaledSize.height <= g.bounds.height)
-            #expect(g.visibleImageRect == Rect(x: 0, y: 0, width: Double(c.image.width), height: Double(c.image.height)))
+            #expect(
+                g.visibleImageRect == Rect(x: 0, y: 0, width: Double(c.image.width), height: Double(c.image.height)))
         } else {
             #expect(g.scaledSize.width >= g.bounds.width && g.scaledSize.height >= g.bounds.height)
         }
     }
 
     @Test func autoPicksTheOrientationThatCoversMore() {
-        #expect(FitGeometry.automatic(image: PixelSize(width: 4000, height: 3000), screen: Self.screen) == .landscapeLeft)
+        #expect(
+            FitGeometry.automatic(image: PixelSize(width: 4000, height: 3000), screen: Self.screen) == .landscapeLeft)
         #expect(FitGeometry.automatic(image: PixelSize(width: 3000, height: 4000), screen: Self.screen) == .portrait)
         #expect(FitGeometry.automatic(image: PixelSize(width: 1000, height: 1000), screen: Self.screen) == .portrait)
     }

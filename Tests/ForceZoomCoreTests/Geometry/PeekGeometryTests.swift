@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ForceZoomCore
 @testable import Geometry
 
@@ -50,7 +51,8 @@ struct PeekGeometryTests {
         // ForceZoom's defect: its vertical offset used the image *width*. On a portrait
         // image a touch low in the frame must still land at the output centre.
         Case(
-            name: "portrait, low point (ForceZoom used width for y)", image: portrait, point: PixelPoint(x: 1500, y: 3500), side: 390,
+            name: "portrait, low point (ForceZoom used width for y)", image: portrait,
+            point: PixelPoint(x: 1500, y: 3500), side: 390,
             rect: PixelRect(x: 1305, y: 3305, width: 390, height: 390), shift: (0, 0)),
         // ForceZoom's clamp let the rectangle run past the bottom-right: ours stops at W-N.
         Case(
@@ -60,7 +62,8 @@ struct PeekGeometryTests {
             name: "odd side", image: landscape, point: PixelPoint(x: 100, y: 100), side: 5,
             rect: PixelRect(x: 98, y: 98, width: 5, height: 5), shift: (0, 0)),
         Case(
-            name: "side equals image", image: PixelSize(width: 300, height: 300), point: PixelPoint(x: 5, y: 290), side: 300,
+            name: "side equals image", image: PixelSize(width: 300, height: 300), point: PixelPoint(x: 5, y: 290),
+            side: 300,
             rect: PixelRect(x: 0, y: 0, width: 300, height: 300), shift: (145, -140)),
     ]
 
@@ -68,7 +71,8 @@ struct PeekGeometryTests {
     func placement(_ c: Case) {
         let g = PeekGeometry(image: c.image, point: c.point, side: c.side)
         #expect(g.coveredRect == c.rect)
-        #expect(g.window == Rect(x: Double(c.rect.x), y: Double(c.rect.y), width: Double(c.side), height: Double(c.side)))
+        #expect(
+            g.window == Rect(x: Double(c.rect.x), y: Double(c.rect.y), width: Double(c.side), height: Double(c.side)))
         #expect(g.shiftX == Double(c.shift.0))
         #expect(g.shiftY == Double(c.shift.1))
         #expect(g.destination == PixelPoint(x: 0, y: 0))

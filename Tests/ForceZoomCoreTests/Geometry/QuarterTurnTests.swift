@@ -1,5 +1,6 @@
-@testable import ForceZoomCore
 import Testing
+
+@testable import ForceZoomCore
 @testable import Geometry
 
 /// Quarter turns about the image centre into a canvas of the turned size (what `transform
@@ -7,7 +8,9 @@ import Testing
 /// then copies pixels: the output is the input turned, with no background anywhere.
 struct QuarterTurnTests {
     /// --rotate values and the clockwise quarter turns they make.
-    static let turns: [(Double, Int)] = [(90, 1), (-90, 3), (180, 2), (270, 3), (-270, 1), (450, 1), (360_000_090, 1), (0, 0)]
+    static let turns: [(Double, Int)] = [
+        (90, 1), (-90, 3), (180, 2), (270, 3), (-270, 1), (450, 1), (360_000_090, 1), (0, 0),
+    ]
 
     /// The transform `transform --canvas` uses: the image centre to the canvas centre.
     static func centred(_ degrees: Double, image: PixelSize, canvas: PixelSize) -> AffineTransform {
@@ -52,12 +55,15 @@ struct QuarterTurnTests {
         for (degrees, q) in Self.turns {
             let canvas = q % 2 == 1 ? PixelSize(width: size.height, height: size.width) : size
             let out = AffineRenderer.render(
-                image, transform: Self.centred(degrees, image: size, canvas: canvas), canvas: canvas, background: .black, filter: filter)
+                image, transform: Self.centred(degrees, image: size, canvas: canvas), canvas: canvas,
+                background: .black, filter: filter)
             var want = [UInt8](repeating: 0, count: out.pixels.count)
             for y in 0..<size.height {
                 for x in 0..<size.width {
                     let (tx, ty) = Self.turned(x, y, q, size)
-                    for k in 0..<3 { want[(ty * canvas.width + tx) * 3 + k] = image.pixels[(y * size.width + x) * 3 + k] }
+                    for k in 0..<3 {
+                        want[(ty * canvas.width + tx) * 3 + k] = image.pixels[(y * size.width + x) * 3 + k]
+                    }
                 }
             }
             #expect(out.pixels == want, "\(degrees) \(filter)")

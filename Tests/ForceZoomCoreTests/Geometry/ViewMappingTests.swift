@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ForceZoomCore
 @testable import Geometry
 
@@ -44,7 +45,9 @@ struct ViewMappingTests {
 
     @Test(arguments: ["4000,0", "0,3000", "-1,5", "101%,0"])
     func outsidePointsAreRefused(_ text: String) {
-        #expect(throws: GeometryError.self) { try TouchPoint(parsing: text)!.resolve(in: PixelSize(width: 4000, height: 3000)) }
+        #expect(throws: GeometryError.self) {
+            try TouchPoint(parsing: text)!.resolve(in: PixelSize(width: 4000, height: 3000))
+        }
     }
 
     @Test(arguments: ["", "1200", "a,b", "1,2,3", "50%%,1"])

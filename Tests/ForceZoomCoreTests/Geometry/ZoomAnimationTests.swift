@@ -1,15 +1,19 @@
+import Testing
+
+@testable import ForceZoomCore
+@testable import Geometry
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Testing
-@testable import ForceZoomCore
-@testable import Geometry
 
 /// UIKit's curves, computed here independently of `Easing` (Newton's method on x(s), not
 /// bisection): cubic Béziers from (0,0) to (1,1).
 enum ReferenceCurve {
     static func value(_ t: Double, _ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) -> Double {
-        func b(_ s: Double, _ p1: Double, _ p2: Double) -> Double { 3 * p1 * s * (1 - s) * (1 - s) + 3 * p2 * s * s * (1 - s) + s * s * s }
+        func b(_ s: Double, _ p1: Double, _ p2: Double) -> Double {
+            3 * p1 * s * (1 - s) * (1 - s) + 3 * p2 * s * s * (1 - s) + s * s * s
+        }
         func db(_ s: Double, _ p1: Double, _ p2: Double) -> Double {
             3 * p1 * (1 - s) * (1 - s) + 6 * (p2 - p1) * s * (1 - s) + 3 * (1 - p2) * s * s
         }
@@ -64,7 +68,8 @@ struct ZoomAnimationTests {
     /// Defect 2: a 0.2 s ease-in-out zoom at 60 fps is at progress 0 at 0 s, 0.5 at 0.1 s
     /// and 1 at exactly 0.2 s; frame k is at k/60.
     @Test func frameKIsAtKOverFPSAndTheLastAtTheDuration() {
-        let a = ZoomAnimation(image: Self.image, screen: Self.screen, from: Self.from, to: nil, zoomDuration: 0.2, fps: 60)
+        let a = ZoomAnimation(
+            image: Self.image, screen: Self.screen, from: Self.from, to: nil, zoomDuration: 0.2, fps: 60)
         #expect(a.frameCount == 13)
         for k in 0..<13 {
             let f = a.frame(k)
@@ -89,7 +94,9 @@ struct ZoomAnimationTests {
         let upright = a.frame(12)
         #expect(upright.phase == "zoom" && upright.time == 0.2 && upright.progress == 1)
         #expect(upright.view.rotation == 0 && upright.view.rect == Rect(x: 0, y: 0, width: 390, height: 844))
-        #expect(upright.transform == FitGeometry(image: Self.image, screen: Self.screen, orientation: .portrait, mode: .fit).transform)
+        #expect(
+            upright.transform
+                == FitGeometry(image: Self.image, screen: Self.screen, orientation: .portrait, mode: .fit).transform)
         #expect(a.frame(11).view.rotation == 0 && a.frame(13).view.rotation > 0)
         // The turn is linear here: halfway through it (0.325 s) it is at 45 degrees.
         let mid = a.frame(12 + 7)
@@ -110,7 +117,8 @@ struct ZoomAnimationTests {
     /// Defect 3: the dismiss runs forward in time, from fullscreen back to the rect, the
     /// easing as given (ease-out stays ease-out), turning back before zooming out.
     @Test func reverseIsItsOwnForwardTimeAnimation() {
-        let r = ZoomAnimation(image: Self.image, screen: Self.screen, from: Self.from, to: nil, easing: .easeOut, fps: 60, reverse: true)
+        let r = ZoomAnimation(
+            image: Self.image, screen: Self.screen, from: Self.from, to: nil, easing: .easeOut, fps: 60, reverse: true)
         #expect(r.frameCount == 13)
         #expect(r.frame(0).time == 0 && r.frame(12).time == 0.2)
         for k in 1..<13 { #expect(r.frame(k).time > r.frame(k - 1).time) }
@@ -121,7 +129,9 @@ struct ZoomAnimationTests {
         #expect(abs(half.progress - ReferenceCurve.easeOut(0.5)) < 1e-9 && abs(half.progress - 0.6847) < 0.0005)
         #expect(abs(half.view.width - (390 + (120 - 390) * ReferenceCurve.easeOut(0.5))) < 1e-9)
         // In landscape it turns back first, then zooms out.
-        let l = ZoomAnimation(image: Self.image, screen: Self.screen, from: Self.from, to: nil, orientation: .landscapeLeft, fps: 60, reverse: true)
+        let l = ZoomAnimation(
+            image: Self.image, screen: Self.screen, from: Self.from, to: nil, orientation: .landscapeLeft, fps: 60,
+            reverse: true)
         #expect(l.frameCount == 28)
         #expect(l.frame(0).view.rotation == 90 && l.frame(0).phase == "turn")
         #expect(l.frame(15).view.rotation == 0 && l.frame(15).view.rect == Rect(x: 0, y: 0, width: 390, height: 844))
@@ -130,7 +140,8 @@ struct ZoomAnimationTests {
 
     @Test func firstFrameIsFromAndLastIsTo() {
         let to = Rect(x: 0, y: 200, width: 390, height: 292.5)
-        let a = ZoomAnimation(image: Self.image, screen: Self.screen, from: Self.from, to: to, zoomDuration: 0.3, fps: 60)
+        let a = ZoomAnimation(
+            image: Self.image, screen: Self.screen, from: Self.from, to: to, zoomDuration: 0.3, fps: 60)
         #expect(a.frameCount == 19)
         #expect(a.frame(0).view.rect == Self.from)
         #expect(a.frame(18).view.rect == to)
@@ -168,7 +179,8 @@ struct ZoomAnimationTests {
         let f = ZoomAnimation(image: Self.image, screen: Self.screen, from: Self.from, to: nil, fps: 60)
         let r = ZoomAnimation(image: Self.image, screen: Self.screen, from: Self.from, to: nil, fps: 60, reverse: true)
         let range = PinScaleRange(minimum: 1, maximum: 4)
-        let fs = range.pinSizes(f.frames), rs = range.pinSizes(r.frames)
+        let fs = range.pinSizes(f.frames)
+        let rs = range.pinSizes(r.frames)
         #expect(fs.first == 1 && rs.last == 1)
         #expect(abs(fs.last! - rs.first!) < 1e-12 && fs.last! > 1)
     }

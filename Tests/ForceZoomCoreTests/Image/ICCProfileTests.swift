@@ -1,5 +1,6 @@
-@testable import ForceZoomCore
 import Testing
+
+@testable import ForceZoomCore
 
 /// ICC headers and descriptions read from bytes built here (v2 `desc`, v4 `mluc`), and what
 /// an output carries for each pairing of profile and pixels.
@@ -33,7 +34,9 @@ struct ICCProfileTests {
 
     @Test func descriptionsOfBothVersions() throws {
         let a = try #require(ICCProfile(Self.profile(space: "RGB ", version: 2, desc: Self.v2("Adobe RGB (1998)"))))
-        #expect(a.description == "Adobe RGB (1998)" && a.colorSpace == "RGB" && a.deviceClass == "mntr" && a.version == "2.0")
+        #expect(
+            a.description == "Adobe RGB (1998)" && a.colorSpace == "RGB" && a.deviceClass == "mntr"
+                && a.version == "2.0")
         let p = try #require(ICCProfile(Self.profile(space: "RGB ", version: 4, desc: Self.v4("Display P3"))))
         #expect(p.description == "Display P3" && p.version == "4.0")
     }

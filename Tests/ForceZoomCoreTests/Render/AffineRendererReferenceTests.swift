@@ -1,5 +1,6 @@
-@testable import ForceZoomCore
 import Testing
+
+@testable import ForceZoomCore
 @testable import Geometry
 
 /// The fixed-point, banded, tiled warp (every kernel through `WarpKernel`) against the plain
@@ -32,12 +33,15 @@ struct AffineRendererReferenceTests {
 
     /// `steps` about the image centre onto its bounding box (as `transform` does).
     static func placed(_ steps: AffineTransform, _ image: Image) -> (AffineTransform, PixelSize) {
-        let w = Double(image.width), h = Double(image.height)
+        let w = Double(image.width)
+        let h = Double(image.height)
         let about = AffineTransform.translation(-w / 2, -h / 2).then(steps)
         let box = about.boundingBox(of: Rect(x: 0, y: 0, width: w, height: h))
         func snap(_ v: Double) -> Double { abs(v - v.rounded()) < 1e-6 ? v.rounded() : v }
-        let x0 = snap(box.x).rounded(.down), y0 = snap(box.y).rounded(.down)
-        let size = PixelSize(width: max(1, Int(snap(box.maxX).rounded(.up) - x0)), height: max(1, Int(snap(box.maxY).rounded(.up) - y0)))
+        let x0 = snap(box.x).rounded(.down)
+        let y0 = snap(box.y).rounded(.down)
+        let size = PixelSize(
+            width: max(1, Int(snap(box.maxX).rounded(.up) - x0)), height: max(1, Int(snap(box.maxY).rounded(.up) - y0)))
         let full = about.then(
             .translation(
                 Double(size.width) / 2 - (box.x + box.width / 2),
@@ -64,13 +68,16 @@ struct AffineRendererReferenceTests {
                 let image = Self.image(kind, format)
                 for (name, step) in Self.steps {
                     let (t, canvas) = Self.placed(step, image)
-                    let fast = AffineRenderer.render(image, transform: t, canvas: canvas, background: background, filter: filter, threads: 2)
-                    let slow = Self.reference(image, transform: t, canvas: canvas, background: background, filter: filter)
+                    let fast = AffineRenderer.render(
+                        image, transform: t, canvas: canvas, background: background, filter: filter, threads: 2)
+                    let slow = Self.reference(
+                        image, transform: t, canvas: canvas, background: background, filter: filter)
                     #expect(fast.format == slow.format && fast.size == slow.size)
                     let d = Self.differences(fast, slow)
                     #expect(
                         d.max <= (filter == .nearest ? 0 : 1),
-                        "\(filter) \(kind) \(format) on \(background) \(name): off by \(d.max) at \(d.at): \(Array(d.a)) vs \(Array(d.b))")
+                        "\(filter) \(kind) \(format) on \(background) \(name): off by \(d.max) at \(d.at): \(Array(d.a)) vs \(Array(d.b))"
+                    )
                 }
             }
         }
@@ -84,7 +91,8 @@ struct AffineRendererReferenceTests {
     /// The largest difference and where it is (pixel index, both pixels).
     static func differences(_ a: Image, _ b: Image) -> (max: Int, at: Int, a: ArraySlice<UInt8>, b: ArraySlice<UInt8>) {
         let c = a.format.channels
-        var d = 0, at = 0
+        var d = 0
+        var at = 0
         for i in stride(from: 0, to: min(a.pixels.count, b.pixels.count), by: c) {
             let alpha = a.format.hasAlpha ? max(Int(a.pixels[i + c - 1]), Int(b.pixels[i + c - 1])) : 255
             for k in 0..<c {
@@ -100,9 +108,12 @@ struct AffineRendererReferenceTests {
         let image = Self.image(.noise, .rgba, width: 300, height: 220)
         for filter in [ResampleFilter.nearest, .bilinear, .lanczos] {
             let (t, canvas) = Self.placed(.rotation(degrees: 33).then(.scale(1.2, 1.2)), image)
-            let one = AffineRenderer.render(image, transform: t, canvas: canvas, background: .transparent, filter: filter, threads: 1)
-            let two = AffineRenderer.render(image, transform: t, canvas: canvas, background: .transparent, filter: filter, threads: 2)
-            let three = AffineRenderer.render(image, transform: t, canvas: canvas, background: .transparent, filter: filter, threads: 3)
+            let one = AffineRenderer.render(
+                image, transform: t, canvas: canvas, background: .transparent, filter: filter, threads: 1)
+            let two = AffineRenderer.render(
+                image, transform: t, canvas: canvas, background: .transparent, filter: filter, threads: 2)
+            let three = AffineRenderer.render(
+                image, transform: t, canvas: canvas, background: .transparent, filter: filter, threads: 3)
             let same = one == two && one == three
             #expect(same, "\(filter)")
         }
@@ -115,7 +126,8 @@ struct AffineRendererReferenceTests {
             let image = Self.image(.noise, format, width: 132, height: 68)
             for (degrees, orientation) in [(90.0, Orientation.rotate90), (180, .rotate180), (270, .rotate270)] {
                 let (t, canvas) = Self.placed(.rotation(degrees: degrees), image)
-                let out = AffineRenderer.render(image, transform: t, canvas: canvas, background: .transparent, filter: filter, threads: 2)
+                let out = AffineRenderer.render(
+                    image, transform: t, canvas: canvas, background: .transparent, filter: filter, threads: 2)
                 let expected = image.oriented(orientation).converted(to: out.format)
                 let exact = out.size == expected.size && Self.difference(out, expected) == 0
                 #expect(exact, "\(filter) \(format) \(degrees)")
@@ -129,7 +141,8 @@ struct AffineRendererReferenceTests {
             let c = out.format.channels
             for y in 0..<image.height - 3 {
                 for x in 5..<image.width {
-                    let s = ((y + 3) * image.width + x - 5) * c, d = (y * image.width + x) * c
+                    let s = ((y + 3) * image.width + x - 5) * c
+                    let d = (y * image.width + x) * c
                     for k in 0..<c { expected.pixels[d + k] = moved.pixels[s + k] }
                 }
             }

@@ -1,5 +1,6 @@
-@testable import ForceZoomCore
 import Testing
+
+@testable import ForceZoomCore
 @testable import Geometry
 
 /// The band-parallel, fixed-point warp against the straightforward per-pixel renderer it
@@ -25,10 +26,12 @@ struct AffineRendererTests {
         let c = a.format.channels
         var m = 0
         for p in stride(from: 0, to: a.pixels.count, by: c) {
-            let aa = Int(a.pixels[p + c - 1]), ba = Int(b.pixels[p + c - 1])
+            let aa = Int(a.pixels[p + c - 1])
+            let ba = Int(b.pixels[p + c - 1])
             m = max(m, abs(aa - ba))
             for k in 0..<(c - 1) {
-                let x = (Int(a.pixels[p + k]) * aa + 127) / 255, y = (Int(b.pixels[p + k]) * ba + 127) / 255
+                let x = (Int(a.pixels[p + k]) * aa + 127) / 255
+                let y = (Int(b.pixels[p + k]) * ba + 127) / 255
                 m = max(m, abs(x - y))
             }
         }
@@ -56,12 +59,16 @@ struct AffineRendererTests {
         for (name, t) in Self.transforms {
             for background in [Color.transparent, Color(r: 10, g: 200, b: 30)] {
                 let (placed, size) = Self.canvas(image, t)
-                let fast = AffineRenderer.render(image, transform: placed, canvas: size, background: background, filter: .bilinear, threads: 2)
-                let slow = ReferenceWarp.render(image, transform: placed, canvas: size, background: background, filter: .bilinear)
+                let fast = AffineRenderer.render(
+                    image, transform: placed, canvas: size, background: background, filter: .bilinear, threads: 2)
+                let slow = ReferenceWarp.render(
+                    image, transform: placed, canvas: size, background: background, filter: .bilinear)
                 #expect(fast.format == slow.format && fast.size == slow.size)
                 // Each channel is within one level; premultiplied, a colour and an alpha each
                 // one level off (the 1/1024 phase) can show as two.
-                #expect(Self.visibleDifference(fast, slow) <= (format.hasAlpha || background.a < 255 ? 2 : 1), "\(format) \(name) \(background)")
+                #expect(
+                    Self.visibleDifference(fast, slow) <= (format.hasAlpha || background.a < 255 ? 2 : 1),
+                    "\(format) \(name) \(background)")
             }
         }
     }
@@ -72,11 +79,15 @@ struct AffineRendererTests {
             let image = Self.picture(format)
             for (name, t) in Self.transforms {
                 let (placed, size) = Self.canvas(image, t)
-                let fast = AffineRenderer.render(image, transform: placed, canvas: size, background: .black, filter: filter, threads: 2)
-                let slow = ReferenceWarp.render(image, transform: placed, canvas: size, background: .black, filter: filter)
+                let fast = AffineRenderer.render(
+                    image, transform: placed, canvas: size, background: .black, filter: filter, threads: 2)
+                let slow = ReferenceWarp.render(
+                    image, transform: placed, canvas: size, background: .black, filter: filter)
                 // Fixed point like bilinear (WarpKernel's 1/1024 phases): within one level a
                 // channel, so premultiplied with alpha as two.
-                #expect(Self.visibleDifference(fast, slow) <= (filter == .nearest ? 0 : format.hasAlpha ? 2 : 1), "\(filter) \(format) \(name)")
+                #expect(
+                    Self.visibleDifference(fast, slow) <= (filter == .nearest ? 0 : format.hasAlpha ? 2 : 1),
+                    "\(filter) \(format) \(name)")
             }
         }
     }
@@ -84,9 +95,12 @@ struct AffineRendererTests {
     @Test func threadsDoNotChangeAByte() {
         let image = Self.picture(.rgba, width: 301, height: 203)
         let (placed, size) = Self.canvas(image, AffineTransform.rotation(degrees: 21))
-        let one = AffineRenderer.render(image, transform: placed, canvas: size, background: .white, filter: .bilinear, threads: 1)
-        let two = AffineRenderer.render(image, transform: placed, canvas: size, background: .white, filter: .bilinear, threads: 2)
-        let many = AffineRenderer.render(image, transform: placed, canvas: size, background: .white, filter: .bilinear, threads: 7)
+        let one = AffineRenderer.render(
+            image, transform: placed, canvas: size, background: .white, filter: .bilinear, threads: 1)
+        let two = AffineRenderer.render(
+            image, transform: placed, canvas: size, background: .white, filter: .bilinear, threads: 2)
+        let many = AffineRenderer.render(
+            image, transform: placed, canvas: size, background: .white, filter: .bilinear, threads: 7)
         #expect(one.pixels == two.pixels && two.pixels == many.pixels)
     }
 
@@ -104,17 +118,23 @@ struct AffineRendererTests {
             for y in 0..<out.height {
                 for x in 0..<out.width {
                     // Clockwise on screen: output (x, y) shows input (y, H - 1 - x).
-                    let s = ((image.height - 1 - x) * image.width + y) * c, d = (y * out.width + x) * c
+                    let s = ((image.height - 1 - x) * image.width + y) * c
+                    let d = (y * out.width + x) * c
                     // (A fully transparent pixel's colour is not kept: premultiplied, it is 0.)
                     let visible = c < 4 || image.pixels[s + c - 1] != 0
-                    for k in 0..<c where out.pixels[d + k] != image.pixels[s + k] && (visible || k == c - 1) { same = false }
+                    for k in 0..<c where out.pixels[d + k] != image.pixels[s + k] && (visible || k == c - 1) {
+                        same = false
+                    }
                 }
             }
             #expect(same, "\(filter) \(format)")
             let shifted = AffineRenderer.render(
-                image, transform: .translation(5, 2), canvas: PixelSize(width: image.width + 5, height: image.height + 2),
+                image, transform: .translation(5, 2),
+                canvas: PixelSize(width: image.width + 5, height: image.height + 2),
                 background: .black, filter: filter)
-            #expect(Array(shifted.pixels[((2 * shifted.width) + 5) * c..<((2 * shifted.width) + 5) * c + c]) == Array(image.pixels[0..<c]))
+            #expect(
+                Array(shifted.pixels[((2 * shifted.width) + 5) * c..<((2 * shifted.width) + 5) * c + c])
+                    == Array(image.pixels[0..<c]))
             #expect(Array(shifted.pixels.suffix(c)) == Array(image.pixels.suffix(c)))
         }
     }
@@ -129,8 +149,11 @@ enum ReferenceWarp {
     ) -> Image {
         let format = image.format.union(background.minimalFormat)
         let src = image.converted(to: format)
-        guard let inverse = transform.inverted else { return Image(width: canvas.width, height: canvas.height, format: format, fill: background) }
-        let c = format.channels, alpha = format.hasAlpha
+        guard let inverse = transform.inverted else {
+            return Image(width: canvas.width, height: canvas.height, format: format, fill: background)
+        }
+        let c = format.channels
+        let alpha = format.hasAlpha
         let bgBytes = background.bytes(in: format)
         let bgA: Float = alpha ? Float(bgBytes[c - 1]) / 255 : 1
         var bgPre = [Float](repeating: 0, count: c)
@@ -139,7 +162,8 @@ enum ReferenceWarp {
         var out = [UInt8](repeating: 0, count: canvas.width * canvas.height * c)
         let support = filter == .nearest ? 0.5 : filter.support
         let taps = filter == .nearest ? 1 : Int((2 * support).rounded(.up))
-        var wx = [Float](repeating: 0, count: taps), wy = [Float](repeating: 0, count: taps)
+        var wx = [Float](repeating: 0, count: taps)
+        var wy = [Float](repeating: 0, count: taps)
         var acc = [Float](repeating: 0, count: c)
         src.pixels.withUnsafeBufferPointer { sp in
             for oy in 0..<canvas.height {
@@ -150,7 +174,8 @@ enum ReferenceWarp {
                     if abs(v - v.rounded()) < 1e-9 { v = v.rounded() }
                     let d = (oy * canvas.width + ox) * c
                     if filter == .nearest {
-                        let x = Int((u).rounded(.down)), y = Int((v).rounded(.down))
+                        let x = Int((u).rounded(.down))
+                        let y = Int((v).rounded(.down))
                         if x < 0 || y < 0 || x >= src.width || y >= src.height {
                             for k in 0..<c { out[d + k] = bgBytes[k] }
                         } else {
@@ -160,13 +185,16 @@ enum ReferenceWarp {
                         continue
                     }
                     // Sample centre (u - 0.5, v - 0.5) in pixel-index space.
-                    let fu = u - 0.5, fv = v - 0.5
-                    let x0 = Int((fu - support).rounded(.up)), y0 = Int((fv - support).rounded(.up))
+                    let fu = u - 0.5
+                    let fv = v - 0.5
+                    let x0 = Int((fu - support).rounded(.up))
+                    let y0 = Int((fv - support).rounded(.up))
                     if x0 + taps <= 0 || y0 + taps <= 0 || x0 >= src.width || y0 >= src.height {
                         for k in 0..<c { out[d + k] = bgBytes[k] }  // no tap reaches the image
                         continue
                     }
-                    var sx: Float = 0, sy: Float = 0
+                    var sx: Float = 0
+                    var sy: Float = 0
                     for j in 0..<taps {
                         wx[j] = Float(filter.weight(Double(x0 + j) - fu))
                         sx += wx[j]

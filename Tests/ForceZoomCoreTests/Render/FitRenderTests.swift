@@ -1,5 +1,6 @@
-@testable import ForceZoomCore
 import Testing
+
+@testable import ForceZoomCore
 @testable import Geometry
 
 /// Fit, frame and transform checked against pixels.
@@ -19,7 +20,8 @@ struct FitRenderTests {
     static let blue = Color(r: 0, g: 0, b: 230), yellow = Color(r: 240, g: 200, b: 0)
 
     static func near(_ a: Color, _ b: Color, _ tolerance: Int = 24) -> Bool {
-        abs(Int(a.r) - Int(b.r)) <= tolerance && abs(Int(a.g) - Int(b.g)) <= tolerance && abs(Int(a.b) - Int(b.b)) <= tolerance
+        abs(Int(a.r) - Int(b.r)) <= tolerance && abs(Int(a.g) - Int(b.g)) <= tolerance
+            && abs(Int(a.b) - Int(b.b)) <= tolerance
     }
 
     /// (top-left, top-right, bottom-left, bottom-right) colours of the canvas's image area.
@@ -33,14 +35,19 @@ struct FitRenderTests {
     @Test(arguments: cornersByOrientation)
     func cornersLandWhereTheOrientationSays(_ o: DeviceOrientation, _ corners: [Color]) throws {
         // Stored with EXIF 6: the upright picture is the pattern, and the fit must use it.
-        let path = try Self.write(Pattern(.orientation, size: PixelSize(width: 600, height: 400)), "orient.png", exif: .rotate90)
+        let path = try Self.write(
+            Pattern(.orientation, size: PixelSize(width: 600, height: 400)), "orient.png", exif: .rotate90)
         let reader = try ImageReader(path: path)
-        let g = FitGeometry(image: reader.header.uprightSize, screen: PixelSize(width: 300, height: 500), orientation: o)
+        let g = FitGeometry(
+            image: reader.header.uprightSize, screen: PixelSize(width: 300, height: 500), orientation: o)
         let canvas = try fitted(reader, g, background: .black)
         #expect(canvas.size == PixelSize(width: 300, height: 500))
         let r = g.canvasImageRect
         let inset = 6.0
-        let points = [(r.x + inset, r.y + inset), (r.maxX - inset, r.y + inset), (r.x + inset, r.maxY - inset), (r.maxX - inset, r.maxY - inset)]
+        let points = [
+            (r.x + inset, r.y + inset), (r.maxX - inset, r.y + inset), (r.x + inset, r.maxY - inset),
+            (r.maxX - inset, r.maxY - inset),
+        ]
         for (i, p) in points.enumerated() {
             let c = canvas.rgba(x: Int(p.0), y: Int(p.1))
             #expect(Self.near(c, corners[i]), "\(o.rawValue) corner \(i): got \(c), want \(corners[i])")
@@ -70,18 +77,24 @@ struct FitRenderTests {
         let path = try Self.write(Pattern(.zoneplate, size: PixelSize(width: 800, height: 800)), "zone.png")
         let fit = try fitted(
             try ImageReader(path: path),
-            FitGeometry(image: PixelSize(width: 800, height: 800), screen: PixelSize(width: 200, height: 200), orientation: .portrait),
+            FitGeometry(
+                image: PixelSize(width: 800, height: 800), screen: PixelSize(width: 200, height: 200),
+                orientation: .portrait),
             background: .black)
         // A naive point-sampled reduction, for contrast.
         let full = try ImageReader(path: path).readImage()
         var naive = Image(width: 200, height: 200, format: full.format)
-        for y in 0..<200 { for x in 0..<200 { naive.pixels[(y * 200 + x) * full.format.channels] = full[x * 4 + 1, y * 4 + 1].first! } }
+        for y in 0..<200 {
+            for x in 0..<200 { naive.pixels[(y * 200 + x) * full.format.channels] = full[x * 4 + 1, y * 4 + 1].first! }
+        }
         func outerRingDeviation(_ image: Image) -> Double {
             // Pixels whose source frequency r/R (R = 800) exceeds 2x the output Nyquist.
-            var sum = 0.0, n = 0.0
+            var sum = 0.0
+            var n = 0.0
             for y in 0..<200 {
                 for x in 0..<200 {
-                    let dx = Double(x) * 4 + 2 - 400, dy = Double(y) * 4 + 2 - 400
+                    let dx = Double(x) * 4 + 2 - 400
+                    let dy = Double(y) * 4 + 2 - 400
                     let r = (dx * dx + dy * dy).squareRoot()
                     guard r > 320 && r < 400 else { continue }
                     let v = Double(image.rgba(x: x, y: y).r) - 127.5
@@ -91,8 +104,11 @@ struct FitRenderTests {
             }
             return (sum / n).squareRoot()
         }
-        let good = outerRingDeviation(fit), bad = outerRingDeviation(naive)
-        print("zone plate 4x reduction, RMS deviation from gray in the over-Nyquist ring: forcezoom \(good), point sampling \(bad)")
+        let good = outerRingDeviation(fit)
+        let bad = outerRingDeviation(naive)
+        print(
+            "zone plate 4x reduction, RMS deviation from gray in the over-Nyquist ring: forcezoom \(good), point sampling \(bad)"
+        )
         #expect(bad > 40)  // the point-sampled one is full of false rings
         #expect(good < 8)
     }
@@ -106,12 +122,15 @@ struct FitRenderTests {
             for x in 0..<800 {
                 for k in 0..<3 {
                     var s = 0
-                    for dy in 0..<2 { for dx in 0..<2 { s += Int(full.pixels[((2 * y + dy) * 1600 + 2 * x + dx) * 3 + k]) } }
+                    for dy in 0..<2 {
+                        for dx in 0..<2 { s += Int(full.pixels[((2 * y + dy) * 1600 + 2 * x + dx) * 3 + k]) }
+                    }
                     reference.pixels[(y * 800 + x) * 3 + k] = UInt8((s + 2) / 4)
                 }
             }
         }
-        let (reduced, _) = try ImageReader(path: photo).readResampled(to: PixelSize(width: 800, height: 450), filter: .lanczos)
+        let (reduced, _) = try ImageReader(path: photo).readResampled(
+            to: PixelSize(width: 800, height: 450), filter: .lanczos)
         var mse = 0.0
         for i in 0..<reduced.pixels.count {
             let d = Double(reduced.pixels[i]) - Double(reference.pixels[i])
@@ -126,7 +145,8 @@ struct FitRenderTests {
     @Test func frameBoxCoversTheCropWindow() throws {
         // A black image; the box in magenta without shadow: its outer edge in the view,
         // mapped back to image pixels, must be the crop's rectangle.
-        let path = try Self.write(Pattern(.solid, size: PixelSize(width: 2000, height: 1200), color: .black), "black.png")
+        let path = try Self.write(
+            Pattern(.solid, size: PixelSize(width: 2000, height: 1200), color: .black), "black.png")
         let view = PixelSize(width: 400, height: 800)
         let fit = AspectFit(image: PixelSize(width: 2000, height: 1200), view: view)
         for point in [PixelPoint(x: 1000, y: 600), PixelPoint(x: 1990, y: 5), PixelPoint(x: 0, y: 1199)] {
@@ -137,7 +157,10 @@ struct FitRenderTests {
             let frame = FrameRenderer.render(
                 try FrameRenderer.pipeline(for: fit).run(try ImageReader(path: path)).0, fit: fit, peek: peek,
                 background: .black, style: style)
-            var minX = Int.max, minY = Int.max, maxX = Int.min, maxY = Int.min
+            var minX = Int.max
+            var minY = Int.max
+            var maxX = Int.min
+            var maxY = Int.min
             for y in 0..<frame.height {
                 for x in 0..<frame.width where frame.rgba(x: x, y: y).r > 128 {
                     minX = min(minX, x)
@@ -148,25 +171,36 @@ struct FitRenderTests {
             }
             // Back to image pixels: (view - offset) / scale. One view pixel is 1/s image pixels.
             let tolerance = 1 / fit.scale
-            let x0 = (Double(minX) - fit.offsetX) / fit.scale, x1 = (Double(maxX + 1) - fit.offsetX) / fit.scale
-            let y0 = (Double(minY) - fit.offsetY) / fit.scale, y1 = (Double(maxY + 1) - fit.offsetY) / fit.scale
+            let x0 = (Double(minX) - fit.offsetX) / fit.scale
+            let x1 = (Double(maxX + 1) - fit.offsetX) / fit.scale
+            let y0 = (Double(minY) - fit.offsetY) / fit.scale
+            let y1 = (Double(maxY + 1) - fit.offsetY) / fit.scale
             let crop = peek.coveredRect
-            #expect(abs(x0 - Double(crop.x)) <= tolerance && abs(x1 - Double(crop.maxX)) <= tolerance, "\(point): x \(x0)...\(x1) vs \(crop)")
-            #expect(abs(y0 - Double(crop.y)) <= tolerance && abs(y1 - Double(crop.maxY)) <= tolerance, "\(point): y \(y0)...\(y1) vs \(crop)")
+            #expect(
+                abs(x0 - Double(crop.x)) <= tolerance && abs(x1 - Double(crop.maxX)) <= tolerance,
+                "\(point): x \(x0)...\(x1) vs \(crop)")
+            #expect(
+                abs(y0 - Double(crop.y)) <= tolerance && abs(y1 - Double(crop.maxY)) <= tolerance,
+                "\(point): y \(y0)...\(y1) vs \(crop)")
         }
     }
 
     @Test func pinTipsLandOnTheirPointAndKeepTheirSize() throws {
         // The same marker on fits at two scales: the tip is on the mapped point and the pin's
         // size in output pixels is the same.
-        let path = try Self.write(Pattern(.solid, size: PixelSize(width: 1000, height: 800), color: .white), "white.png")
+        let path = try Self.write(
+            Pattern(.solid, size: PixelSize(width: 1000, height: 800), color: .white), "white.png")
         var sizes: [PixelSize] = []
         var inks: [Double] = []
         for screen in [PixelSize(width: 200, height: 400), PixelSize(width: 600, height: 1200)] {
             let g = FitGeometry(image: PixelSize(width: 1000, height: 800), screen: screen, orientation: .portrait)
-            let canvas = try fitted(try ImageReader(path: path), g, background: .white, markers: [Marker(x: 499, y: 399)])
+            let canvas = try fitted(
+                try ImageReader(path: path), g, background: .white, markers: [Marker(x: 499, y: 399)])
             let tip = g.transform.apply(x: 499.5, y: 399.5)
-            var minX = Int.max, minY = Int.max, maxX = Int.min, maxY = Int.min
+            var minX = Int.max
+            var minY = Int.max
+            var maxX = Int.min
+            var maxY = Int.min
             var ink = 0.0
             for y in 0..<canvas.height {
                 for x in 0..<canvas.width {
@@ -206,7 +240,9 @@ struct FitRenderTests {
             }
         }
         for filter in [ResampleFilter.lanczos, .bicubic, .bilinear, .box] {
-            let small = Resampler(source: image.size, output: PixelSize(width: 13, height: 2), format: .rgba, filter: filter).resample(image)
+            let small = Resampler(
+                source: image.size, output: PixelSize(width: 13, height: 2), format: .rgba, filter: filter
+            ).resample(image)
             for x in 0..<13 {
                 let c = small.rgba(x: x, y: 0)
                 if c.a > 8 { #expect(c.r <= 2 && c.b >= 250, "\(filter) x \(x): \(c)") }
@@ -227,7 +263,8 @@ struct FitRenderTests {
         let path = try Self.write(Pattern(.coords, size: PixelSize(width: 40, height: 30)), "small-coords.png")
         let image = try ImageReader(path: path).readImage()
         let t = AffineTransform.translation(-20, -15).then(.rotation(degrees: 90)).then(.translation(15, 20))
-        let out = AffineRenderer.render(image, transform: t, canvas: PixelSize(width: 30, height: 40), background: .black, filter: .bilinear)
+        let out = AffineRenderer.render(
+            image, transform: t, canvas: PixelSize(width: 30, height: 40), background: .black, filter: .bilinear)
         let trace = try #require(CoordinateCode.trace(out))
         #expect(trace.orientation == .rotate90)
         #expect(trace.sourceRect == PixelRect(x: 0, y: 0, width: 40, height: 30))

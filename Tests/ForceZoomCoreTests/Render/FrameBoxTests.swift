@@ -1,5 +1,6 @@
-@testable import ForceZoomCore
 import Testing
+
+@testable import ForceZoomCore
 @testable import Geometry
 
 /// The preview box's masks are cut to the canvas: their size follows the view (which the
@@ -44,7 +45,8 @@ struct FrameBoxTests {
         for radius in [0, 3, 6] {
             var style = BoxStyle()
             style.shadowRadius = radius
-            var cut = Self.canvas(size), whole = Self.canvas(size)
+            var cut = Self.canvas(size)
+            var whole = Self.canvas(size)
             FrameRenderer.drawBox(box, style: style, on: &cut)
             Self.drawWhole(box, style: style, on: &whole)
             #expect(cut.pixels == whole.pixels, "\(box), shadow radius \(radius)")
@@ -55,12 +57,14 @@ struct FrameBoxTests {
     /// view) on a 100x200 view: the masks are at most the view plus the pad, so this draws
     /// at once; over the whole box they were 2^44 floats.
     @Test func aHugeBoxCostsWhatTheCanvasCosts() {
-        let size = PixelSize(width: 100, height: 200), style = BoxStyle()
+        let size = PixelSize(width: 100, height: 200)
+        let style = BoxStyle()
         let pad = style.shadowRadius * 3 + 2
         let limit = (size.width + 2 * pad) * (size.height + 2 * pad)
         let side = Double(1 << 22)
         for box in [
-            Rect(x: -side / 2, y: -side / 2, width: side, height: side), Rect(x: 50.5, y: -side / 2, width: side, height: side),
+            Rect(x: -side / 2, y: -side / 2, width: side, height: side),
+            Rect(x: 50.5, y: -side / 2, width: side, height: side),
             Rect(x: -side, y: -side, width: side + 40.5, height: side + 80.5),
         ] {
             let area = FrameRenderer.maskArea(box, style: style, canvas: size)

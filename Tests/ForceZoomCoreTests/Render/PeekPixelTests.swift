@@ -1,5 +1,6 @@
-@testable import ForceZoomCore
 import Testing
+
+@testable import ForceZoomCore
 @testable import Geometry
 
 /// Crops checked pixel by pixel: a coords fixture says where every output pixel came from.
@@ -62,7 +63,8 @@ struct PeekPixelTests {
 
     @Test func smallImageIsPaddedCentredOnTheBackground() throws {
         let path = FileSystem.join(Self.dir, "small.png")
-        try FixtureWriter.write(Pattern(.coords, size: PixelSize(width: 40, height: 20)), encoding: FixtureEncoding(), to: path)
+        try FixtureWriter.write(
+            Pattern(.coords, size: PixelSize(width: 40, height: 20)), encoding: FixtureEncoding(), to: path)
         let (image, _) = try Self.peek(path, at: PixelPoint(x: 39, y: 0), side: 64, background: Color(r: 1, g: 2, b: 3))
         #expect(image.size == PixelSize(width: 64, height: 64))
         // Image starts at floor((64-40)/2) = 12, floor((64-20)/2) = 22.
@@ -136,7 +138,9 @@ struct RealPhotoTests {
         #expect(FileSystem.kind(of: Self.photo) == .regular, "run `make photos` to fetch the real photos")
         let dir = TestSupport.scratch()
         let ppm = FileSystem.join(dir, "ref.ppm")
-        #expect(TestSupport.shell("djpeg -dct int -ppm -outfile '\(ppm)' '\(Self.photo)'") == 0, "djpeg (libjpeg-turbo-progs) is needed: make deps")
+        #expect(
+            TestSupport.shell("djpeg -dct int -ppm -outfile '\(ppm)' '\(Self.photo)'") == 0,
+            "djpeg (libjpeg-turbo-progs) is needed: make deps")
         let stored = try #require(TestSupport.readPNM(ppm))
         let reference = stored.oriented(.rotate90)
         let reader = try ImageReader(path: Self.photo)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ForceZoomCore
 @testable import Geometry
 
@@ -11,11 +12,13 @@ struct BoxShrinkTests {
         let limit = rowsAvailable ?? image.height
         let next = box.rows { row in
             guard y < limit else { return false }
-            image.pixels.withUnsafeBufferPointer { row.update(from: $0.baseAddress! + y * image.stride, count: image.stride) }
+            image.pixels.withUnsafeBufferPointer {
+                row.update(from: $0.baseAddress! + y * image.stride, count: image.stride)
+            }
             y += 1
             return true
         }
-        var out = [UInt8]()
+        var out: [UInt8] = []
         var row = [UInt8](repeating: 0, count: box.outputSize.width * image.format.channels)
         while row.withUnsafeMutableBufferPointer({ next($0.baseAddress!) }) { out += row }
         return Image(width: box.outputSize.width, height: out.count / row.count, format: image.format, pixels: out)
@@ -23,7 +26,7 @@ struct BoxShrinkTests {
 
     @Test func averagesWholeAndPartialBlocks() {
         // Gray 5x3, value = 10 * x + y. Blocks of 2x2: columns {0,1} {2,3} {4}, rows {0,1} {2}.
-        var p = [UInt8]()
+        var p: [UInt8] = []
         for y in 0..<3 { for x in 0..<5 { p.append(UInt8(10 * x + y)) } }
         let out = Self.shrink(Image(width: 5, height: 3, format: .gray, pixels: p), 2, 2)
         #expect(out.size == PixelSize(width: 3, height: 2))
@@ -50,7 +53,8 @@ struct BoxShrinkTests {
 
     @Test func anEarlyEndAveragesTheRowsThatCame() {
         // 1x4 gray, blocks of 3 rows, but only 2 rows arrive: one output row, their mean.
-        let out = Self.shrink(Image(width: 1, height: 4, format: .gray, pixels: [10, 20, 30, 40]), 1, 3, rowsAvailable: 2)
+        let out = Self.shrink(
+            Image(width: 1, height: 4, format: .gray, pixels: [10, 20, 30, 40]), 1, 3, rowsAvailable: 2)
         #expect(out.pixels == [15])
     }
 }

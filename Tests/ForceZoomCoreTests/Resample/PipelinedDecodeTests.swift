@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ForceZoomCore
 @testable import Geometry
 
@@ -8,18 +9,28 @@ import Testing
     static let photo = TestSupport.path(".cache/photos/large.jpg")
     static let png = TestSupport.path(".cache/photos/large.png")
 
-    static func both(_ path: String, _ pipeline: ReductionPipeline, options: DecodeOptions = DecodeOptions()) throws -> (Image, Image) {
-        var serial = pipeline, threaded = pipeline
+    static func both(_ path: String, _ pipeline: ReductionPipeline, options: DecodeOptions = DecodeOptions()) throws
+        -> (Image, Image)
+    {
+        var serial = pipeline
+        var threaded = pipeline
         serial.threads = 1
         threaded.threads = 2
-        return (try serial.run(ImageReader(path: path, options: options)).0, try threaded.run(ImageReader(path: path, options: options)).0)
+        return (
+            try serial.run(ImageReader(path: path, options: options)).0,
+            try threaded.run(ImageReader(path: path, options: options)).0
+        )
     }
 
     @Test(
         "same pixels: DCT-scaled JPEG, box-shrunk PNG, a window that stops early",
         arguments: [
             (photo, ReductionPipeline(target: PixelSize(width: 2000, height: 1127), filter: .lanczos)),
-            (png, ReductionPipeline(target: PixelSize(width: 512, height: 289), filter: .lanczos, headroom: 2, boxShrink: true)),
+            (
+                png,
+                ReductionPipeline(
+                    target: PixelSize(width: 512, height: 289), filter: .lanczos, headroom: 2, boxShrink: true)
+            ),
             // The window ends a third of the way down: the resampler stops reading, the decoder
             // thread must be told to stop too.
             (
@@ -72,7 +83,9 @@ import Testing
             },
             {
                 var row = [UInt8](repeating: 0, count: 4)
-                while row.withUnsafeMutableBufferPointer({ queue.consume(into: $0.baseAddress!) }) { got.append(row[0]) }
+                while row.withUnsafeMutableBufferPointer({ queue.consume(into: $0.baseAddress!) }) {
+                    got.append(row[0])
+                }
             })
         #expect(started)
         #expect(got == (0..<50).map { UInt8($0) })

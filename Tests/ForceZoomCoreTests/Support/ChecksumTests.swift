@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ForceZoomCore
 
 @Suite struct ChecksumTests {
@@ -13,7 +14,8 @@ import Testing
                 "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
             ),
             (
-                "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu", 1,
+                "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu",
+                1,
                 "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1"
             ),
             ("a", 1_000_000, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"),

@@ -1,7 +1,8 @@
+@testable import ForceZoomCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import ForceZoomCore
 
 /// Paths and scratch folders shared by the tests.
 enum TestSupport {
@@ -33,7 +34,7 @@ enum TestSupport {
     static func readPNM(_ path: String) -> Image? {
         guard let f = fopen(path, "rb") else { return nil }
         defer { fclose(f) }
-        var bytes = [UInt8]()
+        var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = fread(&chunk, 1, chunk.count, f)

@@ -1,6 +1,7 @@
-@testable import ForceZoomCore
 import Geometry
 import Testing
+
+@testable import ForceZoomCore
 
 /// Detection is a pure function of the environment and the probe's answers.
 struct TerminalDetectionTests {
@@ -19,7 +20,8 @@ struct TerminalDetectionTests {
     }
 
     @Test func answersParse() {
-        let kitty = ProbeAnswers(parsing: Array("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}P>|kitty(0.35.2)\u{1B}\\\u{1B}[6;20;10t\u{1B}[?62;22c".utf8))
+        let kitty = ProbeAnswers(
+            parsing: Array("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}P>|kitty(0.35.2)\u{1B}\\\u{1B}[6;20;10t\u{1B}[?62;22c".utf8))
         #expect(kitty.kitty && kitty.version == "kitty(0.35.2)" && kitty.attributes == [62, 22])
         #expect(kitty.cell == PixelSize(width: 10, height: 20))
         let xterm = ProbeAnswers(parsing: Array("\u{1B}P>|XTerm(379)\u{1B}\\\u{1B}[?63;1;2;4;6c".utf8))
@@ -57,7 +59,8 @@ struct TerminalDetectionTests {
         let keys = PeekKeys.parse(Array("\u{1B}[A\u{1B}[1;2C\u{1B}OBhJ+-s\u{1B}[<0;12;5M\u{1B}[<0;12;5mq".utf8))
         #expect(
             keys == [
-                .move(dx: 0, dy: -1), .move(dx: 10, dy: 0), .move(dx: 0, dy: 1), .move(dx: -1, dy: 0), .move(dx: 0, dy: 10),
+                .move(dx: 0, dy: -1), .move(dx: 10, dy: 0), .move(dx: 0, dy: 1), .move(dx: -1, dy: 0),
+                .move(dx: 0, dy: 10),
                 .zoomIn, .zoomOut, .save, .click(column: 12, row: 5), .quit,
             ])
         #expect(PeekKeys.parse([0x1B]) == [.quit])

@@ -1,7 +1,8 @@
 import Foundation
-@testable import ForceZoomCore
 import Geometry
 import Testing
+
+@testable import ForceZoomCore
 
 /// Each protocol's bytes decoded independently: kitty's and iTerm2's base64 by Foundation and
 /// the PNG by Pillow, sixel by libsixel's sixel2png, blocks by parsing the SGR of each cell.
@@ -40,7 +41,8 @@ struct TerminalEncoderTests {
     /// The payload of kitty's chunks, and whether every rule held (size, m= flags, a=T,f=100).
     static func kittyPayload(_ bytes: [UInt8]) -> (payload: [UInt8], chunks: Int, wellFormed: Bool) {
         let text = String(decoding: bytes, as: UTF8.self)
-        var payload: [UInt8] = [], ok = true
+        var payload: [UInt8] = []
+        var ok = true
         let parts = text.components(separatedBy: "\u{1B}\\").filter { !$0.isEmpty }
         for (i, part) in parts.enumerated() {
             guard part.hasPrefix("\u{1B}_G"), let semi = part.firstIndex(of: ";") else { return ([], 0, false) }
@@ -101,7 +103,9 @@ struct TerminalEncoderTests {
 
     func decodeSixel(_ image: Image) throws -> [String: Any] {
         let dir = TestSupport.scratch()
-        let ref = FileSystem.join(dir, "ref.png"), stream = FileSystem.join(dir, "image.six"), report = FileSystem.join(dir, "r.json")
+        let ref = FileSystem.join(dir, "ref.png")
+        let stream = FileSystem.join(dir, "image.six")
+        let report = FileSystem.join(dir, "r.json")
         try ImageWriter.write(image, to: ref)
         let bytes = SixelEncoder.encode(rgb: image)
         FileManager.default.createFile(atPath: stream, contents: Data(bytes))
@@ -131,8 +135,10 @@ struct TerminalEncoderTests {
     /// The cells' colours, parsed from the SGR sequences as a terminal would.
     static func parseBlocks(_ bytes: [UInt8], palette: Bool = false) -> [[(SIMD3<Int>, SIMD3<Int>?)]] {
         let text = String(decoding: bytes, as: UTF8.self)
-        var rows: [[(SIMD3<Int>, SIMD3<Int>?)]] = [], row: [(SIMD3<Int>, SIMD3<Int>?)] = []
-        var fg = SIMD3<Int>(-1, -1, -1), bg: SIMD3<Int>? = nil
+        var rows: [[(SIMD3<Int>, SIMD3<Int>?)]] = []
+        var row: [(SIMD3<Int>, SIMD3<Int>?)] = []
+        var fg = SIMD3<Int>(-1, -1, -1)
+        var bg: SIMD3<Int>? = nil
         var scalars = Array(text.unicodeScalars)[...]
         while let s = scalars.first {
             scalars = scalars.dropFirst()
@@ -176,7 +182,9 @@ struct TerminalEncoderTests {
             }
         }
         let palette = Self.parseBlocks(BlockEncoder.encode(rgb: image, depth: .palette256))
-        #expect(palette[1][3].0.x == BlockEncoder.xterm256(SIMD3(UInt8(pixel(3, 2).x), UInt8(pixel(3, 2).y), UInt8(pixel(3, 2).z))))
+        #expect(
+            palette[1][3].0.x
+                == BlockEncoder.xterm256(SIMD3(UInt8(pixel(3, 2).x), UInt8(pixel(3, 2).y), UInt8(pixel(3, 2).z))))
     }
 
     @Test func xterm256Nearest() {
@@ -199,15 +207,20 @@ struct TerminalEncoderTests {
     }
 
     @Test func tmuxPassthroughDoublesEscapes() {
-        #expect(TmuxPassthrough.wrap(Array("\u{1B}]x\u{07}".utf8)) == Array("\u{1B}Ptmux;\u{1B}\u{1B}]x\u{07}\u{1B}\\".utf8))
+        #expect(
+            TmuxPassthrough.wrap(Array("\u{1B}]x\u{07}".utf8)) == Array("\u{1B}Ptmux;\u{1B}\u{1B}]x\u{07}\u{1B}\\".utf8)
+        )
     }
 
     @Test func shownSizeNeverEnlarges() {
         #expect(
-            InlineImage.shownSize(PixelSize(width: 100, height: 50), limit: PixelSize(width: 800, height: 600)) == PixelSize(width: 100, height: 50))
+            InlineImage.shownSize(PixelSize(width: 100, height: 50), limit: PixelSize(width: 800, height: 600))
+                == PixelSize(width: 100, height: 50))
         #expect(
             InlineImage.shownSize(PixelSize(width: 1000, height: 500), limit: PixelSize(width: 200, height: 600))
                 == PixelSize(width: 200, height: 100))
-        #expect(InlineImage.shownSize(PixelSize(width: 1000, height: 500), limit: nil) == PixelSize(width: 1000, height: 500))
+        #expect(
+            InlineImage.shownSize(PixelSize(width: 1000, height: 500), limit: nil)
+                == PixelSize(width: 1000, height: 500))
     }
 }

@@ -1,8 +1,10 @@
+import Testing
+
+@testable import ForceZoomCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Testing
-@testable import ForceZoomCore
 
 /// Input walking, --from lists, the worker pool and the progress text.
 struct BatchSupportTests {
@@ -46,7 +48,8 @@ struct BatchSupportTests {
         }
         let (found, failures) = InputWalker().collect([root])
         #expect(failures.isEmpty)
-        #expect(found.map { FileSystem.basename($0.path) }.sorted() == ["v.webp", "w.avif", "x.HEIC", "y.heif", "z.hif"])
+        #expect(
+            found.map { FileSystem.basename($0.path) }.sorted() == ["v.webp", "w.avif", "x.HEIC", "y.heif", "z.hif"])
     }
 
     @Test func recursiveWalkKeepsRelativeFoldersAndSkipsTheOutputFolder() {
@@ -61,7 +64,9 @@ struct BatchSupportTests {
 
     @Test func filesAreTakenAsNamedOnceEach() {
         let root = Self.tree()
-        let (found, _) = InputWalker().collect([root + "/notes.txt", root, root + "/a.jpg", root + "/missing.jpg", root + "/missing.jpg"])
+        let (found, _) = InputWalker().collect([
+            root + "/notes.txt", root, root + "/a.jpg", root + "/missing.jpg", root + "/missing.jpg",
+        ])
         // A named file is attempted whatever it holds (it fails later, with a reason); one
         // found twice (named, then in its folder) is taken once; a missing one once.
         #expect(found.map(\.path) == [root + "/notes.txt", root + "/a.jpg", root + "/b.txt", root + "/missing.jpg"])
@@ -82,8 +87,14 @@ struct BatchSupportTests {
     }
 
     @Test func listsSplitOnNewlinesOrNULs() throws {
-        #expect(InputWalker.split(Array("a.jpg\nb c.png\r\n\n d\n".utf8), nulSeparated: false) == ["a.jpg", "b c.png", " d"])
-        #expect(InputWalker.split(Array("a\nb".utf8) + [0] + Array("c.jpg".utf8) + [0, 0], nulSeparated: true) == ["a\nb", "c.jpg"])
+        #expect(
+            InputWalker.split(Array("a.jpg\nb c.png\r\n\n d\n".utf8), nulSeparated: false) == [
+                "a.jpg", "b c.png", " d",
+            ])
+        #expect(
+            InputWalker.split(Array("a\nb".utf8) + [0] + Array("c.jpg".utf8) + [0, 0], nulSeparated: true) == [
+                "a\nb", "c.jpg",
+            ])
         let dir = TestSupport.scratch()
         Self.write(dir + "/list", Array("x.jpg".utf8) + [0] + Array("y.png".utf8) + [0])
         #expect(try InputWalker.readList(dir + "/list", nulSeparated: true) == ["x.jpg", "y.png"])
@@ -131,7 +142,9 @@ struct BatchSupportTests {
         #expect(p.line(elapsed: 3) == "37/120 30% 12.3/s ETA 0:07, 1 failed")
         p.record(.skipped)
         #expect(p.summary(elapsed: 9.84) == "36 thumbnails, 1 skipped, 1 failed, 9.8 s")
-        #expect(p.summary(elapsed: 9.84, interrupted: true) == "interrupted: 36 thumbnails, 1 skipped, 1 failed, 82 not done, 9.8 s")
+        #expect(
+            p.summary(elapsed: 9.84, interrupted: true)
+                == "interrupted: 36 thumbnails, 1 skipped, 1 failed, 82 not done, 9.8 s")
         var one = BatchProgress(total: 1)
         one.record(.made)
         #expect(one.summary(elapsed: 0.04) == "1 thumbnail, 0 failed, 0.0 s")

@@ -1,19 +1,24 @@
+import Testing
+
+@testable import ForceZoomCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Testing
-@testable import ForceZoomCore
 
 /// `--journal` lines round-trip, a torn last line is passed over, `--resume` trusts only
 /// an output with the recorded size and hash.
 struct JournalTests {
-    static func record(_ input: String, _ status: JournalRecord.Status = .ok, bytes: Int64? = 3, sha: String? = "ab") -> JournalRecord {
+    static func record(_ input: String, _ status: JournalRecord.Status = .ok, bytes: Int64? = 3, sha: String? = "ab")
+        -> JournalRecord
+    {
         JournalRecord(input: input, output: "out/" + input, status: status, bytes: bytes, sha256: sha, shard: "2/8")
     }
 
     @Test func recordsRoundTripThroughTheirLine() {
         let odd = JournalRecord(
-            input: "a \"quoted\"\\path\n\u{1}é\u{10FEFF}.jpg", output: "o.png", status: .failed, bytes: nil, sha256: nil, shard: "1/1",
+            input: "a \"quoted\"\\path\n\u{1}é\u{10FEFF}.jpg", output: "o.png", status: .failed, bytes: nil,
+            sha256: nil, shard: "1/1",
             error: "file is truncated")
         for r in [Self.record("x.jpg"), odd] {
             let line = r.json.description
@@ -22,7 +27,8 @@ struct JournalTests {
         }
         #expect(JournalRecord(line: "") == nil)
         #expect(JournalRecord(line: #"{"input":"a","output":"b","status":"ok","bytes":3,"sha256":"ab","sh"#) == nil)
-        #expect(JournalRecord(line: #"{"input":"a","output":"b","status":"ok","shard":"1/1"}"#) == nil, "ok without a hash")
+        #expect(
+            JournalRecord(line: #"{"input":"a","output":"b","status":"ok","shard":"1/1"}"#) == nil, "ok without a hash")
     }
 
     @Test func theLastWholeRecordOfEachInputCountsAndATornLineIsIgnored() throws {
@@ -62,7 +68,9 @@ struct JournalTests {
     }
 
     @Test func percentKIsTheShardIndex() throws {
-        #expect(Journal.path(pattern: "logs/thumbs-%k.jsonl", shard: try Shard(index: 12, count: 64)) == "logs/thumbs-12.jsonl")
+        #expect(
+            Journal.path(pattern: "logs/thumbs-%k.jsonl", shard: try Shard(index: 12, count: 64))
+                == "logs/thumbs-12.jsonl")
         #expect(Journal.path(pattern: "j.jsonl", shard: .whole) == "j.jsonl")
     }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ForceZoomCore
 
 /// The partition function: stable, balanced, disjoint and complete, at the scale of a
@@ -47,7 +48,9 @@ struct ShardTests {
         // Where the tree is mounted does not move a file between shards.
         let a = ThumbnailPlan.Input(path: "/mnt/a/photos/2024/a.jpg", folder: "2024")
         let b = ThumbnailPlan.Input(path: "/data/photos/2024/a.jpg", folder: "2024")
-        for k in 1...64 { #expect(try! Shard(index: k, count: 64).contains(a) == Shard(index: k, count: 64).contains(b)) }
+        for k in 1...64 {
+            #expect(try! Shard(index: k, count: 64).contains(a) == Shard(index: k, count: 64).contains(b))
+        }
     }
 
     @Test func tenSimilarNamesSpreadOverFourShards() {
@@ -63,7 +66,9 @@ struct ShardTests {
     }
 
     @Test func everyInputIsInExactlyOneShard() throws {
-        let inputs = Self.paths(0..<5_000).map { ThumbnailPlan.Input(path: "photos/" + $0, folder: FileSystem.directory(of: $0)) }
+        let inputs = Self.paths(0..<5_000).map {
+            ThumbnailPlan.Input(path: "photos/" + $0, folder: FileSystem.directory(of: $0))
+        }
         let shards = try (1...7).map { try Shard(index: $0, count: 7) }
         for input in inputs { #expect(shards.filter { $0.contains(input) }.count == 1) }
     }

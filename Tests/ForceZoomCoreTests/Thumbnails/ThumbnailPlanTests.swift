@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ForceZoomCore
 
 /// `--name` patterns and the checks a plan makes before any work starts.
@@ -38,7 +39,8 @@ struct ThumbnailPlanTests {
 
     @Test func plansPathsIndicesAndFormats() throws {
         let inputs = [Input(path: "a/x.jpg", folder: "a"), Input(path: "b/x.png", folder: "b"), Input(path: "y.jpeg")]
-        let plan = try ThumbnailPlan(inputs: inputs, folder: "out", name: ThumbnailName("%d/%s-%i.JPG"), identity: Self.none)
+        let plan = try ThumbnailPlan(
+            inputs: inputs, folder: "out", name: ThumbnailName("%d/%s-%i.JPG"), identity: Self.none)
         #expect(plan.jobs.map(\.output) == ["out/a/x-1.JPG", "out/b/x-2.JPG", "out/y-3.JPG"])
         #expect(plan.jobs.map(\.index) == [1, 2, 3])
         #expect(plan.jobs.allSatisfy { $0.format == .jpeg })
@@ -58,10 +60,17 @@ struct ThumbnailPlanTests {
         }
         // The message says how to fix it.
         let e = ThumbnailError.collision(output: "thumbs/x.thumb.png", inputs: ["a/x.jpg", "b/x.png"])
-        #expect(e.description == "thumbs/x.thumb.png: a/x.jpg, b/x.png would both be written here; add %d (mirror folders), %e or %i to --name")
+        #expect(
+            e.description
+                == "thumbs/x.thumb.png: a/x.jpg, b/x.png would both be written here; add %d (mirror folders), %e or %i to --name"
+        )
         // %d, %e or %i separate them.
-        #expect(try ThumbnailPlan(inputs: inputs, folder: "thumbs", name: ThumbnailName("%d/%s.png"), identity: Self.none).jobs.count == 4)
-        #expect(try ThumbnailPlan(inputs: inputs, folder: "thumbs", name: ThumbnailName("%s-%i.png"), identity: Self.none).jobs.count == 4)
+        #expect(
+            try ThumbnailPlan(inputs: inputs, folder: "thumbs", name: ThumbnailName("%d/%s.png"), identity: Self.none)
+                .jobs.count == 4)
+        #expect(
+            try ThumbnailPlan(inputs: inputs, folder: "thumbs", name: ThumbnailName("%s-%i.png"), identity: Self.none)
+                .jobs.count == 4)
         #expect(throws: ThumbnailError.self) {  // %e alone: a/x.jpg and c/x.jpg still meet
             try ThumbnailPlan(inputs: inputs, folder: "thumbs", name: ThumbnailName("%s.%e.png"), identity: Self.none)
         }
@@ -82,30 +91,40 @@ struct ThumbnailPlanTests {
 
     @Test func outputsMustSayPNGOrJPEG() throws {
         #expect(throws: ThumbnailError.unsupportedOutputFormat(output: "t/x.gif")) {
-            try ThumbnailPlan(inputs: [Input(path: "x.png")], folder: "t", name: ThumbnailName("%s.gif"), identity: Self.none)
+            try ThumbnailPlan(
+                inputs: [Input(path: "x.png")], folder: "t", name: ThumbnailName("%s.gif"), identity: Self.none)
         }
         // %e decides per input: a .JPG input makes a JPEG, a .webp one a WebP, a .heic one a HEIC.
-        let ok = try ThumbnailPlan(inputs: [Input(path: "x.JPG")], folder: "t", name: ThumbnailName("%s.small.%e"), identity: Self.none)
+        let ok = try ThumbnailPlan(
+            inputs: [Input(path: "x.JPG")], folder: "t", name: ThumbnailName("%s.small.%e"), identity: Self.none)
         #expect(ok.jobs[0].format == .jpeg)
-        let webp = try ThumbnailPlan(inputs: [Input(path: "y.webp")], folder: "t", name: ThumbnailName("%s.small.%e"), identity: Self.none)
+        let webp = try ThumbnailPlan(
+            inputs: [Input(path: "y.webp")], folder: "t", name: ThumbnailName("%s.small.%e"), identity: Self.none)
         #expect(webp.jobs[0].format == .webp)
-        let heic = try ThumbnailPlan(inputs: [Input(path: "y.heic")], folder: "t", name: ThumbnailName("%s.small.%e"), identity: Self.none)
+        let heic = try ThumbnailPlan(
+            inputs: [Input(path: "y.heic")], folder: "t", name: ThumbnailName("%s.small.%e"), identity: Self.none)
         #expect(heic.jobs[0].format == .heic)
         #expect(throws: ThumbnailError.unsupportedOutputFormat(output: "t/y.small.gif")) {
-            try ThumbnailPlan(inputs: [Input(path: "y.gif")], folder: "t", name: ThumbnailName("%s.small.%e"), identity: Self.none)
+            try ThumbnailPlan(
+                inputs: [Input(path: "y.gif")], folder: "t", name: ThumbnailName("%s.small.%e"), identity: Self.none)
         }
         // --format names the format where the extension names none, and must agree where it does.
         let named = try ThumbnailPlan(
-            inputs: [Input(path: "x.png")], folder: "t", name: ThumbnailName("%s.thumb"), identity: Self.none, requested: .avif)
+            inputs: [Input(path: "x.png")], folder: "t", name: ThumbnailName("%s.thumb"), identity: Self.none,
+            requested: .avif)
         #expect(named.jobs[0].format == .avif)
         #expect(throws: ThumbnailError.unsupportedOutputFormat(output: "t/x.png")) {
-            try ThumbnailPlan(inputs: [Input(path: "x.png")], folder: "t", name: ThumbnailName("%s.png"), identity: Self.none, requested: .jpeg)
+            try ThumbnailPlan(
+                inputs: [Input(path: "x.png")], folder: "t", name: ThumbnailName("%s.png"), identity: Self.none,
+                requested: .jpeg)
         }
     }
 
     @Test func aFolderWithDotDotCannotLeaveTheOutputFolder() throws {
         #expect(throws: ThumbnailError.outsideOutputFolder(input: "../x.jpg", output: "t/../x.png")) {
-            try ThumbnailPlan(inputs: [Input(path: "../x.jpg", folder: "..")], folder: "t", name: ThumbnailName("%d/%s.png"), identity: Self.none)
+            try ThumbnailPlan(
+                inputs: [Input(path: "../x.jpg", folder: "..")], folder: "t", name: ThumbnailName("%d/%s.png"),
+                identity: Self.none)
         }
     }
 }

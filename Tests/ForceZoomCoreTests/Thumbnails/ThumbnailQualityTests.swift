@@ -1,9 +1,11 @@
+import Testing
+
+@testable import ForceZoomCore
+@testable import Geometry
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Testing
-@testable import ForceZoomCore
-@testable import Geometry
 
 /// Thumbnail quality on real photos: PSNR against a high-quality reduction of the full
 /// decode. forcezoom takes shortcuts (DCT-scaled decode, streamed rows, orientation applied
@@ -35,7 +37,8 @@ struct ThumbnailQualityTests {
             return 3 * sin(p) * sin(p / 3) / (p * p)
         }
         func taps(_ n: Int, _ m: Int) -> [(Int, [Double])] {
-            let scale = Double(n) / Double(m), support = 3 * max(scale, 1)
+            let scale = Double(n) / Double(m)
+            let support = 3 * max(scale, 1)
             return (0..<m).map { i in
                 let centre = (Double(i) + 0.5) * scale
                 let lo = max(0, Int((centre - support + 0.5).rounded(.down)))
@@ -47,7 +50,8 @@ struct ThumbnailQualityTests {
             }
         }
         let c = image.format.channels
-        let hx = taps(image.width, size.width), vy = taps(image.height, size.height)
+        let hx = taps(image.width, size.width)
+        let vy = taps(image.height, size.height)
         var rows = [Double](repeating: 0, count: image.height * size.width * c)
         for y in 0..<image.height {
             for (ox, (lo, w)) in hx.enumerated() {
@@ -77,11 +81,14 @@ struct ThumbnailQualityTests {
         #expect(FileSystem.kind(of: photo) == .regular, "run `make photos` to fetch the real photos")
         let dir = TestSupport.scratch()
         let ppm = FileSystem.join(dir, "full.ppm")
-        #expect(TestSupport.shell("djpeg -dct int -ppm -outfile '\(ppm)' '\(photo)'") == 0, "djpeg (libjpeg-turbo-progs) is needed: make deps")
+        #expect(
+            TestSupport.shell("djpeg -dct int -ppm -outfile '\(ppm)' '\(photo)'") == 0,
+            "djpeg (libjpeg-turbo-progs) is needed: make deps")
         let full = try #require(TestSupport.readPNM(ppm))
         let g = try ThumbnailGeometry(source: full.size, size: ThumbnailSize(parsing: "256"))
         #expect(g.output == PixelSize(width: 256, height: 201))  // 1074 * 256 / 1365 = 201.4
-        let (thumb, d) = try ImageReader(path: photo).readResampled(to: g.output, filter: .lanczos, headroom: Thumbnailer.headroom, boxShrink: true)
+        let (thumb, d) = try ImageReader(path: photo).readResampled(
+            to: g.output, filter: .lanczos, headroom: Thumbnailer.headroom, boxShrink: true)
         #expect(d == 2)  // 1365/4 = 342 would be under twice 256; 1365/2 = 683 is not
         let p = Self.psnr(thumb, Self.lanczos(full, to: g.output))
         #expect(p >= Self.minimumPSNR, "PSNR \(p) dB")
@@ -107,13 +114,16 @@ struct ThumbnailQualityTests {
     /// Against Pillow (Debian python3-pil, run by /usr/bin/python3): full decode, upright,
     /// Image.resize(LANCZOS) over the same source window (Tools/thumb/psnr.py).
     @Test func thumbnailsMatchPillowsLanczos() throws {
-        #expect(TestSupport.shell("/usr/bin/python3 -c 'import PIL' 2>/dev/null") == 0, "Pillow is needed: apt-get install python3-pil (make deps)")
+        #expect(
+            TestSupport.shell("/usr/bin/python3 -c 'import PIL' 2>/dev/null") == 0,
+            "Pillow is needed: apt-get install python3-pil (make deps)")
         let dir = TestSupport.scratch()
         var manifest = ""
         for (i, c) in Self.pillowCases.enumerated() {
             let photo = FileSystem.join(Self.photos, c.photo)
             let reader = try ImageReader(path: photo)
-            let g = try ThumbnailGeometry(source: reader.header.uprightSize, size: ThumbnailSize(parsing: c.size), crop: c.crop)
+            let g = try ThumbnailGeometry(
+                source: reader.header.uprightSize, size: ThumbnailSize(parsing: c.size), crop: c.crop)
             let out = FileSystem.join(dir, "\(i).png")
             let job = ThumbnailPlan.Job(input: .init(path: photo), output: out, name: out, index: i + 1, format: .png)
             let result = Thumbnailer(size: try ThumbnailSize(parsing: c.size), crop: c.crop).make(job)
@@ -122,7 +132,8 @@ struct ThumbnailQualityTests {
             let w = g.window
             manifest += "\(out)\t\(photo)\t\(w.x),\(w.y),\(w.width),\(w.height)\n"
         }
-        let list = FileSystem.join(dir, "manifest"), report = FileSystem.join(dir, "report")
+        let list = FileSystem.join(dir, "manifest")
+        let report = FileSystem.join(dir, "report")
         let f = fopen(list, "w")!
         fputs(manifest, f)
         fclose(f)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ForceZoomCore
 @testable import Geometry
 
@@ -132,7 +133,8 @@ struct ThumbnailSizeTests {
         #expect(g.output == Self.small)
         #expect(g.isIdentity)
         // 300x100 into 256x256: kept at 1:1, 300 -> 256 wide, centred at (300 - 256) / 2 = 22.
-        let h = try ThumbnailGeometry(source: PixelSize(width: 300, height: 100), size: ThumbnailSize(parsing: "256"), crop: .centre)
+        let h = try ThumbnailGeometry(
+            source: PixelSize(width: 300, height: 100), size: ThumbnailSize(parsing: "256"), crop: .centre)
         #expect(h.output == PixelSize(width: 256, height: 100))
         #expect(h.window == Rect(x: 22, y: 0, width: 256, height: 100))
     }
@@ -147,7 +149,8 @@ struct ThumbnailSizeTests {
         // Near the left edge the window shifts to x0 = 0; near the right it stops at 6016 - 3391.
         let left = try ThumbnailGeometry(source: Self.large, size: size, crop: .point(TouchPoint(parsing: "100,1000")!))
         #expect(left.window.x == 0)
-        let right = try ThumbnailGeometry(source: Self.large, size: size, crop: .point(TouchPoint(parsing: "6000,1000")!))
+        let right = try ThumbnailGeometry(
+            source: Self.large, size: size, crop: .point(TouchPoint(parsing: "6000,1000")!))
         #expect(abs(right.window.x - 2625) < 1e-9)
         // At 1:1 the rule is crop's: x0 = p - floor(N/2).
         let one = try ThumbnailGeometry(
@@ -158,7 +161,8 @@ struct ThumbnailSizeTests {
 
     @Test func cropPointOutsideTheImageIsAGeometryError() throws {
         #expect(throws: GeometryError.pointOutsideImage(point: "7000,10", image: Self.large)) {
-            try ThumbnailGeometry(source: Self.large, size: ThumbnailSize(parsing: "256"), crop: .point(TouchPoint(parsing: "7000,10")!))
+            try ThumbnailGeometry(
+                source: Self.large, size: ThumbnailSize(parsing: "256"), crop: .point(TouchPoint(parsing: "7000,10")!))
         }
     }
 

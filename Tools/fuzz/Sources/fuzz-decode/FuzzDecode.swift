@@ -38,7 +38,8 @@ public func fuzzDecode(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         let upright = reader.header.uprightSize
         carryMetadata(reader.metadata, size: upright)
         let side = min(48, upright.width, upright.height)
-        let x = Int((hash >> 8) % UInt64(upright.width - side + 1)), y = Int((hash >> 32) % UInt64(upright.height - side + 1))
+        let x = Int((hash >> 8) % UInt64(upright.width - side + 1))
+        let y = Int((hash >> 32) % UInt64(upright.height - side + 1))
         let square = PixelRect(x: x, y: y, width: side, height: side)
         let corner = PixelRect(x: upright.width - 1, y: upright.height - 1, width: 1, height: 1)
         if let images = try? reader.readUpright([square, corner]) {
@@ -55,7 +56,9 @@ public func fuzzDecode(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             let color = again.header.color
             _ = KeptColor(color)
             _ = DrawingColors(output: color).map(.white)
-            if let converter = try? SRGBConverter(color: color, format: image.format, path: "fuzz") { converter.convert(&image) }
+            if let converter = try? SRGBConverter(color: color, format: image.format, path: "fuzz") {
+                converter.convert(&image)
+            }
         }
     }
     return 0
@@ -69,7 +72,9 @@ func carryMetadata(_ metadata: ImageMetadata, size: PixelSize) {
         guard let carried = policy.carried(metadata, upright: true).0 else { continue }
         let (exif, xmp) = carried.blocks(for: size)
         if let exif {
-            guard let again = try? EXIFBlock(parsing: exif) else { preconditionFailure("rewritten EXIF does not parse") }
+            guard let again = try? EXIFBlock(parsing: exif) else {
+                preconditionFailure("rewritten EXIF does not parse")
+            }
             precondition(again.orientation == nil || again.orientation == 1, "orientation not reset")
             precondition(policy.location || !again.hasLocation, "GPS kept")
         }
@@ -78,7 +83,9 @@ func carryMetadata(_ metadata: ImageMetadata, size: PixelSize) {
             precondition(policy.location || !again.hasLocation, "XMP location kept")
         }
         if let app13 = carried.jpegAPP13 {
-            guard let iim = IPTCBlock.iim(inResources: Array(app13.dropFirst(14))), let again = try? IPTCBlock(parsing: iim) else {
+            guard let iim = IPTCBlock.iim(inResources: Array(app13.dropFirst(14))),
+                let again = try? IPTCBlock(parsing: iim)
+            else {
                 preconditionFailure("rewritten IPTC does not parse")
             }
             precondition(policy.location || !again.hasLocation, "IPTC location kept")
