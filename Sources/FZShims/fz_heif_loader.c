@@ -188,6 +188,7 @@ static int64_t fz_heif_memory_position(void *userdata) { return ((fz_heif_memory
 static int fz_heif_memory_read(void *data, size_t size, void *userdata) {
     fz_heif_memory_reader *r = userdata;
     if (r->position < 0 || (int64_t)size > r->size - r->position) return 1;
+    if (size == 0) return 0;  // libheif asks for 0 bytes into a null buffer, and memcpy(NULL) is undefined
     memcpy(data, r->base + r->position, size);
     if (r->drop && size >= 65536) {
         // The whole pages inside what was read go back; the pages at either end may hold
