@@ -40,7 +40,7 @@ struct Animate: ParsableCommand {
     var input: String
 
     @Option(
-        name: .long,
+        name: [.long, .customLong("screen-pixels")],
         help: ArgumentHelp(
             "The portrait screen: WxH pixels, or a device name (then its pixels).", valueName: "wxh|name"))
     var screen: Size

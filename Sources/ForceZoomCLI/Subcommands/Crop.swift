@@ -47,7 +47,7 @@ struct Crop: ParsableCommand {
     var size: Int?
 
     @Option(
-        name: .long,
+        name: [.long, .customLong("screen-points")],
         help: ArgumentHelp(
             "The device screen in points (WxH or a device name); the side is min(W,H). Default 390x844.",
             valueName: "wxh|name"))

@@ -25,7 +25,7 @@ struct Fit: ParsableCommand {
     var input: String
 
     @Option(
-        name: .long,
+        name: [.long, .customLong("screen-pixels")],
         help: ArgumentHelp(
             "The device screen in portrait: WxH pixels, or a device name from the list.", valueName: "wxh|name"))
     var screen: Size

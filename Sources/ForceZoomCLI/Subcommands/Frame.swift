@@ -27,7 +27,7 @@ struct Frame: ParsableCommand {
     var size: Int?
 
     @Option(
-        name: .long,
+        name: [.long, .customLong("screen-points")],
         help: ArgumentHelp(
             "The device screen in points (WxH or name); side = min(W,H) points. Default 390x844.", valueName: "wxh|name"
         ))

@@ -68,6 +68,16 @@ struct ArgumentRepairTests {
         #expect(ArgumentRepair.withValidValues(other) == other)
     }
 
+    /// `--screen` means points for the peek's side and pixels for renders; each command
+    /// also takes the name that says which.
+    @Test func screenNamesSayTheirUnit() throws {
+        let crop = try Crop.parse(["a.png", "--at", "1,1", "--screen-points", "iphone-15"])
+        #expect(crop.screen?.points == PixelSize(width: 393, height: 852))
+        let fit = try Fit.parse(["a.png", "--screen-pixels", "1179x2556"])
+        #expect(fit.screenPixels == PixelSize(width: 1179, height: 2556))
+        #expect(throws: (any Error).self) { try Crop.parse(["a.png", "--at", "1,1", "--screen-pixels", "390x844"]) }
+    }
+
     @Test func flipsAreStepsInOrder() throws {
         let t = try Transform.parse(["a.png", "--flip", "--rotate", "90", "--flop"])
         let steps = t.steps(in: ["transform", "a.png", "--flip", "--rotate", "90", "--flop"])
