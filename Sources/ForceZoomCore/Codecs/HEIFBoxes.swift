@@ -228,7 +228,20 @@ struct HEIFBoxes: Equatable, Sendable {
     /// Where `item`'s data is, from an `iloc` box: (construction method, offset of its first
     /// extent including the base offset, that extent's length; 0 = to the end).
     static func location(of item: UInt32, iloc b: ArraySlice<UInt8>) -> (method: Int, offset: Int, length: Int)? {
-        guard b.count >= 8 else { return nil }
+        var found: (method: Int, offset: Int, length: Int)?
+        forEachLocation(iloc: b) { id, method, extents in
+            guard id == item, let first = extents.first else { return true }
+            found = (method, first.lowerBound, first.count)
+            return false
+        }
+        return found
+    }
+
+    /// The one reader of an `iloc` box: calls `body` with each item's id, construction method
+    /// and extents (base offset included; a length of 0 means "to the end") in file order,
+    /// until `body` returns false. An item cut off by the box's end is not reported.
+    static func forEachLocation(iloc b: ArraySlice<UInt8>, _ body: (UInt32, Int, [Range<Int>]) -> Bool) {
+        guard b.count >= 8 else { return }
         let version = b[b.startIndex]
         let sizes = b[b.startIndex + 4]
         let more = b[b.startIndex + 5]
@@ -239,7 +252,7 @@ struct HEIFBoxes: Equatable, Sendable {
         guard [0, 4, 8].contains(offsetSize), [0, 4, 8].contains(lengthSize), [0, 4, 8].contains(baseSize),
             [0, 4, 8].contains(indexSize)
         else {
-            return nil
+            return
         }
         func read(_ at: Int, _ size: Int) -> Int? {
             if size == 0 { return 0 }
@@ -248,30 +261,29 @@ struct HEIFBoxes: Equatable, Sendable {
         }
         var i = b.startIndex + 6
         let idSize = version < 2 ? 2 : 4
-        guard let count = read(i, idSize) else { return nil }
+        guard let count = read(i, idSize) else { return }
         i += idSize
         for _ in 0..<min(count, 65536) {
-            guard let id = read(i, idSize) else { return nil }
+            guard let id = read(i, idSize) else { return }
             i += idSize
             var method = 0
             if version >= 1 {
-                guard let m = read(i, 2) else { return nil }
+                guard let m = read(i, 2) else { return }
                 method = m & 15
                 i += 2
             }
             i += 2  // data_reference_index
-            guard let base = read(i, baseSize), let extents = read(i + baseSize, 2) else { return nil }
+            guard let base = read(i, baseSize), let n = read(i + baseSize, 2) else { return }
             i += baseSize + 2
-            var first: (Int, Int)?
-            for _ in 0..<min(extents, 65536) {
+            var extents: [Range<Int>] = []
+            for _ in 0..<min(n, 65536) {
                 i += indexSize
-                guard let o = read(i, offsetSize), let l = read(i + offsetSize, lengthSize) else { return nil }
+                guard let o = read(i, offsetSize), let l = read(i + offsetSize, lengthSize) else { return }
                 i += offsetSize + lengthSize
-                if first == nil { first = (o, l) }
+                extents.append((base + o)..<(base + o + l))
             }
-            if UInt32(id) == item, let (o, l) = first { return (method, base + o, l) }
+            if !body(UInt32(id), method, extents) { return }
         }
-        return nil
     }
 
     /// An `ipma` box: each item's property indices (1-based).

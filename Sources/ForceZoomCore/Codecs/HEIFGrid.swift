@@ -215,48 +215,14 @@ extension HEIFGrid {
                 + body
         }
 
-        /// Every item's extents from an `iloc` box (all of them, unlike `HEIFBoxes.location`).
+        /// Every item's extents from an `iloc` box (all of them, unlike `HEIFBoxes.location`;
+        /// a later entry for the same id replaces an earlier one). A length of 0 means "to the
+        /// end of the file": not for tiles.
         static func locations(_ b: ArraySlice<UInt8>) -> [UInt32: (Int, [Range<Int>])] {
-            guard b.count >= 8 else { return [:] }
-            let version = b[b.startIndex]
-            let offsetSize = Int(b[b.startIndex + 4] >> 4)
-            let lengthSize = Int(b[b.startIndex + 4] & 15)
-            let baseSize = Int(b[b.startIndex + 5] >> 4)
-            let indexSize = version >= 1 ? Int(b[b.startIndex + 5] & 15) : 0
-            guard [offsetSize, lengthSize, baseSize, indexSize].allSatisfy({ [0, 4, 8].contains($0) }) else {
-                return [:]
-            }
-            func read(_ at: Int, _ size: Int) -> Int? {
-                if size == 0 { return 0 }
-                if size == 8 { return HEIFBoxes.uint64(b, at).flatMap { $0 <= UInt64(Int32.max) ? Int($0) : nil } }
-                return HEIFBoxes.uint(b, at, size).map(Int.init)
-            }
             var out: [UInt32: (Int, [Range<Int>])] = [:]
-            var i = b.startIndex + 6
-            let idSize = version < 2 ? 2 : 4
-            guard let count = read(i, idSize) else { return [:] }
-            i += idSize
-            for _ in 0..<min(count, 65536) {
-                guard let id = read(i, idSize) else { return out }
-                i += idSize
-                var method = 0
-                if version >= 1 {
-                    guard let m = read(i, 2) else { return out }
-                    method = m & 15
-                    i += 2
-                }
-                i += 2
-                guard let base = read(i, baseSize), let n = read(i + baseSize, 2) else { return out }
-                i += baseSize + 2
-                var extents: [Range<Int>] = []
-                for _ in 0..<min(n, 65536) {
-                    i += indexSize
-                    guard let o = read(i, offsetSize), let l = read(i + offsetSize, lengthSize) else { return out }
-                    i += offsetSize + lengthSize
-                    // A length of 0 means "to the end of the file": not for tiles.
-                    extents.append((base + o)..<(base + o + l))
-                }
-                out[UInt32(id)] = (method, extents)
+            HEIFBoxes.forEachLocation(iloc: b) { id, method, extents in
+                out[id] = (method, extents)
+                return true
             }
             return out
         }
