@@ -420,39 +420,54 @@ final class HEIFDecoder: ImageDecoder {
         let n = Int(fz_heif_image_handle_get_list_of_thumbnail_IDs(handle, &ids, Int32(ids.count)))
         guard index < n else { throw .corrupt(path: path, detail: "thumbnail \(index) is missing") }
         var t: OpaquePointer?
-        var err = fz_heif_image_handle_get_thumbnail(handle, ids[index], &t)
+        let err = fz_heif_image_handle_get_thumbnail(handle, ids[index], &t)
         guard err.code == heif_error_Ok, let t else { throw Self.error(err, path: path, header: false) }
         defer { fz_heif_image_handle_release(t) }
         let alpha = fz_heif_image_handle_has_alpha_channel(t) != 0
         let size = PixelSize(
             width: Int(fz_heif_image_handle_get_width(t)), height: Int(fz_heif_image_handle_get_height(t)))
         try options.checkPixels(size, path: path)
-        guard let decodeOptions = fz_heif_decoding_options_alloc() else {
+        let image = try Self.decodeInterleaved(
+            t, alpha: alpha, size: size, path: path,
+            mismatch: "libheif's decoded thumbnail does not match its header (\(size))"
+        ) { Self.error($0, path: path, header: false) }
+        return image.converted(to: pixelFormat)
+    }
+
+    /// Decodes `handle` to 8-bit interleaved RGB (RGBA with `alpha`) of `size`, copied out of
+    /// libheif's plane; a plane of another size or depth is `.corrupt` with `mismatch`. The
+    /// embedded-thumbnail and the grid-tile paths share it.
+    static func decodeInterleaved(
+        _ handle: OpaquePointer, alpha: Bool, size: PixelSize, path: String, mismatch: String,
+        error: (heif_error) -> DecodeError
+    ) throws(DecodeError) -> Image {
+        guard let options = fz_heif_decoding_options_alloc() else {
             throw .readFailed(path: path, reason: "libheif could not allocate decoding options")
         }
-        defer { fz_heif_decoding_options_free(decodeOptions) }
-        decodeOptions.pointee.convert_hdr_to_8bit = 1
+        defer { fz_heif_decoding_options_free(options) }
+        options.pointee.convert_hdr_to_8bit = 1
         var img: OpaquePointer?
-        err = fz_heif_decode_image(
-            t, &img, heif_colorspace_RGB, alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB,
-            decodeOptions)
-        guard err.code == heif_error_Ok, let img else { throw Self.error(err, path: path, header: false) }
+        let err = fz_heif_decode_image(
+            handle, &img, heif_colorspace_RGB, alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB,
+            options)
+        guard err.code == heif_error_Ok, let img else { throw error(err) }
         defer { fz_heif_image_release(img) }
-        var s: Int32 = 0
         let format: PixelFormat = alpha ? .rgba : .rgb
-        guard let p = fz_heif_image_get_plane_readonly(img, heif_channel_interleaved, &s),
+        var stride: Int32 = 0
+        guard let p = fz_heif_image_get_plane_readonly(img, heif_channel_interleaved, &stride),
             Int(fz_heif_image_get_width(img, heif_channel_interleaved)) == size.width,
             Int(fz_heif_image_get_height(img, heif_channel_interleaved)) == size.height,
-            Int(s) >= size.width * format.channels
-        else { throw .corrupt(path: path, detail: "libheif's decoded thumbnail does not match its header (\(size))") }
-        var pixels = [UInt8](repeating: 0, count: size.width * size.height * format.channels)
+            fz_heif_image_get_bits_per_pixel_range(img, heif_channel_interleaved) == 8,
+            Int(stride) >= size.width * format.channels
+        else { throw .corrupt(path: path, detail: mismatch) }
         let rowBytes = size.width * format.channels
+        var pixels = [UInt8](repeating: 0, count: rowBytes * size.height)
         pixels.withUnsafeMutableBytes { out in
             for y in 0..<size.height {
-                out.baseAddress!.advanced(by: y * rowBytes).copyMemory(from: p + y * Int(s), byteCount: rowBytes)
+                out.baseAddress!.advanced(by: y * rowBytes).copyMemory(from: p + y * Int(stride), byteCount: rowBytes)
             }
         }
-        return Image(width: size.width, height: size.height, format: format, pixels: pixels).converted(to: pixelFormat)
+        return Image(width: size.width, height: size.height, format: format, pixels: pixels)
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer, rows: Int) throws(DecodeError) -> Int {

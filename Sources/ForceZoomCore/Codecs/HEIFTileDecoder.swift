@@ -109,34 +109,9 @@ struct HEIFTileDecoder: @unchecked Sendable {
                 err = fz_heif_context_get_primary_image_handle(ctx, &handle)
                 guard err.code == heif_error_Ok, let handle else { throw fail(err) }
                 defer { fz_heif_image_handle_release(handle) }
-                guard let options = fz_heif_decoding_options_alloc() else {
-                    throw .readFailed(path: path, reason: "libheif could not allocate decoding options")
-                }
-                defer { fz_heif_decoding_options_free(options) }
-                options.pointee.convert_hdr_to_8bit = 1
-                var img: OpaquePointer?
-                err = fz_heif_decode_image(
-                    handle, &img, heif_colorspace_RGB,
-                    alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, options)
-                guard err.code == heif_error_Ok, let img else { throw fail(err) }
-                defer { fz_heif_image_release(img) }
-                let format: PixelFormat = alpha ? .rgba : .rgb
-                var stride: Int32 = 0
-                guard let p = fz_heif_image_get_plane_readonly(img, heif_channel_interleaved, &stride),
-                    Int(fz_heif_image_get_width(img, heif_channel_interleaved)) == size.width,
-                    Int(fz_heif_image_get_height(img, heif_channel_interleaved)) == size.height,
-                    fz_heif_image_get_bits_per_pixel_range(img, heif_channel_interleaved) == 8,
-                    Int(stride) >= size.width * format.channels
-                else { throw .corrupt(path: path, detail: "tile \(k) does not decode to its declared \(size)") }
-                let rowBytes = size.width * format.channels
-                var pixels = [UInt8](repeating: 0, count: rowBytes * size.height)
-                pixels.withUnsafeMutableBytes { out in
-                    for y in 0..<size.height {
-                        out.baseAddress!.advanced(by: y * rowBytes).copyMemory(
-                            from: p + y * Int(stride), byteCount: rowBytes)
-                    }
-                }
-                return Image(width: size.width, height: size.height, format: format, pixels: pixels)
+                return try HEIFDecoder.decodeInterleaved(
+                    handle, alpha: alpha, size: size, path: path,
+                    mismatch: "tile \(k) does not decode to its declared \(size)", error: fail)
             }
         }.get()
     }
