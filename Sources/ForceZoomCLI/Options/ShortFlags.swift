@@ -38,21 +38,11 @@ enum ShortFlags {
     }
 
     /// The command's one-letter option names, from the parser's own description of it
-    /// (so new options count without a list here), and `h` for help.
+    /// (`CommandOptions`, so new options count without a list here), and `h` for help.
     static func names(of command: ParsableCommand.Type) -> Set<Character> {
         var found: Set<Character> = ["h"]
-        let dump = command._dumpHelp()
-        var rest = Substring(dump)
-        while let kind = rest.firstRange(of: "\"short\"") {
-            rest = rest[kind.upperBound...]
-            guard let key = rest.firstRange(of: "\"name\"") else { break }
-            let afterKey = rest[key.upperBound...]
-            guard let open = afterKey.firstIndex(of: "\"") else { break }
-            let value = afterKey[afterKey.index(after: open)...]
-            if let close = value.firstIndex(of: "\""), value.distance(from: value.startIndex, to: close) == 1 {
-                found.insert(value[value.startIndex])
-            }
-            rest = value
+        for name in CommandOptions(command).takesValue.keys where name.count == 2 && name.hasPrefix("-") {
+            found.insert(name[name.index(after: name.startIndex)])
         }
         return found
     }
