@@ -319,8 +319,12 @@ final class HEIFDecoder: ImageDecoder {
         if let gridProblem { throw .corrupt(path: path, detail: gridProblem) }
         if let tiles {
             let window = columns.map { $0.clamped(to: 0..<storedSize.width) } ?? 0..<storedSize.width
-            let s = HEIFTileStream(
-                tiles: tiles, columns: window.isEmpty ? 0..<storedSize.width : window, threads: options.threads)
+            let columns = window.isEmpty ? 0..<storedSize.width : window
+            // Bands decoded ahead keep the cores busy; fewer (down to none) under a tight budget.
+            var s = HEIFTileStream(tiles: tiles, columns: columns, threads: options.threads)
+            while s.ahead > 0 && options.maxMemory > 0 && s.memory > options.maxMemory {
+                s = HEIFTileStream(tiles: tiles, columns: columns, threads: options.threads, ahead: s.ahead - 1)
+            }
             try options.checkMemory(s.memory, path: path)
             stream = s
             return RowLayout(firstColumn: s.columns.lowerBound, width: s.columns.count, height: storedSize.height)

@@ -12,11 +12,15 @@ struct HEIFTileStream {
     let threads: Int
     /// Displayed row ranges, top to bottom, each from one row (or column) of tiles.
     let bands: [Range<Int>]
+    /// Bands of tiles decoded ahead of the one read (0: none, one band at a time).
+    let ahead: Int
     private var band: Image?
     private var bandIndex = -1
     private var next = 0
+    /// The workers decoding ahead, started on the first read.
+    private var prefetch: HEIFBandPrefetch.Owner?
 
-    init(tiles: HEIFTileDecoder, columns: Range<Int>, threads: Int) {
+    init(tiles: HEIFTileDecoder, columns: Range<Int>, threads: Int, ahead: Int = 2) {
         self.tiles = tiles
         self.columns = columns
         self.threads = threads
@@ -36,12 +40,33 @@ struct HEIFTileStream {
         }
         bands.append(start..<canvas.displayedSize.height)
         self.bands = bands
+        self.ahead = threads > 1 && bands.count > 1 ? ahead : 0
     }
 
-    /// Bytes the stream holds at once: the largest band and its tiles.
+    /// Bytes the stream holds at once: the largest band and its tiles, and the tiles of the
+    /// bands decoded ahead.
     var memory: Int64 {
         let tallest = bands.map(\.count).max() ?? 0
-        return tiles.memory(for: [PixelRect(x: columns.lowerBound, y: 0, width: columns.count, height: tallest)])
+        let rect = PixelRect(x: columns.lowerBound, y: 0, width: columns.count, height: tallest)
+        let perTile = Int64(tiles.grid.canvas.tile.area) * Int64(tiles.grid.alphaTiles != nil ? 4 : 3)
+        return tiles.memory(for: [rect]) + Int64(ahead * tiles.tileCount(for: [rect])) * perTile
+    }
+
+    /// The displayed rectangle of band `i`.
+    private func rect(ofBand i: Int) -> PixelRect {
+        PixelRect(x: columns.lowerBound, y: bands[i].lowerBound, width: columns.count, height: bands[i].count)
+    }
+
+    /// Band `i`, decoded here or taken from the workers decoding ahead.
+    private mutating func decode(band i: Int) throws(DecodeError) -> Image {
+        guard ahead > 0 else { return try tiles.read([rect(ofBand: i)], threads: threads)[0] }
+        if prefetch == nil {
+            let canvas = tiles.grid.canvas
+            let lists = bands.indices.map { canvas.tiles(touching: canvas.codedRect(forDisplayed: rect(ofBand: $0))) }
+            prefetch = HEIFBandPrefetch.Owner(
+                HEIFBandPrefetch(tiles: tiles, bands: lists, threads: threads, ahead: ahead))
+        }
+        return tiles.assemble(rect(ofBand: i), from: try prefetch!.prefetch.band(i))
     }
 
     mutating func skip(rows: Int) { next = min(bands.last?.upperBound ?? 0, next + max(0, rows)) }
@@ -56,10 +81,7 @@ struct HEIFTileStream {
             if bandIndex < 0 || !bands[bandIndex].contains(next) {
                 band = nil  // the last band's memory goes before the next is decoded
                 guard let i = bands.firstIndex(where: { $0.contains(next) }) else { break }
-                let r = bands[i]
-                band = try tiles.read(
-                    [PixelRect(x: columns.lowerBound, y: r.lowerBound, width: columns.count, height: r.count)],
-                    threads: threads)[0]
+                band = try decode(band: i)
                 bandIndex = i
             }
             let r = bands[bandIndex]

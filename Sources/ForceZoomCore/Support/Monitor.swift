@@ -46,4 +46,7 @@ final class Monitor: @unchecked Sendable {
     }
 
     func signal() { pthread_cond_signal(condition) }
+
+    /// Wakes every waiter (workers and a consumer waiting on the one condition).
+    func broadcast() { pthread_cond_broadcast(condition) }
 }

@@ -3,6 +3,11 @@
 /// and copied out by the consumer, under one mutex. Either side can stop the other: the
 /// producer with `finish()` (end of data or an error), the consumer with `cancel()` (it needs
 /// no more rows), so neither waits forever.
+///
+/// A waiting side is woken in batches, not for every row: the producer when the queue is
+/// down to half, the consumer when a quarter is filled. Waking on every row made the two
+/// threads take turns a row at a time once the queue was full (perf on fit of a 12 MP HEIC
+/// grid: 6,000 context switches, 7% of the CPU in the scheduler).
 final class RowQueue: @unchecked Sendable {
     private let rowBytes: Int
     private let slots: Int
@@ -11,6 +16,7 @@ final class RowQueue: @unchecked Sendable {
     // Guarded by `monitor`.
     private var head = 0, count = 0
     private var finished = false, cancelled = false
+    private var producerWaits = false, consumerWaits = false
 
     init(rowBytes: Int, slots: Int) {
         self.rowBytes = rowBytes
@@ -24,14 +30,18 @@ final class RowQueue: @unchecked Sendable {
     /// - Returns: false when `fill` delivered no row or the consumer cancelled.
     func produce(_ fill: (UnsafeMutablePointer<UInt8>) -> Bool) -> Bool {
         let (slot, stop) = monitor.locked { () -> (Int, Bool) in
-            while count == slots && !cancelled { monitor.wait() }
+            if count == slots && !cancelled {
+                producerWaits = true
+                while count > slots / 2 && !cancelled { monitor.wait() }
+                producerWaits = false
+            }
             return ((head + count) % slots, cancelled)
         }
         // Only the producer writes a free slot, and the consumer reads only published ones.
         if stop || !fill(storage + slot * rowBytes) { return false }
         monitor.locked {
             count += 1
-            monitor.signal()
+            if consumerWaits && count >= max(1, slots / 4) { monitor.signal() }
         }
         return true
     }
@@ -48,7 +58,11 @@ final class RowQueue: @unchecked Sendable {
     /// every row was taken.
     func consume(into row: UnsafeMutablePointer<UInt8>) -> Bool {
         let slot = monitor.locked { () -> Int? in
-            while count == 0 && !finished { monitor.wait() }
+            if count == 0 && !finished {
+                consumerWaits = true
+                while count < max(1, slots / 4) && !finished { monitor.wait() }
+                consumerWaits = false
+            }
             return count > 0 ? head : nil
         }
         guard let slot else { return false }
@@ -56,7 +70,7 @@ final class RowQueue: @unchecked Sendable {
         monitor.locked {
             head = (head + 1) % slots
             count -= 1
-            monitor.signal()
+            if producerWaits && count <= slots / 2 { monitor.signal() }
         }
         return true
     }

@@ -119,7 +119,7 @@ extension Threads {
     }
 
     /// Starts a thread running `body`; nil when the system refuses one.
-    fileprivate static func spawn(_ body: @escaping @Sendable () -> Void) -> pthread_t? {
+    static func spawn(_ body: @escaping @Sendable () -> Void) -> pthread_t? {
         let raw = Unmanaged.passRetained(ThreadStart(body)).toOpaque()
         var id = pthread_t()
         let rc = pthread_create(

@@ -83,6 +83,58 @@ struct HEIFGridTests {
                 band, whole.cropped(to: PixelRect(x: layout.firstColumn, y: 70, width: layout.width, height: 5))) == 0)
     }
 
+    /// The stream's look-ahead (`HEIFBandPrefetch`) changes when tiles are decoded, never which
+    /// rows come out: every look-ahead and thread count, reading from the top or after skipping
+    /// into a later band, gives heif-convert's rows; a spoilt tile fails the band that needs it
+    /// and not the bands before it.
+    @Test(arguments: [0, 1, 2, 3])
+    func streamLookAheadKeepsTheRows(_ ahead: Int) throws {
+        let name = "orient-90-1.heic"
+        let source = try ImageSource(path: Self.path(name))
+        let file = try #require(try HEIFFileBytes.load(source, limit: 1 << 26, path: name))
+        let bytes = [UInt8](file.buffer)
+        let grid = try #require(try HEIFGrid.read(bytes))
+        let whole = try Self.reference(name, format: .rgb)
+        let size = grid.canvas.displayedSize
+        for threads in [1, 2, 3] {
+            for skip in [0, size.height / 2 + 3] {
+                var stream = HEIFTileStream(
+                    tiles: HEIFTileDecoder(grid: grid, file: file, path: name), columns: 0..<size.width,
+                    threads: threads, ahead: ahead)
+                #expect(stream.ahead == (threads > 1 ? ahead : 0))
+                stream.skip(rows: skip)
+                var rows = [UInt8](repeating: 0, count: size.width * 3 * (size.height - skip))
+                let got = try rows.withUnsafeMutableBytes { b throws(DecodeError) in
+                    try stream.read(into: b, rows: size.height - skip)
+                }
+                #expect(got == size.height - skip)
+                let image = Image(width: size.width, height: got, format: .rgb, pixels: rows)
+                let want = whole.cropped(to: PixelRect(x: 0, y: skip, width: size.width, height: got))
+                #expect(TestSupport.maxDifference(image, want) == 0, "threads \(threads), skip \(skip)")
+            }
+        }
+        // A tile of the last band spoilt: the first band's rows still come, then the read fails.
+        let canvas = grid.canvas
+        let lastRow = PixelRect(x: 0, y: size.height - 1, width: size.width, height: 1)
+        let firstRow = PixelRect(x: 0, y: 0, width: size.width, height: 1)
+        let late = Set(canvas.tiles(touching: canvas.codedRect(forDisplayed: lastRow)))
+            .subtracting(canvas.tiles(touching: canvas.codedRect(forDisplayed: firstRow)))
+        var spoilt = bytes
+        for i in grid.tiles[try #require(late.min())].extents[0] { spoilt[i] = 0xFF }
+        let bad = try #require(
+            try HEIFFileBytes.load(try ImageSource(bytes: spoilt, name: "s.heic"), limit: 1 << 26, path: "s.heic"))
+        var stream = HEIFTileStream(
+            tiles: HEIFTileDecoder(grid: grid, file: bad, path: "s.heic"), columns: 0..<size.width, threads: 2,
+            ahead: ahead)
+        let first = stream.bands[0].count
+        var rows = [UInt8](repeating: 0, count: size.width * 3 * size.height)
+        let got = try rows.withUnsafeMutableBytes { b throws(DecodeError) in try stream.read(into: b, rows: first) }
+        #expect(got == first)
+        #expect(throws: DecodeError.self) {
+            try rows.withUnsafeMutableBytes { b throws(DecodeError) in try stream.read(into: b, rows: size.height) }
+        }
+    }
+
     /// The tile path is the one taken: a crop of one tile never asks for the rest (a tile
     /// whose NAL lengths are made to overrun its data fails the whole decode but not a crop
     /// elsewhere).
