@@ -3,8 +3,10 @@
 small PNG, JPEG and WebP files carrying ICC profiles (lcms2's sRGB through Pillow, the
 Display P3 test profile of Tools/fixtures/make-icc.py, one split over two JPEG APP2
 segments), and CMYK JPEGs with and without Ghostscript's small CMYK profile when
-libgs-common is installed. Usage: make-seeds.py DIR."""
-import os, subprocess, sys
+libgs-common is installed; and, when `make heicgrids` has made them, small HEIC/AVIF grids of
+several tiles (turned, cropped, alpha, 10-bit, AV1) so that mutations reach the tile path
+(HEIFTileDecoder, HEIFTileStream). Usage: make-seeds.py DIR."""
+import os, shutil, subprocess, sys
 out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
 here = os.path.dirname(os.path.abspath(__file__))
@@ -27,3 +29,7 @@ if os.path.exists(ps):
 cmyk.save(os.path.join(out, "cmyk-rgbprofile.jpg"), icc_profile=srgb, quality=90)
 for f in ("p3.icc", "p3.png", "ref.png"):
     os.remove(os.path.join(out, f))
+grids = os.path.join(here, "..", "..", ".cache", "heicgrid")
+for name in ("orient-90-1.heic", "clap-90.heic", "alpha.heic", "deep.heic", "grid.avif", "bad-size.heic"):
+    if os.path.exists(os.path.join(grids, name)):
+        shutil.copy(os.path.join(grids, name), os.path.join(out, "grid-" + name))
