@@ -12,14 +12,14 @@ import Darwin
 ///
 /// Memory stays bounded: a worker takes a tile only when its band is at most `ahead` bands
 /// past the one being read, and a band's tiles are handed over (and dropped) when it is read.
-final class HEIFBandPrefetch: @unchecked Sendable {
+final class HEIFBandPrefetch<P: HEIFTilePixels>: @unchecked Sendable {
     /// The tiles of each band, in the order they are decoded.
     let bands: [[Int]]
     let ahead: Int
     private let tiles: HEIFTileDecoder
     private let monitor = Monitor()
     // Guarded by `monitor`.
-    private var decoded: [Int: Image] = [:]
+    private var decoded: [Int: P] = [:]
     private var failures: [Int: DecodeError] = [:]
     /// Tiles of each band not yet decoded (or failed).
     private var pending: [Int]
@@ -66,10 +66,10 @@ final class HEIFBandPrefetch: @unchecked Sendable {
 
     /// The decoded tiles of band `i`, waiting for the workers; bands before `i` are dropped
     /// (and not decoded, if the reader skipped them).
-    func band(_ i: Int) throws(DecodeError) -> [Int: Image] {
+    func band(_ i: Int) throws(DecodeError) -> [Int: P] {
         // No workers, or a band asked for again (its tiles are gone): decoded here.
-        if workers.isEmpty || i <= taken { return try tiles.decode(tiles: bands[i], threads: 1) }
-        let result: Result<[Int: Image], DecodeError> = monitor.locked {
+        if workers.isEmpty || i <= taken { return try tiles.decode(tiles: bands[i], threads: 1, as: P.self) }
+        let result: Result<[Int: P], DecodeError> = monitor.locked {
             reading = i
             taken = i
             if nextBand < i {
@@ -79,7 +79,7 @@ final class HEIFBandPrefetch: @unchecked Sendable {
             monitor.broadcast()
             while pending[i] > 0 && !stopping { monitor.wait() }
             let wanted = Set(bands[i])
-            var out: [Int: Image] = [:]
+            var out: [Int: P] = [:]
             var failure: DecodeError?
             for (t, image) in decoded where wanted.contains(t) { out[t] = image }
             for t in bands[i] {
@@ -110,7 +110,7 @@ final class HEIFBandPrefetch: @unchecked Sendable {
                 return job
             }
             guard let job else { return }
-            let result = Result { () throws(DecodeError) in try tiles.decode(tile: job.tile) }
+            let result = Result { () throws(DecodeError) in try tiles.decode(tile: job.tile, as: P.self) }
             monitor.locked {
                 // A band the reader has passed is dropped, not kept.
                 if job.band >= reading {

@@ -116,8 +116,10 @@ final class HEIFDecoder: ImageDecoder {
     private var wholeDecodeMemory: Int64 = 0
     /// Why the grid cannot be decoded (tiles not covering it, missing...), said on decoding.
     private var gridProblem: String?
-    /// The rows of a grid decoded a band of tiles at a time (`begin` of a grid).
-    private var stream: HEIFTileStream?
+    /// The rows of a grid decoded a band of tiles at a time (`begin` of a grid), and the
+    /// same at 16 bits a sample (`beginDeep` of a grid).
+    private var stream: HEIFTileStream<Image>?
+    private var deepStream: HEIFTileStream<Image16>?
     /// The image at 16 bits a sample (`beginDeep`), instead of `plane`.
     private var deep: [UInt8]?
 
@@ -318,14 +320,7 @@ final class HEIFDecoder: ImageDecoder {
     func begin(denominator: Int, columns: Range<Int>?) throws(DecodeError) -> RowLayout {
         if let gridProblem { throw .corrupt(path: path, detail: gridProblem) }
         if let tiles {
-            let window = columns.map { $0.clamped(to: 0..<storedSize.width) } ?? 0..<storedSize.width
-            let columns = window.isEmpty ? 0..<storedSize.width : window
-            // Bands decoded ahead keep the cores busy; fewer (down to none) under a tight budget.
-            var s = HEIFTileStream(tiles: tiles, columns: columns, threads: options.threads)
-            while s.ahead > 0 && options.maxMemory > 0 && s.memory > options.maxMemory {
-                s = HEIFTileStream(tiles: tiles, columns: columns, threads: options.threads, ahead: s.ahead - 1)
-            }
-            try options.checkMemory(s.memory, path: path)
+            let s: HEIFTileStream<Image> = try tileStream(tiles, columns: columns)
             stream = s
             return RowLayout(firstColumn: s.columns.lowerBound, width: s.columns.count, height: storedSize.height)
         }
@@ -354,64 +349,75 @@ final class HEIFDecoder: ImageDecoder {
         return RowLayout(firstColumn: 0, width: storedSize.width, height: storedSize.height)
     }
 
-    /// The whole image at 16 bits a sample (`--depth 16` of a 10- or 12-bit HEIF): libheif's
-    /// big-endian RRGGBB(AA) samples, 0...2^bits-1, scaled to 0...65535 with rounding, then
-    /// served by `read` as the 8-bit plane is.
+    /// The image at 16 bits a sample (`--depth 16` of a 10- or 12-bit HEIF), served by `read`
+    /// as the 8-bit rows are: a grid streamed a band of tiles at a time (`HEIFTileStream` of
+    /// `Image16`), anything else decoded whole (`decodeWhole16`).
     func beginDeep(columns: Range<Int>?) throws(DecodeError) -> RowLayout? {
         guard bitDepth > 8 else { return nil }
         if let gridProblem { throw .corrupt(path: path, detail: gridProblem) }
+        if let tiles {
+            let s: HEIFTileStream<Image16> = try tileStream(tiles, columns: columns)
+            deepStream = s
+            return RowLayout(firstColumn: s.columns.lowerBound, width: s.columns.count, height: storedSize.height)
+        }
+        deep = try decodeWhole16().bytes
+        return RowLayout(firstColumn: 0, width: storedSize.width, height: storedSize.height)
+    }
+
+    /// The whole image decoded by libheif at once and widened to 16 bits a sample
+    /// (`decodeInterleaved`): what `beginDeep` does for all but grids, and what the tests
+    /// compare the grid's 16-bit tiles with.
+    func decodeWhole16() throws(DecodeError) -> Image16 {
         try options.checkMemory(wholeDecodeMemory, path: path)
         // libheif's 16-bit plane and the widened copy are held together.
         let samples = Int64(storedSize.width) * Int64(storedSize.height) * Int64(pixelFormat.channels)
         try options.checkMemory(samples * 4, path: path)
-        guard let decodeOptions = fz_heif_decoding_options_alloc() else {
-            throw .readFailed(path: path, reason: "libheif could not allocate decoding options")
-        }
-        defer { fz_heif_decoding_options_free(decodeOptions) }
-        var img: OpaquePointer?
-        let chroma = pixelFormat == .rgba ? heif_chroma_interleaved_RRGGBBAA_BE : heif_chroma_interleaved_RRGGBB_BE
-        let err = fz_heif_decode_image(handle, &img, heif_colorspace_RGB, chroma, decodeOptions)
-        guard err.code == heif_error_Ok, let img else { throw Self.error(err, path: path, header: false) }
-        defer { fz_heif_image_release(img) }
-        var s: Int32 = 0
-        let bits = Int(fz_heif_image_get_bits_per_pixel_range(img, heif_channel_interleaved))
-        let c = pixelFormat.channels
-        guard let p = fz_heif_image_get_plane_readonly(img, heif_channel_interleaved, &s),
-            Int(fz_heif_image_get_width(img, heif_channel_interleaved)) == storedSize.width,
-            Int(fz_heif_image_get_height(img, heif_channel_interleaved)) == storedSize.height,
-            (9...16).contains(bits), Int(s) >= storedSize.width * c * 2
-        else {
-            throw .corrupt(path: path, detail: "libheif's decoded image does not match its header (\(storedSize))")
-        }
-        let maximum = (1 << bits) - 1
-        var out = [UInt8](repeating: 0, count: storedSize.width * storedSize.height * c * 2)
-        for y in 0..<storedSize.height {
-            let row = p + y * Int(s)
-            for i in 0..<(storedSize.width * c) {
-                let v = min(maximum, Int(row[2 * i]) << 8 | Int(row[2 * i + 1]))
-                let wide = (v * 65535 + maximum / 2) / maximum
-                let d = (y * storedSize.width * c + i) * 2
-                out[d] = UInt8(wide >> 8)
-                out[d + 1] = UInt8(wide & 0xFF)
-            }
-        }
-        deep = out
-        return RowLayout(firstColumn: 0, width: storedSize.width, height: storedSize.height)
+        return try Self.decodeInterleaved(
+            handle, alpha: pixelFormat == .rgba, size: storedSize, as: Image16.self, path: path,
+            mismatch: "libheif's decoded image does not match its header (\(storedSize))"
+        ) { Self.error($0, path: path, header: false) }
     }
 
-    /// A grid's rectangles from the tiles they touch, when that is fewer than all of them or
-    /// the whole decode is over the memory budget.
+    /// The rows of the grid's `columns`, a band of tiles at a time, with as many bands decoded
+    /// ahead (to keep the cores busy) as the memory budget allows, down to none.
+    private func tileStream<P: HEIFTilePixels>(
+        _ tiles: HEIFTileDecoder, columns: Range<Int>?
+    ) throws(DecodeError) -> HEIFTileStream<P> {
+        let window = columns.map { $0.clamped(to: 0..<storedSize.width) } ?? 0..<storedSize.width
+        let columns = window.isEmpty ? 0..<storedSize.width : window
+        var s = HEIFTileStream<P>(tiles: tiles, columns: columns, threads: options.threads)
+        while s.ahead > 0 && options.maxMemory > 0 && s.memory > options.maxMemory {
+            s = HEIFTileStream<P>(tiles: tiles, columns: columns, threads: options.threads, ahead: s.ahead - 1)
+        }
+        try options.checkMemory(s.memory, path: path)
+        return s
+    }
+
+    /// A grid's rectangles from the tiles they touch, when that is fewer than all of them and
+    /// they fit the memory budget (otherwise nil: the rows are streamed, a band of tiles at a time).
     func readRegions(_ rects: [PixelRect]) throws(DecodeError) -> [Image]? {
+        try regions(rects, as: Image.self)
+    }
+
+    /// The same at 16 bits a sample, for a grid of 10- or 12-bit tiles.
+    func readDeepRegions(_ rects: [PixelRect]) throws(DecodeError) -> [Image16]? {
+        guard bitDepth > 8 else { return nil }
+        return try regions(rects, as: Image16.self)
+    }
+
+    private func regions<P: HEIFTilePixels>(_ rects: [PixelRect], as type: P.Type) throws(DecodeError) -> [P]? {
         if let gridProblem { throw .corrupt(path: path, detail: gridProblem) }
-        guard let tiles else { return nil }
-        let overBudget = options.maxMemory > 0 && wholeDecodeMemory > options.maxMemory
-        guard overBudget || tiles.tileCount(for: rects) < tiles.grid.tiles.count else { return nil }
-        try options.checkMemory(tiles.memory(for: rects), path: path)
-        return try tiles.read(rects, threads: options.threads)
+        guard let tiles, tiles.tileCount(for: rects) < tiles.grid.tiles.count else { return nil }
+        // Over the budget, the rows are streamed instead (a band of tiles at a time, the
+        // stream checking what it holds): all the tiles the rectangles touch are held here.
+        let memory = tiles.memory(for: rects, sampleBytes: P.sampleBytes)
+        guard options.maxMemory <= 0 || memory <= options.maxMemory else { return nil }
+        return try tiles.read(rects, threads: options.threads, as: P.self)
     }
 
     func skip(rows: Int) throws(DecodeError) {
         if stream != nil { return stream!.skip(rows: rows) }
+        if deepStream != nil { return deepStream!.skip(rows: rows) }
         next = min(storedSize.height, next + max(0, rows))
     }
 
@@ -432,50 +438,85 @@ final class HEIFDecoder: ImageDecoder {
             width: Int(fz_heif_image_handle_get_width(t)), height: Int(fz_heif_image_handle_get_height(t)))
         try options.checkPixels(size, path: path)
         let image = try Self.decodeInterleaved(
-            t, alpha: alpha, size: size, path: path,
+            t, alpha: alpha, size: size, as: Image.self, path: path,
             mismatch: "libheif's decoded thumbnail does not match its header (\(size))"
         ) { Self.error($0, path: path, header: false) }
         return image.converted(to: pixelFormat)
     }
 
-    /// Decodes `handle` to 8-bit interleaved RGB (RGBA with `alpha`) of `size`, copied out of
-    /// libheif's plane; a plane of another size or depth is `.corrupt` with `mismatch`. The
-    /// embedded-thumbnail and the grid-tile paths share it.
-    static func decodeInterleaved(
-        _ handle: OpaquePointer, alpha: Bool, size: PixelSize, path: String, mismatch: String,
+    /// Decodes `handle` to interleaved RGB (RGBA with `alpha`) of `size`, copied out of
+    /// libheif's plane: at 8 bits (`Image`; 10 and 12 bits rounded by libheif) or at 16
+    /// (`Image16`: libheif's big-endian RRGGBB(AA) with `convert_hdr_to_8bit` off, widened by
+    /// `widened`); a plane of another size or depth is `.corrupt` with `mismatch`. The
+    /// embedded thumbnail, the grid tiles and the whole 16-bit decode share it.
+    static func decodeInterleaved<P: HEIFTilePixels>(
+        _ handle: OpaquePointer, alpha: Bool, size: PixelSize, as type: P.Type, path: String, mismatch: String,
         error: (heif_error) -> DecodeError
-    ) throws(DecodeError) -> Image {
+    ) throws(DecodeError) -> P {
         guard let options = fz_heif_decoding_options_alloc() else {
             throw .readFailed(path: path, reason: "libheif could not allocate decoding options")
         }
         defer { fz_heif_decoding_options_free(options) }
-        options.pointee.convert_hdr_to_8bit = 1
+        let deep = P.sampleBytes == 2
+        options.pointee.convert_hdr_to_8bit = deep ? 0 : 1
+        let chroma =
+            deep
+            ? (alpha ? heif_chroma_interleaved_RRGGBBAA_BE : heif_chroma_interleaved_RRGGBB_BE)
+            : (alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB)
         var img: OpaquePointer?
-        let err = fz_heif_decode_image(
-            handle, &img, heif_colorspace_RGB, alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB,
-            options)
+        let err = fz_heif_decode_image(handle, &img, heif_colorspace_RGB, chroma, options)
         guard err.code == heif_error_Ok, let img else { throw error(err) }
         defer { fz_heif_image_release(img) }
         let format: PixelFormat = alpha ? .rgba : .rgb
+        let rowBytes = size.width * format.channels * P.sampleBytes
         var stride: Int32 = 0
+        let bits = Int(fz_heif_image_get_bits_per_pixel_range(img, heif_channel_interleaved))
         guard let p = fz_heif_image_get_plane_readonly(img, heif_channel_interleaved, &stride),
             Int(fz_heif_image_get_width(img, heif_channel_interleaved)) == size.width,
             Int(fz_heif_image_get_height(img, heif_channel_interleaved)) == size.height,
-            fz_heif_image_get_bits_per_pixel_range(img, heif_channel_interleaved) == 8,
-            Int(stride) >= size.width * format.channels
+            deep ? (9...16).contains(bits) : bits == 8,
+            Int(stride) >= rowBytes
         else { throw .corrupt(path: path, detail: mismatch) }
-        let rowBytes = size.width * format.channels
+        if deep {
+            let samples = widened(p, stride: Int(stride), size: size, channels: format.channels, bits: bits)
+            return P(width: size.width, height: size.height, format: format, samples: samples)
+        }
         var pixels = [UInt8](repeating: 0, count: rowBytes * size.height)
         pixels.withUnsafeMutableBytes { out in
             for y in 0..<size.height {
                 out.baseAddress!.advanced(by: y * rowBytes).copyMemory(from: p + y * Int(stride), byteCount: rowBytes)
             }
         }
-        return Image(width: size.width, height: size.height, format: format, pixels: pixels)
+        return P(width: size.width, height: size.height, format: format, samples: pixels)
+    }
+
+    /// libheif's big-endian samples of `bits` bits (0...2^bits-1; larger values clamped)
+    /// scaled to 0...65535 with rounding, `(v * 65535 + max / 2) / max`, rows packed: the
+    /// one widening of the whole 16-bit decode and the 16-bit tiles.
+    static func widened(
+        _ plane: UnsafePointer<UInt8>, stride: Int, size: PixelSize, channels c: Int, bits: Int
+    ) -> [UInt8] {
+        let maximum = (1 << bits) - 1
+        let rowSamples = size.width * c
+        var out = [UInt8](repeating: 0, count: rowSamples * size.height * 2)
+        out.withUnsafeMutableBufferPointer { o in
+            for y in 0..<size.height {
+                let row = plane + y * stride
+                let d = y * rowSamples * 2
+                for i in 0..<rowSamples {
+                    let v = min(maximum, Int(row[2 * i]) << 8 | Int(row[2 * i + 1]))
+                    let wide = (v * 65535 + maximum / 2) / maximum
+                    o[d + 2 * i] = UInt8(wide >> 8)
+                    o[d + 2 * i + 1] = UInt8(wide & 0xFF)
+                }
+            }
+        }
+        return out
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer, rows: Int) throws(DecodeError) -> Int {
         if stream != nil { return try stream!.read(into: buffer, rows: rows) }
+        if deepStream != nil { return try deepStream!.read(into: buffer, rows: rows) }
         if let deep {
             let n = max(0, min(rows, storedSize.height - next))
             let rowBytes = storedSize.width * pixelFormat.channels * 2

@@ -84,8 +84,9 @@ struct HEIFTileDecoder: @unchecked Sendable {
         return out
     }
 
-    /// Tile `k` decoded to 8-bit interleaved RGB (RGBA with alpha), the tile's full coded size.
-    func decode(tile k: Int) throws(DecodeError) -> Image {
+    /// Tile `k` decoded to interleaved RGB (RGBA with alpha), the tile's full coded size: 8-bit
+    /// (`Image`), or 16-bit (`Image16`, 10 or 12 bits widened as the whole 16-bit decode does).
+    func decode<P: HEIFTilePixels>(tile k: Int, as type: P.Type) throws(DecodeError) -> P {
         let bytes = file(forTile: k)
         let alpha = grid.alphaTiles != nil
         let size = grid.canvas.tile
@@ -102,7 +103,7 @@ struct HEIFTileDecoder: @unchecked Sendable {
         defer { fz_heif_context_free(ctx) }
         // withUnsafeBytes rethrows untyped errors: the closure hands back a Result.
         return try bytes.withUnsafeBytes { raw in
-            Result { () throws(DecodeError) -> Image in
+            Result { () throws(DecodeError) -> P in
                 var err = fz_heif_context_read_from_memory_without_copy(ctx, raw.baseAddress, raw.count, nil)
                 guard err.code == heif_error_Ok else { throw fail(err) }
                 var handle: OpaquePointer?
@@ -110,7 +111,7 @@ struct HEIFTileDecoder: @unchecked Sendable {
                 guard err.code == heif_error_Ok, let handle else { throw fail(err) }
                 defer { fz_heif_image_handle_release(handle) }
                 return try HEIFDecoder.decodeInterleaved(
-                    handle, alpha: alpha, size: size, path: path,
+                    handle, alpha: alpha, size: size, as: P.self, path: path,
                     mismatch: "tile \(k) does not decode to its declared \(size)", error: fail)
             }
         }.get()

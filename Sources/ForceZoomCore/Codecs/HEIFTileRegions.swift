@@ -5,7 +5,8 @@ extension HEIFTileDecoder {
     /// tile at most once (shared between rectangles), several at a time on `threads`
     /// threads, assembled in coded orientation and turned as the grid's transformations say.
     /// - Parameter rects: non-empty rectangles inside the displayed image.
-    func read(_ rects: [PixelRect], threads: Int) throws(DecodeError) -> [Image] {
+    /// - Parameter type: `Image` for 8 bits a sample, `Image16` for 16.
+    func read<P: HEIFTilePixels>(_ rects: [PixelRect], threads: Int, as type: P.Type) throws(DecodeError) -> [P] {
         let canvas = grid.canvas
         var needed: [Int] = []
         var seen: Set<Int> = []
@@ -14,22 +15,22 @@ extension HEIFTileDecoder {
                 needed.append(t)
             }
         }
-        let decoded = try decode(tiles: needed, threads: threads)
+        let decoded = try decode(tiles: needed, threads: threads, as: P.self)
         return rects.map { assemble($0, from: decoded) }
     }
 
     /// Tiles `list`, each decoded once, several at a time on `threads` threads.
-    func decode(tiles list: [Int], threads: Int) throws(DecodeError) -> [Int: Image] {
-        var decoded: [Int: Image] = [:]
+    func decode<P: HEIFTilePixels>(tiles list: [Int], threads: Int, as type: P.Type) throws(DecodeError) -> [Int: P] {
+        var decoded: [Int: P] = [:]
         var failure: DecodeError?
         if threads <= 1 || list.count == 1 {
-            for t in list { decoded[t] = try decode(tile: t) }
+            for t in list { decoded[t] = try decode(tile: t, as: P.self) }
             return decoded
         }
         let job = self
-        WorkerPool<Result<Image, DecodeError>>.run(
+        WorkerPool<Result<P, DecodeError>>.run(
             count: list.count, threads: threads,
-            work: { i in Result { () throws(DecodeError) in try job.decode(tile: list[i]) } },
+            work: { i in Result { () throws(DecodeError) in try job.decode(tile: list[i], as: P.self) } },
             onResult: { i, r in
                 switch r {
                 case .success(let image): decoded[list[i]] = image
@@ -43,18 +44,18 @@ extension HEIFTileDecoder {
 
     /// The displayed rectangle `rect` from its decoded tiles (all the tiles it touches must be
     /// in `decoded`): copied in coded orientation, then turned as the grid's transformations say.
-    func assemble(_ rect: PixelRect, from decoded: [Int: Image]) -> Image {
+    func assemble<P: HEIFTilePixels>(_ rect: PixelRect, from decoded: [Int: P]) -> P {
         let canvas = grid.canvas
         let r = canvas.codedRect(forDisplayed: rect)
         let format: PixelFormat = grid.alphaTiles != nil ? .rgba : .rgb
-        let c = format.channels
-        var out = Image(width: r.width, height: r.height, format: format)
-        out.pixels.withUnsafeMutableBytes { dst in
+        let c = format.channels * P.sampleBytes
+        var out = [UInt8](repeating: 0, count: r.width * r.height * c)
+        out.withUnsafeMutableBytes { dst in
             for t in canvas.tiles(touching: r) {
                 guard let image = decoded[t] else { continue }
                 let place = canvas.rect(ofTile: t)
                 let part = place.intersection(r)
-                image.pixels.withUnsafeBytes { src in
+                image.samples.withUnsafeBytes { src in
                     for y in part.y..<part.maxY {
                         let s = ((y - place.y) * image.width + (part.x - place.x)) * c
                         let d = ((y - r.y) * r.width + (part.x - r.x)) * c
@@ -64,17 +65,19 @@ extension HEIFTileDecoder {
                 }
             }
         }
-        return out.oriented(canvas.orientation)
+        return P(width: r.width, height: r.height, format: format, samples: out).oriented(canvas.orientation)
     }
 
-    /// Bytes the decoded tiles of `rects` hold at once (checked against the memory budget).
-    func memory(for rects: [PixelRect]) -> Int64 {
+    /// Bytes the decoded tiles of `rects` hold at once at `sampleBytes` bytes a sample
+    /// (checked against the memory budget).
+    func memory(for rects: [PixelRect], sampleBytes: Int = 1) -> Int64 {
         let canvas = grid.canvas
         var tiles: Set<Int> = []
         for r in rects { tiles.formUnion(canvas.tiles(touching: canvas.codedRect(forDisplayed: r))) }
-        let perTile = Int64(canvas.tile.area) * Int64(grid.alphaTiles != nil ? 4 : 3)
+        let perTile = Int64(canvas.tile.area) * Int64(grid.alphaTiles != nil ? 4 : 3) * Int64(sampleBytes)
         // Each tile's decoded planes in libheif (about as large again) while it decodes.
-        return Int64(tiles.count) * perTile * 2 + rects.reduce(0) { $0 + Int64($1.width * $1.height) * 8 }
+        let out = rects.reduce(0) { $0 + Int64($1.width * $1.height) * 8 * Int64(sampleBytes) }
+        return Int64(tiles.count) * perTile * 2 + out
     }
 
     /// How many distinct tiles `rects` touch.

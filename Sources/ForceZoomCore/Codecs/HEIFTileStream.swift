@@ -4,8 +4,9 @@ import Geometry
 /// that come from one row of coded tiles (one column, when the grid is shown turned a
 /// quarter), its tiles decoded together on the worker pool (`HEIFTileDecoder.read`). So a
 /// whole decode holds one band and its tiles, not the canvas: a 200 MP grid of 512x512
-/// tiles streams in about 50 MB where libheif's whole decode wants 1.5 GB.
-struct HEIFTileStream {
+/// tiles streams in about 50 MB where libheif's whole decode wants 1.5 GB. `P` is `Image` for
+/// rows of 8-bit samples, `Image16` for 16-bit ones (2 bytes a sample, big-endian).
+struct HEIFTileStream<P: HEIFTilePixels> {
     let tiles: HEIFTileDecoder
     /// The displayed columns delivered.
     let columns: Range<Int>
@@ -14,11 +15,11 @@ struct HEIFTileStream {
     let bands: [Range<Int>]
     /// Bands of tiles decoded ahead of the one read (0: none, one band at a time).
     let ahead: Int
-    private var band: Image?
+    private var band: P?
     private var bandIndex = -1
     private var next = 0
     /// The workers decoding ahead, started on the first read.
-    private var prefetch: HEIFBandPrefetch.Owner?
+    private var prefetch: HEIFBandPrefetch<P>.Owner?
 
     init(tiles: HEIFTileDecoder, columns: Range<Int>, threads: Int, ahead: Int = 2) {
         self.tiles = tiles
@@ -48,8 +49,10 @@ struct HEIFTileStream {
     var memory: Int64 {
         let tallest = bands.map(\.count).max() ?? 0
         let rect = PixelRect(x: columns.lowerBound, y: 0, width: columns.count, height: tallest)
-        let perTile = Int64(tiles.grid.canvas.tile.area) * Int64(tiles.grid.alphaTiles != nil ? 4 : 3)
-        return tiles.memory(for: [rect]) + Int64(ahead * tiles.tileCount(for: [rect])) * perTile
+        let perTile =
+            Int64(tiles.grid.canvas.tile.area) * Int64(tiles.grid.alphaTiles != nil ? 4 : 3) * Int64(P.sampleBytes)
+        return tiles.memory(for: [rect], sampleBytes: P.sampleBytes) + Int64(ahead * tiles.tileCount(for: [rect]))
+            * perTile
     }
 
     /// The displayed rectangle of band `i`.
@@ -58,8 +61,8 @@ struct HEIFTileStream {
     }
 
     /// Band `i`, decoded here or taken from the workers decoding ahead.
-    private mutating func decode(band i: Int) throws(DecodeError) -> Image {
-        guard ahead > 0 else { return try tiles.read([rect(ofBand: i)], threads: threads)[0] }
+    private mutating func decode(band i: Int) throws(DecodeError) -> P {
+        guard ahead > 0 else { return try tiles.read([rect(ofBand: i)], threads: threads, as: P.self)[0] }
         if prefetch == nil {
             let canvas = tiles.grid.canvas
             let lists = bands.indices.map { canvas.tiles(touching: canvas.codedRect(forDisplayed: rect(ofBand: $0))) }
@@ -74,7 +77,7 @@ struct HEIFTileStream {
     /// Reads up to `rows` rows of `columns.count` pixels.
     mutating func read(into buffer: UnsafeMutableRawBufferPointer, rows: Int) throws(DecodeError) -> Int {
         let end = bands.last?.upperBound ?? 0
-        let c = tiles.grid.alphaTiles != nil ? 4 : 3
+        let c = (tiles.grid.alphaTiles != nil ? 4 : 3) * P.sampleBytes
         let rowBytes = columns.count * c
         var done = 0
         while done < rows && next < end {
@@ -86,7 +89,7 @@ struct HEIFTileStream {
             }
             let r = bands[bandIndex]
             let n = min(rows - done, r.upperBound - next)
-            band!.pixels.withUnsafeBytes { src in
+            band!.samples.withUnsafeBytes { src in
                 buffer.baseAddress!.advanced(by: done * rowBytes)
                     .copyMemory(
                         from: src.baseAddress!.advanced(by: (next - r.lowerBound) * rowBytes), byteCount: n * rowBytes)

@@ -73,6 +73,8 @@ protocol ImageDecoder: AnyObject {
     /// Decodes stored rectangles directly, without the row stream, where the format can do
     /// better than rows (the tiles of an HEIF grid); nil: read them from the rows.
     func readRegions(_ rects: [PixelRect]) throws(DecodeError) -> [Image]?
+    /// The same at 16 bits a sample (as `beginDeep` delivers them), for `readStored16`.
+    func readDeepRegions(_ rects: [PixelRect]) throws(DecodeError) -> [Image16]?
 }
 
 extension ImageDecoder {
@@ -84,6 +86,7 @@ extension ImageDecoder {
     var xmp: [UInt8]? { nil }
     var iptc: [UInt8]? { nil }
     func readRegions(_ rects: [PixelRect]) throws(DecodeError) -> [Image]? { nil }
+    func readDeepRegions(_ rects: [PixelRect]) throws(DecodeError) -> [Image16]? { nil }
     var denominators: [Int] { [1] }
     func beginDeep(columns: Range<Int>?) throws(DecodeError) -> RowLayout? { nil }
     func scaledSize(denominator: Int) -> PixelSize { storedSize }

@@ -99,6 +99,14 @@ public final class ImageReader {
     /// Decodes stored-pixel rectangles at full depth (16 bits a sample) in one pass, as
     /// `readStored` does, from an image with `hasDeepSamples`.
     public func readStored16(_ rects: [PixelRect]) throws(DecodeError) -> [Image16] {
+        let bounds = PixelRect(size: header.storedSize)
+        precondition(rects.allSatisfy { !$0.isEmpty && $0.intersection(bounds) == $0 }, "region outside image")
+        // A decoder that reads regions better than rows (the tiles of an HEIF grid).
+        if !rects.isEmpty, let images = try decoder.readDeepRegions(rects) {
+            precondition(!consumed, "an ImageReader decodes once")
+            consumed = true
+            return images
+        }
         let pieces = try readPieces(rects, deep: true)
         return zip(rects, pieces).map {
             Image16(width: $0.width, height: $0.height, format: header.pixelFormat, bytes: $1)

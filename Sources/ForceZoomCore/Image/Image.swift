@@ -82,9 +82,18 @@ public struct Image: Hashable, Sendable {
     /// The image turned upright: the stored image shown as `orientation` says.
     public func oriented(_ orientation: Orientation) -> Image {
         if orientation == .up { return self }
-        let stored = size
+        let upright = orientation.uprightSize(ofStored: size)
+        let out = Self.oriented(pixels, size: size, pixelBytes: format.channels, orientation)
+        return Image(width: upright.width, height: upright.height, format: format, pixels: out)
+    }
+
+    /// Packed pixels of `pixelBytes` bytes each, of an image of `size`, turned upright as
+    /// `orientation` says (shared with `Image16.oriented`, whose pixels are 6 or 8 bytes).
+    static func oriented(_ pixels: [UInt8], size stored: PixelSize, pixelBytes c: Int, _ orientation: Orientation)
+        -> [UInt8]
+    {
+        let width = stored.width
         let upright = orientation.uprightSize(ofStored: stored)
-        let c = format.channels
         var out = [UInt8](repeating: 0, count: pixels.count)
         // Per upright row, the stored pixel walks with a fixed step: compute the start and
         // the step once and copy pixel by pixel.
@@ -122,6 +131,17 @@ public struct Image: Hashable, Sendable {
                 case 1: walk(UInt8.self)
                 case 2: walk(UInt16.self)
                 case 4: walk(UInt32.self)
+                case 8: walk(UInt64.self)
+                case 6:
+                    for _ in 0..<upright.height {
+                        var s = rowStart
+                        for _ in 0..<upright.width {
+                            (dst + d).update(from: src + s, count: 6)
+                            d += 6
+                            s += stepX
+                        }
+                        rowStart += stepY
+                    }
                 default:
                     for _ in 0..<upright.height {
                         var s = rowStart
@@ -137,7 +157,7 @@ public struct Image: Hashable, Sendable {
                 }
             }
         }
-        return Image(width: upright.width, height: upright.height, format: format, pixels: out)
+        return out
     }
 
     /// The same pixels in another format: gray to RGB by copying, RGB to gray by Rec. 601

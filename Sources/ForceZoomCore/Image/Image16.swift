@@ -69,6 +69,14 @@ public struct Image16: Hashable, Sendable {
         }
     }
 
+    /// The image turned upright: the stored image shown as `orientation` says.
+    public func oriented(_ orientation: Orientation) -> Image16 {
+        if orientation == .up { return self }
+        let upright = orientation.uprightSize(ofStored: size)
+        let out = Image.oriented(bytes, size: size, pixelBytes: pixelBytes, orientation)
+        return Image16(width: upright.width, height: upright.height, format: format, bytes: out)
+    }
+
     /// Turned `quarterTurns` times clockwise (negative: anticlockwise).
     public func rotated(quarterTurns: Int) -> Image16 {
         let q = ((quarterTurns % 4) + 4) % 4

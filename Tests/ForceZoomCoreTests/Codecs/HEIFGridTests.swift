@@ -98,7 +98,7 @@ struct HEIFGridTests {
         let size = grid.canvas.displayedSize
         for threads in [1, 2, 3] {
             for skip in [0, size.height / 2 + 3] {
-                var stream = HEIFTileStream(
+                var stream = HEIFTileStream<Image>(
                     tiles: HEIFTileDecoder(grid: grid, file: file, path: name), columns: 0..<size.width,
                     threads: threads, ahead: ahead)
                 #expect(stream.ahead == (threads > 1 ? ahead : 0))
@@ -123,7 +123,7 @@ struct HEIFGridTests {
         for i in grid.tiles[try #require(late.min())].extents[0] { spoilt[i] = 0xFF }
         let bad = try #require(
             try HEIFFileBytes.load(try ImageSource(bytes: spoilt, name: "s.heic"), limit: 1 << 26, path: "s.heic"))
-        var stream = HEIFTileStream(
+        var stream = HEIFTileStream<Image>(
             tiles: HEIFTileDecoder(grid: grid, file: bad, path: "s.heic"), columns: 0..<size.width, threads: 2,
             ahead: ahead)
         let first = stream.bands[0].count
