@@ -58,6 +58,44 @@ struct HEIFGridCLITests {
         #expect(FormatsCLITests.maxDifference(try ImageReader(path: crop).readImage(), want) == 0)
     }
 
+    /// 16-bit crops of 10- and 12-bit grids (at a tile corner, and across tile edges under a
+    /// 1 MiB budget that the whole 16-bit decode of the 1000x760 grid exceeds) and a quarter
+    /// turn (the whole image streamed at 16 bits), checked with pypng against heif-convert's
+    /// 16-bit PNG: it shifts the samples left (v << (16 - bits)), forcezoom widens them,
+    /// (v * 65535 + max / 2) / max, so each output sample is the reference's shifted back and widened.
+    @Test(arguments: [
+        ("deep.heic", 10, ["crop", "--at", "64,64", "--size", "40"], "ref[44 + y][44 * 3 + x]"),
+        (
+            "deep12.heic", 12, ["crop", "--at", "380,500", "--size", "100", "--max-memory", "1"],
+            "ref[450 + y][330 * 3 + x]"
+        ),
+        ("deep.heic", 10, ["transform", "--rotate", "90"], "ref[H - 1 - x // 3][(y * 3) + x % 3]"),
+    ])
+    func sixteenBitReadsOfDeepGridsEqualHeifConvert(_ name: String, _ bits: Int, _ args: [String], _ at: String)
+        throws
+    {
+        let dir = CLI.scratch()
+        let out = FileSystem.join(dir, "d.png")
+        let r = CLI.run([args[0], Self.file(name)] + args.dropFirst() + ["--depth", "16", "-o", out])
+        #expect(r.status == 0, "\(r.stderr)")
+        let report = DepthCLITests.pypng(
+            """
+            w, h, ref, _ = read('\(Self.file(name.replacing(".heic", with: ".ref.png")))')
+            W, H, out, info = read('d.png')
+            assert info['bitdepth'] == 16, info
+            m = (1 << \(bits)) - 1
+            def widen(v):
+                assert v % (1 << (16 - \(bits))) == 0, v
+                return ((v >> (16 - \(bits))) * 65535 + m // 2) // m
+            H = h
+            bad = [(x, y) for y in range(len(out)) for x in range(len(out[0])) if out[y][x] != widen(\(at))]
+            assert not bad, (len(bad), bad[:4])
+            print('ok', W, H)
+            """, in: dir)
+        #expect(report.hasPrefix("ok"), "\(name) \(args): \(report)")
+        _ = CLI.shell("rm -rf \(CLI.quote(dir))")
+    }
+
     @Test func infoShowsTheGrid() throws {
         let text = CLI.run(["info", Self.file("p3.heic")])
         #expect(text.status == 0)
