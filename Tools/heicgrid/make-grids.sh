@@ -16,6 +16,7 @@
 #   wide.heic         16x12 tiles cut to 1000x760: a whole decode needs ~6 MB, a band of tiles < 1 MiB
 #   deep12.heic       12-bit tiles, 16x12 of 64x64 cut to 1000x760, irot 90 (libheif 1.15 mirrors only
 #                     8-bit images, so no imir): a 16-bit whole decode needs ~6 MB, a crop's tiles < 1 MiB
+#   deep-alpha.heic   10-bit RGBA tiles (an alpha grid), irot 270
 #   bad-KIND.heic     KIND = cover, count, size, outside, truncated (heicgrid.py --break)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -58,9 +59,10 @@ if [ ! -f "$stamp" ]; then
   touch "$stamp"
 fi
 # Added after the files above: checked on its own so that they are not remade.
-if [ ! -f "$OUT/deep12.ref.png" ]; then
+if [ ! -f "$OUT/deep12.ref.png" ] || [ ! -f "$OUT/deep-alpha.ref.png" ]; then
   "$PY" $G "$OUT/deep12.heic" --grid 16x12 --tile 64x64 --size 1000x760 --distinct 12 --bits 12 --irot 90
-  heif-convert "$OUT/deep12.heic" "$OUT/deep12.ref.png" >/dev/null
+  "$PY" $G "$OUT/deep-alpha.heic" --grid 4x3 --tile 64x64 --size 250x180 --bits 10 --alpha --irot 270
+  for f in deep12 deep-alpha; do heif-convert "$OUT/$f.heic" "$OUT/$f.ref.png" >/dev/null; done
 fi
 if [ $BENCH = 1 ] && [ ! -f "$OUT/.bench-v2" ]; then
   "$PY" $G "$OUT/grid-12mp.heic" --grid 8x6 --tile 512x512 --size 4032x3024 --distinct 8 --quality 60 --nclx 12,13,6,1

@@ -11,9 +11,10 @@ import Testing
 /// where forcezoom scales them, (v * 65535 + max / 2) / max with max = 2^bits - 1: so every
 /// forcezoom sample is the widening of the reference's sample shifted back right.
 /// Files: Tools/heicgrid/make-grids.sh (deep.heic: 10-bit, 4x3 tiles of 64x64 cut to 250x180;
-/// deep12.heic: 12-bit, 16x12 tiles cut to 1000x760, irot 90).
+/// deep12.heic: 12-bit, 16x12 tiles cut to 1000x760, irot 90; deep-alpha.heic: 10-bit RGBA
+/// with an alpha grid, irot 270).
 struct HEIFGridDeepTests {
-    static let files = [("deep.heic", 10), ("deep12.heic", 12)]
+    static let files = [("deep.heic", 10), ("deep12.heic", 12), ("deep-alpha.heic", 10)]
 
     static func decoder(_ name: String, options: DecodeOptions = DecodeOptions()) throws -> HEIFDecoder {
         try #require(try ImageReader(path: HEIFGridTests.path(name), options: options).decoder as? HEIFDecoder)
