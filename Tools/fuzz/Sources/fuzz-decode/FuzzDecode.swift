@@ -3,11 +3,11 @@ import Geometry
 
 /// libFuzzer's entry point: one input is one file's bytes, taken through everything
 /// forcezoom does to an untrusted image: sniffing, the PNG or JPEG header (and its EXIF
-/// orientation), a one-pass decode of two upright crops (as `crop` does), and a streamed,
-/// DCT-scaled resample of the whole image (as `fit` and `thumb` do), strictly and
-/// leniently, and the colour path (ICC/APP2 reassembly, lcms2 on the embedded profile,
-/// CMYK through it). It returns 0 whatever happens: errors are expected, crashes, hangs and
-/// leaks are the findings.
+/// orientation), a one-pass decode of two upright crops (as `crop` does; at 16 bits too where
+/// the samples are deeper than 8), and a streamed, DCT-scaled resample of the whole image
+/// (as `fit` and `thumb` do), strictly and leniently, and the colour path (ICC/APP2
+/// reassembly, lcms2 on the embedded profile, CMYK through it). It returns 0 whatever
+/// happens: errors are expected, crashes, hangs and leaks are the findings.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDecode(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = size > 0 && data != nil ? Array(UnsafeBufferPointer(start: data, count: size)) : []
@@ -44,6 +44,16 @@ public func fuzzDecode(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         let corner = PixelRect(x: upright.width - 1, y: upright.height - 1, width: 1, height: 1)
         if let images = try? reader.readUpright([square, corner]) {
             precondition(images.count == 2 && images[0].size == square.size, "crop size")
+        }
+        // At 16 bits a sample (`--depth 16`): a 16-bit PNG's rows, a 10- or 12-bit HEIF's
+        // whole decode or its grid's tiles.
+        if reader.hasDeepSamples, let deep = try? ImageReader(bytes: bytes, name: "fuzz", options: options) {
+            let stored = deep.header.storedSize
+            let s = min(side, stored.width, stored.height)
+            let rect = PixelRect(x: stored.width - s, y: y % (stored.height - s + 1), width: s, height: s)
+            if let images = try? deep.readStored16([rect, PixelRect(x: 0, y: 0, width: 1, height: 1)]) {
+                precondition(images.count == 2 && images[0].size == rect.size, "16-bit crop size")
+            }
         }
         guard let again = try? ImageReader(bytes: bytes, name: "fuzz", options: options) else {
             preconditionFailure("the same bytes opened once and not twice")
