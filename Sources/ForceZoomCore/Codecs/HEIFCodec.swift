@@ -42,8 +42,10 @@ public struct HEIFDetails: Hashable, Sendable {
 /// rounded by libheif) with `irot`, `imir` and `clap` applied, then served row by row.
 ///
 /// libheif 1.15 decodes a grid image whole (it has no call to decode one tile of the primary
-/// image), so a crop costs a whole decode. The EXIF orientation is NOT applied: the HEIF and
-/// MIAF specifications make the transformation properties the orientation.
+/// image): a grid forcezoom can read itself goes through its tiles instead (`HEIFTileDecoder`),
+/// crops decoding only the tiles they touch and whole reads streamed a band of tiles at a
+/// time, at 8 bits or (`beginDeep`, `readDeepRegions`) 16. The EXIF orientation is NOT
+/// applied: the HEIF and MIAF specifications make the transformation properties the orientation.
 final class HEIFDecoder: ImageDecoder {
     static let registration = InputFormatInfo(
         format: .heif, names: ["HEIF/HEIC", "AVIF"], extensions: ["heic", "heif", "hif", "avif"],
