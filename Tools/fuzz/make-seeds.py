@@ -30,6 +30,7 @@ cmyk.save(os.path.join(out, "cmyk-rgbprofile.jpg"), icc_profile=srgb, quality=90
 for f in ("p3.icc", "p3.png", "ref.png"):
     os.remove(os.path.join(out, f))
 grids = os.path.join(here, "..", "..", ".cache", "heicgrid")
-for name in ("orient-90-1.heic", "clap-90.heic", "alpha.heic", "deep.heic", "deep-alpha.heic", "grid.avif", "bad-size.heic"):
+for name in ("orient-90-1.heic", "clap-90.heic", "alpha.heic", "deep.heic", "deep-alpha.heic", "grid.avif",
+             "bad-size.heic"):
     if os.path.exists(os.path.join(grids, name)):
         shutil.copy(os.path.join(grids, name), os.path.join(out, "grid-" + name))
