@@ -446,6 +446,32 @@ final class HEIFDecoder: ImageDecoder {
         return image.converted(to: pixelFormat)
     }
 
+    /// The primary item of a whole HEIF file held in `bytes` (a grid's tile as a one-item file,
+    /// `HEIFTileDecoder.file(forTile:)`), decoded as `decodeInterleaved` does; its context and
+    /// handle live inside this call.
+    static func decodeSingleItem<P: HEIFTilePixels>(
+        _ bytes: [UInt8], alpha: Bool, size: PixelSize, as type: P.Type, path: String, mismatch: String,
+        error: (heif_error) -> DecodeError
+    ) throws(DecodeError) -> P {
+        guard let ctx = fz_heif_context_alloc() else {
+            throw .readFailed(path: path, reason: "libheif could not allocate a context")
+        }
+        defer { fz_heif_context_free(ctx) }
+        // withUnsafeBytes rethrows untyped errors: the closure hands back a Result.
+        return try bytes.withUnsafeBytes { raw in
+            Result { () throws(DecodeError) -> P in
+                var err = fz_heif_context_read_from_memory_without_copy(ctx, raw.baseAddress, raw.count, nil)
+                guard err.code == heif_error_Ok else { throw error(err) }
+                var handle: OpaquePointer?
+                err = fz_heif_context_get_primary_image_handle(ctx, &handle)
+                guard err.code == heif_error_Ok, let handle else { throw error(err) }
+                defer { fz_heif_image_handle_release(handle) }
+                return try decodeInterleaved(
+                    handle, alpha: alpha, size: size, as: P.self, path: path, mismatch: mismatch, error: error)
+            }
+        }.get()
+    }
+
     /// Decodes `handle` to interleaved RGB (RGBA with `alpha`) of `size`, copied out of
     /// libheif's plane: at 8 bits (`Image`; 10 and 12 bits rounded by libheif) or at 16
     /// (`Image16`: libheif's big-endian RRGGBB(AA) with `convert_hdr_to_8bit` off, widened by

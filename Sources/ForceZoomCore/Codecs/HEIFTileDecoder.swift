@@ -1,8 +1,6 @@
-// The second Swift file holding libheif pointers (HEIFCodec.swift is the first): the tile
-// path is kept apart while the whole-image decoder changes under other work; each pointer
-// here lives inside one call.
+// libheif's types (heif_error) but none of its pointers: the one-tile file built here is
+// decoded by HEIFDecoder.decodeSingleItem in HEIFCodec.swift, the file that owns them.
 import CHeif
-import FZShims
 import Geometry
 
 #if canImport(Glibc)
@@ -97,23 +95,8 @@ struct HEIFTileDecoder: @unchecked Sendable {
             return e.subcode == heif_suberror_End_of_data
                 ? .truncated(path: path, detail: message) : .corrupt(path: path, detail: message)
         }
-        guard let ctx = fz_heif_context_alloc() else {
-            throw .readFailed(path: path, reason: "libheif could not allocate a context")
-        }
-        defer { fz_heif_context_free(ctx) }
-        // withUnsafeBytes rethrows untyped errors: the closure hands back a Result.
-        return try bytes.withUnsafeBytes { raw in
-            Result { () throws(DecodeError) -> P in
-                var err = fz_heif_context_read_from_memory_without_copy(ctx, raw.baseAddress, raw.count, nil)
-                guard err.code == heif_error_Ok else { throw fail(err) }
-                var handle: OpaquePointer?
-                err = fz_heif_context_get_primary_image_handle(ctx, &handle)
-                guard err.code == heif_error_Ok, let handle else { throw fail(err) }
-                defer { fz_heif_image_handle_release(handle) }
-                return try HEIFDecoder.decodeInterleaved(
-                    handle, alpha: alpha, size: size, as: P.self, path: path,
-                    mismatch: "tile \(k) does not decode to its declared \(size)", error: fail)
-            }
-        }.get()
+        return try HEIFDecoder.decodeSingleItem(
+            bytes, alpha: alpha, size: size, as: P.self, path: path,
+            mismatch: "tile \(k) does not decode to its declared \(size)", error: fail)
     }
 }
