@@ -1131,6 +1131,30 @@ def targets(tasks, png):
         vp = next((t for t in png["tools"] if t.name.startswith("vips crop (default") and t.bytes), None)
         add("7. PNG bytes, 2.96 MP region: forcezoom default / vips default", fz.bytes / vp.bytes if fz and vp else None, 1.10, False,
             lambda v: f"{v:.3f}")
+    # Issue 25: HEIC grids (tile-aware crops, streamed whole decodes).
+    mb = lambda v: f"{v:.1f} MB"
+    for tid, label, need in (("g12", "12 MP", 8.0), ("g48", "48 MP", 20.0), ("g200", "200 MP", 40.0)):
+        if tid in get:
+            fz = next((t for t in get[tid].tools if t.kind == "fz" and t.times), None)
+            vp = next((t for t in get[tid].tools if t.name == "vips crop" and t.times), None)
+            add(f"{tid}. 400 px crop of a {label} HEIC grid: speed-up over vips crop",
+                vp.median / fz.median if fz and vp else None, need, True, times)
+            add(f"{tid}. 400 px crop of a {label} HEIC grid: peak RSS, MB",
+                fz.rss_kb / 1024 if fz and fz.rss_kb else None, 64, False, mb)
+    if "gt12" in get:
+        fz = next((t for t in get["gt12"].tools if t.kind == "fz" and t.times), None)
+        vp = next((t for t in get["gt12"].tools if t.name == "vipsthumbnail" and t.times), None)
+        add("gt12. 256 px thumbnail of a 12 MP HEIC grid, --no-embedded-thumbnail: speed-up over vipsthumbnail",
+            vp.median / fz.median if fz and vp else None, 1.7, True, times)
+    if "gt200" in get:
+        fz = next((t for t in get["gt200"].tools if t.kind == "fz" and t.times), None)
+        add("gt200. 256 px thumbnail of a 200 MP HEIC grid, default limits: peak RSS, MB",
+            fz.rss_kb / 1024 if fz and fz.rss_kb else None, 256, False, mb)
+    if "gf12" in get:
+        fz = next((t for t in get["gf12"].tools if t.kind == "fz" and t.times), None)
+        vp = next((t for t in get["gf12"].tools if t.kind == "peer" and t.times), None)
+        add("gf12. fit of a 12 MP HEIC grid to 1170x2532: speed-up over vips thumbnail + rot + gravity",
+            vp.median / fz.median if fz and vp else None, 2.0, True, times)
     noisy = [f"{t.id} ({t.others:.0%})" for t in tasks if t.others is not None and t.others >= 0.15]
     warn = (f"**Noisy:** other processes used at least 15% of the CPUs while these tasks were timed: {', '.join(noisy)}; "
             "re-run on a quiet machine before trusting their ratios.\n") if noisy else ""
