@@ -1044,6 +1044,8 @@ def targets(tasks, png):
         rows.append(f"| {name} | {show(target)} | {'-' if measured is None else show(measured)} | {v} {by} |")
 
     times = lambda v: f"{v:.3f}x"
+    # The first timed tool of task `tid` that `test` accepts.
+    timed = lambda tid, test: next((t for t in get[tid].tools if test(t) and t.times), None)
     if "1" in get:
         fz, best, floors = summarize(get["1"])
         add("1. crop 20 MP JPEG: speed-up over fastest peer", best.median / fz.median if fz and best else None, 3.0, True, times)
@@ -1101,8 +1103,7 @@ def targets(tasks, png):
             times)
     for tid, what in (("11", "HEIC"), ("12", "WebP")):
         if tid in get:
-            fz = next((t for t in get[tid].tools if t.kind == "fz" and t.times), None)
-            vp = next((t for t in get[tid].tools if t.name == "vips crop" and t.times), None)
+            fz, vp = timed(tid, lambda t: t.kind == "fz"), timed(tid, lambda t: t.name == "vips crop")
             add(f"{tid}. crop 12 MP {what}: speed-up over vips crop", vp.median / fz.median if fz and vp else None, 1.0, True, times)
             if fz and fz.rss_kb and vp and vp.rss_kb:
                 add(f"{tid}. crop 12 MP {what}: peak RSS / vips crop's ({fmt_mb(vp.rss_kb)} MB)", fz.rss_kb / vp.rss_kb, 1.0, False,
@@ -1135,26 +1136,23 @@ def targets(tasks, png):
     mb = lambda v: f"{v:.1f} MB"
     for tid, label, need in (("g12", "12 MP", 8.0), ("g48", "48 MP", 20.0), ("g200", "200 MP", 40.0)):
         if tid in get:
-            fz = next((t for t in get[tid].tools if t.kind == "fz" and t.times), None)
-            vp = next((t for t in get[tid].tools if t.name == "vips crop" and t.times), None)
+            fz, vp = timed(tid, lambda t: t.kind == "fz"), timed(tid, lambda t: t.name == "vips crop")
             add(f"{tid}. 400 px crop of a {label} HEIC grid: speed-up over vips crop",
                 vp.median / fz.median if fz and vp else None, need, True, times)
             add(f"{tid}. 400 px crop of a {label} HEIC grid: peak RSS, MB",
                 fz.rss_kb / 1024 if fz and fz.rss_kb else None, 64, False, mb)
-    if "gt12" in get:
-        fz = next((t for t in get["gt12"].tools if t.kind == "fz" and t.times), None)
-        vp = next((t for t in get["gt12"].tools if t.name == "vipsthumbnail" and t.times), None)
-        add("gt12. 256 px thumbnail of a 12 MP HEIC grid, --no-embedded-thumbnail: speed-up over vipsthumbnail",
-            vp.median / fz.median if fz and vp else None, 1.7, True, times)
+    for tid, what, peer, need in (
+            ("gt12", "256 px thumbnail of a 12 MP HEIC grid, --no-embedded-thumbnail: speed-up over vipsthumbnail",
+             lambda t: t.name == "vipsthumbnail", 1.7),
+            ("gf12", "fit of a 12 MP HEIC grid to 1170x2532: speed-up over vips thumbnail + rot + gravity",
+             lambda t: t.kind == "peer", 2.0)):
+        if tid in get:
+            fz, vp = timed(tid, lambda t: t.kind == "fz"), timed(tid, peer)
+            add(f"{tid}. {what}", vp.median / fz.median if fz and vp else None, need, True, times)
     if "gt200" in get:
-        fz = next((t for t in get["gt200"].tools if t.kind == "fz" and t.times), None)
+        fz = timed("gt200", lambda t: t.kind == "fz")
         add("gt200. 256 px thumbnail of a 200 MP HEIC grid, default limits: peak RSS, MB",
             fz.rss_kb / 1024 if fz and fz.rss_kb else None, 256, False, mb)
-    if "gf12" in get:
-        fz = next((t for t in get["gf12"].tools if t.kind == "fz" and t.times), None)
-        vp = next((t for t in get["gf12"].tools if t.kind == "peer" and t.times), None)
-        add("gf12. fit of a 12 MP HEIC grid to 1170x2532: speed-up over vips thumbnail + rot + gravity",
-            vp.median / fz.median if fz and vp else None, 2.0, True, times)
     noisy = [f"{t.id} ({t.others:.0%})" for t in tasks if t.others is not None and t.others >= 0.15]
     warn = (f"**Noisy:** other processes used at least 15% of the CPUs while these tasks were timed: {', '.join(noisy)}; "
             "re-run on a quiet machine before trusting their ratios.\n") if noisy else ""

@@ -78,12 +78,10 @@ final class HEIFBandPrefetch<P: HEIFTilePixels>: @unchecked Sendable {
             }
             monitor.broadcast()
             while pending[i] > 0 && !stopping { monitor.wait() }
-            let wanted = Set(bands[i])
             var out: [Int: P] = [:]
             var failure: DecodeError?
-            for (t, image) in decoded where wanted.contains(t) { out[t] = image }
             for t in bands[i] {
-                decoded[t] = nil
+                out[t] = decoded.removeValue(forKey: t)
                 if failure == nil, let e = failures[t] { failure = e }
             }
             for b in bands[..<i] { for t in b { decoded[t] = nil } }

@@ -7,15 +7,7 @@ extension HEIFTileDecoder {
     /// - Parameter rects: non-empty rectangles inside the displayed image.
     /// - Parameter type: `Image` for 8 bits a sample, `Image16` for 16.
     func read<P: HEIFTilePixels>(_ rects: [PixelRect], threads: Int, as type: P.Type) throws(DecodeError) -> [P] {
-        let canvas = grid.canvas
-        var needed: [Int] = []
-        var seen: Set<Int> = []
-        for r in rects {
-            for t in canvas.tiles(touching: canvas.codedRect(forDisplayed: r)) where seen.insert(t).inserted {
-                needed.append(t)
-            }
-        }
-        let decoded = try decode(tiles: needed, threads: threads, as: P.self)
+        let decoded = try decode(tiles: tiles(for: rects), threads: threads, as: P.self)
         return rects.map { assemble($0, from: decoded) }
     }
 
@@ -47,7 +39,6 @@ extension HEIFTileDecoder {
     func assemble<P: HEIFTilePixels>(_ rect: PixelRect, from decoded: [Int: P]) -> P {
         let canvas = grid.canvas
         let r = canvas.codedRect(forDisplayed: rect)
-        let format: PixelFormat = grid.alphaTiles != nil ? .rgba : .rgb
         let c = format.channels * P.sampleBytes
         var out = [UInt8](repeating: 0, count: r.width * r.height * c)
         out.withUnsafeMutableBytes { dst in
@@ -68,23 +59,35 @@ extension HEIFTileDecoder {
         return P(width: r.width, height: r.height, format: format, samples: out).oriented(canvas.orientation)
     }
 
+    /// The tiles `rects` touch, each once, in the order the rectangles first touch them.
+    func tiles(for rects: [PixelRect]) -> [Int] {
+        let canvas = grid.canvas
+        var needed: [Int] = []
+        var seen: Set<Int> = []
+        for r in rects {
+            for t in canvas.tiles(touching: canvas.codedRect(forDisplayed: r)) where seen.insert(t).inserted {
+                needed.append(t)
+            }
+        }
+        return needed
+    }
+
+    /// The decoded tiles' pixel format: RGBA when the grid has an alpha grid.
+    var format: PixelFormat { grid.alphaTiles != nil ? .rgba : .rgb }
+
+    /// Bytes one decoded tile holds at `sampleBytes` bytes a sample.
+    func tileBytes(sampleBytes: Int) -> Int64 {
+        Int64(grid.canvas.tile.area) * Int64(format.channels) * Int64(sampleBytes)
+    }
+
     /// Bytes the decoded tiles of `rects` hold at once at `sampleBytes` bytes a sample
     /// (checked against the memory budget).
     func memory(for rects: [PixelRect], sampleBytes: Int = 1) -> Int64 {
-        let canvas = grid.canvas
-        var tiles: Set<Int> = []
-        for r in rects { tiles.formUnion(canvas.tiles(touching: canvas.codedRect(forDisplayed: r))) }
-        let perTile = Int64(canvas.tile.area) * Int64(grid.alphaTiles != nil ? 4 : 3) * Int64(sampleBytes)
         // Each tile's decoded planes in libheif (about as large again) while it decodes.
         let out = rects.reduce(0) { $0 + Int64($1.width * $1.height) * 8 * Int64(sampleBytes) }
-        return Int64(tiles.count) * perTile * 2 + out
+        return Int64(tileCount(for: rects)) * tileBytes(sampleBytes: sampleBytes) * 2 + out
     }
 
     /// How many distinct tiles `rects` touch.
-    func tileCount(for rects: [PixelRect]) -> Int {
-        let canvas = grid.canvas
-        var tiles: Set<Int> = []
-        for r in rects { tiles.formUnion(canvas.tiles(touching: canvas.codedRect(forDisplayed: r))) }
-        return tiles.count
-    }
+    func tileCount(for rects: [PixelRect]) -> Int { tiles(for: rects).count }
 }

@@ -2,9 +2,11 @@ import Geometry
 
 /// The rows of a grid image, as shown, decoded a band at a time: a band is the displayed rows
 /// that come from one row of coded tiles (one column, when the grid is shown turned a
-/// quarter), its tiles decoded together on the worker pool (`HEIFTileDecoder.read`). So a
-/// whole decode holds one band and its tiles, not the canvas: a 200 MP grid of 512x512
-/// tiles streams in about 50 MB where libheif's whole decode wants 1.5 GB. `P` is `Image` for
+/// quarter). With more than one thread, worker threads decode the tiles of the next `ahead`
+/// bands while a band is read (`HEIFBandPrefetch`); with one, each band is decoded when it is
+/// reached (`HEIFTileDecoder.read`). So a whole decode holds a few bands of tiles, not the
+/// canvas: a 200 MP grid of 512x512 tiles streams in under 80 MB where libheif's whole decode
+/// wants 1.5 GB. `P` is `Image` for
 /// rows of 8-bit samples, `Image16` for 16-bit ones (2 bytes a sample, big-endian).
 struct HEIFTileStream<P: HEIFTilePixels> {
     let tiles: HEIFTileDecoder
@@ -49,10 +51,8 @@ struct HEIFTileStream<P: HEIFTilePixels> {
     var memory: Int64 {
         let tallest = bands.map(\.count).max() ?? 0
         let rect = PixelRect(x: columns.lowerBound, y: 0, width: columns.count, height: tallest)
-        let perTile =
-            Int64(tiles.grid.canvas.tile.area) * Int64(tiles.grid.alphaTiles != nil ? 4 : 3) * Int64(P.sampleBytes)
-        return tiles.memory(for: [rect], sampleBytes: P.sampleBytes) + Int64(ahead * tiles.tileCount(for: [rect]))
-            * perTile
+        return tiles.memory(for: [rect], sampleBytes: P.sampleBytes)
+            + Int64(ahead * tiles.tileCount(for: [rect])) * tiles.tileBytes(sampleBytes: P.sampleBytes)
     }
 
     /// The displayed rectangle of band `i`.
@@ -64,8 +64,7 @@ struct HEIFTileStream<P: HEIFTilePixels> {
     private mutating func decode(band i: Int) throws(DecodeError) -> P {
         guard ahead > 0 else { return try tiles.read([rect(ofBand: i)], threads: threads, as: P.self)[0] }
         if prefetch == nil {
-            let canvas = tiles.grid.canvas
-            let lists = bands.indices.map { canvas.tiles(touching: canvas.codedRect(forDisplayed: rect(ofBand: $0))) }
+            let lists = bands.indices.map { tiles.tiles(for: [rect(ofBand: $0)]) }
             prefetch = HEIFBandPrefetch.Owner(
                 HEIFBandPrefetch(tiles: tiles, bands: lists, threads: threads, ahead: ahead))
         }
@@ -77,7 +76,7 @@ struct HEIFTileStream<P: HEIFTilePixels> {
     /// Reads up to `rows` rows of `columns.count` pixels.
     mutating func read(into buffer: UnsafeMutableRawBufferPointer, rows: Int) throws(DecodeError) -> Int {
         let end = bands.last?.upperBound ?? 0
-        let c = (tiles.grid.alphaTiles != nil ? 4 : 3) * P.sampleBytes
+        let c = tiles.format.channels * P.sampleBytes
         let rowBytes = columns.count * c
         var done = 0
         while done < rows && next < end {
