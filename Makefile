@@ -87,14 +87,14 @@ release: deps ## Release build, Swift stdlib linked statically (.build/release/f
 	@$(FZ) --version >/dev/null && echo "built $(FZ) ($$($(FZ) --version))"
 
 # swift-format ships with the toolchain (`swift format`); .swift-format holds the house style.
-# lint also checks the folder layering of ForceZoomCore (Tools/lint/layers.py).
+# The layers need no lint of their own: they are SwiftPM targets, so the compiler refuses
+# an import a target does not declare (README, "Structure").
 FORMAT_PATHS := Sources Tests Tools/fuzz/Sources Package.swift
 format: ## Reformat the Swift sources in place with swift-format
 	$(SWIFT) format format --in-place --parallel --recursive $(FORMAT_PATHS)
 
-lint: ## swift-format lint (strict) and the folder layering check
+lint: ## swift-format lint (strict)
 	$(SWIFT) format lint --strict --parallel --recursive $(FORMAT_PATHS)
-	python3 Tools/lint/layers.py
 
 # `make cluster-test`: a one-machine Slurm cluster (Debian's slurm-wlm and munge, no systemd)
 # runs Tools/cluster/thumbs.sbatch, the README's recipe, as job arrays: outputs identical to
@@ -143,20 +143,20 @@ hostile: ## Regenerate Fixtures/hostile/ (crafted broken and bomb files; byte-id
 # No --parallel by default: swift-testing already runs tests concurrently, and XCTest's
 # process-level --parallel has not been shown reliable here. Opt in: make test TEST_FLAGS=--parallel
 TEST_FLAGS ?=
-# The CLI tests run twice: against the debug binary, then against the release binary (the
+# The end-to-end tests run twice: against the debug binary, then against the release binary (the
 # configuration users run: Swift's checks kept, no -Ounchecked); ArgumentLimitTests always
 # runs the release one (FORCEZOOM_RELEASE_BIN).
 test: deps conformance photos formats heicgrids ## Build and run all tests (fetches test data first)
 	$(SWIFT) build
 	$(SWIFT) build $(RELEASE_FLAGS)
 	FORCEZOOM_BIN=$(abspath $(FZ_DEBUG)) FORCEZOOM_RELEASE_BIN=$(abspath $(FZ)) $(SWIFT) test $(TEST_FLAGS)
-	FORCEZOOM_BIN=$(abspath $(FZ)) $(SWIFT) test --skip-build --filter ForceZoomCLITests $(TEST_FLAGS)
+	FORCEZOOM_BIN=$(abspath $(FZ)) $(SWIFT) test --skip-build --filter EndToEndTests $(TEST_FLAGS)
 
 # The whole suite under AddressSanitizer (with LeakSanitizer) and UndefinedBehaviorSanitizer
 # (for the C shims; Swift's own checks trap anyway), in its own build folder. The CLI tests
 # run the sanitized binary, so a leak or overflow in any run fails the test that made it.
 # FORCEZOOM_SANITIZED widens the hostile-input time and memory limits (ASan's shadow
-# memory and slower code), see Tests/ForceZoomCLITests/HostileInputTests.swift.
+# memory and slower code), see Tests/EndToEndTests/HostileInputTests.swift.
 SANITIZE_FLAGS := --scratch-path .build-asan --sanitize=address -Xcc -fsanitize=undefined -Xcc -fno-sanitize-recover=undefined
 SANITIZE_ENV   := ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
                   LSAN_OPTIONS=suppressions=$(abspath Tools/sanitize/lsan.supp):print_suppressions=0 \
@@ -167,7 +167,7 @@ test-sanitize: deps conformance photos formats heicgrids ## Build and run all te
 
 # libFuzzer over the decode path (Tools/fuzz/): sniff, header, EXIF, crops, resample.
 # SwiftPM's --sanitize=fuzzer links libFuzzer's main but instruments only C targets and the
-# executable; -Xswiftc -sanitize=fuzzer adds coverage to ForceZoomCore too. -O: Swift's
+# executable; -Xswiftc -sanitize=fuzzer adds coverage to the Swift layers too. -O: Swift's
 # checks stay on (the release build's -Ounchecked would hide overflow traps). The target caps
 # images at 4 MP and 64 MiB, so any single malloc over 512 MiB is a finding.
 # New inputs go to .cache/fuzz/corpus, crashes/hangs/leaks to .cache/fuzz/artifacts/;

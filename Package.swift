@@ -1,17 +1,20 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The shims are C the hot paths call (PNG filters, deflate bands): optimised in every build.
+let shimFlags: [CSetting] = [.unsafeFlags(["-O2"])]
+
 let package = Package(
     name: "forcezoom",
     products: [
-        // The binary is the product. ForceZoomCore is a target only: its API serves the
+        // The binary is the product. The FZ* layers are targets only: their API serves the
         // command line and is not offered to other packages (README, "Structure").
         .executable(name: "forcezoom", targets: ["forcezoom"])
     ]
         // The fuzz harness (Tools/fuzz, a package of its own so this one never links
-        // libFuzzer) links the core; `make fuzz` sets FORCEZOOM_FUZZ=1 to expose it.
+        // libFuzzer) links the codecs; `make fuzz` sets FORCEZOOM_FUZZ=1 to expose them.
         + (Context.environment["FORCEZOOM_FUZZ"] == "1"
-            ? [.library(name: "ForceZoomCore", targets: ["ForceZoomCore"])] : []),
+            ? [.library(name: "FZCodecs", targets: ["FZImage", "FZCodecs"])] : []),
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],
@@ -46,7 +49,7 @@ let package = Package(
         ),
         .systemLibrary(
             // Headers only: forcezoom does not link libheif but opens it on first use
-            // (FZShims/fz_heif_loader.c), so runs without HEIF do not load its codecs.
+            // (CFZHeif/fz_heif_loader.c), so runs without HEIF do not load its codecs.
             name: "CHeif",
             providers: [.apt(["libheif-dev"])]
         ),
@@ -55,25 +58,69 @@ let package = Package(
             pkgConfig: "lcms2",
             providers: [.apt(["liblcms2-dev"])]
         ),
-        // The C shims: every libpng/libjpeg call that can longjmp runs here, under setjmp;
-        // lcms2's error handler too.
+        // The C shims, one per library as swift-nio's CNIO* targets: every libpng/libjpeg call
+        // that can longjmp runs in C, under setjmp, and returns a status (fz_common.h says why);
+        // lcms2's error handler and libheif's loader too. A Swift target imports only the shim
+        // of the library it uses, so Support never sees libpng's headers.
+        .target(name: "CFZCommon"),
+        .target(name: "CFZPNG", dependencies: ["CFZCommon", "CPNG"], cSettings: shimFlags),
+        // fz_jpeg.c converts CMYK through the colour shim (lcms2) while libjpeg decodes.
         .target(
-            name: "FZShims",
-            dependencies: ["CPNG", "CJPEG", "CTurboJPEG", "CZlib", "CLCMS2", "CHeif"],
-            cSettings: [.unsafeFlags(["-O2"])]
+            name: "CFZJPEG",
+            dependencies: ["CFZCommon", "CFZColor", "CJPEG", "CTurboJPEG"],
+            cSettings: shimFlags
         ),
+        .target(name: "CFZDeflate", dependencies: ["CFZCommon", "CZlib"], cSettings: shimFlags),
+        .target(name: "CFZColor", dependencies: ["CFZCommon", "CLCMS2"], cSettings: shimFlags),
+        .target(name: "CFZHeif", dependencies: ["CHeif"], cSettings: shimFlags),
+        // Signals, temp-output cleanup and the terminal's raw mode: async-signal-safe C.
+        .target(name: "CFZProcess", cSettings: shimFlags),
+
+        // The Swift layers, bottom up; each imports only what it declares here (README,
+        // "Structure" draws the graph).
         // Placement, fitting and timing maths: the standard library and libm only.
         .target(name: "Geometry"),
+        // Files, paths, outputs, signals, threads, the budget, JSON, digests.
+        .target(name: "FZSystem", dependencies: ["Geometry", "CFZProcess"]),
+        // Pixels in memory and their colour (lcms2 through CFZColor).
+        .target(name: "FZImage", dependencies: ["Geometry", "FZSystem", "CFZColor"]),
+        // The format registries, decoders, encoders and metadata, one folder per library.
         .target(
-            name: "ForceZoomCore",
-            dependencies: ["Geometry", "FZShims", "CZlib", "CWebP", "CHeif"],
+            name: "FZCodecs",
+            dependencies: [
+                "Geometry", "FZSystem", "FZImage", "CFZPNG", "CFZJPEG", "CFZDeflate", "CFZHeif", "CFZProcess", "CJPEG",
+                "CZlib", "CWebP", "CHeif",
+            ]
+        ),
+        // Drawing, resampling and rendering in one module, so the hot loops inline across them.
+        .target(name: "FZRender", dependencies: ["Geometry", "FZSystem", "FZImage", "FZCodecs"]),
+        .target(name: "FZCompare", dependencies: ["Geometry", "FZSystem", "FZImage", "FZCodecs"]),
+        .target(
+            name: "FZThumbnails",
+            dependencies: ["Geometry", "FZSystem", "FZImage", "FZCodecs", "FZRender"]
+        ),
+        .target(
+            name: "FZTerminal",
+            dependencies: ["Geometry", "FZSystem", "FZImage", "FZCodecs", "FZRender", "CFZProcess"]
+        ),
+        .target(
+            name: "FZFixtures",
+            dependencies: ["Geometry", "FZSystem", "FZImage", "FZCodecs", "FZRender"]
+        ),
+        // One operation per command: read, render, write.
+        .target(
+            name: "FZOperations",
+            dependencies: [
+                "Geometry", "FZSystem", "FZImage", "FZCodecs", "FZRender", "FZCompare",
+                "FZThumbnails", "FZTerminal", "FZFixtures",
+            ]
         ),
         // The subcommands, their options and validation: a library, so tests parse in process.
         .target(
             name: "ForceZoomCLI",
             dependencies: [
                 "Geometry",
-                "ForceZoomCore",
+                "FZOperations",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -81,18 +128,39 @@ let package = Package(
             name: "forcezoom",
             dependencies: ["ForceZoomCLI"]
         ),
-        .testTarget(
-            name: "ForceZoomCoreTests",
-            dependencies: ["Geometry", "ForceZoomCore"]
+        // Tests mirror the targets: one test target per layer, the CLI's in-process parsing
+        // tests, and the end-to-end tests that run the built binary. Shared helpers (running
+        // the binary, the README's examples, test data paths) live in TestSupport.
+        .target(
+            name: "TestSupport",
+            dependencies: ["FZSystem", "FZImage", "FZCodecs"],
+            path: "Tests/TestSupport"
         ),
+        .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
+        .testTarget(name: "FZSystemTests", dependencies: ["FZCodecs", "FZSystem"]),
+        .testTarget(name: "FZImageTests", dependencies: ["FZImage", "Geometry"]),
+        .testTarget(
+            name: "FZCodecsTests",
+            dependencies: ["FZCodecs", "FZFixtures", "FZImage", "FZSystem", "Geometry", "TestSupport"]),
+        .testTarget(
+            name: "FZRenderTests",
+            dependencies: ["FZCodecs", "FZFixtures", "FZImage", "FZRender", "FZSystem", "Geometry", "TestSupport"]),
+        .testTarget(
+            name: "FZTerminalTests",
+            dependencies: ["FZCodecs", "FZImage", "FZSystem", "FZTerminal", "Geometry", "TestSupport"]),
+        .testTarget(
+            name: "FZThumbnailsTests",
+            dependencies: ["FZCodecs", "FZImage", "FZSystem", "FZThumbnails", "Geometry", "TestSupport"]),
+        .testTarget(
+            name: "FZFixturesTests", dependencies: ["FZCodecs", "FZFixtures", "FZImage", "Geometry", "TestSupport"]),
         .testTarget(
             name: "ForceZoomCLITests",
             dependencies: [
-                "Geometry",
-                "ForceZoomCore",
-                "ForceZoomCLI",
+                "Geometry", "ForceZoomCLI", "FZSystem", "FZThumbnails", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["FZCodecs", "FZImage", "FZSystem", "Geometry", "TestSupport"]),
     ]
 )

@@ -12,7 +12,7 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "fuzz-decode",
-            dependencies: [.product(name: "ForceZoomCore", package: "forcezoom")],
+            dependencies: [.product(name: "FZCodecs", package: "forcezoom")],
             // libFuzzer supplies main(); the target only defines LLVMFuzzerTestOneInput.
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),

@@ -6,7 +6,7 @@ command's schema (JSON Schema draft 2020-12, python3-jsonschema), and carry sche
 
 Usage: check_json.py SCHEMA.json < output.jsonl
 Exit 0 when every line passes; else 1, the first problem on standard error.
-The CLI tests run it on every --json output they see (Tests/ForceZoomCLITests/CLIRunner.swift).
+The CLI tests run it on every --json output they see (Tests/TestSupport/CLIRunner.swift).
 """
 
 import json

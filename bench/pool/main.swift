@@ -1,5 +1,5 @@
 // WorkerPool against a width-limited TaskGroup (bench/notes.md). Build and run:
-//   swiftc -O -parse-as-library bench/pool/main.swift Sources/ForceZoomCore/Support/WorkerPool.swift -o /tmp/poolbench && /tmp/poolbench
+//   swiftc -O -parse-as-library bench/pool/main.swift Sources/FZSystem/Threads/WorkerPool.swift -o /tmp/poolbench && /tmp/poolbench
 import Glibc
 
 @inline(never) func spin(_ iterations: Int, _ seed: Int) -> Int {

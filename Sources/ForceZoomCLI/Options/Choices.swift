@@ -1,5 +1,13 @@
 import ArgumentParser
-import ForceZoomCore
+import FZCodecs
+import FZCompare
+import FZFixtures
+import FZImage
+import FZOperations
+import FZRender
+import FZSystem
+import FZTerminal
+import FZThumbnails
 import Geometry
 
 // The core's closed sets of names, parsed by the argument parser itself: a wrong name is a

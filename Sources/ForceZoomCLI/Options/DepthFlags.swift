@@ -1,5 +1,13 @@
 import ArgumentParser
-import ForceZoomCore
+import FZCodecs
+import FZCompare
+import FZFixtures
+import FZImage
+import FZOperations
+import FZRender
+import FZSystem
+import FZTerminal
+import FZThumbnails
 
 /// `--depth 8|16`: the output's bits a sample, for the commands that can copy samples
 /// losslessly (crop at zoom 1, quarter turns).

@@ -1,5 +1,13 @@
 import ArgumentParser
-import ForceZoomCore
+import FZCodecs
+import FZCompare
+import FZFixtures
+import FZImage
+import FZOperations
+import FZRender
+import FZSystem
+import FZTerminal
+import FZThumbnails
 
 /// `--strip` and `--no-location`: which of the input's EXIF and XMP an output carries
 /// (`MetadataPolicy`), shared by every command that writes an image made from an input.

@@ -1,5 +1,13 @@
 import ArgumentParser
-import ForceZoomCore
+import FZCodecs
+import FZCompare
+import FZFixtures
+import FZImage
+import FZOperations
+import FZRender
+import FZSystem
+import FZTerminal
+import FZThumbnails
 
 /// Where a one-image command writes, in what format, and whether it prints its geometry:
 /// `-o`, `--format`, `--quality`, `--lossless` and `--json`, shared by fit, frame and

@@ -1,4 +1,12 @@
-import ForceZoomCore
+import FZCodecs
+import FZCompare
+import FZFixtures
+import FZImage
+import FZOperations
+import FZRender
+import FZSystem
+import FZTerminal
+import FZThumbnails
 
 /// A batch's progress on stderr. On a terminal, one line redrawn in place (carriage
 /// return, erase to end of line) at most ten times a second and moved out of the way of

@@ -1,7 +1,15 @@
 // Over 300 lines: animate has some forty options and their validation; the work itself is
 // the core's AnimationJob.
 import ArgumentParser
-import ForceZoomCore
+import FZCodecs
+import FZCompare
+import FZFixtures
+import FZImage
+import FZOperations
+import FZRender
+import FZSystem
+import FZTerminal
+import FZThumbnails
 import Geometry
 
 #if canImport(Glibc)

@@ -2,7 +2,15 @@
 // metadata, --show, --lossless) and their checks; the 8- and 16-bit writes are short paths.
 
 import ArgumentParser
-import ForceZoomCore
+import FZCodecs
+import FZCompare
+import FZFixtures
+import FZImage
+import FZOperations
+import FZRender
+import FZSystem
+import FZTerminal
+import FZThumbnails
 import Geometry
 
 /// `forcezoom crop`: the ForceZoom peek, a square 1:1 crop around a touch point.

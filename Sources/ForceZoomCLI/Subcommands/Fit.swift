@@ -1,5 +1,13 @@
 import ArgumentParser
-import ForceZoomCore
+import FZCodecs
+import FZCompare
+import FZFixtures
+import FZImage
+import FZOperations
+import FZRender
+import FZSystem
+import FZTerminal
+import FZThumbnails
 import Geometry
 
 /// `forcezoom fit`: the rotated fullscreen fit.

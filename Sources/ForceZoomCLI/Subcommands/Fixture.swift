@@ -1,7 +1,15 @@
 // Over 300 lines: fixture has a dozen patterns, each with its options and their checks;
 // the pixels are the core's FixtureWriter.
 import ArgumentParser
-import ForceZoomCore
+import FZCodecs
+import FZCompare
+import FZFixtures
+import FZImage
+import FZOperations
+import FZRender
+import FZSystem
+import FZTerminal
+import FZThumbnails
 import Geometry
 
 /// `forcezoom fixture`: deterministic synthetic images for tests.

@@ -1,5 +1,13 @@
 import ArgumentParser
-import ForceZoomCore
+import FZCodecs
+import FZCompare
+import FZFixtures
+import FZImage
+import FZOperations
+import FZRender
+import FZSystem
+import FZTerminal
+import FZThumbnails
 
 /// `forcezoom fixture kit DIR`: a folder of fixtures with their expected answers.
 struct FixtureKit: ParsableCommand {

@@ -2,7 +2,15 @@
 // formats) and their cross-checks in validate(); the work itself is in ThumbnailBatch.
 
 import ArgumentParser
-import ForceZoomCore
+import FZCodecs
+import FZCompare
+import FZFixtures
+import FZImage
+import FZOperations
+import FZRender
+import FZSystem
+import FZTerminal
+import FZThumbnails
 import Geometry
 
 #if canImport(Glibc)

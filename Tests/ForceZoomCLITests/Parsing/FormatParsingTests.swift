@@ -1,5 +1,4 @@
 import ArgumentParser
-import ForceZoomCore
 import Testing
 
 @testable import ForceZoomCLI

@@ -1,9 +1,9 @@
 import ArgumentParser
-import ForceZoomCore
-import Geometry
 import Testing
 
+@testable import FZThumbnails
 @testable import ForceZoomCLI
+@testable import Geometry
 
 /// The command line parsed in process, as swift-argument-parser's own tests do: options
 /// arrive typed, validate() refuses what no image can make, and the messages say why. No

@@ -1,4 +1,5 @@
-import ForceZoomCore
+import FZCodecs
+import FZImage
 import Geometry
 
 /// libFuzzer's entry point: one input is one file's bytes, taken through everything

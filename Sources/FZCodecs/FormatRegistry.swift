@@ -1,0 +1,196 @@
+import FZSystem
+
+/// The formats forcezoom reads and writes, in one place: help texts, error messages, the
+/// batch walker's extension list and every command's choice of output format come from
+/// here, so none of them can name a format the code does not have.
+///
+/// Adding a decoder: its file declares `static let registration` (name, extensions,
+/// capabilities) next to `sniff`, and one line in `ImageDecoders.all` lists it.
+/// Adding an encoder: one `OutputFormat` constant and one entry in `OutputFormat.all`.
+public enum FormatRegistry {
+    /// What every decoder reads, in the order the sniffer asks them.
+    public static var inputs: [InputFormatInfo] { ImageDecoders.all.map { $0.registration } }
+
+    /// The names of the formats forcezoom reads, as a sentence: "PNG, JPEG, WebP, HEIF/HEIC
+    /// and AVIF" (`conjunction` "or" for "a PNG, ... or AVIF file").
+    public static func inputNames(_ conjunction: String = "and") -> String {
+        sentence(inputs.flatMap(\.names), conjunction)
+    }
+
+    /// The names of the formats `ImageWriter` encodes: "PNG, JPEG or WebP".
+    public static func outputNames(_ conjunction: String = "or") -> String {
+        sentence(OutputFormat.all.filter(\.writtenByImageWriter).map(\.name), conjunction)
+    }
+
+    /// Every file extension a decoder claims (lower case): names that say "image".
+    public static var inputExtensions: Set<String> { Set(inputs.flatMap(\.extensions)) }
+
+    /// "a, b and c".
+    public static func sentence(_ words: [String], _ conjunction: String) -> String {
+        guard words.count > 1 else { return words.first ?? "" }
+        return words.dropLast().joined(separator: ", ") + " \(conjunction) " + words.last!
+    }
+}
+
+/// One readable format as its decoder declares it.
+public struct InputFormatInfo: Hashable, Sendable {
+    /// What the sniffer reports (`ImageHeader.format`).
+    public let format: ImageFormat
+    /// The names users know it by (HEIF's decoder reads "HEIF/HEIC" and "AVIF").
+    public let names: [String]
+    /// File extensions that say this format, lower case, without the dot.
+    public let extensions: [String]
+    public let capabilities: DecoderCapabilities
+}
+
+/// What a decoder can deliver beyond 8-bit pixels of one still image.
+public struct DecoderCapabilities: OptionSet, Hashable, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// An alpha channel.
+    public static let alpha = DecoderCapabilities(rawValue: 1 << 0)
+    /// Samples deeper than 8 bits, kept (`ImageReader.readStored16`).
+    public static let deepSamples = DecoderCapabilities(rawValue: 1 << 1)
+    /// Animations (the first frame, or `DecodeOptions.frame`).
+    public static let frames = DecoderCapabilities(rawValue: 1 << 2)
+    /// A smaller image stored beside the primary one.
+    public static let embeddedThumbnails = DecoderCapabilities(rawValue: 1 << 3)
+    /// EXIF (the orientation).
+    public static let exif = DecoderCapabilities(rawValue: 1 << 4)
+    /// An ICC profile.
+    public static let icc = DecoderCapabilities(rawValue: 1 << 5)
+}
+
+/// A format forcezoom writes, and the one place an output's format is chosen from its name.
+public struct OutputFormat: Hashable, Sendable, CustomStringConvertible {
+    /// The format a reader of the output sniffs.
+    public let format: ImageFormat
+    /// The name in messages and help ("PNG").
+    public let name: String
+    /// Extensions that ask for it, lower case, the usual one first.
+    public let extensions: [String]
+    /// The options that shape it, for help texts.
+    public let options: [String]
+    /// Whether `ImageWriter` encodes it (every command's output). All of them do; kept so
+    /// that a format only some command writes can be declared.
+    public let writtenByImageWriter: Bool
+    /// Whether the format stores alpha (else it is flattened onto the background).
+    public var keepsAlpha: Bool { format != .jpeg }
+
+    public static let png = OutputFormat(
+        format: .png, name: "PNG", extensions: ["png"], options: ["--compression"], writtenByImageWriter: true)
+    public static let jpeg = OutputFormat(
+        format: .jpeg, name: "JPEG", extensions: ["jpg", "jpeg"], options: ["--quality"], writtenByImageWriter: true)
+    public static let webp = OutputFormat(
+        format: .webp, name: "WebP", extensions: ["webp"], options: ["--quality", "--lossless"],
+        writtenByImageWriter: true)
+    public static let heic = OutputFormat(
+        format: .heif, name: "HEIC", extensions: ["heic", "heif", "hif"], options: ["--quality", "--lossless"],
+        writtenByImageWriter: true)
+    public static let avif = OutputFormat(
+        format: .heif, name: "AVIF", extensions: ["avif"], options: ["--quality", "--lossless"],
+        writtenByImageWriter: true)
+
+    /// Every encoder.
+    public static let all: [OutputFormat] = [png, jpeg, webp, heic, avif]
+
+    /// What a rendering command (crop, fit, frame, transform, animate) writes to `path`:
+    /// the format its extension names, PNG for standard output ("-"). Commands check the
+    /// name first (`chosen(forPath:requested:)`), so an unknown extension never gets here.
+    public static func rendered(toPath path: String) -> OutputFormat { OutputFormat(forPath: path) ?? renderedFormat }
+
+    /// What standard output gets without `--format`.
+    public static let renderedFormat = png
+
+    /// The format an output named `path` is written in: `requested` (`--format`) when given,
+    /// else the one its extension names; standard output ("-") and a name without an
+    /// extension (`/dev/stdout`, a FIFO) are PNG unless `requested`. Fails (with a message
+    /// naming what the user typed and the formats there are) for an extension no encoder
+    /// claims and for a `requested` format that the extension contradicts.
+    public static func chosen(
+        forPath path: String, requested: OutputFormat? = nil
+    ) -> Result<OutputFormat, OutputFormatProblem> {
+        if path == "-" { return .success(requested ?? renderedFormat) }
+        let ext = FileSystem.fileExtension(path)
+        if let named = OutputFormat(forExtension: ext) {
+            if let requested, requested != named {
+                return .failure(.contradicts(path: path, named: named, requested: requested))
+            }
+            return .success(named)
+        }
+        if let requested { return .success(requested) }
+        return ext.isEmpty ? .success(renderedFormat) : .failure(.unknownExtension(path: path, ext: ext))
+    }
+
+    /// ".png, .jpg, .jpeg, .webp, .heic, .heif, .hif or .avif": the extensions of the formats
+    /// `ImageWriter` encodes.
+    public static var writableExtensions: [String] { all.filter(\.writtenByImageWriter).flatMap(\.extensions) }
+
+    /// "PNG (.png), JPEG (.jpg, .jpeg), ...": every encoder with its extensions, for messages.
+    public static var namesWithExtensions: String {
+        FormatRegistry.sentence(
+            all.map { "\($0.name) (\($0.extensions.map { "." + $0 }.joined(separator: ", ")))" }, "or")
+    }
+
+    /// How `ImageWriter` encodes this format.
+    /// - Parameters:
+    ///   - png: PNG's compression settings.
+    ///   - quality: JPEG's, WebP's, HEIC's and AVIF's quality (1-100).
+    ///   - lossless: WebP, HEIC and AVIF lossless. Quality 100 stays lossy, as cwebp and vips
+    ///     have it: lossless is asked for by name only.
+    public func encoding(png: PNGSettings, quality: Int, lossless: Bool) -> OutputEncoding? {
+        switch self {
+        case .png: return .png(png)
+        case .jpeg: return .jpeg(quality: quality, subsampling: 420, progressive: false, exif: nil)
+        case .webp: return .webp(quality: quality, lossless: lossless, exif: nil)
+        case .heic: return .heif(avif: false, quality: quality, lossless: lossless, exif: nil)
+        case .avif: return .heif(avif: true, quality: quality, lossless: lossless, exif: nil)
+        default: return nil
+        }
+    }
+
+    public var description: String { name }
+}
+
+extension OutputFormat {
+    /// The encoder that claims `fileExtension` (any case), if any.
+    public init?(forExtension fileExtension: String) {
+        let ext = fileExtension.lowercased()
+        guard let found = Self.all.first(where: { $0.extensions.contains(ext) }) else { return nil }
+        self = found
+    }
+
+    /// The encoder that claims the extension of `path`, if any: the one place an output's
+    /// name is turned into a format.
+    public init?(forPath path: String) { self.init(forExtension: FileSystem.fileExtension(path)) }
+
+    /// The encoder a `--format` value names: a name ("jpeg", "HEIC") or an extension ("jpg").
+    public init?(named name: String) {
+        let n = name.lowercased()
+        let found = Self.all.first { $0.name.lowercased() == n || $0.extensions.contains(n) }
+        guard let found else { return nil }
+        self = found
+    }
+}
+
+/// Why an output's name gives no format (exit 2: a usage error, found before any work).
+public enum OutputFormatProblem: ForceZoomError, Equatable, Sendable, CustomStringConvertible {
+    /// The extension is none an encoder claims.
+    case unknownExtension(path: String, ext: String)
+    /// `--format` asks for one format and the extension names another.
+    case contradicts(path: String, named: OutputFormat, requested: OutputFormat)
+
+    public var exitCode: Int32 { 2 }
+
+    public var description: String {
+        switch self {
+        case .unknownExtension(let path, let ext):
+            return "'\(Echo.value(path))': forcezoom cannot write .\(Echo.value(ext)) files; "
+                + "end the name in \(OutputFormat.namesWithExtensions), or give --format"
+        case .contradicts(let path, let named, let requested):
+            return "--format \(requested.name.lowercased()) but '\(Echo.value(path))' names \(named.name); "
+                + "drop --format or change the extension"
+        }
+    }
+}

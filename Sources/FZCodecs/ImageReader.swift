@@ -1,0 +1,245 @@
+import FZImage
+import Geometry
+
+/// Reads one image of any format a decoder exists for: the header on open, then the pixels
+/// of chosen regions in one pass, or the rows one at a time (for the reduction pipeline in
+/// `Resample/`), decoding no more rows (and, where the format can, columns) than needed.
+///
+/// Format-specific work lives in the decoders (`ImageDecoder`); this type only maps the
+/// orientation, checks limits common to every format and cuts regions out of rows.
+public final class ImageReader {
+    /// The input as named in messages ("<stdin>" for "-").
+    public let path: String
+    public let header: ImageHeader
+    public let options: DecodeOptions
+    /// The opened input (its identity protects it from being overwritten).
+    public let source: ImageSource
+    /// Problems decoding skipped past (only with `lenient`).
+    public var warnings: [String] { decoder.warnings }
+
+    package let decoder: any ImageDecoder
+    private var consumed = false
+    /// Row-by-row reading state (`beginRows`).
+    private var rowsLeft = 0
+    private var rowBytes = 0
+
+    /// Opens a file (or "-" for stdin), sniffs its format and reads the header.
+    /// - Throws: `DecodeError` for missing, unreadable, empty, unsupported or corrupt
+    ///   files, and for images over the pixel or memory limit.
+    public convenience init(path: String, options: DecodeOptions = DecodeOptions()) throws(DecodeError) {
+        try self.init(source: ImageSource(path: path, stdinLimit: options.stdinLimit), options: options)
+    }
+
+    /// Reads an image held in memory (a download, a fuzzer's input), as `init(path:)` reads a file.
+    public convenience init(bytes: [UInt8], name: String, options: DecodeOptions = DecodeOptions()) throws(DecodeError)
+    {
+        try self.init(source: ImageSource(bytes: bytes, name: name), options: options)
+    }
+
+    /// Reads the header of an opened input with the decoder its first bytes ask for.
+    public init(source: ImageSource, options: DecodeOptions = DecodeOptions()) throws(DecodeError) {
+        let name = source.name
+        path = name
+        self.options = options
+        self.source = source
+        let type: any ImageDecoder.Type
+        switch source.sniffed {
+        case .supported:
+            guard let t = ImageDecoders.decoder(for: source.head) else {
+                throw .notAnImage(path: name, what: "no decoder")
+            }
+            type = t
+        case .unsupported(let what): throw .unsupportedFormat(path: name, format: what)
+        case .text: throw .notAnImage(path: name, what: "the file is text")
+        case .unknown: throw .notAnImage(path: name, what: "unrecognised leading bytes")
+        }
+        let d = try type.init(source: source, options: options)
+        decoder = d
+        // Only a decoder that reads animations has frames past the first (it checks the number).
+        if options.frame > 1 && !type.registration.capabilities.contains(.frames) {
+            throw .noSuchFrame(path: name, frame: options.frame, frames: 1)
+        }
+        let size = d.storedSize
+        if size.width <= 0 || size.height <= 0 {
+            throw .corrupt(path: name, detail: "image size \(size) has no pixels")
+        }
+        try options.checkPixels(size, path: name)
+        let value = d.exif.flatMap { EXIF.orientationValue(in: $0) }
+        let applies = options.autoOrient && d.exifOrientationApplies
+        let orientation = applies ? (value.flatMap { Orientation(rawValue: $0) } ?? .up) : .up
+        header = ImageHeader(
+            format: type.format, storedSize: size, pixelFormat: d.pixelFormat, bitDepth: d.bitDepth,
+            exifOrientationValue: value, orientation: orientation, color: d.color, details: d.details)
+    }
+
+    /// Decodes stored-pixel rectangles in one pass over the file: the decoder is asked for
+    /// the union of their columns, skips the rows above, and stops after the last row needed.
+    /// - Parameter rects: non-empty rectangles inside the stored image.
+    /// - Returns: one image per rectangle, in stored orientation.
+    /// - Throws: `DecodeError` on corrupt or truncated data (unless lenient).
+    public func readStored(_ rects: [PixelRect]) throws(DecodeError) -> [Image] {
+        let bounds = PixelRect(size: header.storedSize)
+        precondition(rects.allSatisfy { !$0.isEmpty && $0.intersection(bounds) == $0 }, "region outside image")
+        // A decoder that reads regions better than rows (the tiles of an HEIF grid).
+        if !rects.isEmpty, let images = try decoder.readRegions(rects) {
+            consumed = true
+            return images
+        }
+        let pieces = try readPieces(rects, deep: false)
+        return zip(rects, pieces).map {
+            Image(width: $0.width, height: $0.height, format: header.pixelFormat, pixels: $1)
+        }
+    }
+
+    /// Whether the image has samples deeper than 8 bits that its decoder can keep
+    /// (`.deepSamples`: a 16-bit PNG, a 10- or 12-bit HEIF), for `readStored16`.
+    public var hasDeepSamples: Bool {
+        header.bitDepth > 8 && type(of: decoder).registration.capabilities.contains(.deepSamples)
+    }
+
+    /// Decodes stored-pixel rectangles at full depth (16 bits a sample) in one pass, as
+    /// `readStored` does, from an image with `hasDeepSamples`.
+    public func readStored16(_ rects: [PixelRect]) throws(DecodeError) -> [Image16] {
+        let bounds = PixelRect(size: header.storedSize)
+        precondition(rects.allSatisfy { !$0.isEmpty && $0.intersection(bounds) == $0 }, "region outside image")
+        // A decoder that reads regions better than rows (the tiles of an HEIF grid).
+        if !rects.isEmpty, let images = try decoder.readDeepRegions(rects) {
+            precondition(!consumed, "an ImageReader decodes once")
+            consumed = true
+            return images
+        }
+        let pieces = try readPieces(rects, deep: true)
+        return zip(rects, pieces).map {
+            Image16(width: $0.width, height: $0.height, format: header.pixelFormat, bytes: $1)
+        }
+    }
+
+    /// The samples of each rectangle, rows packed, 1 or (`deep`) 2 bytes a sample.
+    private func readPieces(_ rects: [PixelRect], deep: Bool) throws(DecodeError) -> [[UInt8]] {
+        let bounds = PixelRect(size: header.storedSize)
+        precondition(rects.allSatisfy { !$0.isEmpty && $0.intersection(bounds) == $0 }, "region outside image")
+        guard let union = rects.dropFirst().reduce(rects.first, { $0?.union($1) }) else { return [] }
+        let c = header.pixelFormat.channels * (deep ? 2 : 1)
+        var outputs = rects.map { [UInt8](repeating: 0, count: $0.width * $0.height * c) }
+        let columns = union.x..<union.maxX
+        let layout: RowLayout
+        if deep {
+            precondition(!consumed, "an ImageReader decodes once")
+            consumed = true
+            guard let l = try decoder.beginDeep(columns: columns) else {
+                throw .unsupportedVariant(path: path, what: "\(header.bitDepth)-bit image for a 16-bit read")
+            }
+            layout = l
+        } else {
+            layout = try begin(denominator: 1, columns: columns)
+        }
+        try decoder.skip(rows: union.y)
+        var row = [UInt8](repeating: 0, count: layout.width * c)
+        for y in union.y..<union.maxY {
+            let got = try row.withMutableBytes { buffer throws(DecodeError) in try decoder.read(into: buffer, rows: 1) }
+            if got == 0 { break }  // lenient and the data ended: the rest stays zero
+            row.withUnsafeBytes { src in
+                for (i, rect) in rects.enumerated() where y >= rect.y && y < rect.maxY {
+                    let start = (rect.x - layout.firstColumn) * c
+                    outputs[i].withUnsafeMutableBytes { out in
+                        out.baseAddress!.advanced(by: (y - rect.y) * rect.width * c)
+                            .copyMemory(from: src.baseAddress!.advanced(by: start), byteCount: rect.width * c)
+                    }
+                }
+            }
+        }
+        return outputs
+    }
+
+    /// Decodes upright rectangles: each is mapped to the stored pixels, only those are
+    /// decoded, and the result is turned upright.
+    /// - Parameter rects: non-empty rectangles inside the upright image.
+    /// - Returns: one upright image per rectangle.
+    public func readUpright(_ rects: [PixelRect]) throws(DecodeError) -> [Image] {
+        let o = header.orientation
+        let stored = rects.map { o.storedRect(forUpright: $0, stored: header.storedSize) }
+        return try readStored(stored).map { $0.oriented(o) }
+    }
+
+    /// Decodes the whole upright image.
+    public func readImage() throws(DecodeError) -> Image {
+        try readUpright([PixelRect(size: header.uprightSize)])[0]
+    }
+
+    /// The upright sizes of the embedded thumbnails (HEIF `thmb` items), smallest first.
+    public var embeddedThumbnailSizes: [PixelSize] { decoder.embeddedThumbnails.sorted { $0.area < $1.area } }
+
+    /// The smallest embedded thumbnail at least `minimum` in both dimensions that shows the
+    /// whole upright picture (its aspect within a pixel of the image's), decoded whole and
+    /// upright; nil when there is none.
+    public func readEmbeddedThumbnail(atLeast minimum: PixelSize) throws(DecodeError) -> Image? {
+        let up = header.uprightSize
+        let candidates = decoder.embeddedThumbnails.enumerated().filter { _, t in
+            // The same picture: its shape within 2 pixels of the image's (encoders round a
+            // thumbnail's short side either way, and libheif's to an even number).
+            t.width >= minimum.width && t.height >= minimum.height && t.width < up.width
+                && abs(t.height * up.width - t.width * up.height) <= 2 * max(up.width, up.height)
+        }
+        guard let (index, _) = candidates.min(by: { $0.element.area < $1.element.area }) else { return nil }
+        try options.checkPixels(decoder.embeddedThumbnails[index], path: path)
+        return try decoder.decodeEmbeddedThumbnail(index)
+    }
+
+    /// The decoding reduction (1/d, from what the decoder offers: JPEG's DCT scaling) that
+    /// reduces the stored image the most while keeping it at least `minimum` in both
+    /// dimensions; 1 when the decoder cannot reduce.
+    public func reductionDenominator(keepingAtLeast minimum: PixelSize) -> Int {
+        var best = 1
+        for d in decoder.denominators where d > 1 {
+            let s = decoder.scaledSize(denominator: d)
+            if s.width >= minimum.width && s.height >= minimum.height { best = d }
+        }
+        return best
+    }
+
+    /// Starts reading the whole stored image row by row, reduced by 1/`denominator` (one of
+    /// the decoder's, see `reductionDenominator`).
+    /// - Returns: the size of the rows `readNextRow` will deliver.
+    public func beginRows(denominator: Int) throws(DecodeError) -> PixelSize {
+        let layout = try begin(denominator: denominator, columns: nil)
+        rowsLeft = layout.height
+        rowBytes = layout.width * header.pixelFormat.channels
+        return PixelSize(width: layout.width, height: layout.height)
+    }
+
+    /// Reads the next stored row (`size.width * channels` bytes) after `beginRows`.
+    /// - Returns: false when no row came (the end, or lenient and the data broke off).
+    /// - Throws: `DecodeError` on corrupt or truncated data (unless lenient).
+    public func readNextRow(into row: UnsafeMutablePointer<UInt8>) throws(DecodeError) -> Bool {
+        guard rowsLeft > 0 else { return false }
+        let got = try decoder.read(into: UnsafeMutableRawBufferPointer(start: row, count: rowBytes), rows: 1)
+        rowsLeft = got == 1 ? rowsLeft - 1 : 0
+        return got == 1
+    }
+
+    /// The EXIF and XMP the file carries, as read.
+    public var metadata: ImageMetadata { ImageMetadata(exif: decoder.exif, xmp: decoder.xmp, iptc: decoder.iptc) }
+
+    /// Whether the pixels this reader delivers are upright: the EXIF orientation was
+    /// applied, or the decoder applies the format's own (HEIF's irot/imir). An output's
+    /// copy of the orientation tag is then 1.
+    public var deliversUpright: Bool { options.autoOrient || !decoder.exifOrientationApplies }
+
+    /// What an output of these pixels in `format` carries under `policy` (see
+    /// `MetadataPolicy.carried` and `CarriedMetadata.fitting`), and why anything was left out.
+    public func carriedMetadata(
+        _ policy: MetadataPolicy, for format: ImageFormat
+    ) -> (CarriedMetadata?, warnings: [String]) {
+        let (carried, warnings) = policy.carried(metadata, upright: deliversUpright)
+        guard let carried else { return (nil, warnings) }
+        let (fitted, more) = carried.fitting(format)
+        return (fitted, warnings + more)
+    }
+
+    /// A reader decodes once: the decoder's stream moves forward only.
+    private func begin(denominator: Int, columns: Range<Int>?) throws(DecodeError) -> RowLayout {
+        precondition(!consumed, "an ImageReader decodes once")
+        consumed = true
+        return try decoder.begin(denominator: denominator, columns: columns)
+    }
+}

@@ -1,0 +1,30 @@
+import FZImage
+import FZSystem
+import Geometry
+
+/// 16-bit outputs: the samples of a 16-bit PNG or a 10/12-bit HEIF kept by `crop --depth 16`
+/// and quarter turns (`ImageReader.readStored16`), written as 16-bit PNG.
+extension ImageWriter {
+    /// Writes a 16-bit PNG (temporary file, renamed), carrying `color` and `metadata`.
+    @discardableResult
+    public static func write(
+        _ image: Image16, to path: String, settings: PNGSettings, protecting inputs: [String] = [],
+        color: ColorDescription? = nil, metadata: CarriedMetadata? = nil
+    ) throws(OutputError) -> Int64? {
+        let out = try OutputFile(path: path, protecting: inputs)
+        do throws(OutputError) {
+            let writer = try PNGWriter(
+                file: out.file, path: out.path, size: image.size, format: image.format, settings: settings,
+                color: color?.carried(into: image.format), bitDepth: 16)
+            let (exif, xmp) = metadata?.blocks(for: image.size) ?? (nil, nil)
+            try writer.write(exif: exif, xmp: xmp)
+            try image.bytes.withBytes { b throws(OutputError) in try writer.write(rows: b, count: image.height) }
+            try writer.finish()
+            try out.commit()
+        } catch {
+            out.discard()
+            throw error
+        }
+        return path == "-" ? nil : FileSystem.size(of: path)
+    }
+}

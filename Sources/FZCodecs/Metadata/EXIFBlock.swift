@@ -1,0 +1,145 @@
+import Geometry
+
+/// An EXIF block (a TIFF structure: IFD0, the Exif, GPS and Interoperability IFDs) parsed
+/// so it can be written again for an output: the orientation reset, the pixel dimensions
+/// changed, the location taken out, and IFD1 (the thumbnail of the whole photo, wrong for a
+/// crop) left behind.
+///
+/// A pure, bounded parser: every offset and count is checked against the block, each IFD
+/// is read once (a pointer back to one already read is a loop and fails the block), the
+/// value bytes copied are at most the block's size in all (entries may share bytes, so a
+/// hostile block could otherwise ask for its size times its entry count), and only the
+/// four IFDs above are followed. What cannot be read fails the whole block (`EXIFError`):
+/// an output then carries no EXIF rather than a broken one. An entry whose value lies
+/// outside the block, or of a type TIFF does not define, is dropped and counted.
+public struct EXIFBlock: Hashable, Sendable {
+    /// One IFD entry: its value as the file's bytes (in `littleEndian` order).
+    package struct Entry: Hashable, Sendable {
+        var tag: UInt16
+        var type: UInt16
+        var count: UInt32
+        var value: [UInt8]
+    }
+
+    /// The largest block read: more than any container carries (JPEG's APP1 is 64 KiB).
+    public static let maxBytes = 1 << 22
+    /// The most entries read from one IFD (real files have well under 100).
+    package static let maxEntries = 1000
+
+    package let littleEndian: Bool
+    package var ifd0: [Entry]
+    package var exif: [Entry]
+    package var gps: [Entry]
+    package var interop: [Entry]
+    /// Entries left out because their value was outside the block or of an unknown type.
+    public private(set) var droppedEntries = 0
+
+    package static let exifPointer: UInt16 = 0x8769, gpsPointer: UInt16 = 0x8825, interopPointer: UInt16 = 0xA005
+    package static let orientationTag: UInt16 = 0x0112
+    /// Tags that hold offsets into the TIFF file (strips, tiles, sub-IFDs, IFD1's JPEG):
+    /// meaningless once the block is rewritten, so never copied.
+    package static let offsetTags: Set<UInt16> = [0x0111, 0x0117, 0x0144, 0x0145, 0x014A, 0x0201, 0x0202]
+
+    /// Parses a TIFF-structured block (the bytes after JPEG's "Exif\0\0").
+    /// - Throws: `EXIFError` when the header, an IFD or a pointer cannot be read.
+    public init(parsing data: [UInt8]) throws(EXIFError) {
+        guard data.count <= Self.maxBytes else { throw .tooLarge(data.count) }
+        var reader = try TIFFReader(data)
+        littleEndian = reader.littleEndian
+        ifd0 = try reader.ifd(at: reader.firstIFD, name: "IFD0")
+        exif = []
+        gps = []
+        interop = []
+        if let at = Self.pointer(Self.exifPointer, in: ifd0, reader) {
+            exif = try reader.ifd(at: at, name: "the Exif IFD")
+            if let i = Self.pointer(Self.interopPointer, in: exif, reader) {
+                interop = try reader.ifd(at: i, name: "the Interoperability IFD")
+            }
+        }
+        if let at = Self.pointer(Self.gpsPointer, in: ifd0, reader) {
+            gps = try reader.ifd(at: at, name: "the GPS IFD")
+        }
+        droppedEntries = reader.dropped
+    }
+
+    /// The offset a pointer entry holds (LONG or IFD, count 1), if the IFD has one.
+    private static func pointer(_ tag: UInt16, in entries: [Entry], _ reader: TIFFReader) -> Int? {
+        guard let e = entries.first(where: { $0.tag == tag }), e.count == 1, e.type == 4 || e.type == 13 else {
+            return nil
+        }
+        return reader.u32(e.value, 0)
+    }
+
+    /// Whether a GPS IFD is present.
+    public var hasLocation: Bool { !gps.isEmpty }
+
+    /// The orientation tag's value, if any.
+    public var orientation: Int? {
+        guard let e = ifd0.first(where: { $0.tag == Self.orientationTag }), e.type == 3, e.value.count >= 2 else {
+            return nil
+        }
+        return Int(
+            littleEndian ? UInt16(e.value[0]) | UInt16(e.value[1]) << 8 : UInt16(e.value[0]) << 8 | UInt16(e.value[1]))
+    }
+
+    /// The block for an output of `size` pixels: Orientation 1 (when `upright`),
+    /// PixelXDimension/PixelYDimension (and IFD0's ImageWidth/ImageLength if present) the
+    /// output's, no GPS IFD when `location` is false, no IFD1.
+    public func rewritten(size: PixelSize, upright: Bool, location: Bool) -> [UInt8] {
+        var zero = ifd0.filter { $0.tag != Self.exifPointer && $0.tag != Self.gpsPointer }
+        if upright { zero = zero.map { $0.tag == Self.orientationTag ? short($0.tag, 1) : $0 } }
+        zero = zero.map { e in
+            switch e.tag {
+            case 0x0100: return long(e.tag, size.width)
+            case 0x0101: return long(e.tag, size.height)
+            default: return e
+            }
+        }
+        let exifEntries = exif.filter { $0.tag != Self.interopPointer }.map { e in
+            switch e.tag {
+            case 0xA002: return long(e.tag, size.width)
+            case 0xA003: return long(e.tag, size.height)
+            default: return e
+            }
+        }
+        var writer = TIFFWriter(littleEndian: littleEndian)
+        return writer.write(
+            ifd0: zero, exif: exif.isEmpty ? nil : exifEntries, interop: interop.isEmpty ? nil : interop,
+            gps: location && !gps.isEmpty ? gps : nil)
+    }
+
+    private func short(_ tag: UInt16, _ v: Int) -> Entry {
+        let b = UInt16(clamping: v)
+        return Entry(
+            tag: tag, type: 3, count: 1,
+            value: littleEndian ? [UInt8(b & 0xFF), UInt8(b >> 8)] : [UInt8(b >> 8), UInt8(b & 0xFF)])
+    }
+
+    private func long(_ tag: UInt16, _ v: Int) -> Entry {
+        Entry(tag: tag, type: 4, count: 1, value: TIFFWriter.u32(UInt32(clamping: v), littleEndian: littleEndian))
+    }
+}
+
+/// Why an EXIF block was left out.
+public enum EXIFError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Larger than `EXIFBlock.maxBytes`.
+    case tooLarge(Int)
+    /// No TIFF header (II or MM, 42).
+    case badHeader
+    /// An IFD outside the block, or more entries than it holds.
+    case badIFD(String)
+    /// An IFD pointing back at one already read.
+    case loop(String)
+    /// The entries' values add up to more than the block.
+    case overBudget
+
+    public var description: String {
+        switch self {
+        case .tooLarge(let n): return "EXIF block of \(n) bytes is larger than the \(EXIFBlock.maxBytes >> 20) MiB read"
+        case .badHeader: return "EXIF block has no TIFF header"
+        case .badIFD(let name): return "EXIF block: \(name) lies outside it"
+        case .loop(let name): return "EXIF block: \(name) points back at an IFD already read"
+        case .overBudget: return "EXIF entries claim more value bytes than the block holds"
+        }
+    }
+}

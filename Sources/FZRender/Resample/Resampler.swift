@@ -1,0 +1,268 @@
+import FZImage
+import Geometry
+
+/// An axis-aligned scale-and-translate resampler: output pixel (ox, oy) shows source
+/// coordinate (originX + (ox + 0.5) * stepX, originY + (oy + 0.5) * stepY).
+///
+/// Separable: each source row is filtered horizontally once (into a small ring of rows),
+/// then output rows combine ring rows vertically, so memory is O(output width x taps),
+/// not O(image). Colour is filtered premultiplied by alpha, so transparent pixels do not
+/// bleed their (meaningless) colour into visible ones.
+public struct Resampler: Sendable {
+    public let sourceSize: PixelSize
+    public let outputSize: PixelSize
+    public let format: PixelFormat
+    package let horizontal: AxisTaps
+    package let vertical: AxisTaps
+
+    /// - Parameters:
+    ///   - source: source size.
+    ///   - output: output size.
+    ///   - originX: source x of the output's left edge.
+    ///   - originY: source y of the output's top edge.
+    ///   - stepX: source pixels per output pixel along x (> 1 reduces).
+    ///   - stepY: the same along y.
+    ///   - format: the pixel layout (kept).
+    ///   - filter: the kernel.
+    public init(
+        source: PixelSize, output: PixelSize, originX: Double = 0, originY: Double = 0,
+        stepX: Double, stepY: Double, format: PixelFormat, filter: ResampleFilter
+    ) {
+        sourceSize = source
+        outputSize = output
+        self.format = format
+        horizontal = AxisTaps(
+            outputLength: output.width, sourceLength: source.width, origin: originX, step: stepX, filter: filter)
+        vertical = AxisTaps(
+            outputLength: output.height, sourceLength: source.height, origin: originY, step: stepY, filter: filter)
+    }
+
+    /// A resampler that maps the whole source onto the whole output.
+    public init(source: PixelSize, output: PixelSize, format: PixelFormat, filter: ResampleFilter) {
+        self.init(
+            source: source, output: output, stepX: Double(source.width) / Double(output.width),
+            stepY: Double(source.height) / Double(output.height), format: format, filter: filter)
+    }
+
+    /// Bytes a resampler for these sizes and steps would allocate (tap tables, the ring of
+    /// filtered rows, the output), so a caller can refuse a hostile reduction first.
+    public static func memoryNeeded(
+        source: PixelSize, output: PixelSize, stepX: Double, stepY: Double,
+        channels: Int, filter: ResampleFilter
+    ) -> Int64 {
+        func taps(_ step: Double) -> Int64 {
+            filter == .nearest ? 1 : Int64((2 * filter.support * max(1, step)).rounded(.up)) + 2
+        }
+        let tx = taps(stepX)
+        let ty = taps(stepY)
+        let weights = (Int64(output.width) * tx + ty) * 4 + Int64(ty) * 8
+        let ring = (ty + 1) * Int64(output.width) * Int64(channels) * 4
+        let rows = Int64(source.width) * Int64(channels) * 5
+        return weights + ring + rows + output.area * Int64(channels)
+    }
+
+    /// Resamples an image held in memory.
+    public func resample(_ image: Image) -> Image {
+        precondition(image.size == sourceSize && image.format == format, "source does not match the resampler")
+        return image.pixels.withUnsafeBufferPointer { src in
+            run { y, row in
+                row.update(from: src.baseAddress! + y * image.stride, count: image.stride)
+                return true
+            }
+        }
+    }
+
+    /// Resamples source rows delivered in increasing order by `provide(y, buffer)`, which
+    /// fills one source row (`sourceSize.width * channels` bytes) and returns false to stop
+    /// (the output rows not reached then stay zero).
+    public func run(provide: (Int, UnsafeMutablePointer<UInt8>) -> Bool) -> Image {
+        let c = format.channels
+        let ow = outputSize.width
+        let oh = outputSize.height
+        let sw = sourceSize.width
+        let alpha = format.hasAlpha
+        let ringSize = vertical.maxTaps + 1
+        let rowFloats = ow * c
+        // All scratch memory in one place, raw: the loops below are the hot path of fit and
+        // thumb, and array bounds/exclusivity checks would double their cost.
+        let ring = UnsafeMutablePointer<Float>.allocate(capacity: ringSize * rowFloats)
+        let acc = UnsafeMutablePointer<Float>.allocate(capacity: rowFloats)
+        let sourceRow = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, sw * c))
+        let pre = UnsafeMutablePointer<Float>.allocate(capacity: max(1, sw * c))
+        defer {
+            ring.deallocate()
+            acc.deallocate()
+            sourceRow.deallocate()
+            pre.deallocate()
+        }
+        sourceRow.initialize(repeating: 0, count: max(1, sw * c))
+        var ringRow = [Int](repeating: -1, count: ringSize)
+        var nextSource = 0
+        var delivering = true
+        var out = [UInt8](repeating: 0, count: ow * oh * c)
+        let hTable = horizontal.table()
+        let vw = UnsafeMutablePointer<Float>.allocate(capacity: vertical.maxTaps)
+        defer { vw.deallocate() }
+
+        hTable.weights.withUnsafeBufferPointer { hwBuf in
+            hTable.first.withUnsafeBufferPointer { hFirst in
+                hTable.count.withUnsafeBufferPointer { hCount in
+                    out.withUnsafeMutableBufferPointer { outBuf in
+                        let hw = hwBuf.baseAddress!
+                        let hTaps = horizontal.maxTaps
+                        // Filters source row y horizontally into its ring slot.
+                        func fill(_ y: Int) {
+                            while nextSource <= y {
+                                if delivering { delivering = provide(nextSource, sourceRow) }
+                                nextSource += 1
+                            }
+                            if !delivering { return }  // nothing new to filter: the source has stopped
+                            // Float copy of the row, premultiplied by alpha where there is alpha.
+                            if alpha {
+                                for x in 0..<sw {
+                                    let i = x * c
+                                    let a = Float(sourceRow[i + c - 1])
+                                    let f = a * (1 / 255)
+                                    for k in 0..<(c - 1) { pre[i + k] = Float(sourceRow[i + k]) * f }
+                                    pre[i + c - 1] = a
+                                }
+                            } else {
+                                for i in 0..<(sw * c) { pre[i] = Float(sourceRow[i]) }
+                            }
+                            let slot = y % ringSize
+                            ringRow[slot] = y
+                            let base = ring + slot * rowFloats
+                            switch c {
+                            case 1: Self.filterRow1(pre, base, ow, hFirst.baseAddress!, hCount.baseAddress!, hw, hTaps)
+                            case 3: Self.filterRow3(pre, base, ow, hFirst.baseAddress!, hCount.baseAddress!, hw, hTaps)
+                            case 4: Self.filterRow4(pre, base, ow, hFirst.baseAddress!, hCount.baseAddress!, hw, hTaps)
+                            default:
+                                Self.filterRowN(pre, base, ow, c, hFirst.baseAddress!, hCount.baseAddress!, hw, hTaps)
+                            }
+                        }
+                        for oy in 0..<oh {
+                            let (f, n) = vertical.taps(oy, into: vw)
+                            // Tap windows only move down and the ring holds more rows than a window,
+                            // so a missing row is always a new one: reading stays sequential.
+                            for y in f..<(f + n) where ringRow[y % ringSize] != y {
+                                fill(y)
+                                if !delivering { break }
+                            }
+                            // The source ended (a decode error, or lenient data cut short): stop here
+                            // instead of filtering the last row again for every row left; the rest of
+                            // the output stays zero and the caller reports why.
+                            if !delivering { break }
+                            let w = vw
+                            // Vertical pass: a plain multiply-add over contiguous floats (vectorises).
+                            let first = ring + (f % ringSize) * rowFloats
+                            let w0 = w[0]
+                            for i in 0..<rowFloats { acc[i] = w0 * first[i] }
+                            if n > 1 {
+                                for j in 1..<n {
+                                    let row = ring + ((f + j) % ringSize) * rowFloats
+                                    let wj = w[j]
+                                    for i in 0..<rowFloats { acc[i] += wj * row[i] }
+                                }
+                            }
+                            let dst = outBuf.baseAddress! + oy * rowFloats
+                            if alpha {
+                                for ox in 0..<ow {
+                                    let i = ox * c
+                                    let a = acc[i + c - 1]
+                                    let inv: Float = a > 0 ? 255 / a : 0
+                                    for k in 0..<(c - 1) { dst[i + k] = Self.clampByte(acc[i + k] * inv) }
+                                    dst[i + c - 1] = Self.clampByte(a)
+                                }
+                            } else {
+                                for i in 0..<rowFloats { dst[i] = Self.clampByte(acc[i]) }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return Image(width: ow, height: oh, format: format, pixels: out)
+    }
+
+    // Horizontal filters, one per channel count so the channel loop unrolls.
+
+    package static func filterRow1(
+        _ src: UnsafeMutablePointer<Float>, _ dst: UnsafeMutablePointer<Float>, _ ow: Int,
+        _ first: UnsafePointer<Int>, _ count: UnsafePointer<Int>, _ weights: UnsafePointer<Float>, _ taps: Int
+    ) {
+        for ox in 0..<ow {
+            let p = src + first[ox]
+            let w = weights + ox * taps
+            var s: Float = 0
+            for j in 0..<count[ox] { s += w[j] * p[j] }
+            dst[ox] = s
+        }
+    }
+
+    package static func filterRow3(
+        _ src: UnsafeMutablePointer<Float>, _ dst: UnsafeMutablePointer<Float>, _ ow: Int,
+        _ first: UnsafePointer<Int>, _ count: UnsafePointer<Int>, _ weights: UnsafePointer<Float>, _ taps: Int
+    ) {
+        for ox in 0..<ow {
+            let p = src + first[ox] * 3
+            let w = weights + ox * taps
+            var r: Float = 0
+            var g: Float = 0
+            var b: Float = 0
+            for j in 0..<count[ox] {
+                let wj = w[j]
+                let q = p + j * 3
+                r += wj * q[0]
+                g += wj * q[1]
+                b += wj * q[2]
+            }
+            let d = dst + ox * 3
+            d[0] = r
+            d[1] = g
+            d[2] = b
+        }
+    }
+
+    package static func filterRow4(
+        _ src: UnsafeMutablePointer<Float>, _ dst: UnsafeMutablePointer<Float>, _ ow: Int,
+        _ first: UnsafePointer<Int>, _ count: UnsafePointer<Int>, _ weights: UnsafePointer<Float>, _ taps: Int
+    ) {
+        for ox in 0..<ow {
+            let p = src + first[ox] * 4
+            let w = weights + ox * taps
+            var v = SIMD4<Float>(repeating: 0)
+            for j in 0..<count[ox] {
+                let q = p + j * 4
+                v += w[j] * SIMD4<Float>(q[0], q[1], q[2], q[3])
+            }
+            let d = dst + ox * 4
+            d[0] = v[0]
+            d[1] = v[1]
+            d[2] = v[2]
+            d[3] = v[3]
+        }
+    }
+
+    package static func filterRowN(
+        _ src: UnsafeMutablePointer<Float>, _ dst: UnsafeMutablePointer<Float>, _ ow: Int, _ c: Int,
+        _ first: UnsafePointer<Int>, _ count: UnsafePointer<Int>, _ weights: UnsafePointer<Float>, _ taps: Int
+    ) {
+        for ox in 0..<ow {
+            let p = src + first[ox] * c
+            let w = weights + ox * taps
+            for k in 0..<c {
+                var s: Float = 0
+                for j in 0..<count[ox] { s += w[j] * p[j * c + k] }
+                dst[ox * c + k] = s
+            }
+        }
+    }
+
+    /// Rounds to the nearest byte, clamping. Truncating v + 0.5 once it is known positive
+    /// is the same as flooring it, without a call to floorf per sample.
+    @inline(__always)
+    package static func clampByte(_ v: Float) -> UInt8 {
+        let r = v + 0.5
+        return r <= 0 ? 0 : (r >= 255 ? 255 : UInt8(r))
+    }
+}

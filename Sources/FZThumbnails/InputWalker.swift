@@ -1,0 +1,204 @@
+import FZCodecs
+import FZSystem
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Turns command-line inputs into the files of a batch: files are taken as named, folders
+/// are listed (and descended into with `recursive`) for PNG and JPEG files, recognised by
+/// their first bytes, not their names.
+///
+/// In folders, names starting with `.` are skipped (hidden files, and forcezoom's own
+/// temporary outputs), links to folders are not followed (no loops), and `excluded`
+/// folders (the output folder) are never entered below a folder argument, so a re-run never
+/// thumbnails thumbnails.
+/// A file reached twice (named twice, or named and found in a folder) is taken once.
+public struct InputWalker: Sendable {
+    /// Descend into subfolders.
+    public var recursive: Bool
+    /// Folders never entered, by (device, inode).
+    public var excluded: [Identity]
+
+    /// A file identity: (device, inode).
+    public typealias Identity = FileIdentity
+
+    public init(recursive: Bool = false, excluding folders: [String] = []) {
+        self.recursive = recursive
+        excluded = folders.compactMap { FileSystem.identity(of: $0) }
+    }
+
+    /// Expands the arguments in order.
+    /// - Parameter arguments: files and folders.
+    /// - Returns: the inputs (a file's `folder` is its folder as written, leading `/`
+    ///   dropped; a file found in a folder has its folder relative to that one), and the
+    ///   folders that could not be listed.
+    public func collect(_ arguments: [String]) -> (inputs: [ThumbnailPlan.Input], failures: [ThumbnailError]) {
+        let (inputs, failures, _) = collectCounting(arguments)
+        return (inputs, failures)
+    }
+
+    /// `collect`, and how many other files the folders held (regular files neither named
+    /// nor sniffed as images), for the summary's "3 other files skipped".
+    public func collectCounting(_ arguments: [String]) -> (
+        inputs: [ThumbnailPlan.Input], failures: [ThumbnailError], otherFiles: Int
+    ) {
+        var others = 0
+        var inputs: [ThumbnailPlan.Input] = []
+        var failures: [ThumbnailError] = []
+        var seen = Set<Identity>()
+        var seenPaths = Set<String>()
+        func add(_ input: ThumbnailPlan.Input) {
+            if let id = FileSystem.identity(of: input.path) {
+                guard seen.insert(id).inserted else { return }
+            } else {
+                guard seenPaths.insert(input.path).inserted else { return }
+            }
+            inputs.append(input)
+        }
+        for argument in arguments {
+            if FileSystem.kind(of: argument) == .directory {
+                walk(argument, relative: "", into: add, failures: &failures, others: &others)
+            } else {
+                add(ThumbnailPlan.Input(path: argument, folder: Self.folderAsWritten(argument)))
+            }
+        }
+        return (inputs, failures, others)
+    }
+
+    private func walk(
+        _ root: String, relative: String, into add: (ThumbnailPlan.Input) -> Void, failures: inout [ThumbnailError],
+        others: inout Int
+    ) {
+        let folder = relative.isEmpty ? root : FileSystem.join(root, relative)
+        // A folder named as input is always read, even if it is also the output folder
+        // (the plan then refuses outputs that would overwrite inputs).
+        if !relative.isEmpty, let id = FileSystem.identity(of: folder), excluded.contains(id) { return }
+        let names: [String]
+        do { names = try FileSystem.list(folder) } catch {
+            failures.append(.cannotListFolder(path: folder, reason: error.description))
+            return
+        }
+        for name in names where !name.hasPrefix(".") {
+            let path = FileSystem.join(folder, name)
+            switch Self.linkKind(path) {
+            case .directory:
+                if recursive {
+                    walk(
+                        root, relative: relative.isEmpty ? name : relative + "/" + name, into: add, failures: &failures,
+                        others: &others)
+                }
+            case .regular, .other:
+                // .other includes links: followed only to regular files.
+                if FileSystem.kind(of: path) == .regular {
+                    if Self.looksLikeImage(path) {
+                        add(ThumbnailPlan.Input(path: path, folder: relative))
+                    } else {
+                        others += 1
+                    }
+                }
+            case .missing:
+                break
+            }
+        }
+    }
+
+    /// The kind of the entry itself, a link not followed (a link is `.other`).
+    package static func linkKind(_ path: String) -> FileSystem.Kind {
+        guard let st = FileSystem.status(path, follow: false) else { return .missing }
+        return FileSystem.kind(st)
+    }
+
+    /// Names that say "image" whatever the bytes: a file so named that does not sniff as a
+    /// format forcezoom reads (a cut-off download, an HEIF brand nobody knew) is attempted,
+    /// so the batch reports it with its reason instead of passing over it.
+    package static let imageExtensions = FormatRegistry.inputExtensions
+
+    /// Whether a file starts like an image forcezoom reads, or is named like one.
+    package static func looksLikeImage(_ path: String) -> Bool {
+        if imageExtensions.contains(FileSystem.fileExtension(path).lowercased()) { return true }
+        guard case .success(let file) = CFile.open(readingFrom: path) else { return false }
+        if case .supported = ImageFormat.sniff(file.read(upTo: ImageFormat.sniffLength)) { return true }
+        return false
+    }
+
+    /// The folder of a path as written, for `%d`: "" for a bare name, leading `/` and `.`
+    /// components dropped.
+    package static func folderAsWritten(_ path: String) -> String {
+        let d = FileSystem.directory(of: path)
+        return d.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
+    }
+
+    /// Reads a list of paths, one per line or NUL-separated (`find -print0`).
+    /// - Parameters:
+    ///   - path: the list file, or "-" for standard input.
+    ///   - nulSeparated: split on NUL bytes instead of newlines.
+    /// - Returns: the non-empty entries (a line's trailing carriage return dropped).
+    /// - Throws: `ThumbnailError.cannotReadList`.
+    public static func readList(_ path: String, nulSeparated: Bool) throws(ThumbnailError) -> [String] {
+        let name = path == "-" ? "<stdin>" : path
+        let file: CFile
+        // Standard input is streamed like a file, so the limits below hold as it arrives
+        // (`yes | forcezoom thumb --from -` stops at the first over-long entry).
+        let opened = path == "-" ? CFile.standardInput() : CFile.open(readingFrom: path)
+        switch opened {
+        case .success(let f): file = f
+        case .failure(let e): throw .cannotReadList(path: name, reason: e.description)
+        }
+        // Read in chunks, bounded: the whole list at most `listLimit` bytes, each entry at
+        // most PATH_MAX (4096) bytes, so /dev/zero or a binary file fails at once. The entry
+        // check looks at windows of entryLimit + 1 bytes from the last separator seen: each
+        // window needs a separator, found from its end, so the work is a few bytes a window
+        // whatever the list holds (all separators, or long paths).
+        var bytes: [UInt8] = []
+        let separator: UInt8 = nulSeparated ? 0 : 10
+        var checked = 0  // every entry before this offset is within the limit
+        var entries = 0
+        while true {
+            let chunk = file.read(upTo: 1 << 16)
+            bytes += chunk
+            // Counted as they come, so `yes | forcezoom thumb --from -` stops within a few
+            // megabytes instead of holding millions of tiny paths.
+            entries += chunk.reduce(0) { $0 + ($1 == separator ? 1 : 0) }
+            if entries > Self.entryCountLimit {
+                throw .cannotReadList(path: name, reason: "more than \(Self.entryCountLimit) entries; split the list")
+            }
+            while checked + Self.entryLimit < bytes.count {
+                let window = bytes[checked...(checked + Self.entryLimit)]
+                guard let last = window.lastIndex(of: separator) else {
+                    throw .cannotReadList(
+                        path: name,
+                        reason:
+                            "an entry is longer than \(Self.entryLimit) bytes (PATH_MAX); is it a list of paths\(nulSeparated ? "" : ", or NUL-separated (-0)")?"
+                    )
+                }
+                checked = last + 1
+            }
+            if bytes.count > Self.listLimit {
+                throw .cannotReadList(path: name, reason: "more than \(Self.listLimit >> 20) MiB; split the list")
+            }
+            if chunk.count < 1 << 16 { break }
+        }
+        return split(bytes, nulSeparated: nulSeparated)
+    }
+
+    /// The most bytes of a --from list (a million paths of 64 bytes).
+    public static let listLimit = 64 << 20
+    /// The most entries of a --from list (blank lines count): each becomes a path held
+    /// until the batch ends.
+    public static let entryCountLimit = 2_000_000
+    /// The longest entry: PATH_MAX.
+    public static let entryLimit = 4096
+
+    /// Splits list bytes into paths (see `readList`).
+    package static func split(_ bytes: [UInt8], nulSeparated: Bool) -> [String] {
+        let separator: UInt8 = nulSeparated ? 0 : 10
+        return bytes.split(separator: separator, omittingEmptySubsequences: true).compactMap { entry in
+            var e = entry
+            if !nulSeparated && e.last == 13 { e = e.dropLast() }
+            return e.isEmpty ? nil : PathBytes.string(of: e)
+        }
+    }
+}

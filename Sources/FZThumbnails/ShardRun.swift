@@ -1,0 +1,111 @@
+import FZSystem
+
+/// One task's part of a sharded batch: which shard it is, which planned jobs are its own,
+/// which of those a journal says are done, and the journal it appends to.
+///
+/// Why the whole batch is planned first and cut after: every task then checks the same
+/// collisions and numbers `%i` the same way, so shard 3's outputs are exactly the ones a
+/// one-machine run would make for those inputs.
+public struct ShardRun: Sendable {
+    public let shard: Shard
+    /// Where the shard came from (`Slurm array task 5`), nil for `--shard K/N` or none.
+    public let source: String?
+    /// The journal appended to (nil without `--journal`, and for a dry run).
+    public let journal: Journal?
+    /// The journal's path after `%k` (nil without `--journal`).
+    public let journalPath: String?
+    /// `--resume`: the last record of each input in the journal.
+    package let done: [String: JournalRecord]
+    /// Whether `--shard` was given (even 1/1): the summary and `--json` then name the shard.
+    private let requested: Bool
+
+    /// Works out the shard, reads the journal for `--resume`, then opens it for appending.
+    /// - Parameters:
+    ///   - request: `--shard`, nil when not given (the whole batch).
+    ///   - environment: the process environment, for `--shard auto`.
+    ///   - journal: `--journal`'s pattern (`%k`: the shard index).
+    ///   - resume: skip what the journal says is done.
+    ///   - dryRun: read the journal but open nothing for writing.
+    /// - Throws: `ShardError`.
+    public init(
+        request: ShardRequest?, environment: [String: String], journal: String?, resume: Bool, dryRun: Bool
+    ) throws(ShardError) {
+        let (shard, source) = try request?.resolve(environment: environment) ?? (.whole, nil)
+        let path = journal.map { Journal.path(pattern: $0, shard: shard) }
+        var done: [String: JournalRecord] = [:]
+        var opened: Journal?
+        if let path {
+            // Read before opening: a journal must not be read while this run appends to it.
+            if resume { done = try Journal.read(path) }
+            if !dryRun { opened = try Journal.open(appendingTo: path) }
+        }
+        (self.shard, self.source, self.journalPath, self.done, self.journal) = (shard, source, path, done, opened)
+        requested = request != nil
+    }
+
+    /// `shard 3/8 (Slurm array task 3)`, for the summary; "" for the whole batch.
+    public var label: String {
+        guard requested else { return "" }
+        return "shard \(shard)" + (source.map { " (\($0))" } ?? "")
+    }
+
+    /// This shard's jobs, in plan order.
+    public func select(_ jobs: [ThumbnailPlan.Job]) -> [ThumbnailPlan.Job] {
+        shard.count == 1 ? jobs : jobs.filter { shard.contains($0.input) }
+    }
+
+    /// The folders `jobs`' outputs go in, relative to the output folder, each once.
+    public static func folders(of jobs: [ThumbnailPlan.Job]) -> [String] {
+        var seen = Set<String>()
+        return jobs.map { FileSystem.directory(of: $0.name) }.filter { seen.insert($0).inserted }
+    }
+
+    /// Whether `--resume` skips this job: its last record says ok and its output still has
+    /// that size and SHA-256 (reads the output; call it on a worker).
+    public func isDone(_ job: ThumbnailPlan.Job) -> Bool {
+        !done.isEmpty && Journal.stillDone(done[job.input.path], output: job.output)
+    }
+
+    /// Makes one job: skipped when the journal says it is done, otherwise made by `maker`
+    /// and, when it finished (made or failed, not interrupted), recorded in the journal with
+    /// the output's size and SHA-256. Runs on a worker thread.
+    public func make(_ job: ThumbnailPlan.Job, with maker: Thumbnailer, shouldStop: () -> Bool) -> ThumbnailResult {
+        if isDone(job) { return ThumbnailResult(input: job.input.path, output: job.output, outcome: .skipped) }
+        let result = maker.make(job, shouldStop: shouldStop)
+        guard let journal else { return result }
+        switch result.outcome {
+        case .made:
+            // Read back rather than hashed while encoding: what --resume compares is the
+            // file as it landed.
+            let d = Journal.digest(of: job.output)
+            journal.append(
+                JournalRecord(
+                    input: job.input.path, output: job.output, status: d == nil ? .failed : .ok, bytes: d?.bytes,
+                    sha256: d?.sha256,
+                    shard: shard.description, error: d == nil ? "the output cannot be read back" : nil))
+        case .failed(.interrupted): break
+        case .failed(let e):
+            journal.append(
+                JournalRecord(
+                    input: job.input.path, output: job.output, status: .failed, bytes: nil, sha256: nil,
+                    shard: shard.description,
+                    error: e.reason))
+        case .skipped: break
+        }
+        return result
+    }
+
+    /// A `--json` record with the shard added (`"shard":"3/8"`) when one was asked for.
+    public func tag(_ record: JSON) -> JSON {
+        guard requested, case .object(var members) = record else { return record }
+        members.append(("shard", .string(shard.description)))
+        return .object(members)
+    }
+
+    /// The end of the batch: the journal flushed to the disk (also after Ctrl-C or SIGTERM).
+    /// - Returns: the journal's first write error, if any.
+    public func finish() -> ShardError? {
+        journal?.sync()
+        return journal?.failure
+    }
+}

@@ -1,0 +1,155 @@
+import FZSystem
+
+/// A thumb batch as a value: the jobs this shard does, the thumbnailer that makes each, and
+/// `run` handing them to worker threads, counting what finished, and stopping on Ctrl-C
+/// (`Interrupts`) with the journal synced. The command line reports: it gets each result
+/// and the counts on the calling thread, as they come.
+public struct ThumbnailBatch {
+    public var thumbnailer: Thumbnailer
+    public var sharding: ShardRun
+    public var jobs: [ThumbnailPlan.Job]
+    /// Inputs the walk could not read or list: failures of this batch, reported first.
+    public var walkFailures: [ThumbnailError] = []
+    /// Files the walk passed over (not images by their extension), for the summary.
+    public var otherFiles = 0
+    public var workers: Int
+    /// `--max-failures`: stop handing out work once this many inputs failed (nil: never).
+    public var maxFailures: Int?
+
+    public init(thumbnailer: Thumbnailer, sharding: ShardRun, jobs: [ThumbnailPlan.Job], workers: Int) {
+        self.thumbnailer = thumbnailer
+        self.sharding = sharding
+        self.jobs = jobs
+        self.workers = workers
+    }
+
+    /// Why a batch stopped before its end (besides a signal).
+    public enum Stop: Equatable, Sendable, CustomStringConvertible {
+        /// An output found the disk full or the quota spent: the rest would fail alike.
+        case outOfSpace(OutputError)
+        /// `--max-failures` inputs failed.
+        case tooManyFailures(Int)
+
+        public var description: String {
+            switch self {
+            case .outOfSpace(let e): return "\(e.path): \(e.reason.split(separator: ";").first ?? "")"
+            case .tooManyFailures(let n): return "\(n) input\(n == 1 ? "" : "s") failed (--max-failures \(n))"
+            }
+        }
+    }
+
+    /// How the batch ended.
+    public struct Outcome {
+        public var counts: BatchProgress
+        /// The signal that stopped it (the caller ends the process by it), or nil.
+        public var signal: Int32?
+        /// The journal could not be synced.
+        public var journalFailure: ShardError?
+        /// Why it stopped early, and the first input (in order) it did not make (nil: none missing).
+        public var stop: Stop?
+        public var firstNotDone: String?
+    }
+
+    /// Makes every thumbnail. `onFailure` gets each walk failure (before any work),
+    /// `onResult` each result with the counts so far, `onTick` the counts while waiting;
+    /// all on the calling thread.
+    public func run(
+        onFailure: (ThumbnailError, BatchProgress) -> Void, onResult: (ThumbnailResult, BatchProgress) -> Void,
+        onTick: (BatchProgress) -> Void
+    ) -> Outcome {
+        // From here a first Ctrl-C stops handing out work instead of ending the process:
+        // running jobs discard their outputs and the summary says what finished.
+        Interrupts.deferSignals()
+        var counts = BatchProgress(total: jobs.count + walkFailures.count)
+        counts.otherFiles = otherFiles
+        let gate = BatchGate(maxFailures: maxFailures)
+        for failure in walkFailures {
+            counts.recordFailure()
+            gate.record(.failed(failure))
+            onFailure(failure, counts)
+        }
+        var notDoneIndexes: [Int] = []
+        var configured = thumbnailer
+        configured.encodeThreads = Thumbnailer.threads(jobs: workers, images: jobs.count)
+        let worker = configured
+        let jobs = self.jobs
+        let sharding = self.sharding
+        // Too many walk failures already: no job is started. Workers ask the gate before each
+        // job (the collector's tick would come too late: failures can be quicker than it).
+        var started = 0
+        if gate.stop == nil {
+            started = WorkerPool<ThumbnailResult>.run(
+                count: jobs.count, threads: workers,
+                work: { i in
+                    let job = jobs[i]
+                    func notDone(_ stop: Stop) -> ThumbnailResult {
+                        let outcome = ThumbnailResult.Outcome.failed(
+                            .notDone(path: job.input.path, because: stop.description))
+                        return ThumbnailResult(input: job.input.path, output: job.output, outcome: outcome)
+                    }
+                    if let stop = gate.stop { return notDone(stop) }
+                    let result = sharding.make(job, with: worker) { Interrupts.interrupted || gate.stop != nil }
+                    // Stopped mid-way by the gate (not by a signal): not done, for the same reason.
+                    if case .failed(.interrupted) = result.outcome, !Interrupts.interrupted, let stop = gate.stop {
+                        return notDone(stop)
+                    }
+                    gate.record(result.outcome)
+                    return result
+                },
+                onResult: { i, result in
+                    // An interrupted job is not a failure of its input: it is counted as not done.
+                    switch result.outcome {
+                    case .failed(.interrupted): break
+                    case .failed(.notDone): notDoneIndexes.append(i)
+                    default:
+                        counts.record(result.outcome)
+                    }
+                    onResult(result, counts)
+                },
+                onTick: {
+                    onTick(counts)
+                    return !Interrupts.interrupted && gate.stop == nil
+                })
+        }
+        let stop = gate.stop
+        let signal = Interrupts.signal
+        let journalFailure = sharding.finish()  // fsync'd, after an interruption too
+        var outcome = Outcome(counts: counts, signal: signal, journalFailure: journalFailure)
+        outcome.stop = stop
+        let first = (notDoneIndexes + (started < jobs.count ? [started] : [])).min()
+        outcome.firstNotDone = first.map { jobs[$0].input.path }
+        return outcome
+    }
+}
+
+/// What the workers of a batch consult before each job: whether it has stopped (a full
+/// disk, `--max-failures` reached), counting failures as they happen on any thread.
+final class BatchGate: @unchecked Sendable {
+    private let monitor = Monitor()
+    private let maxFailures: Int?
+    private var failures = 0
+    private var reason: ThumbnailBatch.Stop?
+
+    init(maxFailures: Int?) { self.maxFailures = maxFailures }
+
+    var stop: ThumbnailBatch.Stop? { monitor.locked { reason } }
+
+    /// Counts a finished job; a full disk or the last allowed failure stops the batch.
+    func record(_ outcome: ThumbnailResult.Outcome) {
+        guard case .failed(let error) = outcome else { return }
+        switch error {
+        case .interrupted, .notDone: return
+        default: break
+        }
+        monitor.locked {
+            failures += 1
+            guard reason == nil else { return }
+            // A full disk fails every later output too: no point decoding the rest.
+            if case .output(let e) = error, e.isOutOfSpace {
+                reason = .outOfSpace(e)
+            } else if let maxFailures, failures >= maxFailures {
+                reason = .tooManyFailures(maxFailures)
+            }
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import FZCodecs
+import FZImage
+import FZSystem
+import Geometry
+
+/// Why a thumbnail batch, or one thumbnail in it, cannot be made. Each message names the
+/// file (or the option) and says what to do.
+public enum ThumbnailError: ForceZoomError, Equatable, Sendable, CustomStringConvertible {
+    /// A `--size` spec that does not parse (the spec, what is wrong with it).
+    case invalidSize(spec: String, reason: String)
+    /// A `--name` pattern that does not parse (the pattern, what is wrong with it).
+    case invalidPattern(pattern: String, reason: String)
+    /// Two or more inputs would be written to one output path.
+    case collision(output: String, inputs: [String])
+    /// An output path names one of the inputs: forcezoom never overwrites an input.
+    case wouldOverwriteInput(input: String, output: String)
+    /// An output would land outside `--out` (a `%d` holding `..`).
+    case outsideOutputFolder(input: String, output: String)
+    /// An output name whose extension is neither `.png` nor `.jpg`/`.jpeg`.
+    case unsupportedOutputFormat(output: String)
+    /// The `--from` list cannot be read.
+    case cannotReadList(path: String, reason: String)
+    /// A folder given as input cannot be listed.
+    case cannotListFolder(path: String, reason: String)
+    /// The input could not be decoded.
+    case decode(DecodeError)
+    /// The crop point does not fit the input.
+    case geometry(path: String, GeometryError)
+    /// The output could not be written.
+    case output(OutputError)
+    /// The input's ICC profile cannot be used for --icc srgb.
+    case color(ColorError)
+    /// The thumbnail itself (an enlargement, < or !) would be over the budget.
+    case thumbnailTooLarge(path: String, BudgetError)
+    /// Stopped by Ctrl-C (or SIGTERM/SIGHUP) before the output was in place.
+    case interrupted(path: String)
+    /// Not made because the batch stopped first (a full disk, `--max-failures`; the reason).
+    case notDone(path: String, because: String)
+
+    /// The file the message is about (the option text for spec and pattern errors).
+    public var path: String {
+        switch self {
+        case .invalidSize(let s, _): return "--size \(s)"
+        case .invalidPattern(let p, _): return "--name \(p)"
+        case .collision(let o, _): return o
+        case .wouldOverwriteInput(_, let o), .outsideOutputFolder(_, let o), .unsupportedOutputFormat(let o): return o
+        case .cannotReadList(let p, _), .cannotListFolder(let p, _), .geometry(let p, _), .interrupted(let p),
+            .notDone(let p, _),
+            .thumbnailTooLarge(let p, _):
+            return p
+        case .decode(let e): return e.path
+        case .color(.unusableProfile(let p, _)), .color(.cmykProfile(let p, _)): return p
+        case .output(let e): return e.path
+        }
+    }
+
+    /// The reason without the file name.
+    public var reason: String {
+        switch self {
+        case .invalidSize(_, let r):
+            return
+                "\(r) (write N for the longest side, WxH for a box, Wx or xH for one side; add > to only shrink, < to only enlarge, ! for exactly that size)"
+        case .invalidPattern(_, let r):
+            return "\(r) (use %s stem, %e extension, %d folder, %i index, %% for a percent sign)"
+        case .collision(_, let inputs):
+            return
+                "\(inputs.joined(separator: ", ")) would \(inputs.count == 2 ? "both" : "all") be written here; add %d (mirror folders), %e or %i to --name"
+        case .wouldOverwriteInput(let input, _):
+            return
+                "would overwrite the input \(input); forcezoom never overwrites an input (choose another --out or --name)"
+        case .outsideOutputFolder(let input, _):
+            return
+                "the folder of \(input) leaves --out through '..'; name inputs below the current folder, or drop %d from --name"
+        case .unsupportedOutputFormat:
+            let names = OutputFormat.namesWithExtensions
+            return "output name must end in \(names) (the extension picks the format; check --name and --format)"
+        case .cannotReadList(_, let r): return "cannot read the input list: \(r)"
+        case .cannotListFolder(_, let r): return "cannot list the folder: \(r)"
+        case .decode(let e): return e.reason
+        case .geometry(_, let e): return e.description
+        case .output(let e): return e.reason
+        case .thumbnailTooLarge(_, let e): return e.description
+        case .color(.unusableProfile(_, let r)):
+            return
+                "the ICC profile cannot be used (\(r)); use --lenient to take the pixels as sRGB, or --icc keep or --icc strip"
+        case .color(.cmykProfile(_, let r)): return "cannot be used as --cmyk-profile: \(r)"
+        case .interrupted: return "interrupted before the output was written; nothing was left behind"
+        case .notDone(_, let because): return "not done: the batch stopped (\(because))"
+        }
+    }
+
+    public var description: String { "\(path): \(reason)" }
+}
+
+extension ThumbnailError {
+    /// A batch whose plan is wrong (a size, a pattern, two inputs on one output) is bad
+    /// usage, found before any work: exit 2. An input or output that fails: exit 1.
+    public var exitCode: Int32 {
+        switch self {
+        case .invalidSize, .invalidPattern, .collision, .wouldOverwriteInput, .outsideOutputFolder,
+            .unsupportedOutputFormat:
+            2
+        case .cannotReadList, .cannotListFolder, .decode, .geometry, .output, .color, .thumbnailTooLarge, .interrupted,
+            .notDone:
+            1
+        }
+    }
+}

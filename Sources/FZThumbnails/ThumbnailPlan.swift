@@ -1,0 +1,91 @@
+import FZCodecs
+import FZSystem
+
+/// The outputs of a thumbnail batch, worked out and checked before any pixel is decoded:
+/// every input gets one output path, no two inputs share one, no output is an input, and
+/// every output name names a format `ImageWriter` encodes. Pure apart from the file identities it is given.
+public struct ThumbnailPlan: Hashable, Sendable {
+    /// An input file and where it was found.
+    public struct Input: Hashable, Sendable {
+        /// The path as found (argument, list entry, or folder + name).
+        public let path: String
+        /// The folder relative to its walk root, for `%d` ("" at the root).
+        public let folder: String
+
+        public init(path: String, folder: String = "") {
+            self.path = path
+            self.folder = folder
+        }
+    }
+
+    /// One thumbnail to make.
+    public struct Job: Hashable, Sendable {
+        public let input: Input
+        /// The output path (the output folder joined with the expanded name).
+        public let output: String
+        /// The expanded name, inside the output folder (normalised, no `..`).
+        public let name: String
+        /// The running index (`%i`), from 1.
+        public let index: Int
+        /// The format the output name asks for.
+        public let format: OutputFormat
+    }
+
+    public let jobs: [Job]
+
+    /// Plans the outputs.
+    /// - Parameters:
+    ///   - inputs: the inputs, in order (the index follows it).
+    ///   - folder: the output folder (`--out`).
+    ///   - name: the name pattern.
+    ///   - alsoRead: other files the batch reads (the --from list): no output may be one.
+    ///   - identity: (device, inode) of an existing file, nil when absent; used to find
+    ///     outputs that are inputs under another name (links, `./a` vs `a`).
+    /// - Throws: `ThumbnailError` for a collision, an output that is an input, an output
+    ///   outside the folder or one that is none of `.png`, `.jpg` and `.webp`.
+    ///   - requested: `--format`, for names whose extension names no format.
+    public init(
+        inputs: [Input], folder: String, name: ThumbnailName, alsoRead: [String] = [],
+        identity: (String) -> FileIdentity? = FileSystem.identity(of:), requested: OutputFormat? = nil
+    ) throws(ThumbnailError) {
+        var jobs: [Job] = []
+        jobs.reserveCapacity(inputs.count)
+        var owners: [String: Int] = [:]
+        var inputIDs: [FileIdentity: String] = [:]
+        for path in inputs.map(\.path) + alsoRead {
+            if let id = identity(path) { inputIDs[id] = inputIDs[id] ?? path }
+        }
+        for (i, input) in inputs.enumerated() {
+            let relative = name.expand(input: input.path, folder: input.folder, index: i + 1)
+            let output = ThumbnailName.normalize(FileSystem.join(folder, relative))
+            if relative.split(separator: "/").contains("..") {
+                throw .outsideOutputFolder(input: input.path, output: output)
+            }
+            let chosen = try? OutputFormat.chosen(forPath: output, requested: requested).get()
+            guard let format = chosen, format.writtenByImageWriter else {
+                throw .unsupportedOutputFormat(output: output)
+            }
+            if let first = owners[output] {
+                let all = inputs.indices.filter { j in
+                    j == first || j == i || (j > first && j < i && jobs[j].output == output)
+                }.map { inputs[$0].path }
+                throw .collision(output: output, inputs: all)
+            }
+            owners[output] = i
+            if let id = identity(output), let victim = inputIDs[id] {
+                throw .wouldOverwriteInput(input: victim, output: output)
+            }
+            jobs.append(
+                Job(input: input, output: output, name: ThumbnailName.normalize(relative), index: i + 1, format: format)
+            )
+        }
+        self.jobs = jobs
+    }
+
+    /// The folders the outputs go in, relative to the output folder, each once, in order of first use (to create them
+    /// before the batch starts).
+    public var folders: [String] {
+        var seen = Set<String>()
+        return jobs.map { FileSystem.directory(of: $0.name) }.filter { seen.insert($0).inserted }
+    }
+}

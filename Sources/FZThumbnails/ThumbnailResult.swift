@@ -1,0 +1,66 @@
+import FZSystem
+import Geometry
+
+/// What became of one input of a thumbnail batch.
+public struct ThumbnailResult: Sendable {
+    /// How it ended.
+    public enum Outcome: Sendable, Equatable {
+        /// The thumbnail was written.
+        case made
+        /// `--skip-existing`: the output is newer than the input, left as it was.
+        case skipped
+        /// Nothing was written (and nothing was left behind).
+        case failed(ThumbnailError)
+    }
+
+    /// The input path.
+    public let input: String
+    /// The planned output path.
+    public let output: String
+    public var outcome: Outcome
+    /// The upright source size (nil when the header could not be read, or skipped).
+    public var sourceSize: PixelSize?
+    /// The thumbnail size (nil unless made).
+    public var outputSize: PixelSize?
+    /// Bytes written (nil unless made).
+    public var bytes: Int64?
+    /// The JPEG DCT scaling denominator used (1 for PNG, nil unless decoded).
+    public var denominator: Int?
+    /// Wall time spent on this input, in milliseconds.
+    public var milliseconds: Double = 0
+    /// The file's embedded thumbnail (HEIF) was resampled instead of the image.
+    public var embeddedThumbnail = false
+    /// Problems skipped past (only with lenient decoding).
+    public var warnings: [String] = []
+
+    public init(input: String, output: String, outcome: Outcome) {
+        self.input = input
+        self.output = output
+        self.outcome = outcome
+    }
+
+    /// The error, when it failed.
+    public var error: ThumbnailError? {
+        if case .failed(let e) = outcome { return e }
+        return nil
+    }
+
+    /// The JSON Lines record: input, output (null unless written or kept), sizes, bytes,
+    /// milliseconds, DCT denominator, skipped, whether an embedded thumbnail was used, and the error reason (null on success).
+    public var json: JSON {
+        let made = outcome == .made
+        let skipped = outcome == .skipped
+        return .object([
+            ("input", .string(input)),
+            ("output", made || skipped ? .string(output) : .null),
+            ("sourceSize", sourceSize?.json ?? .null),
+            ("outputSize", outputSize?.json ?? .null),
+            ("bytes", bytes.map { .int($0) } ?? .null),
+            ("milliseconds", .number((milliseconds * 1000).rounded() / 1000)),
+            ("dctScale", denominator.map { .int($0) } ?? .null),
+            ("skipped", .bool(skipped)),
+            ("error", error.map { .string($0.reason) } ?? .null),
+            ("embeddedThumbnail", .bool(embeddedThumbnail)),
+        ])
+    }
+}

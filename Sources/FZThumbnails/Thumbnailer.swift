@@ -1,0 +1,188 @@
+import FZCodecs
+import FZImage
+import FZRender
+import FZSystem
+import Geometry
+
+/// Makes one thumbnail: header, geometry, a streamed and DCT-scaled decode straight into the
+/// resampler, the small result turned upright, then a temp file renamed into place.
+/// A value shared read-only by every worker of a batch.
+public struct Thumbnailer: Sendable {
+    public var size: ThumbnailSize
+    public var crop: ThumbnailGeometry.Crop
+    public var decode: DecodeOptions
+    public var png: PNGSettings
+    /// JPEG, WebP, HEIC and AVIF output quality, 1-100 (100 stays lossy).
+    public var jpegQuality: Int
+    /// WebP, HEIC and AVIF outputs lossless whatever the quality.
+    public var lossless = false
+    /// What JPEG outputs flatten transparent pixels onto (opaque).
+    public var background = Color.white
+    /// Resample the file's embedded thumbnail (HEIF) instead of decoding the image, when it
+    /// has at least the pixels the output needs from the window (as vipsthumbnail does).
+    public var useEmbeddedThumbnail = true
+    /// Leave an output alone when it is newer than its input.
+    public var skipExisting: Bool
+    /// The output folder, open: jobs' outputs (`Job.name`) are made inside it, never
+    /// through a link (nil: `Job.output` as a path, for tests and single files).
+    public var outputFolder: OutputFolder?
+    /// The reduction kernel: Lanczos-3 stretched by the scale (alias-free, as Pillow and vips).
+    public var filter: ResampleFilter = .lanczos
+    /// Threads one thumbnail may use (decoding alongside resampling, PNG encode). A batch
+    /// runs one image per worker, so 1 unless there are fewer images than processors
+    /// (`threads(jobs:images:)`).
+    public var encodeThreads = 1
+
+    /// Per-image threads for a batch of `images` on `jobs` workers: the processors the
+    /// workers leave idle, shared out; 1 when every processor already has an image.
+    public static func threads(jobs: Int, images: Int) -> Int {
+        let busy = max(1, min(jobs, images))
+        return max(1, Threads.perImage / busy)
+    }
+
+    /// JPEG DCT scaling and the box average of whole blocks stop while the image is still
+    /// twice the thumbnail: both alias, and the Lanczos pass needs a factor of 2 to clean
+    /// that (as in vipsthumbnail). With 1 the worst real photo measured 30 dB against a
+    /// full-decode Lanczos; with 2, 42.
+    public static let headroom = 2
+
+    /// What each thumbnail carries of its input's colour (`--icc`), and its conversion to sRGB.
+    public var colorPolicy = ColorPolicy()
+    /// Which of the input's EXIF and XMP each thumbnail carries (`--strip`, `--no-location`).
+    public var metadata = MetadataPolicy.keepAll
+
+    public init(
+        size: ThumbnailSize, crop: ThumbnailGeometry.Crop = .none, decode: DecodeOptions = DecodeOptions(),
+        png: PNGSettings = .default, jpegQuality: Int = 85, skipExisting: Bool = false
+    ) {
+        self.size = size
+        self.crop = crop
+        self.decode = decode
+        self.png = png
+        self.jpegQuality = jpegQuality
+        self.skipExisting = skipExisting
+    }
+
+    /// Makes the thumbnail of one planned job. Never throws: failures are in the result.
+    /// - Parameters:
+    ///   - job: the input and its output path (whose folder exists).
+    ///   - shouldStop: polled before decoding and before writing; true abandons the job
+    ///     (Ctrl-C), leaving nothing behind.
+    /// - Returns: the outcome with sizes, bytes and time.
+    public func make(_ job: ThumbnailPlan.Job, shouldStop: () -> Bool = { false }) -> ThumbnailResult {
+        let clock = Stopwatch()
+        var result = ThumbnailResult(input: job.input.path, output: job.output, outcome: .made)
+        result.outcome = attempt(job, into: &result, shouldStop: shouldStop)
+        result.milliseconds = clock.elapsed * 1000
+        return result
+    }
+
+    /// The output resampled from the smallest embedded thumbnail that has at least the
+    /// output's resolution over the window; nil when none does.
+    private func embeddedThumbnail(_ reader: ImageReader, _ g: ThumbnailGeometry) throws(DecodeError) -> Image? {
+        guard !reader.embeddedThumbnailSizes.isEmpty else { return nil }
+        let source = g.source
+        // The whole picture at the output's scale: what a thumbnail must have at least.
+        let needed = PixelSize(
+            width: Int((Double(source.width) * g.scaleX).rounded(.up)),
+            height: Int((Double(source.height) * g.scaleY).rounded(.up)))
+        guard let thumb = try reader.readEmbeddedThumbnail(atLeast: needed) else { return nil }
+        let kx = Double(thumb.width) / Double(source.width)
+        let ky = Double(thumb.height) / Double(source.height)
+        let resampler = Resampler(
+            source: thumb.size, output: g.output, originX: g.window.x * kx, originY: g.window.y * ky,
+            stepX: g.window.width * kx / Double(g.output.width),
+            stepY: g.window.height * ky / Double(g.output.height), format: thumb.format, filter: filter)
+        return resampler.resample(thumb)
+    }
+
+    private func attempt(_ job: ThumbnailPlan.Job, into result: inout ThumbnailResult, shouldStop: () -> Bool)
+        -> ThumbnailResult.Outcome
+    {
+        let input = job.input.path
+        if shouldStop() { return .failed(.interrupted(path: input)) }
+        if skipExisting, let made = FileSystem.modificationTime(of: job.output),
+            let source = FileSystem.modificationTime(of: input), made > source
+        {
+            return .skipped
+        }
+        do throws(ThumbnailError) {
+            let reader: ImageReader
+            // The image's share of the processors (1 in a batch that keeps every one busy).
+            var options = decode
+            options.threads = min(options.threads, encodeThreads)
+            do { reader = try ImageReader(path: input, options: options) } catch { throw .decode(error) }
+            let upright = reader.header.uprightSize
+            result.sourceSize = upright
+            let geometry: ThumbnailGeometry
+            do { geometry = try ThumbnailGeometry(source: upright, size: size, crop: crop) } catch {
+                throw .geometry(path: reader.path, error)
+            }
+            // An enlargement (<, !) is held whole: keep it under the decode pixel limit too.
+            do { try decode.budget.check("the thumbnail (--size \(size))", size: geometry.output) } catch {
+                throw .thumbnailTooLarge(path: reader.path, error)
+            }
+            var image = Image(width: 0, height: 0, format: .rgb)
+            var failure: DecodeError?
+            func read() {
+                do throws(DecodeError) {
+                    if geometry.isIdentity {
+                        (image, result.denominator) = (try reader.readImage(), 1)
+                    } else if useEmbeddedThumbnail, let embedded = try embeddedThumbnail(reader, geometry) {
+                        image = embedded
+                        result.embeddedThumbnail = true
+                    } else {
+                        (image, result.denominator) = try reader.readResampled(
+                            to: geometry.output, window: geometry.window, filter: filter,
+                            headroom: Self.headroom, boxShrink: true,
+                            threads: encodeThreads)
+                    }
+                } catch { failure = error }
+            }
+            // lcms2 builds the sRGB transform (several ms: tone curves tabulated) on another
+            // thread while the image decodes; it lands in the transform cache, where the
+            // conversion below finds it. In a batch (one thread per image) it is built once.
+            let color = reader.header.color
+            let format = reader.header.pixelFormat
+            var overlapped = false
+            if let intent = colorPolicy.convertsToSRGB, encodeThreads > 1, color.icc != nil {
+                let warm: @Sendable () -> Void = {
+                    _ = try? SRGBConverter(
+                        color: color, format: format, intent: intent, blackPointCompensation: intent != .absolute,
+                        path: "")
+                }
+                overlapped = Threads.alongside(warm) { read() }
+            }
+            if !overlapped { read() }
+            if let failure { throw .decode(failure) }
+            result.warnings = reader.warnings
+            do throws(ColorError) {
+                let warning = try colorPolicy.convert(
+                    &image, from: reader.header.color, path: reader.path, lenient: decode.lenient)
+                if let warning { result.warnings.append(warning) }
+            } catch { throw .color(error) }
+            let carried = colorPolicy.carried(reader.header.color)
+            if let dropped = carried.warning { result.warnings.append(dropped) }
+            let (kept, left) = reader.carriedMetadata(metadata, for: job.format.format)
+            result.warnings += left
+            if shouldStop() { throw .interrupted(path: input) }
+            // ThumbnailPlan admits only formats ImageWriter encodes.
+            let encoding = job.format.encoding(png: png, quality: jpegQuality, lossless: lossless) ?? .png(png)
+            do {
+                result.bytes = try ImageWriter.write(
+                    image, to: outputFolder == nil ? job.output : job.name, in: outputFolder.map { ($0, job.output) },
+                    encoding: encoding, protecting: [input],
+                    threads: encodeThreads,
+                    color: carried.color, background: background, metadata: kept)
+            } catch {
+                // After Ctrl-C the handler removes temp files, so the rename fails: that is
+                // the interruption, not a disk problem.
+                throw shouldStop() ? .interrupted(path: input) : .output(error)
+            }
+            result.outputSize = image.size
+        } catch {
+            return .failed(error)
+        }
+        return .made
+    }
+}

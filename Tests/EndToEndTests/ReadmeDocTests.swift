@@ -1,0 +1,129 @@
+import TestSupport
+import Testing
+
+@testable import FZSystem
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The README's ```console examples, run with the built binary: every `$ forcezoom ...` line
+/// (and the shell around it: pipes, `echo $?`) in a temporary folder holding the files the
+/// examples name, its output compared with the README's, volatile fields masked
+/// (`ReadmeDoc.masked`). Blocks marked `<!-- doctest: skip -->` are left out.
+@Suite("README doc test")
+struct ReadmeDocTests {
+    static let readme = CLI.read(FileSystem.join(CLI.root, "README.md"))
+    /// The thumb example's portrait photo (`make photos` fetches it into .cache).
+    static let wine = FileSystem.join(CLI.root, ".cache/photos/batch/Wine_by_Jakkub_Mede.jpg")
+
+    /// A folder with what the examples read: peek.jpg and photo.jpg (the repository's photo),
+    /// photos/ for thumb (peek.jpg, 2024/wine.jpg, 2024/broken.jpg cut short), docs/; and
+    /// bin/forcezoom, the binary under test, to put first on PATH.
+    static func prepare() -> (dir: String, bin: String) {
+        let dir = CLI.scratch()
+        let bin = CLI.scratch()
+        let peek = CLI.bytes(FileSystem.join(CLI.root, "Fixtures/photos/peek.jpg"))
+        CLI.write(FileSystem.join(dir, "peek.jpg"), peek)
+        CLI.write(FileSystem.join(dir, "photo.jpg"), peek)
+        _ = CLI.shell("mkdir -p \(CLI.quote(dir))/photos/2024 \(CLI.quote(dir))/docs")
+        CLI.write(FileSystem.join(dir, "photos/peek.jpg"), peek)
+        CLI.write(FileSystem.join(dir, "photos/2024/broken.jpg"), Array(peek.prefix(peek.count / 2)))
+        if FileSystem.size(of: wine) != nil { CLI.write(FileSystem.join(dir, "photos/2024/wine.jpg"), CLI.bytes(wine)) }
+        _ = CLI.shell("ln -s \(CLI.quote(CLI.binary)) \(CLI.quote(bin))/forcezoom")
+        return (dir, bin)
+    }
+
+    /// Runs a block's commands in one shell (so `echo $?` sees the command before it) and
+    /// returns what each printed, stdout and stderr together.
+    static func run(_ block: ReadmeDoc.Block, in dir: String, bin: String) -> [String] {
+        let marker = "@@forcezoom-doctest@@"
+        var script = "exec 2>&1\ncd \(CLI.quote(dir)) || exit 99\nexport PATH=\(CLI.quote(bin)):\"$PATH\"\ns=0\n"
+        for command in block.commands {
+            script += "printf '\\n\(marker)\\n'; (exit $s); \(command.text)\ns=$?\n"
+        }
+        let file = FileSystem.join(bin, "block.sh")
+        let out = FileSystem.join(bin, "block.out")
+        CLI.write(file, Array(script.utf8))
+        _ = CLI.shell("bash \(CLI.quote(file)) > \(CLI.quote(out)) < /dev/null")
+        let parts = CLI.read(out).split(separator: "\(marker)\n", omittingEmptySubsequences: false).dropFirst()
+        return parts.map(String.init)
+    }
+
+    @Test func everyConsoleExampleRuns() throws {
+        let doc = ReadmeDoc(Self.readme)
+        try #require(doc.blocks.count >= 10, "README.md has its console examples")
+        let (dir, bin) = Self.prepare()
+        defer { _ = CLI.shell("rm -rf \(CLI.quote(dir)) \(CLI.quote(bin))") }
+        let hasWine = FileSystem.size(of: Self.wine) != nil
+        var ran = 0
+        for block in doc.blocks where !block.skip {
+            // needs `make photos`
+            if !hasWine, block.commands.contains(where: { $0.text.contains("thumb photos") }) { continue }
+            let outputs = Self.run(block, in: dir, bin: bin)
+            #expect(outputs.count == block.commands.count, "README.md:\(block.line): the block did not run to its end")
+            for (command, output) in zip(block.commands, outputs) {
+                var got = ReadmeDoc.masked(output)
+                var want = ReadmeDoc.masked(command.expected.joined(separator: "\n"))
+                if block.unordered {
+                    got.sort()
+                    want.sort()
+                }
+                if got != want {
+                    Issue.record(
+                        "README.md:\(block.line): $ \(command.text)\n--- README\n\(want.joined(separator: "\n"))\n--- forcezoom\n\(got.joined(separator: "\n"))"
+                    )
+                }
+            }
+            ran += 1
+        }
+        #expect(ran >= 10)
+    }
+
+    @Test func parsesCommandsOutputsAndMarkers() {
+        let doc = ReadmeDoc(
+            """
+            Text.
+
+            ```console
+            $ forcezoom info a.png
+            a.png: PNG 1x1
+            $ forcezoom fit a.png \\
+                --screen 10x20 | sed -n 1p
+            {"bytes":12}
+            ```
+
+            <!-- doctest: skip (needs a terminal) -->
+            ```console
+            $ forcezoom thumb x
+            ```
+            <!-- doctest: unordered -->
+
+            ```console
+            $ forcezoom thumb y
+            ```
+            ```sh
+            $ not a console block
+            ```
+            """)
+        #expect(doc.blocks.count == 3)
+        #expect(doc.blocks[0].line == 3 && !doc.blocks[0].skip && !doc.blocks[0].unordered)
+        #expect(
+            doc.blocks[0].commands == [
+                .init(text: "forcezoom info a.png", expected: ["a.png: PNG 1x1"]),
+                .init(text: "forcezoom fit a.png  --screen 10x20 | sed -n 1p", expected: ["{\"bytes\":12}"]),
+            ])
+        #expect(doc.blocks[1].skip && doc.blocks[2].unordered && !doc.blocks[2].skip)
+    }
+
+    @Test func masksWhatVaries() {
+        #expect(
+            ReadmeDoc.mask("{\"output\":\"a.png\",\"bytes\":179144,\"x\":1}")
+                == "{\"output\":\"a.png\",\"bytes\":#,\"x\":1}")
+        #expect(
+            ReadmeDoc.mask("{\"milliseconds\":7.734,\"diffBytes\":161690}") == "{\"milliseconds\":#,\"diffBytes\":#}")
+        #expect(ReadmeDoc.mask("forcezoom: 2 thumbnails, 1 failed, 0.1 s") == "forcezoom: 2 thumbnails, 1 failed, # s")
+        #expect(ReadmeDoc.mask("{\"width\":400,\"bytes\":null}") == "{\"width\":400,\"bytes\":null}")
+        #expect(ReadmeDoc.masked("a\n\n") == ["a"])
+    }
+}

@@ -1,0 +1,367 @@
+import TestSupport
+import Testing
+
+@testable import FZCodecs
+@testable import FZSystem
+@testable import Geometry
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `forcezoom thumb` end to end on the built binary: batches with broken files, upright
+/// outputs checked by their pixels, JSON Lines, --from -0, --skip-existing, Ctrl-C.
+@Suite(.serialized)
+struct ThumbCLITests {
+    static let photo = FileSystem.join(CLI.root, "Fixtures/photos/peek.jpg")
+
+    /// A folder of inputs: good (EXIF-rotated JPEG and PNG fixtures, a real photo), broken
+    /// (truncated JPEG, corrupt PNG) and a text file the folder walk must ignore.
+    static func library() -> String {
+        let dir = CLI.scratch()
+        let lib = FileSystem.join(dir, "photos")
+        #expect(CLI.shell("mkdir -p \(CLI.quote(lib))") == 0)
+        #expect(
+            CLI.run([
+                "fixture", "orientation", "--size", "600x400", "--exif-orientation", "6", "-o",
+                FileSystem.join(lib, "o6.jpg"),
+            ]).status == 0)
+        #expect(
+            CLI.run([
+                "fixture", "orientation", "--size", "300x500", "--exif-orientation", "8", "-o",
+                FileSystem.join(lib, "o8.png"),
+            ]).status == 0)
+        let jpeg = CLI.bytes(photo)
+        CLI.write(FileSystem.join(lib, "peek.jpg"), jpeg)
+        CLI.write(FileSystem.join(lib, "truncated.jpg"), Array(jpeg[0..<(jpeg.count / 2)]))
+        var png = CLI.bytes(FileSystem.join(lib, "o8.png"))
+        for i in (png.count / 2)..<(png.count / 2 + 64) { png[i] ^= 0x5A }
+        CLI.write(FileSystem.join(lib, "corrupt.png"), png)
+        CLI.write(FileSystem.join(lib, "notes.txt"), Array("not a photo\n".utf8))
+        return dir
+    }
+
+    /// Checks the corner colours of an orientation fixture, read back upright: red
+    /// top-left, green top-right, blue bottom-left, yellow bottom-right.
+    static func expectUpright(_ path: String, size: PixelSize, sourceLocation: SourceLocation = #_sourceLocation) throws
+    {
+        let image = try ImageReader(path: path).readImage()
+        #expect(image.size == size, sourceLocation: sourceLocation)
+        let w = image.width
+        let h = image.height
+        let corners: [(Int, Int, String)] = [
+            (3, 3, "red"), (w - 4, 3, "green"), (3, h - 4, "blue"), (w - 4, h - 4, "yellow"),
+        ]
+        for (x, y, name) in corners {
+            let c = image.rgba(x: x, y: y)
+            let ok: Bool
+            switch name {
+            case "red": ok = c.r > 180 && c.g < 60 && c.b < 60
+            case "green": ok = c.g > 150 && c.r < 60 && c.b < 60
+            case "blue": ok = c.b > 150 && c.r < 60 && c.g < 60
+            default: ok = c.r > 180 && c.g > 150 && c.b < 60
+            }
+            #expect(ok, "\(path) (\(x),\(y)) should be \(name), is \(c)", sourceLocation: sourceLocation)
+        }
+    }
+
+    static func leftovers(_ dir: String) -> String {
+        let find = FileSystem.join(CLI.scratch(), "found")
+        _ = CLI.shell("find \(CLI.quote(dir)) -name '*.fz-*' > \(CLI.quote(find))")
+        return CLI.read(find)
+    }
+
+    @Test func aFolderWithBrokenFilesBecomesUprightThumbnailsAndExitsOne() throws {
+        let dir = Self.library()
+        let r = CLI.run(["thumb", "photos", "--size", "128", "--out", "small", "-j", "2"], in: dir)
+        #expect(r.status == 1)
+        let lines = r.stderr.split(separator: "\n").map(String.init)
+        // Each broken file on its own line, named as found; then the summary.
+        #expect(
+            lines.filter { $0.hasPrefix("forcezoom: error: photos/truncated.jpg: file is truncated") }.count == 1,
+            "\(r.stderr)")
+        #expect(lines.filter { $0.hasPrefix("forcezoom: error: photos/corrupt.png: ") }.count == 1, "\(r.stderr)")
+        #expect(lines.count == 3, "\(r.stderr)")
+        #expect(lines.last?.hasPrefix("forcezoom: 3 thumbnails, 2 failed, ") == true)
+        #expect(lines.last?.hasSuffix(" s") == true)
+        #expect(r.stdout.isEmpty)
+        #expect(!r.stderr.contains("\u{1B}["), "no progress line when stderr is not a terminal")
+        // 600x400 upright: 128x85 (400 * 128/600 = 85.3); 300x500 upright: 77x128 (76.8).
+        try Self.expectUpright(FileSystem.join(dir, "small/o6.thumb.png"), size: PixelSize(width: 128, height: 85))
+        try Self.expectUpright(FileSystem.join(dir, "small/o8.thumb.png"), size: PixelSize(width: 77, height: 128))
+        // peek.jpg is stored 900x1600 with orientation 6: upright 1600x900 -> 128x72.
+        #expect(
+            try ImageReader(path: FileSystem.join(dir, "small/peek.thumb.png")).header.storedSize
+                == PixelSize(width: 128, height: 72))
+        #expect(FileSystem.kind(of: FileSystem.join(dir, "small/truncated.thumb.png")) == .missing)
+        #expect(FileSystem.kind(of: FileSystem.join(dir, "small/corrupt.thumb.png")) == .missing)
+        #expect(FileSystem.kind(of: FileSystem.join(dir, "small/notes.thumb.png")) == .missing)
+        #expect(Self.leftovers(dir).isEmpty)
+    }
+
+    @Test func allGoodExitsZeroAndJPEGOutputsAreUprightToo() throws {
+        let dir = Self.library()
+        let good = ["photos/o6.jpg", "photos/o8.png"]
+        let r = CLI.run(
+            ["thumb"] + good + ["--size", "64", "--out", "t", "--name", "%s-%i.jpg", "--quality", "95"], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("forcezoom: 2 thumbnails, 0 failed, "))
+        #expect(try ImageReader(path: FileSystem.join(dir, "t/o6-1.jpg")).header.format == .jpeg)
+        // 600x400 -> 64x43 (42.7); 300x500 -> 38x64 (38.4).
+        try Self.expectUpright(FileSystem.join(dir, "t/o6-1.jpg"), size: PixelSize(width: 64, height: 43))
+        try Self.expectUpright(FileSystem.join(dir, "t/o8-2.jpg"), size: PixelSize(width: 38, height: 64))
+    }
+
+    @Test func cropAtKeepsThePartAroundThePoint() throws {
+        let dir = Self.library()
+        // Upright 600x400 filled into 100x100: the kept window is 400x400. At the left
+        // edge it holds the red and blue corners, at the right the green and yellow ones.
+        let left = CLI.run(["thumb", "photos/o6.jpg", "--size", "100", "--crop-at", "0,0", "--out", "l"], in: dir)
+        let right = CLI.run(
+            ["thumb", "photos/o6.jpg", "--size", "100", "--crop-at", "100%,50%", "--out", "r"], in: dir)
+        let centre = CLI.run(["thumb", "photos/o6.jpg", "--size", "100", "--crop", "--out", "c"], in: dir)
+        #expect(left.status == 0 && right.status == 0 && centre.status == 0)
+        let l = try ImageReader(path: FileSystem.join(dir, "l/o6.thumb.png")).readImage()
+        let r = try ImageReader(path: FileSystem.join(dir, "r/o6.thumb.png")).readImage()
+        let c = try ImageReader(path: FileSystem.join(dir, "c/o6.thumb.png")).readImage()
+        #expect(l.size == PixelSize(width: 100, height: 100) && r.size == l.size && c.size == l.size)
+        #expect(l.rgba(x: 3, y: 3).r > 180 && l.rgba(x: 3, y: 3).g < 60)  // red
+        #expect(l.rgba(x: 3, y: 96).b > 150 && l.rgba(x: 3, y: 96).r < 60)  // blue
+        #expect(r.rgba(x: 96, y: 3).g > 150 && r.rgba(x: 96, y: 3).r < 60)  // green
+        #expect(r.rgba(x: 96, y: 96).r > 180 && r.rgba(x: 96, y: 96).g > 150 && r.rgba(x: 96, y: 96).b < 60)  // yellow
+        // Centred, the window (100..500) misses every corner patch (80 px wide): light grey.
+        for (x, y) in [(3, 3), (96, 3), (3, 96), (96, 96)] {
+            let p = c.rgba(x: x, y: y)
+            #expect(p.r > 200 && p.g > 200 && p.b > 200, "(\(x),\(y)) is \(p)")
+        }
+        // A point outside the image fails that input, named, with the image size.
+        let outside = CLI.run(
+            ["thumb", "photos/o6.jpg", "--size", "100", "--crop-at", "700,10", "--out", "x"], in: dir)
+        #expect(outside.status == 1)
+        #expect(outside.stderr.hasPrefix("forcezoom: error: photos/o6.jpg: point 700,10 is outside the 600x400 image"))
+    }
+
+    @Test func jsonLinesHaveOneRecordPerInput() throws {
+        let dir = Self.library()
+        let r = CLI.run(["thumb", "photos", "--size", "100", "--out", "t", "--json", "-j", "1"], in: dir)
+        #expect(r.status == 1)
+        let records = r.stdout.split(separator: "\n").map(String.init)
+        #expect(records.count == 5)
+        // -j 1 finishes in input order: corrupt.png, o6.jpg, o8.png, peek.jpg, truncated.jpg.
+        #expect(
+            records[0].hasPrefix(
+                #"{"schemaVersion":2,"input":"photos/corrupt.png","output":null,"sourceSize":{"width":300,"height":500},"outputSize":null,"bytes":null,"milliseconds":"#
+            ))
+        #expect(
+            records[0].contains(#""skipped":false,"error":"corrupt image data"#)
+                || records[0].contains(#""error":"file is truncated"#))
+        #expect(
+            records[1].hasPrefix(
+                #"{"schemaVersion":2,"input":"photos/o6.jpg","output":"t/o6.thumb.png","sourceSize":{"width":600,"height":400},"outputSize":{"width":100,"height":67},"bytes":"#
+            ))
+        // 600/2 = 300 >= 2 x 100; /4 = 150 is not
+        #expect(records[1].hasSuffix(#""dctScale":2,"skipped":false,"error":null,"embeddedThumbnail":false}"#))
+        let bytes = FileSystem.size(of: FileSystem.join(dir, "t/o6.thumb.png")) ?? -1
+        #expect(records[1].contains(#""bytes":\#(bytes),"#))
+        #expect(
+            records[3].contains(
+                #""input":"photos/peek.jpg","output":"t/peek.thumb.png","sourceSize":{"width":1600,"height":900},"outputSize":{"width":100,"height":56}"#
+            ))
+        #expect(records[4].contains(#""input":"photos/truncated.jpg","output":null"#))
+        #expect(records[4].contains(#""error":"file is truncated"#))
+    }
+
+    @Test func fromAListWithNULSeparators() throws {
+        let dir = Self.library()
+        // A name with a space and one with a newline: only -0 keeps them whole.
+        #expect(
+            CLI.shell(
+                "cd \(CLI.quote(dir)) && cp photos/o6.jpg 'photos/with space.jpg' && cp photos/o8.png \"$(printf 'photos/new\\nline.png')\""
+            )
+                == 0)
+        let list = FileSystem.join(dir, "list")
+        CLI.write(
+            list,
+            Array("photos/with space.jpg".utf8) + [0] + Array("photos/new\nline.png".utf8) + [0]
+                + Array("photos/peek.jpg".utf8) + [0])
+        let r = CLI.run(["thumb", "--from", "-", "-0", "--size", "50", "--out", "t", "--json"], in: dir, stdin: list)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.split(separator: "\n").count == 3)
+        #expect(r.stdout.contains(#""output":"t/with space.thumb.png""#))
+        #expect(r.stdout.contains(#""output":"t/new\nline.thumb.png""#))
+        try Self.expectUpright(FileSystem.join(dir, "t/with space.thumb.png"), size: PixelSize(width: 50, height: 33))
+        // Without -0 the same bytes are one line per path: the newline splits a name, the
+        // NULs are part of names, and what does not exist fails with a reason.
+        let lines = FileSystem.join(dir, "lines")
+        CLI.write(lines, Array("photos/o6.jpg\nphotos/missing.jpg\n".utf8))
+        let l = CLI.run(["thumb", "--from", lines, "--size", "50", "--out", "u"], in: dir)
+        #expect(l.status == 1)
+        #expect(l.stderr.contains("forcezoom: error: photos/missing.jpg: cannot open: no such file or directory"))
+        #expect(FileSystem.kind(of: FileSystem.join(dir, "u/o6.thumb.png")) == .regular)
+    }
+
+    @Test func recursiveWalkMirrorsTheTreeWithPercentD() throws {
+        let dir = Self.library()
+        #expect(
+            CLI.shell("cd \(CLI.quote(dir)) && mkdir -p photos/2024/june && cp photos/o6.jpg photos/2024/june/o6.jpg")
+                == 0)
+        // A flat name: photos/2024/june/o6.jpg (walked first: names sort "2024" < "o6.jpg")
+        // and photos/o6.jpg meet in t/o6.thumb.png: refused up front. (The default name
+        // under --recursive has %d/, so it mirrors the tree: ThumbBulkCLITests.)
+        let flat = CLI.run(
+            ["thumb", "photos", "--recursive", "--size", "40", "--out", "t", "--name", "%s.thumb.png"], in: dir)
+        #expect(flat.status == 2)
+        #expect(
+            flat.stderr.contains(
+                "forcezoom: error: t/o6.thumb.png: photos/2024/june/o6.jpg, photos/o6.jpg would both be written here"))
+        #expect(
+            FileSystem.kind(of: FileSystem.join(dir, "t")) == .missing, "nothing is done before the plan is checked")
+        let tree = CLI.run(
+            ["thumb", "photos", "-r", "--size", "40", "--out", "t", "--name", "%d/%s.png", "-q"], in: dir)
+        #expect(tree.status == 1)  // the broken files
+        #expect(FileSystem.kind(of: FileSystem.join(dir, "t/2024/june/o6.png")) == .regular)
+        #expect(FileSystem.kind(of: FileSystem.join(dir, "t/o6.png")) == .regular)
+        // -q: errors, but no summary.
+        #expect(!tree.stderr.contains("thumbnails,"))
+        #expect(tree.stderr.contains("photos/truncated.jpg"))
+    }
+
+    @Test func skipExistingLeavesNewerOutputs() throws {
+        let dir = Self.library()
+        let args = [
+            "thumb", "photos/o6.jpg", "photos/peek.jpg", "--size", "32", "--out", "t", "--skip-existing", "--json",
+        ]
+        #expect(CLI.run(args, in: dir).status == 0)
+        let o6 = FileSystem.join(dir, "t/o6.thumb.png")
+        let before = FileSystem.modificationTime(of: o6)
+        // The input becomes newer than its output: only that one is made again.
+        #expect(CLI.shell("touch -d '+1 minute' \(CLI.quote(FileSystem.join(dir, "photos/peek.jpg")))") == 0)
+        let again = CLI.run(args, in: dir)
+        #expect(again.status == 0)
+        let records = again.stdout.split(separator: "\n")
+        #expect(records.count == 2)
+        #expect(
+            records[0].contains(#""input":"photos/o6.jpg","output":"t/o6.thumb.png""#)
+                && records[0].contains(#""skipped":true"#))
+        #expect(records[1].contains(#""input":"photos/peek.jpg""#) && records[1].contains(#""skipped":false"#))
+        #expect(again.stderr.hasPrefix("forcezoom: 1 thumbnail, 1 skipped, 0 failed, "))
+        #expect(FileSystem.modificationTime(of: o6) == before)
+    }
+
+    @Test func neverOverwritesAnInput() throws {
+        let dir = Self.library()
+        let r = CLI.run(["thumb", "photos/o6.jpg", "--out", "photos", "--name", "%s.%e"], in: dir)
+        #expect(r.status == 2)
+        #expect(
+            r.stderr
+                == "forcezoom: error: photos/o6.jpg: would overwrite the input photos/o6.jpg; forcezoom never overwrites an input (choose another --out or --name)\n"
+        )
+        try Self.expectUpright(FileSystem.join(dir, "photos/o6.jpg"), size: PixelSize(width: 600, height: 400))
+    }
+
+    @Test(arguments: [
+        ["--size", "0"], ["--size", "12x12x12"], ["--size", "100x"], ["--size", "100!", "--crop"],
+        ["--size", "x100", "--crop"], ["--name", "%q.png"], ["--jobs", "0"], ["--quality", "101"],
+        ["--quiet", "--progress"], ["-0"], ["--crop-at", "nowhere"],
+    ])
+    func usageErrorsExitTwo(_ extra: [String]) {
+        var args = ["thumb", Self.photo] + extra
+        if extra == ["--size", "100x"] { args += ["--crop"] }
+        let r = CLI.run(args)
+        #expect(r.status == 2, "\(extra): \(r.stderr)")
+        #expect(r.stderr.contains("rror"))
+    }
+
+    @Test func anEnlargementOverThePixelLimitFailsThatInput() {
+        let dir = Self.library()
+        // Enlarged to fit 3000x3000: upright 600x400 -> 3000x2000 = 6,000,000 pixels, over
+        // the limit of 5,500,000; 300x500 -> 1800x3000 = 5,400,000, under it.
+        let r = CLI.run(
+            ["thumb", "photos/o6.jpg", "photos/o8.png", "--size", "3000<", "--max-pixels", "5500000", "--out", "t"],
+            in: dir)
+        #expect(r.status == 1)
+        #expect(
+            r.stderr.hasPrefix(
+                "forcezoom: error: photos/o6.jpg: the thumbnail (--size 3000x3000<) would be 3000x2000 = 6000000 pixels, over --max-pixels 5500000"
+            ))
+        #expect(r.stderr.contains("forcezoom: 1 thumbnail, 1 failed, "))
+        #expect(FileSystem.kind(of: FileSystem.join(dir, "t/o6.thumb.png")) == .missing)
+    }
+
+    @Test func unsupportedOutputNameAndNoInputs() {
+        let r = CLI.run(["thumb", Self.photo, "--name", "%s.gif", "--out", CLI.scratch()])
+        #expect(r.status == 2)
+        #expect(
+            r.stderr.contains(
+                "output name must end in PNG (.png), JPEG (.jpg, .jpeg), WebP (.webp), HEIC (.heic, .heif, .hif) or AVIF (.avif)"
+            ))
+        let none = CLI.run(["thumb"])
+        #expect(none.status == 2)
+        #expect(none.stderr.contains("--from"))
+    }
+
+    @Test func progressForcedIntoAFileIsPlainLines() {
+        let dir = Self.library()
+        let r = CLI.run(
+            ["thumb", "photos/o6.jpg", "photos/o8.png", "--size", "20", "--out", "t", "--progress", "-j", "1"], in: dir)
+        #expect(r.status == 0)
+        // Not a terminal: plain lines a log can keep, no carriage return or erase-line.
+        // (Two small inputs may both be done before the first tick draws anything: the line
+        // itself is checked on 30 inputs in ThumbBulkCLITests.)
+        for line in r.stderr.split(separator: "\n") { #expect(line.hasPrefix("forcezoom: "), "\(r.stderr)") }
+        #expect(!r.stderr.contains("\r") && !r.stderr.contains("\u{1B}"))
+        #expect(r.stderr.contains("forcezoom: 2 thumbnails, 0 failed, "))
+    }
+
+    /// Ctrl-C mid-batch on a real process: running jobs leave no temp file, finished
+    /// thumbnails are whole, a summary says what was done, and the process ends by SIGINT.
+    @Test func ctrlCStopsCleanlyWithASummary() throws {
+        let dir = CLI.scratch()
+        let lib = FileSystem.join(dir, "in")
+        #expect(
+            CLI.shell(
+                "mkdir \(CLI.quote(lib)) && for i in $(seq 1 150); do cp \(CLI.quote(Self.photo)) \(CLI.quote(lib))/p$i.jpg; done"
+            ) == 0)
+        // A non-interactive shell starts a background job with SIGINT ignored, and
+        // forcezoom keeps a signal ignored at start ignored (nohup); `env
+        // --default-signal` gives it SIGINT as a terminal's foreground job has it.
+        let script = """
+            cd \(CLI.quote(dir)) || exit 99
+            env --default-signal=INT \(CLI.quote(CLI.binary)) thumb in --out out -j 2 --json > json 2> err &
+            pid=$!
+            n=0
+            while [ "$(ls out 2>/dev/null | grep -c thumb)" -lt 4 ]; do
+              sleep 0.02; n=$((n+1)); [ $n -gt 1500 ] && break
+            done
+            kill -INT $pid
+            wait $pid
+            echo $? > status
+            """
+        #expect(CLI.shell(script) == 0)
+        // 130 = 128 + SIGINT: the shell saw the process end by the signal.
+        #expect(CLI.read(FileSystem.join(dir, "status")) == "130\n")
+        let err = CLI.read(FileSystem.join(dir, "err"))
+        #expect(err.hasPrefix("forcezoom: interrupted: "), "\(err)")
+        #expect(err.contains(" not done, "))
+        #expect(Self.leftovers(dir).isEmpty, "temp files left: \(Self.leftovers(dir))")
+        let outputs = CLI.read(FileSystem.join(dir, "json")).split(separator: "\n").filter {
+            $0.contains(#""error":null"#)
+        }
+        let files = (try? FileSystem.list(FileSystem.join(dir, "out"))) ?? []
+        #expect(files.count >= 4 && files.count < 150)
+        #expect(files.count == outputs.count, "every finished thumbnail has its record")
+        let made = err.split(separator: " ").dropFirst(2).first.flatMap { Int($0) }
+        #expect(made == files.count, "\(err)")
+        for f in files {
+            let image = try ImageReader(path: FileSystem.join(dir, "out/" + f)).readImage()
+            #expect(image.size == PixelSize(width: 256, height: 144))
+        }
+    }
+
+    @Test func helpHasExamples() {
+        let h = CLI.run(["thumb", "--help"])
+        #expect(h.status == 0)
+        #expect(h.stdout.contains("find photos -name '*.jpg' -print0 | forcezoom thumb --from - -0"))
+        #expect(h.stdout.contains("--skip-existing"))
+    }
+}
