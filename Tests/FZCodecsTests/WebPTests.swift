@@ -24,7 +24,7 @@ struct WebPTests {
 
     @Test(arguments: ["webp-lossy", "webp-lossless", "webp-alpha", "webp-alpha-lossless"])
     func wholeImageEqualsDwebp(_ name: String) throws {
-        let image = try TestSupport.decodeFixture("\(name).webp")
+        let image = try Self.decode("\(name).webp")
         let reference = try ImageReader(path: Self.path("\(name).ref.png")).readImage()
         #expect(image.size == reference.size)
         #expect(image.format == reference.format, "\(name): alpha only where the file has it")
@@ -85,7 +85,7 @@ struct WebPTests {
     }
 
     @Test func losslessIsTheSourcePicture() throws {
-        let image = try TestSupport.decodeFixture("webp-lossless.webp")
+        let image = try Self.decode("webp-lossless.webp")
         let source = try TestSupport.decodeFixture("coords-512x384.png")
         #expect(TestSupport.maxDifference(image, source) == 0)
         let rect = PixelRect(x: 33, y: 17, width: 64, height: 40)
@@ -112,7 +112,7 @@ struct WebPTests {
         }
         let expected = try TestSupport.decodeFixture("png-rgb-8-trns.png").converted(to: .rgb)
         #expect(TestSupport.maxDifference(image, expected) == 0, "\(name)")
-        let stored = try TestSupport.decodeFixture(name, autoOrient: false)
+        let stored = try Self.decode(name, autoOrient: false)
         #expect(stored.size == (n >= 5 ? PixelSize(width: 64, height: 96) : PixelSize(width: 96, height: 64)))
     }
 

@@ -1,5 +1,10 @@
 import FZSystem
+
+// Testing exists in the toolchain's test builds only; `swift build -c release` builds this
+// target too (it is a regular one), where the check below is never run.
+#if canImport(Testing)
 import Testing
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -61,7 +66,11 @@ package enum CLI {
             || (arguments.first == "fixture" && arguments.contains("--decode"))
         guard json, canCheckJSON, let command = arguments.first, !bytes(stdout).isEmpty else { return }
         if let problem = jsonProblem(file: stdout, command: command) {
+            #if canImport(Testing)
             Issue.record("forcezoom \(arguments.joined(separator: " ")): \(problem)")
+            #else
+            preconditionFailure("forcezoom \(arguments.joined(separator: " ")): \(problem)")
+            #endif
         }
     }
 

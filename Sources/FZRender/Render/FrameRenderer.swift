@@ -92,3 +92,19 @@ public enum FrameRenderer {
             PixelRect(x: -pad, y: -pad, width: canvas.width + 2 * pad, height: canvas.height + 2 * pad))
     }
 }
+
+extension FrameRenderer {
+    /// The gap between the view and the peek `frame --with-peek` shows beside it.
+    public static let peekGap = 16
+
+    /// `view` with `peek` to its right, `peekGap` pixels apart and centred on it vertically,
+    /// on `gapColor`.
+    public static func beside(_ view: Image, _ peek: Image, gapColor: Color) -> Image {
+        var both = Image(
+            width: view.width + peekGap + peek.width, height: max(view.height, peek.height),
+            format: view.format.union(peek.format), fill: gapColor)
+        both.blend(view, at: PixelPoint(x: 0, y: 0))
+        both.blend(peek, at: PixelPoint(x: view.width + peekGap, y: (both.height - peek.height) / 2))
+        return both
+    }
+}

@@ -1,13 +1,5 @@
 import ArgumentParser
-import FZCodecs
-import FZCompare
-import FZFixtures
-import FZImage
 import FZOperations
-import FZRender
-import FZSystem
-import FZTerminal
-import FZThumbnails
 import Geometry
 
 /// `X,Y`: pixels (`1200,800`), percentages (`50%,25%`) or a mix.

@@ -1,13 +1,5 @@
 import ArgumentParser
-import FZCodecs
-import FZCompare
-import FZFixtures
-import FZImage
 import FZOperations
-import FZRender
-import FZSystem
-import FZTerminal
-import FZThumbnails
 import Geometry
 
 // The core's closed sets of names, parsed by the argument parser itself: a wrong name is a
@@ -48,6 +40,12 @@ enum OrientationChoice: ExpressibleByArgument, CaseIterable, Hashable {
     }
 
     /// The orientation for `image` on `screen`.
+    /// The orientation named, or nil for auto (the operation picks it from the image).
+    var fixed: DeviceOrientation? {
+        if case .fixed(let o) = self { return o }
+        return nil
+    }
+
     func resolve(image: PixelSize, screen: PixelSize) -> DeviceOrientation {
         switch self {
         case .auto: return FitGeometry.automatic(image: image, screen: screen)

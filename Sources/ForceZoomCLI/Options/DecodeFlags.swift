@@ -1,13 +1,5 @@
 import ArgumentParser
-import FZCodecs
-import FZCompare
-import FZFixtures
-import FZImage
 import FZOperations
-import FZRender
-import FZSystem
-import FZTerminal
-import FZThumbnails
 
 /// How inputs are read: shared by every subcommand that decodes.
 struct DecodeFlags: ParsableArguments {
@@ -100,28 +92,6 @@ struct EncodeFlags: ParsableArguments {
     /// The core's colour policy these flags choose (shared with `Thumbnailer`).
     var colorPolicy: ColorPolicy { ColorPolicy(mode: icc, intent: intent) }
 
-    /// What an output made from an input described by `color` (read from `path`) carries.
-    /// With keep, a profile that must not be copied is left out with a warning (once).
-    func carry(_ color: ColorDescription, path: String) -> ColorDescription? {
-        let carried = colorPolicy.carried(color)
-        if let dropped = carried.warning { Terminal.warningOnce("\(path): \(dropped)") }
-        return carried.color
-    }
-
-    /// With --icc srgb, converts `image` (decoded from `path`, described by `color`) to sRGB
-    /// in place, before anything is drawn on it (`ColorPolicy.convert`); an unusable profile
-    /// fails the command, or with `lenient` is a warning.
-    func convert(_ image: inout Image, from color: ColorDescription, path: String, lenient: Bool) throws {
-        let warning = try colorPolicy.convert(&image, from: color, path: path, lenient: lenient)
-        if let warning { Terminal.warningOnce("\(path): \(warning)") }
-    }
-
-    /// The 16-bit counterpart of `convert(_:from:path:lenient:)`, for lossless crops and turns.
-    func convert(_ image: inout Image16, from color: ColorDescription, path: String, lenient: Bool) throws {
-        let warning = try colorPolicy.convert(&image, from: color, path: path, lenient: lenient)
-        if let warning { Terminal.warningOnce("\(path): \(warning)") }
-    }
-
     /// How inputs are read for these outputs: `decode`'s options with the rendering intent
     /// for CMYK inputs, and strict profiles for --icc srgb without --lenient.
     func reading(_ decode: DecodeFlags) -> DecodeOptions {
@@ -135,10 +105,12 @@ struct EncodeFlags: ParsableArguments {
 
     /// The core's settings for a rendering job (`TransformJob`, `AnimationJob`), its
     /// warnings written to stderr.
-    func settings(_ decode: DecodeFlags) -> RenderSettings {
-        RenderSettings(
+    func settings(_ decode: DecodeFlags, metadata: MetadataFlags? = nil) -> RenderSettings {
+        var settings = RenderSettings(
             decode: reading(decode), color: colorPolicy, lenient: decode.lenient, png: png,
-            warnings: Warnings(say: { Terminal.warning($0) }, once: { Terminal.warningOnce($0) }))
+            warnings: Terminal.warnings)
+        if let metadata { settings.metadata = metadata.policy }
+        return settings
     }
 }
 

@@ -1,13 +1,5 @@
 import ArgumentParser
-import FZCodecs
-import FZCompare
-import FZFixtures
-import FZImage
 import FZOperations
-import FZRender
-import FZSystem
-import FZTerminal
-import FZThumbnails
 
 /// `--depth 8|16`: the output's bits a sample, for the commands that can copy samples
 /// losslessly (crop at zoom 1, quarter turns).
@@ -18,11 +10,6 @@ struct DepthFlags: ParsableArguments {
             "Bits a sample in the output: 16 keeps a 16-bit PNG's samples exactly (crop at --zoom 1, quarter turns), 8 rounds them. Default: the input's (16 where it can be kept, else 8).",
             valueName: "bits"))
     var depth: SampleDepth?
-
-    /// Why a 16-bit output cannot be made here, or nil when it can (`SampleDepth`).
-    func sixteenBitProblem(_ reader: ImageReader, oneToOne: Bool, pins: Bool, output: OutputFormat = .png) -> String? {
-        SampleDepth.sixteenBitProblem(wanted: depth, reader, oneToOne: oneToOne, pins: pins, output: output)
-    }
 }
 
 extension SampleDepth: ExpressibleByArgument {}

@@ -1,13 +1,5 @@
 import ArgumentParser
-import FZCodecs
-import FZCompare
-import FZFixtures
-import FZImage
 import FZOperations
-import FZRender
-import FZSystem
-import FZTerminal
-import FZThumbnails
 
 /// `--format` and `--quality`: how a rendering command's outputs are encoded (crop, fit,
 /// frame, transform, animate). The format is the output name's extension

@@ -1,12 +1,4 @@
-import FZCodecs
-import FZCompare
-import FZFixtures
-import FZImage
 import FZOperations
-import FZRender
-import FZSystem
-import FZTerminal
-import FZThumbnails
 
 /// Format names for help texts and messages, from the registry (`FormatRegistry`,
 /// `OutputFormat`), so no help text lists a stale set of formats.

@@ -1,26 +1,12 @@
 import ArgumentParser
-import FZCodecs
-import FZCompare
-import FZFixtures
-import FZImage
 import FZOperations
-import FZRender
-import FZSystem
-import FZTerminal
-import FZThumbnails
 import Geometry
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// `--graphics`: how pictures are printed in the terminal, or `auto`.
-enum GraphicsChoice: String, ExpressibleByArgument, CaseIterable {
-    case auto, kitty, iterm, sixel, blocks
-
-    var fixed: GraphicsProtocol? { GraphicsProtocol(rawValue: rawValue) }
-}
+extension GraphicsChoice: ExpressibleByArgument {}
 
 /// `--graphics` (and `FORCEZOOM_GRAPHICS`), shared by `view`, `peek` and `--show`.
 struct GraphicsFlags: ParsableArguments {
@@ -47,35 +33,16 @@ struct GraphicsFlags: ParsableArguments {
 
     /// auto needs a terminal on standard output to show anything on: a usage error otherwise.
     func checkTerminal(_ what: String) throws {
-        if try choice() == .auto && !TerminalScreen.isTerminal(1) {
+        if try choice() == .auto && !InlineDisplay.isTerminal(1) {
             throw ValidationError(
                 "\(what) with --graphics auto needs standard output to be a terminal; name a protocol (--graphics kitty, iterm, sixel or blocks) to write its bytes anyway"
             )
         }
     }
 
-    /// The protocol and the room it has: detected for auto (the probe runs once, here);
-    /// no size limit when standard output is no terminal (an explicit protocol into a pipe:
-    /// the picture at 1:1). `reserve` rows are left for captions and the prompt.
-    func target(reserve: Int = 2) throws -> InlineImage.Target {
-        let env = TerminalScreen.environment()
-        var answers: ProbeAnswers?
-        let graphics: GraphicsProtocol
-        if let fixed = try choice().fixed {
-            graphics = fixed
-        } else if let decided = TerminalDetection.fromEnvironment(env) {
-            graphics = decided
-        } else {
-            answers = TerminalProbe.ask()
-            graphics = TerminalDetection.choose(environment: env, answers: answers)
-        }
-        let window = TerminalScreen.window()
-        let limit = window.map { $0.limit(for: graphics, reserve: reserve, cell: $0.cell(probed: answers?.cell)) }
-        var target = InlineImage.Target(
-            limit: limit, graphics: graphics, depth: TerminalDetection.colorDepth(env),
-            tmux: TerminalDetection.inTmux(env))
-        target.cell = answers?.cell
-        return target
+    /// The display these flags choose, leaving `reserve` rows for captions and the prompt.
+    func display(reserve: Int = 2) throws -> InlineDisplay {
+        InlineDisplay(choice: try choice(), reserve: reserve)
     }
 }
 
@@ -89,9 +56,6 @@ struct ShowFlags: ParsableArguments {
     var show = false
 
     @OptionGroup var graphics: GraphicsFlags
-
-    /// The protocol and room, once detected.
-    private static let target = Mutex<InlineImage.Target?>(nil)
 
     func validate() throws {
         if show { try graphics.checkTerminal("--show") }
@@ -108,21 +72,6 @@ struct ShowFlags: ParsableArguments {
     /// Whether the command writes its output: not with --show and no -o.
     func writes(output: String?) -> Bool { !show || output != nil }
 
-    /// Prints `images` inline when --show was given. Detection (and its probe) runs once per
-    /// process, on the first call, so a command can show its outputs as it writes them.
-    func display(_ images: [Image]) throws {
-        guard show, !images.isEmpty else { return }
-        let target: InlineImage.Target
-        if let known = Self.target.withLock({ $0 }) {
-            target = known
-        } else {
-            target = try graphics.target()
-            Self.target.withLock { $0 = target }
-        }
-        for image in images {
-            if !TerminalScreen.write(try InlineImage.encode(image, for: target)) {
-                throw ToolFailure("standard output: the picture could not be written")
-            }
-        }
-    }
+    /// The display `--show` prints on, or nil without --show.
+    func display() throws -> InlineDisplay? { show ? try graphics.display() : nil }
 }

@@ -1,13 +1,5 @@
 import ArgumentParser
-import FZCodecs
-import FZCompare
-import FZFixtures
-import FZImage
 import FZOperations
-import FZRender
-import FZSystem
-import FZTerminal
-import FZThumbnails
 
 #if canImport(Glibc)
 import Glibc
@@ -37,19 +29,6 @@ struct MarkerFlags: ParsableArguments {
         }
     }
 
-    /// All pins: the --marker ones, then the file's.
-    func load() throws -> [Marker] {
-        var out: [Marker] = []
-        for m in marker { out += (try? Marker.parseList(m, file: "--marker")) ?? [] }
-        if let markers {
-            let text: String
-            do { text = try FileSystem.readText(markers, limit: Marker.maxFileBytes) } catch {
-                throw ToolFailure(
-                    "\(Echo.value(markers)): cannot read marker file: \(FileSystem.readFailure(error, limit: Marker.maxFileBytes))"
-                )
-            }
-            out += try Marker.parseList(text, file: markers)
-        }
-        return out
-    }
+    /// The pins these flags name, read by the operation.
+    var source: MarkerSource { MarkerSource(inline: marker, file: markers) }
 }

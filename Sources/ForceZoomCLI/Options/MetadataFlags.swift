@@ -1,13 +1,5 @@
 import ArgumentParser
-import FZCodecs
-import FZCompare
-import FZFixtures
-import FZImage
 import FZOperations
-import FZRender
-import FZSystem
-import FZTerminal
-import FZThumbnails
 
 /// `--strip` and `--no-location`: which of the input's EXIF and XMP an output carries
 /// (`MetadataPolicy`), shared by every command that writes an image made from an input.
@@ -28,12 +20,4 @@ struct MetadataFlags: ParsableArguments {
 
     /// The core's policy.
     var policy: MetadataPolicy { strip ? .strip : MetadataPolicy(keep: .all, location: !noLocation) }
-
-    /// What an output of `reader`'s pixels written to `output` (in `format`, default: the
-    /// format a rendering command writes there) carries; what is left out is said once.
-    func carried(_ reader: ImageReader, output: String, format: ImageFormat? = nil) -> CarriedMetadata? {
-        let (carried, why) = reader.carriedMetadata(policy, for: format ?? OutputFormat.rendered(toPath: output).format)
-        for w in why { Terminal.warningOnce("\(reader.path): \(w)") }
-        return carried
-    }
 }

@@ -1,13 +1,5 @@
 import ArgumentParser
-import FZCodecs
-import FZCompare
-import FZFixtures
-import FZImage
 import FZOperations
-import FZRender
-import FZSystem
-import FZTerminal
-import FZThumbnails
 
 /// Where a one-image command writes, in what format, and whether it prints its geometry:
 /// `-o`, `--format`, `--quality`, `--lossless` and `--json`, shared by fit, frame and
@@ -36,11 +28,18 @@ struct OutputOptions: ParsableArguments {
 
     /// The output path: -o, or `<stem>.<suffix>.png` (or --format's extension) in the current folder.
     func path(input: String, suffix: String) -> String {
-        output ?? "\(input == "-" ? "stdin" : FileSystem.stem(input)).\(suffix).\(formats.defaultExtension)"
+        output ?? "\(StandardStream.stem(of: input)).\(suffix).\(formats.defaultExtension)"
     }
 
     /// The core's encoding choice; `background` is what JPEG flattens alpha onto.
     func choice(png: PNGSettings, background: Color) -> OutputChoice {
         formats.choice(lossless: lossless, png: png, background: background)
+    }
+
+    /// Where the command writes: -o or its default name, nowhere with --show and no -o.
+    func target(input: String, suffix: String, png: PNGSettings, background: Color, show: ShowFlags) -> OutputTarget {
+        let choice = choice(png: png, background: background)
+        guard show.writes(output: output) else { return OutputTarget(.none, choice: choice) }
+        return OutputTarget(.files([path(input: input, suffix: suffix)]), choice: choice)
     }
 }

@@ -1,12 +1,4 @@
-import FZCodecs
-import FZCompare
-import FZFixtures
-import FZImage
 import FZOperations
-import FZRender
-import FZSystem
-import FZTerminal
-import FZThumbnails
 import Geometry
 import Synchronization
 
@@ -43,4 +35,18 @@ enum Terminal {
 
     /// Whether standard error is a terminal (progress lines only then).
     static var stderrIsTerminal: Bool { isatty(2) != 0 }
+}
+
+extension Report {
+    /// Records to standard output, messages to standard error, as a command prints them.
+    static var terminal: Report {
+        Report(
+            line: { print($0) }, warnings: Terminal.warnings, error: { Terminal.error($0) },
+            stderr: { Terminal.writeError($0) })
+    }
+}
+
+extension Terminal {
+    /// Warnings written to standard error (`once`: the same one said once per run).
+    static var warnings: Warnings { Warnings(say: { Terminal.warning($0) }, once: { Terminal.warningOnce($0) }) }
 }

@@ -1,15 +1,7 @@
 // Over 300 lines: animate has some forty options and their validation; the work itself is
 // the core's AnimationJob.
 import ArgumentParser
-import FZCodecs
-import FZCompare
-import FZFixtures
-import FZImage
 import FZOperations
-import FZRender
-import FZSystem
-import FZTerminal
-import FZThumbnails
 import Geometry
 
 #if canImport(Glibc)
@@ -308,14 +300,13 @@ struct Animate: ParsableCommand {
         // waits to be written), the contact sheet, and the pixels drawn in all (four times
         // --max-pixels: a 120 fps fullscreen animation of an iPad Pro is 0.3 G pixels).
         let budget = decode.budget
-        let threads = Thumb.processorCount
+        let threads = ThumbOperation.processorCount
         try Check.budget { () throws(BudgetError) in
             try budget.check("the frames in flight (--screen \(screen))", size: s, count: min(frameBound, 2 * threads))
             if contactSheet != nil || show.show {
-                let cell = AnimationRenderer.cellSize(screen: s)
                 try budget.check(
                     "the contact sheet (--frames \(frameBound))",
-                    size: AnimationRenderer.contactSheetSize(cell: cell, count: frameBound))
+                    size: AnimationJob.contactSheetSize(screen: s, count: frameBound))
             }
             let all = Budget(
                 maxPixels: budget.maxPixels > 0 ? budget.maxPixels.multipliedReportingOverflow(by: 4).partialValue : 0,
@@ -346,69 +337,18 @@ struct Animate: ParsableCommand {
     }
 
     func run() throws {
-        var settings = encode.settings(decode)
+        var settings = encode.settings(decode, metadata: meta)
         settings.output = formats.choice(lossless: lossless, png: encode.png, background: background.color)
-        settings.metadata = meta.policy
         var job = AnimationJob(
             input: input, settings: settings, screen: screenPixels, background: background.color, fps: fps,
-            threads: Thumb.processorCount)
-        job.stdin = input == "-" ? try Self.readStandardInput(limit: settings.decode.stdinLimit) : nil
-        let reader = try job.openReader()
-        job.markers = try pins.load()
-        job.frames = geometry(image: reader.header.uprightSize)
-        job.pinSizes = pinRange.pinSizes(job.frames)
-        if output == nil && apng == nil && contactSheet == nil && !show.show {
-            printJSON(job)  // geometry only: no pixels to decode or render
-            return
-        }
-        // Every path this run writes, checked before any work: none twice, none an input.
-        // validate() parsed the pattern; every frame's path is worked out once, here.
-        let parsed = output.flatMap { try? OutputPattern(parsing: $0) }
-        job.framePaths = parsed.map { pattern in (1...job.frames.count).map { pattern.path($0) } } ?? []
-        var named = job.framePaths.enumerated().map { ("-o frame \($0.offset + 1)", $0.element) }
-        if let apng { named.append(("--apng", apng)) }
-        if let contactSheet { named.append(("--contact-sheet", contactSheet)) }
-        do { try Outputs.checkDistinct(named) } catch let e as ValidationError {
-            throw ToolFailure(e.message, exitCode: 2)
-        }
-        try Outputs.checkNotInputs(named.map(\.1), inputs: [input] + (overlay.map { [$0] } ?? []))
+            threads: ThumbOperation.processorCount)
         if let overlay {
             job.overlay = (overlay, overlayAt.flatMap(Self.point) ?? PixelPoint(x: 0, y: 0), overlayFade ?? .out)
         }
         (job.output, job.apng, job.contactSheet, job.clip) = (output, apng, contactSheet, !bounce)
-        if show.show { job.showSheet = { try show.display([$0]) } }
-        try job.run(reader)
-        if json { printJSON(job) }
-    }
-
-    /// Standard input, whole, within the decode limit.
-    static func readStandardInput(limit: Int) throws -> [UInt8] {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let got = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw ToolFailure("<stdin>: cannot read: \(String(cString: strerror(errno)))")
-            }
-            if got == 0 { break }
-            bytes += chunk[0..<got]
-            if bytes.count > limit { throw ToolFailure("<stdin>: more than \(limit) bytes; save it to a file") }
-        }
-        return bytes
-    }
-
-    /// One JSON line per frame: what a UI test compares its own animation against.
-    func printJSON(_ job: AnimationJob) {
-        for (k, f) in job.frames.enumerated() {
-            var members: [(String, JSON)] = [
-                ("frame", .int(f.index + 1)), ("time", .number(f.time)), ("phase", .string(f.phase)),
-                ("progress", .number(f.progress)), ("presented", .number(f.presented)),
-                ("rect", f.view.rect.json), ("rotation", .number(f.view.rotation)), ("scale", .number(f.scale)),
-                ("transform", f.transform.json),
-            ]
-            if !job.markers.isEmpty { members.append(("pinSize", .number(job.pinSizes[k]))) }
-            print(JSON.record(members))
-        }
+        let writes = output != nil || apng != nil || contactSheet != nil || show.show
+        try job.perform(
+            Report.terminal, markers: pins.source, geometry: geometry(image:), pinSizes: pinRange.pinSizes,
+            writes: writes, json: json, display: try show.display())
     }
 }

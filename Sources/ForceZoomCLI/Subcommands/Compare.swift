@@ -1,13 +1,5 @@
 import ArgumentParser
-import FZCodecs
-import FZCompare
-import FZFixtures
-import FZImage
 import FZOperations
-import FZRender
-import FZSystem
-import FZTerminal
-import FZThumbnails
 import Geometry
 
 /// `forcezoom compare`: how far apart two images are, with a pass/fail exit code.
@@ -90,48 +82,10 @@ struct Compare: ParsableCommand {
     }
 
     func run() throws {
-        let pair: ComparedPair
-        do {
-            pair = try ComparedPair.read(first, second, policy: ColorPolicy(mode: icc), cropToSmaller: cropToSmaller)
-        } catch { throw ToolFailure(error.description) }
-        let result = ImageComparison(pair.first, pair.second, structural: json || metric == .ssim)
-        if metric == .ssim && result.ssim == nil {
-            throw ToolFailure(
-                "\(pair.paths.first): ssim needs at least \(StructuralSimilarity.window)x\(StructuralSimilarity.window) pixels, the images are \(pair.first.size); use --metric psnr"
-            )
-        }
-        var bytes: Int64?
-        if let diff {
-            try Outputs.checkNotInputs([diff], inputs: [first, second])
-            bytes = try ImageWriter.write(
-                DifferenceImage.render(pair.first, pair.second), to: diff, encoding: OutputChoice().encoding(for: diff),
-                protecting: [first, second])
-        }
-        let pass = threshold.map { result.within($0, metric: metric) }
-        if json {
-            var members: [(String, JSON)] = [
-                ("a", .string(pair.paths.first)), ("b", .string(pair.paths.second)),
-                ("aSize", pair.sizes.first.json), ("bSize", pair.sizes.second.json),
-                ("comparedSize", pair.first.size.json), ("channels", .int(result.channels)),
-                ("icc", .string(icc.rawValue)), ("metric", .string(metric.rawValue)),
-            ]
-            members += result.jsonMembers
-            members += [
-                ("threshold", threshold.map { .number($0) } ?? .null), ("pass", pass.map { .bool($0) } ?? .null),
-            ]
-            if let diff { members += [("diff", .string(diff)), ("diffBytes", bytes.map { .int($0) } ?? .null)] }
-            print(JSON.record(members))
-        } else {
-            print(result.text(metric))
-        }
-        if let threshold, pass == false {
-            let side = metric.higherIsCloser ? "under" : "over"
-            Terminal.writeError(
-                Echo.line(
-                    "forcezoom: \(pair.paths.first) and \(pair.paths.second) differ: \(metric.rawValue) \(result.text(metric)) is \(side) --threshold \(Echo.number(threshold))"
-                ) + "\n")
-            throw ExitCode(1)
-        }
+        let operation = CompareOperation(
+            first: first, second: second, metric: metric, threshold: threshold, cropToSmaller: cropToSmaller,
+            icc: icc, json: json, diff: diff)
+        if try operation.run(Report.terminal).failed { throw ExitCode(1) }
     }
 }
 

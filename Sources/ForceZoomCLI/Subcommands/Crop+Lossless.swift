@@ -1,13 +1,5 @@
 import ArgumentParser
-import FZCodecs
-import FZCompare
-import FZFixtures
-import FZImage
 import FZOperations
-import FZRender
-import FZSystem
-import FZTerminal
-import FZThumbnails
 import Geometry
 
 /// `crop --lossless`: the squares cut from a JPEG's coefficients (`LosslessJPEGCrop`),
@@ -56,57 +48,6 @@ extension Crop {
                     "--lossless copies JPEG blocks into a .jpg, or encodes .webp, .heic or .avif lossless "
                         + "(PNG always is); -o \(Echo.value(output)) is none of them")
             }
-        }
-    }
-
-    /// The output path for point `index` (1-based) of a lossless crop.
-    func losslessOutputPath(_ index: Int) -> String {
-        if output != nil { return outputPath(index) }
-        let stem = input == "-" ? "stdin" : FileSystem.stem(input)
-        return at.count > 1 ? "\(stem).crop-\(index).jpg" : "\(stem).crop.jpg"
-    }
-
-    /// Reads the JPEG once, cuts every square on the block grid in one pass, writes them.
-    func runLossless(_ reader: ImageReader, _ geometries: [PeekGeometry]) throws {
-        let header = reader.header
-        guard header.format == .jpeg else {
-            throw ToolFailure(
-                "\(reader.path): --lossless crops JPEG files only; this is \(header.format.rawValue) (drop --lossless)",
-                exitCode: 2)
-        }
-        let cropper: LosslessJPEGCrop
-        cropper = try LosslessJPEGCrop(source: reader.source, limit: decode.options.stdinLimit)
-        let plans = geometries.map { cropper.delivered(forUpright: $0.coveredRect, orientation: header.orientation) }
-        let paths = at.indices.map { losslessOutputPath($0 + 1) }
-        var files: [[UInt8]] = []
-        if !geometryOnly {
-            try Outputs.checkNotInputs(paths, inputs: [input] + (atFrom.map { [$0] } ?? []))
-            files = try cropper.crop(plans.map(\.stored), lenient: decode.lenient)
-        }
-        for (i, g) in geometries.enumerated() {
-            var bytes: Int64?
-            if !geometryOnly {
-                bytes = try ImageWriter.write(encoded: files[i], to: paths[i], protecting: [input])
-            }
-            guard json || geometryOnly else { continue }
-            let record = geometryJSON(
-                g, header: header, requested: at[i], output: geometryOnly ? nil : paths[i], bytes: bytes,
-                path: reader.path)
-            guard case .object(var members) = record else { continue }
-            let (stored, upright) = plans[i]
-            members += [
-                ("lossless", .bool(true)),
-                ("deliveredRect", upright.json),
-                ("storedDeliveredRect", stored.json),
-                (
-                    "pointInDelivered",
-                    .object([("x", .int(g.point.x - upright.x)), ("y", .int(g.point.y - upright.y))])
-                ),
-                ("block", cropper.block.json),
-                // The tag is copied, never applied: the stored blocks are cut as they are.
-                ("outputOrientation", header.exifOrientationValue.map { .int($0) } ?? .null),
-            ]
-            print(JSON.object(members).versioned)
         }
     }
 }

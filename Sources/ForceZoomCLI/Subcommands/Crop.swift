@@ -2,15 +2,7 @@
 // metadata, --show, --lossless) and their checks; the 8- and 16-bit writes are short paths.
 
 import ArgumentParser
-import FZCodecs
-import FZCompare
-import FZFixtures
-import FZImage
 import FZOperations
-import FZRender
-import FZSystem
-import FZTerminal
-import FZThumbnails
 import Geometry
 
 /// `forcezoom crop`: the ForceZoom peek, a square 1:1 crop around a touch point.
@@ -180,161 +172,35 @@ struct Crop: ParsableCommand {
     /// --zoom's range: from a 64th (the square shows 64 N image pixels) to 1024x.
     static let zoomRange: ClosedRange<Double> = 1.0 / 64...1024
 
-    /// The path for output `index` (1-based).
-    func outputPath(_ index: Int) -> String {
-        if let output {
-            return output == "-" ? output : ((try? OutputPattern(parsing: output))?.path(index) ?? output)
-        }
-        let stem = input == "-" ? "stdin" : FileSystem.stem(input)
-        let ext = formats.defaultExtension
-        return at.count > 1 ? "\(stem).crop-\(index).\(ext)" : "\(stem).crop.\(ext)"
-    }
-
-    /// One peek geometry per --at point, in the upright image.
-    func peekGeometries(in upright: PixelSize) throws -> [PeekGeometry] {
-        var geometries: [PeekGeometry] = []
-        for point in at {
-            var touch = point.touch
-            touch.view = view?.points
-            let pixel: PixelPoint
-            do { pixel = try touch.resolve(in: upright) } catch { throw ToolFailure(path: input, error) }
-            geometries.append(PeekGeometry(image: upright, point: pixel, side: side, zoom: zoom))
-        }
-        return geometries
-    }
-
-    /// The decoded pieces are held together (one decode for every point): their bytes meet
-    /// the budget before anything is decoded.
-    func checkBudget(_ rects: [PixelRect], path: String) throws {
-        let pieces = rects.reduce(Int64(0)) { $0.addingReportingOverflow($1.size.area).partialValue }
-        do {
-            try decode.budget.check(
-                "the \(rects.count) decoded squares (--at)",
-                bytes: pieces.multipliedReportingOverflow(by: 4).partialValue)
-        } catch {
-            throw ToolFailure("\(path): \(error)")
+    /// Where the crops go: -o (a pattern with %d for several points), else
+    /// `<stem>.crop[-N].<ext>` here (.jpg when copying JPEG blocks); nothing with --show and no -o.
+    var target: OutputTarget {
+        let choice = formats.choice(lossless: lossless, png: encode.png, background: background.color)
+        guard show.writes(output: output) || geometryOnly else { return OutputTarget(.none, choice: choice) }
+        let stem = StandardStream.stem(of: input)
+        let ext = copiesBlocks ? "jpg" : formats.defaultExtension
+        let several = at.count > 1
+        return OutputTarget(named: output, count: at.count, patterned: true, choice: choice) {
+            several ? "\(stem).crop-\($0).\(ext)" : "\(stem).crop.\(ext)"
         }
     }
 
     func run() throws {
-        let reader = try ImageReader(path: input, options: encode.reading(decode))
-        let header = reader.header
-        let geometries = try peekGeometries(in: header.uprightSize)
-        if copiesBlocks { return try runLossless(reader, geometries) }
-        if geometryOnly {
-            for (i, g) in geometries.enumerated() {
-                print(geometryJSON(g, header: header, requested: at[i], output: nil, bytes: nil, path: reader.path))
-            }
-            return
-        }
-
-        let markers = try pins.load()
-        let filter = PeekRenderer.defaultFilter(for: zoom)
-        let rects = geometries.map { $0.sourceRect(margin: PeekRenderer.margin(for: $0, filter: filter)) }
-        try checkBudget(rects, path: reader.path)
-        let paths = at.indices.map { outputPath($0 + 1) }
-        try Outputs.checkNotInputs(
-            paths, inputs: [input] + (pins.markers.map { [$0] } ?? []) + (atFrom.map { [$0] } ?? []))
-        let choice = formats.choice(lossless: lossless, png: encode.png, background: background.color)
-        let format = choice.format(for: paths[0])
-        if let why = sample.sixteenBitProblem(reader, oneToOne: zoom == 1, pins: !markers.isEmpty, output: format) {
-            if sample.depth == .sixteen { throw ToolFailure("\(reader.path): --depth 16 \(why)", exitCode: 2) }
-        } else {
-            return try runSixteenBit(geometries, reader: reader, paths: paths)
-        }
-        var sources = try reader.readUpright(rects)
-        for i in sources.indices {
-            try encode.convert(&sources[i], from: header.color, path: reader.path, lenient: decode.lenient)
-        }
-        let carried = encode.carry(header.color, path: reader.path)
-        let inks = DrawingColors(output: carried)
-        for w in reader.warnings { Terminal.warning("\(reader.path): \(w)") }
-        let metadata = meta.carried(reader, output: paths[0], format: format.format)?.resolved(
-            for: PixelSize(width: side, height: side))
-        for (i, g) in geometries.enumerated() {
-            var peek = PeekRenderer.render(
-                g, source: sources[i], sourceRect: rects[i], background: inks.map(background.color), filter: filter)
-            // Pins keep their size in output pixels at any --zoom.
-            PinLayer(markers, color: inks.map(PinRenderer.color)).draw(
-                on: &peek, transform: .translation(-g.window.x, -g.window.y).then(.scale(g.zoom, g.zoom)))
-            let path = show.writes(output: output) ? paths[i] : nil
-            let bytes = try path.flatMap { path throws in
-                try ImageWriter.write(
-                    peek, to: path, encoding: choice.encoding(for: path), protecting: [input], color: carried,
-                    background: choice.background, metadata: metadata)
-            }
-            if json {
-                print(geometryJSON(g, header: header, requested: at[i], output: path, bytes: bytes, path: reader.path))
-            }
-            try show.display([peek])
-        }
-    }
-
-    /// The lossless path: the squares read at full depth in one decode (the image is upright
-    /// as stored here) and written at 16 bits, the samples unchanged (the padding is the
-    /// background at 16 bits).
-    func runSixteenBit(_ geometries: [PeekGeometry], reader: ImageReader, paths: [String]) throws {
-        let header = reader.header
-        let carried = encode.carry(header.color, path: reader.path)
-        let metadata = meta.carried(reader, output: paths[0])
-        let sources = try reader.readStored16(geometries.map(\.coveredRect))
-        for (i, g) in geometries.enumerated() {
-            var source = sources[i]
-            try encode.convert(&source, from: header.color, path: reader.path, lenient: decode.lenient)
-            let padded = g.coveredRect.size != PixelSize(width: g.side, height: g.side)
-            let format = padded ? source.format.union(background.color.minimalFormat) : source.format
-            var peek = Image16(width: g.side, height: g.side, format: format, fill: background.color)
-            peek.place(source.converted(to: format), at: g.destination)
-            let path = show.writes(output: output) ? paths[i] : nil
-            let bytes: Int64?
-            bytes = try path.flatMap { path throws in
-                try ImageWriter.write(
-                    peek, to: path, settings: encode.png, protecting: [input], color: carried, metadata: metadata)
-            }
-            if json {
-                print(
-                    geometryJSON(
-                        g, header: header, requested: at[i], output: path, bytes: bytes, path: reader.path, depth: 16))
-            }
-            if show.show { try show.display([InlineImage.eightBit(peek)]) }
-        }
-    }
-
-    /// The geometry record printed by --json and --geometry-only.
-    func geometryJSON(
-        _ g: PeekGeometry, header: ImageHeader, requested: Point, output: String?, bytes: Int64?, path: String,
-        depth: Int? = nil
-    ) -> JSON {
-        var members: [(String, JSON)] = [
-            ("input", .string(path)),
-            ("format", .string(header.formatName)),
-            ("storedSize", header.storedSize.json),
-            ("uprightSize", header.uprightSize.json),
-            ("orientation", .int(header.orientation.rawValue)),
-            ("requested", .string(requested.description)),
-            ("point", .object([("x", .int(g.point.x)), ("y", .int(g.point.y))])),
-            ("side", .int(g.side)),
-            ("zoom", .number(g.zoom)),
-            ("cropRect", g.coveredRect.json),
-            ("window", g.window.json),
-            ("shift", .object([("x", .number(g.shiftX)), ("y", .number(g.shiftY))])),
-            ("normalizedRect", g.normalizedRect.json),
-            ("storedRect", header.orientation.storedRect(forUpright: g.coveredRect, stored: header.storedSize).json),
-        ]
-        if let v = view?.points {
-            let fit = AspectFit(image: header.uprightSize, view: v)
-            members.append(
-                (
-                    "view",
-                    .object([
-                        ("size", v.json), ("scale", .number(fit.scale)), ("imageRect", fit.imageRect.json),
-                        ("previewBox", fit.viewRect(forImage: g.window).json),
-                    ])
-                ))
-        }
-        if let output { members.append(("output", .string(output))) }
-        if let bytes { members.append(("bytes", .int(bytes))) }
-        if output != nil { members.append(("bitDepth", .int(depth ?? 8))) }
-        return JSON.record(members)
+        let view = view?.points
+        var operation = CropOperation(
+            input: input,
+            points: at.map { point in
+                var touch = point.touch
+                touch.view = view
+                return (touch, point.description)
+            }, side: side, zoom: zoom, background: background.color, settings: encode.settings(decode, metadata: meta),
+            target: target)
+        operation.view = view
+        operation.markers = pins.source
+        operation.alsoRead = atFrom.map { [$0] } ?? []
+        operation.depth = sample.depth
+        (operation.json, operation.geometryOnly, operation.copiesBlocks) = (json, geometryOnly, copiesBlocks)
+        operation.display = try show.display()
+        try operation.run(Report.terminal)
     }
 }

@@ -1,13 +1,5 @@
 import ArgumentParser
-import FZCodecs
-import FZCompare
-import FZFixtures
-import FZImage
 import FZOperations
-import FZRender
-import FZSystem
-import FZTerminal
-import FZThumbnails
 import Geometry
 
 /// `forcezoom fit`: the rotated fullscreen fit.
@@ -98,43 +90,17 @@ struct Fit: ParsableCommand {
     var screenPixels: PixelSize { screen.device.map { $0.pixels(atScale: scale ?? $0.scale) } ?? screen.pixels }
 
     func run() throws {
-        let reader: ImageReader
-        reader = try ImageReader(path: input, options: encode.reading(decode))
-        let markers = try pins.load()
-        let image = reader.header.uprightSize
-        let chosen = orientation.resolve(image: image, screen: screenPixels)
-        let g = FitGeometry(image: image, screen: screenPixels, orientation: chosen, mode: mode)
-        var scaled: Image
-        (scaled, _) = try FitRenderer.pipeline(for: g, filter: filter).run(reader)
-        try encode.convert(&scaled, from: reader.header.color, path: reader.path, lenient: decode.lenient)
-        let carried = encode.carry(reader.header.color, path: reader.path)
-        let inks = DrawingColors(output: carried)
-        let canvas = FitRenderer.render(
-            scaled, geometry: g, background: inks.map(background.color),
-            pins: PinLayer(markers, color: inks.map(PinRenderer.color)))
-        for w in reader.warnings { Terminal.warning("\(reader.path): \(w)") }
-        let path = outputOptions.path(input: input, suffix: "fit")
-        let choice = outputOptions.choice(png: encode.png, background: background.color)
-        let writes = show.writes(output: outputOptions.output)
-        var bytes: Int64?
-        if writes {
-            bytes = try ImageWriter.write(
-                canvas, to: path, encoding: choice.encoding(for: path), protecting: [input],
-                color: carried, background: choice.background,
-                metadata: meta.carried(reader, output: path, format: choice.format(for: path).format))
-        }
-        if outputOptions.json {
-            print(
-                JSON.record([
-                    ("input", .string(reader.path)), ("uprightSize", image.json), ("screen", g.screen.json),
-                    ("orientation", .string(g.orientation.rawValue)), ("mode", .string(g.mode.rawValue)),
-                    ("contentBounds", g.bounds.json), ("scale", .number(g.scale)), ("scaledSize", g.scaledSize.json),
-                    ("contentRect", PixelRect(origin: g.offset, size: g.scaledSize).json),
-                    ("visibleImageRect", g.visibleImageRect.json), ("transform", g.transform.json),
-                    ("canvasImageRect", g.canvasImageRect.json), ("output", writes ? .string(path) : .null),
-                    ("bytes", bytes.map { .int($0) } ?? .null),
-                ]))
-        }
-        try show.display([canvas])
+        var operation = FitOperation(
+            input: input, screen: screenPixels, orientation: orientation.fixed, mode: mode,
+            background: background.color, filter: filter, settings: settings,
+            target: outputOptions.target(
+                input: input, suffix: "fit", png: encode.png, background: background.color, show: show))
+        operation.markers = pins.source
+        operation.json = outputOptions.json
+        operation.display = try show.display()
+        try operation.run(Report.terminal)
     }
+
+    /// The core's settings: decoding, colour, PNG, metadata.
+    var settings: RenderSettings { encode.settings(decode, metadata: meta) }
 }

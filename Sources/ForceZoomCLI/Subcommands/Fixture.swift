@@ -1,15 +1,7 @@
 // Over 300 lines: fixture has a dozen patterns, each with its options and their checks;
 // the pixels are the core's FixtureWriter.
 import ArgumentParser
-import FZCodecs
-import FZCompare
-import FZFixtures
-import FZImage
 import FZOperations
-import FZRender
-import FZSystem
-import FZTerminal
-import FZThumbnails
 import Geometry
 
 /// `forcezoom fixture`: deterministic synthetic images for tests.
@@ -266,7 +258,7 @@ struct Fixture: ParsableCommand {
     }
 
     /// How the pattern is encoded, from the format and encoding options.
-    func fixtureEncoding() throws -> FixtureEncoding {
+    var fixtureEncoding: FixtureEncoding {
         var e = FixtureEncoding()
         e.jpeg = isJPEG
         e.webp = isWebP
@@ -274,11 +266,6 @@ struct Fixture: ParsableCommand {
         e.heic = heifKind == "heic"
         e.avif = heifKind == "avif"
         e.heifRotation = heifRotate
-        if let kind = heifKind, !FixtureWriter.heifEncoderAvailable(avif: kind == "avif") {
-            throw ToolFailure(
-                "\(output!): libheif has no \(kind == "avif" ? "AV1" : "HEVC") encoder here (Debian's libheif1 brings x265 and aom)"
-            )
-        }
         e.color = pngColor ?? .rgb
         e.depth = depth
         e.interlaced = interlace
@@ -294,84 +281,18 @@ struct Fixture: ParsableCommand {
         e.restartRows = restart
         e.exifOrientation = exifOrientation.flatMap { Orientation(rawValue: $0) }
         e.png = encode.png
-        if let embedICC {
-            do { e.icc = try FileSystem.readBytes(embedICC, limit: CMYKProfile.sizeLimit) } catch {
-                throw ToolFailure(
-                    "--embed-icc \(Echo.value(embedICC)): \(FileSystem.readFailure(error, limit: CMYKProfile.sizeLimit))"
-                )
-            }
-            if ICCProfile(e.icc!) == nil {
-                throw ToolFailure("--embed-icc \(Echo.value(embedICC)): not an ICC profile")
-            }
-        }
         return e
     }
 
     func run() throws {
-        if let decode { return try trace(decode) }
+        if let decode { return try FixtureTraceOperation(path: decode).run(Report.terminal) }
         // validate() checked both
         guard let kind = pattern, let size else { throw ValidationError("name a pattern and --size") }
         let solid = fill?.color ?? (pngColor == nil ? color.flatMap { Color(parsing: $0) } : nil) ?? .white
         var p = Pattern(kind, size: size.pixels, step: step, seed: seed, color: solid, direction: direction)
         p.fade = fade
-        let e = try fixtureEncoding()
-        let path = output!
-        do { try FixtureWriter.write(p, encoding: e, to: path) } catch {
-            // An output error names its path already; the others are about this output.
-            if case .output(let e) = error { throw e }
-            throw ToolFailure("\(Echo.value(path)): \(error)")
-        }
-        if json {
-            let reader: ImageReader
-            let image: Image
-            reader = try ImageReader(path: path, options: DecodeOptions())
-            image = try reader.readImage()
-            print(
-                JSON.record([
-                    ("file", .string(path)), ("bytes", .int(FileSystem.size(of: path) ?? 0)),
-                    ("width", .int(image.width)), ("height", .int(image.height)),
-                    ("pixelFormat", .string(image.format.description)),
-                    ("sha256", .string(SHA256.hex(image.pixels))),
-                ]))
-        }
-    }
-
-    func trace(_ path: String) throws {
-        let image: Image
-        image = try ImageReader(path: path, options: DecodeOptions()).readImage()
-        guard let t = CoordinateTrace.trace(image) else {
-            // Not exact: lossy or resampled, fitted (`FittedTrace`).
-            guard let f = FittedTrace.fit(image) else {
-                throw ToolFailure(
-                    "\(path == "-" ? "<stdin>" : path): not a piece of a coords fixture: neither exact (1:1 or a whole-number zoom, padded or not) nor fitted within \(Int(FittedTrace.tolerance)) pixels over half its pixels (recoloured, or too damaged?)"
-                )
-            }
-            print(
-                JSON.record([
-                    ("file", .string(path)), ("exact", .bool(false)), ("window", f.window.json),
-                    ("orientation", .int(f.orientation.rawValue)), ("transform", .string(f.orientation.description)),
-                    ("scale", .object([("x", .number(f.scaleX)), ("y", .number(f.scaleY))])),
-                    ("residual", .number(f.residual)), ("inliers", .number(f.inliers)),
-                ]))
-            return
-        }
-        let p = t.padding
-        print(
-            JSON.record([
-                ("file", .string(path)),
-                ("sourceRect", t.sourceRect.json),
-                ("orientation", .int(t.orientation.rawValue)),
-                ("transform", .string(t.orientation.description)),
-                ("zoom", .int(t.zoom)),
-                ("window", t.window.json),
-                ("pieceRect", t.piece.json),
-                (
-                    "padding",
-                    .object([
-                        ("left", .int(p.left)), ("top", .int(p.top)), ("right", .int(p.right)),
-                        ("bottom", .int(p.bottom)),
-                    ])
-                ),
-            ]))
+        var operation = FixtureOperation(pattern: p, encoding: fixtureEncoding, output: output!)
+        (operation.embedICC, operation.json) = (embedICC, json)
+        try operation.run(Report.terminal)
     }
 }

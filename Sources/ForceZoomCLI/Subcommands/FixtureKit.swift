@@ -1,13 +1,5 @@
 import ArgumentParser
-import FZCodecs
-import FZCompare
-import FZFixtures
-import FZImage
 import FZOperations
-import FZRender
-import FZSystem
-import FZTerminal
-import FZThumbnails
 
 /// `forcezoom fixture kit DIR`: a folder of fixtures with their expected answers.
 struct FixtureKit: ParsableCommand {
@@ -55,10 +47,7 @@ struct FixtureKit: ParsableCommand {
         let sets =
             set.contains(.all)
             ? KitSet.allCases : KitSet.allCases.filter { s in set.contains { $0.rawValue == s.rawValue } }
-        let summary = try KitWriter.write(KitPlan.entries(for: sets), sets: sets, to: directory)
-        print(
-            "\(Echo.value(directory)): \(summary.files) fixtures, \(summary.references) references, MANIFEST.json, MANIFEST.tsv"
-        )
+        try FixtureKitOperation(sets: sets, directory: directory).run(Report.terminal)
     }
 }
 

@@ -1,13 +1,5 @@
 import ArgumentParser
-import FZCodecs
-import FZCompare
-import FZFixtures
-import FZImage
 import FZOperations
-import FZRender
-import FZSystem
-import FZTerminal
-import FZThumbnails
 import Geometry
 
 /// `forcezoom frame`: the view on first touch, with the preview box.
@@ -87,78 +79,20 @@ struct Frame: ParsableCommand {
         if input == "-" { throw ValidationError("frame reads its input twice (view and peek); give a file, not -") }
     }
 
-    /// The view, and with --with-peek the 1:1 peek beside it. The view is decoded reduced
-    /// (DCT-scaled) and the peek at 1:1 from its rows only: two decodes of the file, each the
-    /// cheapest for its part, both here (a reader decodes once). `inks`: the drawn colours in
-    /// the output's colour space.
-    func render(
-        _ reader: ImageReader, fit: AspectFit, peek: PeekGeometry, style given: BoxStyle, markers: [Marker],
-        inks: DrawingColors
-    ) throws -> Image {
-        var (scaled, _) = try FrameRenderer.pipeline(for: fit).run(reader)
-        try encode.convert(&scaled, from: reader.header.color, path: reader.path, lenient: decode.lenient)
-        var style = given
-        style.color = inks.map(given.color)
-        style.shadowColor = inks.map(given.shadowColor)
-        let pins = PinLayer(markers, color: inks.map(PinRenderer.color))
-        let view = FrameRenderer.render(
-            scaled, fit: fit, peek: peek, background: inks.map(background.color), style: style, pins: pins)
-        guard withPeek else { return view }
-        let second = try ImageReader(path: input, options: encode.reading(decode))
-        var source = try second.readUpright([peek.coveredRect])[0]
-        try encode.convert(&source, from: reader.header.color, path: reader.path, lenient: decode.lenient)
-        var shot = PeekRenderer.render(
-            peek, source: source, sourceRect: peek.coveredRect, background: inks.map(background.color), filter: .nearest
-        )
-        pins.draw(on: &shot, transform: .translation(-peek.window.x, -peek.window.y))
-        let gap = 16
-        var both = Image(
-            width: view.width + gap + shot.width, height: max(view.height, shot.height),
-            format: view.format.union(shot.format), fill: inks.map(Color(r: 40, g: 40, b: 40)))
-        both.blend(view, at: PixelPoint(x: 0, y: 0))
-        both.blend(shot, at: PixelPoint(x: view.width + gap, y: (both.height - shot.height) / 2))
-        return both
-    }
-
     var side: Int { PeekSide(size: size, screen: screen).side }
 
     func run() throws {
-        let reader: ImageReader
-        reader = try ImageReader(path: input, options: encode.reading(decode))
-        let markers = try pins.load()
-        let image = reader.header.uprightSize
-        var touch = at.touch
-        touch.view = view.points
-        let point: PixelPoint
-        do { point = try touch.resolve(in: image) } catch { throw ToolFailure(path: input, error) }
-        let fit = AspectFit(image: image, view: view.points)
-        let peek = PeekGeometry(image: image, point: point, side: side)
         var style = BoxStyle()
         style.stroke = stroke
         style.color = color.color
-        let carried = encode.carry(reader.header.color, path: reader.path)
-        let canvas: Image
-        canvas = try render(
-            reader, fit: fit, peek: peek, style: style, markers: markers, inks: DrawingColors(output: carried))
-        let path = outputOptions.path(input: input, suffix: "frame")
-        let choice = outputOptions.choice(png: encode.png, background: background.color)
-        let writes = show.writes(output: outputOptions.output)
-        if writes {
-            try ImageWriter.write(
-                canvas, to: path, encoding: choice.encoding(for: path), protecting: [input], color: carried,
-                background: choice.background,
-                metadata: meta.carried(reader, output: path, format: choice.format(for: path).format))
-        }
-        if outputOptions.json {
-            print(
-                JSON.record([
-                    ("input", .string(reader.path)), ("uprightSize", image.json), ("view", view.points.json),
-                    ("scale", .number(fit.scale)), ("imageRect", fit.imageRect.json),
-                    ("point", .object([("x", .int(point.x)), ("y", .int(point.y))])), ("side", .int(side)),
-                    ("cropRect", peek.coveredRect.json), ("box", FrameRenderer.boxRect(fit: fit, peek: peek).json),
-                    ("output", writes ? .string(path) : .null),
-                ]))
-        }
-        try show.display([canvas])
+        var operation = FrameOperation(
+            input: input, view: view.points, touch: at.touch, side: side, style: style, background: background.color,
+            withPeek: withPeek, settings: encode.settings(decode, metadata: meta),
+            target: outputOptions.target(
+                input: input, suffix: "frame", png: encode.png, background: background.color, show: show))
+        operation.markers = pins.source
+        operation.json = outputOptions.json
+        operation.display = try show.display()
+        try operation.run(Report.terminal)
     }
 }

@@ -1,13 +1,5 @@
 import ArgumentParser
-import FZCodecs
-import FZCompare
-import FZFixtures
-import FZImage
 import FZOperations
-import FZRender
-import FZSystem
-import FZTerminal
-import FZThumbnails
 import Geometry
 
 /// `forcezoom peek`: the ForceZoom interaction in a terminal.
@@ -49,61 +41,18 @@ struct Peek: ParsableCommand {
         if let output, case .failure(let problem) = OutputFormat.chosen(forPath: output) {
             throw ValidationError(problem.description)
         }
-        if !TerminalScreen.isTerminal(0) {
+        if !PeekOperation.hasKeyboard {
             throw ValidationError(
                 "peek is interactive: standard input must be a terminal (use crop --show to print one peek)")
         }
     }
 
     func run() throws {
-        let reader = try ImageReader(path: input, options: encode.reading(decode))
-        let header = reader.header
-        do { try decode.budget.check("the decoded image (peek)", size: header.uprightSize) } catch {
-            throw ToolFailure("\(reader.path): \(error)")
-        }
-        var image = try reader.readImage()  // decoded once: every move crops from it
-        try encode.convert(&image, from: header.color, path: reader.path, lenient: decode.lenient)
-        let carried = encode.carry(header.color, path: reader.path)
-        for w in reader.warnings { Terminal.warning("\(reader.path): \(w)") }
-        // Standard output redirected (> saved.jsonl): the screen is drawn on the terminal itself.
-        if !TerminalScreen.isTerminal(1) && !TerminalScreen.useControllingTerminal() {
-            throw ToolFailure("peek: standard output is no terminal and /dev/tty cannot be opened", exitCode: 2)
-        }
-        let target = try graphics.target(reserve: 1)
-        let window = TerminalScreen.window() ?? TerminalScreen.Window(columns: 80, rows: 24, pixels: nil)
-        let cell = target.graphics == .blocks ? PixelSize(width: 1, height: 2) : window.cell(probed: target.cell)
-        var screen = PeekScreen(image: image, columns: window.columns, rows: window.rows, cell: cell)
-        if let at {
-            do { screen.point = try at.touch.resolve(in: header.uprightSize) } catch {
-                throw ToolFailure(path: input, error)
-            }
-        }
         let pattern = try OutputPattern(parsing: output ?? "\(FileSystem.stem(input)).peek-%d.png")
-        var saved: [JSON] = []
-        var failed = false
-        var session = PeekSession(screen: screen, target: target, columns: window.columns, rows: window.rows)
-        try session.run { g, peek in
-            let path = pattern.path(saved.count + 1)
-            do {
-                let bytes = try ImageWriter.write(
-                    peek, to: path, encoding: OutputChoice(png: encode.png).encoding(for: path), protecting: [input],
-                    color: carried)
-                saved.append(try cropJSON(g, header: header, output: path, bytes: bytes, shown: reader.path))
-                return "saved \(Echo.path(path))"
-            } catch {
-                failed = true
-                return "not saved: \(error)"
-            }
-        }
-        for record in saved { print(record) }
-        if failed { throw ToolFailure("\(reader.path): a peek could not be saved (see the status line's message)") }
-    }
-
-    /// The record `crop --json` prints for the same point, side and zoom (made by crop itself).
-    func cropJSON(_ g: PeekGeometry, header: ImageHeader, output: String, bytes: Int64?, shown: String) throws -> JSON {
-        let point = "\(g.point.x),\(g.point.y)"
-        let crop = try Crop.parse([input, "--at", point, "--size", "\(g.side)", "--zoom", Echo.number(g.zoom)])
-        return crop.geometryJSON(
-            g, header: header, requested: Point(argument: point)!, output: output, bytes: bytes, path: shown)
+        let operation = PeekOperation(
+            input: input, start: at?.touch, settings: encode.settings(decode),
+            target: OutputTarget(.numbered(pattern), choice: OutputChoice(png: encode.png)),
+            display: try graphics.display(reserve: 1))
+        try operation.run(Report.terminal)
     }
 }

@@ -2,15 +2,7 @@
 // formats) and their cross-checks in validate(); the work itself is in ThumbnailBatch.
 
 import ArgumentParser
-import FZCodecs
-import FZCompare
-import FZFixtures
-import FZImage
 import FZOperations
-import FZRender
-import FZSystem
-import FZTerminal
-import FZThumbnails
 import Geometry
 
 #if canImport(Glibc)
@@ -208,62 +200,24 @@ struct Thumb: ParsableCommand {
     }
 
     func run() throws {
-        let clock = Stopwatch()
-        // The shard first: a task without its index should fail before walking 10 M files.
-        let sharding = try ShardRun(
-            request: shard, environment: ShardEngine.environment(), journal: journal, resume: resume, dryRun: dryRun)
-        var arguments = inputs
-        if let from { arguments += try InputWalker.readList(from, nulSeparated: nulSeparated) }
-        let (found, walkFailures, otherFiles) = InputWalker(recursive: recursive, excluding: [out]).collectCounting(
-            arguments)
-        let plan = try ThumbnailPlan(
-            inputs: found, folder: out, name: outputName, alsoRead: [from, sharding.journalPath].compactMap { $0 },
-            requested: format)
-        let jobs = sharding.select(plan.jobs)
-        if dryRun { return dryRunReport(jobs, sharding) }
-        var batch = ThumbnailBatch(
-            thumbnailer: try thumbnailer(jobs), sharding: sharding, jobs: jobs,
-            workers: self.jobs ?? Self.processorCount)
-        (batch.walkFailures, batch.otherFiles, batch.maxFailures) = (walkFailures, otherFiles, maxFailures)
-        var shown: [String] = []
-        let terminal = Terminal.stderrIsTerminal
-        var line = ProgressLine(enabled: !quiet && (progress || terminal), redraw: terminal)
-        let outcome = batch.run(
-            onFailure: { failure, _ in
-                line.report { Terminal.error(failure.description) }
-                if json {
-                    emit(sharding.tag(ThumbnailResult(input: failure.path, output: "", outcome: .failed(failure)).json))
-                }
-            },
-            onResult: { result, _ in
-                var reported: ThumbnailError? = result.error
-                switch reported {
-                case .interrupted?, .notDone?: reported = nil  // the summary says it once
-                default: break
-                }
-                if reported != nil || !result.warnings.isEmpty {
-                    line.report {
-                        for w in result.warnings { Terminal.warning("\(result.input): \(w)") }
-                        if let reported { Terminal.error(reported.description) }
-                    }
-                }
-                if json { emit(sharding.tag(result.json)) }
-                if show.show, case .made = result.outcome { shown.append(result.output) }
-            },
-            onTick: { counts in line.draw(counts.line(elapsed: clock.elapsed)) })
-        line.clear()
-        if let journalFailure = outcome.journalFailure { Terminal.error(journalFailure.description) }
-        let label = sharding.label.isEmpty ? "" : sharding.label + ": "
-        if !quiet || outcome.stop != nil {
-            let summary = outcome.counts.summary(
-                elapsed: clock.elapsed, interrupted: outcome.signal != nil, stopped: outcome.stop?.description)
-            let rest = outcome.stop == nil ? "" : outcome.firstNotDone.map { "; the first not done: \($0)" } ?? ""
-            Terminal.writeError("forcezoom: \(Echo.line(label + summary + rest))\n")
-        }
-        StandardOutput.flush()
-        if let signal = outcome.signal { Interrupts.end(by: signal) }
-        if let strip = try ThumbnailStrip.make(shown, options: encode.reading(decode)) { try show.display([strip]) }
-        if outcome.counts.failed > 0 || outcome.journalFailure != nil { throw ExitCode(1) }
+        var output = OutputChoice(quality: quality, lossless: lossless, png: encode.png)
+        output.background = background.color.overWhite
+        var settings = ThumbnailSettings(
+            size: size, decode: encode.reading(decode), output: output, skipExisting: skipExisting)
+        settings.crop(centre: crop, at: cropAt?.touch)
+        settings.colorPolicy = encode.colorPolicy
+        settings.metadata = meta.policy
+        settings.useEmbeddedThumbnail = !noEmbeddedThumbnail
+        var operation = ThumbOperation(
+            inputs: inputs, out: out, name: outputName, thumbnailer: settings,
+            workers: jobs ?? ThumbOperation.processorCount)
+        (operation.from, operation.nulSeparated, operation.recursive) = (from, nulSeparated, recursive)
+        (operation.format, operation.maxFailures, operation.shard) = (format, maxFailures, shard)
+        (operation.dryRun, operation.journal, operation.resume) = (dryRun, journal, resume)
+        (operation.json, operation.quiet) = (json, quiet)
+        operation.progress = progress || Terminal.stderrIsTerminal
+        operation.display = try show.display()
+        if try operation.run(Report.terminal).failed { throw ExitCode(1) }
     }
 
     /// --name, or the default: `%s.thumb.png` (the extension --format's), under `%d/` when
@@ -273,54 +227,4 @@ struct Thumb: ParsableCommand {
         let pattern = (recursive ? "%d/" : "") + "%s.thumb." + (format ?? .png).extensions[0]
         return (try? ThumbnailName(pattern)) ?? .standard
     }
-
-    /// The thumbnailer these options describe, writing into --out. --out is opened once;
-    /// every output and subfolder is made relative to it, never through a link (see
-    /// OutputFolder), so swapping it mid-batch changes nothing. A subfolder that cannot be
-    /// made (a link where `%d` wants a folder) fails only the outputs that go in it, when
-    /// they are written: the batch goes on.
-    private func thumbnailer(_ jobs: [ThumbnailPlan.Job]) throws -> Thumbnailer {
-        let outputFolder = try OutputFolder.make(out)
-        try outputFolder.checkWritable()
-        for folder in ShardRun.folders(of: jobs) { _ = try? outputFolder.subfolder(folder, create: true) }
-        var thumbnailer = Thumbnailer(
-            size: size, decode: encode.reading(decode), png: encode.png,
-            jpegQuality: quality, skipExisting: skipExisting)
-        thumbnailer.lossless = lossless
-        thumbnailer.background = background.color.overWhite
-        thumbnailer.outputFolder = outputFolder
-        thumbnailer.colorPolicy = encode.colorPolicy
-        thumbnailer.metadata = meta.policy
-        thumbnailer.useEmbeddedThumbnail = !noEmbeddedThumbnail
-        if let cropAt { thumbnailer.crop = .point(cropAt.touch) } else if crop { thumbnailer.crop = .centre }
-        return thumbnailer
-    }
-
-    /// --dry-run: each input this shard would do and its output (`input -> output`, or JSON
-    /// objects with `input` and `output`), minus what --resume would skip; nothing written.
-    private func dryRunReport(_ jobs: [ThumbnailPlan.Job], _ sharding: ShardRun) {
-        let todo = resume ? jobs.filter { !sharding.isDone($0) } : jobs
-        for job in todo {
-            if json {
-                emit(sharding.tag(.object([("input", .string(job.input.path)), ("output", .string(job.output))])))
-            } else {
-                print("\(Echo.line(job.input.path)) -> \(Echo.line(job.output))")
-            }
-        }
-        let label = sharding.label.isEmpty ? "" : sharding.label + ": "
-        if !quiet {
-            Terminal.writeError(
-                "forcezoom: \(label)dry run: \(todo.count) of \(jobs.count) input\(jobs.count == 1 ? "" : "s") to do\n")
-        }
-        StandardOutput.flush()
-    }
-
-    /// One JSON Lines record, flushed at once so a reading script sees it as it happens.
-    private func emit(_ record: JSON) {
-        print(record.versioned.description)
-        StandardOutput.flush()
-    }
-
-    /// Processors online: the default --jobs.
-    static var processorCount: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
 }

@@ -1,13 +1,5 @@
 import ArgumentParser
-import FZCodecs
-import FZCompare
-import FZFixtures
-import FZImage
 import FZOperations
-import FZRender
-import FZSystem
-import FZTerminal
-import FZThumbnails
 import Geometry
 
 #if canImport(Glibc)
@@ -223,18 +215,15 @@ struct Transform: ParsableCommand {
     func run(arguments: [String]) throws {
         var job = TransformJob(
             input: input, output: outputOptions.path(input: input, suffix: "transform"),
-            settings: encode.settings(decode),
+            settings: encode.settings(decode, metadata: meta),
             steps: steps(in: arguments), background: background.color, filter: filter)
         job.settings.output = outputOptions.choice(png: encode.png, background: background.color)
         job.quarterTurns = quarterTurns
-        job.settings.metadata = meta.policy
         job.canvas = canvas?.pixels
         if let a = anchor.flatMap(Self.anchorPoint) { job.anchor = a }
-        job.loadMarkers = { try pins.load() }
+        job.markers = pins.source
         job.depth = sample.depth
-        (job.writes, job.show) = (
-            show.writes(output: outputOptions.output), show.show ? { try show.display([$0]) } : nil
-        )
+        (job.writes, job.display) = (show.writes(output: outputOptions.output), try show.display())
         let result = try job.run()
         guard outputOptions.json else { return }
         var members: [(String, JSON)] = [

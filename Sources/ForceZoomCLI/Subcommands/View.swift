@@ -1,13 +1,5 @@
 import ArgumentParser
-import FZCodecs
-import FZCompare
-import FZFixtures
-import FZImage
 import FZOperations
-import FZRender
-import FZSystem
-import FZTerminal
-import FZThumbnails
 import Geometry
 
 /// `forcezoom view`: images printed in the terminal, fitted to its window.
@@ -45,39 +37,9 @@ struct View: ParsableCommand {
     }
 
     func run() throws {
-        let target = try graphics.target(reserve: 2)
-        var failed = false
-        for file in files {
-            do {
-                try show(file, target: target)
-            } catch {
-                failed = true
-                Terminal.error("\(error)")
-            }
-        }
-        if failed { throw ExitCode(1) }
-    }
-
-    /// Decodes `file` straight to its shown size (DCT scaling, then Lanczos) and prints it.
-    func show(_ file: String, target: InlineImage.Target) throws {
-        let reader = try ImageReader(path: file, options: decode.options)
-        let header = reader.header
-        let upright = header.uprightSize
-        var size = InlineImage.shownSize(upright, limit: target.limit)
-        if enlarge, let limit = target.limit, size == upright {
-            let s = min(Double(limit.width) / Double(upright.width), Double(limit.height) / Double(upright.height))
-            size = PixelSize(
-                width: max(1, Int(Double(upright.width) * s)), height: max(1, Int(Double(upright.height) * s)))
-        }
-        var (image, _) = try ReductionPipeline(target: size, filter: .lanczos, threads: Threads.perImage).run(reader)
-        if let warning = try ColorPolicy(mode: .srgb).convert(
-            &image, from: header.color, path: reader.path, lenient: true)
-        {
-            Terminal.warningOnce("\(reader.path): \(warning)")
-        }
-        for w in reader.warnings { Terminal.warning("\(reader.path): \(w)") }
-        var bytes = try InlineImage.encode(image, for: target, background: background?.color)
-        bytes += Array("\(Echo.path(file))  \(upright.width)x\(upright.height)  \(header.format.rawValue)\n".utf8)
-        if !TerminalScreen.write(bytes) { throw ToolFailure("standard output: the picture could not be written") }
+        let operation = ViewOperation(
+            files: files, decode: decode.options, background: background?.color, enlarge: enlarge,
+            display: try graphics.display(reserve: 2))
+        if operation.run(Report.terminal).failed { throw ExitCode(1) }
     }
 }

@@ -21,7 +21,9 @@ struct FormatParsingTests {
                 == "a.fit.png")
         let webp = try Fit.parse(["a.png", "--screen", "10x10", "--format", "webp"])
         #expect(webp.outputOptions.path(input: "dir/a.png", suffix: "fit") == "a.fit.webp")
-        #expect(try Crop.parse(["a.png", "--at", "1,1", "--format", "avif"]).outputPath(1) == "a.crop.avif")
+        #expect(try Crop.parse(["a.png", "--at", "1,1", "--format", "avif"]).target.path(0) == "a.crop.avif")
+        let two = try Crop.parse(["a.png", "--at", "1,1", "--at", "2,2", "--lossless"]).target
+        #expect(two.path(0) == "a.crop-1.jpg" && two.path(1) == "a.crop-2.jpg")
         #expect(try Thumb.parse(["d", "--format", "jpeg"]).outputName.description == "%s.thumb.jpg")
         #expect(try Thumb.parse(["d", "-r"]).outputName.description == "%d/%s.thumb.png")
         #expect(try Thumb.parse(["d", "-r", "--name", "%s.png"]).outputName.description == "%s.png")

@@ -49,7 +49,13 @@ public struct RenderSettings {
     /// The metadata an output of `reader`'s pixels written to `output` carries; what is
     /// left out is said once.
     public func carriedMetadata(_ reader: ImageReader, output: String) -> CarriedMetadata? {
-        let (carried, why) = reader.carriedMetadata(metadata, for: self.output.format(for: output).format)
+        carriedMetadata(reader, format: self.output.format(for: output))
+    }
+
+    /// The metadata an output of `reader`'s pixels written in `format` carries; what is
+    /// left out is said once.
+    package func carriedMetadata(_ reader: ImageReader, format: OutputFormat) -> CarriedMetadata? {
+        let (carried, why) = reader.carriedMetadata(metadata, for: format.format)
         for w in why { warnings.once("\(reader.path): \(w)") }
         return carried
     }

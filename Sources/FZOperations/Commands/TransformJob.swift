@@ -25,12 +25,12 @@ public struct TransformJob {
     public var filter: ResampleFilter
     /// The pins to draw, loaded after the input is opened (so a missing input is the
     /// error a run reports first, as before the job was a type of its own).
-    public var loadMarkers: () throws -> [Marker] = { [] }
+    public var markers = MarkerSource()
     public var depth: SampleDepth?
     /// Whether the output is written (not with `--show` and no -o), and what is told the
     /// rendered pixels (`--show`; 16-bit turns at 8 bits).
     public var writes = true
-    public var show: ((Image) throws -> Void)?
+    public var display: InlineDisplay?
 
     public init(
         input: String, output: String, settings: RenderSettings, steps: AffineTransform, background: Color,
@@ -57,7 +57,7 @@ public struct TransformJob {
 
     public func run() throws -> Result {
         let reader = try ImageReader(path: input, options: settings.decode)
-        let markers = try loadMarkers()
+        let markers = try markers.load()
         let size = reader.header.uprightSize
         guard steps.inverted != nil else {
             throw ToolFailure("\(reader.path): the transform collapses the image (determinant 0)")
@@ -94,7 +94,7 @@ public struct TransformJob {
                 out, to: output, encoding: settings.encoding(forRendered: output), protecting: [input], color: carried,
                 background: settings.background, metadata: settings.carriedMetadata(reader, output: output))
         }
-        try show?(out)
+        try display?.show([out])
         return Result(input: reader.path, uprightSize: size, transform: full, canvas: canvasSize, output: output)
     }
 
@@ -110,7 +110,7 @@ public struct TransformJob {
                 color: settings.carry(reader.header.color, path: reader.path),
                 metadata: settings.carriedMetadata(reader, output: output))
         }
-        try show?(InlineImage.eightBit(turned))
+        if let display { try display.show([InlineImage.eightBit(turned)]) }
         return Result(
             input: reader.path, uprightSize: size, transform: .rotation(degrees: quarterTurns * 90),
             canvas: turned.size, output: output,

@@ -1,12 +1,4 @@
-import FZCodecs
-import FZCompare
-import FZFixtures
-import FZImage
-import FZOperations
-import FZRender
 import FZSystem
-import FZTerminal
-import FZThumbnails
 
 /// A batch's progress on stderr. On a terminal, one line redrawn in place (carriage
 /// return, erase to end of line) at most ten times a second and moved out of the way of
@@ -14,13 +6,16 @@ import FZThumbnails
 /// control characters for a log to keep.
 struct ProgressLine {
     let enabled: Bool
+    /// Where it is drawn: standard error.
+    let write: (String) -> Void
     /// Redraw in place (a terminal), or print plain lines.
     let redraw: Bool
     private var shown = false
     private var lastDraw = -1.0
 
-    init(enabled: Bool, redraw: Bool = true) {
+    init(enabled: Bool, redraw: Bool = true, write: @escaping (String) -> Void) {
         self.enabled = enabled
+        self.write = write
         self.redraw = redraw
     }
 
@@ -32,9 +27,9 @@ struct ProgressLine {
         lastDraw = now
         if redraw {
             shown = true
-            Terminal.writeError("\r\u{1B}[K" + Echo.line(text))
+            write("\r\u{1B}[K" + Echo.line(text))
         } else {
-            Terminal.writeError("forcezoom: " + Echo.line(text) + "\n")
+            write("forcezoom: " + Echo.line(text) + "\n")
         }
     }
 
@@ -46,7 +41,7 @@ struct ProgressLine {
 
     mutating func clear() {
         guard enabled && shown && redraw else { return }
-        Terminal.writeError("\r\u{1B}[K")
+        write("\r\u{1B}[K")
         shown = false
     }
 }

@@ -1,0 +1,77 @@
+import FZCodecs
+import FZImage
+import FZRender
+import FZSystem
+import Geometry
+
+extension AnimationJob {
+    /// The contact sheet of `count` frames of `screen`: what `--contact-sheet` and `--show`
+    /// allocate (checked against the budget before any work).
+    public static func contactSheetSize(screen: PixelSize, count: Int) -> PixelSize {
+        AnimationRenderer.contactSheetSize(cell: AnimationRenderer.cellSize(screen: screen), count: count)
+    }
+
+    /// The whole command: the input opened (standard input read once), the pins loaded,
+    /// the frames' geometry worked out for the upright size, every output checked before
+    /// any work (none twice, none an input), then rendered and written; one JSON record a
+    /// frame with `json`, and the geometry alone when nothing is written.
+    /// - Parameters:
+    ///   - geometry: the frames for an upright image size (from the command's options).
+    ///   - pinSizes: the pins' size in each frame.
+    ///   - writes: whether any file or picture is made (else the geometry alone is printed).
+    public mutating func perform(
+        _ report: Report, markers source: MarkerSource, geometry: (PixelSize) -> [ZoomAnimation.Frame],
+        pinSizes: ([ZoomAnimation.Frame]) -> [Double], writes: Bool, json: Bool, display: InlineDisplay?
+    ) throws {
+        if StandardStream.isNamed(input) {
+            do { stdin = try FileSystem.readBytes(input, limit: settings.decode.stdinLimit) } catch {
+                throw ToolFailure(
+                    "\(StandardStream.inputLabel): cannot read: \(FileSystem.readFailure(error, limit: settings.decode.stdinLimit)); save it to a file"
+                )
+            }
+        }
+        let reader = try openReader()
+        markers = try source.load()
+        frames = geometry(reader.header.uprightSize)
+        self.pinSizes = pinSizes(frames)
+        guard writes else { return printFrames(report) }  // geometry only: nothing decoded
+        try checkOutputs()
+        if let display { showSheet = { try display.show([$0]) } }
+        try run(reader)
+        if json { printFrames(report) }
+    }
+
+    /// Every path this run writes, worked out once and checked before any work: none twice
+    /// (a usage error), none an input.
+    private mutating func checkOutputs() throws {
+        let parsed = output.flatMap { try? OutputPattern(parsing: $0) }
+        framePaths = parsed.map { pattern in (1...frames.count).map { pattern.path($0) } } ?? []
+        var named = framePaths.enumerated().map { ("-o frame \($0.offset + 1)", $0.element) }
+        if let apng { named.append(("--apng", apng)) }
+        if let contactSheet { named.append(("--contact-sheet", contactSheet)) }
+        var seen: [String: String] = [:]
+        for (option, path) in named {
+            if let first = seen[path] {
+                throw ToolFailure(
+                    "\(first) and \(option) both write '\(Echo.value(path))'; give each output its own path",
+                    exitCode: 2)
+            }
+            seen[path] = option
+        }
+        try OutputTarget(.files(named.map(\.1))).checkNotInputs([input] + (overlay.map { [$0.path] } ?? []))
+    }
+
+    /// One JSON line per frame: what a UI test compares its own animation against.
+    private func printFrames(_ report: Report) {
+        for (k, f) in frames.enumerated() {
+            var members: [(String, JSON)] = [
+                ("frame", .int(f.index + 1)), ("time", .number(f.time)), ("phase", .string(f.phase)),
+                ("progress", .number(f.progress)), ("presented", .number(f.presented)),
+                ("rect", f.view.rect.json), ("rotation", .number(f.view.rotation)), ("scale", .number(f.scale)),
+                ("transform", f.transform.json),
+            ]
+            if !markers.isEmpty { members.append(("pinSize", .number(pinSizes[k]))) }
+            report.record(JSON.record(members))
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import FZCodecs
+import FZImage
+import FZRender
+import FZSystem
+import Geometry
+
+/// `forcezoom crop`: one decode of the squares around every touch point (the ForceZoom
+/// peek), each rendered at its zoom with its pins and written; 16-bit samples copied when
+/// they can be (`CropOperation+Deep`), JPEG blocks copied with `--lossless`
+/// (`CropOperation+Lossless`), the geometry alone with `geometryOnly`.
+public struct CropOperation {
+    public var input: String
+    /// The touch points (their `view` set when they are view points), and each as typed.
+    public var points: [(touch: TouchPoint, typed: String)]
+    public var side: Int
+    public var zoom: Double
+    /// `--view`: points are in an aspect-fit view of this size (recorded in --json).
+    public var view: PixelSize?
+    public var background: Color
+    public var settings: RenderSettings
+    public var target: OutputTarget
+    public var markers = MarkerSource()
+    /// Files read besides the input (`--at-from`), which no output may replace.
+    public var alsoRead: [String] = []
+    public var depth: SampleDepth?
+    public var json = false
+    /// Print the geometry from the header alone: nothing decoded, nothing written.
+    public var geometryOnly = false
+    /// Copy the JPEG's blocks instead of decoding (`--lossless` with a JPEG output).
+    public var copiesBlocks = false
+    public var display: InlineDisplay?
+
+    public init(
+        input: String, points: [(touch: TouchPoint, typed: String)], side: Int, zoom: Double, background: Color,
+        settings: RenderSettings, target: OutputTarget
+    ) {
+        self.input = input
+        self.points = points
+        self.side = side
+        self.zoom = zoom
+        self.background = background
+        self.settings = settings
+        self.target = target
+    }
+
+    public func run(_ report: Report) throws {
+        let reader = try ImageReader(path: input, options: settings.decode)
+        let header = reader.header
+        let geometries = try peekGeometries(in: header.uprightSize)
+        if copiesBlocks { return try runLossless(reader, geometries, report) }
+        if geometryOnly {
+            for (i, g) in geometries.enumerated() { report.record(record(g, header, i, path: reader.path)) }
+            return
+        }
+        let markers = try markers.load()
+        let filter = PeekRenderer.defaultFilter(for: zoom)
+        let rects = geometries.map { $0.sourceRect(margin: PeekRenderer.margin(for: $0, filter: filter)) }
+        try checkBudget(rects, path: reader.path)
+        try target.checkNotInputs([input] + (self.markers.file.map { [$0] } ?? []) + alsoRead)
+        let format = target.format()
+        let why = SampleDepth.sixteenBitProblem(
+            wanted: depth, reader, oneToOne: zoom == 1, pins: !markers.isEmpty, output: format)
+        guard let why else { return try runSixteenBit(geometries, reader: reader, report) }
+        if depth == .sixteen { throw ToolFailure("\(reader.path): --depth 16 \(why)", exitCode: 2) }
+        var sources = try reader.readUpright(rects)
+        for i in sources.indices { try settings.convert(&sources[i], from: header.color, path: reader.path) }
+        let carried = settings.carry(header.color, path: reader.path)
+        let inks = DrawingColors(output: carried)
+        for w in reader.warnings { settings.warnings.say("\(reader.path): \(w)") }
+        let metadata = settings.carriedMetadata(reader, format: format)?.resolved(
+            for: PixelSize(width: side, height: side))
+        for (i, g) in geometries.enumerated() {
+            var peek = PeekRenderer.render(
+                g, source: sources[i], sourceRect: rects[i], background: inks.map(background), filter: filter)
+            // Pins keep their size in output pixels at any --zoom.
+            PinLayer(markers, color: inks.map(PinRenderer.color)).draw(
+                on: &peek, transform: .translation(-g.window.x, -g.window.y).then(.scale(g.zoom, g.zoom)))
+            let bytes =
+                target.writes ? try target.write(peek, i, protecting: [input], color: carried, metadata: metadata) : nil
+            if json {
+                report.record(record(g, header, i, path: reader.path, output: target.writtenPath(i), bytes: bytes))
+            }
+            try display?.show([peek])
+        }
+    }
+
+    /// One peek geometry per point, in the upright image.
+    func peekGeometries(in upright: PixelSize) throws -> [PeekGeometry] {
+        var geometries: [PeekGeometry] = []
+        for point in points {
+            let pixel: PixelPoint
+            do { pixel = try point.touch.resolve(in: upright) } catch { throw ToolFailure(path: input, error) }
+            geometries.append(PeekGeometry(image: upright, point: pixel, side: side, zoom: zoom))
+        }
+        return geometries
+    }
+
+    /// The decoded pieces are held together (one decode for every point): their bytes meet
+    /// the budget before anything is decoded.
+    func checkBudget(_ rects: [PixelRect], path: String) throws {
+        let pieces = rects.reduce(Int64(0)) { $0.addingReportingOverflow($1.size.area).partialValue }
+        do {
+            try settings.decode.budget.check(
+                "the \(rects.count) decoded squares (--at)",
+                bytes: pieces.multipliedReportingOverflow(by: 4).partialValue)
+        } catch {
+            throw ToolFailure("\(path): \(error)")
+        }
+    }
+
+    /// Point `index`'s record for --json and --geometry-only.
+    func record(
+        _ g: PeekGeometry, _ header: ImageHeader, _ index: Int, path: String, output: String? = nil,
+        bytes: Int64? = nil, depth: Int? = nil
+    ) -> JSON {
+        Self.geometryJSON(
+            g, header: header, requested: points[index].typed, view: view, output: output, bytes: bytes, path: path,
+            depth: depth)
+    }
+}

@@ -1,0 +1,74 @@
+import FZCodecs
+import FZImage
+import FZRender
+import FZSystem
+import Geometry
+
+/// `forcezoom fit`: the image aspect-fit (or filled) into a device screen for an
+/// orientation, turned into the portrait canvas, pins drawn, written and shown.
+public struct FitOperation {
+    public var input: String
+    public var screen: PixelSize
+    public var orientation: DeviceOrientation?
+    public var mode: FitGeometry.Mode
+    public var background: Color
+    public var filter: ResampleFilter
+    public var settings: RenderSettings
+    public var target: OutputTarget
+    public var markers = MarkerSource()
+    public var json = false
+    public var display: InlineDisplay?
+
+    /// - Parameter orientation: nil for auto (the one in which the image covers more).
+    public init(
+        input: String, screen: PixelSize, orientation: DeviceOrientation?, mode: FitGeometry.Mode, background: Color,
+        filter: ResampleFilter, settings: RenderSettings, target: OutputTarget
+    ) {
+        self.input = input
+        self.screen = screen
+        self.orientation = orientation
+        self.mode = mode
+        self.background = background
+        self.filter = filter
+        self.settings = settings
+        self.target = target
+    }
+
+    public func run(_ report: Report) throws {
+        let reader = try ImageReader(path: input, options: settings.decode)
+        let markers = try markers.load()
+        let image = reader.header.uprightSize
+        let chosen = orientation ?? FitGeometry.automatic(image: image, screen: screen)
+        let g = FitGeometry(image: image, screen: screen, orientation: chosen, mode: mode)
+        var scaled: Image
+        (scaled, _) = try FitRenderer.pipeline(for: g, filter: filter).run(reader)
+        try settings.convert(&scaled, from: reader.header.color, path: reader.path)
+        let carried = settings.carry(reader.header.color, path: reader.path)
+        let inks = DrawingColors(output: carried)
+        let canvas = FitRenderer.render(
+            scaled, geometry: g, background: inks.map(background),
+            pins: PinLayer(markers, color: inks.map(PinRenderer.color)))
+        for w in reader.warnings { settings.warnings.say("\(reader.path): \(w)") }
+        var bytes: Int64?
+        if target.writes {
+            bytes = try target.write(
+                canvas, protecting: [input], color: carried,
+                metadata: settings.carriedMetadata(reader, format: target.format()))
+        }
+        if json { report.record(Self.record(g, input: reader.path, output: target.writtenPath(0), bytes: bytes)) }
+        try display?.show([canvas])
+    }
+
+    /// The --json record: the geometry, and what was written.
+    static func record(_ g: FitGeometry, input: String, output: String?, bytes: Int64?) -> JSON {
+        JSON.record([
+            ("input", .string(input)), ("uprightSize", g.image.json), ("screen", g.screen.json),
+            ("orientation", .string(g.orientation.rawValue)), ("mode", .string(g.mode.rawValue)),
+            ("contentBounds", g.bounds.json), ("scale", .number(g.scale)), ("scaledSize", g.scaledSize.json),
+            ("contentRect", PixelRect(origin: g.offset, size: g.scaledSize).json),
+            ("visibleImageRect", g.visibleImageRect.json), ("transform", g.transform.json),
+            ("canvasImageRect", g.canvasImageRect.json), ("output", output.map { .string($0) } ?? .null),
+            ("bytes", bytes.map { .int($0) } ?? .null),
+        ])
+    }
+}

@@ -1,0 +1,75 @@
+import FZCodecs
+import FZImage
+import FZSystem
+import FZTerminal
+import Geometry
+
+/// `forcezoom peek`: the image decoded once, explored in the terminal with the keys, each
+/// saved peek written as the pattern's next file and recorded as `crop --json` records it.
+public struct PeekOperation {
+    public var input: String
+    /// Where the session starts, or nil for the centre.
+    public var start: TouchPoint?
+    public var settings: RenderSettings
+    /// The saved peeks: a numbered series (`OutputTarget.Place.numbered`).
+    public var target: OutputTarget
+    public var display: InlineDisplay
+
+    public init(
+        input: String, start: TouchPoint?, settings: RenderSettings, target: OutputTarget, display: InlineDisplay
+    ) {
+        self.input = input
+        self.start = start
+        self.settings = settings
+        self.target = target
+        self.display = display
+    }
+
+    /// Standard input must be a terminal (the keys come from it).
+    public static var hasKeyboard: Bool { TerminalScreen.isTerminal(0) }
+
+    public func run(_ report: Report) throws {
+        let reader = try ImageReader(path: input, options: settings.decode)
+        let header = reader.header
+        do { try settings.decode.budget.check("the decoded image (peek)", size: header.uprightSize) } catch {
+            throw ToolFailure("\(reader.path): \(error)")
+        }
+        var image = try reader.readImage()  // decoded once: every move crops from it
+        try settings.convert(&image, from: header.color, path: reader.path)
+        let carried = settings.carry(header.color, path: reader.path)
+        for w in reader.warnings { settings.warnings.say("\(reader.path): \(w)") }
+        // Standard output redirected (> saved.jsonl): the screen is drawn on the terminal itself.
+        if !TerminalScreen.isTerminal(1) && !TerminalScreen.useControllingTerminal() {
+            throw ToolFailure("peek: standard output is no terminal and /dev/tty cannot be opened", exitCode: 2)
+        }
+        let inline = display.target()
+        let window = TerminalScreen.window() ?? TerminalScreen.Window(columns: 80, rows: 24, pixels: nil)
+        let cell = inline.graphics == .blocks ? PixelSize(width: 1, height: 2) : window.cell(probed: inline.cell)
+        var screen = PeekScreen(image: image, columns: window.columns, rows: window.rows, cell: cell)
+        if let start {
+            do { screen.point = try start.resolve(in: header.uprightSize) } catch {
+                throw ToolFailure(path: input, error)
+            }
+        }
+        var saved: [JSON] = []
+        var failed = false
+        var session = PeekSession(screen: screen, target: inline, columns: window.columns, rows: window.rows)
+        try session.run { g, peek in
+            let index = saved.count
+            let path = target.path(index)
+            do {
+                let bytes = try target.write(peek, index, protecting: [input], color: carried)
+                saved.append(
+                    CropOperation.geometryJSON(
+                        g, header: header, requested: "\(g.point.x),\(g.point.y)", view: nil, output: path,
+                        bytes: bytes, path: reader.path))
+                return "saved \(Echo.path(path))"
+            } catch {
+                failed = true
+                return "not saved: \(error)"
+            }
+        }
+        for record in saved { report.record(record) }
+        if failed { throw ToolFailure("\(reader.path): a peek could not be saved (see the status line's message)") }
+    }
+}

@@ -1,0 +1,198 @@
+import FZCodecs
+import FZImage
+import FZSystem
+import FZTerminal
+import FZThumbnails
+import Geometry
+import Glibc
+
+/// `forcezoom thumb`: a batch of thumbnails. The shard is chosen first (a task without its
+/// index fails before walking millions of files), the inputs walked, the plan made, this
+/// shard's jobs run on the worker pool with a journal, and each result reported as it comes.
+public struct ThumbOperation {
+    /// Files and folders, and `--from`'s list of paths (`-`: standard input).
+    public var inputs: [String]
+    public var from: String?
+    public var nulSeparated = false
+    public var recursive = false
+    /// `--out`: the folder every thumbnail goes below.
+    public var out: String
+    public var name: ThumbnailName
+    /// `--format`: every thumbnail's format (else each name's extension chooses).
+    public var format: OutputFormat?
+    /// What each thumbnail is: size, crop, encoding, colour, metadata.
+    public var thumbnailer: ThumbnailSettings
+    public var workers: Int
+    public var maxFailures: Int?
+    public var shard: ShardRequest?
+    public var dryRun = false
+    public var journal: String?
+    public var resume = false
+    public var json = false
+    public var quiet = false
+    /// Draw the progress line (`--progress`, or standard error is a terminal).
+    public var progress = false
+    public var display: InlineDisplay?
+
+    public init(inputs: [String], out: String, name: ThumbnailName, thumbnailer: ThumbnailSettings, workers: Int) {
+        self.inputs = inputs
+        self.out = out
+        self.name = name
+        self.thumbnailer = thumbnailer
+        self.workers = workers
+    }
+
+    /// Processors online: the default number of workers.
+    public static var processorCount: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+
+    /// Failed when any input failed or the journal could not be written.
+    public func run(_ report: Report) throws -> Outcome {
+        let clock = Stopwatch()
+        let sharding = try ShardRun(
+            request: shard, environment: ShardEngine.environment(), journal: journal, resume: resume, dryRun: dryRun)
+        var arguments = inputs
+        if let from { arguments += try InputWalker.readList(from, nulSeparated: nulSeparated) }
+        let (found, walkFailures, otherFiles) = InputWalker(recursive: recursive, excluding: [out]).collectCounting(
+            arguments)
+        let plan = try ThumbnailPlan(
+            inputs: found, folder: out, name: name, alsoRead: [from, sharding.journalPath].compactMap { $0 },
+            requested: format)
+        let jobs = sharding.select(plan.jobs)
+        if dryRun {
+            dryRunReport(jobs, sharding, report)
+            return .done
+        }
+        var batch = ThumbnailBatch(
+            thumbnailer: try makeThumbnailer(jobs), sharding: sharding, jobs: jobs, workers: workers)
+        (batch.walkFailures, batch.otherFiles, batch.maxFailures) = (walkFailures, otherFiles, maxFailures)
+        var shown: [String] = []
+        var line = ProgressLine(enabled: !quiet && progress, redraw: isatty(2) != 0, write: report.stderr)
+        let outcome = batch.run(
+            onFailure: { failure, _ in
+                line.report { report.error(failure.description) }
+                if json {
+                    emit(
+                        sharding.tag(ThumbnailResult(input: failure.path, output: "", outcome: .failed(failure)).json),
+                        report)
+                }
+            },
+            onResult: { result, _ in
+                reportResult(result, line: &line, report)
+                if json { emit(sharding.tag(result.json), report) }
+                if display != nil, case .made = result.outcome { shown.append(result.output) }
+            },
+            onTick: { counts in line.draw(counts.line(elapsed: clock.elapsed)) })
+        line.clear()
+        return try finish(outcome, sharding: sharding, elapsed: clock.elapsed, shown: shown, report)
+    }
+
+    /// An input's warnings and error, on lines of their own; "interrupted" and "not done"
+    /// are left to the summary, which says them once.
+    private func reportResult(_ result: ThumbnailResult, line: inout ProgressLine, _ report: Report) {
+        var reported: ThumbnailError? = result.error
+        switch reported {
+        case .interrupted?, .notDone?: reported = nil
+        default: break
+        }
+        guard reported != nil || !result.warnings.isEmpty else { return }
+        line.report {
+            for w in result.warnings { report.warnings.say("\(result.input): \(w)") }
+            if let reported { report.error(reported.description) }
+        }
+    }
+
+    /// The summary, the end by a signal, the contact strip of `--show`.
+    private func finish(
+        _ outcome: ThumbnailBatch.Outcome, sharding: ShardRun, elapsed: Double, shown: [String], _ report: Report
+    ) throws -> Outcome {
+        if let journalFailure = outcome.journalFailure { report.error(journalFailure.description) }
+        let label = sharding.label.isEmpty ? "" : sharding.label + ": "
+        if !quiet || outcome.stop != nil {
+            let summary = outcome.counts.summary(
+                elapsed: elapsed, interrupted: outcome.signal != nil, stopped: outcome.stop?.description)
+            let rest = outcome.stop == nil ? "" : outcome.firstNotDone.map { "; the first not done: \($0)" } ?? ""
+            report.note(label + summary + rest)
+        }
+        StandardOutput.flush()
+        if let signal = outcome.signal { Interrupts.end(by: signal) }
+        if let display, let strip = try ThumbnailStrip.make(shown, options: thumbnailer.decode) {
+            try display.show([strip])
+        }
+        return Outcome(failed: outcome.counts.failed > 0 || outcome.journalFailure != nil)
+    }
+
+    /// The thumbnailer, writing into `out`. `out` is opened once; every output and subfolder
+    /// is made relative to it, never through a link (see OutputFolder), so swapping it
+    /// mid-batch changes nothing. A subfolder that cannot be made (a link where `%d` wants a
+    /// folder) fails only the outputs that go in it, when they are written: the batch goes on.
+    private func makeThumbnailer(_ jobs: [ThumbnailPlan.Job]) throws -> Thumbnailer {
+        let outputFolder = try OutputFolder.make(out)
+        try outputFolder.checkWritable()
+        for folder in ShardRun.folders(of: jobs) { _ = try? outputFolder.subfolder(folder, create: true) }
+        var made = thumbnailer.thumbnailer
+        made.outputFolder = outputFolder
+        return made
+    }
+
+    /// --dry-run: each input this shard would do and its output (`input -> output`, or JSON
+    /// objects with `input` and `output`), minus what --resume would skip; nothing written.
+    private func dryRunReport(_ jobs: [ThumbnailPlan.Job], _ sharding: ShardRun, _ report: Report) {
+        let todo = resume ? jobs.filter { !sharding.isDone($0) } : jobs
+        for job in todo {
+            if json {
+                emit(
+                    sharding.tag(.object([("input", .string(job.input.path)), ("output", .string(job.output))])), report
+                )
+            } else {
+                report.line("\(Echo.line(job.input.path)) -> \(Echo.line(job.output))")
+            }
+        }
+        let label = sharding.label.isEmpty ? "" : sharding.label + ": "
+        if !quiet {
+            report.stderr(
+                "forcezoom: \(label)dry run: \(todo.count) of \(jobs.count) input\(jobs.count == 1 ? "" : "s") to do\n")
+        }
+        StandardOutput.flush()
+    }
+
+    /// One JSON Lines record, flushed at once so a reading script sees it as it happens.
+    private func emit(_ record: JSON, _ report: Report) {
+        report.line(record.versioned.description)
+        StandardOutput.flush()
+    }
+}
+
+/// What each thumbnail is: its box and crop, how it is decoded and encoded, its colour and
+/// metadata (`Thumbnailer`'s settings, filled by the command line from its options).
+public struct ThumbnailSettings: Sendable {
+    package var thumbnailer: Thumbnailer
+
+    public init(size: ThumbnailSize, decode: DecodeOptions, output: OutputChoice, skipExisting: Bool) {
+        thumbnailer = Thumbnailer(
+            size: size, decode: decode, png: output.png, jpegQuality: output.quality, skipExisting: skipExisting)
+        thumbnailer.lossless = output.lossless
+        thumbnailer.background = output.background
+    }
+
+    public var decode: DecodeOptions { thumbnailer.decode }
+
+    /// Fill the box, cutting evenly (`centre`) or around a point; nil: fit inside it.
+    public mutating func crop(centre: Bool, at point: TouchPoint?) {
+        if let point { thumbnailer.crop = .point(point) } else if centre { thumbnailer.crop = .centre }
+    }
+
+    public var colorPolicy: ColorPolicy {
+        get { thumbnailer.colorPolicy }
+        set { thumbnailer.colorPolicy = newValue }
+    }
+
+    public var metadata: MetadataPolicy {
+        get { thumbnailer.metadata }
+        set { thumbnailer.metadata = newValue }
+    }
+
+    public var useEmbeddedThumbnail: Bool {
+        get { thumbnailer.useEmbeddedThumbnail }
+        set { thumbnailer.useEmbeddedThumbnail = newValue }
+    }
+}

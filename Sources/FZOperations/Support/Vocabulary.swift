@@ -1,0 +1,49 @@
+// The core's words the command line needs, and no more: the value types its options parse
+// into and the results it prints. The command line depends on this target alone (with
+// Geometry and ArgumentParser); the readers, writers and renderers that do the work stay
+// behind the operations, so `import` says what the CLI can reach. Scoped re-exports name
+// each type, so a new one is a decision made here.
+
+@_exported import struct FZCodecs.DecodeOptions
+// Formats and how outputs are encoded and coloured.
+@_exported import enum FZCodecs.FormatRegistry
+@_exported import struct FZCodecs.ImageFormat
+@_exported import struct FZCodecs.MetadataPolicy
+@_exported import struct FZCodecs.OutputChoice
+@_exported import struct FZCodecs.OutputFormat
+@_exported import struct FZCodecs.PNGSettings
+@_exported import struct FZCompare.ImageComparison
+@_exported import struct FZFixtures.FixtureEncoding
+@_exported import enum FZFixtures.KitSet
+@_exported import struct FZFixtures.Pattern
+@_exported import struct FZImage.CMYKProfile
+@_exported import struct FZImage.Color
+@_exported import struct FZImage.ColorPolicy
+@_exported import enum FZImage.RenderingIntent
+@_exported import struct FZRender.BoxStyle
+@_exported import struct FZRender.Marker
+@_exported import struct FZRender.Overlay
+// What the options parse into.
+@_exported import enum FZRender.ResampleFilter
+@_exported import struct FZSystem.Budget
+@_exported import enum FZSystem.BudgetError
+// Messages, errors and what is printed.
+@_exported import enum FZSystem.Echo
+@_exported import enum FZSystem.FileSystem
+@_exported import protocol FZSystem.ForceZoomError
+@_exported import enum FZSystem.Interrupts
+@_exported import enum FZSystem.JSON
+@_exported import enum FZSystem.MemoryLimit
+@_exported import struct FZSystem.OutputPattern
+// The process: start-up, the files read so far, standard output, signals.
+@_exported import enum FZSystem.ProcessSetup
+@_exported import enum FZSystem.ReadFiles
+@_exported import enum FZSystem.ReadFilesError
+@_exported import enum FZSystem.StandardOutput
+@_exported import enum FZSystem.StandardStream
+@_exported import struct FZSystem.Stopwatch
+@_exported import struct FZSystem.ToolFailure
+@_exported import enum FZTerminal.GraphicsProtocol
+@_exported import enum FZThumbnails.ShardRequest
+@_exported import struct FZThumbnails.ThumbnailName
+@_exported import struct FZThumbnails.ThumbnailSize

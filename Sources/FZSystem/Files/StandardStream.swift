@@ -1,0 +1,20 @@
+/// How standard input and output are named: "-" on the command line, `<stdin>` and
+/// `<stdout>` in messages, `stdin` as the stem of a default output name. The one place the
+/// spelling lives, so every command, reader and writer agrees on it.
+public enum StandardStream {
+    /// What a command line names standard input or output by.
+    public static let argument = "-"
+    /// Standard input in messages.
+    public static let inputLabel = "<stdin>"
+    /// Standard output in messages.
+    public static let outputLabel = "<stdout>"
+
+    /// Whether `path` names standard input or output rather than a file.
+    public static func isNamed(_ path: String) -> Bool { path == argument }
+
+    /// An input as messages name it: `<stdin>` for standard input, else the path.
+    public static func inputName(_ path: String) -> String { isNamed(path) ? inputLabel : path }
+
+    /// The stem of the outputs named after an input (`photo` for photo.jpg, `stdin` for -).
+    public static func stem(of input: String) -> String { isNamed(input) ? "stdin" : FileSystem.stem(input) }
+}
