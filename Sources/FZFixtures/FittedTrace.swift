@@ -44,102 +44,25 @@ public struct FittedTrace: Hashable, Sendable {
     /// Fits `image` (RGB or RGBA; pixels not opaque are left out), nil when it does not fit.
     public static func fit(_ image: Image) -> FittedTrace? {
         guard !image.format.isGray, image.width >= 4, image.height >= 4 else { return nil }
-        let w = image.width
-        let h = image.height
-        var r = [Double](repeating: 0, count: w * h)
-        var g = r
-        var b = r
-        var opaque = [Bool](repeating: false, count: w * h)
-        for y in 0..<h {
-            for x in 0..<w {
-                let c = image.rgba(x: x, y: y)
-                let i = y * w + x
-                (r[i], g[i], b[i], opaque[i]) = (Double(c.r), Double(c.g), Double(c.b), c.a == 255)
-            }
-        }
-        func wrap(_ d: Double) -> Double { d - 256 * (d / 256).rounded() }
+        let samples = Samples(image)
+        let w = samples.w
+        let h = samples.h
+        let opaque = samples.opaque
         // 1. Slopes along u and v.
-        func slope(_ p: [Double], du: Int, dv: Int) -> Double {
-            var d: [Double] = []
-            for y in 0..<(h - dv) {
-                for x in 0..<(w - du) where opaque[y * w + x] && opaque[(y + dv) * w + x + du] {
-                    d.append(wrap(p[(y + dv) * w + x + du] - p[y * w + x]))
-                }
-            }
-            guard !d.isEmpty else { return 0 }
-            let m = median(d)
-            let near = d.filter { abs($0 - m) <= 4 }
-            return near.reduce(0, +) / Double(max(1, near.count))
-        }
-        let sx = (u: slope(r, du: 1, dv: 0), v: slope(r, du: 0, dv: 1))
-        let sy = (u: slope(g, du: 1, dv: 0), v: slope(g, du: 0, dv: 1))
+        let sx = (u: samples.slope(samples.r, du: 1, dv: 0), v: samples.slope(samples.r, du: 0, dv: 1))
+        let sy = (u: samples.slope(samples.g, du: 1, dv: 0), v: samples.slope(samples.g, du: 0, dv: 1))
         // 2. Offsets mod 256, then every pixel's value unwrapped next to the prediction.
-        func unwrapped(_ p: [Double], _ s: (u: Double, v: Double)) -> [Double] {
-            var bins = [Int](repeating: 0, count: 256)
-            var rest = [Double](repeating: 0, count: w * h)
-            for i in 0..<(w * h) where opaque[i] {
-                let pred = s.u * (Double(i % w) + 0.5) + s.v * (Double(i / w) + 0.5)
-                var k = (p[i] - pred).truncatingRemainder(dividingBy: 256)
-                if k < 0 { k += 256 }
-                rest[i] = k
-                bins[Int(k.rounded()) % 256] += 1
-            }
-            let mode = Double(bins.indices.max { bins[$0] < bins[$1] }!)
-            let near = rest.indices.filter { opaque[$0] && abs(wrap(rest[$0] - mode)) <= 8 }.map {
-                wrap(rest[$0] - mode)
-            }
-            let c = mode + near.reduce(0, +) / Double(max(1, near.count))
-            return (0..<(w * h)).map { i in
-                let pred = s.u * (Double(i % w) + 0.5) + s.v * (Double(i / w) + 0.5) + c
-                return pred + wrap(p[i] - pred)
-            }
-        }
-        var xs = unwrapped(r, sx)
-        var ys = unwrapped(g, sy)
+        var xs = samples.unwrapped(samples.r, sx)
+        var ys = samples.unwrapped(samples.g, sy)
         // 3. The multiples of 256 from B's nibbles.
-        // Scored by the summed distance (capped): neighbouring codes differ by 1 level. Over
-        // at most about 4096 pixels spread through the piece: 256 candidates over a whole
-        // 600x400 thumbnail would be 61 million steps, and a few thousand decide as well.
-        var best = (kx: 0, ky: 0, misses: Double.infinity)
-        let sampled = Array(Swift.stride(from: 0, to: w * h, by: max(1, w * h / 4096))).filter { opaque[$0] }
-        for kx in 0..<16 {
-            for ky in 0..<16 {
-                var misses = 0.0
-                for i in sampled {
-                    let x = Int((xs[i] + Double(256 * kx)).rounded())
-                    let y = Int((ys[i] + Double(256 * ky)).rounded())
-                    let want = Double(((x >> 8) & 15) << 4 | ((y >> 8) & 15))
-                    misses += min(abs(want - b[i]), 8)
-                }
-                if misses < best.misses { best = (kx, ky, misses) }
-            }
-        }
-        // The code repeats every 4096 pixels: a piece at the left or top edge whose values
-        // come out a hair below 0 is at 4095.9 by the nibbles; moved back next to 0.
-        func period(_ values: [Double], _ k: Int) -> Double {
-            let kept = values.indices.filter { opaque[$0] }
-            let mean = kept.reduce(0.0) { $0 + values[$1] } / Double(max(1, kept.count)) + Double(256 * k)
-            return Double(256 * k) - 4096 * (mean / 4096).rounded(.down)
-        }
-        let (shiftX, shiftY) = (period(xs, best.kx), period(ys, best.ky))
+        let best = samples.multiples(xs, ys)
+        let (shiftX, shiftY) = (samples.period(xs, best.kx), samples.period(ys, best.ky))
         xs = xs.map { $0 + shiftX }
         ys = ys.map { $0 + shiftY }
         // 4. Least squares with outliers left out.
-        var keep = opaque
-        var fx = AffineFit()
-        var fy = AffineFit()
-        for _ in 0..<4 {
-            guard let ax = AffineFit(w: w, values: xs, keep: keep), let ay = AffineFit(w: w, values: ys, keep: keep)
-            else { return nil }
-            (fx, fy) = (ax, ay)
-            var d = [Double](repeating: .infinity, count: w * h)
-            for i in 0..<(w * h) where opaque[i] {
-                let (u, v) = (Double(i % w) + 0.5, Double(i / w) + 0.5)
-                d[i] = hypot(xs[i] - fx.at(u, v), ys[i] - fy.at(u, v))
-            }
-            let limit = max(1, 3 * median(d.filter { $0.isFinite }))
-            keep = d.map { $0 <= limit }
-        }
+        guard let fit = samples.leastSquares(xs, ys) else { return nil }
+        var (fx, fy) = (fit.fx, fit.fy)
+        let keep = fit.keep
         // Crops, zooms, thumbnails and the eight orientations map axes onto axes: once the
         // orientation is known, x follows one output axis and y the other, and the cross
         // terms the codec's noise leaves (which would widen the window's bounding box) are 0.
@@ -172,6 +95,129 @@ public struct FittedTrace: Hashable, Sendable {
             scaleX: 1 / hypot(fx.a, fy.a), scaleY: 1 / hypot(fx.b, fy.b),
             orientation: orientation, residual: (squares / Double(kept.count)).squareRoot(),
             inliers: Double(kept.count) / Double(w * h))
+    }
+
+    /// The piece's channels as doubles, row-major, and which pixels are opaque: what each
+    /// step of `fit` reads.
+    private struct Samples {
+        let w: Int
+        let h: Int
+        var r: [Double]
+        var g: [Double]
+        var b: [Double]
+        var opaque: [Bool]
+
+        init(_ image: Image) {
+            w = image.width
+            h = image.height
+            r = [Double](repeating: 0, count: w * h)
+            g = r
+            b = r
+            opaque = [Bool](repeating: false, count: w * h)
+            for y in 0..<h {
+                for x in 0..<w {
+                    let c = image.rgba(x: x, y: y)
+                    let i = y * w + x
+                    (r[i], g[i], b[i], opaque[i]) = (Double(c.r), Double(c.g), Double(c.b), c.a == 255)
+                }
+            }
+        }
+
+        /// `d` brought into -128...128 (mod 256).
+        static func wrap(_ d: Double) -> Double { d - 256 * (d / 256).rounded() }
+
+        /// Step 1: the slope of `p` along (du, dv), the trimmed mean of the wrapped
+        /// differences between opaque neighbours (those within 4 of their median).
+        func slope(_ p: [Double], du: Int, dv: Int) -> Double {
+            var d: [Double] = []
+            for y in 0..<(h - dv) {
+                for x in 0..<(w - du) where opaque[y * w + x] && opaque[(y + dv) * w + x + du] {
+                    d.append(Self.wrap(p[(y + dv) * w + x + du] - p[y * w + x]))
+                }
+            }
+            guard !d.isEmpty else { return 0 }
+            let m = FittedTrace.median(d)
+            let near = d.filter { abs($0 - m) <= 4 }
+            return near.reduce(0, +) / Double(max(1, near.count))
+        }
+
+        /// Step 2: the offset of `p` mod 256 for slopes `s` (the most common remainder,
+        /// refined by a mean around it), then every pixel's value unwrapped next to the
+        /// prediction.
+        func unwrapped(_ p: [Double], _ s: (u: Double, v: Double)) -> [Double] {
+            var bins = [Int](repeating: 0, count: 256)
+            var rest = [Double](repeating: 0, count: w * h)
+            for i in 0..<(w * h) where opaque[i] {
+                let pred = s.u * (Double(i % w) + 0.5) + s.v * (Double(i / w) + 0.5)
+                var k = (p[i] - pred).truncatingRemainder(dividingBy: 256)
+                if k < 0 { k += 256 }
+                rest[i] = k
+                bins[Int(k.rounded()) % 256] += 1
+            }
+            let mode = Double(bins.indices.max { bins[$0] < bins[$1] }!)
+            let near = rest.indices.filter { opaque[$0] && abs(Self.wrap(rest[$0] - mode)) <= 8 }.map {
+                Self.wrap(rest[$0] - mode)
+            }
+            let c = mode + near.reduce(0, +) / Double(max(1, near.count))
+            return (0..<(w * h)).map { i in
+                let pred = s.u * (Double(i % w) + 0.5) + s.v * (Double(i / w) + 0.5) + c
+                return pred + Self.wrap(p[i] - pred)
+            }
+        }
+
+        /// Step 3: the multiples of 256 (kx, ky) to add to `xs` and `ys`, the pair of B's
+        /// nibbles closest to B. Scored by the summed distance (capped): neighbouring codes
+        /// differ by 1 level. Over at most about 4096 pixels spread through the piece: 256
+        /// candidates over a whole 600x400 thumbnail would be 61 million steps, and a few
+        /// thousand decide as well.
+        func multiples(_ xs: [Double], _ ys: [Double]) -> (kx: Int, ky: Int) {
+            var best = (kx: 0, ky: 0, misses: Double.infinity)
+            let sampled = Array(Swift.stride(from: 0, to: w * h, by: max(1, w * h / 4096))).filter { opaque[$0] }
+            for kx in 0..<16 {
+                for ky in 0..<16 {
+                    var misses = 0.0
+                    for i in sampled {
+                        let x = Int((xs[i] + Double(256 * kx)).rounded())
+                        let y = Int((ys[i] + Double(256 * ky)).rounded())
+                        let want = Double(((x >> 8) & 15) << 4 | ((y >> 8) & 15))
+                        misses += min(abs(want - b[i]), 8)
+                    }
+                    if misses < best.misses { best = (kx, ky, misses) }
+                }
+            }
+            return (best.kx, best.ky)
+        }
+
+        /// The shift that adds `k` multiples of 256 to `values`. The code repeats every 4096
+        /// pixels: a piece at the left or top edge whose values come out a hair below 0 is
+        /// at 4095.9 by the nibbles; moved back next to 0.
+        func period(_ values: [Double], _ k: Int) -> Double {
+            let kept = values.indices.filter { opaque[$0] }
+            let mean = kept.reduce(0.0) { $0 + values[$1] } / Double(max(1, kept.count)) + Double(256 * k)
+            return Double(256 * k) - 4096 * (mean / 4096).rounded(.down)
+        }
+
+        /// Step 4: least squares of x and y on (u, v), refitted three times without the
+        /// pixels more than 3 times the median residual away (at least 1 level): the fits
+        /// and the pixels kept, nil when a fit has too few pixels.
+        func leastSquares(_ xs: [Double], _ ys: [Double]) -> (fx: AffineFit, fy: AffineFit, keep: [Bool])? {
+            var keep = opaque
+            var fx = AffineFit()
+            var fy = AffineFit()
+            for _ in 0..<4 {
+                guard let ax = AffineFit(w: w, values: xs, keep: keep), let ay = AffineFit(w: w, values: ys, keep: keep)
+                else { return nil }
+                (fx, fy) = (ax, ay)
+                var d = [Double](repeating: .infinity, count: w * h)
+                for i in 0..<(w * h) where opaque[i] {
+                    let (u, v) = (Double(i % w) + 0.5, Double(i / w) + 0.5)
+                    d[i] = hypot(xs[i] - fx.at(u, v), ys[i] - fy.at(u, v))
+                }
+                let limit = max(1, 3 * FittedTrace.median(d.filter { $0.isFinite }))
+                keep = d.map { $0 <= limit }
+            }
+            return (fx, fy, keep)
+        }
     }
 
     /// The orientation whose steps (an upright step right, down: which stored step) are

@@ -8,8 +8,9 @@ import Darwin
 #endif
 
 /// Turns command-line inputs into the files of a batch: files are taken as named, folders
-/// are listed (and descended into with `recursive`) for PNG and JPEG files, recognised by
-/// their first bytes, not their names.
+/// are listed (and descended into with `recursive`) for images of every format a decoder
+/// in `FormatRegistry.inputs` reads, recognised by their first bytes or named with one of
+/// those formats' extensions (`imageExtensions`, so a broken one is reported, not passed over).
 ///
 /// In folders, names starting with `.` are skipped (hidden files, and forcezoom's own
 /// temporary outputs), links to folders are not followed (no loops), and `excluded`

@@ -41,9 +41,11 @@ public struct ThumbnailPlan: Hashable, Sendable {
     ///   - alsoRead: other files the batch reads (the --from list): no output may be one.
     ///   - identity: (device, inode) of an existing file, nil when absent; used to find
     ///     outputs that are inputs under another name (links, `./a` vs `a`).
-    /// - Throws: `ThumbnailError` for a collision, an output that is an input, an output
-    ///   outside the folder or one that is none of `.png`, `.jpg` and `.webp`.
     ///   - requested: `--format`, for names whose extension names no format.
+    /// - Throws: `ThumbnailError` for a collision, an output that is an input, an output
+    ///   outside the folder, or one whose extension (or, without one it knows, `requested`)
+    ///   names no format `ImageWriter` encodes: the formats and their extensions come from
+    ///   `FormatRegistry` (`OutputFormat.chosen(forPath:requested:)`).
     public init(
         inputs: [Input], folder: String, name: ThumbnailName, alsoRead: [String] = [],
         identity: (String) -> FileIdentity? = FileSystem.identity(of:), requested: OutputFormat? = nil

@@ -44,6 +44,51 @@ struct HEIFBoxes: Equatable, Sendable {
     /// Reads what it can; fields stay empty where the boxes are missing or broken (libheif
     /// then says what is wrong when it reads the file).
     init(_ bytes: [UInt8]) {
+        var meta = MetaItems()
+        var sawMeta = false
+        for box in Self.boxes(bytes[...]) {
+            if box.type == "ftyp" { readBrands(box.body) }
+            // Only the first `meta` box counts, as for libheif.
+            guard box.type == "meta", box.body.count >= 4, !sawMeta else { continue }
+            sawMeta = true
+            meta = MetaItems(box.body.dropFirst(4))
+        }
+        for (type, body) in meta.properties where type == "hvcC" {
+            if let size = HEVCSequenceSize.largest(inHvcC: body), largestCodedSize.map({ size.area > $0.area }) ?? true
+            {
+                largestCodedSize = size
+            }
+            if parameterMismatch == nil { parameterMismatch = HEVCSequenceSize.mismatch(inHvcC: body) }
+        }
+        guard let primary = meta.primary else { return }
+        primaryType = meta.types[primary] ?? ""
+        readPrimaryProperties(meta, primary: primary)
+        // Depth-first along dimg from the primary item; a reference to an item on the path is a loop.
+        var path: Set<UInt32> = []
+        var visits = 0
+        func walk(_ item: UInt32) -> Bool {
+            visits += 1
+            if visits > 100_000 || path.contains(item) { return true }
+            path.insert(item)
+            defer { path.remove(item) }
+            if missingReference == nil, let absent = (meta.dimg[item] ?? []).first(where: { meta.types[$0] == nil }) {
+                missingReference = absent
+            }
+            return (meta.dimg[item] ?? []).contains { walk($0) }
+        }
+        referenceLoop = walk(primary)
+        readDerivedCanvases(meta, primary: primary, file: bytes)
+        if primaryType == "grid" {
+            let tiles = meta.dimg[primary] ?? []
+            gridTiles = tiles.count
+            tileType = tiles.first.flatMap { meta.types[$0] } ?? ""
+        }
+    }
+
+    /// What the first `meta` box holds, as `init` reads it: the primary item, the items'
+    /// types, the properties and their associations, the `dimg` references and the data
+    /// and locations of the items.
+    private struct MetaItems {
         var primary: UInt32?
         var types: [UInt32: String] = [:]
         var properties: [(String, [UInt8])] = []
@@ -51,76 +96,82 @@ struct HEIFBoxes: Equatable, Sendable {
         var dimg: [UInt32: [UInt32]] = [:]
         var idat: ArraySlice<UInt8> = []
         var iloc: ArraySlice<UInt8> = []
-        var sawMeta = false
-        for box in Self.boxes(bytes[...]) {
-            if box.type == "ftyp" {
-                let b = box.body
-                if b.count >= 4 { majorBrand = Self.fourCC(b, b.startIndex) }
-                var i = b.startIndex + 8
-                while i + 4 <= b.endIndex && compatibleBrands.count < 64 {
-                    compatibleBrands.append(Self.fourCC(b, i))
-                    i += 4
-                }
-            }
-            // Only the first `meta` box counts, as for libheif.
-            guard box.type == "meta", box.body.count >= 4, !sawMeta else { continue }
-            sawMeta = true
-            for child in Self.boxes(box.body.dropFirst(4)) {
+
+        init() {}
+
+        /// Reads the children of a `meta` box (its body after version and flags); later
+        /// boxes of a kind add to (iinf, iref, ipma) or replace (pitm, ipco, idat, iloc)
+        /// what earlier ones said.
+        init(_ children: ArraySlice<UInt8>) {
+            for child in HEIFBoxes.boxes(children) {
                 let b = child.body
                 switch child.type {
                 case "idat": idat = b
                 case "iloc": iloc = b
                 case "pitm":
                     guard let v = b.first else { break }
-                    primary = v == 0 ? Self.uint(b, b.startIndex + 4, 2) : Self.uint(b, b.startIndex + 4, 4)
-                case "iinf":
-                    guard let v = b.first else { break }
-                    for infe in Self.boxes(b.dropFirst(v == 0 ? 6 : 8)) where infe.type == "infe" {
-                        let e = infe.body
-                        guard let ev = e.first, ev >= 2 else { continue }
-                        let idSize = ev == 2 ? 2 : 4
-                        if let id = Self.uint(e, e.startIndex + 4, idSize), e.count >= 4 + idSize + 2 + 4 {
-                            types[id] = Self.fourCC(e, e.startIndex + 4 + idSize + 2)
-                        }
-                    }
+                    primary = v == 0 ? HEIFBoxes.uint(b, b.startIndex + 4, 2) : HEIFBoxes.uint(b, b.startIndex + 4, 4)
+                case "iinf": readItemInfos(b)
                 case "iprp":
-                    for p in Self.boxes(b) {
+                    for p in HEIFBoxes.boxes(b) {
                         if p.type == "ipco" {
-                            properties = Self.boxes(p.body).prefix(4096).map { ($0.type, Array($0.body)) }
+                            properties = HEIFBoxes.boxes(p.body).prefix(4096).map { ($0.type, Array($0.body)) }
                         } else if p.type == "ipma" {
-                            associations.merge(Self.associations(p.body)) { a, _ in a }
+                            associations.merge(HEIFBoxes.associations(p.body)) { a, _ in a }
                         }
                     }
-                case "iref":
-                    guard let v = b.first else { break }
-                    let idSize = v == 0 ? 2 : 4
-                    // Clamped as libheif reads them: a reference box claiming more bytes than
-                    // its parent holds is still read (a self-reference hidden so overflowed
-                    // libheif's stack; found by `make fuzz`).
-                    for r in Self.boxes(b.dropFirst(4), clamped: true) where r.type == "dimg" {
-                        let e = r.body
-                        guard let from = Self.uint(e, e.startIndex, idSize),
-                            let n = Self.uint(e, e.startIndex + idSize, 2)
-                        else { continue }
-                        dimg[from, default: []] += (0..<Int(n)).compactMap {
-                            Self.uint(e, e.startIndex + idSize + 2 + $0 * idSize, idSize)
-                        }
-                    }
+                case "iref": readDerivations(b)
                 default: break
                 }
             }
         }
-        for (type, body) in properties where type == "hvcC" {
-            if let size = HEVCSequenceSize.largest(inHvcC: body), largestCodedSize.map({ size.area > $0.area }) ?? true
-            {
-                largestCodedSize = size
+
+        /// An `iinf` box: each item's type (its `infe`, version 2 or later).
+        private mutating func readItemInfos(_ b: ArraySlice<UInt8>) {
+            guard let v = b.first else { return }
+            for infe in HEIFBoxes.boxes(b.dropFirst(v == 0 ? 6 : 8)) where infe.type == "infe" {
+                let e = infe.body
+                guard let ev = e.first, ev >= 2 else { continue }
+                let idSize = ev == 2 ? 2 : 4
+                if let id = HEIFBoxes.uint(e, e.startIndex + 4, idSize), e.count >= 4 + idSize + 2 + 4 {
+                    types[id] = HEIFBoxes.fourCC(e, e.startIndex + 4 + idSize + 2)
+                }
             }
-            if parameterMismatch == nil { parameterMismatch = HEVCSequenceSize.mismatch(inHvcC: body) }
         }
-        guard let primary else { return }
-        primaryType = types[primary] ?? ""
-        for index in associations[primary] ?? [] where index >= 1 && index <= properties.count {
-            let (type, body) = properties[index - 1]
+
+        /// An `iref` box: the `dimg` references (derived image to the items it is made of).
+        private mutating func readDerivations(_ b: ArraySlice<UInt8>) {
+            guard let v = b.first else { return }
+            let idSize = v == 0 ? 2 : 4
+            // Clamped as libheif reads them: a reference box claiming more bytes than
+            // its parent holds is still read (a self-reference hidden so overflowed
+            // libheif's stack; found by `make fuzz`).
+            for r in HEIFBoxes.boxes(b.dropFirst(4), clamped: true) where r.type == "dimg" {
+                let e = r.body
+                guard let from = HEIFBoxes.uint(e, e.startIndex, idSize),
+                    let n = HEIFBoxes.uint(e, e.startIndex + idSize, 2)
+                else { continue }
+                dimg[from, default: []] += (0..<Int(n)).compactMap {
+                    HEIFBoxes.uint(e, e.startIndex + idSize + 2 + $0 * idSize, idSize)
+                }
+            }
+        }
+    }
+
+    /// The `ftyp` box: the major and (at most 64) compatible brands.
+    private mutating func readBrands(_ b: ArraySlice<UInt8>) {
+        if b.count >= 4 { majorBrand = Self.fourCC(b, b.startIndex) }
+        var i = b.startIndex + 8
+        while i + 4 <= b.endIndex && compatibleBrands.count < 64 {
+            compatibleBrands.append(Self.fourCC(b, i))
+            i += 4
+        }
+    }
+
+    /// The primary item's transformations and `ispe`, from its associated properties.
+    private mutating func readPrimaryProperties(_ meta: MetaItems, primary: UInt32) {
+        for index in meta.associations[primary] ?? [] where index >= 1 && index <= meta.properties.count {
+            let (type, body) = meta.properties[index - 1]
             switch type {
             case "irot": transformations.append("irot \(Int((body.first ?? 0) & 3) * 90)")
             // ISO/IEC 23008-12 as amended (and libheif, Apple): mode 0 swaps top and bottom, 1 left and right.
@@ -133,31 +184,21 @@ struct HEIFBoxes: Equatable, Sendable {
             default: break
             }
         }
-        // Depth-first along dimg from the primary item; a reference to an item on the path is a loop.
-        var path: Set<UInt32> = []
-        var visits = 0
-        func walk(_ item: UInt32) -> Bool {
-            visits += 1
-            if visits > 100_000 || path.contains(item) { return true }
-            path.insert(item)
-            defer { path.remove(item) }
-            if missingReference == nil, let absent = (dimg[item] ?? []).first(where: { types[$0] == nil }) {
-                missingReference = absent
-            }
-            return (dimg[item] ?? []).contains { walk($0) }
-        }
-        referenceLoop = walk(primary)
-        // The canvases of the derived images libheif will compose (grids and overlays reachable
-        // from the primary item): it allocates each at its descriptor's size.
+    }
+
+    /// The canvases of the derived images libheif will compose (grids and overlays reachable
+    /// from the primary item): it allocates each at its descriptor's size. Sets `gridSize`
+    /// (the largest) and `unreadableDerived` (the first whose descriptor cannot be read).
+    private mutating func readDerivedCanvases(_ meta: MetaItems, primary: UInt32, file bytes: [UInt8]) {
         var seen: Set<UInt32> = []
         var queue = [primary]
         while let item = queue.popLast(), seen.count < 4096 {
             guard seen.insert(item).inserted else { continue }
-            queue += dimg[item] ?? []
-            guard let type = types[item], type == "grid" || type == "iovl" else { continue }
+            queue += meta.dimg[item] ?? []
+            guard let type = meta.types[item], type == "grid" || type == "iovl" else { continue }
             var size: PixelSize?
-            if let (method, offset, length) = Self.location(of: item, iloc: iloc) {
-                let source = method == 1 ? idat : (method == 0 ? bytes[...] : [])
+            if let (method, offset, length) = Self.location(of: item, iloc: meta.iloc) {
+                let source = method == 1 ? meta.idat : (method == 0 ? bytes[...] : [])
                 let start = source.startIndex + offset
                 if offset >= 0, start + 2 <= source.endIndex {
                     let d = source[start..<min(source.endIndex, start + max(length, 2))]
@@ -177,11 +218,6 @@ struct HEIFBoxes: Equatable, Sendable {
                 continue
             }
             if gridSize.map({ size.area > $0.area }) ?? true { gridSize = size }
-        }
-        if primaryType == "grid" {
-            let tiles = dimg[primary] ?? []
-            gridTiles = tiles.count
-            tileType = tiles.first.flatMap { types[$0] } ?? ""
         }
     }
 
@@ -353,23 +389,12 @@ extension HEIFBoxes {
     /// `bytes` with the transformative property box `property` associated (essential) with the
     /// primary item and its alpha, after the properties it already has.
     package static func addingProperty(_ bytes: [UInt8], _ property: [UInt8]) -> [UInt8]? {
-        func find(_ type: String, in range: Range<Int>) -> (start: Int, header: Int, size: Int)? {
-            var i = range.lowerBound
-            while i + 8 <= range.upperBound {
-                guard let s = uint(bytes[...], i, 4).map(Int.init), s >= 8, i + s <= range.upperBound else {
-                    return nil
-                }
-                if fourCC(bytes[...], i + 4) == type { return (i, 8, s) }
-                i += s
-            }
-            return nil
-        }
-        guard let meta = find("meta", in: 0..<bytes.count) else { return nil }
+        guard let meta = findBox("meta", in: 0..<bytes.count, of: bytes) else { return nil }
         let metaBody = (meta.start + 12)..<(meta.start + meta.size)
-        guard let pitm = find("pitm", in: metaBody), let iprp = find("iprp", in: metaBody),
-            let ipco = find("ipco", in: (iprp.start + 8)..<(iprp.start + iprp.size)),
-            let ipma = find("ipma", in: (iprp.start + 8)..<(iprp.start + iprp.size)),
-            let iloc = find("iloc", in: metaBody), ipma.start > ipco.start
+        guard let pitm = findBox("pitm", in: metaBody, of: bytes), let iprp = findBox("iprp", in: metaBody, of: bytes),
+            let ipco = findBox("ipco", in: (iprp.start + 8)..<(iprp.start + iprp.size), of: bytes),
+            let ipma = findBox("ipma", in: (iprp.start + 8)..<(iprp.start + iprp.size), of: bytes),
+            let iloc = findBox("iloc", in: metaBody, of: bytes), ipma.start > ipco.start
         else { return nil }
         let pitmV = bytes[pitm.start + 8]
         guard let primary = uint(bytes[...], pitm.start + 12, pitmV == 0 ? 2 : 4) else { return nil }
@@ -382,13 +407,53 @@ extension HEIFBoxes {
         }
         let irot = property
         let index = count + 1
-        let version = bytes[ipma.start + 8]
         let wide = bytes[ipma.start + 11] & 1 == 1
         guard wide || index < 128 else { return nil }
-        // The primary item and its auxiliary images (alpha: `auxl` references to the primary),
-        // which must turn with it or libheif drops them.
+        let targets = primaryAndAuxiliaries(primary, iref: findBox("iref", in: metaBody, of: bytes), of: bytes)
+        guard let entries = associationEntries(ipma, for: targets, of: bytes), !entries.isEmpty else { return nil }
+        let association: [UInt8] = wide ? [UInt8(0x80 | (index >> 8)), UInt8(index & 0xFF)] : [UInt8(0x80 | index)]
+        let added = association.count * entries.count
+        let delta = irot.count + added
+        var out = bytes
+        // From the back, so earlier offsets stay valid: the associations (in ipma, after ipco), then irot.
+        for entry in entries.reversed() {
+            out.insert(contentsOf: association, at: entry.end)
+            out[entry.countAt] += 1
+        }
+        out.insert(contentsOf: irot, at: ipco.start + ipco.size)
+        grow(&out, at: meta.start, by: delta)
+        grow(&out, at: iprp.start, by: delta)
+        grow(&out, at: ipco.start, by: irot.count)
+        grow(&out, at: ipma.start + irot.count, by: added)
+        // iloc: shift offsets that pointed past the old end of meta.
+        let ilocAt = iloc.start + (iloc.start > iprp.start ? delta : 0)
+        guard shiftLocations(&out, ilocAt: ilocAt, past: meta.start + meta.size, by: delta) else { return nil }
+        return out
+    }
+
+    /// The box of `type` among the boxes in `range` of `bytes` (its start, header size and
+    /// size), nil when it is not there or a box before it does not fit.
+    private static func findBox(_ type: String, in range: Range<Int>, of bytes: [UInt8]) -> (
+        start: Int, header: Int, size: Int
+    )? {
+        var i = range.lowerBound
+        while i + 8 <= range.upperBound {
+            guard let s = uint(bytes[...], i, 4).map(Int.init), s >= 8, i + s <= range.upperBound else {
+                return nil
+            }
+            if fourCC(bytes[...], i + 4) == type { return (i, 8, s) }
+            i += s
+        }
+        return nil
+    }
+
+    /// The primary item and its auxiliary images (alpha: `auxl` references to the primary,
+    /// in the `iref` box), which must turn with it or libheif drops them.
+    private static func primaryAndAuxiliaries(
+        _ primary: UInt32, iref: (start: Int, header: Int, size: Int)?, of bytes: [UInt8]
+    ) -> Set<UInt32> {
         var targets: Set<UInt32> = [primary]
-        if let iref = find("iref", in: metaBody) {
+        if let iref {
             let idSize = bytes[iref.start + 8] == 0 ? 2 : 4
             for r in boxes(bytes[(iref.start + 12)..<(iref.start + iref.size)]) where r.type == "auxl" {
                 let e = r.body
@@ -399,6 +464,16 @@ extension HEIFBoxes {
                 if to.contains(primary) { targets.insert(from) }
             }
         }
+        return targets
+    }
+
+    /// The `ipma` entries of the `targets` items: where each one's association count is and
+    /// where its list ends. nil when the box is cut short.
+    private static func associationEntries(
+        _ ipma: (start: Int, header: Int, size: Int), for targets: Set<UInt32>, of bytes: [UInt8]
+    ) -> [(countAt: Int, end: Int)]? {
+        let version = bytes[ipma.start + 8]
+        let wide = bytes[ipma.start + 11] & 1 == 1
         guard let n = uint(bytes[...], ipma.start + 12, 4) else { return nil }
         var j = ipma.start + 16
         var entries: [(countAt: Int, end: Int)] = []
@@ -410,28 +485,20 @@ extension HEIFBoxes {
             j = countAt + 1 + k * (wide ? 2 : 1)
             if targets.contains(id) { entries.append((countAt, j)) }
         }
-        guard !entries.isEmpty else { return nil }
-        let association: [UInt8] = wide ? [UInt8(0x80 | (index >> 8)), UInt8(index & 0xFF)] : [UInt8(0x80 | index)]
-        let added = association.count * entries.count
-        let delta = irot.count + added
-        var out = bytes
-        // From the back, so earlier offsets stay valid: the associations (in ipma, after ipco), then irot.
-        for entry in entries.reversed() {
-            out.insert(contentsOf: association, at: entry.end)
-            out[entry.countAt] += 1
-        }
-        out.insert(contentsOf: irot, at: ipco.start + ipco.size)
-        func grow(_ at: Int, by: Int) {
-            let v = Int(uint(out[...], at, 4)!) + by
-            for k in 0..<4 { out[at + k] = UInt8(v >> (24 - 8 * k) & 0xFF) }
-        }
-        grow(meta.start, by: delta)
-        grow(iprp.start, by: delta)
-        grow(ipco.start, by: irot.count)
-        grow(ipma.start + irot.count, by: added)
-        // iloc: shift offsets that pointed past the old end of meta.
-        let oldEnd = meta.start + meta.size
-        var p = iloc.start + (iloc.start > iprp.start ? delta : 0) + 8
+        return entries
+    }
+
+    /// Adds `by` to the 32-bit big-endian box size at `at`.
+    private static func grow(_ out: inout [UInt8], at: Int, by: Int) {
+        let v = Int(uint(out[...], at, 4)!) + by
+        for k in 0..<4 { out[at + k] = UInt8(v >> (24 - 8 * k) & 0xFF) }
+    }
+
+    /// Moves by `delta` every file offset (construction method 0) in the `iloc` box at
+    /// `ilocAt` that points at or past `oldEnd`: base offsets, and extent offsets where
+    /// there is no base. false when the box is cut short.
+    private static func shiftLocations(_ out: inout [UInt8], ilocAt: Int, past oldEnd: Int, by delta: Int) -> Bool {
+        var p = ilocAt + 8
         let v = out[p]
         p += 4
         let offsetSize = Int(out[p] >> 4)
@@ -439,7 +506,7 @@ extension HEIFBoxes {
         let baseSize = Int(out[p + 1] >> 4)
         let indexSize = v == 1 || v == 2 ? Int(out[p + 1] & 15) : 0
         p += 2
-        guard let items = uint(out[...], p, v < 2 ? 2 : 4) else { return nil }
+        guard let items = uint(out[...], p, v < 2 ? 2 : 4) else { return false }
         p += v < 2 ? 2 : 4
         func read(_ at: Int, _ size: Int) -> Int {
             var r = 0
@@ -464,7 +531,7 @@ extension HEIFBoxes {
             p += 2
             for _ in 0..<extents {
                 p += indexSize
-                guard p + offsetSize + lengthSize <= out.count else { return nil }
+                guard p + offsetSize + lengthSize <= out.count else { return false }
                 let offset = read(p, offsetSize)
                 if method == 0 && base == 0 && offsetSize > 0 && offset >= oldEnd {
                     write(p, offsetSize, offset + delta)
@@ -472,6 +539,6 @@ extension HEIFBoxes {
                 p += offsetSize + lengthSize
             }
         }
-        return out
+        return true
     }
 }

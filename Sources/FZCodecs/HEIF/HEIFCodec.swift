@@ -132,61 +132,16 @@ final class HEIFDecoder: ImageDecoder {
     init(source: ImageSource, options: DecodeOptions) throws(DecodeError) {
         path = source.name
         self.options = options
-        // libde265 starts a worker thread and waits for it: where none can start (ulimit -u)
-        // it would wait forever. Find out first, with a thread of our own.
-        let threadError = fz_can_start_thread()
-        if threadError != 0 {
-            throw .readFailed(
-                path: path,
-                reason:
-                    "cannot start a thread for the HEVC decoder (\(Errno(threadError)); is the process limit, ulimit -u, reached?)"
-            )
-        }
+        try Self.checkThreadStart(path: path)
         let limit = options.maxMemory > 0 ? Int(min(options.maxMemory, Int64(Int.max - 1))) : Int.max - 1
         guard let file = try HEIFFileBytes.load(source, limit: limit, path: path) else {
             throw .overMemoryLimit(path: path, needed: Int64(limit) + 1, limit: options.maxMemory)
         }
-        // The boxes are read first, without libheif: a reference loop would make libheif 1.15
-        // recurse until its stack overflows, and the primary item's ispe is checked against the
-        // pixel limit before libheif allocates anything for it.
-        var bytes = file.head
-        var boxes = HEIFBoxes(bytes)
-        var grid: HEIFGrid?
-        var gridError: HEIFGrid.Invalid?
-        do { grid = try HEIFGrid.read(bytes, fileSize: file.count) } catch { gridError = error }
-        // Something past `meta` is needed (a grid descriptor in mdat): read it all.
-        if bytes.count < file.count && (boxes.unreadableDerived != nil || gridError != nil) {
-            bytes = file.whole
-            boxes = HEIFBoxes(bytes)
-            gridError = nil
-            do { grid = try HEIFGrid.read(bytes, fileSize: file.count) } catch { gridError = error }
-        }
-        if boxes.referenceLoop {
-            throw .corruptHeader(path: path, detail: "the image's derivation references (dimg) form a loop")
-        }
-        if let item = boxes.missingReference {
-            throw .corruptHeader(
-                path: path, detail: "the image derives from item \(item), which the file does not have")
-        }
-        if let size = boxes.primarySize { try options.checkPixels(size, path: path) }
+        let header = try Self.readHeader(file, options: options, path: path)
+        let boxes = header.boxes
+        let grid = header.grid
         // A broken grid fails its decodes, not `info` (its header facts still stand).
-        gridProblem = gridError?.detail
-        var wholeMemory: Int64 = 0
-        // libde265 allocates for the size its parameter sets declare (up to 16 bits a
-        // sample, three planes, and libheif's converted copy): check that too.
-        if let grid = boxes.gridSize {
-            // The canvas libheif makes for a grid (and its converted copy).
-            try options.checkPixels(grid, path: path)
-            wholeMemory = grid.area.multipliedReportingOverflow(by: 8).partialValue
-        }
-        if let item = boxes.unreadableDerived {
-            throw .corruptHeader(path: path, detail: "the grid or overlay descriptor of item \(item) cannot be read")
-        }
-        if let mismatch = boxes.parameterMismatch { throw .corruptHeader(path: path, detail: mismatch) }
-        if let coded = boxes.largestCodedSize {
-            try options.checkPixels(coded, path: path)
-            try options.checkMemory(coded.area.multipliedReportingOverflow(by: 12).partialValue, path: path)
-        }
+        gridProblem = header.gridProblem
         guard let ctx = fz_heif_context_alloc() else {
             throw .readFailed(path: path, reason: "libheif could not allocate a context")
         }
@@ -215,7 +170,112 @@ final class HEIFDecoder: ImageDecoder {
         let alpha = fz_heif_image_handle_has_alpha_channel(h) != 0
         pixelFormat = alpha ? .rgba : .rgb
         let depth = Int(fz_heif_image_handle_get_luma_bits_per_pixel(h))
+        let thumbnails = Self.thumbnailSizes(of: h)
+        let profile = fz_heif_image_handle_get_color_profile_type(h)
+        icc = Self.readICC(of: h, profile: profile, limit: options.chunkLimit)
+        let colour = Self.readColorBox(of: h, profile: profile)
+        exif = Self.readEXIF(of: h)
+        xmp = Self.readXMP(of: h)
+        let codec = boxes.primaryType == "grid" ? HEIFBoxes.codec(boxes.tileType) : HEIFBoxes.codec(boxes.primaryType)
+        var facts = HEIFDetails(
+            brand: boxes.majorBrand, compatibleBrands: boxes.compatibleBrands, codec: codec,
+            gridTiles: boxes.gridTiles, bitDepth: depth, hasAlpha: alpha,
+            transformations: boxes.transformations, codedSize: coded, thumbnails: thumbnails,
+            colorType: colour.type, nclx: colour.nclx)
+        if let grid {
+            facts.gridColumns = grid.canvas.columns
+            facts.gridRows = grid.canvas.rows
+            facts.tileSize = grid.canvas.tile
+        }
+        heif = facts
 
+        try options.checkPixels(coded, path: path)
+        try options.checkPixels(storedSize, path: path)
+        // libheif holds the decoded planes (Y'CbCr, up to 3 samples a pixel, 2 bytes above 8 bits),
+        // the converted interleaved image (and the same again while turning it), plus the file.
+        let bytesPerSample: Int64 = depth > 8 ? 2 : 1
+        let area = Int64(coded.width) * Int64(coded.height)
+        let planes = area * (3 + (alpha ? 1 : 0)) * bytesPerSample
+        let interleaved = area * Int64(pixelFormat.channels) * 2
+        wholeDecodeMemory = max(header.wholeMemory, planes + interleaved + Int64(file.count))
+        if let grid, grid.canvas.displayedSize == storedSize, (grid.alphaTiles != nil) == alpha {
+            tiles = HEIFTileDecoder(grid: grid, file: file, path: path)
+        } else {
+            try options.checkMemory(wholeDecodeMemory, path: path)
+        }
+    }
+
+    /// libde265 starts a worker thread and waits for it: where none can start (ulimit -u)
+    /// it would wait forever. Finds out first, with a thread of our own.
+    private static func checkThreadStart(path: String) throws(DecodeError) {
+        let threadError = fz_can_start_thread()
+        if threadError != 0 {
+            throw .readFailed(
+                path: path,
+                reason:
+                    "cannot start a thread for the HEVC decoder (\(Errno(threadError)); is the process limit, ulimit -u, reached?)"
+            )
+        }
+    }
+
+    /// What the boxes say before libheif sees the file (`readHeader`).
+    private struct Header {
+        var boxes: HEIFBoxes
+        var grid: HEIFGrid?
+        /// Why the grid cannot be decoded, said on decoding (`gridProblem`).
+        var gridProblem: String?
+        /// The memory libheif's canvas for a grid takes (0: not a grid).
+        var wholeMemory: Int64
+    }
+
+    /// Reads the boxes first, without libheif: a reference loop would make libheif 1.15
+    /// recurse until its stack overflows, and the primary item's ispe is checked against the
+    /// pixel limit before libheif allocates anything for it. Throws what the boxes alone
+    /// show is wrong or over the limits, in the order the checks matter.
+    private static func readHeader(_ file: HEIFFileBytes, options: DecodeOptions, path: String) throws(DecodeError)
+        -> Header
+    {
+        var bytes = file.head
+        var boxes = HEIFBoxes(bytes)
+        var grid: HEIFGrid?
+        var gridError: HEIFGrid.Invalid?
+        do { grid = try HEIFGrid.read(bytes, fileSize: file.count) } catch { gridError = error }
+        // Something past `meta` is needed (a grid descriptor in mdat): read it all.
+        if bytes.count < file.count && (boxes.unreadableDerived != nil || gridError != nil) {
+            bytes = file.whole
+            boxes = HEIFBoxes(bytes)
+            gridError = nil
+            do { grid = try HEIFGrid.read(bytes, fileSize: file.count) } catch { gridError = error }
+        }
+        if boxes.referenceLoop {
+            throw .corruptHeader(path: path, detail: "the image's derivation references (dimg) form a loop")
+        }
+        if let item = boxes.missingReference {
+            throw .corruptHeader(
+                path: path, detail: "the image derives from item \(item), which the file does not have")
+        }
+        if let size = boxes.primarySize { try options.checkPixels(size, path: path) }
+        var wholeMemory: Int64 = 0
+        // libde265 allocates for the size its parameter sets declare (up to 16 bits a
+        // sample, three planes, and libheif's converted copy): check that too.
+        if let grid = boxes.gridSize {
+            // The canvas libheif makes for a grid (and its converted copy).
+            try options.checkPixels(grid, path: path)
+            wholeMemory = grid.area.multipliedReportingOverflow(by: 8).partialValue
+        }
+        if let item = boxes.unreadableDerived {
+            throw .corruptHeader(path: path, detail: "the grid or overlay descriptor of item \(item) cannot be read")
+        }
+        if let mismatch = boxes.parameterMismatch { throw .corruptHeader(path: path, detail: mismatch) }
+        if let coded = boxes.largestCodedSize {
+            try options.checkPixels(coded, path: path)
+            try options.checkMemory(coded.area.multipliedReportingOverflow(by: 12).partialValue, path: path)
+        }
+        return Header(boxes: boxes, grid: grid, gridProblem: gridError?.detail, wholeMemory: wholeMemory)
+    }
+
+    /// The sizes of the primary image's embedded thumbnails (none when it claims 64 or more).
+    private static func thumbnailSizes(of h: OpaquePointer) -> [PixelSize] {
         var thumbnails: [PixelSize] = []
         let count = Int(fz_heif_image_handle_get_number_of_thumbnails(h))
         if count > 0 && count < 64 {
@@ -232,18 +292,26 @@ final class HEIFDecoder: ImageDecoder {
                 }
             }
         }
+        return thumbnails
+    }
 
-        let profile = fz_heif_image_handle_get_color_profile_type(h)
-        // An ICC profile (`colr` prof/rICC), at most the chunk limit.
-        var iccBytes: [UInt8]?
+    /// An ICC profile (`colr` prof/rICC), at most `limit` bytes (the chunk limit).
+    private static func readICC(of h: OpaquePointer, profile: heif_color_profile_type, limit: Int) -> [UInt8]? {
         let iccSize = fz_heif_image_handle_get_raw_color_profile_size(h)
         if profile == heif_color_profile_type_prof || profile == heif_color_profile_type_rICC, iccSize > 0,
-            iccSize <= options.chunkLimit
+            iccSize <= limit
         {
             var bytes = [UInt8](repeating: 0, count: iccSize)
-            if fz_heif_image_handle_get_raw_color_profile(h, &bytes).code == heif_error_Ok { iccBytes = bytes }
+            if fz_heif_image_handle_get_raw_color_profile(h, &bytes).code == heif_error_Ok { return bytes }
         }
-        icc = iccBytes
+        return nil
+    }
+
+    /// The `colr` box's type ("nclx", "prof", "rICC" or "") and, for nclx, its values
+    /// (`HEIFDetails.colorType`, `HEIFDetails.nclx`).
+    private static func readColorBox(of h: OpaquePointer, profile: heif_color_profile_type) -> (
+        type: String, nclx: [Int]?
+    ) {
         var colorType = ""
         var nclxValues: [Int]?
         switch profile {
@@ -268,9 +336,12 @@ final class HEIFDecoder: ImageDecoder {
             }
             fz_heif_nclx_color_profile_free(nclx)
         }
+        return (colorType, nclxValues)
+    }
 
-        // EXIF: read for `info`, never applied. The block starts with a 4-byte offset to the TIFF header.
-        var exifBlock: [UInt8]?
+    /// The EXIF block from its TIFF header on (read for `info`, never applied): the block
+    /// starts with a 4-byte offset to the TIFF header. nil when absent or 16 MiB or more.
+    private static func readEXIF(of h: OpaquePointer) -> [UInt8]? {
         var exifID: heif_item_id = 0
         if fz_heif_image_handle_get_list_of_metadata_block_IDs(h, "Exif", &exifID, 1) == 1 {
             let size = fz_heif_image_handle_get_metadata_size(h, exifID)
@@ -281,39 +352,11 @@ final class HEIFDecoder: ImageDecoder {
                         4
                         + Int(
                             UInt32(block[0]) << 24 | UInt32(block[1]) << 16 | UInt32(block[2]) << 8 | UInt32(block[3]))
-                    if skip < size { exifBlock = Array(block[skip...]) }
+                    if skip < size { return Array(block[skip...]) }
                 }
             }
         }
-        exif = exifBlock
-        xmp = Self.readXMP(of: h)
-        let codec = boxes.primaryType == "grid" ? HEIFBoxes.codec(boxes.tileType) : HEIFBoxes.codec(boxes.primaryType)
-        var facts = HEIFDetails(
-            brand: boxes.majorBrand, compatibleBrands: boxes.compatibleBrands, codec: codec,
-            gridTiles: boxes.gridTiles, bitDepth: depth, hasAlpha: alpha,
-            transformations: boxes.transformations, codedSize: coded, thumbnails: thumbnails,
-            colorType: colorType, nclx: nclxValues)
-        if let grid {
-            facts.gridColumns = grid.canvas.columns
-            facts.gridRows = grid.canvas.rows
-            facts.tileSize = grid.canvas.tile
-        }
-        heif = facts
-
-        try options.checkPixels(coded, path: path)
-        try options.checkPixels(storedSize, path: path)
-        // libheif holds the decoded planes (Y'CbCr, up to 3 samples a pixel, 2 bytes above 8 bits),
-        // the converted interleaved image (and the same again while turning it), plus the file.
-        let bytesPerSample: Int64 = depth > 8 ? 2 : 1
-        let area = Int64(coded.width) * Int64(coded.height)
-        let planes = area * (3 + (alpha ? 1 : 0)) * bytesPerSample
-        let interleaved = area * Int64(pixelFormat.channels) * 2
-        wholeDecodeMemory = max(wholeMemory, planes + interleaved + Int64(file.count))
-        if let grid, grid.canvas.displayedSize == storedSize, (grid.alphaTiles != nil) == alpha {
-            tiles = HEIFTileDecoder(grid: grid, file: file, path: path)
-        } else {
-            try options.checkMemory(wholeDecodeMemory, path: path)
-        }
+        return nil
     }
 
     deinit {
@@ -668,10 +711,7 @@ package enum HEIFEncoder {
         mirror: Int? = nil, tenBit: [UInt16]? = nil, xmp: [UInt8]? = nil, path: String, icc: [UInt8]? = nil
     ) throws(OutputError) -> [UInt8] {
         let source = image.format.isGray ? image.converted(to: image.format.hasAlpha ? .rgba : .rgb) : image
-        func fail(_ what: String, _ e: heif_error? = nil) -> OutputError {
-            let message = e.flatMap { $0.message.map { String(cString: $0) } } ?? ""
-            return .writeFailed(path: path, reason: "libheif: \(what)\(message.isEmpty ? "" : ": " + message)")
-        }
+        func fail(_ what: String, _ e: heif_error? = nil) -> OutputError { failure(what, e, path: path) }
         guard let ctx = fz_heif_context_alloc() else { throw fail("no context") }
         defer { fz_heif_context_free(ctx) }
         var enc: OpaquePointer?
@@ -680,73 +720,14 @@ package enum HEIFEncoder {
         defer { fz_heif_encoder_release(enc) }
         _ = fz_heif_encoder_set_lossy_quality(enc, Int32(quality))
         _ = fz_heif_encoder_set_lossless(enc, lossless ? 1 : 0)
-        var img: OpaquePointer?
-        let alpha = source.format.hasAlpha
-        let chroma =
-            tenBit == nil
-            ? (alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB)
-            : (alpha ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RRGGBB_LE)
-        err = fz_heif_image_create(Int32(source.width), Int32(source.height), heif_colorspace_RGB, chroma, &img)
-        guard err.code == heif_error_Ok, let img else { throw fail("cannot make the image", err) }
+        let img = try makeImage(source, tenBit: tenBit, icc: icc, path: path)
         defer { fz_heif_image_release(img) }
-        err = fz_heif_image_add_plane(
-            img, heif_channel_interleaved, Int32(source.width), Int32(source.height), tenBit == nil ? 8 : 10)
-        guard err.code == heif_error_Ok else { throw fail("cannot add the plane", err) }
-        var stride: Int32 = 0
-        guard let plane = fz_heif_image_get_plane(img, heif_channel_interleaved, &stride) else {
-            throw fail("no plane")
-        }
-        let rowBytes = source.width * source.format.channels
-        if let tenBit {
-            // Little-endian 16-bit words, 10 significant bits, as RRGGBB_LE says.
-            for y in 0..<source.height {
-                let row = plane + y * Int(stride)
-                for k in 0..<rowBytes {
-                    let v = tenBit[y * rowBytes + k]
-                    row[2 * k] = UInt8(v & 0xFF)
-                    row[2 * k + 1] = UInt8(v >> 8)
-                }
-            }
-        } else {
-            source.pixels.withUnsafeBytes { p in
-                for y in 0..<source.height {
-                    (plane + y * Int(stride)).update(
-                        from: p.baseAddress!.advanced(by: y * rowBytes).assumingMemoryBound(to: UInt8.self),
-                        count: rowBytes)
-                }
-            }
-        }
-        if let icc {
-            err = icc.withUnsafeBytes { fz_heif_image_set_raw_color_profile(img, "prof", $0.baseAddress, icc.count) }
-            guard err.code == heif_error_Ok else { throw fail("cannot attach the ICC profile", err) }
-        }
         var handle: OpaquePointer?
         err = fz_heif_context_encode_image(ctx, img, enc, nil, &handle)
         guard err.code == heif_error_Ok, let handle else { throw fail("encoding failed", err) }
         defer { fz_heif_image_handle_release(handle) }
-        if let exif {
-            err = exif.withUnsafeBytes {
-                fz_heif_context_add_exif_metadata(ctx, handle, $0.baseAddress, Int32(exif.count))
-            }
-            guard err.code == heif_error_Ok else { throw fail("cannot add EXIF", err) }
-        }
-        if let xmp {
-            err = xmp.withUnsafeBytes {
-                fz_heif_context_add_XMP_metadata(ctx, handle, $0.baseAddress, Int32(xmp.count))
-            }
-            guard err.code == heif_error_Ok else { throw fail("cannot add XMP", err) }
-        }
-        let sink = Sink()
-        var writer = heif_writer(writer_api_version: 1) { _, data, size, userdata in
-            let sink = Unmanaged<Sink>.fromOpaque(userdata!).takeUnretainedValue()
-            if let data { sink.bytes += UnsafeRawBufferPointer(start: data, count: size) }
-            return heif_error(code: heif_error_Ok, subcode: heif_suberror_Unspecified, message: nil)
-        }
-        err = withExtendedLifetime(sink) {
-            fz_heif_context_write(ctx, &writer, Unmanaged.passUnretained(sink).toOpaque())
-        }
-        guard err.code == heif_error_Ok else { throw fail("writing failed", err) }
-        var bytes = sink.bytes
+        try addMetadata(ctx, handle, exif: exif, xmp: xmp, path: path)
+        var bytes = try write(ctx, path: path)
         if rotation != 0 {
             guard let rotated = HEIFBoxes.addingRotation(bytes, degrees: rotation) else {
                 throw fail("cannot add the irot box to what libheif wrote")
@@ -760,5 +741,103 @@ package enum HEIFEncoder {
             bytes = mirrored
         }
         return bytes
+    }
+
+    /// The error for a libheif step `what` that failed (with libheif's message, if any).
+    private static func failure(_ what: String, _ e: heif_error? = nil, path: String) -> OutputError {
+        let message = e.flatMap { $0.message.map { String(cString: $0) } } ?? ""
+        return .writeFailed(path: path, reason: "libheif: \(what)\(message.isEmpty ? "" : ": " + message)")
+    }
+
+    /// A libheif image of `source` (RGB or RGBA) with its pixels, or `tenBit`'s samples, in
+    /// one interleaved plane, and `icc` attached; the caller releases it.
+    private static func makeImage(_ source: Image, tenBit: [UInt16]?, icc: [UInt8]?, path: String) throws(OutputError)
+        -> OpaquePointer
+    {
+        var img: OpaquePointer?
+        let alpha = source.format.hasAlpha
+        let chroma =
+            tenBit == nil
+            ? (alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB)
+            : (alpha ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RRGGBB_LE)
+        var err = fz_heif_image_create(Int32(source.width), Int32(source.height), heif_colorspace_RGB, chroma, &img)
+        guard err.code == heif_error_Ok, let img else { throw failure("cannot make the image", err, path: path) }
+        // Released here on a failure below; on success the caller's.
+        var done = false
+        defer { if !done { fz_heif_image_release(img) } }
+        err = fz_heif_image_add_plane(
+            img, heif_channel_interleaved, Int32(source.width), Int32(source.height), tenBit == nil ? 8 : 10)
+        guard err.code == heif_error_Ok else { throw failure("cannot add the plane", err, path: path) }
+        var stride: Int32 = 0
+        guard let plane = fz_heif_image_get_plane(img, heif_channel_interleaved, &stride) else {
+            throw failure("no plane", path: path)
+        }
+        copyPixels(source, tenBit: tenBit, to: plane, stride: Int(stride))
+        if let icc {
+            err = icc.withUnsafeBytes { fz_heif_image_set_raw_color_profile(img, "prof", $0.baseAddress, icc.count) }
+            guard err.code == heif_error_Ok else { throw failure("cannot attach the ICC profile", err, path: path) }
+        }
+        done = true
+        return img
+    }
+
+    /// Copies `source`'s rows (or `tenBit`'s samples as little-endian 16-bit words) into
+    /// libheif's plane, `stride` bytes a row.
+    private static func copyPixels(
+        _ source: Image, tenBit: [UInt16]?, to plane: UnsafeMutablePointer<UInt8>, stride: Int
+    ) {
+        let rowBytes = source.width * source.format.channels
+        if let tenBit {
+            // Little-endian 16-bit words, 10 significant bits, as RRGGBB_LE says.
+            for y in 0..<source.height {
+                let row = plane + y * stride
+                for k in 0..<rowBytes {
+                    let v = tenBit[y * rowBytes + k]
+                    row[2 * k] = UInt8(v & 0xFF)
+                    row[2 * k + 1] = UInt8(v >> 8)
+                }
+            }
+        } else {
+            source.pixels.withUnsafeBytes { p in
+                for y in 0..<source.height {
+                    (plane + y * stride).update(
+                        from: p.baseAddress!.advanced(by: y * rowBytes).assumingMemoryBound(to: UInt8.self),
+                        count: rowBytes)
+                }
+            }
+        }
+    }
+
+    /// Adds the EXIF and XMP blocks to the encoded image's item.
+    private static func addMetadata(
+        _ ctx: OpaquePointer, _ handle: OpaquePointer, exif: [UInt8]?, xmp: [UInt8]?, path: String
+    ) throws(OutputError) {
+        if let exif {
+            let err = exif.withUnsafeBytes {
+                fz_heif_context_add_exif_metadata(ctx, handle, $0.baseAddress, Int32(exif.count))
+            }
+            guard err.code == heif_error_Ok else { throw failure("cannot add EXIF", err, path: path) }
+        }
+        if let xmp {
+            let err = xmp.withUnsafeBytes {
+                fz_heif_context_add_XMP_metadata(ctx, handle, $0.baseAddress, Int32(xmp.count))
+            }
+            guard err.code == heif_error_Ok else { throw failure("cannot add XMP", err, path: path) }
+        }
+    }
+
+    /// The file libheif writes for the context.
+    private static func write(_ ctx: OpaquePointer, path: String) throws(OutputError) -> [UInt8] {
+        let sink = Sink()
+        var writer = heif_writer(writer_api_version: 1) { _, data, size, userdata in
+            let sink = Unmanaged<Sink>.fromOpaque(userdata!).takeUnretainedValue()
+            if let data { sink.bytes += UnsafeRawBufferPointer(start: data, count: size) }
+            return heif_error(code: heif_error_Ok, subcode: heif_suberror_Unspecified, message: nil)
+        }
+        let err = withExtendedLifetime(sink) {
+            fz_heif_context_write(ctx, &writer, Unmanaged.passUnretained(sink).toOpaque())
+        }
+        guard err.code == heif_error_Ok else { throw failure("writing failed", err, path: path) }
+        return sink.bytes
     }
 }

@@ -101,23 +101,7 @@ final class WebPDecoder: ImageDecoder {
         guard head.count >= 12 else {
             throw .truncatedHeader(path: path, detail: "\(head.count) bytes, no RIFF header")
         }
-        let declared = Int(UInt32(head[4]) | UInt32(head[5]) << 8 | UInt32(head[6]) << 16 | UInt32(head[7]) << 24)
-        // The file is held whole, read in pieces (memory grows with the file, not with what RIFF
-        // claims): its size counts against the memory limit. Bytes after the RIFF end are ignored.
-        let limit = declared &+ 8
-        let memoryCap = options.maxMemory > 0 ? Int(min(options.maxMemory, Int64(Int.max / 2))) : Int.max / 2
-        var bytes: [UInt8] = []
-        while bytes.count < limit {
-            let piece = source.file.read(upTo: min(1 << 16, limit - bytes.count))
-            if piece.isEmpty { break }
-            bytes += piece
-            if bytes.count > memoryCap {
-                throw .overMemoryLimit(path: path, needed: Int64(limit), limit: options.maxMemory)
-            }
-        }
-        if declared % 2 == 1 || declared < 4 {
-            throw .corruptHeader(path: path, detail: "RIFF size \(declared) is \(declared < 4 ? "too small" : "odd")")
-        }
+        let (bytes, limit) = try Self.readRIFF(source, head: head, options: options, path: path)
         riffLength = min(bytes.count, limit)
         // Bytes past the RIFF end are ignored, as dwebp does; fewer bytes than it claims mean
         // the file was cut, even where every chunk that is there ends whole (dwebp: "Status:
@@ -135,19 +119,9 @@ final class WebPDecoder: ImageDecoder {
         let truncatedFile = bytes.count < limit
 
         var webpData = WebPData(bytes: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), size: riffLength)
-        var state = WEBP_DEMUX_PARSING_HEADER
-        guard let demux = WebPDemuxPartial(&webpData, &state), state != WEBP_DEMUX_PARSE_ERROR else {
-            free(memory)
-            if state == WEBP_DEMUX_PARSING_HEADER || truncatedFile && state != WEBP_DEMUX_PARSE_ERROR {
-                throw .truncatedHeader(path: source.name, detail: "the WebP headers end after \(bytes.count) bytes")
-            }
-            throw .corruptHeader(path: source.name, detail: "the WebP chunks do not parse (bad chunk size or order)")
-        }
+        let demux = try Self.openDemux(
+            &webpData, memory: memory, fileBytes: bytes.count, truncatedFile: truncatedFile, path: path)
         defer { WebPDemuxDelete(demux) }
-        if state == WEBP_DEMUX_PARSING_HEADER {
-            free(memory)
-            throw .truncatedHeader(path: source.name, detail: "the WebP headers end after \(bytes.count) bytes")
-        }
         let width = Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_WIDTH))
         let height = Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_HEIGHT))
         let flags = WebPDemuxGetI(demux, WEBP_FF_FORMAT_FLAGS)
@@ -156,40 +130,28 @@ final class WebPDecoder: ImageDecoder {
         let animated = flags & ANIMATION_FLAG.rawValue != 0
 
         // The bitstream's own header: lossy or lossless, alpha (first frame for animations).
-        var features = WebPBitstreamFeatures()
         var alpha = flags & ALPHA_FLAG.rawValue != 0
         var compression = "mixed"
-        var iter = WebPIterator()
-        if WebPDemuxGetFrame(demux, 1, &iter) != 0 {
-            if WebPGetFeatures(iter.fragment.bytes, iter.fragment.size, &features) == VP8_STATUS_OK {
-                compression = features.format == 1 ? "lossy" : features.format == 2 ? "lossless" : "mixed"
-                // webpmux sets VP8X's alpha flag for any VP8L image; the bitstream says whether alpha is used.
-                if !animated { alpha = features.has_alpha != 0 }
-                if !animated && (Int(features.width) != width || Int(features.height) != height) {
-                    WebPDemuxReleaseIterator(&iter)
-                    free(memory)
-                    throw .corruptHeader(
-                        path: source.name,
-                        detail: "the canvas is \(storedSize) but the image is \(features.width)x\(features.height)")
-                }
+        if let features = Self.firstFrameFeatures(demux) {
+            compression = features.format == 1 ? "lossy" : features.format == 2 ? "lossless" : "mixed"
+            // webpmux sets VP8X's alpha flag for any VP8L image; the bitstream says whether alpha is used.
+            if !animated { alpha = features.has_alpha != 0 }
+            if !animated && (Int(features.width) != width || Int(features.height) != height) {
+                free(memory)
+                throw .corruptHeader(
+                    path: source.name,
+                    detail: "the canvas is \(storedSize) but the image is \(features.width)x\(features.height)")
             }
-            WebPDemuxReleaseIterator(&iter)
         }
         if animated { compression = frames > 1 ? "animation" : compression }
         pixelFormat = alpha ? .rgba : .rgb
 
-        func chunk(_ name: String) -> [UInt8]? {
-            var chunkIter = WebPChunkIterator()
-            guard WebPDemuxGetChunk(demux, name, 1, &chunkIter) != 0 else { return nil }
-            defer { WebPDemuxReleaseChunkIterator(&chunkIter) }
-            return Array(UnsafeBufferPointer(start: chunkIter.chunk.bytes, count: chunkIter.chunk.size))
-        }
         // Some writers put JPEG's "Exif\0\0" before the TIFF header.
-        var exifBlock = chunk("EXIF")
+        var exifBlock = Self.chunk("EXIF", of: demux)
         if let e = exifBlock, e.starts(with: Array("Exif".utf8) + [0, 0]) { exifBlock = Array(e.dropFirst(6)) }
         exif = exifBlock
-        xmp = flags & XMP_FLAG.rawValue != 0 ? chunk("XMP ") : nil
-        icc = flags & ICCP_FLAG.rawValue != 0 ? chunk("ICCP") : nil
+        xmp = flags & XMP_FLAG.rawValue != 0 ? Self.chunk("XMP ", of: demux) : nil
+        icc = flags & ICCP_FLAG.rawValue != 0 ? Self.chunk("ICCP", of: demux) : nil
         webp = WebPDetails(
             compression: compression,
             container: head.count >= 16 && Array(head[12..<16]) == Array("VP8X".utf8) ? "extended" : "simple",
@@ -206,6 +168,72 @@ final class WebPDecoder: ImageDecoder {
         let area = Int64(width) * Int64(height)
         let ownBuffers: Int64 = animated ? area * 8 : compression == "lossy" ? Int64(width) * 64 : area * 4
         try options.checkMemory(Int64(bytes.count) + ownBuffers, path: path)
+    }
+
+    /// Reads the file up to the end its RIFF header (`head`) declares: the bytes there are
+    /// and that end (RIFF size + 8). The file is held whole, read in pieces (memory grows
+    /// with the file, not with what RIFF claims): its size counts against the memory limit.
+    /// Bytes after the RIFF end are ignored.
+    private static func readRIFF(_ source: ImageSource, head: [UInt8], options: DecodeOptions, path: String)
+        throws(DecodeError) -> (bytes: [UInt8], limit: Int)
+    {
+        let declared = Int(UInt32(head[4]) | UInt32(head[5]) << 8 | UInt32(head[6]) << 16 | UInt32(head[7]) << 24)
+        let limit = declared &+ 8
+        let memoryCap = options.maxMemory > 0 ? Int(min(options.maxMemory, Int64(Int.max / 2))) : Int.max / 2
+        var bytes: [UInt8] = []
+        while bytes.count < limit {
+            let piece = source.file.read(upTo: min(1 << 16, limit - bytes.count))
+            if piece.isEmpty { break }
+            bytes += piece
+            if bytes.count > memoryCap {
+                throw .overMemoryLimit(path: path, needed: Int64(limit), limit: options.maxMemory)
+            }
+        }
+        if declared % 2 == 1 || declared < 4 {
+            throw .corruptHeader(path: path, detail: "RIFF size \(declared) is \(declared < 4 ? "too small" : "odd")")
+        }
+        return (bytes, limit)
+    }
+
+    /// The demuxer over the file's chunks (as far as they go). When the headers are cut short
+    /// or do not parse, frees `memory` (the file's copy, which `init` has not handed over
+    /// to `deinit` yet) and throws.
+    private static func openDemux(
+        _ webpData: inout WebPData, memory: UnsafeMutableRawPointer, fileBytes: Int, truncatedFile: Bool, path: String
+    ) throws(DecodeError) -> OpaquePointer {
+        var state = WEBP_DEMUX_PARSING_HEADER
+        guard let demux = WebPDemuxPartial(&webpData, &state), state != WEBP_DEMUX_PARSE_ERROR else {
+            free(memory)
+            if state == WEBP_DEMUX_PARSING_HEADER || truncatedFile && state != WEBP_DEMUX_PARSE_ERROR {
+                throw .truncatedHeader(path: path, detail: "the WebP headers end after \(fileBytes) bytes")
+            }
+            throw .corruptHeader(path: path, detail: "the WebP chunks do not parse (bad chunk size or order)")
+        }
+        if state == WEBP_DEMUX_PARSING_HEADER {
+            free(memory)
+            WebPDemuxDelete(demux)
+            throw .truncatedHeader(path: path, detail: "the WebP headers end after \(fileBytes) bytes")
+        }
+        return demux
+    }
+
+    /// The first frame's bitstream features (VP8 or VP8L header), nil when there is no
+    /// frame or its header does not parse.
+    private static func firstFrameFeatures(_ demux: OpaquePointer) -> WebPBitstreamFeatures? {
+        var features = WebPBitstreamFeatures()
+        var iter = WebPIterator()
+        guard WebPDemuxGetFrame(demux, 1, &iter) != 0 else { return nil }
+        defer { WebPDemuxReleaseIterator(&iter) }
+        guard WebPGetFeatures(iter.fragment.bytes, iter.fragment.size, &features) == VP8_STATUS_OK else { return nil }
+        return features
+    }
+
+    /// The first chunk named `name` ("EXIF", "XMP ", "ICCP"), copied.
+    private static func chunk(_ name: String, of demux: OpaquePointer) -> [UInt8]? {
+        var chunkIter = WebPChunkIterator()
+        guard WebPDemuxGetChunk(demux, name, 1, &chunkIter) != 0 else { return nil }
+        defer { WebPDemuxReleaseChunkIterator(&chunkIter) }
+        return Array(UnsafeBufferPointer(start: chunkIter.chunk.bytes, count: chunkIter.chunk.size))
     }
 
     deinit {

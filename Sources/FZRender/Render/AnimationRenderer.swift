@@ -52,91 +52,127 @@ public enum AnimationRenderer {
     ) -> Image {
         let format = src.format.union(background.minimalFormat)
         let source = src.converted(to: format)
-        let c = format.channels
-        let sw = source.width
-        let sh = source.height
-        let bg = background.bytes(in: format).map { Float($0) }
-        var out = [UInt8](repeating: 0, count: screen.width * screen.height * c)
-        let toLocal = view.map {
-            AffineTransform.translation(-$0.centerX, -$0.centerY).then(.rotation(degrees: -$0.rotation))
-        }
-        let halfW = (view?.width ?? 0) / 2 + 0.5
-        let halfH = (view?.height ?? 0) / 2 + 0.5
+        let pass = OpaquePass(
+            inverse: inverse, view: view, screen: screen, channels: format.channels,
+            source: PixelSize(width: source.width, height: source.height),
+            background: background.bytes(in: format).map { Float($0) })
+        var out = [UInt8](repeating: 0, count: screen.width * screen.height * format.channels)
         source.pixels.withUnsafeBufferPointer { sp in
-            out.withUnsafeMutableBufferPointer { op in
-                let s = sp.baseAddress!
-                let o = op.baseAddress!
-                var px = [Float](repeating: 0, count: 4)
-                for y in 0..<screen.height {
-                    let cy = Double(y) + 0.5
-                    var u = inverse.a * 0.5 + inverse.c * cy + inverse.tx
-                    var v = inverse.b * 0.5 + inverse.d * cy + inverse.ty
-                    var lx = 0.0
-                    var ly = 0.0
-                    if let t = toLocal { (lx, ly) = t.apply(x: 0.5, y: cy) }
-                    var d = y * screen.width * c
-                    for _ in 0..<screen.width {
-                        defer {
-                            u += inverse.a
-                            v += inverse.b
-                            if let t = toLocal {
-                                lx += t.a
-                                ly += t.b
-                            }
-                            d += c
+            out.withUnsafeMutableBufferPointer { op in pass.run(from: sp.baseAddress!, into: op.baseAddress!) }
+        }
+        return Image(width: screen.width, height: screen.height, format: format, pixels: out)
+    }
+
+    /// What `renderOpaque`'s per-pixel pass reads: the inverse map (canvas to source pixels),
+    /// the view's local frame and half sizes (with the half pixel of the anti-aliased edge),
+    /// the sizes, and the background as floats.
+    private struct OpaquePass {
+        let inverse: AffineTransform
+        /// Canvas to view-local coordinates; nil: no clip.
+        let toLocal: AffineTransform?
+        let clips: Bool
+        let halfW: Double
+        let halfH: Double
+        let screen: PixelSize
+        let c: Int
+        let sw: Int
+        let sh: Int
+        let bg: [Float]
+
+        init(
+            inverse: AffineTransform, view: ZoomAnimation.ViewState?, screen: PixelSize, channels: Int,
+            source: PixelSize, background: [Float]
+        ) {
+            self.inverse = inverse
+            toLocal = view.map {
+                AffineTransform.translation(-$0.centerX, -$0.centerY).then(.rotation(degrees: -$0.rotation))
+            }
+            clips = view != nil
+            halfW = (view?.width ?? 0) / 2 + 0.5
+            halfH = (view?.height ?? 0) / 2 + 0.5
+            self.screen = screen
+            c = channels
+            sw = source.width
+            sh = source.height
+            bg = background
+        }
+
+        /// Fills the canvas `o` from the source bytes `s`.
+        ///
+        /// One function on purpose: this is a named hot loop (every pixel of every opaque
+        /// animation frame). The source and view-local positions are stepped along the row,
+        /// and the clip, the bilinear taps and the edge case share them; split into calls per
+        /// pixel, the steps would be recomputed or passed around for each one.
+        func run(from s: UnsafePointer<UInt8>, into o: UnsafeMutablePointer<UInt8>) {
+            var px = [Float](repeating: 0, count: 4)
+            for y in 0..<screen.height {
+                let cy = Double(y) + 0.5
+                var u = inverse.a * 0.5 + inverse.c * cy + inverse.tx
+                var v = inverse.b * 0.5 + inverse.d * cy + inverse.ty
+                var lx = 0.0
+                var ly = 0.0
+                if let t = toLocal { (lx, ly) = t.apply(x: 0.5, y: cy) }
+                var d = y * screen.width * c
+                for _ in 0..<screen.width {
+                    defer {
+                        u += inverse.a
+                        v += inverse.b
+                        if let t = toLocal {
+                            lx += t.a
+                            ly += t.b
                         }
-                        var k: Float = 1
-                        if view != nil {
-                            let kx = min(1, max(0, halfW - abs(lx)))
-                            let ky = min(1, max(0, halfH - abs(ly)))
-                            k = Float(kx * ky)
-                            if k <= 0 {
-                                for j in 0..<c { o[d + j] = UInt8(bg[j]) }
-                                continue
-                            }
-                        }
-                        let fu = u - 0.5
-                        let fv = v - 0.5
-                        let x0 = Int(fu.rounded(.down))
-                        let y0 = Int(fv.rounded(.down))
-                        if x0 < -1 || y0 < -1 || x0 >= sw || y0 >= sh {
+                        d += c
+                    }
+                    var k: Float = 1
+                    if clips {
+                        let kx = min(1, max(0, halfW - abs(lx)))
+                        let ky = min(1, max(0, halfH - abs(ly)))
+                        k = Float(kx * ky)
+                        if k <= 0 {
                             for j in 0..<c { o[d + j] = UInt8(bg[j]) }
                             continue
                         }
-                        let fx = Float(fu - Double(x0))
-                        let fy = Float(fv - Double(y0))
-                        let w00 = (1 - fx) * (1 - fy)
-                        let w10 = fx * (1 - fy)
-                        let w01 = (1 - fx) * fy
-                        let w11 = fx * fy
-                        if x0 >= 0 && y0 >= 0 && x0 + 1 < sw && y0 + 1 < sh {
-                            let p00 = s + (y0 * sw + x0) * c
-                            let p01 = p00 + sw * c
-                            for j in 0..<c {
-                                px[j] =
-                                    w00 * Float(p00[j]) + w10 * Float(p00[c + j]) + w01 * Float(p01[j]) + w11
-                                    * Float(p01[c + j])
-                            }
-                        } else {
-                            // At the image's edge: taps outside read the background.
-                            for j in 0..<c { px[j] = 0 }
-                            for (dx, dy, w) in [(0, 0, w00), (1, 0, w10), (0, 1, w01), (1, 1, w11)] {
-                                let xx = x0 + dx
-                                let yy = y0 + dy
-                                if xx >= 0 && yy >= 0 && xx < sw && yy < sh {
-                                    let p = s + (yy * sw + xx) * c
-                                    for j in 0..<c { px[j] += w * Float(p[j]) }
-                                } else {
-                                    for j in 0..<c { px[j] += w * bg[j] }
-                                }
+                    }
+                    let fu = u - 0.5
+                    let fv = v - 0.5
+                    let x0 = Int(fu.rounded(.down))
+                    let y0 = Int(fv.rounded(.down))
+                    if x0 < -1 || y0 < -1 || x0 >= sw || y0 >= sh {
+                        for j in 0..<c { o[d + j] = UInt8(bg[j]) }
+                        continue
+                    }
+                    let fx = Float(fu - Double(x0))
+                    let fy = Float(fv - Double(y0))
+                    let w00 = (1 - fx) * (1 - fy)
+                    let w10 = fx * (1 - fy)
+                    let w01 = (1 - fx) * fy
+                    let w11 = fx * fy
+                    if x0 >= 0 && y0 >= 0 && x0 + 1 < sw && y0 + 1 < sh {
+                        let p00 = s + (y0 * sw + x0) * c
+                        let p01 = p00 + sw * c
+                        for j in 0..<c {
+                            px[j] =
+                                w00 * Float(p00[j]) + w10 * Float(p00[c + j]) + w01 * Float(p01[j]) + w11
+                                * Float(p01[c + j])
+                        }
+                    } else {
+                        // At the image's edge: taps outside read the background.
+                        for j in 0..<c { px[j] = 0 }
+                        for (dx, dy, w) in [(0, 0, w00), (1, 0, w10), (0, 1, w01), (1, 1, w11)] {
+                            let xx = x0 + dx
+                            let yy = y0 + dy
+                            if xx >= 0 && yy >= 0 && xx < sw && yy < sh {
+                                let p = s + (yy * sw + xx) * c
+                                for j in 0..<c { px[j] += w * Float(p[j]) }
+                            } else {
+                                for j in 0..<c { px[j] += w * bg[j] }
                             }
                         }
-                        for j in 0..<c { o[d + j] = Resampler.clampByte(px[j] * k + bg[j] * (1 - k)) }
                     }
+                    for j in 0..<c { o[d + j] = Resampler.clampByte(px[j] * k + bg[j] * (1 - k)) }
                 }
             }
         }
-        return Image(width: screen.width, height: screen.height, format: format, pixels: out)
     }
 
     /// Clips a rendered frame to the view (the general path, for alpha).

@@ -40,6 +40,12 @@ public struct BoxShrink: Sendable {
     /// - Parameter pull: fills one source row (`sourceSize.width * channels` bytes); false
     ///   when no row came.
     /// - Returns: a closure filling one output row; it returns false once no source row is left.
+    ///
+    /// Long on purpose: a named hot loop (issue 34). Every source byte of a large reduction
+    /// passes through the closure once; its accumulation runs inside the buffers' pointer
+    /// scopes, with the RGB case unrolled, and split into helpers it would re-enter those
+    /// scopes (or pass the three buffers and the factors) for every source row. The set-up
+    /// before the closure is a handful of lets.
     public func rows(pulling pull: @escaping (UnsafeMutablePointer<UInt8>) -> Bool) -> (UnsafeMutablePointer<UInt8>) ->
         Bool
     {
