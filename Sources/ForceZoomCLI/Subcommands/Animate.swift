@@ -176,8 +176,7 @@ struct Animate: ParsableCommand {
 
     @OptionGroup var formats: FormatFlags
 
-    @Flag(name: .long, help: "WebP, HEIC and AVIF frames and contact sheet: lossless (PNG always is; JPEG cannot be).")
-    var lossless = false
+    @OptionGroup var encoder: EncoderFlags<AnimateEncoderHelp>
 
     @OptionGroup var pins: MarkerFlags
     @OptionGroup var decode: DecodeFlags
@@ -347,7 +346,7 @@ struct Animate: ParsableCommand {
 
     func run() throws {
         var settings = encode.settings(decode)
-        settings.output = formats.choice(lossless: lossless, png: encode.png, background: background.color)
+        settings.output = formats.choice(encoder.settings(png: encode.png, background: background.color))
         settings.metadata = meta.policy
         var job = AnimationJob(
             input: input, settings: settings, screen: screenPixels, background: background.color, fps: fps,

@@ -95,12 +95,8 @@ struct Crop: ParsableCommand {
         help: "Print the geometry as JSON from the header alone: no pixels are decoded and nothing is written.")
     var geometryOnly = false
 
-    @Flag(
-        name: .long,
-        help:
-            "JPEG input: copy the square's DCT blocks into a JPEG (-o x.jpg), bit-exact, widened out to the 8/16-pixel block grid (deliveredRect in --json); EXIF, ICC and the orientation tag copied as they are. With a WebP, HEIC or AVIF output: encode it lossless."
-    )
-    var lossless = false
+    /// --quality and --lossless (`CropEncoderHelp` says what --lossless copies).
+    @OptionGroup var encoder: EncoderFlags<CropEncoderHelp>
 
     @OptionGroup var formats: FormatFlags
 
@@ -235,7 +231,7 @@ struct Crop: ParsableCommand {
         let paths = at.indices.map { outputPath($0 + 1) }
         try Outputs.checkNotInputs(
             paths, inputs: [input] + (pins.markers.map { [$0] } ?? []) + (atFrom.map { [$0] } ?? []))
-        let choice = formats.choice(lossless: lossless, png: encode.png, background: background.color)
+        let choice = formats.choice(encoder.settings(png: encode.png, background: background.color))
         let format = choice.format(for: paths[0])
         if let why = sample.sixteenBitProblem(reader, oneToOne: zoom == 1, pins: !markers.isEmpty, output: format) {
             if sample.depth == .sixteen { throw ToolFailure("\(reader.path): --depth 16 \(why)", exitCode: 2) }
