@@ -6,7 +6,7 @@ import FZSystem
 ///
 /// Adding a decoder: its file declares `static let registration` (name, extensions,
 /// capabilities) next to `sniff`, and one line in `ImageDecoders.all` lists it.
-/// Adding an encoder: one `OutputFormat` constant and one entry in `OutputFormat.all`.
+/// Adding an encoder: one file plus one line in `ImageEncoders.all` (see there).
 public enum FormatRegistry {
     /// What every decoder reads, in the order the sniffer asks them.
     public static var inputs: [InputFormatInfo] { ImageDecoders.all.map { $0.registration } }
@@ -19,7 +19,7 @@ public enum FormatRegistry {
 
     /// The names of the formats `ImageWriter` encodes: "PNG, JPEG or WebP".
     public static func outputNames(_ conjunction: String = "or") -> String {
-        sentence(OutputFormat.all.filter(\.writtenByImageWriter).map(\.name), conjunction)
+        sentence(OutputFormat.all.map(\.name), conjunction)
     }
 
     /// Every file extension a decoder claims (lower case): names that say "image".
@@ -62,7 +62,8 @@ public struct DecoderCapabilities: OptionSet, Hashable, Sendable {
     public static let icc = DecoderCapabilities(rawValue: 1 << 5)
 }
 
-/// A format forcezoom writes, and the one place an output's format is chosen from its name.
+/// A format forcezoom writes, as its encoder declares it (`ImageEncoder.registration`), and
+/// the one place an output's format is chosen from its name.
 public struct OutputFormat: Hashable, Sendable, CustomStringConvertible {
     /// The format a reader of the output sniffs.
     public let format: ImageFormat
@@ -70,30 +71,49 @@ public struct OutputFormat: Hashable, Sendable, CustomStringConvertible {
     public let name: String
     /// Extensions that ask for it, lower case, the usual one first.
     public let extensions: [String]
-    /// The options that shape it, for help texts.
-    public let options: [String]
-    /// Whether `ImageWriter` encodes it (every command's output). All of them do; kept so
-    /// that a format only some command writes can be declared.
-    public let writtenByImageWriter: Bool
     /// Whether the format stores alpha (else it is flattened onto the background).
-    public var keepsAlpha: Bool { format != .jpeg }
+    public let keepsAlpha: Bool
+    /// Whether it writes 16-bit samples (`ImageWriter.write(_: Image16, ...)`).
+    public let writes16Bit: Bool
+    /// Which metadata it writes, and how large a block each container holds.
+    public let metadata: MetadataContainers
+    /// The command-line options that shape it.
+    public let encoderOptions: [EncoderOption]
+    /// The encoder that writes it.
+    package let encoder: any ImageEncoder.Type
 
-    public static let png = OutputFormat(
-        format: .png, name: "PNG", extensions: ["png"], options: ["--compression"], writtenByImageWriter: true)
-    public static let jpeg = OutputFormat(
-        format: .jpeg, name: "JPEG", extensions: ["jpg", "jpeg"], options: ["--quality"], writtenByImageWriter: true)
-    public static let webp = OutputFormat(
-        format: .webp, name: "WebP", extensions: ["webp"], options: ["--quality", "--lossless"],
-        writtenByImageWriter: true)
-    public static let heic = OutputFormat(
-        format: .heif, name: "HEIC", extensions: ["heic", "heif", "hif"], options: ["--quality", "--lossless"],
-        writtenByImageWriter: true)
-    public static let avif = OutputFormat(
-        format: .heif, name: "AVIF", extensions: ["avif"], options: ["--quality", "--lossless"],
-        writtenByImageWriter: true)
+    package init(
+        format: ImageFormat, name: String, extensions: [String], keepsAlpha: Bool, writes16Bit: Bool = false,
+        metadata: MetadataContainers, options: [EncoderOption], encoder: any ImageEncoder.Type
+    ) {
+        self.format = format
+        self.name = name
+        self.extensions = extensions
+        self.keepsAlpha = keepsAlpha
+        self.writes16Bit = writes16Bit
+        self.metadata = metadata
+        self.encoderOptions = options
+        self.encoder = encoder
+    }
 
-    /// Every encoder.
-    public static let all: [OutputFormat] = [png, jpeg, webp, heic, avif]
+    /// The options that shape it, for help texts ("--quality").
+    public var options: [String] { encoderOptions.map(\.flag) }
+
+    // One encoder per name: equality and hashing go by it (the encoder type is not Hashable).
+    public static func == (a: OutputFormat, b: OutputFormat) -> Bool { a.name == b.name }
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+
+    public static var png: OutputFormat { PNGImageEncoder.registration }
+    public static var jpeg: OutputFormat { JPEGImageEncoder.registration }
+    public static var webp: OutputFormat { WebPImageEncoder.registration }
+    public static var heic: OutputFormat { HEICImageEncoder.registration }
+    public static var avif: OutputFormat { AVIFImageEncoder.registration }
+
+    /// Every encoder (`ImageEncoders.all`).
+    public static let all: [OutputFormat] = ImageEncoders.all.map { $0.registration }
+
+    /// The first encoder that writes files a reader sniffs as `format` (HEIC for HEIF).
+    public static func writing(_ format: ImageFormat) -> OutputFormat? { all.first { $0.format == format } }
 
     /// What a rendering command (crop, fit, frame, transform, animate) writes to `path`:
     /// the format its extension names, PNG for standard output ("-"). Commands check the
@@ -101,7 +121,7 @@ public struct OutputFormat: Hashable, Sendable, CustomStringConvertible {
     public static func rendered(toPath path: String) -> OutputFormat { OutputFormat(forPath: path) ?? renderedFormat }
 
     /// What standard output gets without `--format`.
-    public static let renderedFormat = png
+    public static var renderedFormat: OutputFormat { png }
 
     /// The format an output named `path` is written in: `requested` (`--format`) when given,
     /// else the one its extension names; standard output ("-") and a name without an
@@ -125,7 +145,7 @@ public struct OutputFormat: Hashable, Sendable, CustomStringConvertible {
 
     /// ".png, .jpg, .jpeg, .webp, .heic, .heif, .hif or .avif": the extensions of the formats
     /// `ImageWriter` encodes.
-    public static var writableExtensions: [String] { all.filter(\.writtenByImageWriter).flatMap(\.extensions) }
+    public static var writableExtensions: [String] { all.flatMap(\.extensions) }
 
     /// "PNG (.png), JPEG (.jpg, .jpeg), ...": every encoder with its extensions, for messages.
     public static var namesWithExtensions: String {
@@ -133,22 +153,8 @@ public struct OutputFormat: Hashable, Sendable, CustomStringConvertible {
             all.map { "\($0.name) (\($0.extensions.map { "." + $0 }.joined(separator: ", ")))" }, "or")
     }
 
-    /// How `ImageWriter` encodes this format.
-    /// - Parameters:
-    ///   - png: PNG's compression settings.
-    ///   - quality: JPEG's, WebP's, HEIC's and AVIF's quality (1-100).
-    ///   - lossless: WebP, HEIC and AVIF lossless. Quality 100 stays lossy, as cwebp and vips
-    ///     have it: lossless is asked for by name only.
-    public func encoding(png: PNGSettings, quality: Int, lossless: Bool) -> OutputEncoding? {
-        switch self {
-        case .png: return .png(png)
-        case .jpeg: return .jpeg(quality: quality, subsampling: 420, progressive: false, exif: nil)
-        case .webp: return .webp(quality: quality, lossless: lossless, exif: nil)
-        case .heic: return .heif(avif: false, quality: quality, lossless: lossless, exif: nil)
-        case .avif: return .heif(avif: true, quality: quality, lossless: lossless, exif: nil)
-        default: return nil
-        }
-    }
+    /// How `ImageWriter` encodes this format with `settings`.
+    public func encoding(_ settings: EncodeSettings) -> OutputEncoding { OutputEncoding(self, settings) }
 
     public var description: String { name }
 }

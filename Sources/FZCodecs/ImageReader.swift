@@ -228,12 +228,20 @@ public final class ImageReader {
     /// What an output of these pixels in `format` carries under `policy` (see
     /// `MetadataPolicy.carried` and `CarriedMetadata.fitting`), and why anything was left out.
     public func carriedMetadata(
-        _ policy: MetadataPolicy, for format: ImageFormat
+        _ policy: MetadataPolicy, for format: OutputFormat
     ) -> (CarriedMetadata?, warnings: [String]) {
         let (carried, warnings) = policy.carried(metadata, upright: deliversUpright)
         guard let carried else { return (nil, warnings) }
         let (fitted, more) = carried.fitting(format)
         return (fitted, warnings + more)
+    }
+
+    /// `carriedMetadata(_:for:)` for the first encoder that writes `format` (callers that
+    /// hold the sniffed format: HEIC and AVIF declare the same containers).
+    public func carriedMetadata(
+        _ policy: MetadataPolicy, for format: ImageFormat
+    ) -> (CarriedMetadata?, warnings: [String]) {
+        carriedMetadata(policy, for: OutputFormat.writing(format) ?? .png)
     }
 
     /// A reader decodes once: the decoder's stream moves forward only.

@@ -56,34 +56,6 @@ extension FixtureWriter {
             """.utf8)
     }
 
-    /// JPEG rows into `out`; with `xmp`, encoded in memory first and an XMP APP1 segment put
-    /// after the EXIF one (the JPEG writer takes one APP1).
-    package static func encodeJPEG(
-        rows: [UInt8], size: PixelSize, channels: Int, coding: JPEGWriter.Coding, xmp: Int?, into out: OutputFile
-    ) throws {
-        guard let xmp else {
-            return try ImageWriter.encodeJPEG(rows: rows, size: size, channels: channels, coding: coding, into: out)
-        }
-        guard let memory = CFile.memoryStream() else {
-            throw OutputError.writeFailed(path: out.path, reason: "open_memstream failed")
-        }
-        let writer = try JPEGWriter(file: memory, path: out.path, size: size, channels: channels, coding: coding)
-        try rows.withBytes { buffer throws(OutputError) in try writer.write(rows: buffer, count: size.height) }
-        try writer.finish()
-        _ = memory.close()
-        let jpeg = memory.memoryContents
-        let payload = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0] + xmpPacket(orientation: xmp)
-        let segment: [UInt8] =
-            [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
-        // After SOI and the segments the writer put first (APP0, the EXIF APP1): before the first
-        // segment that is not APP0/APP1.
-        var at = 2
-        while at + 4 <= jpeg.count, jpeg[at] == 0xFF, jpeg[at + 1] == 0xE0 || jpeg[at + 1] == 0xE1 {
-            at += 2 + (Int(jpeg[at + 2]) << 8 | Int(jpeg[at + 3]))
-        }
-        try ImageWriter.writeBytes(Array(jpeg[..<at]) + segment + Array(jpeg[at...]), into: out)
-    }
-
     /// A big-endian TIFF block with one IFD0 entry: Orientation.
     public static func exifTIFF(orientation: Orientation) -> [UInt8] {
         [

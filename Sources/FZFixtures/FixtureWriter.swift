@@ -121,43 +121,7 @@ public enum FixtureWriter {
                 if encoding.webp || heif {
                     try writeWebPOrHEIF(stored: stored, encoding: encoding, exif: tiff, sample: sample, into: out)
                 } else if encoding.jpeg {
-                    let channels = encoding.grayscale ? 1 : (encoding.cmyk || encoding.ycck ? 4 : 3)
-                    var rows = [UInt8](repeating: 0, count: stored.width * stored.height * channels)
-                    var i = 0
-                    for y in 0..<stored.height {
-                        for x in 0..<stored.width {
-                            let s = sample(x, y)
-                            switch channels {
-                            case 1: rows[i] = to8(s.luma)
-                            case 3:
-                                rows[i] = to8(s.r)
-                                rows[i + 1] = to8(s.g)
-                                rows[i + 2] = to8(s.b)
-                            default:
-                                // RGB to CMYK with full black generation, stored inverted
-                                // (0 = full ink) as Adobe does: R = C'K'/255 gives it back.
-                                let r = Int(to8(s.r))
-                                let g = Int(to8(s.g))
-                                let b = Int(to8(s.b))
-                                let kk = max(r, g, b)  // = 255 - K
-                                func ink(_ v: Int) -> UInt8 { kk == 0 ? 0 : UInt8((v * 255 + kk / 2) / kk) }
-                                rows[i] = ink(r)
-                                rows[i + 1] = ink(g)
-                                rows[i + 2] = ink(b)
-                                rows[i + 3] = UInt8(kk)
-                            }
-                            i += channels
-                        }
-                    }
-                    let app1 = tiff.map { Array("Exif".utf8) + [0, 0] + $0 }
-                    let coding = JPEGWriter.Coding(
-                        quality: encoding.quality, subsampling: encoding.subsampling,
-                        progressive: encoding.progressive, arithmetic: encoding.arithmetic,
-                        rgbCoded: encoding.rgbCoded, ycck: encoding.ycck,
-                        restartRows: encoding.restartRows, app1: app1, icc: encoding.icc)
-                    try encodeJPEG(
-                        rows: rows, size: stored, channels: channels, coding: coding, xmp: encoding.xmpOrientation,
-                        into: out)
+                    try writeJPEG(stored: stored, encoding: encoding, exif: tiff, sample: sample, into: out)
                 } else {
                     try writePNG(stored: stored, encoding: encoding, exif: tiff, sample: sample, into: out)
                 }
@@ -216,6 +180,56 @@ public enum FixtureWriter {
         try ImageWriter.writeBytes(bytes, into: out)
     }
 
+    /// JPEG (libjpeg-turbo through `JPEGImageEncoder.writeFixture`): gray, RGB, or RGB
+    /// turned into Adobe's inverted CMYK for `cmyk`/`ycck`.
+    package static func writeJPEG(
+        stored: PixelSize, encoding e: FixtureEncoding, exif: [UInt8]?,
+        sample: (Int, Int) -> Sample16, into out: OutputFile
+    ) throws {
+        let channels = e.grayscale ? 1 : (e.cmyk || e.ycck ? 4 : 3)
+        var rows = [UInt8](repeating: 0, count: stored.width * stored.height * channels)
+        var i = 0
+        for y in 0..<stored.height {
+            for x in 0..<stored.width {
+                let s = sample(x, y)
+                switch channels {
+                case 1: rows[i] = to8(s.luma)
+                case 3:
+                    rows[i] = to8(s.r)
+                    rows[i + 1] = to8(s.g)
+                    rows[i + 2] = to8(s.b)
+                default:
+                    // RGB to CMYK with full black generation, stored inverted
+                    // (0 = full ink) as Adobe does: R = C'K'/255 gives it back.
+                    let r = Int(to8(s.r))
+                    let g = Int(to8(s.g))
+                    let b = Int(to8(s.b))
+                    let kk = max(r, g, b)  // = 255 - K
+                    func ink(_ v: Int) -> UInt8 { kk == 0 ? 0 : UInt8((v * 255 + kk / 2) / kk) }
+                    rows[i] = ink(r)
+                    rows[i + 1] = ink(g)
+                    rows[i + 2] = ink(b)
+                    rows[i + 3] = UInt8(kk)
+                }
+                i += channels
+            }
+        }
+        var o = JPEGImageEncoder.FixtureOptions()
+        o.quality = e.quality
+        o.subsampling = e.subsampling
+        o.progressive = e.progressive
+        o.arithmetic = e.arithmetic
+        o.rgbCoded = e.rgbCoded
+        o.ycck = e.ycck
+        o.restartRows = e.restartRows
+        o.icc = e.icc
+        try JPEGImageEncoder.writeFixture(
+            rows: rows, size: stored, channels: channels, options: o, exif: exif,
+            xmp: e.xmpOrientation.map { xmpPacket(orientation: $0) }, into: out)
+    }
+
+    /// PNG at any colour type and depth (`PNGImageEncoder.writeFixture`): the samples
+    /// packed here, a palette gathered as the pixels come, tRNS from `transparent`.
     package static func writePNG(
         stored: PixelSize, encoding e: FixtureEncoding, exif: [UInt8]?,
         sample: (Int, Int) -> Sample16, into out: OutputFile
@@ -230,6 +244,42 @@ public enum FixtureWriter {
         guard validDepths.contains(depth) else {
             throw FixtureError.invalidDepth(color: e.color.rawValue, depth: depth)
         }
+        let color: PNGImageEncoder.FixtureColor
+        switch e.color {
+        case .gray: color = .gray
+        case .rgb: color = .rgb
+        case .palette: color = .palette
+        case .grayAlpha: color = .grayAlpha
+        case .rgba: color = .rgba
+        }
+        var image = PNGImageEncoder.FixtureImage(size: stored, depth: depth, color: color)
+        image.interlaced = e.interlaced
+        image.settings = e.png
+        let (rows, stride, palette) = try packPNG(stored: stored, encoding: e, sample: sample)
+        image.palette = palette
+        if e.color != .palette, let t = e.transparent {
+            guard e.color == .gray || e.color == .rgb else {
+                throw FixtureError.notForFormat(
+                    option: "--transparent", format: "PNG \(e.color.rawValue) (it has an alpha channel)")
+            }
+            func widen(_ v: UInt8) -> UInt16 { depth == 16 ? UInt16(v) * 257 : UInt16(v) >> (8 - min(depth, 8)) }
+            let gray = Sample16(t).luma
+            image.transparent = (
+                depth == 16 ? gray : UInt16(to8(gray)) >> (8 - depth), widen(t.r), widen(t.g), widen(t.b)
+            )
+        }
+        image.exif = exif
+        image.icc = e.icc
+        try PNGImageEncoder.writeFixture(image, rows: rows, stride: stride, into: out)
+    }
+
+    /// The PNG's rows packed at `encoding.depth` (MSB first below 8 bits), and for a palette
+    /// image its colours in the order the pixels first use them.
+    /// - Throws: `FixtureError.tooManyColors` when the palette overflows 2^depth (or 256).
+    static func packPNG(
+        stored: PixelSize, encoding e: FixtureEncoding, sample: (Int, Int) -> Sample16
+    ) throws(FixtureError) -> (rows: [UInt8], stride: Int, palette: [Color]) {
+        let depth = e.depth
         let channels: Int
         switch e.color {
         case .gray, .palette: channels = 1
@@ -282,32 +332,6 @@ public enum FixtureWriter {
                 }
             }
         }
-
-        var spec = PNGImageSpec(
-            width: stored.width, height: stored.height, depth: depth, interlaced: e.interlaced, settings: e.png)
-        switch e.color {
-        case .gray: spec.colorType = 0
-        case .rgb: spec.colorType = 2
-        case .palette: spec.colorType = 3
-        case .grayAlpha: spec.colorType = 4
-        case .rgba: spec.colorType = 6
-        }
-        if e.color == .palette {
-            spec.palette = palette.flatMap { [$0.r, $0.g, $0.b] }
-            if let last = palette.lastIndex(where: { $0.a != 255 }) {
-                spec.trnsAlpha = palette[0...last].map { $0.a }
-            }
-        } else if let t = e.transparent {
-            guard e.color == .gray || e.color == .rgb else {
-                throw FixtureError.notForFormat(
-                    option: "--transparent", format: "PNG \(e.color.rawValue) (it has an alpha channel)")
-            }
-            func widen(_ v: UInt8) -> UInt16 { depth == 16 ? UInt16(v) * 257 : UInt16(v) >> (8 - min(depth, 8)) }
-            let gray = Sample16(t).luma
-            spec.trnsColor = (depth == 16 ? gray : UInt16(to8(gray)) >> (8 - depth), widen(t.r), widen(t.g), widen(t.b))
-        }
-        spec.exif = exif
-        spec.icc = e.icc
-        try PNGWriter.writeImage(spec, rows: rows, stride: stride, into: out)
+        return (rows, stride, palette)
     }
 }

@@ -64,7 +64,7 @@ public struct ThumbnailPlan: Hashable, Sendable {
                 throw .outsideOutputFolder(input: input.path, output: output)
             }
             let chosen = try? OutputFormat.chosen(forPath: output, requested: requested).get()
-            guard let format = chosen, format.writtenByImageWriter else {
+            guard let format = chosen else {
                 throw .unsupportedOutputFormat(output: output)
             }
             if let first = owners[output] {

@@ -11,13 +11,9 @@ public struct Thumbnailer: Sendable {
     public var size: ThumbnailSize
     public var crop: ThumbnailGeometry.Crop
     public var decode: DecodeOptions
-    public var png: PNGSettings
-    /// JPEG, WebP, HEIC and AVIF output quality, 1-100 (100 stays lossy).
-    public var jpegQuality: Int
-    /// WebP, HEIC and AVIF outputs lossless whatever the quality.
-    public var lossless = false
-    /// What JPEG outputs flatten transparent pixels onto (opaque).
-    public var background = Color.white
+    /// How outputs are encoded: quality, lossless, PNG's settings and what JPEG outputs
+    /// flatten transparent pixels onto (opaque), as every command has them.
+    public var encode: EncodeSettings
     /// Resample the file's embedded thumbnail (HEIF) instead of decoding the image, when it
     /// has at least the pixels the output needs from the window (as vipsthumbnail does).
     public var useEmbeddedThumbnail = true
@@ -53,13 +49,12 @@ public struct Thumbnailer: Sendable {
 
     public init(
         size: ThumbnailSize, crop: ThumbnailGeometry.Crop = .none, decode: DecodeOptions = DecodeOptions(),
-        png: PNGSettings = .default, jpegQuality: Int = 85, skipExisting: Bool = false
+        encode: EncodeSettings = EncodeSettings(), skipExisting: Bool = false
     ) {
         self.size = size
         self.crop = crop
         self.decode = decode
-        self.png = png
-        self.jpegQuality = jpegQuality
+        self.encode = encode
         self.skipExisting = skipExisting
     }
 
@@ -163,17 +158,16 @@ public struct Thumbnailer: Sendable {
             } catch { throw .color(error) }
             let carried = colorPolicy.carried(reader.header.color)
             if let dropped = carried.warning { result.warnings.append(dropped) }
-            let (kept, left) = reader.carriedMetadata(metadata, for: job.format.format)
+            let (kept, left) = reader.carriedMetadata(metadata, for: job.format)
             result.warnings += left
             if shouldStop() { throw .interrupted(path: input) }
-            // ThumbnailPlan admits only formats ImageWriter encodes.
-            let encoding = job.format.encoding(png: png, quality: jpegQuality, lossless: lossless) ?? .png(png)
+            let encoding = job.format.encoding(encode)
             do {
                 result.bytes = try ImageWriter.write(
                     image, to: outputFolder == nil ? job.output : job.name, in: outputFolder.map { ($0, job.output) },
                     encoding: encoding, protecting: [input],
                     threads: encodeThreads,
-                    color: carried.color, background: background, metadata: kept)
+                    color: carried.color, metadata: kept)
             } catch {
                 // After Ctrl-C the handler removes temp files, so the rename fails: that is
                 // the interruption, not a disk problem.

@@ -1,7 +1,9 @@
+import TestSupport
 import Testing
 
 @testable import FZCodecs
 @testable import FZImage
+@testable import FZSystem
 
 /// The one place an output's name becomes a format, and JPEG's flattening arithmetic.
 struct OutputFormatTests {
@@ -21,13 +23,18 @@ struct OutputFormatTests {
         #expect(OutputFormatProblem.unknownExtension(path: "x.gif", ext: "gif").exitCode == 2)
     }
 
-    @Test func qualityHundredStaysLossyForWebP() {
-        #expect(
-            OutputFormat.webp.encoding(png: .default, quality: 100, lossless: false)
-                == .webp(quality: 100, lossless: false, exif: nil))
-        #expect(
-            OutputFormat.avif.encoding(png: .default, quality: 50, lossless: true)
-                == .heif(avif: true, quality: 50, lossless: true, exif: nil))
+    @Test func qualityHundredStaysLossyForWebP() throws {
+        // Lossy WebP is a "VP8 " chunk, lossless "VP8L": quality 100 asks for neither.
+        let image = Image(width: 8, height: 8, format: .rgb, pixels: [UInt8](repeating: 90, count: 192))
+        func chunk(quality: Int, lossless: Bool) throws -> String {
+            let path = FileSystem.join(TestSupport.scratch(), "q\(quality)-\(lossless).webp")
+            let settings = EncodeSettings(quality: quality, lossless: lossless)
+            try ImageWriter.write(image, to: path, encoding: OutputFormat.webp.encoding(settings), threads: 1)
+            return String(decoding: CLI.bytes(path)[12..<16], as: UTF8.self)
+        }
+        #expect(try chunk(quality: 100, lossless: false) == "VP8 ")
+        #expect(try chunk(quality: 50, lossless: true) == "VP8L")
+        #expect(OutputChoice(quality: 100).encoding(for: "x.webp").settings.lossless == false)
     }
 
     @Test func flatteningIsPremultipliedOverTheBackground() {

@@ -305,7 +305,7 @@ package final class JPEGWriter {
 
     /// How the JPEG is coded.
     package struct Coding: Hashable, Sendable {
-        var quality = 85
+        var quality = EncodeSettings.defaultQuality
         var subsampling = 420
         var progressive = false
         var arithmetic = false
@@ -323,7 +323,8 @@ package final class JPEGWriter {
         var app13: [UInt8]?
 
         package init(
-            quality: Int = 85, subsampling: Int = 420, progressive: Bool = false, arithmetic: Bool = false,
+            quality: Int = EncodeSettings.defaultQuality, subsampling: Int = 420, progressive: Bool = false,
+            arithmetic: Bool = false,
             rgbCoded: Bool = false, ycck: Bool = false, restartRows: Int = 0, app1: [UInt8]? = nil,
             icc: [UInt8]? = nil, app1XMP: [UInt8]? = nil, app13: [UInt8]? = nil
         ) {

@@ -153,38 +153,43 @@ public struct CarriedMetadata: Hashable, Sendable {
         )
     }
 
-    /// This metadata as `format`'s container can hold it: an EXIF block or XMP packet over
-    /// JPEG's 64 KiB segment is left out, with a warning. (The rewritten EXIF's length does
-    /// not depend on the output's size: the dimensions are LONGs in their entries.)
-    public func fitting(_ format: ImageFormat) -> (CarriedMetadata?, warnings: [String]) {
+    /// This metadata as `format`'s containers can hold it (`OutputFormat.metadata`, as its
+    /// encoder declares them): a kind the format has no place for is left out (IPTC outside
+    /// JPEG), and a block over its container's limit (JPEG's 64 KiB segments) with a
+    /// warning. (The rewritten EXIF's length does not depend on the output's size: the
+    /// dimensions are LONGs in their entries.)
+    public func fitting(_ format: OutputFormat) -> (CarriedMetadata?, warnings: [String]) {
+        let slots = format.metadata
         var fitted = self
         var warnings: [String] = []
         fitted.written = nil
-        guard format == .jpeg else {
-            fitted.iptc = nil  // no place for it outside JPEG
-            return fitted.exif == nil && fitted.xmp == nil ? (nil, []) : (fitted, [])
-        }
-        if let a = jpegAPP13, a.count + 2 > 65535 {
+        if let slot = slots.iptc {
+            if let a = jpegAPP13, !slot.holds(a.count) {
+                fitted.iptc = nil
+                warnings.append("IPTC record of \(a.count) bytes is over \(slot.place); left out of the output")
+            }
+        } else {
             fitted.iptc = nil
-            warnings.append(
-                "IPTC record of \(a.count) bytes is over JPEG's 64 KiB APP13 segment; left out of the output")
         }
-        let probe = PixelSize(width: 1, height: 1)
-        let (e, x) = blocks(for: probe)
-        // APP1: 2 length bytes + "Exif\0\0" or XMP's 29-byte namespace, at most 65535 in all.
-        if let e, e.count + 6 + 2 > 65535 {
-            fitted.exif = nil
-            warnings.append("EXIF block of \(e.count) bytes is over JPEG's 64 KiB APP1 segment; left out of the output")
-        }
-        if let x, x.count + JPEGMetadata.xmpNamespace.count + 2 > 65535 {
-            fitted.xmp = nil
-            warnings.append("XMP packet of \(x.count) bytes is over JPEG's 64 KiB APP1 segment; left out of the output")
+        if slots.exif == nil { fitted.exif = nil }
+        if slots.xmp == nil { fitted.xmp = nil }
+        // The blocks are only written out (for any size) where a container has a limit.
+        if slots.exif?.limit != nil || slots.xmp?.limit != nil {
+            let (e, x) = fitted.blocks(for: PixelSize(width: 1, height: 1))
+            if let e, let slot = slots.exif, !slot.holds(e.count) {
+                fitted.exif = nil
+                warnings.append("EXIF block of \(e.count) bytes is over \(slot.place); left out of the output")
+            }
+            if let x, let slot = slots.xmp, !slot.holds(x.count) {
+                fitted.xmp = nil
+                warnings.append("XMP packet of \(x.count) bytes is over \(slot.place); left out of the output")
+            }
         }
         return fitted.exif == nil && fitted.xmp == nil && fitted.iptc == nil ? (nil, warnings) : (fitted, warnings)
     }
 }
 
-/// JPEG's metadata segment names.
+/// JPEG's metadata segment prefixes (`JPEGImageEncoder` writes them and counts them in its limits).
 enum JPEGMetadata {
     /// The APP1 prefix of an XMP packet.
     static let xmpNamespace = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]

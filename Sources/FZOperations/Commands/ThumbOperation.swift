@@ -167,11 +167,8 @@ public struct ThumbOperation {
 public struct ThumbnailSettings: Sendable {
     package var thumbnailer: Thumbnailer
 
-    public init(size: ThumbnailSize, decode: DecodeOptions, output: OutputChoice, skipExisting: Bool) {
-        thumbnailer = Thumbnailer(
-            size: size, decode: decode, png: output.png, jpegQuality: output.quality, skipExisting: skipExisting)
-        thumbnailer.lossless = output.lossless
-        thumbnailer.background = output.background
+    public init(size: ThumbnailSize, decode: DecodeOptions, encode: EncodeSettings, skipExisting: Bool) {
+        thumbnailer = Thumbnailer(size: size, decode: decode, encode: encode, skipExisting: skipExisting)
     }
 
     public var decode: DecodeOptions { thumbnailer.decode }

@@ -5,6 +5,8 @@
 // each type, so a new one is a decision made here.
 
 @_exported import struct FZCodecs.DecodeOptions
+@_exported import struct FZCodecs.EncodeSettings
+@_exported import struct FZCodecs.EncoderOption
 // Formats and how outputs are encoded and coloured.
 @_exported import enum FZCodecs.FormatRegistry
 @_exported import struct FZCodecs.ImageFormat

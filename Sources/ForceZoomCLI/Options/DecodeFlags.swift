@@ -62,12 +62,13 @@ struct DecodeFlags: ParsableArguments {
     var budget: Budget { options.budget }
 }
 
-/// PNG output settings.
+/// PNG output settings (`--compression`, its default and range `EncoderOption.compression`'s)
+/// and the colour an output carries.
 struct EncodeFlags: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "PNG compression 0-9: 0 stores; 1-3 sub filter + zlib RLE (default 2: fast, about 40% smaller than libvips' default on photos); 4-6 paeth + RLE (smaller on photos, slower); 7-9 adaptive filters + full deflate (best on graphics, slow).",
+            "PNG compression 0-9: 0 stores; 1-3 sub filter + zlib RLE (default \(PNGSettings.defaultCompression): fast, about 40% smaller than libvips' default on photos); 4-6 paeth + RLE (smaller on photos, slower); 7-9 adaptive filters + full deflate (best on graphics, slow).",
             valueName: "level"))
     var compression: Int = PNGSettings.defaultCompression
 
@@ -86,7 +87,7 @@ struct EncodeFlags: ParsableArguments {
     var intent: RenderingIntent = .relative
 
     func validate() throws {
-        if !(0...9).contains(compression) { throw ValidationError("--compression must be 0-9, got \(compression)") }
+        if let problem = EncoderOption.compression.problem(compression) { throw ValidationError(problem) }
     }
 
     /// The core's colour policy these flags choose (shared with `Thumbnailer`).

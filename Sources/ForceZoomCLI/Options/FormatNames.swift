@@ -20,3 +20,16 @@ enum FormatNames {
         FormatRegistry.sentence(OutputFormat.all.map { ".\($0.extensions[0])" }, "or")
     }
 }
+
+extension FormatNames {
+    /// The formats an option applies to, as their encoders declare: "JPEG, WebP, HEIC and
+    /// AVIF" for --quality.
+    static func taking(_ option: EncoderOption, _ conjunction: String = "and") -> String {
+        FormatRegistry.sentence(OutputFormat.all.filter { $0.encoderOptions.contains(option) }.map(\.name), conjunction)
+    }
+
+    /// A valued option's range: "1-100".
+    static func range(_ option: EncoderOption) -> String {
+        option.range.map { "\($0.lowerBound)-\($0.upperBound)" } ?? ""
+    }
+}

@@ -14,8 +14,7 @@ struct OutputOptions: ParsableArguments {
 
     @OptionGroup var formats: FormatFlags
 
-    @Flag(name: .long, help: "WebP, HEIC and AVIF: lossless (PNG always is; JPEG cannot be).")
-    var lossless = false
+    @OptionGroup var encoder: EncoderFlags<RenderedEncoderHelp>
 
     @Flag(name: .long, help: "Print the geometry as JSON.")
     var json = false
@@ -33,7 +32,7 @@ struct OutputOptions: ParsableArguments {
 
     /// The core's encoding choice; `background` is what JPEG flattens alpha onto.
     func choice(png: PNGSettings, background: Color) -> OutputChoice {
-        formats.choice(lossless: lossless, png: png, background: background)
+        formats.choice(encoder.settings(png: png, background: background))
     }
 
     /// Where the command writes: -o or its default name, nowhere with --show and no -o.

@@ -168,8 +168,7 @@ struct Animate: ParsableCommand {
 
     @OptionGroup var formats: FormatFlags
 
-    @Flag(name: .long, help: "WebP, HEIC and AVIF frames and contact sheet: lossless (PNG always is; JPEG cannot be).")
-    var lossless = false
+    @OptionGroup var encoder: EncoderFlags<AnimateEncoderHelp>
 
     @OptionGroup var pins: MarkerFlags
     @OptionGroup var decode: DecodeFlags
@@ -338,7 +337,7 @@ struct Animate: ParsableCommand {
 
     func run() throws {
         var settings = encode.settings(decode, metadata: meta)
-        settings.output = formats.choice(lossless: lossless, png: encode.png, background: background.color)
+        settings.output = formats.choice(encoder.settings(png: encode.png, background: background.color))
         var job = AnimationJob(
             input: input, settings: settings, screen: screenPixels, background: background.color, fps: fps,
             threads: ThumbOperation.processorCount)

@@ -58,7 +58,7 @@ struct Compare: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Write a picture of where they differ: the first image faded, differing pixels red (as ImageMagick's compare draws it); the extension chooses \(FormatNames.rendered) (lossy ones at quality 85).",
+            "Write a picture of where they differ: the first image faded, differing pixels red (as ImageMagick's compare draws it); the extension chooses \(FormatNames.rendered) (lossy ones at quality \(EncodeSettings.defaultQuality)).",
             valueName: "file"))
     var diff: String?
 

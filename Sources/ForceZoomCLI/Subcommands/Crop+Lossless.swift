@@ -12,8 +12,11 @@ extension Crop {
         guard lossless else { return false }
         let named = output.flatMap { try? OutputFormat.chosen(forPath: $0, requested: formats.format).get() }
         let format = named ?? formats.format
-        return format.map { $0.keepsAlpha && $0 != .png } ?? false
+        return format.map { $0.encoderOptions.contains(.lossless) } ?? false
     }
+
+    /// --lossless (`EncoderFlags`).
+    var lossless: Bool { encoder.lossless }
 
     /// --lossless as a copy of the JPEG's blocks (a JPEG output, or none named).
     var copiesBlocks: Bool { lossless && !encodesLossless }

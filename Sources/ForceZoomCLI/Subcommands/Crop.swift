@@ -87,12 +87,8 @@ struct Crop: ParsableCommand {
         help: "Print the geometry as JSON from the header alone: no pixels are decoded and nothing is written.")
     var geometryOnly = false
 
-    @Flag(
-        name: .long,
-        help:
-            "JPEG input: copy the square's DCT blocks into a JPEG (-o x.jpg), bit-exact, widened out to the 8/16-pixel block grid (deliveredRect in --json); EXIF, ICC and the orientation tag copied as they are. With a WebP, HEIC or AVIF output: encode it lossless."
-    )
-    var lossless = false
+    /// --quality and --lossless (`CropEncoderHelp` says what --lossless copies).
+    @OptionGroup var encoder: EncoderFlags<CropEncoderHelp>
 
     @OptionGroup var formats: FormatFlags
 
@@ -175,7 +171,7 @@ struct Crop: ParsableCommand {
     /// Where the crops go: -o (a pattern with %d for several points), else
     /// `<stem>.crop[-N].<ext>` here (.jpg when copying JPEG blocks); nothing with --show and no -o.
     var target: OutputTarget {
-        let choice = formats.choice(lossless: lossless, png: encode.png, background: background.color)
+        let choice = formats.choice(encoder.settings(png: encode.png, background: background.color))
         guard show.writes(output: output) || geometryOnly else { return OutputTarget(.none, choice: choice) }
         let stem = StandardStream.stem(of: input)
         let ext = copiesBlocks ? "jpg" : formats.defaultExtension

@@ -97,8 +97,8 @@ struct Fixture: ParsableCommand {
         help: ArgumentHelp("PNG: make this colour transparent with tRNS (gray and rgb patterns).", valueName: "color"))
     var transparent: ColorArgument?
 
-    @Option(name: .long, help: ArgumentHelp("JPEG and lossy WebP quality 1-100.", valueName: "q"))
-    var quality: Int = 92
+    /// --quality (default 92) and --lossless.
+    @OptionGroup var encoder: EncoderFlags<FixtureEncoderHelp>
 
     @Option(name: .long, help: ArgumentHelp("JPEG chroma subsampling: 444, 422, 420, 440, 411.", valueName: "s"))
     var subsampling: Int = 444
@@ -142,9 +142,6 @@ struct Fixture: ParsableCommand {
     var json = false
 
     @OptionGroup var encode: EncodeFlags
-
-    @Flag(name: .long, help: "WebP, HEIC and AVIF: lossless (without it they are lossy, at --quality).")
-    var lossless = false
 
     @Option(
         name: .long,
@@ -227,8 +224,9 @@ struct Fixture: ParsableCommand {
             throw ValidationError(
                 "WebP takes --color rgb or rgba only; --depth, --interlace and --transparent are PNG options")
         }
-        if lossless && !isWebP && heifKind == nil {
-            throw ValidationError("--lossless is a WebP, HEIC and AVIF option; the output is \(outputFormat.name)")
+        if encoder.lossless && !outputFormat.encoderOptions.contains(.lossless) {
+            throw ValidationError(
+                "--lossless is a \(FormatNames.taking(.lossless)) option; the output is \(outputFormat.name)")
         }
         if let color, pngColor == nil, Color(parsing: color) == nil {
             throw ValidationError(
@@ -236,7 +234,6 @@ struct Fixture: ParsableCommand {
             )
         }
         if let e = exifOrientation, !(1...8).contains(e) { throw ValidationError("--exif-orientation must be 1-8") }
-        if !(1...100).contains(quality) { throw ValidationError("--quality must be 1-100") }
         if ![444, 422, 420, 440, 411].contains(subsampling) {
             throw ValidationError("--subsampling must be 444, 422, 420, 440 or 411")
         }
@@ -262,7 +259,7 @@ struct Fixture: ParsableCommand {
         var e = FixtureEncoding()
         e.jpeg = isJPEG
         e.webp = isWebP
-        e.lossless = lossless
+        e.lossless = encoder.lossless
         e.heic = heifKind == "heic"
         e.avif = heifKind == "avif"
         e.heifRotation = heifRotate
@@ -270,7 +267,7 @@ struct Fixture: ParsableCommand {
         e.depth = depth
         e.interlaced = interlace
         e.transparent = transparent?.color
-        e.quality = quality
+        e.quality = encoder.quality
         e.subsampling = subsampling
         e.progressive = progressive
         e.grayscale = grayscale

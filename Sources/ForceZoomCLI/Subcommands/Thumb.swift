@@ -19,7 +19,7 @@ struct Thumb: ParsableCommand {
 
             --size: N (longest side N), WxH (fit inside the box), Wx or xH (one side), with one modifier: > only shrink (the default: never enlarge), < only enlarge, ! exactly that size ignoring aspect (a missing side keeps the image's own). Quote it in the shell: --size '256x256!'. --crop fills the box instead and cuts the overflow evenly; --crop-at X,Y (pixels or percent) keeps the part around that point of the upright image, placed as `crop` places its square.
 
-            Outputs go to --out (default ./thumbs, created if missing) named by --name: %s input stem, %e input extension, %d input folder relative to the folder argument it was found in (for a file named directly or listed: its folder as written), %i running index from 1, %% a percent sign; default %s.thumb.png, and %d/%s.thumb.png with --recursive (the tree mirrored, so equal names in two folders never collide). The name's extension picks the format: \(FormatNames.outputsWithExtensions); --format for a name without one (and the default name's extension). JPEG, WebP, HEIC and AVIF are lossy at --quality (default 85; 100 stays lossy), WebP, HEIC and AVIF lossless with --lossless. JPEG has no alpha: transparent pixels are composited over --background (default white) in premultiplied arithmetic, as ImageMagick's -flatten and browsers do; the formats that keep alpha ignore --background. Two inputs with one output name, or an output that is an input, stop the batch before anything is done (exit 2). --skip-existing leaves outputs that are newer than their input.
+            Outputs go to --out (default ./thumbs, created if missing) named by --name: %s input stem, %e input extension, %d input folder relative to the folder argument it was found in (for a file named directly or listed: its folder as written), %i running index from 1, %% a percent sign; default %s.thumb.png, and %d/%s.thumb.png with --recursive (the tree mirrored, so equal names in two folders never collide). The name's extension picks the format: \(FormatNames.outputsWithExtensions); --format for a name without one (and the default name's extension). JPEG, WebP, HEIC and AVIF are lossy at --quality (default \(EncodeSettings.defaultQuality); 100 stays lossy), WebP, HEIC and AVIF lossless with --lossless. JPEG has no alpha: transparent pixels are composited over --background (default white) in premultiplied arithmetic, as ImageMagick's -flatten and browsers do; the formats that keep alpha ignore --background. Two inputs with one output name, or an output that is an input, stop the batch before anything is done (exit 2). --skip-existing leaves outputs that are newer than their input.
 
             Each input is decoded straight into the reducer: JPEGs at the smallest DCT scale (1/2, 1/4, 1/8) still at least the thumbnail, PNG rows streamed, then a Lanczos-3 reduction (area-correct at any factor), EXIF orientation applied.
 
@@ -95,14 +95,7 @@ struct Thumb: ParsableCommand {
         name: .shortAndLong, help: ArgumentHelp("Parallel jobs (default: the number of processors).", valueName: "n"))
     var jobs: Int?
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp("JPEG, WebP, HEIC and AVIF quality 1-100 (100 stays lossy: see --lossless).", valueName: "q")
-    )
-    var quality: Int = 85
-
-    @Flag(name: .long, help: "Write WebP, HEIC and AVIF outputs lossless (whatever --quality says).")
-    var lossless = false
+    @OptionGroup var encoder: EncoderFlags<ThumbEncoderHelp>
 
     @Flag(
         name: .long,
@@ -193,17 +186,16 @@ struct Thumb: ParsableCommand {
         }
         if let jobs { try Check.integer(jobs, "--jobs", in: 1...1024) }
         if let maxFailures { try Check.integer(maxFailures, "--max-failures", in: 1...Int(Int32.max)) }
-        if !(1...100).contains(quality) { throw ValidationError("--quality must be 1-100, got \(quality)") }
         if quiet && progress { throw ValidationError("--quiet and --progress contradict each other; give one") }
         if resume && journal == nil { throw ValidationError("--resume reads the journal; give --journal FILE as well") }
         if journal?.isEmpty == true { throw ValidationError("--journal needs a file name") }
     }
 
     func run() throws {
-        var output = OutputChoice(quality: quality, lossless: lossless, png: encode.png)
-        output.background = background.color.overWhite
         var settings = ThumbnailSettings(
-            size: size, decode: encode.reading(decode), output: output, skipExisting: skipExisting)
+            size: size, decode: encode.reading(decode),
+            encode: encoder.settings(png: encode.png, background: background.color.overWhite),
+            skipExisting: skipExisting)
         settings.crop(centre: crop, at: cropAt?.touch)
         settings.colorPolicy = encode.colorPolicy
         settings.metadata = meta.policy
