@@ -131,7 +131,7 @@ public struct OutputFormat: Hashable, Sendable, CustomStringConvertible {
     public static func chosen(
         forPath path: String, requested: OutputFormat? = nil
     ) -> Result<OutputFormat, OutputFormatProblem> {
-        if path == "-" { return .success(requested ?? renderedFormat) }
+        if StandardStream.isNamed(path) { return .success(requested ?? renderedFormat) }
         let ext = FileSystem.fileExtension(path)
         if let named = OutputFormat(forExtension: ext) {
             if let requested, requested != named {

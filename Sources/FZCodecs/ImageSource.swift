@@ -16,10 +16,10 @@ public final class ImageSource {
     /// cannot seek back after sniffing).
     /// - Throws: `DecodeError` for a missing, unreadable, directory or empty input.
     public convenience init(path: String, stdinLimit: Int = 1 << 30) throws(DecodeError) {
-        let name = path == "-" ? "<stdin>" : path
+        let name = StandardStream.inputName(path)
         let file: CFile
         var identity: FileIdentity?
-        if path == "-" {
+        if StandardStream.isNamed(path) {
             identity = FileIdentity.ofDescriptor(0)
             switch CFile.slurpStandardInput(limit: stdinLimit) {
             case .success(let f): file = f

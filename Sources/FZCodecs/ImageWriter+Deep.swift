@@ -25,6 +25,6 @@ extension ImageWriter {
             out.discard()
             throw error
         }
-        return path == "-" ? nil : FileSystem.size(of: path)
+        return StandardStream.isNamed(path) ? nil : FileSystem.size(of: path)
     }
 }

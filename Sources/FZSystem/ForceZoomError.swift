@@ -27,7 +27,7 @@ public struct ToolFailure: ForceZoomError, Equatable, Sendable {
     /// An error about one input, prefixed with its name (`<stdin>` for `-`): geometry
     /// errors know no file.
     public init(path: String, _ error: some CustomStringConvertible) {
-        self.init("\(path == "-" ? "<stdin>" : path): \(error)")
+        self.init("\(StandardStream.inputName(path)): \(error)")
     }
 
     public var description: String { message }

@@ -139,11 +139,11 @@ public struct InputWalker: Sendable {
     /// - Returns: the non-empty entries (a line's trailing carriage return dropped).
     /// - Throws: `ThumbnailError.cannotReadList`.
     public static func readList(_ path: String, nulSeparated: Bool) throws(ThumbnailError) -> [String] {
-        let name = path == "-" ? "<stdin>" : path
+        let name = StandardStream.inputName(path)
         let file: CFile
         // Standard input is streamed like a file, so the limits below hold as it arrives
         // (`yes | forcezoom thumb --from -` stops at the first over-long entry).
-        let opened = path == "-" ? CFile.standardInput() : CFile.open(readingFrom: path)
+        let opened = StandardStream.isNamed(path) ? CFile.standardInput() : CFile.open(readingFrom: path)
         switch opened {
         case .success(let f): file = f
         case .failure(let e): throw .cannotReadList(path: name, reason: e.description)

@@ -102,54 +102,8 @@ public struct Thumbnailer: Sendable {
             return .skipped
         }
         do throws(ThumbnailError) {
-            let reader: ImageReader
-            // The image's share of the processors (1 in a batch that keeps every one busy).
-            var options = decode
-            options.threads = min(options.threads, encodeThreads)
-            do { reader = try ImageReader(path: input, options: options) } catch { throw .decode(error) }
-            let upright = reader.header.uprightSize
-            result.sourceSize = upright
-            let geometry: ThumbnailGeometry
-            do { geometry = try ThumbnailGeometry(source: upright, size: size, crop: crop) } catch {
-                throw .geometry(path: reader.path, error)
-            }
-            // An enlargement (<, !) is held whole: keep it under the decode pixel limit too.
-            do { try decode.budget.check("the thumbnail (--size \(size))", size: geometry.output) } catch {
-                throw .thumbnailTooLarge(path: reader.path, error)
-            }
-            var image = Image(width: 0, height: 0, format: .rgb)
-            var failure: DecodeError?
-            func read() {
-                do throws(DecodeError) {
-                    if geometry.isIdentity {
-                        (image, result.denominator) = (try reader.readImage(), 1)
-                    } else if useEmbeddedThumbnail, let embedded = try embeddedThumbnail(reader, geometry) {
-                        image = embedded
-                        result.embeddedThumbnail = true
-                    } else {
-                        (image, result.denominator) = try reader.readResampled(
-                            to: geometry.output, window: geometry.window, filter: filter,
-                            headroom: Self.headroom, boxShrink: true,
-                            threads: encodeThreads)
-                    }
-                } catch { failure = error }
-            }
-            // lcms2 builds the sRGB transform (several ms: tone curves tabulated) on another
-            // thread while the image decodes; it lands in the transform cache, where the
-            // conversion below finds it. In a batch (one thread per image) it is built once.
-            let color = reader.header.color
-            let format = reader.header.pixelFormat
-            var overlapped = false
-            if let intent = colorPolicy.convertsToSRGB, encodeThreads > 1, color.icc != nil {
-                let warm: @Sendable () -> Void = {
-                    _ = try? SRGBConverter(
-                        color: color, format: format, intent: intent, blackPointCompensation: intent != .absolute,
-                        path: "")
-                }
-                overlapped = Threads.alongside(warm) { read() }
-            }
-            if !overlapped { read() }
-            if let failure { throw .decode(failure) }
+            let (reader, geometry) = try open(input, into: &result)
+            var image = try decodePixels(reader, geometry, into: &result)
             result.warnings = reader.warnings
             do throws(ColorError) {
                 let warning = try colorPolicy.convert(
@@ -161,11 +115,10 @@ public struct Thumbnailer: Sendable {
             let (kept, left) = reader.carriedMetadata(metadata, for: job.format)
             result.warnings += left
             if shouldStop() { throw .interrupted(path: input) }
-            let encoding = job.format.encoding(encode)
             do {
                 result.bytes = try ImageWriter.write(
                     image, to: outputFolder == nil ? job.output : job.name, in: outputFolder.map { ($0, job.output) },
-                    encoding: encoding, protecting: [input],
+                    encoding: job.format.encoding(encode), protecting: [input],
                     threads: encodeThreads,
                     color: carried.color, metadata: kept)
             } catch {
@@ -178,5 +131,72 @@ public struct Thumbnailer: Sendable {
             return .failed(error)
         }
         return .made
+    }
+
+    /// The input's reader and the thumbnail's geometry, its output checked against the budget.
+    private func open(_ input: String, into result: inout ThumbnailResult) throws(ThumbnailError) -> (
+        ImageReader, ThumbnailGeometry
+    ) {
+        let reader: ImageReader
+        // The image's share of the processors (1 in a batch that keeps every one busy).
+        var options = decode
+        options.threads = min(options.threads, encodeThreads)
+        do { reader = try ImageReader(path: input, options: options) } catch { throw .decode(error) }
+        let upright = reader.header.uprightSize
+        result.sourceSize = upright
+        let geometry: ThumbnailGeometry
+        do { geometry = try ThumbnailGeometry(source: upright, size: size, crop: crop) } catch {
+            throw .geometry(path: reader.path, error)
+        }
+        // An enlargement (<, !) is held whole: keep it under the decode pixel limit too.
+        do { try decode.budget.check("the thumbnail (--size \(size))", size: geometry.output) } catch {
+            throw .thumbnailTooLarge(path: reader.path, error)
+        }
+        return (reader, geometry)
+    }
+
+    /// The thumbnail's pixels: the whole image, the embedded thumbnail when it is large
+    /// enough, or a reduced decode.
+    private func decodePixels(_ reader: ImageReader, _ geometry: ThumbnailGeometry, into result: inout ThumbnailResult)
+        throws(ThumbnailError) -> Image
+    {
+        var image = Image(width: 0, height: 0, format: .rgb)
+        var failure: DecodeError?
+        var denominator = result.denominator
+        var embeddedUsed = false
+        func read() {
+            do throws(DecodeError) {
+                if geometry.isIdentity {
+                    (image, denominator) = (try reader.readImage(), 1)
+                } else if useEmbeddedThumbnail, let embedded = try embeddedThumbnail(reader, geometry) {
+                    image = embedded
+                    embeddedUsed = true
+                } else {
+                    (image, denominator) = try reader.readResampled(
+                        to: geometry.output, window: geometry.window, filter: filter,
+                        headroom: Self.headroom, boxShrink: true,
+                        threads: encodeThreads)
+                }
+            } catch { failure = error }
+        }
+        // lcms2 builds the sRGB transform (several ms: tone curves tabulated) on another
+        // thread while the image decodes; it lands in the transform cache, where the
+        // conversion finds it. In a batch (one thread per image) it is built once.
+        let color = reader.header.color
+        let format = reader.header.pixelFormat
+        var overlapped = false
+        if let intent = colorPolicy.convertsToSRGB, encodeThreads > 1, color.icc != nil {
+            let warm: @Sendable () -> Void = {
+                _ = try? SRGBConverter(
+                    color: color, format: format, intent: intent, blackPointCompensation: intent != .absolute,
+                    path: "")
+            }
+            overlapped = Threads.alongside(warm) { read() }
+        }
+        if !overlapped { read() }
+        result.denominator = denominator
+        if embeddedUsed { result.embeddedThumbnail = true }
+        if let failure { throw .decode(failure) }
+        return image
     }
 }

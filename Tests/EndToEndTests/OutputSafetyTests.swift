@@ -213,4 +213,29 @@ struct OutputSafetyTests {
             CLI.bytes(FileSystem.join(work, "2.png")) == before, "%d pattern: the second output overwrote its input")
         _ = CLI.shell("rm -rf \(CLI.quote(work))")
     }
+
+    /// A series of outputs whose second name is the file standard input comes from: the
+    /// run stops before the first output is written (issue 34: `p-1.png` used to be written
+    /// and only then `p-2.png` refused), for crop's points and animate's frames alike.
+    @Test func aSeriesReachingStandardInputStopsBeforeTheFirstOutput() throws {
+        let work = CLI.scratch()
+        defer { _ = CLI.shell("rm -rf \(CLI.quote(work))") }
+        #expect(CLI.run(["fixture", "coords", "--size", "64x48", "-o", "p-2.png"], in: work).status == 0)
+        let source = FileSystem.join(work, "p-2.png")
+        let before = CLI.bytes(source)
+        for args in [
+            ["crop", "-", "--at", "10,10", "--at", "20,20", "-o", "p-%d.png"],
+            [
+                "animate", "-", "--screen", "40x40", "--from", "0,0,10,10", "--to", "fullscreen", "--frames", "3",
+                "-o", "p-%d.png",
+            ],
+        ] {
+            let r = CLI.run(args, in: work, stdin: source)
+            #expect(r.status == 1, "\(args[0]): \(r.stderr)")
+            #expect(r.stderr.contains("p-2.png: output is the input file"), "\(args[0]): \(r.stderr)")
+            let left = try FileSystem.list(work)
+            #expect(left.sorted() == ["p-2.png"], "\(args[0]) left \(left)")
+            #expect(CLI.bytes(source) == before, "\(args[0]): standard input's file changed")
+        }
+    }
 }

@@ -49,7 +49,7 @@ public struct AnimationJob {
 
     /// A reader of the input (standard input's bytes when they were read).
     public func openReader() throws(DecodeError) -> ImageReader {
-        if let stdin { return try ImageReader(bytes: stdin, name: "<stdin>", options: settings.decode) }
+        if let stdin { return try ImageReader(bytes: stdin, name: StandardStream.inputLabel, options: settings.decode) }
         return try ImageReader(path: input, options: settings.decode)
     }
 

@@ -150,7 +150,7 @@ extension FileSystem {
     /// - Throws: `Errno` when it cannot be read, EFBIG when it is larger than `limit`.
     public static func readBytes(_ path: String, limit: Int) throws(Errno) -> [UInt8] {
         let file: CFile
-        if path == "-" {
+        if StandardStream.isNamed(path) {
             switch CFile.slurpStandardInput(limit: limit) {
             case .success(let f): file = f
             case .failure(let e): throw e

@@ -10,7 +10,7 @@ extension OutputFile {
     package static func identities(_ paths: [String]) -> Set<FileIdentity> {
         var ids = Set<FileIdentity>()
         for p in paths {
-            if p == "-" {
+            if StandardStream.isNamed(p) {
                 if let id = FileIdentity.ofDescriptor(0) { ids.insert(id) }
             } else if let id = FileSystem.identity(of: p) {
                 ids.insert(id)

@@ -42,7 +42,7 @@ public enum OutputError: ForceZoomError, Equatable, Sendable, CustomStringConver
 
     public var reason: String {
         switch self {
-        case .wouldOverwriteInput(let p) where p == "-":
+        case .wouldOverwriteInput(let p) where StandardStream.isNamed(p):
             return
                 "standard output is a file forcezoom reads; it never writes into an input (redirect standard output elsewhere)"
         case .wouldOverwriteInput:
@@ -58,7 +58,9 @@ public enum OutputError: ForceZoomError, Equatable, Sendable, CustomStringConver
         }
     }
 
-    public var description: String { "\(path == "-" ? "<stdout>" : Echo.line(path)): \(reason)" }
+    public var description: String {
+        "\(StandardStream.isNamed(path) ? StandardStream.outputLabel : Echo.line(path)): \(reason)"
+    }
 }
 
 /// An output written to a temporary file beside its target and renamed into place on
@@ -96,7 +98,7 @@ public final class OutputFile {
     ///   file, or the folder is not writable.
     public convenience init(path: String, protecting inputs: [String] = []) throws(OutputError) {
         let protected = Self.identities(inputs)
-        if path == "-" {
+        if StandardStream.isNamed(path) {
             try self.init(stream: CFile.standardOutput(), path: path, protected: protected)
             return
         }
@@ -153,7 +155,9 @@ public final class OutputFile {
     }
 
     private init(stream: CFile, path: String, protected: Set<FileIdentity>) throws(OutputError) {
-        if let out = ReadFiles.standardOutput, path == "-", protected.contains(out) || ReadFiles.contains(out) {
+        if let out = ReadFiles.standardOutput, StandardStream.isNamed(path),
+            protected.contains(out) || ReadFiles.contains(out)
+        {
             throw .wouldOverwriteInput(path: "-")
         }
         self.path = path

@@ -66,7 +66,7 @@ public enum ReadFiles {
     /// writes to (so no record printed before the file is read lands in it).
     public static func checkNotStandardOutput(_ paths: [String]) throws(ReadFilesError) {
         guard let out = standardOutput else { return }
-        for path in paths where path != "-" {
+        for path in paths where !StandardStream.isNamed(path) {
             if FileSystem.identity(of: path) == out { throw .namedIsStandardOutput(path: path) }
         }
         if FileIdentity.ofDescriptor(0) == out { throw .namedIsStandardOutput(path: "-") }

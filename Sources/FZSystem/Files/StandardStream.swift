@@ -8,13 +8,18 @@ public enum StandardStream {
     public static let inputLabel = "<stdin>"
     /// Standard output in messages.
     public static let outputLabel = "<stdout>"
+    /// The stem of outputs named after standard input (`stdin.crop.png`).
+    public static let inputStem = "stdin"
 
     /// Whether `path` names standard input or output rather than a file.
     public static func isNamed(_ path: String) -> Bool { path == argument }
+
+    /// Whether an optional name (an option not given is no stream) names standard output.
+    public static func isNamed(_ path: String?) -> Bool { path == argument }
 
     /// An input as messages name it: `<stdin>` for standard input, else the path.
     public static func inputName(_ path: String) -> String { isNamed(path) ? inputLabel : path }
 
     /// The stem of the outputs named after an input (`photo` for photo.jpg, `stdin` for -).
-    public static func stem(of input: String) -> String { isNamed(input) ? "stdin" : FileSystem.stem(input) }
+    public static func stem(of input: String) -> String { isNamed(input) ? inputStem : FileSystem.stem(input) }
 }

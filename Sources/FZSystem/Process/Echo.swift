@@ -26,7 +26,7 @@ public enum Echo {
     }
 
     /// A path for a message: `<stdin>` for "-", escaped as `line`.
-    public static func path(_ p: String) -> String { p == "-" ? "<stdin>" : line(p) }
+    public static func path(_ p: String) -> String { StandardStream.isNamed(p) ? StandardStream.inputLabel : line(p) }
 
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)

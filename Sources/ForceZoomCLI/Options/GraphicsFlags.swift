@@ -65,7 +65,9 @@ struct ShowFlags: ParsableArguments {
     /// a flag under which the command has no picture to show (--geometry-only, --lossless).
     func check(output: String?, without flag: String? = nil) throws {
         guard show else { return }
-        if output == "-" { throw ValidationError("--show prints to standard output; -o - cannot share it") }
+        if StandardStream.isNamed(output) {
+            throw ValidationError("--show prints to standard output; -o - cannot share it")
+        }
         if let flag { throw ValidationError("--show cannot be combined with \(flag), which renders no picture") }
     }
 

@@ -21,7 +21,9 @@ struct OutputOptions: ParsableArguments {
 
     func validate() throws {
         try Outputs.checkNotEmpty(output, "-o")
-        if output == "-" && json { throw ValidationError("-o - writes the image to stdout; --json cannot share it") }
+        if StandardStream.isNamed(output) && json {
+            throw ValidationError("-o - writes the image to stdout; --json cannot share it")
+        }
         try formats.check(output)
     }
 

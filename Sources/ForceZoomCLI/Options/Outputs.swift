@@ -23,25 +23,12 @@ enum Outputs {
     /// Two outputs of one command on the same path: a usage error, found before any work.
     static func checkDistinct(_ outputs: [(option: String, path: String)]) throws {
         var seen: [String: String] = [:]
-        for (option, path) in outputs where path != "-" {
+        for (option, path) in outputs where !StandardStream.isNamed(path) {
             if let first = seen[path] {
                 throw ValidationError(
                     "\(first) and \(option) both write '\(Echo.value(path))'; give each output its own path")
             }
             seen[path] = option
-        }
-    }
-
-    /// An output that is one of the inputs (by file identity, so links and `./a.png` count):
-    /// found before the first output is written.
-    static func checkNotInputs(_ paths: [String], inputs: [String]) throws {
-        let existing = inputs.filter { $0 != "-" }
-        for path in paths where path != "-" {
-            for input in existing where FileSystem.sameFile(input, path) {
-                throw ToolFailure(
-                    "\(Echo.value(path)): output is the input file; forcezoom never overwrites an input (choose another -o)"
-                )
-            }
         }
     }
 }

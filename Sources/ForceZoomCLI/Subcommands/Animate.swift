@@ -208,6 +208,15 @@ struct Animate: ParsableCommand {
         try Fit.checkScale(scale, screen: screen)
         let s = screenPixels
         try Check.budget { () throws(BudgetError) in try Budget().check("--screen", size: s) }
+        try validateMotion()
+        try validateTiming()
+        try validatePinsAndOverlay()
+        try validateOutputs()
+        try validateBudget(screen: s)
+    }
+
+    /// --bounce against the zoom's options, --from, --to and the turn's options.
+    private func validateMotion() throws {
         if bounce {
             let meaningless: [(String, Bool)] = [
                 ("--from", from != nil), ("--to", to != nil), ("--orientation", orientation != nil),
@@ -241,6 +250,10 @@ struct Animate: ParsableCommand {
                 )
             }
         }
+    }
+
+    /// Durations, frame counts and the rate.
+    private func validateTiming() throws {
         if duration != nil && zoomDuration != nil {
             throw ValidationError("--duration is --zoom-duration for the transition; give one")
         }
@@ -256,6 +269,10 @@ struct Animate: ParsableCommand {
             throw ValidationError("--fps must be more than 0 and at most 1000, got \(Echo.number(fps))")
         }
         if frameBound > 10_001 { throw ValidationError("that is \(frameBound) frames; at most 10000") }
+    }
+
+    /// --pin-scale-range, --initial-zoom and the overlay's options.
+    private func validatePinsAndOverlay() throws {
         if let p = pinScaleRange {
             let v = p.values
             if v.count != 2 || !(v[0] >= 1e-6) || !(v[1] >= v[0]) || !(v[1] <= 1e6) {
@@ -276,6 +293,10 @@ struct Animate: ParsableCommand {
             throw ValidationError(
                 "--overlay-at takes X,Y in whole screen pixels within ±1000000, got '\(Echo.value(overlayAt.text))'")
         }
+    }
+
+    /// Something to write, and every output's name.
+    private func validateOutputs() throws {
         if output == nil && apng == nil && contactSheet == nil && !json && !show.show {
             throw ValidationError(
                 "say what to write: -o 'frames/%03d.png', --apng FILE, --contact-sheet FILE or --json")
@@ -284,7 +305,7 @@ struct Animate: ParsableCommand {
         try Outputs.checkNotEmpty(apng, "--apng")
         try Outputs.checkNotEmpty(contactSheet, "--contact-sheet")
         if let output { _ = try Outputs.pattern(output, "-o", needsCounter: true, example: "'frames/%03d.png'") }
-        if output == "-" || apng == "-" || contactSheet == "-" {
+        if StandardStream.isNamed(output) || StandardStream.isNamed(apng) || StandardStream.isNamed(contactSheet) {
             throw ValidationError("animate writes files; - (stdout) is not an output here")
         }
         try formats.check(output)
@@ -295,6 +316,10 @@ struct Animate: ParsableCommand {
         try Outputs.checkDistinct(
             [("--apng", apng), ("--contact-sheet", contactSheet), ("--overlay", overlay), ("the input", input)]
                 .compactMap { o, p in p.map { (o, $0) } })
+    }
+
+    /// What the frames cost, against the budget, before any work.
+    private func validateBudget(screen s: PixelSize) throws {
         // What the frames cost: the frames in flight (each thread renders one, one more
         // waits to be written), the contact sheet, and the pixels drawn in all (four times
         // --max-pixels: a 120 fps fullscreen animation of an iPad Pro is 0.3 G pixels).

@@ -63,7 +63,9 @@ struct Compare: ParsableCommand {
     var diff: String?
 
     func validate() throws {
-        if first == "-" && second == "-" { throw ValidationError("standard input (-) can be read once") }
+        if StandardStream.isNamed(first) && StandardStream.isNamed(second) {
+            throw ValidationError("standard input (-) can be read once")
+        }
         if icc == .strip { throw ValidationError("--icc takes keep or srgb here (strip writes nothing to compare)") }
         if let threshold {
             let range: ClosedRange<Double> =
@@ -75,7 +77,9 @@ struct Compare: ParsableCommand {
             try Check.number(threshold, "--threshold", in: range, unit: " for --metric \(metric.rawValue)")
         }
         try Outputs.checkNotEmpty(diff, "--diff")
-        if diff == "-" { throw ValidationError("--diff needs a file name (standard output carries the measures)") }
+        if StandardStream.isNamed(diff) {
+            throw ValidationError("--diff needs a file name (standard output carries the measures)")
+        }
         if let diff, case .failure(let problem) = OutputFormat.chosen(forPath: diff) {
             throw ValidationError("--diff \(problem)")
         }

@@ -44,7 +44,7 @@ extension Crop {
         if sample.depth == .sixteen {
             throw ValidationError("--lossless writes the JPEG's own 8-bit blocks; --depth 16 does not apply")
         }
-        if let output, output != "-", !geometryOnly {
+        if let output, !StandardStream.isNamed(output), !geometryOnly {
             let ext = FileSystem.fileExtension(output).lowercased()
             if ext != "jpg" && ext != "jpeg" {
                 throw ValidationError(

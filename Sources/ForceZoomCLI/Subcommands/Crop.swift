@@ -152,12 +152,14 @@ struct Crop: ParsableCommand {
         }
         if !geometryOnly { try PeekSide(size: size, screen: screen).check(decode.budget) }
         try Outputs.checkNotEmpty(output, "-o")
-        if let output, output != "-", !geometryOnly {
+        if let output, !StandardStream.isNamed(output), !geometryOnly {
             _ = try Outputs.pattern(output, "-o", needsCounter: at.count > 1, example: "peek-%d.png")
         }
-        if output == "-" && json { throw ValidationError("-o - writes the image to stdout; --json cannot share it") }
+        if StandardStream.isNamed(output) && json {
+            throw ValidationError("-o - writes the image to stdout; --json cannot share it")
+        }
         if !geometryOnly { try formats.check(output) }
-        if output == "-" && at.count > 1 { throw ValidationError("-o - takes one --at") }
+        if StandardStream.isNamed(output) && at.count > 1 { throw ValidationError("-o - takes one --at") }
         try validateLossless()
         try show.check(output: output, without: geometryOnly ? "--geometry-only" : lossless ? "--lossless" : nil)
     }

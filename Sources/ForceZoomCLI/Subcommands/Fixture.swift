@@ -191,6 +191,13 @@ struct Fixture: ParsableCommand {
         if let output, case .failure(let problem) = OutputFormat.chosen(forPath: output, requested: format) {
             throw ValidationError(problem.description)
         }
+        try validatePNG()
+        try validateOtherFormats()
+        try validateJPEG()
+    }
+
+    /// --step and PNG's bit depths for the colour type.
+    private func validatePNG() throws {
         if let step { try Check.integer(step, "--step", in: 1...Budget.maxSide) }
         let depths: [Int] =
             switch pngColor {
@@ -203,6 +210,10 @@ struct Fixture: ParsableCommand {
                 "--depth \(depth) is not a PNG bit depth for \(pngColor.map { "--color \($0.rawValue)" } ?? "rgb"); use \(depths.map(String.init).joined(separator: ", "))"
             )
         }
+    }
+
+    /// HEIC/AVIF, WebP and --lossless: what each format takes.
+    private func validateOtherFormats() throws {
         if ![0, 90, 180, 270].contains(heifRotate) { throw ValidationError("--heif-rotate must be 0, 90, 180 or 270") }
         if embedICC != nil && (heifKind != nil || isWebP) {
             throw ValidationError("--embed-icc is a PNG and JPEG option")
@@ -233,6 +244,10 @@ struct Fixture: ParsableCommand {
                 "--color takes a PNG colour type (gray, gray-alpha, rgb, rgba, palette) or, for solid, a colour; got '\(color)'"
             )
         }
+    }
+
+    /// JPEG's options, and the output.
+    private func validateJPEG() throws {
         if let e = exifOrientation, !(1...8).contains(e) { throw ValidationError("--exif-orientation must be 1-8") }
         if ![444, 422, 420, 440, 411].contains(subsampling) {
             throw ValidationError("--subsampling must be 444, 422, 420, 440 or 411")
@@ -251,7 +266,9 @@ struct Fixture: ParsableCommand {
                 "--progressive, --grayscale, --cmyk, --ycck, --arithmetic, --rgb-coded and --restart are JPEG options; the output is PNG"
             )
         }
-        if output == "-" && json { throw ValidationError("-o - writes the image to stdout; --json cannot share it") }
+        if StandardStream.isNamed(output) && json {
+            throw ValidationError("-o - writes the image to stdout; --json cannot share it")
+        }
     }
 
     /// How the pattern is encoded, from the format and encoding options.

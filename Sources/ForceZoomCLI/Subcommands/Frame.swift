@@ -76,7 +76,9 @@ struct Frame: ParsableCommand {
                     size: PixelSize(width: view.width + 16 + side, height: max(view.height, side)))
             }
         }
-        if input == "-" { throw ValidationError("frame reads its input twice (view and peek); give a file, not -") }
+        if StandardStream.isNamed(input) {
+            throw ValidationError("frame reads its input twice (view and peek); give a file, not -")
+        }
     }
 
     var side: Int { PeekSide(size: size, screen: screen).side }

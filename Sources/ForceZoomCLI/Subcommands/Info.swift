@@ -24,7 +24,9 @@ struct Info: ParsableCommand {
 
     func validate() throws {
         if files.isEmpty { throw ValidationError("name at least one file") }
-        if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input (-) can be read once") }
+        if files.filter(StandardStream.isNamed).count > 1 {
+            throw ValidationError("standard input (-) can be read once")
+        }
     }
 
     func run() throws {

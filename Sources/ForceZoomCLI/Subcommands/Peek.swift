@@ -33,7 +33,9 @@ struct Peek: ParsableCommand {
     @OptionGroup var encode: EncodeFlags
 
     func validate() throws {
-        if input == "-" { throw ValidationError("peek reads its keys from standard input; name the image file") }
+        if StandardStream.isNamed(input) {
+            throw ValidationError("peek reads its keys from standard input; name the image file")
+        }
         try at?.check("--at")
         try Outputs.checkNotEmpty(output, "-o")
         if let output { _ = try Outputs.pattern(output, "-o", needsCounter: true, example: "peek-%d.png") }

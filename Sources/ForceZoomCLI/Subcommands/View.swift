@@ -32,7 +32,9 @@ struct View: ParsableCommand {
 
     func validate() throws {
         if files.isEmpty { throw ValidationError("name at least one file") }
-        if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input (-) can be read once") }
+        if files.filter(StandardStream.isNamed).count > 1 {
+            throw ValidationError("standard input (-) can be read once")
+        }
         try graphics.checkTerminal("view")
     }
 
