@@ -115,15 +115,11 @@ public struct OutputFormat: Hashable, Sendable, CustomStringConvertible {
     /// The first encoder that writes files a reader sniffs as `format` (HEIC for HEIF).
     public static func writing(_ format: ImageFormat) -> OutputFormat? { all.first { $0.format == format } }
 
-    /// What a rendering command (crop, fit, frame, transform, animate) writes to `path`:
-    /// the format its extension names, PNG for standard output ("-"). Commands check the
-    /// name first (`chosen(forPath:requested:)`), so an unknown extension never gets here.
-    public static func rendered(toPath path: String) -> OutputFormat { OutputFormat(forPath: path) ?? renderedFormat }
-
     /// What standard output gets without `--format`.
     public static var renderedFormat: OutputFormat { png }
 
-    /// The format an output named `path` is written in: `requested` (`--format`) when given,
+    /// The one place an output's name becomes a format (`OutputChoice` and the checks of every
+    /// command use it): `requested` (`--format`) when given,
     /// else the one its extension names; standard output ("-") and a name without an
     /// extension (`/dev/stdout`, a FIFO) are PNG unless `requested`. Fails (with a message
     /// naming what the user typed and the formats there are) for an extension no encoder
@@ -166,10 +162,6 @@ extension OutputFormat {
         guard let found = Self.all.first(where: { $0.extensions.contains(ext) }) else { return nil }
         self = found
     }
-
-    /// The encoder that claims the extension of `path`, if any: the one place an output's
-    /// name is turned into a format.
-    public init?(forPath path: String) { self.init(forExtension: FileSystem.fileExtension(path)) }
 
     /// The encoder a `--format` value names: a name ("jpeg", "HEIC") or an extension ("jpg").
     public init?(named name: String) {

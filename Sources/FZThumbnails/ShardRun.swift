@@ -54,12 +54,6 @@ public struct ShardRun: Sendable {
         shard.count == 1 ? jobs : jobs.filter { shard.contains($0.input) }
     }
 
-    /// The folders `jobs`' outputs go in, relative to the output folder, each once.
-    public static func folders(of jobs: [ThumbnailPlan.Job]) -> [String] {
-        var seen = Set<String>()
-        return jobs.map { FileSystem.directory(of: $0.name) }.filter { seen.insert($0).inserted }
-    }
-
     /// Whether `--resume` skips this job: its last record says ok and its output still has
     /// that size and SHA-256 (reads the output; call it on a worker).
     public func isDone(_ job: ThumbnailPlan.Job) -> Bool {

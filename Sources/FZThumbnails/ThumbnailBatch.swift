@@ -136,11 +136,7 @@ final class BatchGate: @unchecked Sendable {
 
     /// Counts a finished job; a full disk or the last allowed failure stops the batch.
     func record(_ outcome: ThumbnailResult.Outcome) {
-        guard case .failed(let error) = outcome else { return }
-        switch error {
-        case .interrupted, .notDone: return
-        default: break
-        }
+        guard case .failed(let error) = outcome, !error.isStop else { return }
         monitor.locked {
             failures += 1
             guard reason == nil else { return }

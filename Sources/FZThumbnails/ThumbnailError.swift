@@ -93,6 +93,16 @@ public enum ThumbnailError: ForceZoomError, Equatable, Sendable, CustomStringCon
 }
 
 extension ThumbnailError {
+    /// A job the batch did not do because it stopped (Ctrl-C, a full disk, --max-failures):
+    /// no failure of its input. The summary says it once; it is neither reported per input
+    /// nor counted towards --max-failures.
+    public var isStop: Bool {
+        switch self {
+        case .interrupted, .notDone: true
+        default: false
+        }
+    }
+
     /// A batch whose plan is wrong (a size, a pattern, two inputs on one output) is bad
     /// usage, found before any work: exit 2. An input or output that fails: exit 1.
     public var exitCode: Int32 {

@@ -86,7 +86,10 @@ public struct ThumbnailPlan: Hashable, Sendable {
 
     /// The folders the outputs go in, relative to the output folder, each once, in order of first use (to create them
     /// before the batch starts).
-    public var folders: [String] {
+    public var folders: [String] { Self.folders(of: jobs) }
+
+    /// The folders some of the jobs' outputs go in (a shard's), each once, in order of first use.
+    public static func folders(of jobs: [Job]) -> [String] {
         var seen = Set<String>()
         return jobs.map { FileSystem.directory(of: $0.name) }.filter { seen.insert($0).inserted }
     }

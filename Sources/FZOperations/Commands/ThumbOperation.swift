@@ -89,11 +89,7 @@ public struct ThumbOperation {
     /// An input's warnings and error, on lines of their own; "interrupted" and "not done"
     /// are left to the summary, which says them once.
     private func reportResult(_ result: ThumbnailResult, line: inout ProgressLine, _ report: Report) {
-        var reported: ThumbnailError? = result.error
-        switch reported {
-        case .interrupted?, .notDone?: reported = nil
-        default: break
-        }
+        let reported = result.error.flatMap { $0.isStop ? nil : $0 }
         guard reported != nil || !result.warnings.isEmpty else { return }
         line.report {
             for w in result.warnings { report.warnings.say("\(result.input): \(w)") }
@@ -128,7 +124,7 @@ public struct ThumbOperation {
     private func makeThumbnailer(_ jobs: [ThumbnailPlan.Job]) throws -> Thumbnailer {
         let outputFolder = try OutputFolder.make(out)
         try outputFolder.checkWritable()
-        for folder in ShardRun.folders(of: jobs) { _ = try? outputFolder.subfolder(folder, create: true) }
+        for folder in ThumbnailPlan.folders(of: jobs) { _ = try? outputFolder.subfolder(folder, create: true) }
         var made = thumbnailer.thumbnailer
         made.outputFolder = outputFolder
         return made
