@@ -1,5 +1,6 @@
 import FZCodecs
 import FZImage
+import FZRender
 import Geometry
 
 /// libFuzzer's entry point: one input is one file's bytes, taken through everything
