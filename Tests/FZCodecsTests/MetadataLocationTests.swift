@@ -137,4 +137,16 @@ struct MetadataLocationTests {
         let out = try EXIFBlock(parsing: block.rewritten(size: Self.size, upright: true, location: false))
         #expect(!out.hasLocation && out.ifd0.contains { $0.tag == 0x010F })
     }
+
+    /// A MakerNote may hold location no one but its vendor reads: out with --no-location,
+    /// kept otherwise, and not counted as location by `info`.
+    @Test func makerNoteGoesWithTheLocation() throws {
+        let note = E(0x927C, 7, 12, .bytes(Array("Nikon\0\u{2}\u{10}\0\0II".utf8)))
+        let block = try EXIFBlock(parsing: Self.tiff(exif: [note]))
+        #expect(!block.hasLocation && block.exif.contains { $0.tag == 0x927C })
+        let gone = try EXIFBlock(parsing: block.rewritten(size: Self.size, upright: true, location: false))
+        #expect(!gone.exif.contains { $0.tag == 0x927C } && gone.exif.contains { $0.tag == 0x9003 })
+        let kept = try EXIFBlock(parsing: block.rewritten(size: Self.size, upright: true, location: true))
+        #expect(kept.exif.first { $0.tag == 0x927C }?.value == Array("Nikon\0\u{2}\u{10}\0\0II".utf8))
+    }
 }

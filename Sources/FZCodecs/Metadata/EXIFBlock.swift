@@ -106,6 +106,11 @@ public struct EXIFBlock: Hashable, Sendable {
     /// IFD0's GeoTIFF tags (ModelPixelScale, ModelTiePoint, ModelTransform, the GeoKey
     /// directory and its values): they place the picture on a map, so they are location too.
     package static let geoTIFFTags: Set<UInt16> = [0x830E, 0x8482, 0x85D8, 0x87AF, 0x87B0, 0x87B1]
+    /// The Exif IFD's MakerNote: a vendor's opaque block, which exiftool reads location from
+    /// for Nikon, Panasonic, Pentax, Samsung, Kodak and FLIR cameras (and whose inner
+    /// offsets may name anything once the block is rewritten). What it holds cannot be
+    /// checked, so `--no-location` leaves it out; `hasLocation` does not count it.
+    package static let makerNoteTag: UInt16 = 0x927C
 
     /// Whether a GPS IFD or a GeoTIFF tag is present.
     public var hasLocation: Bool { !gps.isEmpty || ifd0.contains { Self.geoTIFFTags.contains($0.tag) } }
@@ -121,7 +126,7 @@ public struct EXIFBlock: Hashable, Sendable {
 
     /// The block for an output of `size` pixels: Orientation 1 (when `upright`),
     /// PixelXDimension/PixelYDimension (and IFD0's ImageWidth/ImageLength if present) the
-    /// output's, no GPS IFD (nor GeoTIFF tags) when `location` is false, no IFD1. Its only
+    /// output's, no GPS IFD (nor GeoTIFF tags, nor MakerNote) when `location` is false, no IFD1. Its only
     /// pointers are the ones `TIFFWriter` writes.
     public func rewritten(size: PixelSize, upright: Bool, location: Bool) -> [UInt8] {
         var zero = location ? ifd0 : ifd0.filter { !Self.geoTIFFTags.contains($0.tag) }
@@ -133,7 +138,7 @@ public struct EXIFBlock: Hashable, Sendable {
             default: return e
             }
         }
-        let exifEntries = exif.map { e in
+        let exifEntries = (location ? exif : exif.filter { $0.tag != Self.makerNoteTag }).map { e in
             switch e.tag {
             case 0xA002: return long(e.tag, size.width)
             case 0xA003: return long(e.tag, size.height)
