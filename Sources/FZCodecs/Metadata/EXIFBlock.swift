@@ -41,7 +41,14 @@ public struct EXIFBlock: Hashable, Sendable {
     package static let offsetTags: Set<UInt16> = [0x0111, 0x0117, 0x0144, 0x0145, 0x014A, 0x0201, 0x0202]
 
     /// Parses a TIFF-structured block (the bytes after JPEG's "Exif\0\0").
-    /// - Throws: `EXIFError` when the header, an IFD or a pointer cannot be read.
+    ///
+    /// The GPS IFD is IFD0's, or (as exiftool reads it) the Exif IFD's when IFD0 has none.
+    /// Every pointer is then taken out of the entries (`TIFFWriter` writes the ones it
+    /// keeps at their new offsets): one the parser did not follow (a second GPS pointer, an
+    /// Exif pointer inside the Exif IFD, an Interoperability pointer outside it, any entry
+    /// of type IFD) would be copied with an offset that means nothing in the output, so it
+    /// is dropped and counted.
+    /// - Throws: `EXIFError` when the header, an IFD or a pointer followed cannot be read.
     public init(parsing data: [UInt8]) throws(EXIFError) {
         guard data.count <= Self.maxBytes else { throw .tooLarge(data.count) }
         var reader = try TIFFReader(data)
@@ -50,16 +57,42 @@ public struct EXIFBlock: Hashable, Sendable {
         exif = []
         gps = []
         interop = []
+        var followed: (zero: Set<UInt16>, exif: Set<UInt16>) = ([], [])
         if let at = Self.pointer(Self.exifPointer, in: ifd0, reader) {
             exif = try reader.ifd(at: at, name: "the Exif IFD")
+            followed.zero.insert(Self.exifPointer)
             if let i = Self.pointer(Self.interopPointer, in: exif, reader) {
                 interop = try reader.ifd(at: i, name: "the Interoperability IFD")
+                followed.exif.insert(Self.interopPointer)
             }
         }
         if let at = Self.pointer(Self.gpsPointer, in: ifd0, reader) {
             gps = try reader.ifd(at: at, name: "the GPS IFD")
+            followed.zero.insert(Self.gpsPointer)
+        } else if let at = Self.pointer(Self.gpsPointer, in: exif, reader) {
+            gps = try reader.ifd(at: at, name: "the GPS IFD (from the Exif IFD)")
+            followed.exif.insert(Self.gpsPointer)
         }
-        droppedEntries = reader.dropped
+        var unfollowed = 0
+        ifd0 = Self.withoutPointers(ifd0, followed: followed.zero, unfollowed: &unfollowed)
+        exif = Self.withoutPointers(exif, followed: followed.exif, unfollowed: &unfollowed)
+        gps = Self.withoutPointers(gps, followed: [], unfollowed: &unfollowed)
+        interop = Self.withoutPointers(interop, followed: [], unfollowed: &unfollowed)
+        droppedEntries = reader.dropped + unfollowed
+    }
+
+    /// Whether an entry holds an offset to an IFD.
+    private static func isPointer(_ e: Entry) -> Bool {
+        e.type == 13 || e.tag == exifPointer || e.tag == gpsPointer || e.tag == interopPointer
+    }
+
+    /// `entries` without pointers, counting in `unfollowed` those not in `followed`.
+    private static func withoutPointers(_ entries: [Entry], followed: Set<UInt16>, unfollowed: inout Int) -> [Entry] {
+        entries.filter { e in
+            guard isPointer(e) else { return true }
+            if !followed.contains(e.tag) { unfollowed += 1 }
+            return false
+        }
     }
 
     /// The offset a pointer entry holds (LONG or IFD, count 1), if the IFD has one.
@@ -70,8 +103,17 @@ public struct EXIFBlock: Hashable, Sendable {
         return reader.u32(e.value, 0)
     }
 
-    /// Whether a GPS IFD is present.
-    public var hasLocation: Bool { !gps.isEmpty }
+    /// IFD0's GeoTIFF tags (ModelPixelScale, ModelTiePoint, ModelTransform, the GeoKey
+    /// directory and its values): they place the picture on a map, so they are location too.
+    package static let geoTIFFTags: Set<UInt16> = [0x830E, 0x8482, 0x85D8, 0x87AF, 0x87B0, 0x87B1]
+    /// The Exif IFD's MakerNote: a vendor's opaque block, which exiftool reads location from
+    /// for Nikon, Panasonic, Pentax, Samsung, Kodak and FLIR cameras (and whose inner
+    /// offsets may name anything once the block is rewritten). What it holds cannot be
+    /// checked, so `--no-location` leaves it out; `hasLocation` does not count it.
+    package static let makerNoteTag: UInt16 = 0x927C
+
+    /// Whether a GPS IFD or a GeoTIFF tag is present.
+    public var hasLocation: Bool { !gps.isEmpty || ifd0.contains { Self.geoTIFFTags.contains($0.tag) } }
 
     /// The orientation tag's value, if any.
     public var orientation: Int? {
@@ -84,9 +126,10 @@ public struct EXIFBlock: Hashable, Sendable {
 
     /// The block for an output of `size` pixels: Orientation 1 (when `upright`),
     /// PixelXDimension/PixelYDimension (and IFD0's ImageWidth/ImageLength if present) the
-    /// output's, no GPS IFD when `location` is false, no IFD1.
+    /// output's, no GPS IFD (nor GeoTIFF tags, nor MakerNote) when `location` is false, no IFD1. Its only
+    /// pointers are the ones `TIFFWriter` writes.
     public func rewritten(size: PixelSize, upright: Bool, location: Bool) -> [UInt8] {
-        var zero = ifd0.filter { $0.tag != Self.exifPointer && $0.tag != Self.gpsPointer }
+        var zero = location ? ifd0 : ifd0.filter { !Self.geoTIFFTags.contains($0.tag) }
         if upright { zero = zero.map { $0.tag == Self.orientationTag ? short($0.tag, 1) : $0 } }
         zero = zero.map { e in
             switch e.tag {
@@ -95,7 +138,7 @@ public struct EXIFBlock: Hashable, Sendable {
             default: return e
             }
         }
-        let exifEntries = exif.filter { $0.tag != Self.interopPointer }.map { e in
+        let exifEntries = (location ? exif : exif.filter { $0.tag != Self.makerNoteTag }).map { e in
             switch e.tag {
             case 0xA002: return long(e.tag, size.width)
             case 0xA003: return long(e.tag, size.height)

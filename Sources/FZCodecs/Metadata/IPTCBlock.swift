@@ -15,8 +15,14 @@ public struct IPTCBlock: Hashable, Sendable {
 
     package var dataSets: [DataSet]
 
-    /// IIM 2:90 City, 2:92 Sublocation, 2:95 Province/State, 2:100 Country code, 2:101 Country.
-    package static let locationDataSets: Set<UInt8> = [90, 92, 95, 100, 101]
+    /// The datasets exiftool counts as location (`-location:all`): 2:26/2:27 Content
+    /// location code and name, 2:90 City, 2:92 Sublocation, 2:95 Province/State, 2:100
+    /// Country code, 2:101 Country, and the envelope's 1:5 Destination.
+    package static let locationDataSets: Set<[UInt8]> = [
+        [2, 26], [2, 27], [2, 90], [2, 92], [2, 95], [2, 100], [2, 101], [1, 5],
+    ]
+
+    package static func isLocation(_ d: DataSet) -> Bool { locationDataSets.contains([d.record, d.number]) }
 
     /// The IPTC record inside an APP13 segment's 8BIM resources (after "Photoshop 3.0\0"),
     /// or nil when there is none or the resources do not parse.
@@ -59,13 +65,13 @@ public struct IPTCBlock: Hashable, Sendable {
         dataSets = sets
     }
 
-    /// Whether it names a place (city, sublocation, state, country).
-    public var hasLocation: Bool { dataSets.contains { $0.record == 2 && Self.locationDataSets.contains($0.number) } }
+    /// Whether it names a place (city, sublocation, state, country, content location).
+    public var hasLocation: Bool { dataSets.contains(where: Self.isLocation) }
 
     /// The record for an output, without the location datasets unless `location`.
     public func rewritten(location: Bool) -> [UInt8] {
         var out: [UInt8] = []
-        for d in dataSets where location || !(d.record == 2 && Self.locationDataSets.contains(d.number)) {
+        for d in dataSets where location || !Self.isLocation(d) {
             out += d.bytes
         }
         return out

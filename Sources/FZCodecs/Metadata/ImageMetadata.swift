@@ -97,7 +97,7 @@ public struct MetadataPolicy: Hashable, Sendable {
                 let block = try EXIFBlock(parsing: bytes)
                 if block.droppedEntries > 0 {
                     warnings.append(
-                        "EXIF entries left out of the output: \(block.droppedEntries) (values outside the block or of unknown types)"
+                        "EXIF entries left out of the output: \(block.droppedEntries) (values outside the block, of unknown types, or pointers not followed)"
                     )
                 }
                 exif = block

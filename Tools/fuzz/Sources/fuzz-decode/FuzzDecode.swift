@@ -19,6 +19,10 @@ public func fuzzDecode(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     // what every file carries below: what they write must parse again.
     let anySize = PixelSize(width: 1 + bytes.count % 70000, height: 3)
     carryMetadata(ImageMetadata(exif: bytes, xmp: bytes, iptc: bytes), size: anySize)
+    // The XMP namespace resolver: the bytes inside an RDF envelope that declares exif's
+    // namespace under a prefix and as the default, so redeclarations and unprefixed names
+    // in them are resolved in those scopes.
+    carryMetadata(ImageMetadata(xmp: xmpEnvelope + bytes + xmpEnvelopeEnd), size: anySize)
     _ = IPTCBlock.iim(inResources: bytes)
 
     // A hash of the input places the crops, so the same input always takes the same path
@@ -89,6 +93,7 @@ func carryMetadata(_ metadata: ImageMetadata, size: PixelSize) {
             }
             precondition(again.orientation == nil || again.orientation == 1, "orientation not reset")
             precondition(policy.location || !again.hasLocation, "GPS kept")
+            precondition(again.droppedEntries == 0, "rewritten EXIF has entries a reader drops (a stale pointer?)")
         }
         if let xmp {
             guard let again = try? XMPPacket(parsing: xmp) else { preconditionFailure("rewritten XMP does not parse") }
@@ -105,3 +110,11 @@ func carryMetadata(_ metadata: ImageMetadata, size: PixelSize) {
         _ = carried.fitting(.jpeg)
     }
 }
+
+/// An RDF envelope around fuzzed bytes (`xmpEnvelope` + bytes + `xmpEnvelopeEnd`).
+let xmpEnvelope = Array(
+    """
+    <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:a="http://ns.adobe.com/exif/1.0/">\
+    <rdf:Description rdf:about="" xmlns="http://ns.adobe.com/exif/1.0/" xmlns:d="http://www.dji.com/drone-dji/1.0/">
+    """.utf8)
+let xmpEnvelopeEnd = Array("</rdf:Description></rdf:RDF>".utf8)
