@@ -95,29 +95,6 @@ public final class Journal: @unchecked Sendable {
         }
     }
 
-    /// The last whole record of each input in a journal; an empty table when the file is missing.
-    /// Lines that are not records (a torn line from a killed task) are passed over.
-    /// - Throws: `ShardError.journal` when it cannot be read, or holds no record at all in
-    ///   more than one line (it is not a journal).
-    public static func read(_ path: String) throws(ShardError) -> [String: JournalRecord] {
-        if FileSystem.kind(of: path) == .missing { return [:] }
-        let text: String
-        do { text = try FileSystem.readText(path, limit: 4 << 30) } catch {
-            throw .journal(
-                path: path, reason: "cannot be read for --resume: \(FileSystem.readFailure(error, limit: 4 << 30))")
-        }
-        var last: [String: JournalRecord] = [:]
-        var lines = 0
-        for line in text.split(separator: "\n") {
-            lines += 1
-            if let record = JournalRecord(line: line) { last[record.input] = record }
-        }
-        if last.isEmpty && lines > 1 {
-            throw .journal(path: path, reason: "holds no journal record; name the file --journal wrote, or another one")
-        }
-        return last
-    }
-
     /// The size and SHA-256 of a file; nil when it cannot be read. Read with plain system
     /// calls, not `CFile`, so the output is not recorded as an input (which would stop a
     /// redo from replacing it).

@@ -58,20 +58,28 @@ public enum ShardEngine: String, CaseIterable, Sendable {
         guard let engine = allCases.first(where: { environment[$0.indexVariable] != nil }) else {
             throw .noEngine(variables: variables)
         }
-        func number(_ name: String, min: Int = 0) throws(ShardError) -> Int {
+        // Every variable has a range, so the arithmetic below cannot overflow: indices from 0
+        // below `Shard.maxCount` (K = index + 1), counts 1...maxCount, Slurm's task IDs, MIN
+        // and STEP within 32 bits as Slurm keeps them (K = (ID - MIN) / STEP + 1 with
+        // ID >= MIN). `Int(_:)` itself refuses what does not fit 64 bits.
+        func number(_ name: String, in range: ClosedRange<Int>) throws(ShardError) -> Int {
             let value = environment[name] ?? ""
             guard let n = Int(value.trimmingSpaces) else {
                 throw .badVariable(name: name, value: value, reason: "not a whole number; is this an array task?")
             }
-            guard n >= min else { throw .badVariable(name: name, value: value, reason: "must be at least \(min)") }
+            guard range.contains(n) else {
+                throw .badVariable(
+                    name: name, value: value, reason: "must be \(range.lowerBound)-\(range.upperBound)")
+            }
             return n
         }
-        func optionalNumber(_ name: String?, min: Int = 0) throws(ShardError) -> Int? {
+        func optionalNumber(_ name: String?, in range: ClosedRange<Int>) throws(ShardError) -> Int? {
             guard let name, environment[name] != nil else { return nil }
-            return try number(name, min: min)
+            return try number(name, in: range)
         }
-        let id = try number(engine.indexVariable)
-        let engineCount = try optionalNumber(engine.countVariable, min: 1)
+        let slurmRange = 0...Int(Int32.max)
+        let id = try number(engine.indexVariable, in: engine == .slurm ? slurmRange : 0...(Shard.maxCount - 1))
+        let engineCount = try optionalNumber(engine.countVariable, in: 1...Shard.maxCount)
         let index: Int
         let total: Int
         switch (engine, count) {
@@ -79,8 +87,8 @@ public enum ShardEngine: String, CaseIterable, Sendable {
             // auto/N: the task ID is the shard number, whatever else the array holds.
             (index, total) = (id, n)
         case (.slurm, nil):
-            let min = try optionalNumber("SLURM_ARRAY_TASK_MIN") ?? 0
-            let step = try optionalNumber("SLURM_ARRAY_TASK_STEP", min: 1) ?? 1
+            let min = try optionalNumber("SLURM_ARRAY_TASK_MIN", in: slurmRange) ?? 0
+            let step = try optionalNumber("SLURM_ARRAY_TASK_STEP", in: 1...Int(Int32.max)) ?? 1
             guard let c = engineCount else {
                 throw .badVariable(name: "SLURM_ARRAY_TASK_COUNT", value: "", reason: "not set; give --shard auto/N")
             }

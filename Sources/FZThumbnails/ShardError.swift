@@ -21,12 +21,13 @@ public enum ShardError: ForceZoomError, Equatable, Sendable, CustomStringConvert
     public var description: String {
         switch self {
         case .invalid(let text, let reason, let option):
-            return "\(option) \(text): \(reason)"
+            return "\(option) \(Echo.value(text)): \(reason)"
         case .noEngine(let variables):
             return
                 "--shard auto: no job array found (looked for \(variables.joined(separator: ", "))); run it as an array task, or give --shard K/N"
         case .badVariable(let name, let value, let reason):
-            return "--shard auto: \(name)=\(value): \(reason)"
+            // The value as set, cut to 100 characters and escaped: a variable may hold anything.
+            return "--shard auto: \(name)=\(Echo.value(value)): \(reason)"
         case .countNeeded(let engine):
             return
                 "--shard auto: \(engine) gives the index but not the count; give --shard auto/N with N the Job's completions"

@@ -10,8 +10,9 @@ public struct ShardRun: Sendable {
     public let shard: Shard
     /// Where the shard came from (`Slurm array task 5`), nil for `--shard K/N` or none.
     public let source: String?
-    /// The journal appended to (nil without `--journal`, and for a dry run).
-    public let journal: Journal?
+    /// The journal appended to (nil without `--journal`, for a dry run, and until
+    /// `openJournal()`).
+    public private(set) var journal: Journal?
     /// The journal's path after `%k` (nil without `--journal`).
     public let journalPath: String?
     /// `--resume`: the last record of each input in the journal.
@@ -19,28 +20,34 @@ public struct ShardRun: Sendable {
     /// Whether `--shard` was given (even 1/1): the summary and `--json` then name the shard.
     private let requested: Bool
 
-    /// Works out the shard, reads the journal for `--resume`, then opens it for appending.
+    /// Works out the shard and reads the journal for `--resume`; `openJournal()` opens it
+    /// for appending once the plan has checked it is none of the batch's files.
     /// - Parameters:
     ///   - request: `--shard`, nil when not given (the whole batch).
     ///   - environment: the process environment, for `--shard auto`.
     ///   - journal: `--journal`'s pattern (`%k`: the shard index).
     ///   - resume: skip what the journal says is done.
-    ///   - dryRun: read the journal but open nothing for writing.
+    ///   - budget: what the table of done inputs may take (`Journal.read`).
     /// - Throws: `ShardError`.
     public init(
-        request: ShardRequest?, environment: [String: String], journal: String?, resume: Bool, dryRun: Bool
+        request: ShardRequest?, environment: [String: String], journal: String?, resume: Bool,
+        budget: Budget = Budget()
     ) throws(ShardError) {
         let (shard, source) = try request?.resolve(environment: environment) ?? (.whole, nil)
         let path = journal.map { Journal.path(pattern: $0, shard: shard) }
-        var done: [String: JournalRecord] = [:]
-        var opened: Journal?
-        if let path {
-            // Read before opening: a journal must not be read while this run appends to it.
-            if resume { done = try Journal.read(path) }
-            if !dryRun { opened = try Journal.open(appendingTo: path) }
-        }
-        (self.shard, self.source, self.journalPath, self.done, self.journal) = (shard, source, path, done, opened)
+        // Read before opening: a journal must not be read while this run appends to it.
+        let done = resume ? try path.map { p throws(ShardError) in try Journal.read(p, budget: budget) } ?? [:] : [:]
+        (self.shard, self.source, self.journalPath, self.done, self.journal) = (shard, source, path, done, nil)
         requested = request != nil
+    }
+
+    /// Opens the journal for appending (creating it when missing); nothing without `--journal`.
+    /// Call it after `ThumbnailPlan` has checked the journal against every input and output:
+    /// opening writes (a newline closing a torn line, or a new empty file).
+    /// - Throws: `ShardError.journal` when it cannot be opened or is not a regular file.
+    public mutating func openJournal() throws(ShardError) {
+        guard let journalPath, journal == nil else { return }
+        journal = try Journal.open(appendingTo: journalPath)
     }
 
     /// `shard 3/8 (Slurm array task 3)`, for the summary; "" for the whole batch.

@@ -14,6 +14,9 @@ public enum ThumbnailError: ForceZoomError, Equatable, Sendable, CustomStringCon
     case collision(output: String, inputs: [String])
     /// An output path names one of the inputs: forcezoom never overwrites an input.
     case wouldOverwriteInput(input: String, output: String)
+    /// The `--journal` file is one of the batch's inputs, its `--from` list or one of its
+    /// outputs (the journal, the file, which of them it is).
+    case journalIsBatchFile(journal: String, file: String, role: String)
     /// An output would land outside `--out` (a `%d` holding `..`).
     case outsideOutputFolder(input: String, output: String)
     /// An output name whose extension is neither `.png` nor `.jpg`/`.jpeg`.
@@ -43,6 +46,7 @@ public enum ThumbnailError: ForceZoomError, Equatable, Sendable, CustomStringCon
         case .invalidSize(let s, _): return "--size \(s)"
         case .invalidPattern(let p, _): return "--name \(p)"
         case .collision(let o, _): return o
+        case .journalIsBatchFile(let j, _, _): return "--journal \(j)"
         case .wouldOverwriteInput(_, let o), .outsideOutputFolder(_, let o), .unsupportedOutputFormat(let o): return o
         case .cannotReadList(let p, _), .cannotListFolder(let p, _), .geometry(let p, _), .interrupted(let p),
             .notDone(let p, _),
@@ -68,6 +72,9 @@ public enum ThumbnailError: ForceZoomError, Equatable, Sendable, CustomStringCon
         case .wouldOverwriteInput(let input, _):
             return
                 "would overwrite the input \(input); forcezoom never overwrites an input (choose another --out or --name)"
+        case .journalIsBatchFile(_, let file, let role):
+            return
+                "is \(role) \(file); the journal must be a file of its own, outside the batch's inputs and outputs (nothing was written)"
         case .outsideOutputFolder(let input, _):
             return
                 "the folder of \(input) leaves --out through '..'; name inputs below the current folder, or drop %d from --name"
@@ -107,8 +114,8 @@ extension ThumbnailError {
     /// usage, found before any work: exit 2. An input or output that fails: exit 1.
     public var exitCode: Int32 {
         switch self {
-        case .invalidSize, .invalidPattern, .collision, .wouldOverwriteInput, .outsideOutputFolder,
-            .unsupportedOutputFormat:
+        case .invalidSize, .invalidPattern, .collision, .wouldOverwriteInput, .journalIsBatchFile,
+            .outsideOutputFolder, .unsupportedOutputFormat:
             2
         case .cannotReadList, .cannotListFolder, .decode, .geometry, .output, .color, .thumbnailTooLarge, .interrupted,
             .notDone:

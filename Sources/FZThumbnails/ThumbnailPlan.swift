@@ -39,6 +39,9 @@ public struct ThumbnailPlan: Hashable, Sendable {
     ///   - folder: the output folder (`--out`).
     ///   - name: the name pattern.
     ///   - alsoRead: other files the batch reads (the --from list): no output may be one.
+    ///   - journal: `--journal`'s file (after `%k`): it may be no input, no `alsoRead` file
+    ///     and no output, by identity when it exists and by folder and name when it does not
+    ///     yet. Checked here, before the journal is opened, so a refusal writes nothing.
     ///   - identity: (device, inode) of an existing file, nil when absent; used to find
     ///     outputs that are inputs under another name (links, `./a` vs `a`).
     ///   - requested: `--format`, for names whose extension names no format.
@@ -47,7 +50,7 @@ public struct ThumbnailPlan: Hashable, Sendable {
     ///   names no format `ImageWriter` encodes: the formats and their extensions come from
     ///   `FormatRegistry` (`OutputFormat.chosen(forPath:requested:)`).
     public init(
-        inputs: [Input], folder: String, name: ThumbnailName, alsoRead: [String] = [],
+        inputs: [Input], folder: String, name: ThumbnailName, alsoRead: [String] = [], journal: String? = nil,
         identity: (String) -> FileIdentity? = FileSystem.identity(of:), requested: OutputFormat? = nil
     ) throws(ThumbnailError) {
         var jobs: [Job] = []
@@ -56,6 +59,11 @@ public struct ThumbnailPlan: Hashable, Sendable {
         var inputIDs: [FileIdentity: String] = [:]
         for path in inputs.map(\.path) + alsoRead {
             if let id = identity(path) { inputIDs[id] = inputIDs[id] ?? path }
+        }
+        let journalCheck = journal.map { JournalCheck(path: $0, identity: identity) }
+        if let journalCheck, let id = journalCheck.id, let file = inputIDs[id] {
+            let role = alsoRead.contains(file) && !inputs.contains { $0.path == file } ? "the input list" : "the input"
+            throw .journalIsBatchFile(journal: journalCheck.path, file: file, role: role)
         }
         for (i, input) in inputs.enumerated() {
             let relative = name.expand(input: input.path, folder: input.folder, index: i + 1)
@@ -74,8 +82,12 @@ public struct ThumbnailPlan: Hashable, Sendable {
                 throw .collision(output: output, inputs: all)
             }
             owners[output] = i
-            if let id = identity(output), let victim = inputIDs[id] {
+            let outputID = identity(output)
+            if let id = outputID, let victim = inputIDs[id] {
                 throw .wouldOverwriteInput(input: victim, output: output)
+            }
+            if let journalCheck, journalCheck.isPath(output, id: outputID, identity: identity) {
+                throw .journalIsBatchFile(journal: journalCheck.path, file: output, role: "the output of \(input.path)")
             }
             jobs.append(
                 Job(input: input, output: output, name: ThumbnailName.normalize(relative), index: i + 1, format: format)
@@ -92,5 +104,30 @@ public struct ThumbnailPlan: Hashable, Sendable {
     public static func folders(of jobs: [Job]) -> [String] {
         var seen = Set<String>()
         return jobs.map { FileSystem.directory(of: $0.name) }.filter { seen.insert($0).inserted }
+    }
+}
+
+/// Whether a path names the journal: the same file when the journal exists; when it does not
+/// yet, the same name in the same folder (the folder by identity, so `./t/j` and `t/j`, or a
+/// link to `t`, count), which is where opening it would create it.
+private struct JournalCheck {
+    let path: String
+    let id: FileIdentity?
+    private let name: String
+    private let folderID: FileIdentity?
+
+    init(path: String, identity: (String) -> FileIdentity?) {
+        self.path = path
+        id = identity(path)
+        name = FileSystem.basename(path)
+        folderID = id == nil ? identity(FileSystem.directory(of: path)) : nil
+    }
+
+    func isPath(_ other: String, id otherID: FileIdentity?, identity: (String) -> FileIdentity?) -> Bool {
+        if let id { return otherID == id }
+        guard FileSystem.basename(other) == name else { return false }
+        if ThumbnailName.normalize(other) == ThumbnailName.normalize(path) { return true }
+        guard let folderID else { return false }
+        return identity(FileSystem.directory(of: other)) == folderID
     }
 }

@@ -48,22 +48,25 @@ public struct ThumbOperation {
     /// Failed when any input failed or the journal could not be written.
     public func run(_ report: Report) throws -> Outcome {
         let clock = Stopwatch()
-        let sharding = try ShardRun(
-            request: shard, environment: ShardEngine.environment(), journal: journal, resume: resume, dryRun: dryRun)
+        var sharding = try ShardRun(
+            request: shard, environment: ShardEngine.environment(), journal: journal, resume: resume,
+            budget: thumbnailer.decode.budget)
         var arguments = inputs
         if let from { arguments += try InputWalker.readList(from, nulSeparated: nulSeparated) }
         let (found, walkFailures, otherFiles) = InputWalker(recursive: recursive, excluding: [out]).collectCounting(
             arguments)
         let plan = try ThumbnailPlan(
-            inputs: found, folder: out, name: name, alsoRead: [from, sharding.journalPath].compactMap { $0 },
+            inputs: found, folder: out, name: name, alsoRead: from.map { [$0] } ?? [], journal: sharding.journalPath,
             requested: format)
         let jobs = sharding.select(plan.jobs)
         if dryRun {
             dryRunReport(jobs, sharding, report)
             return .done
         }
-        var batch = ThumbnailBatch(
-            thumbnailer: try makeThumbnailer(jobs), sharding: sharding, jobs: jobs, workers: workers)
+        let maker = try makeThumbnailer(jobs)
+        // After the output folder is made (a journal may live in it), before any thumbnail.
+        try sharding.openJournal()
+        var batch = ThumbnailBatch(thumbnailer: maker, sharding: sharding, jobs: jobs, workers: workers)
         (batch.walkFailures, batch.otherFiles, batch.maxFailures) = (walkFailures, otherFiles, maxFailures)
         var shown: [String] = []
         var line = ProgressLine(enabled: !quiet && progress, redraw: isatty(2) != 0, write: report.stderr)

@@ -63,6 +63,8 @@ extension OutputFile {
     {
         // The name is cut to fit NAME_MAX (255 bytes) with the prefix and suffix.
         let stem = PathBytes.string(of: PathBytes.bytes(of: name).prefix(200))
+        // What a killed run left for this output goes first (see StaleTemporaries).
+        StaleTemporaries.remove(for: stem, in: folder)
         var generator = SystemRandomNumberGenerator()
         let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
         for _ in 0..<100 {

@@ -189,6 +189,14 @@ struct Thumb: ParsableCommand {
         if quiet && progress { throw ValidationError("--quiet and --progress contradict each other; give one") }
         if resume && journal == nil { throw ValidationError("--resume reads the journal; give --journal FILE as well") }
         if journal?.isEmpty == true { throw ValidationError("--journal needs a file name") }
+        // '-' is refused, not taken as standard output: the journal is a file --resume reads
+        // back and appends to, which a stream is not, and standard output carries --json and
+        // --dry-run's lines (a file named '-' is still ./-).
+        if let journal, StandardStream.isNamed(journal) {
+            throw ValidationError(
+                "--journal -: the journal is a file --resume reads back, not a stream; name a file (./- for one called '-')"
+            )
+        }
     }
 
     func run() throws {
