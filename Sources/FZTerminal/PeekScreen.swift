@@ -1,5 +1,6 @@
 import FZImage
 import FZRender
+import FZSystem
 import Geometry
 
 /// The model of `forcezoom peek`: the decoded image, where the panes go on the screen, the
@@ -30,7 +31,7 @@ public struct PeekScreen {
     public init(image: Image, columns: Int, rows: Int, cell: PixelSize) {
         self.image = image
         self.cell = cell
-        canvas = PixelSize(width: max(2, columns) * cell.width, height: max(1, rows - 1) * cell.height)
+        canvas = Self.canvas(columns: columns, rows: rows, cell: cell)
         // The peek square takes at most half the width; its side on whole cells both ways.
         var n = min(canvas.height, (canvas.width - cell.width) / 2)
         n -= n % cell.height
@@ -41,6 +42,25 @@ public struct PeekScreen {
         let place = FrameRenderer.imagePixels(fit)
         scaledView = InlineImage.scaled(image.converted(to: image.format.withColor), to: place.size)
         point = PixelPoint(x: image.width / 2, y: image.height / 2)
+    }
+
+    /// The panes' area for a window of `columns` x `rows` cells (checked arithmetic, each
+    /// side at most `Budget.maxSide`).
+    public static func canvas(columns: Int, rows: Int, cell: PixelSize) -> PixelSize {
+        PixelSize(
+            width: TerminalScreen.Window.product(max(2, columns), cell.width),
+            height: TerminalScreen.Window.product(max(1, rows - 1), cell.height))
+    }
+
+    /// Refuses a window whose screen would not fit `budget`: the canvas, the fitted view,
+    /// the peek, what is on the screen and the encoded bytes are kept at once (about 32
+    /// bytes a canvas pixel all told), so a 65535x65535-cell window is refused before any of
+    /// it is allocated.
+    public static func check(columns: Int, rows: Int, cell: PixelSize, budget: Budget) throws(BudgetError) {
+        try budget.check(
+            "the peek screen of a \(columns)x\(rows)-cell window",
+            size: canvas(columns: columns, rows: rows, cell: cell),
+            bytesPerPixel: 32)
     }
 
     public var zoom: Double { Self.zooms[zoomIndex] }
@@ -83,7 +103,7 @@ public struct PeekScreen {
             if x < Double(peekX - cell.width) && y < Double(canvas.height) { point = clamp(fit.imagePixel(x: x, y: y)) }
         case .zoomIn: zoomIndex = min(Self.zooms.count - 1, zoomIndex + 1)
         case .zoomOut: zoomIndex = max(0, zoomIndex - 1)
-        case .save, .quit: break
+        case .save, .quit, .suspend: break
         }
         return before != (point, zoomIndex)
     }

@@ -45,6 +45,9 @@ public struct PeekOperation {
         let inline = display.target()
         let window = TerminalScreen.window() ?? TerminalScreen.Window(columns: 80, rows: 24, pixels: nil)
         let cell = inline.graphics == .blocks ? PixelSize(width: 1, height: 2) : window.cell(probed: inline.cell)
+        do {
+            try PeekScreen.check(columns: window.columns, rows: window.rows, cell: cell, budget: settings.decode.budget)
+        } catch { throw ToolFailure("peek: \(error); make the window smaller or raise --max-memory") }
         var screen = PeekScreen(image: image, columns: window.columns, rows: window.rows, cell: cell)
         if let start {
             do { screen.point = try start.resolve(in: header.uprightSize) } catch {
@@ -53,7 +56,8 @@ public struct PeekOperation {
         }
         var saved: [JSON] = []
         var failed = false
-        var session = PeekSession(screen: screen, target: inline, columns: window.columns, rows: window.rows)
+        var session = PeekSession(
+            screen: screen, target: inline, columns: window.columns, rows: window.rows, budget: settings.decode.budget)
         try session.run { g, peek in
             let index = saved.count
             let path = target.path(index)
