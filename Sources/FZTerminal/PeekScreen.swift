@@ -22,7 +22,12 @@ public struct PeekScreen {
     public let fit: AspectFit
     package let scaledView: Image
     public var point: PixelPoint
+    /// The zooms + and - step through: 1, 2, 4, 8 and the one asked for (`--zoom`).
+    public private(set) var zooms = Self.zooms
     public var zoomIndex = 0
+    /// The saved peek's side as `crop` takes it (`--size`, `--screen`), nil: the pane's `side`.
+    /// The pane shows it scaled to `side`; what is saved is the crop at this side.
+    public private(set) var fixedSide: Int?
 
     /// - Parameters:
     ///   - image: the decoded, upright image.
@@ -63,8 +68,24 @@ public struct PeekScreen {
             bytesPerPixel: 32)
     }
 
-    public var zoom: Double { Self.zooms[zoomIndex] }
-    public var geometry: PeekGeometry { PeekGeometry(image: image.size, point: point, side: side, zoom: zoom) }
+    public var zoom: Double { zooms[zoomIndex] }
+    public var geometry: PeekGeometry {
+        PeekGeometry(image: image.size, point: point, side: fixedSide ?? side, zoom: zoom)
+    }
+
+    /// Saves peeks of side `side` (nil: the pane's) and starts at `zoom`, which joins the steps.
+    public mutating func size(side: Int?, zoom: Double) {
+        fixedSide = side
+        if !zooms.contains(zoom) { zooms = (zooms + [zoom]).sorted() }
+        zoomIndex = zooms.firstIndex(of: zoom) ?? 0
+    }
+
+    /// The peek as its pane shows it: `peek()` scaled to the pane when `fixedSide` differs.
+    public func shownPeek() -> Image {
+        let p = peek()
+        return p.width == side
+            ? p : InlineImage.scaled(p.converted(to: p.format.withColor), to: PixelSize(width: side, height: side))
+    }
 
     /// The peek, as `crop` renders it (transparent background, its default filter).
     public func peek() -> Image {
@@ -84,7 +105,7 @@ public struct PeekScreen {
     public func composed() -> Image {
         var out = Image(width: canvas.width, height: canvas.height, format: .rgb, fill: .black)
         out.place(InlineImage.flattened(view(), background: nil), at: PixelPoint(x: 0, y: 0))
-        out.place(InlineImage.flattened(peek(), background: nil), at: PixelPoint(x: peekX, y: 0))
+        out.place(InlineImage.flattened(shownPeek(), background: nil), at: PixelPoint(x: peekX, y: 0))
         return out
     }
 
@@ -101,7 +122,7 @@ public struct PeekScreen {
             let x = Double((column - 1) * cell.width) + Double(cell.width) / 2
             let y = Double((row - 1) * cell.height) + Double(cell.height) / 2
             if x < Double(peekX - cell.width) && y < Double(canvas.height) { point = clamp(fit.imagePixel(x: x, y: y)) }
-        case .zoomIn: zoomIndex = min(Self.zooms.count - 1, zoomIndex + 1)
+        case .zoomIn: zoomIndex = min(zooms.count - 1, zoomIndex + 1)
         case .zoomOut: zoomIndex = max(0, zoomIndex - 1)
         case .save, .quit, .suspend: break
         }

@@ -72,7 +72,8 @@ public struct PeekSession {
             (window.columns, window.rows, cell) = (columns, rows, screen.cell)
         }
         var next = PeekScreen(image: screen.image, columns: window.columns, rows: window.rows, cell: cell)
-        (next.point, next.zoomIndex) = (screen.point, screen.zoomIndex)
+        next.size(side: screen.fixedSide, zoom: screen.zoom)
+        next.point = screen.point
         (screen, columns, rows, drawn) = (next, window.columns, window.rows, Drawn())
         TerminalScreen.write(Array(("\u{1B}[0m\u{1B}[2J" + (target.graphics == .kitty ? Self.kittyClear : "")).utf8))
         return note
@@ -128,7 +129,7 @@ public struct PeekSession {
             drawn.canvas = canvas
         } else {
             let view = screen.view()
-            let peek = screen.peek()
+            let peek = screen.shownPeek()
             let redrawAll = target.graphics == .kitty && (view != drawn.view || peek != drawn.peek)
             if redrawAll { out += Array(Self.kittyClear.utf8) }
             let plain = InlineImage.Target(limit: nil, graphics: target.graphics, tmux: target.tmux)

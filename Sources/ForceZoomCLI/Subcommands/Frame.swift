@@ -68,7 +68,7 @@ struct Frame: ParsableCommand {
         // The peek is checked either way: the box marks it (see `PeekSide.check`).
         let (view, side, withPeek, budget) = (view.points, self.side, self.withPeek, decode.budget)
         try Check.budget { () throws(BudgetError) in try budget.check("the view (--view)", size: view) }
-        try PeekSide(size: size, screen: screen).check(budget)
+        try PeekSide(size: size, screen: screen, view: self.view).check(budget)
         if withPeek {
             try Check.budget { () throws(BudgetError) in
                 try budget.check(
@@ -81,7 +81,7 @@ struct Frame: ParsableCommand {
         }
     }
 
-    var side: Int { PeekSide(size: size, screen: screen).side }
+    var side: Int { PeekSide(size: size, screen: screen, view: view).side }
 
     func run() throws {
         var style = BoxStyle()
