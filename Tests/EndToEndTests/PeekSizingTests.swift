@@ -21,6 +21,16 @@ struct PeekSizingTests {
         #expect(JSONValue.object(r.stdout.trimmingCharacters)?["side"] == .number(Double(side)), "\(r.stdout)")
     }
 
+    /// frame follows the same rule: its box marks the peek of the view's device.
+    @Test func frameSizesFromTheViewsDevice() {
+        let (dir, image) = TerminalCLITests.fixture()
+        let r = CLI.run(["frame", image, "--view", "iphone-15", "--at", "50%,50%", "-o", "f.png", "--json"], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(JSONValue.object(r.stdout.trimmingCharacters)?["side"] == .number(393), "\(r.stdout)")
+        let wxh = CLI.run(["frame", image, "--view", "393x852", "--at", "50%,50%", "-o", "g.png", "--json"], in: dir)
+        #expect(JSONValue.object(wxh.stdout.trimmingCharacters)?["side"] == .number(390), "\(wxh.stdout)")
+    }
+
     /// peek --size/--screen --zoom: the saved peek has crop's side and zoom and crop's pixels.
     @Test(arguments: [(["--size", "100", "--zoom", "2"], 100, 2.0), (["--screen", "iphone-15"], 393, 1.0)])
     func peekSavesWhatCropWould(_ options: [String], _ side: Int, _ zoom: Double) throws {

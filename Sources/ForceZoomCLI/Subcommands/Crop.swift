@@ -49,7 +49,7 @@ struct Crop: ParsableCommand {
     @Option(
         name: [.long, .customLong("screen-points")],
         help: ArgumentHelp(
-            "The device screen in points (WxH or a device name); the side is min(W,H). Default 390x844.",
+            "The device screen in points (WxH or a device name); the side is min(W,H). Default: the device --view names, else 390x844.",
             valueName: "wxh|name"))
     var screen: Size?
 

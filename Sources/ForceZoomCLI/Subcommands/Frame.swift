@@ -29,7 +29,8 @@ struct Frame: ParsableCommand {
     @Option(
         name: [.long, .customLong("screen-points")],
         help: ArgumentHelp(
-            "The device screen in points (WxH or name); side = min(W,H) points. Default 390x844.", valueName: "wxh|name"
+            "The device screen in points (WxH or name); side = min(W,H) points. Default: the device --view names, else 390x844.",
+            valueName: "wxh|name"
         ))
     var screen: Size?
 
