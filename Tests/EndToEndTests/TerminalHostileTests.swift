@@ -145,7 +145,7 @@ struct TerminalHostileTests {
         let (dir, image) = TerminalCLITests.fixture()
         let r = Self.run(
             ["peek", image, "--graphics", "blocks", "-o", FileSystem.join(dir, "p-%d.png")],
-            keys: ["l", "@modes", stop, "@modes", "s", "q"], timed: false, jobs: true)
+            keys: ["l", "@modes", stop, "@await:2:\\x1b[?1049h", "@modes", "s", "q"], timed: false, jobs: true)
         #expect(r.status == 0, "\(r.report) \(r.stderr)")
         #expect(r.stderr.isEmpty, "\(r.stderr)")
         // Stopped (128 + SIGTSTP), and the modes the shell found then: cooked.

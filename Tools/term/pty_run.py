@@ -8,7 +8,8 @@ command has drawn, and records everything the command wrote. Prints one JSON obj
 to the first output after it}; the raw output goes to --capture.
 Special keys: @resize (see --resize-to), @signal:N sends signal N to the command's children
 (or the command), @modes records the terminal's echo and canonical flags at that moment
-(in "modes" of the report, read on the terminal's slave side).
+(in "modes" of the report, read on the terminal's slave side), @await:N:TEXT holds the
+keys until TEXT (Python escapes) has been written N times.
 --cell-reply answers the cell-size query (ESC [16t) with the given bytes.
 --signal sends a signal in place of the last key, to the command's children when it has
 some (the command is then a shell around forcezoom, e.g. `sh -c 'forcezoom peek ...; stty -a'`).
@@ -132,6 +133,12 @@ while True:
         now = time.monotonic()
         if next_key_at is None:
             next_key_at = now + a.delay
+        elif keys[0].startswith(b"@await:"):
+            # Held until the text has been written N times (then the next key after --delay).
+            n, text = keys[0][7:].split(b":", 1)
+            if out.count(text) >= int(n):
+                keys.pop(0)
+                next_key_at = now + a.delay
         elif now >= next_key_at:
             key = keys.pop(0)
             if not keys and a.signal:
