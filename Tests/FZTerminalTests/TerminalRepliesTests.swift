@@ -80,6 +80,29 @@ struct TerminalRepliesTests {
         #expect(saturated == PixelSize(width: Budget.maxSide, height: Budget.maxSide))
     }
 
+    /// Replies built from the pieces a reply has (ESC, [, _, P, digits, ;, t, c, ST, long
+    /// digit runs) in random order: the parser never traps, and a cell it keeps is plausible.
+    @Test func randomRepliesNeverTrap() {
+        let pieces: [[UInt8]] = [
+            [0x1B], Array("[".utf8), Array("_".utf8), Array("P".utf8), Array("6;".utf8), Array(";".utf8),
+            Array("t".utf8), Array("?".utf8), Array("c".utf8), Array("\u{1B}\\".utf8), [7],
+            Array("9223372036854775807".utf8), Array("99999999999999999999".utf8), Array("-1".utf8),
+            Array("20".utf8), Array("512".utf8), Array("513".utf8), Array("0".utf8), [0xFF], [0],
+        ]
+        var state: UInt64 = 40
+        func next(_ n: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(n))
+        }
+        for _ in 0..<20000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<(1 + next(12)) { bytes += pieces[next(pieces.count)] }
+            let a = ProbeAnswers(parsing: bytes)
+            if let cell = a.cell { #expect(TerminalScreen.Window.plausible(cell: cell), "\(bytes)") }
+            _ = PeekKeys.parse(bytes)
+        }
+    }
+
     @Test func ctrlZSuspends() {
         #expect(PeekKeys.parse([0x1A]) == [.suspend])
         #expect(PeekKeys.parse(Array("l".utf8) + [0x1A, UInt8(ascii: "q")]) == [.move(dx: 1, dy: 0), .suspend, .quit])
