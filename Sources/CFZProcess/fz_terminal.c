@@ -19,6 +19,25 @@ static char fz_term_leave[FZ_TERM_LEAVE_MAX];
 static size_t fz_term_leave_length = 0;
 static int fz_term_raw = 0;
 static volatile sig_atomic_t fz_term_resize = 0;
+// Job control (`peek`): the raw mode and the bytes that enter the screen again after a stop,
+// the handler that was there before, and whether a continue asks for a redraw.
+static struct termios fz_term_raw_mode;
+static char fz_term_enter[FZ_TERM_LEAVE_MAX];
+static size_t fz_term_enter_length = 0;
+static struct sigaction fz_term_previous_stop;
+static int fz_term_stop_watched = 0;
+static volatile sig_atomic_t fz_term_continue = 0;
+
+// Writes all of a buffer from a handler (write only, retrying EINTR and short writes).
+static void fz_term_put(int fd, const char *bytes, size_t length) {
+    size_t done = 0;
+    while (done < length) {
+        ssize_t n = write(fd, bytes + done, length - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        done += (size_t)n;
+    }
+}
 
 static void fz_term_on_resize(int sig) {
     (void)sig;
@@ -54,6 +73,7 @@ int fz_term_enter_raw(int fd, int out_fd, const char *leave, size_t leave_length
     mode.c_cflag |= CS8;
     mode.c_cc[VMIN] = 0;
     mode.c_cc[VTIME] = 0;
+    fz_term_raw_mode = mode;
     // Published before the change: a signal arriving during tcsetattr restores the saved mode.
     __atomic_store_n(&fz_term_raw, 1, __ATOMIC_SEQ_CST);
     if (tcsetattr(fd, TCSANOW, &mode) != 0) {
@@ -67,13 +87,7 @@ int fz_term_enter_raw(int fd, int out_fd, const char *leave, size_t leave_length
 void fz_term_restore(void) {
     if (!__atomic_exchange_n(&fz_term_raw, 0, __ATOMIC_SEQ_CST)) return;
     int saved = errno;
-    size_t done = 0;
-    while (done < fz_term_leave_length) {
-        ssize_t n = write(fz_term_out, fz_term_leave + done, fz_term_leave_length - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break;
-        done += (size_t)n;
-    }
+    fz_term_put(fz_term_out, fz_term_leave, fz_term_leave_length);
     // TCSADRAIN: the leave bytes reach the terminal before it cooks input again.
     tcsetattr(fz_term_fd, TCSADRAIN, &fz_term_saved);
     errno = saved;
@@ -82,9 +96,11 @@ void fz_term_restore(void) {
 int fz_term_read(int fd, unsigned char *buffer, int capacity, int timeout_ms) {
     struct pollfd p = {fd, POLLIN, 0};
     int ready;
+    // A resize or a continue that came while the caller was drawing is answered at once.
+    if (fz_term_resize || fz_term_continue) return 0;
     do {
         ready = poll(&p, 1, timeout_ms);
-        if (ready < 0 && errno == EINTR && fz_term_resize) return 0;
+        if (ready < 0 && errno == EINTR && (fz_term_resize || fz_term_continue)) return 0;
     } while (ready < 0 && errno == EINTR);
     if (ready < 0) return -1;
     if (ready == 0) return 0;
@@ -115,3 +131,68 @@ int fz_term_write(int fd, const unsigned char *bytes, size_t length) {
     }
     return 0;
 }
+
+// SIGTSTP (Ctrl-Z from a shell, `kill -TSTP`, or peek's own Ctrl-Z key): the terminal is
+// given back to the shell (leave bytes, saved mode), the process stops as the default action
+// would (default action, signal unblocked, raised: it stops inside this handler), and once
+// continued the raw mode and the screen are entered again and the reader is woken to
+// redraw. Only async-signal-safe calls: write, tcsetattr, sigaction, sigprocmask, raise.
+static void fz_term_on_stop(int sig) {
+    int saved = errno;
+    int was_raw = __atomic_load_n(&fz_term_raw, __ATOMIC_SEQ_CST);
+    fz_term_restore();
+    struct sigaction dfl, mine;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, &mine);
+    sigset_t set, old;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    sigprocmask(SIG_UNBLOCK, &set, &old);
+    raise(sig);  // stopped here until SIGCONT
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    sigaction(sig, &mine, NULL);
+    if (was_raw) {
+        // Published first, as in fz_term_enter_raw: a signal during tcsetattr restores.
+        __atomic_store_n(&fz_term_raw, 1, __ATOMIC_SEQ_CST);
+        if (tcsetattr(fz_term_fd, TCSANOW, &fz_term_raw_mode) != 0) {
+            __atomic_store_n(&fz_term_raw, 0, __ATOMIC_SEQ_CST);
+        } else {
+            fz_term_put(fz_term_out, fz_term_enter, fz_term_enter_length);
+        }
+        fz_term_continue = 1;
+    }
+    errno = saved;
+}
+
+int fz_term_watch_stop(const char *enter, size_t enter_length) {
+    if (enter_length > FZ_TERM_LEAVE_MAX) return EINVAL;
+    for (size_t i = 0; i < enter_length; i++) fz_term_enter[i] = enter[i];
+    fz_term_enter_length = enter_length;
+    struct sigaction old;
+    if (sigaction(SIGTSTP, NULL, &old) != 0) return errno;
+    if (old.sa_handler == SIG_IGN) return 0;  // no job control here (the caller ignores it)
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = fz_term_on_stop;  // no SA_RESTART: the reader's poll returns EINTR
+    sigemptyset(&sa.sa_mask);
+    sigaddset(&sa.sa_mask, SIGWINCH);
+    if (sigaction(SIGTSTP, &sa, &fz_term_previous_stop) != 0) return errno;
+    fz_term_stop_watched = 1;
+    return 0;
+}
+
+void fz_term_unwatch_stop(void) {
+    if (!fz_term_stop_watched) return;
+    sigaction(SIGTSTP, &fz_term_previous_stop, NULL);
+    fz_term_stop_watched = 0;
+}
+
+int fz_term_continued(void) {
+    int c = fz_term_continue;
+    fz_term_continue = 0;
+    return c;
+}
+
+void fz_term_suspend(void) { raise(SIGTSTP); }

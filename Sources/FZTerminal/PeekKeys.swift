@@ -5,10 +5,12 @@ public enum PeekEvent: Hashable, Sendable {
     /// A mouse press at a cell, 1-based as SGR mouse mode reports it.
     case click(column: Int, row: Int)
     case zoomIn, zoomOut, save, quit
+    /// Ctrl-Z: raw mode turns off the key's signal, so peek stops itself (`TerminalScreen.suspend`).
+    case suspend
 }
 
 /// Reads the bytes a terminal sends for keys: arrows (`ESC [ A`, `ESC O A` in application
-/// mode, `ESC [ 1 ; 2 A` shifted), hjkl and HJKL, + = and -, s, q, Ctrl-C, a lone Esc, and SGR
+/// mode, `ESC [ 1 ; 2 A` shifted), hjkl and HJKL, + = and -, s, q, Ctrl-C, Ctrl-Z, a lone Esc, and SGR
 /// mouse presses (`ESC [ < b ; x ; y M`). Pure, so the key map is tested without a terminal.
 public enum PeekKeys {
     public static func parse(_ bytes: [UInt8]) -> [PeekEvent] {
@@ -73,6 +75,7 @@ public enum PeekKeys {
             case UInt8(ascii: "-"), UInt8(ascii: "_"): events.append(.zoomOut)
             case UInt8(ascii: "s"): events.append(.save)
             case UInt8(ascii: "q"), 3, 4: events.append(.quit)
+            case 0x1A: events.append(.suspend)
             default: break
             }
             i += 1

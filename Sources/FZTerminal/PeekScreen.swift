@@ -1,5 +1,6 @@
 import FZImage
 import FZRender
+import FZSystem
 import Geometry
 
 /// The model of `forcezoom peek`: the decoded image, where the panes go on the screen, the
@@ -21,7 +22,12 @@ public struct PeekScreen {
     public let fit: AspectFit
     package let scaledView: Image
     public var point: PixelPoint
+    /// The zooms + and - step through: 1, 2, 4, 8 and the one asked for (`--zoom`).
+    public private(set) var zooms = Self.zooms
     public var zoomIndex = 0
+    /// The saved peek's side as `crop` takes it (`--size`, `--screen`), nil: the pane's `side`.
+    /// The pane shows it scaled to `side`; what is saved is the crop at this side.
+    public private(set) var fixedSide: Int?
 
     /// - Parameters:
     ///   - image: the decoded, upright image.
@@ -30,7 +36,7 @@ public struct PeekScreen {
     public init(image: Image, columns: Int, rows: Int, cell: PixelSize) {
         self.image = image
         self.cell = cell
-        canvas = PixelSize(width: max(2, columns) * cell.width, height: max(1, rows - 1) * cell.height)
+        canvas = Self.canvas(columns: columns, rows: rows, cell: cell)
         // The peek square takes at most half the width; its side on whole cells both ways.
         var n = min(canvas.height, (canvas.width - cell.width) / 2)
         n -= n % cell.height
@@ -43,8 +49,43 @@ public struct PeekScreen {
         point = PixelPoint(x: image.width / 2, y: image.height / 2)
     }
 
-    public var zoom: Double { Self.zooms[zoomIndex] }
-    public var geometry: PeekGeometry { PeekGeometry(image: image.size, point: point, side: side, zoom: zoom) }
+    /// The panes' area for a window of `columns` x `rows` cells (checked arithmetic, each
+    /// side at most `Budget.maxSide`).
+    public static func canvas(columns: Int, rows: Int, cell: PixelSize) -> PixelSize {
+        PixelSize(
+            width: TerminalScreen.Window.product(max(2, columns), cell.width),
+            height: TerminalScreen.Window.product(max(1, rows - 1), cell.height))
+    }
+
+    /// Refuses a window whose screen would not fit `budget`: the canvas, the fitted view,
+    /// the peek, what is on the screen and the encoded bytes are kept at once (about 32
+    /// bytes a canvas pixel all told), so a 65535x65535-cell window is refused before any of
+    /// it is allocated.
+    public static func check(columns: Int, rows: Int, cell: PixelSize, budget: Budget) throws(BudgetError) {
+        try budget.check(
+            "the peek screen of a \(columns)x\(rows)-cell window",
+            size: canvas(columns: columns, rows: rows, cell: cell),
+            bytesPerPixel: 32)
+    }
+
+    public var zoom: Double { zooms[zoomIndex] }
+    public var geometry: PeekGeometry {
+        PeekGeometry(image: image.size, point: point, side: fixedSide ?? side, zoom: zoom)
+    }
+
+    /// Saves peeks of side `side` (nil: the pane's) and starts at `zoom`, which joins the steps.
+    public mutating func size(side: Int?, zoom: Double) {
+        fixedSide = side
+        if !zooms.contains(zoom) { zooms = (zooms + [zoom]).sorted() }
+        zoomIndex = zooms.firstIndex(of: zoom) ?? 0
+    }
+
+    /// The peek as its pane shows it: `peek()` scaled to the pane when `fixedSide` differs.
+    public func shownPeek() -> Image {
+        let p = peek()
+        return p.width == side
+            ? p : InlineImage.scaled(p.converted(to: p.format.withColor), to: PixelSize(width: side, height: side))
+    }
 
     /// The peek, as `crop` renders it (transparent background, its default filter).
     public func peek() -> Image {
@@ -64,7 +105,7 @@ public struct PeekScreen {
     public func composed() -> Image {
         var out = Image(width: canvas.width, height: canvas.height, format: .rgb, fill: .black)
         out.place(InlineImage.flattened(view(), background: nil), at: PixelPoint(x: 0, y: 0))
-        out.place(InlineImage.flattened(peek(), background: nil), at: PixelPoint(x: peekX, y: 0))
+        out.place(InlineImage.flattened(shownPeek(), background: nil), at: PixelPoint(x: peekX, y: 0))
         return out
     }
 
@@ -81,9 +122,9 @@ public struct PeekScreen {
             let x = Double((column - 1) * cell.width) + Double(cell.width) / 2
             let y = Double((row - 1) * cell.height) + Double(cell.height) / 2
             if x < Double(peekX - cell.width) && y < Double(canvas.height) { point = clamp(fit.imagePixel(x: x, y: y)) }
-        case .zoomIn: zoomIndex = min(Self.zooms.count - 1, zoomIndex + 1)
+        case .zoomIn: zoomIndex = min(zooms.count - 1, zoomIndex + 1)
         case .zoomOut: zoomIndex = max(0, zoomIndex - 1)
-        case .save, .quit: break
+        case .save, .quit, .suspend: break
         }
         return before != (point, zoomIndex)
     }

@@ -10,6 +10,8 @@ public struct PeekSession {
     public let target: InlineImage.Target
     public var columns: Int
     public var rows: Int
+    /// What a new window's screen is checked against (`PeekScreen.check`).
+    public var budget: Budget
 
     /// Entering: the alternate screen, cursor hidden, mouse presses reported in SGR form.
     package static let enter = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[?1000h\u{1B}[?1006h\u{1B}[2J"
@@ -18,32 +20,40 @@ public struct PeekSession {
     /// Kitty keeps pictures apart from the text: delete them all (q=2: no answer).
     package static let kittyClear = "\u{1B}_Ga=d,q=2\u{1B}\\"
 
-    public init(screen: PeekScreen, target: InlineImage.Target, columns: Int, rows: Int) {
+    public init(screen: PeekScreen, target: InlineImage.Target, columns: Int, rows: Int, budget: Budget = Budget()) {
         self.screen = screen
+        self.budget = budget
         self.target = target
         self.columns = columns
         self.rows = rows
     }
 
-    /// Runs until q, Esc, Ctrl-C or the end of input. `save` is called for `s` with the
-    /// geometry and pixels of the peek, and returns the status line's note.
+    /// Runs until q, Esc, Ctrl-C or the end of input (Ctrl-Z stops it, as in a shell). `save`
+    /// is called for `s` with the geometry and pixels of the peek, and returns the status
+    /// line's note.
     public mutating func run(save: (PeekGeometry, Image) throws -> String) throws {
         let clear = target.graphics == .kitty ? Self.kittyClear : ""
         guard TerminalScreen.enterRaw(leave: Array((clear + Self.leave).utf8)) else {
             throw ToolFailure("peek needs a terminal on standard input")
         }
         defer { TerminalScreen.restore() }
+        // Ctrl-Z or SIGTSTP gives the terminal back and stops; a continue enters it again.
+        TerminalScreen.watchStop(enter: Array(Self.enter.utf8))
+        defer { TerminalScreen.unwatchStop() }
         TerminalScreen.write(Array(Self.enter.utf8))
         TerminalScreen.watchResize()
         var drawn = Drawn()
         var note = ""
         draw(&drawn, note: note)
         loop: while let input = TerminalScreen.read(timeout: -1) {
-            if TerminalScreen.resized() { resize(&drawn) }
+            // Both asked (each clears its flag): back from a stop, the screen is redrawn whole.
+            let (resized, continued) = (TerminalScreen.resized(), TerminalScreen.continued())
+            if resized || continued { note = resize(&drawn) ?? note }
             for event in PeekKeys.parse(input) {
                 switch event {
                 case .quit: break loop
                 case .save: note = try save(screen.geometry, screen.peek())
+                case .suspend: TerminalScreen.suspend()
                 default: _ = screen.apply(event)
                 }
             }
@@ -52,13 +62,21 @@ public struct PeekSession {
     }
 
     /// A new window size: the layout made again (the decoded image kept), the screen cleared.
-    package mutating func resize(_ drawn: inout Drawn) {
-        guard let window = TerminalScreen.window() else { return }
-        let cell = target.graphics == .blocks ? PixelSize(width: 1, height: 2) : window.cell(probed: target.cell)
+    /// A window whose screen would exceed the budget keeps the last layout: the note says so.
+    package mutating func resize(_ drawn: inout Drawn) -> String? {
+        var note: String?
+        var window = TerminalScreen.window() ?? TerminalScreen.Window(columns: columns, rows: rows, pixels: nil)
+        var cell = target.graphics == .blocks ? PixelSize(width: 1, height: 2) : window.cell(probed: target.cell)
+        do { try PeekScreen.check(columns: window.columns, rows: window.rows, cell: cell, budget: budget) } catch {
+            note = "window of \(window.columns)x\(window.rows) cells too large, layout kept"
+            (window.columns, window.rows, cell) = (columns, rows, screen.cell)
+        }
         var next = PeekScreen(image: screen.image, columns: window.columns, rows: window.rows, cell: cell)
-        (next.point, next.zoomIndex) = (screen.point, screen.zoomIndex)
+        next.size(side: screen.fixedSide, zoom: screen.zoom)
+        next.point = screen.point
         (screen, columns, rows, drawn) = (next, window.columns, window.rows, Drawn())
         TerminalScreen.write(Array(("\u{1B}[0m\u{1B}[2J" + (target.graphics == .kitty ? Self.kittyClear : "")).utf8))
+        return note
     }
 
     /// What is on the screen now, to draw only the difference.
@@ -111,7 +129,7 @@ public struct PeekSession {
             drawn.canvas = canvas
         } else {
             let view = screen.view()
-            let peek = screen.peek()
+            let peek = screen.shownPeek()
             let redrawAll = target.graphics == .kitty && (view != drawn.view || peek != drawn.peek)
             if redrawAll { out += Array(Self.kittyClear.utf8) }
             let plain = InlineImage.Target(limit: nil, graphics: target.graphics, tmux: target.tmux)

@@ -10,8 +10,11 @@ public struct ProbeAnswers: Sendable, Hashable {
     public var version: String?
     /// DA1's attributes (4 = sixel), nil when it did not answer.
     public var attributes: [Int]?
-    /// One cell in pixels (`ESC [6;h;w t`).
+    /// One cell in pixels (`ESC [6;h;w t`), only when plausible (`TerminalScreen.Window.cellRange`).
     public var cell: PixelSize?
+    /// A cell-size reply that was no plausible size (as sent, cut to 40 characters): the
+    /// terminal's answers are not to be trusted, so pictures fall back to blocks.
+    public var rejectedCell: String?
 
     public init() {}
 
@@ -59,14 +62,29 @@ public struct ProbeAnswers: Sendable, Hashable {
                 let final = bytes[j]
                 if final == UInt8(ascii: "c"), body.hasPrefix("?") {
                     attributes = body.dropFirst().split(separator: ";").compactMap { Int($0) }
-                } else if final == UInt8(ascii: "t") {
-                    let n = body.split(separator: ";").compactMap { Int($0) }
-                    if n.count == 3, n[0] == 6, n[1] > 0, n[2] > 0 { cell = PixelSize(width: n[2], height: n[1]) }
+                } else if final == UInt8(ascii: "t"), body.hasPrefix("6;") {
+                    if let size = Self.cellSize(body) { cell = size } else { rejectedCell = String(body.prefix(40)) }
                 }
                 i = j + 1
             } else {
                 i += 2
             }
         }
+    }
+
+    /// The cell of a `6;h;w` reply: each number at most 6 digits (no arithmetic can
+    /// overflow), the size within `TerminalScreen.Window.cellRange`; nil otherwise.
+    package static func cellSize(_ body: String) -> PixelSize? {
+        let parts = body.split(separator: ";", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "6" else { return nil }
+        var n: [Int] = []
+        for part in parts.dropFirst() {
+            guard (1...6).contains(part.utf8.count), part.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+                let value = Int(part)
+            else { return nil }
+            n.append(value)
+        }
+        let size = PixelSize(width: n[1], height: n[0])
+        return TerminalScreen.Window.plausible(cell: size) ? size : nil
     }
 }

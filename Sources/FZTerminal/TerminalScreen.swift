@@ -24,20 +24,40 @@ public enum TerminalScreen {
             self.pixels = pixels
         }
 
-        /// One cell in pixels (from `pixels`, else `probed`, else a common 8x16).
+        /// The sizes a cell may have a side, in pixels: terminal fonts run from about 5 to 100
+        /// pixels a cell even on 8K screens; "a few hundred" is generous. A reply or a window
+        /// report outside it is no measurement to size pictures by.
+        public static let cellRange = 1...512
+
+        public static func plausible(cell: PixelSize) -> Bool {
+            cellRange.contains(cell.width) && cellRange.contains(cell.height)
+        }
+
+        /// One cell in pixels: from `pixels` when that gives a plausible cell, else `probed`
+        /// when plausible, else a common 8x16.
         public func cell(probed: PixelSize? = nil) -> PixelSize {
             if let pixels, columns > 0, rows > 0 {
-                return PixelSize(width: max(1, pixels.width / columns), height: max(1, pixels.height / rows))
+                let derived = PixelSize(width: pixels.width / columns, height: pixels.height / rows)
+                if Self.plausible(cell: derived) { return derived }
             }
-            return probed ?? PixelSize(width: 8, height: 16)
+            if let probed, Self.plausible(cell: probed) { return probed }
+            return PixelSize(width: 8, height: 16)
         }
 
         /// The largest picture `graphics` can show leaving `reserve` rows for text: for blocks,
-        /// one pixel a column and two a row; else the cells' pixels.
+        /// one pixel a column and two a row; else the cells' pixels. Checked arithmetic, each
+        /// side at most `Budget.maxSide` (a window or cell of any size gives a size the budget
+        /// can judge).
         public func limit(for graphics: GraphicsProtocol, reserve: Int, cell: PixelSize) -> PixelSize {
-            let usable = max(1, rows - reserve)
-            if graphics == .blocks { return PixelSize(width: max(1, columns), height: 2 * usable) }
-            return PixelSize(width: max(1, columns * cell.width), height: max(1, usable * cell.height))
+            let usable = max(1, rows.subtractingReportingOverflow(reserve).partialValue)
+            let c = graphics == .blocks ? PixelSize(width: 1, height: 2) : cell
+            return PixelSize(width: Self.product(columns, c.width), height: Self.product(usable, c.height))
+        }
+
+        /// a * b within 1...Budget.maxSide (saturating, never trapping).
+        static func product(_ a: Int, _ b: Int) -> Int {
+            let (p, overflow) = max(1, a).multipliedReportingOverflow(by: max(1, b))
+            return overflow ? Budget.maxSide : min(p, Budget.maxSide)
         }
     }
 
@@ -86,6 +106,24 @@ public enum TerminalScreen {
 
     /// Whether the window was resized since the last call.
     public static func resized() -> Bool { fz_term_resized() != 0 }
+
+    /// From now on SIGTSTP gives the terminal back (the leave bytes, the saved mode) and
+    /// stops; after SIGCONT the mode is raw again, `enter` is written, and `read` returns no
+    /// bytes with `continued()` true, so the caller redraws (fz_terminal.c, in the handler).
+    public static func watchStop(enter: [UInt8]) {
+        _ = enter.withUnsafeBufferPointer { b in
+            b.withMemoryRebound(to: CChar.self) { fz_term_watch_stop($0.baseAddress, $0.count) }
+        }
+    }
+
+    /// Puts back the SIGTSTP handler `watchStop` found.
+    public static func unwatchStop() { fz_term_unwatch_stop() }
+
+    /// Whether the process was stopped and continued since the last call.
+    public static func continued() -> Bool { fz_term_continued() != 0 }
+
+    /// Stops the process as the shell's Ctrl-Z would (raw mode sends the key as a byte).
+    public static func suspend() { fz_term_suspend() }
 
     /// Restores the mode saved by `enterRaw` and writes its leave bytes (once).
     public static func restore() { fz_term_restore() }

@@ -6,6 +6,11 @@ XTVERSION, the cell size and DA1) the way the chosen terminal would, types keys 
 command has drawn, and records everything the command wrote. Prints one JSON object:
 {"status": exit status or -signal, "seconds": run time, "keyLatencies": seconds from each key
 to the first output after it}; the raw output goes to --capture.
+Special keys: @resize (see --resize-to), @signal:N sends signal N to the command's children
+(or the command), @modes records the terminal's echo and canonical flags at that moment
+(in "modes" of the report, read on the terminal's slave side), @await:N:TEXT holds the
+keys until TEXT (Python escapes) has been written N times.
+--cell-reply answers the cell-size query (ESC [16t) with the given bytes.
 --signal sends a signal in place of the last key, to the command's children when it has
 some (the command is then a shell around forcezoom, e.g. `sh -c 'forcezoom peek ...; stty -a'`).
 
@@ -20,6 +25,7 @@ import json
 import os
 import pty
 import select
+import signal
 import struct
 import sys
 import termios
@@ -38,6 +44,7 @@ p.add_argument("--signal", type=int, default=0, help="send this signal instead o
 p.add_argument("--timeout", type=float, default=20)
 p.add_argument("--capture", required=True)
 p.add_argument("--resize-to", default="", help="COLSxROWS: the key @resize changes the window to this (SIGWINCH)")
+p.add_argument("--cell-reply", default="", help="the reply to ESC [16t (Python escapes), sent once")
 p.add_argument("--relay", action="store_true",
                help="take the window size from this terminal and copy everything the command writes to it")
 p.add_argument("command", nargs=argparse.REMAINDER)
@@ -67,12 +74,18 @@ if a.relay:
 pid, fd = pty.fork()
 if pid == 0:
     fcntl.ioctl(0, termios.TIOCSWINSZ, size)
+    # As a terminal starts its shell: job-control signals at their defaults, none blocked
+    # (a test runner may ignore or block them, and both are inherited).
+    for s in (signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU, signal.SIGCONT):
+        signal.signal(s, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
     os.execvp(command[0], command)
 
 out = bytearray()
 keys = [unescape(k) for k in a.keys]
 wait_for = unescape(a.wait_for)
 answered = set()
+modes = []
 next_key_at = None
 # (time a key was sent, time the first output after it came): the latency of each key.
 latencies = []
@@ -106,6 +119,9 @@ while True:
             os.write(fd, b"\x1bP>|kitty(0.35.2)\x1b\\")
         elif a.answer == "sixel":
             os.write(fd, b"\x1bP>|XTerm(379)\x1b\\")
+    if a.cell_reply and b"\x1b[16t" in out and "cell" not in answered:
+        answered.add("cell")
+        os.write(fd, unescape(a.cell_reply))
     if b"\x1b[c" in out and "da1" not in answered:
         answered.add("da1")
         if a.answer == "sixel":
@@ -117,11 +133,27 @@ while True:
         now = time.monotonic()
         if next_key_at is None:
             next_key_at = now + a.delay
+        elif keys[0].startswith(b"@await:"):
+            # Held until the text has been written N times (then the next key after --delay).
+            n, text = keys[0][7:].split(b":", 1)
+            if out.count(text) >= int(n):
+                keys.pop(0)
+                next_key_at = now + a.delay
         elif now >= next_key_at:
             key = keys.pop(0)
             if not keys and a.signal:
                 for target in children(pid) or [pid]:
                     os.kill(target, a.signal)
+            elif key.startswith(b"@signal:"):
+                for target in children(pid) or [pid]:
+                    os.kill(target, int(key[8:]))
+            elif key == b"@modes":
+                # The master's own modes are not the terminal's (Linux keeps them apart):
+                # read the slave's, through the command's standard input.
+                slave = os.open(os.readlink(f"/proc/{pid}/fd/0"), os.O_RDONLY | os.O_NOCTTY)
+                lflag = termios.tcgetattr(slave)[3]
+                os.close(slave)
+                modes.append({"echo": bool(lflag & termios.ECHO), "icanon": bool(lflag & termios.ICANON)})
             elif key == b"@resize":
                 cols, rows = (int(v) for v in a.resize_to.split("x"))
                 fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
@@ -149,4 +181,4 @@ if status is None:
     _, raw = os.waitpid(pid, 0)
     status = os.waitstatus_to_exitcode(raw)
 open(a.capture, "wb").write(bytes(out))
-print(json.dumps({"status": status, "seconds": round(time.monotonic() - start, 3), "keyLatencies": latencies}))
+print(json.dumps({"status": status, "seconds": round(time.monotonic() - start, 3), "keyLatencies": latencies, "modes": modes}))

@@ -32,6 +32,17 @@ int fz_term_window(int fd, int *columns, int *rows, int *width, int *height);
 /// timeout; `fz_term_resized` says whether one came since it was last asked (and clears it).
 void fz_term_watch_resize(void);
 int fz_term_resized(void);
+/// Job control for `peek`: from now on SIGTSTP restores the terminal (leave bytes, saved
+/// mode) and stops the process; SIGCONT after it makes the terminal raw again, writes
+/// `enter` (at most FZ_TERM_LEAVE_MAX bytes: the alternate screen...) and wakes
+/// `fz_term_read`, which returns 0; `fz_term_continued` says whether that happened since it
+/// was last asked (and clears it). Nothing when SIGTSTP is ignored. 0, or an errno.
+int fz_term_watch_stop(const char *enter, size_t enter_length);
+/// Puts back the SIGTSTP handler `fz_term_watch_stop` found.
+void fz_term_unwatch_stop(void);
+int fz_term_continued(void);
+/// Stops the process as Ctrl-Z would (peek reads Ctrl-Z as a key: raw mode sends no signal).
+void fz_term_suspend(void);
 /// Writes all of `bytes` to `fd` (retrying short writes and EINTR): 0, or an errno.
 int fz_term_write(int fd, const unsigned char *bytes, size_t length);
 

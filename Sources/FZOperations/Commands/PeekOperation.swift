@@ -14,6 +14,10 @@ public struct PeekOperation {
     /// The saved peeks: a numbered series (`OutputTarget.Place.numbered`).
     public var target: OutputTarget
     public var display: InlineDisplay
+    /// The saved peek's side as `crop --size/--screen` gives it, nil: the pane's side.
+    public var side: Int?
+    /// The zoom the session starts at (`crop --zoom`).
+    public var zoom: Double = 1
 
     public init(
         input: String, start: TouchPoint?, settings: RenderSettings, target: OutputTarget, display: InlineDisplay
@@ -45,7 +49,11 @@ public struct PeekOperation {
         let inline = display.target()
         let window = TerminalScreen.window() ?? TerminalScreen.Window(columns: 80, rows: 24, pixels: nil)
         let cell = inline.graphics == .blocks ? PixelSize(width: 1, height: 2) : window.cell(probed: inline.cell)
+        do {
+            try PeekScreen.check(columns: window.columns, rows: window.rows, cell: cell, budget: settings.decode.budget)
+        } catch { throw ToolFailure("peek: \(error); make the window smaller or raise --max-memory") }
         var screen = PeekScreen(image: image, columns: window.columns, rows: window.rows, cell: cell)
+        screen.size(side: side, zoom: zoom)
         if let start {
             do { screen.point = try start.resolve(in: header.uprightSize) } catch {
                 throw ToolFailure(path: input, error)
@@ -53,7 +61,8 @@ public struct PeekOperation {
         }
         var saved: [JSON] = []
         var failed = false
-        var session = PeekSession(screen: screen, target: inline, columns: window.columns, rows: window.rows)
+        var session = PeekSession(
+            screen: screen, target: inline, columns: window.columns, rows: window.rows, budget: settings.decode.budget)
         try session.run { g, peek in
             let index = saved.count
             let path = target.path(index)

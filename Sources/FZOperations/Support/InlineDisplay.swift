@@ -1,4 +1,5 @@
 import FZImage
+import FZSystem
 import FZTerminal
 import Synchronization
 
@@ -16,10 +17,13 @@ public struct InlineDisplay: Sendable {
     public var choice: GraphicsChoice
     /// Rows left below a picture for captions and the prompt.
     public var reserve: Int
+    /// Where detection's one warning goes (an implausible answer from the terminal).
+    public var warn: @Sendable (String) -> Void
 
-    public init(choice: GraphicsChoice, reserve: Int = 2) {
+    public init(choice: GraphicsChoice, reserve: Int = 2, warn: @escaping @Sendable (String) -> Void = { _ in }) {
         self.choice = choice
         self.reserve = reserve
+        self.warn = warn
     }
 
     /// Whether descriptor `fd` (0, 1) is a terminal.
@@ -38,7 +42,16 @@ public struct InlineDisplay: Sendable {
             graphics = decided
         } else {
             answers = TerminalProbe.ask()
-            graphics = TerminalDetection.choose(environment: env, answers: answers)
+            if let rejected = answers?.rejectedCell {
+                // A terminal that reports an impossible cell cannot be trusted with pixel
+                // sizes: blocks need none.
+                warn(
+                    "the terminal's cell-size reply (\(Echo.value(rejected))) is no plausible cell (\(TerminalScreen.Window.cellRange.lowerBound) to \(TerminalScreen.Window.cellRange.upperBound) pixels a side); showing blocks"
+                )
+                graphics = .blocks
+            } else {
+                graphics = TerminalDetection.choose(environment: env, answers: answers)
+            }
         }
         let window = TerminalScreen.window()
         let limit = window.map { $0.limit(for: graphics, reserve: reserve, cell: $0.cell(probed: answers?.cell)) }

@@ -124,16 +124,26 @@ enum Check {
 }
 
 /// The peek's side N, as `crop` and `frame` take it: --size N, or min(W,H) of --screen in
-/// points (390x844 when neither is given).
+/// points, or of the device named by --view (the view is that device's screen), else 390x844.
 struct PeekSide {
     let size: Int?
     let screen: Size?
+    /// --view named a device, not --screen (for messages).
+    let fromView: Bool
+
+    init(size: Int?, screen: Size?, view: Size? = nil) {
+        self.size = size
+        let device = screen == nil ? view.flatMap { $0.device == nil ? nil : $0 } : nil
+        self.screen = screen ?? device
+        fromView = device != nil
+    }
 
     var side: Int { size ?? PeekGeometry.side(forScreen: (screen ?? Size(PixelSize(width: 390, height: 844))).points) }
 
     /// The option the side came from, for messages.
     var option: String {
-        size.map { "--size \($0)" } ?? screen.map { "--screen \($0)" } ?? "the default --screen 390x844"
+        size.map { "--size \($0)" } ?? screen.map { fromView ? "--view \($0)" : "--screen \($0)" }
+            ?? "the default --screen 390x844"
     }
 
     /// Refuses a side over the budget before anything is made. The peek crop makes is N x N;

@@ -42,7 +42,7 @@ struct GraphicsFlags: ParsableArguments {
 
     /// The display these flags choose, leaving `reserve` rows for captions and the prompt.
     func display(reserve: Int = 2) throws -> InlineDisplay {
-        InlineDisplay(choice: try choice(), reserve: reserve)
+        InlineDisplay(choice: try choice(), reserve: reserve, warn: { Terminal.warningOnce($0) })
     }
 }
 

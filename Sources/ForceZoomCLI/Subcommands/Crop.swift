@@ -10,7 +10,7 @@ struct Crop: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Cut the square 1:1 detail around a point (the ForceZoom peek) into an image file.",
         discussion: """
-            The square has side N image pixels: --size N, or --screen for N = min(W,H) of the screen's bounds in points, as ForceZoom sizes its peek from UIScreen bounds (default 390x844 points, so N = 390; --screen iphone-15 is 393x852 points, N = 393). --screen WxH is in points here; device names are in `forcezoom help`. The touched pixel lands at output pixel (N/2, N/2) rounded down; near an edge the square shifts just enough to stay inside the image. An image smaller than the square is centred on --background. The output is always N x N.
+            The square has side N image pixels: --size N, or --screen for N = min(W,H) of the screen's bounds in points, as ForceZoom sizes its peek from UIScreen bounds (default: the device --view names, else 390x844 points, so N = 390; --screen iphone-15 is 393x852 points, N = 393). --screen WxH is in points here; device names are in `forcezoom help`. The touched pixel lands at output pixel (N/2, N/2) rounded down; near an edge the square shifts just enough to stay inside the image. An image smaller than the square is centred on --background. The output is always N x N.
 
             --at takes image pixels (1200,800), percentages (50%,25%), or with --view WxH a point in an aspect-fit view of that size, mapped back to the image (a touch on the letterbox goes to the nearest edge). --at may repeat: one decode, one output per point (-o then needs %d, from 1).
 
@@ -49,7 +49,7 @@ struct Crop: ParsableCommand {
     @Option(
         name: [.long, .customLong("screen-points")],
         help: ArgumentHelp(
-            "The device screen in points (WxH or a device name); the side is min(W,H). Default 390x844.",
+            "The device screen in points (WxH or a device name); the side is min(W,H). Default: the device --view names, else 390x844.",
             valueName: "wxh|name"))
     var screen: Size?
 
@@ -150,7 +150,7 @@ struct Crop: ParsableCommand {
                 "--zoom \(Echo.number(zoom)) with side \(side) would show \(Echo.number((Double(side) / zoom).rounded(.up))) image pixels a side, over \(Budget.maxSide); give a larger --zoom"
             )
         }
-        if !geometryOnly { try PeekSide(size: size, screen: screen).check(decode.budget) }
+        if !geometryOnly { try PeekSide(size: size, screen: screen, view: view).check(decode.budget) }
         try Outputs.checkNotEmpty(output, "-o")
         if let output, !StandardStream.isNamed(output), !geometryOnly {
             _ = try Outputs.pattern(output, "-o", needsCounter: at.count > 1, example: "peek-%d.png")
@@ -165,7 +165,7 @@ struct Crop: ParsableCommand {
     }
 
     /// The output side N.
-    var side: Int { PeekSide(size: size, screen: screen).side }
+    var side: Int { PeekSide(size: size, screen: screen, view: view).side }
 
     /// --zoom's range: from a 64th (the square shows 64 N image pixels) to 1024x.
     static let zoomRange: ClosedRange<Double> = 1.0 / 64...1024

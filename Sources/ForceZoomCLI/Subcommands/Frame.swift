@@ -29,7 +29,8 @@ struct Frame: ParsableCommand {
     @Option(
         name: [.long, .customLong("screen-points")],
         help: ArgumentHelp(
-            "The device screen in points (WxH or name); side = min(W,H) points. Default 390x844.", valueName: "wxh|name"
+            "The device screen in points (WxH or name); side = min(W,H) points. Default: the device --view names, else 390x844.",
+            valueName: "wxh|name"
         ))
     var screen: Size?
 
@@ -68,7 +69,7 @@ struct Frame: ParsableCommand {
         // The peek is checked either way: the box marks it (see `PeekSide.check`).
         let (view, side, withPeek, budget) = (view.points, self.side, self.withPeek, decode.budget)
         try Check.budget { () throws(BudgetError) in try budget.check("the view (--view)", size: view) }
-        try PeekSide(size: size, screen: screen).check(budget)
+        try PeekSide(size: size, screen: screen, view: self.view).check(budget)
         if withPeek {
             try Check.budget { () throws(BudgetError) in
                 try budget.check(
@@ -81,7 +82,7 @@ struct Frame: ParsableCommand {
         }
     }
 
-    var side: Int { PeekSide(size: size, screen: screen).side }
+    var side: Int { PeekSide(size: size, screen: screen, view: view).side }
 
     func run() throws {
         var style = BoxStyle()

@@ -7,10 +7,11 @@ struct Peek: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Peek interactively: move the touch point over the fitted image and see the 1:1 detail beside it.",
         discussion: """
-            The alternate screen shows the image fitted with the preview box (as frame draws it) and, beside it, the peek: the pixels crop --at gives for the point with the side and zoom shown (the JSON records them). Arrows or hjkl move the point by one cell's worth of image pixels (shift: ten); a mouse click sets it; + and - zoom the peek (1x, 2x, 4x, 8x); s saves the peek (-o, default <stem>.peek-%d.png); q, Esc or Ctrl-C leave. On leaving, the terminal is restored and each saved peek's crop --json object is printed on standard output, one line each.
+            The alternate screen shows the image fitted with the preview box (as frame draws it) and, beside it, the peek: the pixels crop --at gives for the point with the side and zoom shown (the JSON records them). Arrows or hjkl move the point by one cell's worth of image pixels (shift: ten); a mouse click sets it; + and - zoom the peek (1x, 2x, 4x, 8x); s saves the peek (-o, default <stem>.peek-%d.png): with --size or --screen it has crop's side, else the pane's, so each saved file is what crop --at X,Y with the recorded side and zoom writes; q, Esc or Ctrl-C leave. On leaving, the terminal is restored and the crop --json object of each saved peek is printed on standard output, one line each. Ctrl-Z stops peek as in a shell; fg brings it back.
 
             Examples:
               forcezoom peek photo.jpg
+              forcezoom peek photo.jpg --screen iphone-15 --zoom 2
               forcezoom peek photo.jpg --at 30%,60% --graphics blocks -o 'detail-%d.png' > saved.jsonl
             """)
 
@@ -21,6 +22,24 @@ struct Peek: ParsableCommand {
         name: .long,
         help: ArgumentHelp("The first touch point, X,Y in pixels or percent (default: the centre).", valueName: "x,y"))
     var at: Point?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The saved peek's side in image pixels, as crop's --size (default: the side of the pane).", valueName: "n"))
+    var size: Int?
+
+    @Option(
+        name: [.long, .customLong("screen-points")],
+        help: ArgumentHelp(
+            "The device screen in points (WxH or a device name); the saved peek's side is min(W,H), as crop's.",
+            valueName: "wxh|name"))
+    var screen: Size?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The starting magnification (+ and - step through 1, 2, 4, 8 and it).", valueName: "z"))
+    var zoom: Double = 1
 
     @Option(
         name: .shortAndLong,
@@ -37,6 +56,20 @@ struct Peek: ParsableCommand {
             throw ValidationError("peek reads its keys from standard input; name the image file")
         }
         try at?.check("--at")
+        // crop's sizing checks, so a saved peek is what crop would write for the same options.
+        if size != nil && screen != nil { throw ValidationError("--size and --screen both set the side; give one") }
+        if let size { try Check.integer(size, "--size", in: 1...Budget.maxSide) }
+        try screen?.check("--screen")
+        try Check.number(zoom, "--zoom", in: Crop.zoomRange)
+        if size != nil || screen != nil {
+            let side = PeekSide(size: size, screen: screen).side
+            if Double(side) / zoom > Double(Budget.maxSide) {
+                throw ValidationError(
+                    "--zoom \(Echo.number(zoom)) with side \(side) would show more than \(Budget.maxSide) image pixels a side; give a larger --zoom"
+                )
+            }
+            try PeekSide(size: size, screen: screen).check(decode.budget)
+        }
         try Outputs.checkNotEmpty(output, "-o")
         if let output { _ = try Outputs.pattern(output, "-o", needsCounter: true, example: "peek-%d.png") }
         // The saved peeks' format is the pattern's extension (JPEG flattens onto white).
@@ -51,10 +84,12 @@ struct Peek: ParsableCommand {
 
     func run() throws {
         let pattern = try OutputPattern(parsing: output ?? "\(FileSystem.stem(input)).peek-%d.png")
-        let operation = PeekOperation(
+        var operation = PeekOperation(
             input: input, start: at?.touch, settings: encode.settings(decode),
             target: OutputTarget(.numbered(pattern), choice: OutputChoice(png: encode.png)),
             display: try graphics.display(reserve: 1))
+        operation.side = size != nil || screen != nil ? PeekSide(size: size, screen: screen).side : nil
+        operation.zoom = zoom
         try operation.run(Report.terminal)
     }
 }
