@@ -54,4 +54,23 @@ struct HEIFBoxCountCLITests {
             r.stderr.contains("loop.heic: corrupt image header") && r.stderr.split(separator: "\n").count == 1, "\(r)")
         #expect(FileSystem.kind(of: FileSystem.join(out, "good.thumb.png")) == .regular, "\(r)")
     }
+
+    /// A grid of 64x64 = 4096 tiles has 4097 item infos: the reader that stopped at 4096
+    /// missed the last tile (refused as "derives from item 4097, which the file does not
+    /// have"); read whole, it is cropped through its tiles, within a --max-memory a whole
+    /// decode (4096x4096, about 128 MiB) would exceed.
+    @Test func aGridOf4096TilesIsCutThroughItsTiles() throws {
+        let dir = CLI.scratch()
+        let script = FileSystem.join(CLI.root, "Tools/heicgrid/heicgrid.py")
+        let made = CLI.shell(
+            "cd \(CLI.quote(dir)) && python3 \(CLI.quote(script)) g.heic --grid 64x64 --tile 64x64 --distinct 4 > log.txt 2>&1"
+        )
+        try #require(made == 0, "heicgrid.py (needs heif-enc): \(CLI.read(FileSystem.join(dir, "log.txt")))")
+        let r = CLI.measure(
+            ["crop", "g.heic", "--at", "50%,50%", "--size", "64", "--max-memory", "60", "-o", "c.png"], in: dir)
+        #expect(r.signal == nil && r.exitCode == 0, "\(r)")
+        #expect(r.maxRSSKiB < 100 * 1024, "\(r)")
+        let fit = CLI.measure(["fit", "g.heic", "--screen", "100x100", "--max-memory", "60", "-o", "f.png"], in: dir)
+        #expect(fit.signal == nil && fit.exitCode == 0 && fit.maxRSSKiB < 100 * 1024, "\(fit)")
+    }
 }
