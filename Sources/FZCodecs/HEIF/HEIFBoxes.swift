@@ -135,7 +135,11 @@ struct HEIFBoxes: Equatable, Sendable {
                     iloc = b
                     // Entries past the cap are never located: a count over it is refused.
                     let wide = b.first.map { $0 >= 2 } ?? false
-                    if let n = HEIFBoxes.uint(b, b.startIndex + 6, wide ? 4 : 2), n > HEIFBoxes.maxChildren {
+                    // (A count the bytes cannot hold is malformed, not hidden: an entry
+                    // takes at least 6 bytes.)
+                    if let n = HEIFBoxes.uint(b, b.startIndex + 6, wide ? 4 : 2), n > HEIFBoxes.maxChildren,
+                        b.count > HEIFBoxes.maxChildren * 6
+                    {
                         tooManyChildren = tooManyChildren ?? "iloc"
                     }
                 case "pitm":
@@ -147,7 +151,10 @@ struct HEIFBoxes: Equatable, Sendable {
                         if p.type == "ipco" {
                             properties = self.children(of: "ipco", p.body).map { ($0.type, Array($0.body)) }
                         } else if p.type == "ipma" {
-                            if let n = HEIFBoxes.uint(p.body, p.body.startIndex + 4, 4), n > HEIFBoxes.maxChildren {
+                            // At least 3 bytes an entry: a larger count is malformed, not hidden.
+                            if let n = HEIFBoxes.uint(p.body, p.body.startIndex + 4, 4), n > HEIFBoxes.maxChildren,
+                                p.body.count > HEIFBoxes.maxChildren * 3
+                            {
                                 tooManyChildren = tooManyChildren ?? "ipma"
                             }
                             associations.merge(HEIFBoxes.associations(p.body)) { a, _ in a }
