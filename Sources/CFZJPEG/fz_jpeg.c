@@ -92,6 +92,35 @@ static void fz_progress(j_common_ptr cinfo) {
     }
 }
 
+// libjpeg keeps whether a frame is progressive or arithmetic, not its SOFn code, so an
+// extended-sequential (SOF1) file would pass for baseline: the segments before the frame
+// are walked here (lengths only, never read whole), and the stream put back where it was.
+static int fz_jpeg_sof_marker(FILE *file) {
+    long start = ftell(file);
+    if (start < 0) return 0;
+    int found = 0;
+    if (fgetc(file) == 0xFF && fgetc(file) == 0xD8) {
+        for (int segments = 0; segments < 4096; segments++) {
+            int c = fgetc(file);
+            if (c != 0xFF) break;
+            while (c == 0xFF) c = fgetc(file);  // fill bytes
+            if (c == EOF || c == 0xD9 || c == 0xDA) break;
+            if (c == 0x01 || (c >= 0xD0 && c <= 0xD7)) continue;
+            int hi = fgetc(file), lo = fgetc(file);
+            if (hi == EOF || lo == EOF) break;
+            int length = hi << 8 | lo;
+            if (c >= 0xC0 && c <= 0xCF && c != 0xC4 && c != 0xC8 && c != 0xCC) {
+                found = c;
+                break;
+            }
+            if (length < 2 || fseek(file, length - 2, SEEK_CUR) != 0) break;
+        }
+    }
+    clearerr(file);
+    fseek(file, start, SEEK_SET);
+    return found;
+}
+
 int fz_jpeg_open(FILE *file, int strict, int max_scans, size_t max_memory, fz_jpeg_reader **out) {
     fz_jpeg_reader *reader = calloc(1, sizeof *reader);
     *out = reader;
@@ -103,6 +132,7 @@ int fz_jpeg_open(FILE *file, int strict, int max_scans, size_t max_memory, fz_jp
     reader->error.warnings = &reader->warnings;
     reader->error.strict = strict;
     reader->max_scans = max_scans;
+    reader->header.sof_marker = fz_jpeg_sof_marker(file);
     if (setjmp(reader->error.jump)) {
         // The SOF's size, if it was read before the error (0 otherwise).
         reader->header.width = reader->cinfo.image_width;

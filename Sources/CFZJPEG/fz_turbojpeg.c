@@ -7,9 +7,15 @@
 #include <string.h>
 #include <turbojpeg.h>
 
+// Classified by TurboJPEG's message, the only thing it gives: libjpeg's JERR_OUT_OF_MEMORY
+// ("Insufficient memory") is a memory limit, and tjDecompressHeader3's "Could not determine
+// subsampling type" a sampling outside its grids (jpegtran -crop handles those; we cannot).
 static void fz_tj_fail(fz_tj_header *header, fz_tj_failure failure, tjhandle handle) {
+    const char *message = tjGetErrorStr2(handle);
     header->failure = failure;
-    snprintf(header->message, sizeof header->message, "%s", tjGetErrorStr2(handle));
+    if (strstr(message, "Insufficient memory") != NULL) header->failure = FZ_TJ_OUT_OF_MEMORY;
+    else if (strstr(message, "subsampling type") != NULL) header->failure = FZ_TJ_UNKNOWN_SAMPLING;
+    snprintf(header->message, sizeof header->message, "%s", message);
 }
 
 int fz_tj_read_header(const unsigned char *jpeg, size_t size, fz_tj_header *header) {

@@ -38,6 +38,11 @@ public struct DecodeOptions: Hashable, Sendable {
     /// An embedded profile that cannot be used fails the file instead of being passed over
     /// with a warning (`--icc srgb` without `--lenient`).
     public var strictProfiles = false
+    /// Only the header is read, nothing will be decoded (`info`): the memory decoding would
+    /// need is not checked (`ImageReader.header(path:options:)` says whether it would be
+    /// refused). Bytes a reader really holds for the header (a WebP read whole) still meet
+    /// the limit, and the pixel limit, a limit on the image itself, still applies.
+    package var headerOnly = false
 
     public init() {}
 }
@@ -56,6 +61,7 @@ extension DecodeOptions {
     /// Throws when a decoder would need more than `maxMemory` bytes, or more than the
     /// process's memory limits allow (`MemoryLimit`).
     package func checkMemory(_ needed: Int64, path: String) throws(DecodeError) {
+        if headerOnly { return }
         let limit = budget.maxBytes
         if limit > 0 && needed > limit {
             throw .overMemoryLimit(path: path, needed: needed, limit: limit)

@@ -30,6 +30,23 @@ public final class ImageReader {
         try self.init(source: ImageSource(path: path, stdinLimit: options.stdinLimit), options: options)
     }
 
+    /// Reads the header for `info`, which decodes nothing: a file whose decoding the memory
+    /// limit would refuse is still described, and that refusal comes back beside it.
+    /// - Throws: `DecodeError` as `init(path:options:)`, except over the memory limit.
+    public static func header(path: String, options: DecodeOptions) throws(DecodeError) -> (
+        reader: ImageReader, decodingRefused: DecodeError?
+    ) {
+        let source = try ImageSource(path: path, stdinLimit: options.stdinLimit)
+        do {
+            return (try ImageReader(source: source, options: options), nil)
+        } catch {
+            guard case .overMemoryLimit = error, source.file.rewind() else { throw error }
+            var headerOnly = options
+            headerOnly.headerOnly = true
+            return (try ImageReader(source: source, options: headerOnly), error)
+        }
+    }
+
     /// Reads an image held in memory (a download, a fuzzer's input), as `init(path:)` reads a file.
     public convenience init(bytes: [UInt8], name: String, options: DecodeOptions = DecodeOptions()) throws(DecodeError)
     {

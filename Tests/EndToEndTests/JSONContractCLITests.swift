@@ -77,4 +77,46 @@ struct JSONContractCLITests {
         CLI.write(file, Array(#"{"schemaVersion":1,"file":"x","error":"a"}"#.utf8) + [10])
         #expect(CLI.jsonProblem(file: file, command: "info") != nil)
     }
+
+    /// What `info` says of a file's coding follows the file (issue 40): an animated WebP's
+    /// `compression` is its first frame's (within the schema's enum, `animated`/`frames`
+    /// tell the rest); a SOF1 JPEG is "extended", as exiftool's EncodingProcess says, not
+    /// "baseline"; a WebP whose decoding the memory limit refuses is still described, with
+    /// the refusal as a note (exit 0), while crop still refuses it.
+    @Test func infoTellsTheCodingTheFileHas() throws {
+        let dir = CLI.scratch()
+        let script = """
+            python3 -c 'import sys; sys.stdout.buffer.write(b"P6 64 48 255\\n" + bytes((x * 7 + y * 3 + c * 50) % 256 for y in range(48) for x in range(64) for c in range(3)))' > s.ppm
+            cjpeg -quality 1 s.ppm > sof1.jpg 2>/dev/null; cjpeg -baseline s.ppm > sof0.jpg; cjpeg -progressive s.ppm > sof2.jpg
+            for j in sof0 sof1 sof2; do echo "$j=$(exiftool -s3 -EncodingProcess $j.jpg)"; done > exiftool.txt
+            \(CLI.quote(CLI.binary)) fixture coords --size 64x48 -o f1.png && \(CLI.quote(CLI.binary)) fixture grid --size 64x48 -o f2.png
+            img2webp -loop 0 -lossy f1.png f2.png -o anim.webp > /dev/null 2>&1
+            cp \(CLI.quote(FileSystem.join(CLI.root, "Fixtures/hostile/vp8l-16384x16384.webp"))) big.webp
+            """
+        _ = CLI.shell("cd \(CLI.quote(dir)) && bash -c \(CLI.quote(script))")
+        let r = CLI.run(["info", "--json", "sof0.jpg", "sof1.jpg", "sof2.jpg", "anim.webp", "big.webp"], in: dir)
+        #expect(r.status == 0, "\(r)")
+        let records = r.stdout.split(separator: "\n").compactMap { JSONValue.object($0) }
+        try #require(records.count == 5, "\(r)")
+        let exiftool = CLI.read(FileSystem.join(dir, "exiftool.txt"))
+        #expect(exiftool.contains("sof1=Extended sequential DCT"), "\(exiftool)")
+        #expect(exiftool.contains("sof0=Baseline DCT"), "\(exiftool)")
+        #expect(
+            records.map { $0["coding"] }.prefix(3) == [
+                .string("baseline"), .string("extended"), .string("progressive"),
+            ])
+        #expect(records[3]["compression"] == .string("lossy"), "\(records[3])")
+        #expect(records[3]["animated"] == .bool(true) && records[3]["frames"] == .number(2), "\(records[3])")
+        #expect(records[4]["width"] == .number(16384), "\(records[4])")
+        guard case .string(let refused)? = records[4]["decodingRefused"] else {
+            Issue.record("no decodingRefused: \(records[4])")
+            return
+        }
+        #expect(refused.contains("decoding would need about 1025 MiB"), "\(refused)")
+        let text = CLI.run(["info", "sof1.jpg", "big.webp"], in: dir)
+        #expect(text.stdout.contains("extended sequential") && !text.stdout.contains("baseline"), "\(text)")
+        #expect(text.stdout.contains("decoding would be refused: decoding would need about 1025 MiB"), "\(text)")
+        let crop = CLI.run(["crop", "big.webp", "--at", "50%,50%", "-o", "c.png"], in: dir)
+        #expect(crop.status == 1 && crop.stderr.contains("decoding would need about 1025 MiB"), "\(crop)")
+    }
 }

@@ -642,8 +642,8 @@ def webp_heif_files(add, rng):
     # VP8L: signature 0x2f then 14-bit width-1, 14-bit height-1, alpha, version.
     vp8l = WEBP_LOSSLESS.index(b"VP8L") + 8
     bits = struct.unpack("<I", WEBP_LOSSLESS[vp8l + 1:vp8l + 5])[0] & ~((1 << 28) - 1)
-    add("vp8l-16384x16384.webp", patch(WEBP_LOSSLESS, vp8l + 1, struct.pack("<I", bits | 16383 | 16383 << 14)), "header",
-        "memory limit", "VP8L header claims 16384x16384 (1 GiB of ARGB inside libwebp)")
+    add("vp8l-16384x16384.webp", patch(WEBP_LOSSLESS, vp8l + 1, struct.pack("<I", bits | 16383 | 16383 << 14)), "data",
+        "memory limit", "VP8L header claims 16384x16384 (1 GiB of ARGB inside libwebp; info describes it, decoding is refused)")
     vp8x = b"VP8X" + struct.pack("<I", 10) + bytes([0, 0, 0, 0]) + (0xFFFFFF).to_bytes(3, "little") * 2
     body = b"WEBP" + vp8x + WEBP_LOSSY[12:]
     add("vp8x-canvas-huge.webp", b"RIFF" + struct.pack("<I", len(body)) + body, "header", "over the limit|" + C,
@@ -668,8 +668,8 @@ def webp_heif_files(add, rng):
     ispe = box_offset(HEIC, b"ispe")
     add("ispe-60000x60000.heic", patch(HEIC, ispe + 12, struct.pack(">II", 60000, 60000)), "header",
         "over the limit|" + C, "ispe claims 60000x60000 (libheif's and forcezoom's limits)")
-    add("ispe-16000x16000.heic", patch(HEIC, ispe + 12, struct.pack(">II", 16000, 16000)), "header",
-        "limit|" + C, "ispe claims 16000x16000 (under the pixel limit; over the memory limit)")
+    add("ispe-16000x16000.heic", patch(HEIC, ispe + 12, struct.pack(">II", 16000, 16000)), "data",
+        "limit|" + C, "ispe claims 16000x16000 (under the pixel limit; over the memory limit: info describes it)")
     add("ispe-max.heic", patch(HEIC, ispe + 12, struct.pack(">II", 0xFFFFFFFF, 0xFFFFFFFF)), "header",
         "over the limit|" + C, "ispe claims 4294967295x4294967295 (found by make fuzz: the area overflowed Int64)")
     for name, base in (("hvcc-depth-mismatch.heic", HEIC), ("hvcc-depth-mismatch-grid.heic", HEIC_GRID)):
@@ -876,11 +876,11 @@ def build():
         "IHDR 100000x100000 and nothing after it")
     add("png-100000x100000-ihdr-cut.png", (PNG_SIGNATURE + ihdr(100000, 100000, 8, 2))[:27], "header", T,
         "IHDR 100000x100000 cut before its CRC")
-    add("png-16bit-rgba-wide.png", PNG_SIGNATURE + ihdr(1 << 28, 1, 16, 6) + tiny_idat + chunk(b"IEND", b""), "header",
-        "memory limit", "IHDR 268435456x1 RGBA 16-bit: under the pixel limit, but 2 GiB rows")
+    add("png-16bit-rgba-wide.png", PNG_SIGNATURE + ihdr(1 << 28, 1, 16, 6) + tiny_idat + chunk(b"IEND", b""), "data",
+        "memory limit", "IHDR 268435456x1 RGBA 16-bit: under the pixel limit, but 2 GiB rows (info describes it)")
     add("png-16384-interlaced-nodata.png",
-        PNG_SIGNATURE + ihdr(16384, 16384, 8, 6, 1) + tiny_idat + chunk(b"IEND", b""), "header", "memory limit",
-        "IHDR 16384x16384 RGBA Adam7: under the pixel limit, but 1 GiB decoded at once")
+        PNG_SIGNATURE + ihdr(16384, 16384, 8, 6, 1) + tiny_idat + chunk(b"IEND", b""), "data", "memory limit",
+        "IHDR 16384x16384 RGBA Adam7: under the pixel limit, but 1 GiB decoded at once (info describes it)")
     add("png-15000-interlaced-nodata.png",
         PNG_SIGNATURE + ihdr(15000, 15000, 8, 6, 1) + tiny_idat + chunk(b"IEND", b""), "data", T,
         "IHDR 15000x15000 RGBA Adam7 (860 MiB, under both limits), 64 bytes of data")
@@ -945,8 +945,8 @@ def build():
         + dht(0, 0, DC_BITS, DC_VALS) + sos([1], 0, 0, 0, 0) + b"\x00" * 64, "data", T + "|" + C,
         "progressive SOF 16000x16000 gray (500 MiB of coefficients, under both limits), 64 bytes of scan data")
     add("jpeg-65500x4096-progressive.jpg", b"\xFF\xD8" + dqt() + sof(0xC2, 65500, 4096, [1, 2, 3])
-        + dht(0, 0, DC_BITS, DC_VALS) + sos([1, 2, 3], 0, 0, 0, 0) + b"\x00" * 64, "header", "memory limit",
-        "progressive 4:4:4 SOF 65500x4096: under the pixel limit, but 1.5 GiB of coefficients")
+        + dht(0, 0, DC_BITS, DC_VALS) + sos([1, 2, 3], 0, 0, 0, 0) + b"\x00" * 64, "data", "memory limit",
+        "progressive 4:4:4 SOF 65500x4096: under the pixel limit, but 1.5 GiB of coefficients (info describes it)")
     add("jpeg-width-0.jpg", jpeg_header_only(0, 16) + sos([1]), "header", C + "|" + T, "SOF width 0")
     add("jpeg-height-0.jpg", jpeg_header_only(16, 0) + sos([1]), "header", C + "|" + T, "SOF height 0 (DNL)")
     add("jpeg-12bit.jpg", jpeg(16, 16, gray=True, precision=12, sof_code=0xC1), "header", "12-bit|precision",

@@ -22,6 +22,7 @@ typedef struct fz_jpeg_header {
     int components;                 ///< in the file: 1, 3 or 4
     int color_space;                ///< J_COLOR_SPACE of the file
     int progressive, arithmetic;
+    int sof_marker;                 ///< the frame's SOFn code (0xC0 baseline, 0xC1 extended, ...), 0 if not found
     int data_precision;             ///< 8, or 12 (refused by the caller)
     int multiple_scans;             ///< progressive or multi-scan: libjpeg buffers every coefficient
     int h_samp[4], v_samp[4];       ///< per component sampling factors

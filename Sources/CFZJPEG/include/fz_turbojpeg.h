@@ -20,6 +20,8 @@ typedef enum {
     FZ_TJ_TRANSFORM = 3,
     /// No TurboJPEG handle could be made.
     FZ_TJ_NO_HANDLE = 4,
+    /// libjpeg could not allocate (a process memory limit): no fault of the file.
+    FZ_TJ_OUT_OF_MEMORY = 5,
 } fz_tj_failure;
 
 typedef struct {

@@ -40,19 +40,32 @@ struct HEIFBoxes: Equatable, Sendable {
     /// An item the primary image derives from (`dimg`, for a grid or `iden`) that the file
     /// does not have: libheif 1.15 asserts on it (abort; found by `make fuzz`).
     var missingReference: UInt32?
+    /// A box whose children were not all read (more than `maxChildren`): what lies past
+    /// them (a `dimg` loop, a grid's primary `infe`) would reach libheif unchecked, so the
+    /// file is refused (issue 40: 4096 dummy `iref` entries hid a loop from a cap of 4096).
+    var tooManyChildren: String?
+
+    /// The most children read of one box: every `iinf`, `iref`, `ipco` and `ipma` entry
+    /// within it is checked. A grid names at most 256x256 tiles (its rows and columns are
+    /// bytes), and an alpha grid as many again, so real files stay far under it; a file over
+    /// it is refused, never half read. 48 bytes a box: 12 MiB at most, within any budget.
+    static let maxChildren = 1 << 18
 
     /// Reads what it can; fields stay empty where the boxes are missing or broken (libheif
     /// then says what is wrong when it reads the file).
     init(_ bytes: [UInt8]) {
         var meta = MetaItems()
         var sawMeta = false
-        for box in Self.boxes(bytes[...]) {
+        let top = Self.boxes(bytes[...])
+        if top.count >= Self.maxChildren { tooManyChildren = "file" }
+        for box in top {
             if box.type == "ftyp" { readBrands(box.body) }
             // Only the first `meta` box counts, as for libheif.
             guard box.type == "meta", box.body.count >= 4, !sawMeta else { continue }
             sawMeta = true
             meta = MetaItems(box.body.dropFirst(4))
         }
+        if tooManyChildren == nil { tooManyChildren = meta.tooManyChildren }
         for (type, body) in meta.properties where type == "hvcC" {
             if let size = HEVCSequenceSize.largest(inHvcC: body), largestCodedSize.map({ size.area > $0.area }) ?? true
             {
@@ -96,27 +109,54 @@ struct HEIFBoxes: Equatable, Sendable {
         var dimg: [UInt32: [UInt32]] = [:]
         var idat: ArraySlice<UInt8> = []
         var iloc: ArraySlice<UInt8> = []
+        /// The first box whose children reached `maxChildren`.
+        var tooManyChildren: String?
 
         init() {}
+
+        /// The children of `parent`'s body, noting a box with more than can be read.
+        private mutating func children(
+            of parent: String, _ body: ArraySlice<UInt8>, clamped: Bool = false
+        ) -> [HEIFBoxes.Box] {
+            let list = HEIFBoxes.boxes(body, clamped: clamped)
+            if list.count >= HEIFBoxes.maxChildren && tooManyChildren == nil { tooManyChildren = parent }
+            return list
+        }
 
         /// Reads the children of a `meta` box (its body after version and flags); later
         /// boxes of a kind add to (iinf, iref, ipma) or replace (pitm, ipco, idat, iloc)
         /// what earlier ones said.
         init(_ children: ArraySlice<UInt8>) {
-            for child in HEIFBoxes.boxes(children) {
+            for child in self.children(of: "meta", children) {
                 let b = child.body
                 switch child.type {
                 case "idat": idat = b
-                case "iloc": iloc = b
+                case "iloc":
+                    iloc = b
+                    // Entries past the cap are never located: a count over it is refused.
+                    let wide = b.first.map { $0 >= 2 } ?? false
+                    // (A count the bytes cannot hold is malformed, not hidden: an entry
+                    // takes at least 6 bytes.)
+                    if let n = HEIFBoxes.uint(b, b.startIndex + 6, wide ? 4 : 2), n > HEIFBoxes.maxChildren,
+                        b.count > HEIFBoxes.maxChildren * 6
+                    {
+                        tooManyChildren = tooManyChildren ?? "iloc"
+                    }
                 case "pitm":
                     guard let v = b.first else { break }
                     primary = v == 0 ? HEIFBoxes.uint(b, b.startIndex + 4, 2) : HEIFBoxes.uint(b, b.startIndex + 4, 4)
                 case "iinf": readItemInfos(b)
                 case "iprp":
-                    for p in HEIFBoxes.boxes(b) {
+                    for p in self.children(of: "iprp", b) {
                         if p.type == "ipco" {
-                            properties = HEIFBoxes.boxes(p.body).prefix(4096).map { ($0.type, Array($0.body)) }
+                            properties = self.children(of: "ipco", p.body).map { ($0.type, Array($0.body)) }
                         } else if p.type == "ipma" {
+                            // At least 3 bytes an entry: a larger count is malformed, not hidden.
+                            if let n = HEIFBoxes.uint(p.body, p.body.startIndex + 4, 4), n > HEIFBoxes.maxChildren,
+                                p.body.count > HEIFBoxes.maxChildren * 3
+                            {
+                                tooManyChildren = tooManyChildren ?? "ipma"
+                            }
                             associations.merge(HEIFBoxes.associations(p.body)) { a, _ in a }
                         }
                     }
@@ -129,7 +169,7 @@ struct HEIFBoxes: Equatable, Sendable {
         /// An `iinf` box: each item's type (its `infe`, version 2 or later).
         private mutating func readItemInfos(_ b: ArraySlice<UInt8>) {
             guard let v = b.first else { return }
-            for infe in HEIFBoxes.boxes(b.dropFirst(v == 0 ? 6 : 8)) where infe.type == "infe" {
+            for infe in children(of: "iinf", b.dropFirst(v == 0 ? 6 : 8)) where infe.type == "infe" {
                 let e = infe.body
                 guard let ev = e.first, ev >= 2 else { continue }
                 let idSize = ev == 2 ? 2 : 4
@@ -146,7 +186,7 @@ struct HEIFBoxes: Equatable, Sendable {
             // Clamped as libheif reads them: a reference box claiming more bytes than
             // its parent holds is still read (a self-reference hidden so overflowed
             // libheif's stack; found by `make fuzz`).
-            for r in HEIFBoxes.boxes(b.dropFirst(4), clamped: true) where r.type == "dimg" {
+            for r in children(of: "iref", b.dropFirst(4), clamped: true) where r.type == "dimg" {
                 let e = r.body
                 guard let from = HEIFBoxes.uint(e, e.startIndex, idSize),
                     let n = HEIFBoxes.uint(e, e.startIndex + idSize, 2)
@@ -192,7 +232,7 @@ struct HEIFBoxes: Equatable, Sendable {
     private mutating func readDerivedCanvases(_ meta: MetaItems, primary: UInt32, file bytes: [UInt8]) {
         var seen: Set<UInt32> = []
         var queue = [primary]
-        while let item = queue.popLast(), seen.count < 4096 {
+        while let item = queue.popLast(), seen.count < Self.maxChildren {
             guard seen.insert(item).inserted else { continue }
             queue += meta.dimg[item] ?? []
             guard let type = meta.types[item], type == "grid" || type == "iovl" else { continue }
@@ -238,12 +278,12 @@ struct HEIFBoxes: Equatable, Sendable {
         var body: ArraySlice<UInt8>
     }
 
-    /// The boxes in `bytes`, up to the first that does not fit (at most 4096); `clamped`:
+    /// The boxes in `bytes`, up to the first that does not fit (at most `maxChildren`); `clamped`:
     /// a box claiming more than what is left is read to the end instead, as libheif does.
     static func boxes(_ bytes: ArraySlice<UInt8>, clamped: Bool = false) -> [Box] {
         var out: [Box] = []
         var i = bytes.startIndex
-        while i + 8 <= bytes.endIndex && out.count < 4096 {
+        while i + 8 <= bytes.endIndex && out.count < maxChildren {
             guard var size = uint(bytes, i, 4).map(Int.init) else { break }
             let type = fourCC(bytes, i + 4)
             var header = 8
@@ -300,7 +340,7 @@ struct HEIFBoxes: Equatable, Sendable {
         let idSize = version < 2 ? 2 : 4
         guard let count = read(i, idSize) else { return }
         i += idSize
-        for _ in 0..<min(count, 65536) {
+        for _ in 0..<min(count, maxChildren) {
             guard let id = read(i, idSize) else { return }
             i += idSize
             var method = 0
@@ -330,7 +370,7 @@ struct HEIFBoxes: Equatable, Sendable {
         let wide = b[b.startIndex + 3] & 1 == 1
         var out: [UInt32: [Int]] = [:]
         var i = b.startIndex + 8
-        for _ in 0..<min(Int(count), 65536) {
+        for _ in 0..<min(Int(count), maxChildren) {
             let idSize = version < 1 ? 2 : 4
             guard let id = uint(b, i, idSize), i + idSize < b.endIndex else { break }
             let n = Int(b[i + idSize])

@@ -247,6 +247,13 @@ final class HEIFDecoder: ImageDecoder {
             gridError = nil
             do { grid = try HEIFGrid.read(bytes, fileSize: file.count) } catch { gridError = error }
         }
+        if let parent = boxes.tooManyChildren {
+            throw .unsupportedVariant(
+                path: path,
+                what:
+                    "HEIF structure: its \(parent) box has more than \(HEIFBoxes.maxChildren) entries, more than forcezoom checks before libheif reads the file"
+            )
+        }
         if boxes.referenceLoop {
             throw .corruptHeader(path: path, detail: "the image's derivation references (dimg) form a loop")
         }

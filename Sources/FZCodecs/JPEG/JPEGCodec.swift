@@ -17,6 +17,9 @@ public struct JPEGDetails: Hashable, Sendable {
     /// The file's colour space: gray, ycbcr, rgb, cmyk, ycck.
     public var colorSpace: String
     public var progressive: Bool
+    /// The frame's coding from its SOFn marker: baseline (SOF0), extended (sequential with
+    /// more tables or 12 bits: SOF1, SOF9), progressive (SOF2, SOF10) or lossless (SOF3).
+    public var coding: String
     public var arithmetic: Bool
     public var precision: Int
     /// Chroma subsampling as J:a:b ("4:2:0"), or "" for gray.
@@ -48,6 +51,19 @@ final class JPEGReader {
     private let memoryNeeded: Int64
     private let memoryLimit: Int64
     private let scanLimit: Int
+
+    /// SOF0 baseline; SOF1, SOF5, SOF9, SOF13 extended sequential; SOF2, 6, 10, 14
+    /// progressive; SOF3, 7, 11, 15 lossless. Without a marker (a stream it could not
+    /// walk), libjpeg's progressive flag decides.
+    static func coding(sof: Int, progressive: Bool) -> String {
+        switch sof {
+        case 0xC0: return "baseline"
+        case 0xC1, 0xC5, 0xC9, 0xCD: return "extended"
+        case 0xC2, 0xC6, 0xCA, 0xCE: return "progressive"
+        case 0xC3, 0xC7, 0xCB, 0xCF: return "lossless"
+        default: return progressive ? "progressive" : "baseline"
+        }
+    }
 
     /// Opens a JPEG, reads its header and checks it against the limits.
     /// - Parameters:
@@ -92,6 +108,7 @@ final class JPEGReader {
         format = h.channels == 1 ? .gray : .rgb
         details = JPEGDetails(
             components: n, colorSpace: Self.colorSpaceName(Int(h.color_space)), progressive: h.progressive != 0,
+            coding: Self.coding(sof: Int(h.sof_marker), progressive: h.progressive != 0),
             arithmetic: h.arithmetic != 0, precision: Int(h.data_precision),
             subsampling: Self.subsampling(h: hs, v: vs, components: n),
             samplingFactors: (0..<min(n, 4)).map { "\(hs[$0])x\(vs[$0])" }.joined(separator: ","),

@@ -78,7 +78,7 @@ extension JPEGDetails: CodecDetails {
     public var summary: [String] {
         var parts = ["\(colorSpace) \(components) component\(components == 1 ? "" : "s")"]
         if !subsampling.isEmpty { parts.append(subsampling) }
-        parts.append(progressive ? "progressive" : "baseline")
+        parts.append(coding == "extended" ? "extended sequential" : coding)
         if arithmetic { parts.append("arithmetic") }
         if hasICC { parts.append("ICC profile (not applied)") }
         if adobe { parts.append("Adobe") }
@@ -88,7 +88,7 @@ extension JPEGDetails: CodecDetails {
     public var jsonMembers: [(String, JSON)] {
         [
             ("bitDepth", .int(precision)), ("colorSpace", .string(colorSpace)),
-            ("components", .int(components)), ("progressive", .bool(progressive)),
+            ("components", .int(components)), ("progressive", .bool(progressive)), ("coding", .string(coding)),
             ("arithmetic", .bool(arithmetic)),
             ("subsampling", subsampling.isEmpty ? .null : .string(subsampling)),
             ("samplingFactors", .string(samplingFactors)), ("icc", .bool(hasICC)),

@@ -23,21 +23,31 @@ public struct LosslessJPEGCrop {
     /// The iMCU: the grid a crop starts on.
     public let block: PixelSize
     private let bytes: [UInt8]
+    /// The frame and scan count as the markers give them (nil: TurboJPEG's header said why).
+    private let frame: JPEGFrame?
+    /// The scan and memory limits of the ordinary decode, met before TurboJPEG reads.
+    private let options: DecodeOptions
 
     /// Reads the whole JPEG of an opened input once (every crop comes from these bytes).
-    /// - Parameter limit: the most bytes read.
+    /// - Parameters:
+    ///   - limit: the most bytes read.
+    ///   - options: the scan limit and the memory limit `crop` met (`--max-memory`).
     /// - Throws: `DecodeError` when it cannot be read, is larger than `limit`, or is no
     ///   JPEG TurboJPEG can crop.
-    public init(source: ImageSource, limit: Int = 1 << 30) throws(DecodeError) {
+    public init(source: ImageSource, limit: Int = 1 << 30, options: DecodeOptions = DecodeOptions())
+        throws(DecodeError)
+    {
         path = source.name
+        self.options = options
         guard source.file.rewind() else { throw .readFailed(path: path, reason: "cannot seek back to the start") }
         guard let all = source.file.readAll(limit: limit) else {
             throw .readFailed(path: path, reason: "larger than \(limit >> 20) MiB, the most a lossless crop reads")
         }
         bytes = all
+        frame = JPEGFrame(all)
         var header = fz_tj_header()
         let status = bytes.withUnsafeBufferPointer { fz_tj_read_header($0.baseAddress, $0.count, &header) }
-        guard status == FZ_OK else { throw Self.error(header, path: path) }
+        guard status == FZ_OK else { throw Self.error(header, path: path, frame: frame) }
         storedSize = PixelSize(width: Int(header.width), height: Int(header.height))
         block = PixelSize(width: Int(header.mcu_width), height: Int(header.mcu_height))
     }
@@ -73,6 +83,7 @@ public struct LosslessJPEGCrop {
     /// - Throws: `DecodeError.corrupt` when the data is damaged or the crop fails.
     public func crop(_ rects: [PixelRect], lenient: Bool = false) throws(DecodeError) -> [[UInt8]] {
         precondition(rects.allSatisfy { $0 == delivered(forStored: $0) }, "crop off the block grid")
+        try checkLimits(rects)
         var cRects = rects.map {
             fz_tj_rect(x: Int32($0.x), y: Int32($0.y), width: Int32($0.width), height: Int32($0.height))
         }
@@ -83,16 +94,40 @@ public struct LosslessJPEGCrop {
             fz_tj_crop(
                 input.baseAddress, input.count, Int32(rects.count), &cRects, lenient ? 0 : 1, &outputs, &sizes, &header)
         }
-        guard status == FZ_OK else { throw Self.error(header, path: path) }
+        guard status == FZ_OK else { throw Self.error(header, path: path, frame: frame) }
         defer { for p in outputs { fz_tj_free(p) } }
         return outputs.indices.map { i in Array(UnsafeBufferPointer(start: outputs[i], count: Int(sizes[i]))) }
     }
 
-    private static func error(_ header: fz_tj_header, path: String) -> DecodeError {
+    /// TurboJPEG reads every scan and holds every coefficient with no limit of its own: the
+    /// progressive scan limit and the memory budget of the ordinary decode are met here, from
+    /// the markers, before it starts. What it holds: the file, the whole image's coefficients
+    /// (`jpeg_read_coefficients`), and per crop a coefficient workspace and an output buffer.
+    private func checkLimits(_ rects: [PixelRect]) throws(DecodeError) {
+        guard let frame else { return }
+        if options.maxScans > 0 && frame.progressive && frame.scans > options.maxScans {
+            throw .tooManyScans(path: path, limit: options.maxScans)
+        }
+        let components = Int64(frame.horizontal.count)
+        var needed = Int64(bytes.count) + frame.coefficientBytes
+        for rect in rects {  // sides within 65535: no product overflows
+            needed += rect.size.area * (components * 2 + 4)
+        }
+        try options.checkMemory(needed, path: path)
+    }
+
+    private static func error(_ header: fz_tj_header, path: String, frame: JPEGFrame?) -> DecodeError {
         let message = withUnsafeBytes(of: header.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         switch header.failure {
         case FZ_TJ_UNKNOWN_SAMPLING:
-            return .unsupportedVariant(path: path, what: "a lossless crop of this JPEG: \(message)")
+            let factors = frame.map { " (\($0.samplingFactors))" } ?? ""
+            return .unsupportedVariant(
+                path: path,
+                what:
+                    "sampling factors\(factors) for a lossless crop: TurboJPEG crops on the grids of 4:4:4, 4:2:2, 4:2:0, 4:4:0, 4:1:1 and grey only (jpegtran -crop takes any); crop without --lossless"
+            )
+        case FZ_TJ_OUT_OF_MEMORY:
+            return .readFailed(path: path, reason: "TurboJPEG ran out of memory for the lossless crop (\(message))")
         case FZ_TJ_UNREADABLE: return .corrupt(path: path, detail: "TurboJPEG cannot read it: \(message)")
         default: return .corrupt(path: path, detail: "the lossless crop failed: \(message)")
         }

@@ -12,7 +12,8 @@ import Glibc
 
 /// What a WebP file's container and bitstream headers say.
 public struct WebPDetails: Hashable, Sendable {
-    /// "lossy" (VP8), "lossless" (VP8L) or "mixed" (an animation with both).
+    /// The first frame's coding: "lossy" (VP8), "lossless" (VP8L), or "mixed" when libwebp
+    /// cannot tell (`animated` and `frames` say whether more frames follow).
     public var compression: String
     /// "simple" (a bare VP8/VP8L chunk) or "extended" (VP8X).
     public var container: String
@@ -143,7 +144,8 @@ final class WebPDecoder: ImageDecoder {
                     detail: "the canvas is \(storedSize) but the image is \(features.width)x\(features.height)")
             }
         }
-        if animated { compression = frames > 1 ? "animation" : compression }
+        // `compression` stays the first frame's coding (docs/json: lossy, lossless, mixed);
+        // `animated` and `frames` say it is an animation.
         pixelFormat = alpha ? .rgba : .rgb
 
         // Some writers put JPEG's "Exif\0\0" before the TIFF header.

@@ -16,11 +16,15 @@ public struct CompareOperation {
     public var json: Bool
     /// `--diff`: where the difference image goes (PNG unless the name says otherwise).
     public var diff: String?
+    /// How both inputs are read: their limits (`--max-pixels`, `--max-memory`) bound the two
+    /// decoded images and the difference image together.
+    public var decoding: DecodeOptions
 
     public init(
         first: String, second: String, metric: ImageComparison.Metric, threshold: Double?, cropToSmaller: Bool,
-        icc: ColorPolicy.Mode, json: Bool, diff: String?
+        icc: ColorPolicy.Mode, json: Bool, diff: String?, decoding: DecodeOptions = DecodeOptions()
     ) {
+        self.decoding = decoding
         self.first = first
         self.second = second
         self.metric = metric
@@ -35,7 +39,9 @@ public struct CompareOperation {
     public func run(_ report: Report) throws -> Outcome {
         let pair: ComparedPair
         do {
-            pair = try ComparedPair.read(first, second, policy: ColorPolicy(mode: icc), cropToSmaller: cropToSmaller)
+            pair = try ComparedPair.read(
+                first, second, policy: ColorPolicy(mode: icc), cropToSmaller: cropToSmaller, decoding: decoding,
+                withDifference: diff != nil)
         } catch { throw ToolFailure(error.description) }
         let result = ImageComparison(pair.first, pair.second, structural: json || metric == .ssim)
         if metric == .ssim && result.ssim == nil {

@@ -12,7 +12,8 @@ extension CropOperation {
                 "\(reader.path): --lossless crops JPEG files only; this is \(header.format.rawValue) (drop --lossless)",
                 exitCode: 2)
         }
-        let cropper = try LosslessJPEGCrop(source: reader.source, limit: settings.decode.stdinLimit)
+        let cropper = try LosslessJPEGCrop(
+            source: reader.source, limit: settings.decode.stdinLimit, options: settings.decode)
         let plans = geometries.map { cropper.delivered(forUpright: $0.coveredRect, orientation: header.orientation) }
         var files: [[UInt8]] = []
         if !geometryOnly {

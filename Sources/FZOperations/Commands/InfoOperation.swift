@@ -19,13 +19,14 @@ public struct InfoOperation {
         var failed = false
         for file in files {
             do {
-                let reader = try ImageReader(path: file, options: decode)
+                // Headers only: a file whose decoding the limits refuse is still described.
+                let (reader, refused) = try ImageReader.header(path: file, options: decode)
                 let h = reader.header
                 let m = reader.metadata
                 report.line(
                     json
-                        ? Self.json(h, path: reader.path, metadata: m).description
-                        : Echo.line(Self.text(h, path: reader.path, metadata: m)))
+                        ? Self.json(h, path: reader.path, metadata: m, decodingRefused: refused).description
+                        : Echo.line(Self.text(h, path: reader.path, metadata: m, decodingRefused: refused)))
             } catch {
                 failed = true
                 report.error(error.description)
@@ -41,7 +42,9 @@ public struct InfoOperation {
     /// (`width`/`height` as stored or coded, `uprightWidth`/`uprightHeight` as displayed,
     /// `icc` whether a profile is embedded), then its codec's own (`CodecDetails`); a codec
     /// field is never a second copy of a common one.
-    static func json(_ h: ImageHeader, path: String, metadata: ImageMetadata = ImageMetadata()) -> JSON {
+    static func json(
+        _ h: ImageHeader, path: String, metadata: ImageMetadata = ImageMetadata(), decodingRefused: DecodeError? = nil
+    ) -> JSON {
         var m: [(String, JSON)] = [
             ("file", .string(path)),
             ("format", .string(h.formatName)),
@@ -88,10 +91,13 @@ public struct InfoOperation {
         // The codec's facts after the common ones; a key already given (bitDepth, icc) is not repeated.
         let common = Set(m.map(\.0))
         m += h.details.jsonMembers.filter { !common.contains($0.0) }
+        if let decodingRefused { m.append(("decodingRefused", .string(decodingRefused.reason))) }
         return JSON.record(m)
     }
 
-    static func text(_ h: ImageHeader, path: String, metadata: ImageMetadata = ImageMetadata()) -> String {
+    static func text(
+        _ h: ImageHeader, path: String, metadata: ImageMetadata = ImageMetadata(), decodingRefused: DecodeError? = nil
+    ) -> String {
         var parts = ["\(h.formatName) \(h.storedSize)"]
         if let v = h.exifOrientationValue {
             if let o = Orientation(rawValue: v) {
@@ -123,6 +129,7 @@ public struct InfoOperation {
             parts.append("\(name) block \(s.bytes) bytes" + note)
         }
         parts.append("-> \(h.pixelFormat)")
+        if let decodingRefused { parts.append("decoding would be refused: \(decodingRefused.reason)") }
         return "\(path): " + parts.joined(separator: ", ")
     }
 }

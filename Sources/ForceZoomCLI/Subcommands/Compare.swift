@@ -7,7 +7,7 @@ struct Compare: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure how far apart two images are (PSNR, PAE, MAE, SSIM), with a pass/fail exit code.",
         discussion: """
-            Both images are decoded upright (EXIF orientation applied) and, with --icc srgb, converted to sRGB through their profiles; otherwise the decoded samples are compared as stored. Sizes must match (or --crop-to-smaller compares the top-left rectangle both have).
+            Both images are decoded upright (EXIF orientation applied unless --no-auto-orient) and, with --icc srgb, converted to sRGB through their profiles; otherwise the decoded samples are compared as stored. Sizes must match (or --crop-to-smaller compares the top-left rectangle both have). The two decoded images, and --diff's with them, are held at once: together they meet --max-pixels and --max-memory before either is decoded.
 
             Measures, on 8-bit samples of R, G, B (gray counts as R = G = B) and alpha as a fourth channel when either image has one:
               pae   the largest absolute difference of any sample, in levels
@@ -62,6 +62,8 @@ struct Compare: ParsableCommand {
             valueName: "file"))
     var diff: String?
 
+    @OptionGroup var decode: DecodeFlags
+
     func validate() throws {
         if StandardStream.isNamed(first) && StandardStream.isNamed(second) {
             throw ValidationError("standard input (-) can be read once")
@@ -88,7 +90,7 @@ struct Compare: ParsableCommand {
     func run() throws {
         let operation = CompareOperation(
             first: first, second: second, metric: metric, threshold: threshold, cropToSmaller: cropToSmaller,
-            icc: icc, json: json, diff: diff)
+            icc: icc, json: json, diff: diff, decoding: decode.options)
         if try operation.run(Report.terminal).failed { throw ExitCode(1) }
     }
 }
