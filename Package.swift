@@ -12,9 +12,14 @@ let package = Package(
         .executable(name: "forcezoom", targets: ["forcezoom"])
     ]
         // The fuzz harness (Tools/fuzz, a package of its own so this one never links
-        // libFuzzer) links the codecs and the resampler; `make fuzz` sets FORCEZOOM_FUZZ=1 to expose them.
+        // libFuzzer) links the codecs, the resampler, the journal and the terminal parsers;
+        // `make fuzz` sets FORCEZOOM_FUZZ=1 to expose them.
         + (Context.environment["FORCEZOOM_FUZZ"] == "1"
-            ? [.library(name: "FZCodecs", targets: ["FZImage", "FZCodecs", "FZRender"])] : []),
+            ? [
+                .library(
+                    name: "FZCodecs",
+                    targets: ["FZSystem", "FZImage", "FZCodecs", "FZRender", "FZThumbnails", "FZTerminal"])
+            ] : []),
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],

@@ -30,6 +30,8 @@ public func fuzzDecode(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     // at an iMCU column and skip rows; PNG crops stop after their last row).
     var hash: UInt64 = 0xCBF2_9CE4_8422_2325
     for b in bytes.prefix(4096) { hash = (hash ^ UInt64(b)) &* 0x100_0000_01B3 }
+    // The terminal's replies, the journal, HEIF boxes past 4096 children (FuzzSurfaces.swift).
+    fuzzSurfaces(bytes, hash: hash)
 
     var options = DecodeOptions()
     // Bigger images only cost time, not coverage; the limits themselves are code under test.
