@@ -30,6 +30,14 @@ package enum CLI {
         return p
     }()
 
+    /// Whether the binary runs under ASan/UBSan (`make test-sanitize` sets FORCEZOOM_SANITIZED):
+    /// its shadow memory and slower code widen memory and time bounds, and `ulimit -v`
+    /// cannot be used (ASan reserves terabytes of address space).
+    package static let sanitized = getenv("FORCEZOOM_SANITIZED") != nil
+
+    /// A bound on a run's peak memory in KiB: `mib` MiB, or 768 MiB under the sanitizers.
+    package static func rssBoundKiB(_ mib: Int) -> Int { (sanitized ? max(mib, 768) : mib) << 10 }
+
     /// $FORCEZOOM_BIN, else the debug build.
     package static let binary: String = {
         if let env = getenv("FORCEZOOM_BIN") { return String(cString: env) }
