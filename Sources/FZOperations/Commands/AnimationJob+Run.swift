@@ -49,15 +49,7 @@ extension AnimationJob {
         var named = framePaths.enumerated().map { ("-o frame \($0.offset + 1)", $0.element) }
         if let apng { named.append(("--apng", apng)) }
         if let contactSheet { named.append(("--contact-sheet", contactSheet)) }
-        var seen: [String: String] = [:]
-        for (option, path) in named {
-            if let first = seen[path] {
-                throw ToolFailure(
-                    "\(first) and \(option) both write '\(Echo.value(path))'; give each output its own path",
-                    exitCode: 2)
-            }
-            seen[path] = option
-        }
+        if let clash = OutputTarget.clash(named) { throw ToolFailure(clash, exitCode: 2) }
         try OutputTarget(.files(named.map(\.1))).checkNotInputs([input] + (overlay.map { [$0.path] } ?? []))
     }
 

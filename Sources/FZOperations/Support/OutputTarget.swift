@@ -88,6 +88,20 @@ public struct OutputTarget: Sendable {
         }
     }
 
+    /// Two outputs of one command on the same path (standard output aside): the message
+    /// naming both options, or nil. Found before any work: the command line says it as a
+    /// usage error, and `animate` again once its frames' paths are known.
+    public static func clash(_ outputs: [(option: String, path: String)]) -> String? {
+        var seen: [String: String] = [:]
+        for (option, path) in outputs where !StandardStream.isNamed(path) {
+            if let first = seen[path] {
+                return "\(first) and \(option) both write '\(Echo.value(path))'; give each output its own path"
+            }
+            seen[path] = option
+        }
+        return nil
+    }
+
     /// Writes `image` as output `index`; the bytes written (nil for standard output).
     @discardableResult
     package func write(

@@ -22,13 +22,6 @@ enum Outputs {
 
     /// Two outputs of one command on the same path: a usage error, found before any work.
     static func checkDistinct(_ outputs: [(option: String, path: String)]) throws {
-        var seen: [String: String] = [:]
-        for (option, path) in outputs where !StandardStream.isNamed(path) {
-            if let first = seen[path] {
-                throw ValidationError(
-                    "\(first) and \(option) both write '\(Echo.value(path))'; give each output its own path")
-            }
-            seen[path] = option
-        }
+        if let clash = OutputTarget.clash(outputs) { throw ValidationError(clash) }
     }
 }
