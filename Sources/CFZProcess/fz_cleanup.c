@@ -32,12 +32,13 @@ static pthread_mutex_t fz_temps_lock = PTHREAD_MUTEX_INITIALIZER;
 static volatile sig_atomic_t fz_interrupted = 0;
 static volatile sig_atomic_t fz_deferred = 0;
 static volatile sig_atomic_t fz_alarm_ignored = 0;
-// Temp files being created (between openat and fz_register_temp) and whether the process
-// is ending. The creating thread blocks signals, but a signal sent to the process is
-// delivered to another thread, whose handler would remove the registered temps and end
-// the process while the new file is not registered yet: it would be left behind. So the
-// handler marks the process as ending, waits (bounded) for creations under way to
-// register, and no creation starts once it is ending.
+// Temp files being created (fz_register_temp, then openat) and whether the process is
+// ending. The creating thread blocks signals, but a signal sent to the process is
+// delivered to another thread. The name is registered before the file exists, so the
+// handler's unlink finds it whether or not the creating thread got to openat; and no
+// creation starts once the process is ending. The handler still waits a little for
+// creations under way, for the one case the name alone cannot cover: an openat already in
+// the kernel while the handler unlinks.
 static int fz_creating = 0;
 static int fz_dying = 0;
 
@@ -52,9 +53,17 @@ int fz_begin_temp(void) {
 
 void fz_end_temp(void) { __atomic_sub_fetch(&fz_creating, 1, __ATOMIC_SEQ_CST); }
 
-// At most 0.2 s: a creation is an openat and a registration, microseconds.
+// At most half a second on the monotonic clock (async-signal-safe). A creation is a
+// registration and an openat, microseconds; a creating thread that waits longer for the
+// CPU (a thousand jobs on two cores) has its name registered already, so running out
+// loses nothing.
 static void fz_wait_for_creations(void) {
-    for (int i = 0; i < 4000 && __atomic_load_n(&fz_creating, __ATOMIC_SEQ_CST) > 0; i++) {
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    while (__atomic_load_n(&fz_creating, __ATOMIC_SEQ_CST) > 0) {
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        long elapsed = (now.tv_sec - start.tv_sec) * 1000000000L + (now.tv_nsec - start.tv_nsec);
+        if (elapsed >= 500000000L) return;
         struct timespec pause = {0, 50000};
         nanosleep(&pause, NULL);
     }
@@ -95,11 +104,10 @@ void fz_unregister_temp(int dir, const char *name) {
     pthread_mutex_unlock(&fz_temps_lock);
 }
 
-// Async-signal-safe: atomic loads, a stack buffer and unlinkat(2). A slot whose writer
-// this very thread interrupted stays odd; the retries are bounded so the handler never
-// spins. Such a temp belongs to a job that is still running and removes it itself
-// (deferred mode), or is the window that create-then-register always has (the Swift side
-// blocks signals across it).
+// Async-signal-safe: atomic loads, a stack buffer and unlinkat(2). A slot still being
+// written after the bounded retries (the handler never spins) is a registration whose
+// file does not exist yet (its thread blocks signals and is waited for), or an
+// unregistration whose file is gone or renamed already: nothing is lost by passing it.
 static void fz_unlink_temps(void) {
     char copy[FZ_TEMP_NAME];
     for (int i = 0; i < FZ_TEMP_SLOTS; i++) {

@@ -35,15 +35,15 @@ enum { FZ_GRACE_SECONDS = 2 };
 /// Registers a temp output `name` in the folder open as `dir`: 0, or -1 when every slot
 /// is taken or the name is too long (the caller then removes the file and fails).
 int fz_register_temp(int dir, const char *name);
-/// Brackets the creation of a temp file (before openat, after fz_register_temp), with
-/// signals blocked in the calling thread: a handler on another thread waits for it.
+/// Brackets the creation of a temp file (fz_register_temp, then openat), with signals
+/// blocked in the calling thread: a handler on another thread waits a little for it.
 /// fz_begin_temp returns -1 (and nothing may be created) once the process is ending.
 int fz_begin_temp(void);
 void fz_end_temp(void);
 void fz_unregister_temp(int dir, const char *name);
 void fz_install_cleanup_handlers(void);
 /// Blocks every signal that can be sent (faults stay deliverable), saving the old mask:
-/// between creating a temp file and registering it, no handler may run.
+/// while a temp file is registered and created, no handler may run on this thread.
 void fz_block_cleanup_signals(sigset_t *previous);
 void fz_restore_signals(const sigset_t *previous);
 

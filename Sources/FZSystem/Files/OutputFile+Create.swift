@@ -53,9 +53,12 @@ extension OutputFile {
     }
 
     /// Makes `.NAME.fz-XXXXXX` in the folder (`O_EXCL | O_NOFOLLOW`, mode 0666 less the
-    /// umask, as `creat` would) and registers it for the signal handlers, with every
-    /// signal that can be sent held back from before the file exists until it is
-    /// registered: an interruption always finds it.
+    /// umask, as `creat` would) so that a stop signal always finds it. Signals that can be
+    /// sent are held back in this thread across the creation, and the name is registered
+    /// *before* the file is made: a handler on another thread that runs while this thread
+    /// waits for the CPU (a thousand jobs on two cores can make that seconds) removes the
+    /// name and ends the process, and this thread never makes the file. The name is first
+    /// checked to be free, so the handler never removes a file that is not ours.
     package static func createTemporary(in folder: OutputFolder, for name: String, path: String) throws(OutputError)
         -> (
             Int32, String
@@ -70,32 +73,35 @@ extension OutputFile {
         for _ in 0..<100 {
             let suffix = String((0..<6).map { _ in letters[Int(generator.next() % UInt64(letters.count))] })
             let temporary = "." + stem + ".fz-" + suffix
+            if folder.entry(temporary) != nil { continue }
             var previous = sigset_t()
             fz_block_cleanup_signals(&previous)
-            guard fz_begin_temp() == 0 else {
-                fz_restore_signals(&previous)
-                throw .cannotCreate(path: path, reason: "interrupted")
-            }
-            let fd = PathBytes.withCPath(temporary) {
-                openat(folder.descriptor, $0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
-            }
-            let created = errno
-            var registered = true
-            if fd >= 0 { registered = PathBytes.withCPath(temporary) { fz_register_temp(folder.descriptor, $0) } == 0 }
-            fz_end_temp()
+            let outcome = createRegistered(temporary, in: folder)
             fz_restore_signals(&previous)
-            if fd < 0 {
-                if created == EEXIST { continue }
-                throw .cannotCreate(path: path, reason: Errno(created).description)
+            if outcome.fd >= 0 { return (outcome.fd, temporary) }
+            switch outcome.code {
+            case EEXIST: continue
+            case -1: throw .cannotCreate(path: path, reason: "more than \(FZ_TEMP_SLOTS) outputs at once; use fewer --jobs")
+            case -2: throw .cannotCreate(path: path, reason: "interrupted")
+            default: throw .cannotCreate(path: path, reason: Errno(outcome.code).description)
             }
-            if !registered {
-                close(fd)
-                PathBytes.withCPath(temporary) { _ = unlinkat(folder.descriptor, $0, 0) }
-                throw .cannotCreate(path: path, reason: "more than \(FZ_TEMP_SLOTS) outputs at once; use fewer --jobs")
-            }
-            return (fd, temporary)
         }
         throw .cannotCreate(path: path, reason: "no free temporary name in the folder")
+    }
+
+    /// The creation proper, with signals blocked: the descriptor, or -1 and an errno (-1:
+    /// no free slot, -2: the process is ending). A failed creation forgets the name again.
+    private static func createRegistered(_ temporary: String, in folder: OutputFolder) -> (fd: Int32, code: Int32) {
+        guard fz_begin_temp() == 0 else { return (-1, -2) }
+        defer { fz_end_temp() }
+        return PathBytes.withCPath(temporary) { name in
+            guard fz_register_temp(folder.descriptor, name) == 0 else { return (-1, -1) }
+            let fd = openat(folder.descriptor, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
+            if fd >= 0 { return (fd, 0) }
+            let code = errno
+            fz_unregister_temp(folder.descriptor, name)
+            return (-1, code)
+        }
     }
 
     /// Removes a temporary file and forgets it.
