@@ -71,7 +71,10 @@ public struct ShardRun: Sendable {
     /// and, when it finished (made or failed, not interrupted), recorded in the journal with
     /// the output's size and SHA-256. Runs on a worker thread.
     public func make(_ job: ThumbnailPlan.Job, with maker: Thumbnailer, shouldStop: () -> Bool) -> ThumbnailResult {
-        if isDone(job) { return ThumbnailResult(input: job.input.path, output: job.output, outcome: .skipped) }
+        if isDone(job) {
+            StaleTemporaries.remove(beside: job.output)
+            return ThumbnailResult(input: job.input.path, output: job.output, outcome: .skipped)
+        }
         let result = maker.make(job, shouldStop: shouldStop)
         guard let journal else { return result }
         switch result.outcome {

@@ -58,12 +58,15 @@ public struct ThumbnailPlan: Hashable, Sendable {
         var owners: [String: Int] = [:]
         var inputIDs: [FileIdentity: String] = [:]
         for path in inputs.map(\.path) + alsoRead {
-            if let id = identity(path) { inputIDs[id] = inputIDs[id] ?? path }
+            // `--from -` reads the list from standard input: its file is the one to guard
+            // (`--journal list.txt < list.txt` would append to the list being read).
+            let id = StandardStream.isNamed(path) ? FileIdentity.ofDescriptor(0) : identity(path)
+            if let id { inputIDs[id] = inputIDs[id] ?? path }
         }
         let journalCheck = journal.map { JournalCheck(path: $0, identity: identity) }
         if let journalCheck, let id = journalCheck.id, let file = inputIDs[id] {
             let role = alsoRead.contains(file) && !inputs.contains { $0.path == file } ? "the input list" : "the input"
-            throw .journalIsBatchFile(journal: journalCheck.path, file: file, role: role)
+            throw .journalIsBatchFile(journal: journalCheck.path, file: StandardStream.inputName(file), role: role)
         }
         for (i, input) in inputs.enumerated() {
             let relative = name.expand(input: input.path, folder: input.folder, index: i + 1)

@@ -106,4 +106,18 @@ extension JournalAttackTests {
         for kept in [fresh, other, notOurs] { #expect(FileSystem.kind(of: FileSystem.join(dir, kept)) == .regular) }
         #expect(FileSystem.kind(of: FileSystem.join(dir, "t/a.thumb.png")) == .regular)
     }
+
+    /// `--resume` skips an output as done: a temporary a later, killed run left for it goes.
+    @Test func resumeRemovesTheStaleTemporaryOfASkippedOutput() throws {
+        let dir = Self.batch()
+        let first = CLI.run(["thumb", "a.jpg", "--out", "t", "--journal", "j.jsonl", "-q"], in: dir)
+        #expect(first.status == 0, "\(first.stderr)")
+        let stale = "t/.a.thumb.png.fz-Mn78Op"
+        CLI.write(FileSystem.join(dir, stale), Array("half".utf8))
+        #expect(CLI.shell("cd \(CLI.quote(dir)) && touch -d '3 hours ago' \(CLI.quote(stale))") == 0)
+        let r = CLI.run(["thumb", "a.jpg", "--out", "t", "--journal", "j.jsonl", "--resume", "--json"], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("\"skipped\":true"), "the output was skipped as done: \(r.stdout)")
+        #expect(FileSystem.kind(of: FileSystem.join(dir, stale)) == .missing, "the stale temporary is gone")
+    }
 }

@@ -58,6 +58,22 @@ struct JournalAttackTests {
         #expect(FileSystem.kind(of: FileSystem.join(dir, "t")) == .missing)
     }
 
+    /// `--from -` with standard input redirected from the journal's own file: the list
+    /// being read would be appended to.
+    @Test func aJournalThatIsTheListOnStandardInputIsRefused() throws {
+        let dir = Self.batch()
+        let before = Self.snapshot(dir)
+        let command = "cd \(CLI.quote(dir)) && \(CLI.quote(CLI.binary)) thumb --from - --journal list.txt --out t"
+        let err = FileSystem.join(CLI.scratch(), "err")
+        let status = CLI.shell("\(command) < list.txt 2> \(CLI.quote(err))")
+        let stderr = CLI.read(err)
+        #expect(status == 2, "\(stderr)")
+        #expect(Self.oneLine(stderr), "\(stderr)")
+        #expect(stderr.contains("--journal list.txt: is the input list <stdin>"), "\(stderr)")
+        #expect(Self.snapshot(dir) == before, "the list was appended to")
+        #expect(FileSystem.kind(of: FileSystem.join(dir, "t")) == .missing)
+    }
+
     @Test(arguments: [true, false])
     func aJournalThatIsAnOutputIsRefusedBeforeAByteIsWritten(outputExists: Bool) throws {
         let dir = Self.batch()

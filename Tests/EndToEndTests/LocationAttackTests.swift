@@ -74,6 +74,27 @@ struct LocationAttackTests {
             MetadataBytes.iptc(2, 25, "cat") + MetadataBytes.iptc(2, 26, "FRA") + MetadataBytes.iptc(2, 27, "France")
                 + MetadataBytes.iptc(2, 90, "Paris")
         ),
+        // 14 too: Darwin Core's Location class and Google's Dynamic Depth poses (a device's,
+        // a camera's in a list, its place on the earth), as exiftool writes them.
+        (
+            "r14-dwc-poses", exif(),
+            rating + #"""
+                <rdf:Description rdf:about="" xmlns:dwc="http://rs.tdwg.org/dwc/index.htm">
+                 <dwc:Event rdf:parseType="Resource"><dwc:eventDate>2020</dwc:eventDate></dwc:Event>
+                 <dwc:dctermsLocation rdf:parseType="Resource"><dwc:country>France</dwc:country><dwc:decimalLatitude>48.85</dwc:decimalLatitude></dwc:dctermsLocation>
+                </rdf:Description>
+                <rdf:Description rdf:about="" xmlns:Device="http://ns.google.com/photos/dd/1.0/device/"
+                 xmlns:Camera="http://ns.google.com/photos/dd/1.0/camera/" xmlns:Pose="http://ns.google.com/photos/dd/1.0/pose/"
+                 xmlns:EarthPose="http://ns.google.com/photos/dd/1.0/earthpose/">
+                 <Device:Cameras><rdf:Seq><rdf:li rdf:parseType="Resource"><Device:Camera rdf:parseType="Resource">
+                  <Camera:Pose rdf:parseType="Resource"><Pose:PositionX>4</Pose:PositionX></Camera:Pose>
+                 </Device:Camera></rdf:li></rdf:Seq></Device:Cameras>
+                 <Device:Pose Pose:PositionX="3" Pose:RotationW="1"/>
+                 <Device:EarthPos rdf:parseType="Resource"><EarthPose:Latitude>48.85</EarthPose:Latitude></Device:EarthPos>
+                </rdf:Description>
+                """#,
+            nil
+        ),
     ]
 
     static let dir: String = {
@@ -193,7 +214,7 @@ struct LocationAttackTests {
 
     /// 10, 11, 14: `info` sees the location exiftool sees.
     @Test func infoSaysLocation() throws {
-        let names = ["r10-redeclared", "r10-default", "r11-exif-gps", "r14-beyond"]
+        let names = ["r10-redeclared", "r10-default", "r11-exif-gps", "r14-beyond", "r14-dwc-poses"]
         let r = CLI.run(["info", "--json"] + names.map { "\($0).jpg" }, in: Self.dir)
         try #require(r.status == 0, "\(r)")
         let records = r.stdout.split(separator: "\n").compactMap { JSONValue.object($0) }

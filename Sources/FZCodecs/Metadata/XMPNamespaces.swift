@@ -86,6 +86,11 @@ package enum XMPLocation {
     static let nikonAst = "http://ns.nikon.com/asteroid/1.0/"
     /// Sony Ericsson's cell tower properties: every one locates the phone.
     static let cell = "http://developer.sonyericsson.com/cell/1.0/"
+    /// Google's Dynamic Depth poses (a device's, a camera's, a plane's, and its place on
+    /// the earth): exiftool puts every property of these in Location.
+    static let googlePoses: Set<String> = [
+        "http://ns.google.com/photos/dd/1.0/pose/", "http://ns.google.com/photos/dd/1.0/earthpose/",
+    ]
 
     /// Namespace URI to its location properties.
     static let properties: [String: Set<String>] = [
@@ -100,6 +105,12 @@ package enum XMPLocation {
         ],
         "http://ns.iview-multimedia.com/mediapro/1.0/": ["Location"],
         "http://ns.camerabits.com/photomechanic/1.0/": ["CountryCode"],
+        // Darwin Core (as exiftool writes it): the dcterms Location class, whole.
+        "http://rs.tdwg.org/dwc/index.htm": ["dctermsLocation"],
+        // The structures that hold Google's poses, so no empty shell is left behind.
+        "http://ns.google.com/photos/dd/1.0/device/": ["Pose", "EarthPos"],
+        "http://ns.google.com/photos/dd/1.0/camera/": ["Pose"],
+        "http://ns.google.com/photos/dd/1.0/plane/": ["Pose"],
     ]
 
     /// Whether a property says where the picture was taken.
@@ -107,6 +118,7 @@ package enum XMPLocation {
         switch name.uri {
         case exif, nikonAst: return name.local.hasPrefix("GPS")
         case cell: return true
+        case _ where googlePoses.contains(name.uri): return true
         default: return properties[name.uri]?.contains(name.local) ?? false
         }
     }

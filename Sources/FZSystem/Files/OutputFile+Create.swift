@@ -64,8 +64,7 @@ extension OutputFile {
             Int32, String
         )
     {
-        // The name is cut to fit NAME_MAX (255 bytes) with the prefix and suffix.
-        let stem = PathBytes.string(of: PathBytes.bytes(of: name).prefix(200))
+        let stem = StaleTemporaries.stem(of: name)
         // What a killed run left for this output goes first (see StaleTemporaries).
         StaleTemporaries.remove(for: stem, in: folder)
         var generator = SystemRandomNumberGenerator()

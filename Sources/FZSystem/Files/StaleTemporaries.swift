@@ -34,6 +34,20 @@ package enum StaleTemporaries {
         }
     }
 
+    /// The same for an output this run does not write (`--resume` found it done): a run
+    /// killed while rewriting it later left its temporary too. Nothing when the folder
+    /// cannot be opened (the output was just read through it, so it can).
+    package static func remove(beside output: String) {
+        guard let folder = try? OutputFolder.open(FileSystem.directory(of: output)) else { return }
+        remove(for: stem(of: FileSystem.basename(output)), in: folder)
+    }
+
+    /// The part of an output's name a temporary carries: its first 200 bytes, so that a
+    /// dot, the stem, `.fz-` and six letters fit NAME_MAX (255 bytes).
+    package static func stem(of name: String) -> String {
+        PathBytes.string(of: PathBytes.bytes(of: name).prefix(200))
+    }
+
     /// The name a temporary was made for, nil when `entry` is not one of ours.
     package static func target(ofTemporary entry: String) -> String? {
         let bytes = PathBytes.bytes(of: entry)
