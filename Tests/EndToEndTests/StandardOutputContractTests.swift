@@ -92,6 +92,17 @@ struct StandardOutputContractTests {
         }
     }
 
+    /// `-o /dev/stdout --json` is the usage error `-o - --json` is (the JSON line would land
+    /// inside the image, now that a redirected file is written): exit 2, one line, nothing
+    /// written.
+    @Test func stdoutNameWithJSONIsAUsageError() {
+        let r = Self.run("\"$FZ\" crop in.png --at 1,1 -o /dev/stdout --json > fresh.png")
+        defer { Self.clean(r) }
+        #expect(r.code == 2, "exit \(r.code): \(r.stderr)")
+        #expect(r.lines == 1 && r.stderr.contains("-o /dev/stdout writes the image to stdout; --json cannot share it"))
+        #expect(r.bytes("fresh.png").isEmpty, "nothing written")
+    }
+
     /// When standard output is redirected to the input itself, `-o /dev/stdout` is still
     /// refused in one line, exit 1, the input unchanged (`>>` and `1<>`; `>` would have
     /// emptied it before forcezoom ran).

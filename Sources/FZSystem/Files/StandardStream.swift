@@ -28,6 +28,12 @@ public enum StandardStream {
         outputAliases.contains(path)
     }
 
+    /// Whether an output option means standard output: "-" or one of its names.
+    public static func meansStandardOutput(_ path: String?) -> Bool {
+        guard let path else { return false }
+        return isNamed(path) || isOutputAlias(path)
+    }
+
     private static let outputAliases: Set<String> = [
         "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1", "/proc/thread-self/fd/1", "/proc/\(getpid())/fd/1",
     ]
