@@ -1,6 +1,7 @@
 // The process around forcezoom: signals, temporary outputs, the standard descriptors.
 // See fz_process.h for the contract; this file is long because every signal path is here
 // together, where one can check that each is async-signal-safe.
+#define _GNU_SOURCE  // fopencookie
 #include "fz_process.h"
 #include "fz_terminal.h"
 
@@ -256,7 +257,8 @@ int fz_ensure_standard_descriptors(void) {
     // A closed 0, 1 or 2 would be taken by the next open: a temp output on descriptor 1
     // would receive the JSON lines, one on 2 the error messages. Put /dev/null there
     // first, as coreutils and OpenSSH do; on 1, /dev/full, so that output written to a
-    // closed stdout still fails (fz_flush_stdout reports it as EBADF) instead of vanishing.
+    // closed stdout still fails (ENOSPC; the message says stdout was closed) instead of
+    // vanishing.
     for (int fd = 0; fd <= 2; fd++) {
         if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
         if (fd == 1) fz_stdout_was_closed = 1;
@@ -279,11 +281,48 @@ int fz_can_start_thread(void) {
     return 0;
 }
 
+// The errno of the first write to descriptor 1 that failed. Why: stdio keeps only a flag
+// (ferror); by the time the run reports it, errno belongs to some later call, and a
+// failed `print` or encoder write was reported as EIO (or EBADF) where it was ENOSPC.
+static int fz_stdout_errno = 0;
+
+static ssize_t fz_stdout_write(void *cookie, const char *buf, size_t size) {
+    (void)cookie;
+    size_t done = 0;
+    while (done < size) {
+        ssize_t n = write(1, buf + done, size - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            if (fz_stdout_errno == 0) fz_stdout_errno = n < 0 ? errno : EIO;
+            return (ssize_t)done;  // fewer than size: stdio sets the error flag
+        }
+        done += (size_t)n;
+    }
+    return (ssize_t)size;
+}
+
+void fz_watch_stdout(void) {
+    // glibc lets a program assign stdout; Swift's print and every encoder write through it.
+    // Buffered as glibc buffers descriptor 1 (by line on a terminal). If the stream cannot
+    // be made, stdout stays as it was and a failure is reported without its errno.
+    cookie_io_functions_t io = {.read = NULL, .write = fz_stdout_write, .seek = NULL, .close = NULL};
+    fflush(stdout);
+    FILE *watched = fopencookie(NULL, "w", io);
+    if (watched == NULL) return;
+    setvbuf(watched, NULL, isatty(1) ? _IOLBF : _IOFBF, BUFSIZ);
+    stdout = watched;
+}
+
 FILE *fz_stdin(void) { return stdin; }
 FILE *fz_stdout(void) { return stdout; }
 
+int fz_stdout_closed_at_start(void) { return fz_stdout_was_closed; }
+
 int fz_flush_stdout(void) {
     errno = 0;
-    if (fflush(stdout) != 0 || ferror(stdout)) return fz_stdout_was_closed ? EBADF : (errno ? errno : EIO);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        if (fz_stdout_errno != 0) return fz_stdout_errno;
+        return errno ? errno : EIO;
+    }
     return 0;
 }

@@ -130,6 +130,9 @@ public protocol CodecDetails: Sendable, CustomStringConvertible {
     var formatName: String? { get }
     /// The size as coded, when the decoder turns it (HEIF's transformations).
     var codedDimensions: PixelSize? { get }
+    /// The coded rectangle an upright one comes from, when the decoder turns the coded
+    /// image itself (HEIF's transformations); nil: the header's orientation says.
+    func codedRect(forDisplayed rect: PixelRect) -> PixelRect?
 }
 
 extension CodecDetails where Self: Equatable {
@@ -140,4 +143,5 @@ extension CodecDetails {
     public var description: String { summary.joined(separator: ", ") }
     public var formatName: String? { nil }
     public var codedDimensions: PixelSize? { nil }
+    public func codedRect(forDisplayed rect: PixelRect) -> PixelRect? { nil }
 }

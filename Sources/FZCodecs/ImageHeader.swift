@@ -30,6 +30,12 @@ public struct ImageHeader: Equatable, Sendable {
 
     /// The size of the upright image, the one all coordinates refer to.
     public var uprightSize: PixelSize { orientation.uprightSize(ofStored: storedSize) }
+
+    /// Where an upright rectangle lies in the pixels as the file stores them, before the
+    /// orientation: through the EXIF orientation, or HEIF's transformations (in `codedSize`).
+    public func storedRect(forUpright rect: PixelRect) -> PixelRect {
+        details.codedRect(forDisplayed: rect) ?? orientation.storedRect(forUpright: rect, stored: storedSize)
+    }
 }
 
 extension ImageHeader {

@@ -157,12 +157,14 @@ public struct ForceZoom: ParsableCommand {
         Glibc.exit(2)
     }
 
-    /// Flushes stdout; a write that failed (ENOSPC on /dev/full, EBADF when closed) is
-    /// reported and exits 1, so a script never takes lost output for success.
+    /// Flushes stdout; a write that failed is reported with the errno it failed with
+    /// (ENOSPC on /dev/full) and exits 1, so a script never takes lost output for success.
+    /// A stdout closed at start is said as such: /dev/full stood in for it.
     static func finishStdout() {
         if let status = StandardOutput.finish() {
             let reason = String(cString: strerror(status))
-            Terminal.error("standard output: \(reason); the output was not written")
+            let closed = StandardOutput.wasClosedAtStart ? " (standard output was closed; /dev/full stood in)" : ""
+            Terminal.error("standard output: \(reason)\(closed); the output was not written")
             Glibc.exit(1)
         }
     }

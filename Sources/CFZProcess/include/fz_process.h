@@ -55,9 +55,15 @@ int fz_ensure_standard_descriptors(void);
 /// (libde265) would wait forever when one cannot start.
 int fz_can_start_thread(void);
 
-/* Flushes stdout: 0 when everything printed reached it, else the errno of the failed
- * write (ENOSPC on /dev/full, EBADF when stdout was closed). */
+/* Flushes stdout: 0 when everything printed reached it, else the errno of the first
+ * write that failed (ENOSPC on /dev/full, also when stdout was closed at start and
+ * forcezoom put /dev/full there). */
 int fz_flush_stdout(void);
+/// Makes stdout a stream that remembers the errno of the first failed write to
+/// descriptor 1 (for fz_flush_stdout). Called once at start, before any output.
+void fz_watch_stdout(void);
+/// 1 when descriptor 1 was closed at start (fz_ensure_standard_descriptors).
+int fz_stdout_closed_at_start(void);
 /// The signal that interrupted the process, 0 if none.
 int fz_interrupted_signal(void);
 /// Batch mode (`thumb`): from now on the first SIGINT/SIGTERM/SIGHUP unlinks the

@@ -14,6 +14,12 @@ struct HEIFBoxes: Equatable, Sendable {
     var primaryType = ""
     /// The primary item's transformations in the order the file lists them ("irot 90", "imir top-bottom", "clap").
     var transformations: [String] = []
+    /// The same transformative properties as (type, body), for `HEIFGrid.transformed`.
+    var transformProperties: [TransformProperty] = []
+    struct TransformProperty: Equatable, Sendable {
+        var type: String
+        var body: [UInt8]
+    }
     /// How many tiles a grid primary image has (its `dimg` references), 0 when not a grid.
     var gridTiles = 0
     /// The codec of the tiles of a grid primary image.
@@ -212,6 +218,9 @@ struct HEIFBoxes: Equatable, Sendable {
     private mutating func readPrimaryProperties(_ meta: MetaItems, primary: UInt32) {
         for index in meta.associations[primary] ?? [] where index >= 1 && index <= meta.properties.count {
             let (type, body) = meta.properties[index - 1]
+            if ["irot", "imir", "clap"].contains(type) {
+                transformProperties.append(TransformProperty(type: type, body: Array(body)))
+            }
             switch type {
             case "irot": transformations.append("irot \(Int((body.first ?? 0) & 3) * 90)")
             // ISO/IEC 23008-12 as amended (and libheif, Apple): mode 0 swaps top and bottom, 1 left and right.

@@ -33,6 +33,10 @@ public struct HEIFDetails: Hashable, Sendable {
     public var transformations: [String]
     /// The size before the transformations (`ispe`).
     public var codedSize: PixelSize
+    /// How the coded image is shown (its transformations as one crop and one orientation),
+    /// when they could be read and give the size libheif decodes: what maps an upright
+    /// rectangle back to coded pixels (`crop --json`'s `storedRect`).
+    public var display: TiledCanvas?
     /// The embedded thumbnails' sizes.
     public var thumbnails: [PixelSize]
     /// "nclx" (with `nclx`), "prof"/"rICC" (an ICC profile) or "" when the file says nothing.
@@ -182,6 +186,7 @@ final class HEIFDecoder: ImageDecoder {
             gridTiles: boxes.gridTiles, bitDepth: depth, hasAlpha: alpha,
             transformations: boxes.transformations, codedSize: coded, thumbnails: thumbnails,
             colorType: colour.type, nclx: colour.nclx)
+        facts.display = Self.display(boxes, coded: coded, decoded: storedSize)
         if let grid {
             facts.gridColumns = grid.canvas.columns
             facts.gridRows = grid.canvas.rows
@@ -619,6 +624,17 @@ final class HEIFDecoder: ImageDecoder {
         return max(0, n)
     }
 
+    /// The primary image's transformations as one crop and orientation of its coded size;
+    /// nil when there are none, or they cannot be read or disagree with what libheif decodes.
+    private static func display(_ boxes: HEIFBoxes, coded: PixelSize, decoded: PixelSize) -> TiledCanvas? {
+        guard !boxes.transformProperties.isEmpty,
+            let single = TiledCanvas(columns: 1, rows: 1, tile: coded, canvas: coded),
+            let shown = HEIFGrid.transformed(single, by: boxes.transformProperties.map { ($0.type, $0.body[...]) }),
+            shown.displayedSize == decoded
+        else { return nil }
+        return shown
+    }
+
     /// A libheif error as a `DecodeError` naming the file.
     private static func error(_ e: heif_error, path: String, header: Bool) -> DecodeError {
         // libheif's messages may end in or contain a newline: the error stays one line.
@@ -653,7 +669,10 @@ extension HEIFDetails: CodecDetails {
         var parts = ["brand \(brand)", gridTiles > 0 ? grid : codec, "\(bitDepth)-bit"]
         if hasAlpha { parts.append("alpha") }
         if !transformations.isEmpty {
-            parts.append(transformations.joined(separator: " + ") + " (applied; coded \(codedSize))")
+            // Said like a JPEG's EXIF orientation: the line leads with the coded (stored)
+            // size, and the transformations give the upright one.
+            let upright = display.map { ", upright \($0.displayedSize)" } ?? ""
+            parts.append(transformations.joined(separator: " + ") + " (applied)" + upright)
         }
         if !thumbnails.isEmpty {
             parts.append(
@@ -667,6 +686,7 @@ extension HEIFDetails: CodecDetails {
     /// AVIF for AV1-coded files, HEIC for the rest (HEVC).
     public var formatName: String? { codec == "AV1" ? "AVIF" : "HEIC" }
     public var codedDimensions: PixelSize? { codedSize }
+    public func codedRect(forDisplayed rect: PixelRect) -> PixelRect? { display?.codedRect(forDisplayed: rect) }
 
     public var jsonMembers: [(String, JSON)] {
         [

@@ -29,21 +29,12 @@ struct HEIFGrid: Sendable {
     var alphaTiles: [Tile]?
     var alphaProperty: [UInt8]?
 
-    /// Why a grid cannot be decoded: the detail of a `DecodeError.corruptHeader`.
-    struct Invalid: Error {
-        var detail: String
-    }
-
-    /// The primary item's grid, when there is one the tile path can decode.
-    /// - Parameters:
-    ///   - bytes: the file, or its start through `meta` (`HEIFFileBytes.head`).
-    ///   - fileSize: the whole file's size, which tile data must lie within.
-    static func read(_ bytes: [UInt8], fileSize: Int? = nil) throws(Invalid) -> HEIFGrid? {
-        let fileSize = fileSize ?? bytes.count
-        guard let items = Items(bytes), let primary = items.primary, items.types[primary] == "grid" else { return nil }
-        guard let (layout, tiles, type) = try grid(primary, items, bytes, fileSize) else { return nil }
-        var canvas = layout
-        for (type, body) in items.properties(of: primary) {
+    /// `canvas` as an item's transformative properties (`irot`, `imir`, `clap`, in the
+    /// order given; others are skipped) show it; nil for a clean aperture that cannot be
+    /// read or lies outside. Also how a single coded image is shown (`HEIFDetails.display`).
+    static func transformed(_ canvas: TiledCanvas, by properties: [(String, ArraySlice<UInt8>)]) -> TiledCanvas? {
+        var canvas = canvas
+        for (type, body) in properties {
             let step: TiledCanvas.Transformation
             switch type {
             case "irot": step = .rotate(quarterTurns: Int((body.first ?? 0) & 3))
@@ -65,6 +56,23 @@ struct HEIFGrid: Sendable {
             }
             guard canvas.apply(step) else { return nil }
         }
+        return canvas
+    }
+
+    /// Why a grid cannot be decoded: the detail of a `DecodeError.corruptHeader`.
+    struct Invalid: Error {
+        var detail: String
+    }
+
+    /// The primary item's grid, when there is one the tile path can decode.
+    /// - Parameters:
+    ///   - bytes: the file, or its start through `meta` (`HEIFFileBytes.head`).
+    ///   - fileSize: the whole file's size, which tile data must lie within.
+    static func read(_ bytes: [UInt8], fileSize: Int? = nil) throws(Invalid) -> HEIFGrid? {
+        let fileSize = fileSize ?? bytes.count
+        guard let items = Items(bytes), let primary = items.primary, items.types[primary] == "grid" else { return nil }
+        guard let (layout, tiles, type) = try grid(primary, items, bytes, fileSize) else { return nil }
+        guard let canvas = transformed(layout, by: items.properties(of: primary)) else { return nil }
         var out = HEIFGrid(
             brand: items.brand, itemType: type, canvas: canvas, tiles: tiles,
             colour: items.properties(of: primary).first { $0.0 == "colr" }.map { Items.box($0.0, $0.1) })

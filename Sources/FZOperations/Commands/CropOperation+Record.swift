@@ -13,7 +13,9 @@ extension CropOperation {
         var members: [(String, JSON)] = [
             ("input", .string(path)),
             ("format", .string(header.formatName)),
-            ("storedSize", header.storedSize.json),
+            // Stored: as the file stores the pixels, before the orientation (HEIF: the coded
+            // size, before irot/imir/clap), as info's width/height; upright: as displayed.
+            ("storedSize", header.codedSize.json),
             ("uprightSize", header.uprightSize.json),
             ("orientation", .int(header.orientation.rawValue)),
             ("requested", .string(requested)),
@@ -24,7 +26,7 @@ extension CropOperation {
             ("window", g.window.json),
             ("shift", .object([("x", .number(g.shiftX)), ("y", .number(g.shiftY))])),
             ("normalizedRect", g.normalizedRect.json),
-            ("storedRect", header.orientation.storedRect(forUpright: g.coveredRect, stored: header.storedSize).json),
+            ("storedRect", header.storedRect(forUpright: g.coveredRect).json),
         ]
         if let v = view {
             let fit = AspectFit(image: header.uprightSize, view: v)

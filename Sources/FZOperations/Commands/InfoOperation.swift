@@ -98,7 +98,8 @@ public struct InfoOperation {
     static func text(
         _ h: ImageHeader, path: String, metadata: ImageMetadata = ImageMetadata(), decodingRefused: DecodeError? = nil
     ) -> String {
-        var parts = ["\(h.formatName) \(h.storedSize)"]
+        // Led by the stored size (HEIF: coded, before irot/imir/clap), as info --json's width/height.
+        var parts = ["\(h.formatName) \(h.codedSize)"]
         if let v = h.exifOrientationValue {
             if let o = Orientation(rawValue: v) {
                 parts.append(

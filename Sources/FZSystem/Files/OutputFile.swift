@@ -111,8 +111,13 @@ public final class OutputFile {
                 try self.init(stream: Self.openStream(path), path: path, protected: protected)
                 return
             }
-            if let out = Self.standardOutputIdentity, out == id, st.st_mode & S_IFMT != S_IFREG {
-                // /dev/stdout, /proc/self/fd/1: the user means standard output.
+            if let out = Self.standardOutputIdentity, out == id,
+                st.st_mode & S_IFMT != S_IFREG || StandardStream.isOutputAlias(path)
+            {
+                // /dev/stdout, /proc/self/fd/1: the user means standard output, also when it
+                // is redirected to a regular file (written there like `-o -`, refused only
+                // when that file is one this run reads). Another name of that regular file
+                // (`-o out.png >out.png`) is an ordinary output, replaced by rename.
                 try self.init(stream: CFile.standardOutput(), path: "-", protected: protected)
                 return
             }

@@ -63,10 +63,12 @@ public enum ReadFiles {
     }
 
     /// Checks, before anything is read, that none of `paths` is the file standard output
-    /// writes to (so no record printed before the file is read lands in it).
+    /// writes to (so no record printed before the file is read lands in it). A name of
+    /// standard output itself (`-o /dev/stdout >file`) is skipped: it names the output, and
+    /// if it were read as an input, opening it would be refused then (`record`).
     public static func checkNotStandardOutput(_ paths: [String]) throws(ReadFilesError) {
         guard let out = standardOutput else { return }
-        for path in paths where !StandardStream.isNamed(path) {
+        for path in paths where !StandardStream.isNamed(path) && !StandardStream.isOutputAlias(path) {
             if FileSystem.identity(of: path) == out { throw .namedIsStandardOutput(path: path) }
         }
         if FileIdentity.ofDescriptor(0) == out { throw .namedIsStandardOutput(path: "-") }

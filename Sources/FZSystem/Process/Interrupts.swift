@@ -30,10 +30,13 @@ public enum StandardOutput {
     /// Hands what is buffered to the system, so a reading script sees a record at once.
     public static func flush() { fflush(fz_stdout()) }
 
-    /// Flushes and reports a write that failed: the errno (ENOSPC on /dev/full, EBADF
-    /// when closed), or nil when everything was delivered.
+    /// Flushes and reports a write that failed: the errno of the first write that failed
+    /// (ENOSPC on /dev/full), or nil when everything was delivered.
     public static func finish() -> Int32? {
         let status = fz_flush_stdout()
         return status == 0 ? nil : status
     }
+
+    /// Whether descriptor 1 was closed when the process started (/dev/full was put there).
+    public static var wasClosedAtStart: Bool { fz_stdout_closed_at_start() != 0 }
 }

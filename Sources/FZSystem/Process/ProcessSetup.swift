@@ -13,6 +13,7 @@ public enum ProcessSetup {
     /// descriptor cannot be made (no /dev/null): nothing can safely be written then.
     public static func start() -> Bool {
         guard fz_ensure_standard_descriptors() == 0 else { return false }
+        fz_watch_stdout()
         fz_install_cleanup_handlers()
         ReadFiles.enable()
         return true

@@ -21,8 +21,9 @@ struct OutputOptions: ParsableArguments {
 
     func validate() throws {
         try Outputs.checkNotEmpty(output, "-o")
-        if StandardStream.isNamed(output) && json {
-            throw ValidationError("-o - writes the image to stdout; --json cannot share it")
+        if StandardStream.meansStandardOutput(output) && json {
+            // -o /dev/stdout too: the JSON lines would land inside the image.
+            throw ValidationError("-o \(output ?? "-") writes the image to stdout; --json cannot share it")
         }
         try formats.check(output)
     }

@@ -155,8 +155,9 @@ struct Crop: ParsableCommand {
         if let output, !StandardStream.isNamed(output), !geometryOnly {
             _ = try Outputs.pattern(output, "-o", needsCounter: at.count > 1, example: "peek-%d.png")
         }
-        if StandardStream.isNamed(output) && json {
-            throw ValidationError("-o - writes the image to stdout; --json cannot share it")
+        if StandardStream.meansStandardOutput(output) && json {
+            // -o /dev/stdout too: the JSON lines would land inside the image.
+            throw ValidationError("-o \(output ?? "-") writes the image to stdout; --json cannot share it")
         }
         if !geometryOnly { try formats.check(output) }
         if StandardStream.isNamed(output) && at.count > 1 { throw ValidationError("-o - takes one --at") }

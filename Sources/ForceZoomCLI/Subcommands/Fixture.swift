@@ -266,8 +266,9 @@ struct Fixture: ParsableCommand {
                 "--progressive, --grayscale, --cmyk, --ycck, --arithmetic, --rgb-coded and --restart are JPEG options; the output is PNG"
             )
         }
-        if StandardStream.isNamed(output) && json {
-            throw ValidationError("-o - writes the image to stdout; --json cannot share it")
+        if StandardStream.meansStandardOutput(output) && json {
+            // -o /dev/stdout too: the JSON lines would land inside the image.
+            throw ValidationError("-o \(output ?? "-") writes the image to stdout; --json cannot share it")
         }
     }
 
