@@ -80,7 +80,8 @@ extension OutputFile {
             if outcome.fd >= 0 { return (outcome.fd, temporary) }
             switch outcome.code {
             case EEXIST: continue
-            case -1: throw .cannotCreate(path: path, reason: "more than \(FZ_TEMP_SLOTS) outputs at once; use fewer --jobs")
+            case -1:
+                throw .cannotCreate(path: path, reason: "more than \(FZ_TEMP_SLOTS) outputs at once; use fewer --jobs")
             case -2: throw .cannotCreate(path: path, reason: "interrupted")
             default: throw .cannotCreate(path: path, reason: Errno(outcome.code).description)
             }
