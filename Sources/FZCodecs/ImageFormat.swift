@@ -6,8 +6,10 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
 
-    /// How many leading bytes `sniff` wants.
-    public static let sniffLength = 32
+    /// How many leading bytes `sniff` wants: enough for the first IFD of a TIFF-based camera
+    /// RAW (NEF, ARW, PEF, DNG), which says it is a RAW (DNGVersion, a colour filter array,
+    /// the Make) where its first 32 bytes say only "TIFF" (`RAWSniffer`).
+    public static let sniffLength = 4096
 
     /// What the leading bytes say the file is.
     public enum Sniffed: Equatable, Sendable {
