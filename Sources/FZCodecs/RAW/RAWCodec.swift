@@ -158,12 +158,14 @@ final class LibRawHandle {
         return size
     }
 
-    /// Unpacks and develops the image with `settings` (the handle re-opened first).
-    /// - Returns: the developed pixels, `bits` 8 or 16 (16: big-endian, as our deep rows are).
+    /// Unpacks and develops the image with `settings` (the handle re-opened first); libraw's
+    /// own buffers (raw samples, its 4-channel image) are freed before this returns, so only
+    /// the developed pixels stay.
     func develop(_ settings: RAWDevelopSettings, lenient: Bool) throws(DecodeError) -> (
-        pixels: [UInt8], size: PixelSize, channels: Int, warnings: [String]
+        RAWDevelopedImage, warnings: [String]
     ) {
         try reopen(settings)
+        defer { libraw_recycle(raw) }
         var status = libraw_unpack(raw)
         guard status == LIBRAW_SUCCESS.rawValue else { throw error(status, doing: "unpack", header: false) }
         var warnings: [String] = []
@@ -182,25 +184,18 @@ final class LibRawHandle {
         guard let image = libraw_dcraw_make_mem_image(raw, &code) else {
             throw error(code == 0 ? LIBRAW_UNSUFFICIENT_MEMORY.rawValue : code, doing: "make the image", header: false)
         }
-        defer { libraw_dcraw_clear_mem(image) }
+        let developed = RAWDevelopedImage(image)
         let p = image.pointee
-        let size = PixelSize(width: Int(p.width), height: Int(p.height))
-        let channels = Int(p.colors)
-        let count = size.width * size.height * channels * Int(p.bits) / 8
-        guard p.type == LIBRAW_IMAGE_BITMAP, channels == 3, Int(p.bits) == settings.bits, Int(p.data_size) >= count
+        guard p.type == LIBRAW_IMAGE_BITMAP, p.colors == 3, Int(p.bits) == settings.bits,
+            Int(p.data_size) >= developed.pixels.count
         else {
-            throw .corrupt(path: path, detail: "libraw developed \(channels) channels of \(p.bits) bits, not RGB")
+            throw .corrupt(path: path, detail: "libraw developed \(p.colors) channels of \(p.bits) bits, not RGB")
         }
-        // libraw's data[1] is the start of data_size bytes (a C flexible array).
-        let start = UnsafeRawPointer(image).advanced(by: MemoryLayout<libraw_processed_image_t>.offset(of: \.data)!)
-        var pixels = [UInt8](UnsafeRawBufferPointer(start: start, count: count))
-        if settings.bits == 16 {  // libraw's 16-bit samples are host-endian
-            pixels.withUnsafeMutableBytes { b in
-                let s = b.bindMemory(to: UInt16.self)
-                for i in s.indices { s[i] = s[i].bigEndian }
-            }
+        if settings.bits == 16 {  // libraw's 16-bit samples are host-endian; our deep rows big-endian
+            let s = developed.pixels.bindMemory(to: UInt16.self)
+            for i in s.indices { s[i] = s[i].bigEndian }
         }
-        return (pixels, size, channels, warnings)
+        return (developed, warnings)
     }
 
     /// Why the unpacked raw data cannot be a photo: a stub whose image data was removed
@@ -219,6 +214,8 @@ final class LibRawHandle {
     /// has none libraw can give.
     func previewJPEG() throws(DecodeError) -> [UInt8]? {
         guard facts.previewIsJPEG else { return nil }
+        try reopen(RAWDevelopSettings())  // a develop before recycles the handle
+        defer { libraw_recycle(raw) }
         let status = libraw_unpack_thumb(raw)
         guard status == LIBRAW_SUCCESS.rawValue else { throw error(status, doing: "read the preview", header: false) }
         let t = raw.pointee.thumbnail
@@ -247,4 +244,26 @@ final class LibRawHandle {
                 : .corrupt(path: path, detail: "libraw cannot \(doing): \(what)")
         }
     }
+}
+
+/// A developed image as libraw made it (`libraw_dcraw_make_mem_image`), rows read in place
+/// and freed with it.
+final class RAWDevelopedImage {
+    private let image: UnsafeMutablePointer<libraw_processed_image_t>
+    let size: PixelSize
+    /// The samples, rows packed: 3 a pixel, 1 or 2 bytes each.
+    let pixels: UnsafeMutableRawBufferPointer
+
+    fileprivate init(_ image: UnsafeMutablePointer<libraw_processed_image_t>) {
+        self.image = image
+        let p = image.pointee
+        size = PixelSize(width: Int(p.width), height: Int(p.height))
+        // libraw's data[1] is the start of data_size bytes (a C flexible array).
+        let start = UnsafeMutableRawPointer(image).advanced(
+            by: MemoryLayout<libraw_processed_image_t>.offset(of: \.data)!)
+        let count = min(Int(p.data_size), Int(p.width) * Int(p.height) * Int(p.colors) * Int(p.bits) / 8)
+        pixels = UnsafeMutableRawBufferPointer(start: start, count: count)
+    }
+
+    deinit { libraw_dcraw_clear_mem(image) }
 }

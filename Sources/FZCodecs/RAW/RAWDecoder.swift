@@ -66,7 +66,7 @@ final class RAWDecoder: ImageDecoder {
     /// The orientation libraw applies (`.up` under `--no-auto-orient`).
     private let applied: Orientation
     /// The developed rows and where `read` is.
-    private var rows: [UInt8] = []
+    private var rows: RAWDevelopedImage?
     private var rowBytes = 0
     private var layout = RowLayout(firstColumn: 0, width: 0, height: 0)
     private var next = 0
@@ -124,12 +124,13 @@ final class RAWDecoder: ImageDecoder {
             warnings.append(stub)
         }
         try options.checkMemory(developMemory(size, bits: settings.bits), path: path)
-        let made = try handle.develop(settings, lenient: options.lenient)
-        warnings += made.warnings
+        rows = nil
+        let (made, more) = try handle.develop(settings, lenient: options.lenient)
+        warnings += more
         guard made.size == size else {
             throw .corrupt(path: path, detail: "libraw developed \(made.size), not the \(size) its header gives")
         }
-        rows = made.pixels
+        rows = made
         rowBytes = size.width * 3 * settings.bits / 8
         layout = RowLayout(firstColumn: 0, width: size.width, height: size.height)
         return layout
@@ -139,10 +140,8 @@ final class RAWDecoder: ImageDecoder {
 
     func read(into buffer: UnsafeMutableRawBufferPointer, rows count: Int) throws(DecodeError) -> Int {
         let n = min(count, layout.height - next)
-        guard n > 0 else { return 0 }
-        rows.withUnsafeBytes { src in
-            buffer.baseAddress!.copyMemory(from: src.baseAddress!.advanced(by: next * rowBytes), byteCount: n * rowBytes)
-        }
+        guard n > 0, let rows else { return 0 }
+        buffer.baseAddress!.copyMemory(from: rows.pixels.baseAddress!.advanced(by: next * rowBytes), byteCount: n * rowBytes)
         next += n
         return n
     }
