@@ -118,12 +118,12 @@ final class RAWDecoder: ImageDecoder {
 
     private func develop(_ settings: RAWDevelopSettings) throws(DecodeError) -> RowLayout {
         let size = settings.half ? halfSize : storedSize
+        try options.checkMemory(developMemory(size, bits: settings.bits), path: path)
         if !raw.holdsImageData {
             let stub = "\(fileBytes) bytes cannot hold a \(facts.rawSize) sensor's data (a stub, or cut short)"
             guard options.lenient else { throw .corrupt(path: path, detail: stub) }
             warnings.append(stub)
         }
-        try options.checkMemory(developMemory(size, bits: settings.bits), path: path)
         rows = nil
         let (made, more) = try handle.develop(settings, lenient: options.lenient)
         warnings += more
