@@ -54,7 +54,9 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
             return .unsupported("Netpbm")
         }
         if ascii("<svg") || ascii("<?xml") { return .unsupported("SVG/XML") }
-        if !head.isEmpty && head.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+        // Text as it always was judged: by its first 32 bytes (the head grew for RAW's IFD0).
+        let lead = head.prefix(32)
+        if !lead.isEmpty && lead.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             return .text
         }
         return .unknown
