@@ -67,7 +67,9 @@ struct RAWCLITests {
         }
     }
 
-    @Test(.enabled(if: hasShared && hasTools), arguments: ["canon_eos6d_acr_lossy.dng", "gopro_hero6_GOPR0024_gpr_tools.dng"])
+    @Test(
+        .enabled(if: hasShared && hasTools),
+        arguments: ["canon_eos6d_acr_lossy.dng", "gopro_hero6_GOPR0024_gpr_tools.dng"])
     func realDNGsEqualDcrawEmu(_ name: String) {
         let input = FileSystem.join(Self.shared, name)
         guard FileSystem.kind(of: input) == .regular else { return }
@@ -82,7 +84,9 @@ struct RAWCLITests {
     static func thumb(_ name: String, size: String) -> (embedded: Bool?, size: String, status: Int32) {
         let out = CLI.scratch()
         let r = CLI.run(["thumb", FileSystem.join(dir, name), "--size", size, "--out", out, "--json"])
-        let embedded = r.stdout.contains("\"embeddedThumbnail\":true") ? true
+        let embedded =
+            r.stdout.contains("\"embeddedThumbnail\":true")
+            ? true
             : r.stdout.contains("\"embeddedThumbnail\":false") ? false : nil
         let w = r.stdout.firstMatch(of: /"outputSize":\{"width":(\d+),"height":(\d+)\}/)
         return (embedded, w.map { "\($0.1)x\($0.2)" } ?? "none", r.status)

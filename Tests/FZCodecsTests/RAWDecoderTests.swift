@@ -36,7 +36,8 @@ struct RAWDecoderTests {
         #expect(RAWSniffer.isCameraRAW(Self.tiff([(259, 3, 1, 34713)])))
         let make = Array("NIKON CORPORATION".utf8) + [0]
         let makeAt = UInt32(8 + 2 + 12 * 2 + 4)
-        #expect(RAWSniffer.isCameraRAW(Self.tiff([(271, 2, UInt32(make.count), makeAt), (330, 4, 1, 100)], tail: make)))
+        #expect(
+            RAWSniffer.isCameraRAW(Self.tiff([(271, 2, UInt32(make.count), makeAt), (330, 4, 1, 100)], tail: make)))
         // Plain TIFFs: an RGB scan, a Nikon scanner's TIFF without sub-IFDs.
         #expect(!RAWSniffer.isCameraRAW(Self.tiff([(256, 4, 1, 8), (262, 3, 1, 2), (259, 3, 1, 5)])))
         #expect(!RAWSniffer.isCameraRAW(Self.tiff([(271, 2, UInt32(make.count), makeAt), (262, 3, 1, 2)], tail: make)))

@@ -69,7 +69,10 @@ final class LibRawHandle {
     /// Opens the file's bytes: libraw identifies the camera and reads the header only.
     init(bytes file: [UInt8], path: String, memoryLimit: Int64) throws(DecodeError) {
         self.path = path
-        guard let r = libraw_init(UInt32(LIBRAW_OPIONS_NO_MEMERR_CALLBACK.rawValue | LIBRAW_OPIONS_NO_DATAERR_CALLBACK.rawValue)) else {
+        guard
+            let r = libraw_init(
+                UInt32(LIBRAW_OPIONS_NO_MEMERR_CALLBACK.rawValue | LIBRAW_OPIONS_NO_DATAERR_CALLBACK.rawValue))
+        else {
             throw .readFailed(path: path, reason: "libraw could not allocate its decoder")
         }
         raw = r
@@ -92,10 +95,10 @@ final class LibRawHandle {
             }, context)
         libraw_set_memerror_handler(
             r,
-            { data, _, where_ in
+            { data, _, place in
                 guard let data else { return }
                 let events = Unmanaged<Events>.fromOpaque(data).takeUnretainedValue()
-                events.memoryError = where_.map { String(cString: $0) } ?? "libraw"
+                events.memoryError = place.map { String(cString: $0) } ?? "libraw"
             }, context)
         // libraw's own cap on the raw buffer it allocates (0.20: `max_raw_memory_mb`), from
         // our budget; ours is checked first, this guards what the header hides.
@@ -227,7 +230,8 @@ final class LibRawHandle {
     private func error(_ status: Int32, doing: String, header: Bool) -> DecodeError {
         let what = String(cString: libraw_strerror(status))
         if let memory = events.memoryError {
-            return .corrupt(path: path, detail: "libraw ran out of memory in \(memory) (sizes beyond what it allocates)")
+            return .corrupt(
+                path: path, detail: "libraw ran out of memory in \(memory) (sizes beyond what it allocates)")
         }
         switch status {
         case LIBRAW_FILE_UNSUPPORTED.rawValue:

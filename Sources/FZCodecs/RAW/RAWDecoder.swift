@@ -86,7 +86,8 @@ final class RAWDecoder: ImageDecoder {
         let flip = options.autoOrient
         applied = flip ? facts.orientation : .up
         storedSize = try handle.developedSize(RAWDevelopSettings(flip: flip))
-        halfSize = facts.filters == 0 ? storedSize : try handle.developedSize(RAWDevelopSettings(half: true, flip: flip))
+        halfSize =
+            facts.filters == 0 ? storedSize : try handle.developedSize(RAWDevelopSettings(half: true, flip: flip))
         try options.checkPixels(storedSize, path: path)
         fileBytes = bytes.count
         let dng = facts.dngVersion
@@ -141,7 +142,8 @@ final class RAWDecoder: ImageDecoder {
     func read(into buffer: UnsafeMutableRawBufferPointer, rows count: Int) throws(DecodeError) -> Int {
         let n = min(count, layout.height - next)
         guard n > 0, let rows else { return 0 }
-        buffer.baseAddress!.copyMemory(from: rows.pixels.baseAddress!.advanced(by: next * rowBytes), byteCount: n * rowBytes)
+        buffer.baseAddress!.copyMemory(
+            from: rows.pixels.baseAddress!.advanced(by: next * rowBytes), byteCount: n * rowBytes)
         next += n
         return n
     }
@@ -234,7 +236,8 @@ extension RAWDetails: CodecDetails {
 
     public var jsonMembers: [(String, JSON)] {
         [
-            ("camera", .string(camera)), ("rawWidth", .int(Int64(rawSize.width))), ("rawHeight", .int(Int64(rawSize.height))),
+            ("camera", .string(camera)), ("rawWidth", .int(Int64(rawSize.width))),
+            ("rawHeight", .int(Int64(rawSize.height))),
             ("preview", preview.map { .array([.int(Int64($0.width)), .int(Int64($0.height))]) } ?? .null),
             ("dngVersion", dngVersion.map { .string($0) } ?? .null), ("imageData", .bool(holdsImageData)),
         ]
