@@ -61,28 +61,49 @@ final class LibRawHandle {
     }
 
     private let raw: UnsafeMutablePointer<libraw_data_t>
-    /// The file's bytes; libraw reads them in place while the handle lives.
-    private let bytes: UnsafeMutableRawBufferPointer
+    /// Where libraw reads: a regular file through its own descriptor (a `dup`, opened as
+    /// /proc/self/fd/N: libraw reads only what it needs, a preview thumbnail never the raw
+    /// data), else the bytes held here (standard input, bytes in memory).
+    private enum Input {
+        case descriptor(Int32)
+        case bytes(UnsafeMutableRawBufferPointer)
+    }
+    private let input: Input
+    /// The file's size in bytes.
+    let fileSize: Int
     private let path: String
     private let events = Events()
 
-    /// Opens the file's bytes: libraw identifies the camera and reads the header only.
-    init(bytes file: [UInt8], path: String, memoryLimit: Int64) throws(DecodeError) {
+    /// Opens `source`: libraw identifies the camera and reads the header only. Bytes held in
+    /// memory count against `memoryLimit`.
+    init(source: ImageSource, path: String, memoryLimit: Int64) throws(DecodeError) {
         self.path = path
+        var st = stat()
+        let fd = source.file.withStream { fileno($0) }
+        if fd >= 0, fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG, case let copy = dup(fd), copy >= 0 {
+            input = .descriptor(copy)
+            fileSize = Int(st.st_size)
+        } else {
+            let cap = memoryLimit > 0 ? Int(min(memoryLimit, Int64(Int.max / 2))) : Int.max / 2
+            guard let file = source.file.readAll(limit: cap) else {
+                throw .overMemoryLimit(path: path, needed: Int64(cap) + 1, limit: memoryLimit)
+            }
+            guard let memory = malloc(max(file.count, 1)) else {
+                throw .readFailed(path: path, reason: "out of memory for the \(file.count)-byte file")
+            }
+            let copy = UnsafeMutableRawBufferPointer(start: memory, count: file.count)
+            file.withUnsafeBytes { copy.copyMemory(from: $0) }
+            input = .bytes(copy)
+            fileSize = file.count
+        }
         guard
             let r = libraw_init(
                 UInt32(LIBRAW_OPIONS_NO_MEMERR_CALLBACK.rawValue | LIBRAW_OPIONS_NO_DATAERR_CALLBACK.rawValue))
         else {
+            Self.release(input)
             throw .readFailed(path: path, reason: "libraw could not allocate its decoder")
         }
         raw = r
-        guard let memory = malloc(max(file.count, 1)) else {
-            libraw_close(r)
-            throw .readFailed(path: path, reason: "out of memory for the \(file.count)-byte file")
-        }
-        let copy = UnsafeMutableRawBufferPointer(start: memory, count: file.count)
-        file.withUnsafeBytes { copy.copyMemory(from: $0) }
-        bytes = copy
         // The handle lives no longer than `events`: both are this object's.
         let context = Unmanaged.passUnretained(events).toOpaque()
         libraw_set_dataerror_handler(
@@ -108,16 +129,27 @@ final class LibRawHandle {
         try reopen(RAWDevelopSettings())
     }
 
+    private static func release(_ input: Input) {
+        switch input {
+        case .descriptor(let fd): close(fd)
+        case .bytes(let b): free(b.baseAddress)
+        }
+    }
+
     deinit {
         libraw_close(raw)
-        free(bytes.baseAddress)
+        Self.release(input)
     }
 
     /// (Re)reads the header with `settings`: libraw forgets any earlier decode first.
     func reopen(_ settings: RAWDevelopSettings) throws(DecodeError) {
         events.dataErrors = []
         events.memoryError = nil
-        let status = libraw_open_buffer(raw, bytes.baseAddress, bytes.count)
+        let status: Int32
+        switch input {
+        case .descriptor(let fd): status = libraw_open_file(raw, "/proc/self/fd/\(fd)")
+        case .bytes(let b): status = libraw_open_buffer(raw, b.baseAddress, b.count)
+        }
         guard status == LIBRAW_SUCCESS.rawValue else { throw error(status, doing: "read the header", header: true) }
         raw.pointee.params.use_camera_wb = 1
         raw.pointee.params.user_qual = 3

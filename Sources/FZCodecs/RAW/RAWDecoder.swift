@@ -31,8 +31,8 @@ public struct RAWDetails: Hashable, Sendable {
 /// `thumb` reads the embedded JPEG preview when it shows the same picture, through the JPEG
 /// decoder's DCT scaling; 1/2 is libraw's half-size develop (no demosaic).
 ///
-/// The file is read into memory whole (its size counts against the memory limit): libraw
-/// seeks all over it.
+/// libraw reads a regular file itself (only what it needs); standard input and bytes in
+/// memory are held whole, their size counted against the memory limit.
 final class RAWDecoder: ImageDecoder {
     static let registration = InputFormatInfo(
         format: .raw, names: ["camera RAW/DNG"],
@@ -76,11 +76,7 @@ final class RAWDecoder: ImageDecoder {
     init(source: ImageSource, options: DecodeOptions) throws(DecodeError) {
         path = source.name
         self.options = options
-        let cap = options.maxMemory > 0 ? Int(min(options.maxMemory, Int64(Int.max / 2))) : Int.max / 2
-        guard let bytes = source.file.readAll(limit: cap) else {
-            throw .overMemoryLimit(path: path, needed: Int64(cap) + 1, limit: options.maxMemory)
-        }
-        handle = try LibRawHandle(bytes: bytes, path: path, memoryLimit: options.maxMemory)
+        handle = try LibRawHandle(source: source, path: path, memoryLimit: options.maxMemory)
         facts = handle.facts
         try options.checkPixels(facts.rawSize, path: path)
         let flip = options.autoOrient
@@ -89,7 +85,7 @@ final class RAWDecoder: ImageDecoder {
         halfSize =
             facts.filters == 0 ? storedSize : try handle.developedSize(RAWDevelopSettings(half: true, flip: flip))
         try options.checkPixels(storedSize, path: path)
-        fileBytes = bytes.count
+        fileBytes = handle.fileSize
         let dng = facts.dngVersion
         raw = RAWDetails(
             make: facts.make, model: facts.model, rawSize: facts.rawSize,
@@ -99,7 +95,7 @@ final class RAWDecoder: ImageDecoder {
             cameraOrientation: facts.orientation.rawValue,
             // Under 1 bit for 16 pixels is no raw coding: a stub whose image data was removed
             // (libraw develops those to black without an error).
-            holdsImageData: Int64(bytes.count) * 128 >= Int64(facts.rawSize.area))
+            holdsImageData: Int64(handle.fileSize) * 128 >= Int64(facts.rawSize.area))
     }
 
     /// What libraw holds while developing: the raw samples (2 bytes each for a mosaic, 8
