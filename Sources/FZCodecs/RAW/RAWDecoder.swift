@@ -86,6 +86,10 @@ final class RAWDecoder: ImageDecoder {
             facts.filters == 0 ? storedSize : try handle.developedSize(RAWDevelopSettings(half: true, flip: flip))
         try options.checkPixels(storedSize, path: path)
         fileBytes = handle.fileSize
+        // The least any develop holds (half size where the sensor has a mosaic), judged
+        // here from the header as every decoder's memory is (`ImageDecoder`); the full
+        // develop's is checked when it starts.
+        try options.checkMemory(Self.developMemory(facts, halfSize, bits: 8), path: path)
         let dng = facts.dngVersion
         raw = RAWDetails(
             make: facts.make, model: facts.model, rawSize: facts.rawSize,
@@ -100,7 +104,7 @@ final class RAWDecoder: ImageDecoder {
 
     /// What libraw holds while developing: the raw samples (2 bytes each for a mosaic, 8
     /// for four-colour ones), its four 16-bit channels a pixel, and our copy of the result.
-    private func developMemory(_ size: PixelSize, bits: Int) -> Int64 {
+    private static func developMemory(_ facts: RAWFacts, _ size: PixelSize, bits: Int) -> Int64 {
         let rawBytes = Int64(facts.rawSize.area) * (facts.filters == 0 ? 8 : 2)
         return rawBytes + Int64(size.area) * (8 + 3 * Int64(bits / 8) * 2)
     }
@@ -115,7 +119,7 @@ final class RAWDecoder: ImageDecoder {
 
     private func develop(_ settings: RAWDevelopSettings) throws(DecodeError) -> RowLayout {
         let size = settings.half ? halfSize : storedSize
-        try options.checkMemory(developMemory(size, bits: settings.bits), path: path)
+        try options.checkMemory(Self.developMemory(facts, size, bits: settings.bits), path: path)
         if !raw.holdsImageData {
             let stub = "\(fileBytes) bytes cannot hold a \(facts.rawSize) sensor's data (a stub, or cut short)"
             guard options.lenient else { throw .corrupt(path: path, detail: stub) }
