@@ -1,3 +1,6 @@
+// Just over 300 lines on purpose: the one Swift file that owns libraw's pointers (the handle,
+// its callbacks, the developed image).
+
 import CRaw
 import FZSystem
 import Geometry
