@@ -58,6 +58,14 @@ let package = Package(
             name: "CHeif",
             providers: [.apt(["libheif-dev"])]
         ),
+        // Camera RAW and DNG (issue 35): libraw's C API, thread-safe build. No shim: libraw
+        // does not longjmp, its C entry points catch its exceptions, and its callbacks are
+        // set from Swift (RAW/RAWCodec.swift).
+        .systemLibrary(
+            name: "CRaw",
+            pkgConfig: "libraw_r",
+            providers: [.apt(["libraw-dev"])]
+        ),
         .systemLibrary(
             name: "CLCMS2",
             pkgConfig: "lcms2",
@@ -94,7 +102,7 @@ let package = Package(
             name: "FZCodecs",
             dependencies: [
                 "Geometry", "FZSystem", "FZImage", "CFZPNG", "CFZJPEG", "CFZDeflate", "CFZHeif", "CFZProcess", "CJPEG",
-                "CZlib", "CWebP", "CHeif",
+                "CZlib", "CWebP", "CHeif", "CRaw",
             ]
         ),
         // Drawing, resampling and rendering in one module, so the hot loops inline across them.

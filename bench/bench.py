@@ -790,6 +790,69 @@ def task_heic_thumb(tid, fz, subs, fdir):
     return task
 
 
+def make_raw():
+    """A 24 MP camera DNG (6000x4000 12-bit RGGB, uncompressed) with a 1620x1080 JPEG preview,
+    as cameras embed one, made by Tools/raw/make-dng.py (once)."""
+    rdir = os.path.join(DATA, "raw")
+    dng = os.path.join(rdir, "raw24.dng")
+    if not os.path.exists(dng):
+        os.makedirs(rdir, exist_ok=True)
+        log("raw: Tools/raw/make-dng.py --size 6000x4000 --preview 1620x1080 (once)")
+        run(["/usr/bin/python3", os.path.join(ROOT, "Tools/raw/make-dng.py"), dng + ".tmp", "--size", "6000x4000",
+             "--preview", "1620x1080"], timeout=1800)
+        os.rename(dng + ".tmp", dng)
+    return dng
+
+
+def task_raw_thumb(tid, fz, subs, dng):
+    """256 px thumbnail of a 24 MP DNG from its embedded JPEG preview, against libraw's own
+    preview extraction (simple_dcraw -e) followed by vipsthumbnail on the extracted JPEG, and
+    against that extraction followed by forcezoom's DCT-scaled JPEG thumbnail (the floor)."""
+    d = fresh_dir(os.path.join(OUT, f"t{tid}"))
+    o = lambda n: os.path.join(d, n)
+    task = Task(tid, "256 px thumbnail, 24 MP camera DNG with a JPEG preview",
+                "raw24.dng (6000x4000, 1620x1080 preview) to 256x171 PNG")
+    src = o("raw24.dng")
+    shutil.copyfile(dng, src)  # simple_dcraw -e writes raw24.dng.thumb.jpg beside its input
+    extract = f"simple_dcraw -e {shlex.quote(src)}"
+    tools = [
+        Tool("forcezoom thumb (embedded preview)", [fz, "thumb", src, "--size", "256", "--out", o("fz"), "--quiet"],
+             o("fz/raw24.thumb.png"), "fz"),
+        Tool("simple_dcraw -e + vipsthumbnail", ["sh", "-c", f"{extract} && vipsthumbnail {shlex.quote(src)}.thumb.jpg -s 256 -o {shlex.quote(o('vips.png'))}"],
+             o("vips.png")),
+        Tool("floor: simple_dcraw -e + forcezoom thumb of the JPEG",
+             ["sh", "-c", f"{extract} && {shlex.quote(fz)} thumb {shlex.quote(src)}.thumb.jpg --size 256 --out {shlex.quote(o('floor'))} --quiet"],
+             o("floor/raw24.dng.thumb.thumb.png"), "floor"),
+    ]
+    for tl in tools:
+        run_once(tl)
+    for tl in tools:
+        check_image(tl, o("fz/raw24.thumb.png"), (256, 171), "PSNR")
+    task.tools = tools
+    task.notes.append("goals (issue 35): >= 5x simple_dcraw -e + vipsthumbnail; within 1.3x of the floor")
+    return task
+
+
+def task_raw_develop(tid, fz, subs, dng):
+    """The whole 24 MP DNG developed (dcraw_emu -w -q 3: as-shot white balance, AHD, sRGB, 8
+    bits): forcezoom's crop develops it all before cutting 400 px; dcraw_emu writes a PPM."""
+    d = fresh_dir(os.path.join(OUT, f"t{tid}"))
+    o = lambda n: os.path.join(d, n)
+    task = Task(tid, "Full develop of a 24 MP camera DNG",
+                "raw24.dng (6000x4000) developed as dcraw_emu -w -q 3; forcezoom: a 400 px crop of it")
+    tools = [
+        Tool("forcezoom crop (whole develop)", [fz, "crop", dng, "--at", "3000,2000", "--size", "400", "--depth", "8",
+                                                "-o", o("fz.png")], o("fz.png"), "fz"),
+        Tool("dcraw_emu -w -q 3", ["dcraw_emu", "-w", "-q", "3", "-Z", o("ref.ppm"), dng], o("ref.ppm")),
+    ]
+    for tl in tools:
+        run_once(tl)
+    check_image(tools[0], None, (400, 400), "PAE")
+    task.tools = tools
+    task.notes.append("goal (issue 35): within 1.2x of dcraw_emu; RAWCLITests checks the pixels equal dcraw_emu's")
+    return task
+
+
 def task_mixed_batch(tid, fz, subs, fdir):
     mixed = os.path.join(fdir, "mixed")
     files = sorted(os.path.join(mixed, f) for f in os.listdir(mixed))
@@ -1287,7 +1350,7 @@ def main():
     ap.add_argument("--slow-runs", type=int, default=int(os.environ.get("BENCH_SLOW_RUNS", "3")),
                     help="runs for the batch's mogrify rows (each run takes 15-30 s)")
     ap.add_argument("--tasks", default=os.environ.get(
-        "BENCH_TASKS", "1,1p,2,3,4,14,5,6,8,9,10,11,12,13,g12,g48,g200,gt12,gt200,gf12,png"))
+        "BENCH_TASKS", "1,1p,2,3,4,14,5,6,8,9,10,11,12,13,r1,r2,g12,g48,g200,gt12,gt200,gf12,png"))
     ap.add_argument("--quiet-wait", type=int, default=int(os.environ.get("BENCH_QUIET_WAIT", "0")),
                     help="wait up to this many seconds, at the start and before each task, for other processes "
                          "to use under 15%% of the CPUs (sampled over 3 s while the bench is idle)")
@@ -1354,6 +1417,12 @@ def main():
                                    "webp12.webp (4000x3000 lossy WebP, cwebp -q 80 of png12.png)", None, "Crop of a 12 MP WebP"))
         if "13" in wanted:
             tasks.append(task_mixed_batch("13", fz, subs, fdir))
+    if any(t in wanted for t in ("r1", "r2")):
+        dng = make_raw()
+        if "r1" in wanted:
+            tasks.append(task_raw_thumb("r1", fz, subs, dng))
+        if "r2" in wanted:
+            tasks.append(task_raw_develop("r2", fz, subs, dng))
     grids = {"g12": ("grid-12mp.heic", "12 MP"), "g48": ("grid-48mp.heic", "48 MP"), "g200": ("grid-200mp.heic", "200 MP")}
     for tid, (name, label) in grids.items():
         if tid in wanted and os.path.exists(os.path.join(GRIDS, name)):

@@ -71,6 +71,10 @@ package protocol ImageDecoder: AnyObject {
     /// Decodes embedded thumbnail `index` whole, upright, in `pixelFormat` (independent of
     /// the row stream: the main image can still be read afterwards).
     func decodeEmbeddedThumbnail(_ index: Int) throws(DecodeError) -> Image
+    /// How far (a fraction) an embedded thumbnail's shape may stray from the image's and
+    /// still show the same picture: 0 (within 2 pixels, HEIF's rounding); a RAW's preview is
+    /// the camera's JPEG, cropped a few pixels inside the sensor's area.
+    var embeddedThumbnailShapeTolerance: Double { get }
 
     /// Decodes stored rectangles directly, without the row stream, where the format can do
     /// better than rows (the tiles of an HEIF grid); nil: read them from the rows.
@@ -84,6 +88,7 @@ extension ImageDecoder {
     package func decodeEmbeddedThumbnail(_ index: Int) throws(DecodeError) -> Image {
         preconditionFailure("no embedded thumbnails")
     }
+    package var embeddedThumbnailShapeTolerance: Double { 0 }
     package var exifOrientationApplies: Bool { true }
     package var xmp: [UInt8]? { nil }
     package var iptc: [UInt8]? { nil }
@@ -110,7 +115,12 @@ extension ImageDecoder {
 /// The decoders forcezoom has, in the order the sniffer asks them: the registry's one line
 /// per decoder.
 enum ImageDecoders {
-    static var all: [any ImageDecoder.Type] { [PNGDecoder.self, JPEGDecoder.self, WebPDecoder.self, HEIFDecoder.self] }
+    static var all: [any ImageDecoder.Type] {
+        [
+            PNGDecoder.self, JPEGDecoder.self, WebPDecoder.self, HEIFDecoder.self,
+            RAWDecoder.self,  // before any TIFF decoder: DNG, NEF, CR2, ARW... are TIFFs inside
+        ]
+    }
 
     /// The decoder for a file's first bytes, if any reads it.
     static func decoder(for head: [UInt8]) -> (any ImageDecoder.Type)? {

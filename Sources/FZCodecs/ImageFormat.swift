@@ -6,8 +6,10 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
 
-    /// How many leading bytes `sniff` wants.
-    public static let sniffLength = 32
+    /// How many leading bytes `sniff` wants: enough for the first IFD of a TIFF-based camera
+    /// RAW (NEF, ARW, PEF, DNG), which says it is a RAW (DNGVersion, a colour filter array,
+    /// the Make) where its first 32 bytes say only "TIFF" (`RAWSniffer`).
+    public static let sniffLength = 4096
 
     /// What the leading bytes say the file is.
     public enum Sniffed: Equatable, Sendable {
@@ -52,7 +54,9 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
             return .unsupported("Netpbm")
         }
         if ascii("<svg") || ascii("<?xml") { return .unsupported("SVG/XML") }
-        if !head.isEmpty && head.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+        // Text as it always was judged: by its first 32 bytes (the head grew for RAW's IFD0).
+        let lead = head.prefix(32)
+        if !lead.isEmpty && lead.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             return .text
         }
         return .unknown

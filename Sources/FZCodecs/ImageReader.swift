@@ -191,11 +191,14 @@ public final class ImageReader {
     /// upright; nil when there is none.
     public func readEmbeddedThumbnail(atLeast minimum: PixelSize) throws(DecodeError) -> Image? {
         let up = header.uprightSize
+        let tolerance = decoder.embeddedThumbnailShapeTolerance
         let candidates = decoder.embeddedThumbnails.enumerated().filter { _, t in
             // The same picture: its shape within 2 pixels of the image's (encoders round a
-            // thumbnail's short side either way, and libheif's to an even number).
-            t.width >= minimum.width && t.height >= minimum.height && t.width < up.width
-                && abs(t.height * up.width - t.width * up.height) <= 2 * max(up.width, up.height)
+            // thumbnail's short side either way, and libheif's to an even number), or within
+            // the decoder's tolerance.
+            let allowed = max(2 * max(up.width, up.height), Int(tolerance * Double(t.width * up.height)))
+            return t.width >= minimum.width && t.height >= minimum.height && t.width < up.width
+                && abs(t.height * up.width - t.width * up.height) <= allowed
         }
         guard let (index, _) = candidates.min(by: { $0.element.area < $1.element.area }) else { return nil }
         try options.checkPixels(decoder.embeddedThumbnails[index], path: path)

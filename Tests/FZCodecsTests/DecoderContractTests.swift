@@ -15,6 +15,7 @@ struct DecoderContractTests {
         "JPEG": "Fixtures/generated/jpeg-420.jpg",
         "WebP": ".cache/formats/webp-lossless.webp",
         "HEIF": ".cache/formats/heic-corners.heic",
+        "RAW": "Fixtures/hostile/good.dng",  // 32x32 DNG, Tools/hostile/make-hostile.py
     ]
 
     static var formats: [String] { FormatRegistry.inputs.map(\.format.rawValue) }

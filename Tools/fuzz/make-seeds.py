@@ -5,7 +5,8 @@ Display P3 test profile of Tools/fixtures/make-icc.py, one split over two JPEG A
 segments), and CMYK JPEGs with and without Ghostscript's small CMYK profile when
 libgs-common is installed; and, when `make heicgrids` has made them, small HEIC/AVIF grids of
 several tiles (turned, cropped, alpha, 10-bit, AV1) so that mutations reach the tile path
-(HEIFTileDecoder, HEIFTileStream). Usage: make-seeds.py DIR."""
+(HEIFTileDecoder, HEIFTileStream); and two small camera DNGs with a JPEG preview (RAWDecoder,
+libraw). Usage: make-seeds.py DIR."""
 import os, shutil, subprocess, sys
 out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
@@ -34,3 +35,7 @@ for name in ("orient-90-1.heic", "clap-90.heic", "alpha.heic", "deep.heic", "dee
              "bad-size.heic"):
     if os.path.exists(os.path.join(grids, name)):
         shutil.copy(os.path.join(grids, name), os.path.join(out, "grid-" + name))
+# Camera DNGs (Tools/raw/make-dng.py): a colour filter array with a JPEG preview, upright and turned.
+for name, extra in (("dng-preview.dng", []), ("dng-rot6.dng", ["--orientation", "6"])):
+    subprocess.run([sys.executable, os.path.join(here, "..", "raw", "make-dng.py"), os.path.join(out, name), "--size", "64x48",
+                    "--preview", "48x32"] + extra, check=True)

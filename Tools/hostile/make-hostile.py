@@ -767,6 +767,55 @@ FUZZ_FINDINGS_HEIF = {
     ), 'header', 'over the limit', 'a grid whose tile is an iovl overlay with a 19951x19176 canvas: libheif 1.15 spent 14 s and 1.5 GB clearing it (make fuzz)'),
 }
 
+def dng(width, height, data, little=True, sub_ifd_loop=False):
+    """A camera DNG, IFD0 the raw image itself: a 16-bit RGGB colour filter array, uncompressed,
+    DNGVersion 1.4, a linear-sRGB ColorMatrix1 and neutral AsShotNeutral (libraw develops it
+    as a camera's); `data` follows the IFD and its values."""
+    e = "<" if little else ">"
+    make, model = b"Forcezoom\0", b"Hostile DNG\0"
+    matrix = [32406, -15372, -4986, -9689, 18758, 415, 557, -2040, 10570]
+    values = make + model + b"".join(struct.pack(e + "ii", v, 10000) for v in matrix)
+    values += b"".join(struct.pack(e + "II", 1, 1) for _ in range(3))
+    entries = 17
+    base = 8 + 2 + 12 * entries + 4
+    at_make, at_model = base, base + len(make)
+    at_matrix = at_model + len(model)
+    at_neutral = at_matrix + 72
+    at_data = base + len(values)
+    L = lambda v: struct.pack(e + "I", v)
+    H = lambda v: struct.pack(e + "HH", v, 0)
+    ifd = [
+        (254, 4, 1, L(0)), (256, 4, 1, L(width)), (257, 4, 1, L(height)), (258, 3, 1, H(16)), (259, 3, 1, H(1)),
+        (262, 3, 1, H(32803)), (271, 2, len(make), L(at_make)), (272, 2, len(model), L(at_model)),
+        (273, 4, 1, L(at_data)), (277, 3, 1, H(1)), (278, 4, 1, L(height)), (279, 4, 1, L(len(data))),
+        (330 if sub_ifd_loop else 33421, 4 if sub_ifd_loop else 3, 1 if sub_ifd_loop else 2,
+         L(8) if sub_ifd_loop else struct.pack(e + "HH", 2, 2)),
+        (33422, 1, 4, bytes([0, 1, 1, 2])), (50706, 1, 4, bytes([1, 4, 0, 0])),
+        (50721, 10, 9, L(at_matrix)), (50728, 5, 3, L(at_neutral)),
+    ]
+    ifd.sort(key=lambda t: t[0])
+    assert len(ifd) == entries
+    return tiff_ifd0(ifd, little, next_ifd=8 if sub_ifd_loop else 0) + values + data
+
+
+def raw_files(add, rng):
+    """Camera RAW (DNG through libraw): a good 32x32 one, lying sizes, cut data, IFD loops."""
+    T, C = "truncated", "corrupt"
+    pixels = b"".join(struct.pack("<H", (x * 97 + y * 61) % 4096) for y in range(32) for x in range(32))
+    good = dng(32, 32, pixels)
+    add("good.dng", good, "ok", "-", "32x32 DNG: a 16-bit RGGB colour filter array, uncompressed")
+    add("dng-46341x46341.dng", dng(46341, 46341, pixels), "header", "over the limit",
+        "DNG whose raw IFD claims 46341x46341 (over 2^31 pixels), 2 KB of data")
+    add("dng-12000x12000.dng", dng(12000, 12000, pixels), "data", "memory limit|cannot hold",
+        "DNG claiming 12000x12000 (144 MP, under the pixel limit) with 2 KB of data: no sensor fits")
+    add("trunc-dng-data.dng", good[:len(good) - 1200], "data", T + "|" + C, "the good DNG cut inside its raw data")
+    add("trunc-dng-header.dng", good[:60], "header", T + "|" + C + "|not supported",
+        "the good DNG cut inside IFD0 (its first 60 bytes: no DNGVersion to see, so a TIFF)")
+    add("dng-ifd-loop.dng", dng(32, 32, pixels, sub_ifd_loop=True), "ok", "-",
+        "DNG whose next IFD and SubIFDs point back at IFD0")
+    add("dng-random-data.dng", dng(32, 32, rng.bytes(len(pixels))), "ok", "-", "32x32 DNG of random samples")
+
+
 def build():
     """[(file name, bytes, expect, keyword, what)]"""
     rng = SplitMix64(0x464F5243455A4F4D)  # "FORCEZOM"
@@ -1045,6 +1094,7 @@ def build():
     big_exif = app1_exif(exif_orientation(6) + b"\0" * 65000)
     add("exif-app1-max.jpg", jpeg(16, 16, extra_markers=big_exif), "ok", "-", "a 65 KB APP1 EXIF segment")
     metadata_files(add)
+    raw_files(add, rng)  # last: the random bytes of the files before stay as they were
     return files
 
 
