@@ -244,7 +244,7 @@ struct ThumbCLITests {
             records[0].contains(#""input":"photos/o6.jpg","output":"t/o6.thumb.png""#)
                 && records[0].contains(#""skipped":true"#))
         #expect(records[1].contains(#""input":"photos/peek.jpg""#) && records[1].contains(#""skipped":false"#))
-        #expect(again.stderr.hasPrefix("forcezoom: 1 thumbnail, 1 skipped, 0 failed, "))
+        #expect(again.stderr.hasPrefix("forcezoom: 1 thumbnail, 1 already done, 0 failed, "))
         #expect(FileSystem.modificationTime(of: o6) == before)
     }
 

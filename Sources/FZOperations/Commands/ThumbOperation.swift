@@ -30,6 +30,8 @@ public struct ThumbOperation {
     public var resume = false
     public var json = false
     public var quiet = false
+    /// `--verbose`: name each file passed over on stderr, with what it is.
+    public var verbose = false
     /// Draw the progress line (`--progress`, or standard error is a terminal).
     public var progress = false
     public var display: InlineDisplay?
@@ -51,12 +53,10 @@ public struct ThumbOperation {
         var sharding = try ShardRun(
             request: shard, environment: ShardEngine.environment(), journal: journal, resume: resume,
             budget: thumbnailer.decode.budget)
-        var arguments = inputs
-        if let from { arguments += try InputWalker.readList(from, nulSeparated: nulSeparated) }
-        let (found, walkFailures, otherFiles) = InputWalker(recursive: recursive, excluding: [out]).collectCounting(
-            arguments)
+        let listed = try from.map { f throws in try InputWalker.readList(f, nulSeparated: nulSeparated) } ?? []
+        let found = InputWalker(recursive: recursive, excluding: [out]).collectAll(inputs, listed: listed)
         let plan = try ThumbnailPlan(
-            inputs: found, folder: out, name: name, alsoRead: from.map { [$0] } ?? [], journal: sharding.journalPath,
+            inputs: found.inputs, folder: out, name: name, alsoRead: from.map { [$0] } ?? [], journal: sharding.journalPath,
             requested: format)
         let jobs = sharding.select(plan.jobs)
         if dryRun {
@@ -67,10 +67,14 @@ public struct ThumbOperation {
         // After the output folder is made (a journal may live in it), before any thumbnail.
         try sharding.openJournal()
         var batch = ThumbnailBatch(thumbnailer: maker, sharding: sharding, jobs: jobs, workers: workers)
-        (batch.walkFailures, batch.otherFiles, batch.maxFailures) = (walkFailures, otherFiles, maxFailures)
+        (batch.walkFailures, batch.skippedFiles, batch.maxFailures) = (found.failures, found.skipped, maxFailures)
         var shown: [String] = []
         var line = ProgressLine(enabled: !quiet && progress, redraw: isatty(2) != 0, write: report.stderr)
         let outcome = batch.run(
+            onSkip: { file in
+                if verbose { line.report { report.note(file.line) } }
+                if json { emit(sharding.tag(file.json), report) }
+            },
             onFailure: { failure, _ in
                 line.report { report.error(failure.description) }
                 if json {
