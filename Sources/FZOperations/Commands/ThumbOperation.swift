@@ -60,7 +60,7 @@ public struct ThumbOperation {
             requested: format)
         let jobs = sharding.select(plan.jobs)
         if dryRun {
-            dryRunReport(jobs, sharding, report)
+            dryRunReport(jobs, skipped: found.skipped, sharding, report)
             return .done
         }
         let maker = try makeThumbnailer(jobs)
@@ -138,8 +138,11 @@ public struct ThumbOperation {
     }
 
     /// --dry-run: each input this shard would do and its output (`input -> output`, or JSON
-    /// objects with `input` and `output`), minus what --resume would skip; nothing written.
-    private func dryRunReport(_ jobs: [ThumbnailPlan.Job], _ sharding: ShardRun, _ report: Report) {
+    /// objects with `input` and `output`), minus what --resume would skip, and the files the
+    /// batch would pass over (grouped on stderr, each with `--verbose`); nothing written.
+    private func dryRunReport(
+        _ jobs: [ThumbnailPlan.Job], skipped: [SkippedFile], _ sharding: ShardRun, _ report: Report
+    ) {
         let todo = resume ? jobs.filter { !sharding.isDone($0) } : jobs
         for job in todo {
             if json {
@@ -151,9 +154,11 @@ public struct ThumbOperation {
             }
         }
         let label = sharding.label.isEmpty ? "" : sharding.label + ": "
+        let mine = skipped.filter { sharding.shard.contains($0.input) }
+        if verbose { for file in mine { report.note(file.line) } }
         if !quiet {
-            report.stderr(
-                "forcezoom: \(label)dry run: \(todo.count) of \(jobs.count) input\(jobs.count == 1 ? "" : "s") to do\n")
+            let skips = SkipTally(mine).summary.map { "; " + $0 } ?? ""
+            report.note("\(label)dry run: \(todo.count) of \(jobs.count) input\(jobs.count == 1 ? "" : "s") to do\(skips)")
         }
         StandardOutput.flush()
     }
