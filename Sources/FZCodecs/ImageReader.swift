@@ -94,10 +94,19 @@ public final class ImageReader {
         let name = source.name
         let read = source.file.read(upTo: FileContent.headLength)  // the source is at its first byte
         let head = read.count >= source.head.count ? read : source.head
-        switch FileContent.classify(head: head, name: name) {
-        case .skipped(let skip) where skip.category == .image: return .unsupportedFormat(path: name, format: skip.what)
-        case .skipped(let skip): return .notAnImage(path: name, what: skip.what)
-        case .unidentified("text"): return .notAnImage(path: name, what: "the file is text")
+        let content = FileContent.classify(head: head, name: name)
+        if case .skipped(let skip) = content {
+            switch skip.category {
+            case .video, .sidecar: return .notAnImage(path: name, what: skip.what)
+            case .image: return .unsupportedFormat(path: name, format: skip.what)
+            case .other: break
+            }
+        }
+        // Otherwise the sniffer's name for it ("PDF is not supported"), else what it is.
+        switch (source.sniffed, content) {
+        case (.unsupported(let what), _): return .unsupportedFormat(path: name, format: what)
+        case (_, .skipped(let skip)): return .notAnImage(path: name, what: skip.what)
+        case (.text, _): return .notAnImage(path: name, what: "the file is text")
         default: return .notAnImage(path: name, what: "unrecognised leading bytes")
         }
     }
