@@ -37,7 +37,10 @@ public enum FileContent: Equatable, Sendable {
                 switch self {
                 case .video: return "\(count) video\(one ? "" : "s")"
                 case .sidecar: return "\(count) sidecar\(one ? "" : "s")"
-                case .image: return one ? "1 image in a format forcezoom does not read" : "\(count) images in formats forcezoom does not read"
+                case .image:
+                    return one
+                        ? "1 image in a format forcezoom does not read"
+                        : "\(count) images in formats forcezoom does not read"
                 case .other: return "\(count) not image\(one ? "" : "s")"
                 }
             }
@@ -149,7 +152,8 @@ public enum FileContent: Equatable, Sendable {
         "M4VH": (.video, "an MP4"), "M4VP": (.video, "an MP4"), "f4v ": (.video, "a Flash MP4"),
         "MSNV": (.video, "an MP4"), "XAVC": (.video, "an MP4"), "3gp4": (.video, "a 3GPP"), "3gp5": (.video, "a 3GPP"),
         "3gp6": (.video, "a 3GPP"), "3gp7": (.video, "a 3GPP"), "3g2a": (.video, "a 3GPP2"), "M4A ": (.other, "audio"),
-        "M4B ": (.other, "an audio book"), "M4P ": (.other, "audio"), "crx ": (.image, "Canon CR3 raw"), "jp2 ": (.image, "JPEG 2000"),
+        "M4B ": (.other, "an audio book"), "M4P ": (.other, "audio"), "crx ": (.image, "Canon CR3 raw"),
+        "jp2 ": (.image, "JPEG 2000"),
         "jpx ": (.image, "JPEG 2000"), "jpm ": (.image, "JPEG 2000"),
     ]
 

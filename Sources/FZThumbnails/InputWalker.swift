@@ -108,7 +108,8 @@ public struct InputWalker: Sendable {
             switch Self.linkKind(path) {
             case .directory:
                 if recursive {
-                    walk(root, relative: relative.isEmpty ? name : relative + "/" + name, into: add, failures: &failures)
+                    walk(
+                        root, relative: relative.isEmpty ? name : relative + "/" + name, into: add, failures: &failures)
                 }
             case .regular, .other:
                 // .other includes links: followed only to regular files.

@@ -92,15 +92,18 @@ struct SkippedFilesCLITests {
         #expect(summary.hasPrefix("forcezoom: 4 thumbnails, 1 failed, "), "\(r.stderr)")
         #expect(summary.contains("; skipped 10: 4 videos ("), "\(summary)")
         for ext in [".MOV", ".MP4", ".mp4", ".jpg"] { #expect(summary.contains(ext), "\(ext): \(summary)") }
-        #expect(summary.contains("2 sidecars (.AAE, .XMP)") || summary.contains("2 sidecars (.XMP, .AAE)"), "\(summary)")
+        #expect(
+            summary.contains("2 sidecars (.AAE, .XMP)") || summary.contains("2 sidecars (.XMP, .AAE)"), "\(summary)")
         #expect(summary.contains("2 images in formats forcezoom does not read ("), "\(summary)")
         #expect(summary.contains("Photoshop PSD") && summary.contains("JPEG 2000"), "\(summary)")
         #expect(summary.contains("2 not images ("), "\(summary)")
         // --verbose: each skipped file named with its reason; the failure is an error line.
-        #expect(r.stderr.contains("forcezoom: photos/IMG_1.MOV: skipped: a QuickTime video, brand 'qt'\n"), "\(r.stderr)")
+        #expect(
+            r.stderr.contains("forcezoom: photos/IMG_1.MOV: skipped: a QuickTime video, brand 'qt'\n"), "\(r.stderr)")
         #expect(r.stderr.contains("forcezoom: photos/video.jpg: skipped: a QuickTime video, brand 'qt'\n"))
         #expect(r.stderr.contains("forcezoom: photos/sub/IMG_2.XMP: skipped: an XMP sidecar\n"))
-        #expect(r.stderr.contains("forcezoom: photos/layers.psd: skipped: Photoshop PSD, which forcezoom does not read\n"))
+        #expect(
+            r.stderr.contains("forcezoom: photos/layers.psd: skipped: Photoshop PSD, which forcezoom does not read\n"))
         #expect(r.stderr.contains("forcezoom: photos/sub/empty: skipped: an empty file\n"))
         #expect(r.stderr.contains("photos/page.jpg: not an image (the file is text)"), "\(r.stderr)")
         #expect(!r.stderr.contains(".hidden"))
@@ -122,13 +125,15 @@ struct SkippedFilesCLITests {
 
         // --resume: the made ones are done, the skipped ones skipped again (never done), the
         // failed one attempted again.
-        let again = CLI.run(["thumb", "photos", "-r", "--json", "--journal", "j.jsonl", "--resume", "-o", "out"], in: dir)
+        let again = CLI.run(
+            ["thumb", "photos", "-r", "--json", "--journal", "j.jsonl", "--resume", "-o", "out"], in: dir)
         #expect(again.status == 1, "\(again.stderr)")
         let statuses = JSONValue.objects(again.stdout).compactMap { record -> String? in
             if case .string(let s)? = record["status"] { return s }
             return nil
         }
-        #expect(statuses.sorted() == ["failed", "kept", "kept", "kept", "kept"] + Array(repeating: "skipped", count: 10))
+        #expect(
+            statuses.sorted() == ["failed", "kept", "kept", "kept", "kept"] + Array(repeating: "skipped", count: 10))
         #expect(again.stderr.contains("forcezoom: 0 thumbnails, 4 already done, 1 failed, "), "\(again.stderr)")
         #expect(again.stderr.contains("; skipped 10: "))
         #expect(!again.stderr.contains("skipped: a QuickTime"), "no --verbose, no per-file lines")
@@ -154,7 +159,8 @@ struct SkippedFilesCLITests {
         CLI.write(dir + "/list", Array("photos/IMG_1.MOV\nphotos/a.jpg\n".utf8))
         let listed = CLI.run(["thumb", "--from", "list", "-o", "out2", "--json"], in: dir)
         #expect(listed.status == 0, "\(listed.stderr)")
-        #expect(listed.stderr.contains("1 thumbnail, 0 failed, ") && listed.stderr.contains("; skipped 1: 1 video (.MOV)"))
+        #expect(
+            listed.stderr.contains("1 thumbnail, 0 failed, ") && listed.stderr.contains("; skipped 1: 1 video (.MOV)"))
         _ = CLI.shell("rm -rf \(CLI.quote(dir))")
     }
 

@@ -51,8 +51,12 @@ struct SkippedFilesTests {
             }
             #expect(s.category == .video, "\(brand) \(name)")
         }
-        #expect(Self.kind([0x1A, 0x45, 0xDF, 0xA3, 1, 0, 0, 0], "a.webm") == .skipped(.init(.video, "a Matroska/WebM video")))
-        #expect(Self.kind(Array("RIFF\u{0}\u{0}\u{0}\u{0}AVI LIST".utf8), "a.avi") == .skipped(.init(.video, "an AVI video")))
+        #expect(
+            Self.kind([0x1A, 0x45, 0xDF, 0xA3, 1, 0, 0, 0], "a.webm")
+                == .skipped(.init(.video, "a Matroska/WebM video")))
+        #expect(
+            Self.kind(Array("RIFF\u{0}\u{0}\u{0}\u{0}AVI LIST".utf8), "a.avi")
+                == .skipped(.init(.video, "an AVI video")))
         // An MPEG transport stream: sync bytes 188 apart.
         var ts = [UInt8](repeating: 0xFF, count: 200)
         (ts[0], ts[188]) = (0x47, 0x47)
@@ -68,7 +72,9 @@ struct SkippedFilesTests {
         #expect(Self.kind(Self.plist, "IMG_0001.AAE") == .skipped(.init(.sidecar, "a .aae sidecar, XML property list")))
         #expect(Self.kind(Self.xmp, "IMG_0001.XMP") == .skipped(.init(.sidecar, "an XMP sidecar")))
         #expect(Self.kind(Self.xmp, "IMG_0001.xml") == .skipped(.init(.sidecar, "XMP metadata, a sidecar")))
-        #expect(Self.kind(Array("[Version]\nAppVersion=5.8\n".utf8), "a.pp3") == .skipped(.init(.sidecar, "a .pp3 sidecar, text")))
+        #expect(
+            Self.kind(Array("[Version]\nAppVersion=5.8\n".utf8), "a.pp3")
+                == .skipped(.init(.sidecar, "a .pp3 sidecar, text")))
         // A plist not named like a sidecar is no sidecar.
         #expect(Self.kind(Self.plist, "Info.plist") == .skipped(.init(.other, "an XML property list")))
         // A .THM that is a JPEG (old cameras' video thumbnails) is an image.
@@ -82,7 +88,9 @@ struct SkippedFilesTests {
         let jp2: [UInt8] = [0, 0, 0, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A]
         #expect(Self.kind(jp2, "a.jp2") == .skipped(.init(.image, "JPEG 2000")))
         #expect(Self.kind(Array("%PDF-1.7\n".utf8), "a.pdf") == .skipped(.init(.other, "a PDF document")))
-        #expect(Self.kind(Array("<svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8), "a.svg") == .skipped(.init(.image, "SVG")))
+        #expect(
+            Self.kind(Array("<svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8), "a.svg")
+                == .skipped(.init(.image, "SVG")))
         #expect(Self.kind(Array("just words\n".utf8), "a.txt") == .unidentified("text"))
         #expect(Self.kind([], "a.jpg") == .unidentified("empty"))
         #expect(Self.kind([0, 1, 2, 3, 200, 201], "a.bin") == .unidentified("unrecognised content"))

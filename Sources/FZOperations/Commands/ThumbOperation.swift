@@ -56,7 +56,8 @@ public struct ThumbOperation {
         let listed = try from.map { f throws in try InputWalker.readList(f, nulSeparated: nulSeparated) } ?? []
         let found = InputWalker(recursive: recursive, excluding: [out]).collectAll(inputs, listed: listed)
         let plan = try ThumbnailPlan(
-            inputs: found.inputs, folder: out, name: name, alsoRead: from.map { [$0] } ?? [], journal: sharding.journalPath,
+            inputs: found.inputs, folder: out, name: name, alsoRead: from.map { [$0] } ?? [],
+            journal: sharding.journalPath,
             requested: format)
         let jobs = sharding.select(plan.jobs)
         if dryRun {
@@ -158,7 +159,8 @@ public struct ThumbOperation {
         if verbose { for file in mine { report.note(file.line) } }
         if !quiet {
             let skips = SkipTally(mine).summary.map { "; " + $0 } ?? ""
-            report.note("\(label)dry run: \(todo.count) of \(jobs.count) input\(jobs.count == 1 ? "" : "s") to do\(skips)")
+            report.note(
+                "\(label)dry run: \(todo.count) of \(jobs.count) input\(jobs.count == 1 ? "" : "s") to do\(skips)")
         }
         StandardOutput.flush()
     }
