@@ -140,6 +140,22 @@ struct SkippedFilesCLITests {
         _ = CLI.shell("rm -rf \(CLI.quote(dir))")
     }
 
+    /// Sharded, each task names only its own share of the skipped files: together once each.
+    @Test func shardsNameEachSkippedFileOnce() {
+        let dir = Self.messyFolder()
+        var names: [String] = []
+        for k in 1...2 {
+            let r = CLI.run(["thumb", "photos", "-r", "--json", "--shard", "\(k)/2", "-o", "out", "-q"], in: dir)
+            for record in JSONValue.objects(r.stdout) where record["status"] == .string("skipped") {
+                #expect(record["shard"] == .string("\(k)/2"), "\(record)")
+                if case .string(let input)? = record["input"] { names.append(Self.relative(input)) }
+            }
+        }
+        let skipped = Self.expected.filter { !["made", "failed"].contains($0.value) }.keys
+        #expect(names.sorted() == skipped.sorted(), "\(names)")
+        _ = CLI.shell("rm -rf \(CLI.quote(dir))")
+    }
+
     /// A file named on the command line is always attempted: one that cannot be read is an
     /// error line saying what it is, and the exit code is 1.
     @Test func namedFilesThatCannotBeReadAreErrors() {
