@@ -72,6 +72,20 @@ public enum FileContent: Equatable, Sendable {
     /// RawTherapee, DxO, Capture One, a camera's video thumbnail).
     public static let sidecarExtensions: Set<String> = ["aae", "xmp", "pp3", "dop", "cos", "on1", "thm"]
 
+    /// Camera raw extensions, for raws whose bytes no decoder or magic here knows (CRW, RAF,
+    /// MRW, IIQ...): named as images forcezoom does not read rather than "not images".
+    public static let rawExtensions: Set<String> = [
+        "crw", "cr2", "cr3", "nef", "nrw", "arw", "srf", "sr2", "raf", "orf", "rw2", "rwl", "pef", "dng", "mrw", "iiq",
+        "3fr", "fff", "x3f", "srw", "erf", "kdc", "dcr", "mos", "mef", "gpr",
+    ]
+
+    /// Extensions of image formats that may have no magic the sniffer knows (an OS/2
+    /// bitmap array, a TGA), named as images forcezoom does not read.
+    public static let otherImageExtensions: Set<String> = [
+        "bmp", "dib", "gif", "tif", "tiff", "jxl", "psd", "psb", "jp2", "j2k", "jpx", "ico", "cur", "tga", "pcx", "exr",
+        "hdr", "pbm", "pgm", "ppm", "pnm", "qoi", "svg", "xcf", "jfif",
+    ]
+
     /// Classifies a file.
     /// - Parameters:
     ///   - head: its first `headLength` bytes (fewer for short files; `sniffLength` is enough
@@ -88,12 +102,23 @@ public enum FileContent: Equatable, Sendable {
             return .skipped(Skip(name == "PDF" ? .other : .image, name == "PDF" ? "a PDF document" : name))
         case .text:
             if sidecarExtensions.contains(ext) { return .skipped(Skip(.sidecar, "a .\(ext) sidecar, text")) }
-            return .unidentified("text")
+            // A RAF starts with 16 bytes of ASCII ("FUJIFILMCCD-RAW ").
+            return byName(ext, video: false).map { .skipped($0) } ?? .unidentified("text")
         default:
-            if videoExtensions.contains(ext) { return .skipped(Skip(.video, "a video by its name, .\(ext)")) }
             if sidecarExtensions.contains(ext) { return .skipped(Skip(.sidecar, "a .\(ext) sidecar")) }
-            return .unidentified("unrecognised content")
+            return byName(ext, video: true).map { .skipped($0) } ?? .unidentified("unrecognised content")
         }
+    }
+
+    /// What the name says when the bytes say nothing known: a video or an image format
+    /// forcezoom does not read. Never for a name a decoder claims: that decoder judges it
+    /// (the walker attempts it, so a broken one fails with its reason).
+    private static func byName(_ ext: String, video: Bool) -> Skip? {
+        if FormatRegistry.inputExtensions.contains(ext) { return nil }
+        if video && videoExtensions.contains(ext) { return Skip(.video, "a video by its name, .\(ext)") }
+        if rawExtensions.contains(ext) { return Skip(.image, "a camera raw file by its name, .\(ext)") }
+        if otherImageExtensions.contains(ext) { return Skip(.image, "an image by its name, .\(ext)") }
+        return nil
     }
 
     /// Reads a file's head and classifies it (nil when it cannot be opened).

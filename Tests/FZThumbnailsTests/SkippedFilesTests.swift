@@ -94,6 +94,11 @@ struct SkippedFilesTests {
         #expect(Self.kind(Array("just words\n".utf8), "a.txt") == .unidentified("text"))
         #expect(Self.kind([], "a.jpg") == .unidentified("empty"))
         #expect(Self.kind([0, 1, 2, 3, 200, 201], "a.bin") == .unidentified("unrecognised content"))
+        // A camera raw whose bytes nothing here knows is named as an image by its extension,
+        // unless a decoder claims the extension (then the decoder judges it).
+        let raf = Self.kind(Array("FUJIFILMCCD-RAW 0201FF383501".utf8), "DSCF1.RAF")
+        #expect(raf == .skipped(.init(.image, "a camera raw file by its name, .raf")))
+        #expect(Self.kind([0, 1, 2, 3, 200, 201], "a.webp") == .unidentified("unrecognised content"))
     }
 
     /// The walker: identified content is skipped with its reason whatever the name; bytes that
@@ -101,6 +106,7 @@ struct SkippedFilesTests {
     /// else skipped as not an image; hidden files are passed over silently.
     @Test func walkerAttemptsOrNamesEveryFile() {
         let root = TestSupport.scratch()
+        defer { TestSupport.shell("rm -rf '\(root)'") }
         TestSupport.shell("mkdir -p '\(root)/sub'")
         let files: [(String, [UInt8])] = [
             ("a.jpg", Self.jpeg), ("fake.png", Self.jpeg), ("page.jpg", Array("<html>404</html>\n".utf8)),
@@ -154,6 +160,11 @@ struct SkippedFilesTests {
         var many = SkipTally()
         for e in ["a", "b", "c", "d", "e"] { many.add(file("x." + e, .other)) }
         #expect(many.summary == "skipped 5: 5 not images (.a, .b, .c, .d, ...)")
+        // An image known only by its name is listed by its extension.
+        let raws = SkipTally([
+            file("a.CRW", .image, "a camera raw file by its name, .crw"), file("b.psd", .image, "Photoshop PSD"),
+        ])
+        #expect(raws.summary == "skipped 2: 2 images in formats forcezoom does not read (.CRW, Photoshop PSD)")
     }
 
     /// A skipped record round-trips, and never makes an input done: a later `skipped` line for
