@@ -66,9 +66,7 @@ public final class ImageReader {
                 throw .notAnImage(path: name, what: "no decoder")
             }
             type = t
-        case .unsupported(let what): throw .unsupportedFormat(path: name, format: what)
-        case .text: throw .notAnImage(path: name, what: "the file is text")
-        case .unknown: throw .notAnImage(path: name, what: "unrecognised leading bytes")
+        case .unsupported, .text, .unknown: throw Self.unreadable(source)
         }
         let d = try type.init(source: source, options: options)
         decoder = d
@@ -87,6 +85,30 @@ public final class ImageReader {
         header = ImageHeader(
             format: type.format, storedSize: size, pixelFormat: d.pixelFormat, bitDepth: d.bitDepth,
             exifOrientationValue: value, orientation: orientation, color: d.color, details: d.details)
+    }
+
+    /// Why no decoder takes an input, naming what it is (`FileContent`): a video, a sidecar,
+    /// a format forcezoom does not read, text. It reads a few more bytes than the sniffer
+    /// (a plist's DOCTYPE follows the XML line); nothing else reads the source after.
+    private static func unreadable(_ source: ImageSource) -> DecodeError {
+        let name = source.name
+        let read = source.file.read(upTo: FileContent.headLength)  // the source is at its first byte
+        let head = read.count >= source.head.count ? read : source.head
+        let content = FileContent.classify(head: head, name: name)
+        if case .skipped(let skip) = content {
+            switch skip.category {
+            case .video, .sidecar: return .notAnImage(path: name, what: skip.what)
+            case .image: return .unsupportedFormat(path: name, format: skip.what)
+            case .other: break
+            }
+        }
+        // Otherwise the sniffer's name for it ("PDF is not supported"), else what it is.
+        switch (source.sniffed, content) {
+        case (.unsupported(let what), _): return .unsupportedFormat(path: name, format: what)
+        case (_, .skipped(let skip)): return .notAnImage(path: name, what: skip.what)
+        case (.text, _): return .notAnImage(path: name, what: "the file is text")
+        default: return .notAnImage(path: name, what: "unrecognised leading bytes")
+        }
     }
 
     /// Decodes stored-pixel rectangles in one pass over the file: the decoder is asked for

@@ -4,11 +4,12 @@ public struct BatchProgress: Hashable, Sendable {
     /// Inputs in the batch.
     public let total: Int
     public private(set) var made = 0
+    /// Outputs already there and kept (`--skip-existing`, `--resume`): "already done".
     public private(set) var skipped = 0
     public private(set) var failed = 0
-    /// Files in the folders walked that are not images (neither named nor sniffed as one):
-    /// not attempted, counted in the summary.
-    public var otherFiles = 0
+    /// Files of the folders walked and lists read that are no image forcezoom reads: not
+    /// attempted (not inputs of `total`), each named, grouped in the summary.
+    public var skippedFiles = SkipTally()
 
     public init(total: Int) { self.total = total }
 
@@ -38,26 +39,26 @@ public struct BatchProgress: Hashable, Sendable {
         } else {
             s += " ETA --"
         }
-        if skipped > 0 { s += ", \(skipped) skipped" }
+        if skipped > 0 { s += ", \(skipped) already done" }
         if failed > 0 { s += ", \(failed) failed" }
         return s
     }
 
-    /// The closing line: `120 thumbnails, 1 failed, 9.8 s` (plus skipped, and what was
-    /// not done after an interruption).
+    /// The closing line: `120 thumbnails, 1 failed, 9.8 s` (plus those already done, what was
+    /// not done after an interruption, and the files passed over: `; skipped 3: 2 videos
+    /// (.MOV), 1 sidecar (.AAE)`).
     /// - Parameters:
     ///   - elapsed: seconds the batch took.
     ///   - interrupted: the batch was stopped before the end.
     ///   - stopped: why the batch stopped early (a full disk, `--max-failures`), said first.
     public func summary(elapsed: Double, interrupted: Bool = false, stopped: String? = nil) -> String {
         var parts = ["\(made) thumbnail\(made == 1 ? "" : "s")"]
-        if skipped > 0 { parts.append("\(skipped) skipped") }
+        if skipped > 0 { parts.append("\(skipped) already done") }
         parts.append("\(failed) failed")
-        if otherFiles > 0 { parts.append("\(otherFiles) other file\(otherFiles == 1 ? "" : "s") skipped") }
         if interrupted || stopped != nil { parts.append("\(total - done) not done") }
         parts.append("\(Self.oneDecimal(elapsed)) s")
         let prefix = stopped.map { "stopped: \($0): " } ?? (interrupted ? "interrupted: " : "")
-        return prefix + parts.joined(separator: ", ")
+        return prefix + parts.joined(separator: ", ") + (skippedFiles.summary.map { "; " + $0 } ?? "")
     }
 
     /// `12.3`: one decimal, no exponent (no Foundation formatting).

@@ -9,8 +9,11 @@ import Darwin
 
 /// Turns command-line inputs into the files of a batch: files are taken as named, folders
 /// are listed (and descended into with `recursive`) for images of every format a decoder
-/// in `FormatRegistry.inputs` reads, recognised by their first bytes or named with one of
-/// those formats' extensions (`imageExtensions`, so a broken one is reported, not passed over).
+/// in `FormatRegistry.inputs` reads, recognised by their first bytes or, when the bytes say
+/// nothing, named with one of those formats' extensions (`imageExtensions`, so a broken one
+/// is reported, not passed over). Every other file is passed over with what it is (a video,
+/// a sidecar, an image format no decoder reads: `FileContent`), for the summary, `--json`
+/// and the journal: no file is skipped without its name.
 ///
 /// In folders, names starting with `.` are skipped (hidden files, and forcezoom's own
 /// temporary outputs), links to folders are not followed (no loops), and `excluded`
@@ -37,41 +40,57 @@ public struct InputWalker: Sendable {
     ///   dropped; a file found in a folder has its folder relative to that one), and the
     ///   folders that could not be listed.
     public func collect(_ arguments: [String]) -> (inputs: [ThumbnailPlan.Input], failures: [ThumbnailError]) {
-        let (inputs, failures, _) = collectCounting(arguments)
-        return (inputs, failures)
+        let found = collectAll(arguments)
+        return (found.inputs, found.failures)
     }
 
-    /// `collect`, and how many other files the folders held (regular files neither named
-    /// nor sniffed as images), for the summary's "3 other files skipped".
-    public func collectCounting(_ arguments: [String]) -> (
-        inputs: [ThumbnailPlan.Input], failures: [ThumbnailError], otherFiles: Int
-    ) {
-        var others = 0
-        var inputs: [ThumbnailPlan.Input] = []
-        var failures: [ThumbnailError] = []
+    /// `collect`, and the files passed over with what each is (`FileContent`).
+    /// - Parameters:
+    ///   - arguments: files and folders named on the command line: a file is always taken
+    ///     (one that cannot be read is an error of the batch, never passed over).
+    ///   - listed: `--from`'s paths: taken like a folder's files (a video in a `find`
+    ///     list is named as skipped, not an error); a folder is walked.
+    public func collectAll(_ arguments: [String], listed: [String] = []) -> Collected {
+        var found = Collected()
         var seen = Set<Identity>()
         var seenPaths = Set<String>()
-        func add(_ input: ThumbnailPlan.Input) {
-            if let id = FileSystem.identity(of: input.path) {
-                guard seen.insert(id).inserted else { return }
-            } else {
-                guard seenPaths.insert(input.path).inserted else { return }
-            }
-            inputs.append(input)
+        func first(_ path: String) -> Bool {
+            if let id = FileSystem.identity(of: path) { return seen.insert(id).inserted }
+            return seenPaths.insert(path).inserted
         }
-        for argument in arguments {
+        func add(_ input: ThumbnailPlan.Input, sorted: Bool) {
+            guard first(input.path) else { return }
+            if sorted, let skip = Self.skip(input.path) {
+                found.skipped.append(SkippedFile(input: input, skip: skip))
+            } else {
+                found.inputs.append(input)
+            }
+        }
+        // Apart from `found`: `add` changes it while the walk holds the failures.
+        var failures: [ThumbnailError] = []
+        for (argument, isListed) in arguments.map({ ($0, false) }) + listed.map({ ($0, true) }) {
             if FileSystem.kind(of: argument) == .directory {
-                walk(argument, relative: "", into: add, failures: &failures, others: &others)
+                walk(argument, relative: "", into: { add($0, sorted: true) }, failures: &failures)
             } else {
-                add(ThumbnailPlan.Input(path: argument, folder: Self.folderAsWritten(argument)))
+                add(ThumbnailPlan.Input(path: argument, folder: Self.folderAsWritten(argument)), sorted: isListed)
             }
         }
-        return (inputs, failures, others)
+        found.failures = failures
+        return found
+    }
+
+    /// What `collectAll` found.
+    public struct Collected: Sendable {
+        /// The files to thumbnail, in order.
+        public var inputs: [ThumbnailPlan.Input] = []
+        /// The folders that could not be listed.
+        public var failures: [ThumbnailError] = []
+        /// The files passed over, each with what it is, in order.
+        public var skipped: [SkippedFile] = []
     }
 
     private func walk(
-        _ root: String, relative: String, into add: (ThumbnailPlan.Input) -> Void, failures: inout [ThumbnailError],
-        others: inout Int
+        _ root: String, relative: String, into add: (ThumbnailPlan.Input) -> Void, failures: inout [ThumbnailError]
     ) {
         let folder = relative.isEmpty ? root : FileSystem.join(root, relative)
         // A folder named as input is always read, even if it is also the output folder
@@ -82,24 +101,19 @@ public struct InputWalker: Sendable {
             failures.append(.cannotListFolder(path: folder, reason: error.description))
             return
         }
+        // Hidden names are passed over unnamed: they are the system's (.DS_Store) or
+        // forcezoom's own temporary outputs, never a user's photo.
         for name in names where !name.hasPrefix(".") {
             let path = FileSystem.join(folder, name)
             switch Self.linkKind(path) {
             case .directory:
                 if recursive {
                     walk(
-                        root, relative: relative.isEmpty ? name : relative + "/" + name, into: add, failures: &failures,
-                        others: &others)
+                        root, relative: relative.isEmpty ? name : relative + "/" + name, into: add, failures: &failures)
                 }
             case .regular, .other:
                 // .other includes links: followed only to regular files.
-                if FileSystem.kind(of: path) == .regular {
-                    if Self.looksLikeImage(path) {
-                        add(ThumbnailPlan.Input(path: path, folder: relative))
-                    } else {
-                        others += 1
-                    }
-                }
+                if FileSystem.kind(of: path) == .regular { add(ThumbnailPlan.Input(path: path, folder: relative)) }
             case .missing:
                 break
             }
@@ -112,17 +126,28 @@ public struct InputWalker: Sendable {
         return FileSystem.kind(st)
     }
 
-    /// Names that say "image" whatever the bytes: a file so named that does not sniff as a
-    /// format forcezoom reads (a cut-off download, an HEIF brand nobody knew) is attempted,
-    /// so the batch reports it with its reason instead of passing over it.
+    /// Names that say "image": a file so named whose bytes say nothing known (a cut-off
+    /// download, text saved as .jpg, an HEIF brand nobody knew) is attempted, so the batch
+    /// reports it as failed with its reason. Bytes that say what the file is win over the
+    /// name: a `.jpg` that is a video is skipped as a video.
     package static let imageExtensions = FormatRegistry.inputExtensions
 
-    /// Whether a file starts like an image forcezoom reads, or is named like one.
-    package static func looksLikeImage(_ path: String) -> Bool {
-        if imageExtensions.contains(FileSystem.fileExtension(path).lowercased()) { return true }
-        guard case .success(let file) = CFile.open(readingFrom: path) else { return false }
-        if case .supported = ImageFormat.sniff(file.read(upTo: ImageFormat.sniffLength)) { return true }
-        return false
+    /// Why a file found in a folder or a list is passed over, nil to attempt it: a format a
+    /// decoder reads, a name that says image with bytes that say nothing, or a file that
+    /// cannot be opened (attempting it names the reason).
+    package static func skip(_ path: String) -> FileContent.Skip? {
+        guard let content = FileContent.classify(path: path) else { return nil }
+        switch content {
+        case .image: return nil
+        case .skipped(let skip): return skip
+        case .unidentified(let what):
+            if imageExtensions.contains(FileSystem.fileExtension(path).lowercased()) { return nil }
+            switch what {
+            case "empty": return FileContent.Skip(.other, "an empty file")
+            case "text": return FileContent.Skip(.other, "not an image (text)")
+            default: return FileContent.Skip(.other, "not an image (\(what))")
+            }
+        }
     }
 
     /// The folder of a path as written, for `%d`: "" for a bare name, leading `/` and `.`

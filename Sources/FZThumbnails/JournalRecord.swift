@@ -12,6 +12,9 @@ public struct JournalRecord: Hashable, Sendable {
         case ok
         /// The input failed (`error` says why); a resume does it again.
         case failed
+        /// A file of a folder or list that is no image forcezoom reads, passed over
+        /// (`reason` says what it is); never done, and a resume passes it over again.
+        case skipped
     }
 
     /// The input path as found (the key `--resume` matches on).
@@ -27,10 +30,12 @@ public struct JournalRecord: Hashable, Sendable {
     public let shard: String
     /// Why it failed, for `failed`.
     public let error: String?
+    /// What the file is, for `skipped`.
+    public let reason: String?
 
     public init(
         input: String, output: String, status: Status, bytes: Int64?, sha256: String?, shard: String,
-        error: String? = nil
+        error: String? = nil, reason: String? = nil
     ) {
         self.input = input
         self.output = output
@@ -39,19 +44,24 @@ public struct JournalRecord: Hashable, Sendable {
         self.sha256 = sha256
         self.shard = shard
         self.error = error
+        self.reason = reason
     }
 
-    /// The line (without its newline).
+    /// The line (without its newline). A skipped file has no output (null) and a `reason`;
+    /// `ok` and `failed` lines are as they were before skipped files were recorded.
     public var json: JSON {
-        .object([
+        let skipped = status == .skipped
+        var members: [(String, JSON)] = [
             ("input", .string(input)),
-            ("output", .string(output)),
+            ("output", skipped ? .null : .string(output)),
             ("status", .string(status.rawValue)),
             ("bytes", bytes.map { .int($0) } ?? .null),
             ("sha256", sha256.map { .string($0) } ?? .null),
             ("shard", .string(shard)),
             ("error", error.map { .string($0) } ?? .null),
-        ])
+        ]
+        if skipped { members.append(("reason", .string(reason ?? ""))) }
+        return .object(members)
     }
 
     /// Reads a line back; nil for anything that is not a whole record (a torn line, another
@@ -59,10 +69,18 @@ public struct JournalRecord: Hashable, Sendable {
     /// whole numbers and nulls.
     public init?(line: some StringProtocol) {
         guard let fields = FlatObject.parse(Array(String(line).unicodeScalars)),
-            case .text(let input)? = fields["input"], case .text(let output)? = fields["output"],
-            case .text(let s)? = fields["status"], let status = Status(rawValue: s),
-            case .text(let shard)? = fields["shard"]
+            case .text(let input)? = fields["input"], case .text(let s)? = fields["status"],
+            let status = Status(rawValue: s), case .text(let shard)? = fields["shard"]
         else { return nil }
+        // A skipped file's output is null; every other record names one.
+        let output: String
+        switch fields["output"] {
+        case .text(let o)?: output = o
+        case .null? where status == .skipped: output = ""
+        default: return nil
+        }
+        var reason: String?
+        if case .text(let r)? = fields["reason"] { reason = r }
         var bytes: Int64?
         var sha256: String?
         var error: String?
@@ -71,7 +89,8 @@ public struct JournalRecord: Hashable, Sendable {
         if case .text(let e)? = fields["error"] { error = e }
         if status == .ok && (bytes == nil || sha256 == nil) { return nil }
         self.init(
-            input: input, output: output, status: status, bytes: bytes, sha256: sha256, shard: shard, error: error)
+            input: input, output: output, status: status, bytes: bytes, sha256: sha256, shard: shard, error: error,
+            reason: reason)
     }
 }
 

@@ -99,6 +99,16 @@ public struct ShardRun: Sendable {
         return result
     }
 
+    /// Records a file passed over in the journal (`"status":"skipped"` with its reason). A
+    /// resume walks again and records it again: the journal says what each run saw, and a
+    /// skipped record never makes an input done.
+    public func record(_ file: SkippedFile) {
+        journal?.append(
+            JournalRecord(
+                input: file.path, output: "", status: .skipped, bytes: nil, sha256: nil, shard: shard.description,
+                reason: file.skip.reason))
+    }
+
     /// A `--json` record with the shard added (`"shard":"3/8"`) when one was asked for.
     public func tag(_ record: JSON) -> JSON {
         guard requested, case .object(var members) = record else { return record }

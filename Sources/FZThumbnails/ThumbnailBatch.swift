@@ -10,8 +10,9 @@ public struct ThumbnailBatch {
     public var jobs: [ThumbnailPlan.Job]
     /// Inputs the walk could not read or list: failures of this batch, reported first.
     public var walkFailures: [ThumbnailError] = []
-    /// Files the walk passed over (not images by their extension), for the summary.
-    public var otherFiles = 0
+    /// Files the walk passed over (no image forcezoom reads): each is named (`onSkip`, the
+    /// journal) by the shard it falls to, and counted in the summary.
+    public var skippedFiles: [SkippedFile] = []
     public var workers: Int
     /// `--max-failures`: stop handing out work once this many inputs failed (nil: never).
     public var maxFailures: Int?
@@ -50,18 +51,24 @@ public struct ThumbnailBatch {
         public var firstNotDone: String?
     }
 
-    /// Makes every thumbnail. `onFailure` gets each walk failure (before any work),
+    /// Makes every thumbnail. `onSkip` gets each file passed over and `onFailure` each walk
+    /// failure (before any work),
     /// `onResult` each result with the counts so far, `onTick` the counts while waiting;
     /// all on the calling thread.
     public func run(
-        onFailure: (ThumbnailError, BatchProgress) -> Void, onResult: (ThumbnailResult, BatchProgress) -> Void,
-        onTick: (BatchProgress) -> Void
+        onSkip: (SkippedFile) -> Void = { _ in }, onFailure: (ThumbnailError, BatchProgress) -> Void,
+        onResult: (ThumbnailResult, BatchProgress) -> Void, onTick: (BatchProgress) -> Void
     ) -> Outcome {
         // From here a first Ctrl-C stops handing out work instead of ending the process:
         // running jobs discard their outputs and the summary says what finished.
         Interrupts.deferSignals()
         var counts = BatchProgress(total: jobs.count + walkFailures.count)
-        counts.otherFiles = otherFiles
+        // Each task of a sharded batch names only its own share of the files passed over.
+        for file in skippedFiles where sharding.shard.contains(file.input) {
+            counts.skippedFiles.add(file)
+            sharding.record(file)
+            onSkip(file)
+        }
         let gate = BatchGate(maxFailures: maxFailures)
         for failure in walkFailures {
             counts.recordFailure()

@@ -45,14 +45,21 @@ public struct ThumbnailResult: Sendable {
         return nil
     }
 
-    /// The JSON Lines record: input, output (null unless written or kept), sizes, bytes,
-    /// milliseconds, DCT denominator, skipped, whether an embedded thumbnail was used, and the error reason (null on success).
+    /// The JSON Lines record: input, output (null unless written or kept), status, sizes,
+    /// bytes, milliseconds, DCT denominator, skipped, whether an embedded thumbnail was used,
+    /// and the error reason (null on success).
+    ///
+    /// `status` is "made", "kept" (the output was already there: `--skip-existing`,
+    /// `--resume`; the older `skipped` boolean says the same) or "failed". A file never
+    /// attempted because it is no image forcezoom reads has its own record
+    /// (`SkippedFile.json`, status "skipped").
     public var json: JSON {
         let made = outcome == .made
         let skipped = outcome == .skipped
         return .object([
             ("input", .string(input)),
             ("output", made || skipped ? .string(output) : .null),
+            ("status", .string(made ? "made" : skipped ? "kept" : "failed")),
             ("sourceSize", sourceSize?.json ?? .null),
             ("outputSize", outputSize?.json ?? .null),
             ("bytes", bytes.map { .int($0) } ?? .null),

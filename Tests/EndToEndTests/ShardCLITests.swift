@@ -222,7 +222,8 @@ struct ShardCLITests {
         #expect(r.status == 0, "\(r.stderr)")
         #expect(
             r.stderr.hasPrefix(
-                "forcezoom: shard 1/1: \(30 - first.count) thumbnails, \(first.count) skipped, 0 failed"), "\(r.stderr)"
+                "forcezoom: shard 1/1: \(30 - first.count) thumbnails, \(first.count) already done, 0 failed"),
+            "\(r.stderr)"
         )
         let records = Self.journal(FileSystem.join(dir, "j.jsonl"))
         var seen = Set<String>()
@@ -240,7 +241,8 @@ struct ShardCLITests {
             })
         CLI.write(FileSystem.join(dir, victim), Array("not the thumbnail".utf8))
         let third = CLI.run(again, in: dir)
-        #expect(third.stderr.hasPrefix("forcezoom: shard 1/1: 1 thumbnail, 29 skipped, 0 failed"), "\(third.stderr)")
+        #expect(
+            third.stderr.hasPrefix("forcezoom: shard 1/1: 1 thumbnail, 29 already done, 0 failed"), "\(third.stderr)")
         #expect(Self.tree(FileSystem.join(dir, "split")) == Self.tree(FileSystem.join(dir, "one")))
     }
 }

@@ -83,7 +83,8 @@ struct ThumbCLITests {
         #expect(lines.filter { $0.hasPrefix("forcezoom: error: photos/corrupt.png: ") }.count == 1, "\(r.stderr)")
         #expect(lines.count == 3, "\(r.stderr)")
         #expect(lines.last?.hasPrefix("forcezoom: 3 thumbnails, 2 failed, ") == true)
-        #expect(lines.last?.hasSuffix(" s") == true)
+        // notes.txt is named in the summary, not attempted.
+        #expect(lines.last?.hasSuffix(" s; skipped 1: 1 not image (.txt)") == true, "\(r.stderr)")
         #expect(r.stdout.isEmpty)
         #expect(!r.stderr.contains("\u{1B}["), "no progress line when stderr is not a terminal")
         // 600x400 upright: 128x85 (400 * 128/600 = 85.3); 300x500 upright: 77x128 (76.8).
@@ -145,19 +146,25 @@ struct ThumbCLITests {
         let dir = Self.library()
         let r = CLI.run(["thumb", "photos", "--size", "100", "--out", "t", "--json", "-j", "1"], in: dir)
         #expect(r.status == 1)
-        let records = r.stdout.split(separator: "\n").map(String.init)
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        // The file passed over comes first (found by the walk, before any work).
+        #expect(
+            lines.first
+                == #"{"schemaVersion":2,"input":"photos/notes.txt","output":null,"status":"skipped","category":"other","reason":"not an image (text)"}"#
+        )
+        let records = Array(lines.dropFirst())
         #expect(records.count == 5)
         // -j 1 finishes in input order: corrupt.png, o6.jpg, o8.png, peek.jpg, truncated.jpg.
         #expect(
             records[0].hasPrefix(
-                #"{"schemaVersion":2,"input":"photos/corrupt.png","output":null,"sourceSize":{"width":300,"height":500},"outputSize":null,"bytes":null,"milliseconds":"#
+                #"{"schemaVersion":2,"input":"photos/corrupt.png","output":null,"status":"failed","sourceSize":{"width":300,"height":500},"outputSize":null,"bytes":null,"milliseconds":"#
             ))
         #expect(
             records[0].contains(#""skipped":false,"error":"corrupt image data"#)
                 || records[0].contains(#""error":"file is truncated"#))
         #expect(
             records[1].hasPrefix(
-                #"{"schemaVersion":2,"input":"photos/o6.jpg","output":"t/o6.thumb.png","sourceSize":{"width":600,"height":400},"outputSize":{"width":100,"height":67},"bytes":"#
+                #"{"schemaVersion":2,"input":"photos/o6.jpg","output":"t/o6.thumb.png","status":"made","sourceSize":{"width":600,"height":400},"outputSize":{"width":100,"height":67},"bytes":"#
             ))
         // 600/2 = 300 >= 2 x 100; /4 = 150 is not
         #expect(records[1].hasSuffix(#""dctScale":2,"skipped":false,"error":null,"embeddedThumbnail":false}"#))
@@ -165,7 +172,7 @@ struct ThumbCLITests {
         #expect(records[1].contains(#""bytes":\#(bytes),"#))
         #expect(
             records[3].contains(
-                #""input":"photos/peek.jpg","output":"t/peek.thumb.png","sourceSize":{"width":1600,"height":900},"outputSize":{"width":100,"height":56}"#
+                #""input":"photos/peek.jpg","output":"t/peek.thumb.png","status":"made","sourceSize":{"width":1600,"height":900},"outputSize":{"width":100,"height":56}"#
             ))
         #expect(records[4].contains(#""input":"photos/truncated.jpg","output":null"#))
         #expect(records[4].contains(#""error":"file is truncated"#))
@@ -242,9 +249,9 @@ struct ThumbCLITests {
         #expect(records.count == 2)
         #expect(
             records[0].contains(#""input":"photos/o6.jpg","output":"t/o6.thumb.png""#)
-                && records[0].contains(#""skipped":true"#))
+                && records[0].contains(#""status":"kept""#) && records[0].contains(#""skipped":true"#))
         #expect(records[1].contains(#""input":"photos/peek.jpg""#) && records[1].contains(#""skipped":false"#))
-        #expect(again.stderr.hasPrefix("forcezoom: 1 thumbnail, 1 skipped, 0 failed, "))
+        #expect(again.stderr.hasPrefix("forcezoom: 1 thumbnail, 1 already done, 0 failed, "))
         #expect(FileSystem.modificationTime(of: o6) == before)
     }
 

@@ -143,10 +143,10 @@ struct BatchSupportTests {
         // 37 done in 3 s: 12.3/s; 83 left: 6.7 s -> 0:07.
         #expect(p.line(elapsed: 3) == "37/120 30% 12.3/s ETA 0:07, 1 failed")
         p.record(.skipped)
-        #expect(p.summary(elapsed: 9.84) == "36 thumbnails, 1 skipped, 1 failed, 9.8 s")
+        #expect(p.summary(elapsed: 9.84) == "36 thumbnails, 1 already done, 1 failed, 9.8 s")
         #expect(
             p.summary(elapsed: 9.84, interrupted: true)
-                == "interrupted: 36 thumbnails, 1 skipped, 1 failed, 82 not done, 9.8 s")
+                == "interrupted: 36 thumbnails, 1 already done, 1 failed, 82 not done, 9.8 s")
         var one = BatchProgress(total: 1)
         one.record(.made)
         #expect(one.summary(elapsed: 0.04) == "1 thumbnail, 0 failed, 0.0 s")

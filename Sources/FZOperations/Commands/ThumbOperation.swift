@@ -30,6 +30,8 @@ public struct ThumbOperation {
     public var resume = false
     public var json = false
     public var quiet = false
+    /// `--verbose`: name each file passed over on stderr, with what it is.
+    public var verbose = false
     /// Draw the progress line (`--progress`, or standard error is a terminal).
     public var progress = false
     public var display: InlineDisplay?
@@ -51,26 +53,29 @@ public struct ThumbOperation {
         var sharding = try ShardRun(
             request: shard, environment: ShardEngine.environment(), journal: journal, resume: resume,
             budget: thumbnailer.decode.budget)
-        var arguments = inputs
-        if let from { arguments += try InputWalker.readList(from, nulSeparated: nulSeparated) }
-        let (found, walkFailures, otherFiles) = InputWalker(recursive: recursive, excluding: [out]).collectCounting(
-            arguments)
+        let listed = try from.map { f throws in try InputWalker.readList(f, nulSeparated: nulSeparated) } ?? []
+        let found = InputWalker(recursive: recursive, excluding: [out]).collectAll(inputs, listed: listed)
         let plan = try ThumbnailPlan(
-            inputs: found, folder: out, name: name, alsoRead: from.map { [$0] } ?? [], journal: sharding.journalPath,
+            inputs: found.inputs, folder: out, name: name, alsoRead: from.map { [$0] } ?? [],
+            journal: sharding.journalPath,
             requested: format)
         let jobs = sharding.select(plan.jobs)
         if dryRun {
-            dryRunReport(jobs, sharding, report)
+            dryRunReport(jobs, skipped: found.skipped, sharding, report)
             return .done
         }
         let maker = try makeThumbnailer(jobs)
         // After the output folder is made (a journal may live in it), before any thumbnail.
         try sharding.openJournal()
         var batch = ThumbnailBatch(thumbnailer: maker, sharding: sharding, jobs: jobs, workers: workers)
-        (batch.walkFailures, batch.otherFiles, batch.maxFailures) = (walkFailures, otherFiles, maxFailures)
+        (batch.walkFailures, batch.skippedFiles, batch.maxFailures) = (found.failures, found.skipped, maxFailures)
         var shown: [String] = []
         var line = ProgressLine(enabled: !quiet && progress, redraw: isatty(2) != 0, write: report.stderr)
         let outcome = batch.run(
+            onSkip: { file in
+                if verbose { line.report { report.note(file.line) } }
+                if json { emit(sharding.tag(file.json), report) }
+            },
             onFailure: { failure, _ in
                 line.report { report.error(failure.description) }
                 if json {
@@ -134,8 +139,11 @@ public struct ThumbOperation {
     }
 
     /// --dry-run: each input this shard would do and its output (`input -> output`, or JSON
-    /// objects with `input` and `output`), minus what --resume would skip; nothing written.
-    private func dryRunReport(_ jobs: [ThumbnailPlan.Job], _ sharding: ShardRun, _ report: Report) {
+    /// objects with `input` and `output`), minus what --resume would skip, and the files the
+    /// batch would pass over (grouped on stderr, each with `--verbose`); nothing written.
+    private func dryRunReport(
+        _ jobs: [ThumbnailPlan.Job], skipped: [SkippedFile], _ sharding: ShardRun, _ report: Report
+    ) {
         let todo = resume ? jobs.filter { !sharding.isDone($0) } : jobs
         for job in todo {
             if json {
@@ -147,9 +155,12 @@ public struct ThumbOperation {
             }
         }
         let label = sharding.label.isEmpty ? "" : sharding.label + ": "
+        let mine = skipped.filter { sharding.shard.contains($0.input) }
+        if verbose { for file in mine { report.note(file.line) } }
         if !quiet {
-            report.stderr(
-                "forcezoom: \(label)dry run: \(todo.count) of \(jobs.count) input\(jobs.count == 1 ? "" : "s") to do\n")
+            let skips = SkipTally(mine).summary.map { "; " + $0 } ?? ""
+            report.note(
+                "\(label)dry run: \(todo.count) of \(jobs.count) input\(jobs.count == 1 ? "" : "s") to do\(skips)")
         }
         StandardOutput.flush()
     }

@@ -137,6 +137,11 @@ struct Thumb: ParsableCommand {
     var quiet = false
 
     @Flag(
+        name: .shortAndLong,
+        help: "Name on stderr each file of the folders or --from list passed over (a video, a sidecar...), and why.")
+    var verbose = false
+
+    @Flag(
         name: .long,
         help:
             "Show progress even when standard error is not a terminal (a log): there one plain line a second, never redrawn."
@@ -214,7 +219,7 @@ struct Thumb: ParsableCommand {
         (operation.from, operation.nulSeparated, operation.recursive) = (from, nulSeparated, recursive)
         (operation.format, operation.maxFailures, operation.shard) = (format, maxFailures, shard)
         (operation.dryRun, operation.journal, operation.resume) = (dryRun, journal, resume)
-        (operation.json, operation.quiet) = (json, quiet)
+        (operation.json, operation.quiet, operation.verbose) = (json, quiet, verbose)
         operation.progress = progress || Terminal.stderrIsTerminal
         operation.display = try show.display()
         if try operation.run(Report.terminal).failed { throw ExitCode(1) }
