@@ -58,6 +58,12 @@ let package = Package(
             name: "CHeif",
             providers: [.apt(["libheif-dev"])]
         ),
+        // GIF (issue 35): giflib reports errors by return codes (no longjmp), so no shim.
+        .systemLibrary(
+            name: "CGIF",
+            pkgConfig: "libgif",
+            providers: [.apt(["libgif-dev"])]
+        ),
         .systemLibrary(
             name: "CLCMS2",
             pkgConfig: "lcms2",
@@ -95,6 +101,7 @@ let package = Package(
             dependencies: [
                 "Geometry", "FZSystem", "FZImage", "CFZPNG", "CFZJPEG", "CFZDeflate", "CFZHeif", "CFZProcess", "CJPEG",
                 "CZlib", "CWebP", "CHeif",
+                "CGIF",
             ]
         ),
         // Drawing, resampling and rendering in one module, so the hot loops inline across them.
