@@ -1,0 +1,97 @@
+import FZImage
+import FZSystem
+import TestSupport
+import Testing
+
+@testable import FZCodecs
+
+/// The GIF decoder against Pillow (`convert('RGBA')`, `seek(n)` for frame n+1), an
+/// independent GIF reader and compositor: on files made by Tools/formats/make-gif-bmp.py
+/// (interlaced, transparent, local palettes, animations with each disposal and offsets) and
+/// on the real GIFs in ../shared/formats/gif when present.
+@Suite("GIF")
+struct GIFTests {
+    /// The generated files, made once.
+    static let made: String = {
+        let dir = TestSupport.scratch()
+        let script = TestSupport.path("Tools/formats/make-gif-bmp.py")
+        precondition(TestSupport.shell("/usr/bin/python3 \(CLI.quote(script)) \(CLI.quote(dir))") == 0)
+        return dir
+    }()
+
+    static let shared = FileSystem.join(FileSystem.directory(of: TestSupport.root), "shared/formats/gif")
+
+    /// Frame `frame` (from 1) as Pillow composites it, RGBA; nil when Pillow refuses it.
+    static func pillow(_ path: String, frame: Int = 1) -> [UInt8]? {
+        let raw = FileSystem.join(TestSupport.scratch(), "p.raw")
+        let script =
+            "import sys; from PIL import Image; im = Image.open(sys.argv[1]); im.seek(\(frame - 1)); "
+            + "open(sys.argv[2], 'wb').write(im.convert('RGBA').tobytes())"
+        guard TestSupport.shell("/usr/bin/python3 -c \(CLI.quote(script)) \(CLI.quote(path)) \(CLI.quote(raw))") == 0
+        else { return nil }
+        return CLI.bytes(raw)
+    }
+
+    /// Our decode of `frame`, RGBA.
+    static func ours(_ path: String, frame: Int = 1) throws -> Image {
+        var o = DecodeOptions()
+        o.frame = frame
+        return try ImageReader(path: path, options: o).readImage().converted(to: .rgba)
+    }
+
+    static func frames(_ path: String) throws -> Int {
+        let details = try ImageReader(path: path).header.details
+        return try #require(details as? GIFDetails).frameCount
+    }
+
+    static let generated = [
+        "interlaced.gif", "plain.gif", "transparent.gif", "anim-dispose1.gif", "anim-dispose2.gif",
+        "anim-dispose3.gif", "anim-offset.gif",
+    ]
+
+    @Test(arguments: generated) func everyFrameEqualsPillow(_ name: String) throws {
+        let path = FileSystem.join(Self.made, name)
+        let count = try Self.frames(path)
+        #expect(count >= 1)
+        for frame in 1...count {
+            let reference = try #require(Self.pillow(path, frame: frame), "Pillow cannot read \(name)")
+            #expect(try Self.ours(path, frame: frame).pixels == reference, "\(name) frame \(frame)")
+        }
+    }
+
+    @Test func interlacedAndPlainAgreeWithTheirSource() throws {
+        let interlaced = try ImageReader(path: FileSystem.join(Self.made, "interlaced.gif")).header
+        let plain = try ImageReader(path: FileSystem.join(Self.made, "plain.gif")).header
+        #expect(try #require(interlaced.details as? GIFDetails).interlaced)
+        #expect(try !#require(plain.details as? GIFDetails).interlaced)
+        #expect(interlaced.pixelFormat == .rgb)
+        #expect(try ImageReader(path: FileSystem.join(Self.made, "transparent.gif")).header.pixelFormat == .rgba)
+    }
+
+    @Test func framePastTheLastIsRefused() throws {
+        let path = FileSystem.join(Self.made, "anim-offset.gif")
+        var o = DecodeOptions()
+        o.frame = 3
+        #expect(throws: DecodeError.noSuchFrame(path: path, frame: 3, frames: 2)) {
+            _ = try ImageReader(path: path, options: o).readImage()
+        }
+    }
+
+    /// Files whose first frame does not cover the screen and has no transparent index (or
+    /// whose disposal clears without one): Pillow fills with colour 0 or the background where
+    /// browsers show transparency, so these compare only where the frame is drawn.
+    static let pillowFillsDifferently: Set<String> = []
+
+    @Test func sharedFilesEqualPillow() throws {
+        guard let names = try? FileSystem.list(Self.shared).filter({ $0.hasSuffix(".gif") }) else { return }
+        for name in names.sorted() where !Self.pillowFillsDifferently.contains(name) {
+            let path = FileSystem.join(Self.shared, name)
+            let count = try Self.frames(path)
+            for frame in Set([1, 2, count]).sorted() where frame <= count {
+                guard let reference = Self.pillow(path, frame: frame) else { continue }
+                let image = try Self.ours(path, frame: frame)
+                #expect(image.pixels == reference, "\(name) frame \(frame) of \(count)")
+            }
+        }
+    }
+}
