@@ -21,22 +21,47 @@ struct GIFTests {
 
     static let shared = FileSystem.join(FileSystem.directory(of: TestSupport.root), "shared/formats/gif")
 
-    /// Frame `frame` (from 1) as Pillow composites it, RGBA; nil when Pillow refuses it.
+    /// Frame `frame` (from 1) as Pillow composites it, RGBA, with the colour of fully
+    /// transparent pixels zeroed (Pillow keeps a palette colour under alpha 0, which no
+    /// viewer shows); nil when Pillow refuses it.
     static func pillow(_ path: String, frame: Int = 1) -> [UInt8]? {
         let raw = FileSystem.join(TestSupport.scratch(), "p.raw")
         let script =
             "import sys; from PIL import Image; im = Image.open(sys.argv[1]); im.seek(\(frame - 1)); "
-            + "open(sys.argv[2], 'wb').write(im.convert('RGBA').tobytes())"
-        guard TestSupport.shell("/usr/bin/python3 -c \(CLI.quote(script)) \(CLI.quote(path)) \(CLI.quote(raw))") == 0
+            + "im = im.convert('RGBA'); "
+            + "im = Image.composite(im, Image.new('RGBA', im.size), im.getchannel('A').point(lambda v: 255 if v else 0)); "
+            + "open(sys.argv[2], 'wb').write(im.tobytes())"
+        guard TestSupport.shell("/usr/bin/python3 -c \(CLI.quote(script)) \(CLI.quote(path)) \(CLI.quote(raw)) 2>/dev/null") == 0
         else { return nil }
         return CLI.bytes(raw)
     }
 
-    /// Our decode of `frame`, RGBA.
+    /// Nil when `a` (ours) and `b` (the reference's) hold the same RGBA pixels; else how many
+    /// differ and the first one (a short message, not two arrays).
+    static func difference(_ a: Image, _ b: [UInt8]) -> String? {
+        let x = a.pixels
+        guard x.count == b.count else { return "\(x.count / 4) pixels against the reference's \(b.count / 4)" }
+        var count = 0
+        var first: Int?
+        for i in stride(from: 0, to: x.count, by: 4) where x[i..<(i + 4)] != b[i..<(i + 4)] {
+            count += 1
+            if first == nil { first = i }
+        }
+        guard let f = first else { return nil }
+        let p = f / 4
+        return "\(count) pixels differ; first at \(p % a.width),\(p / a.width): "
+            + "ours \(Array(x[f..<(f + 4)])), theirs \(Array(b[f..<(f + 4)]))"
+    }
+
+    /// Our decode of `frame`, RGBA, fully transparent pixels zeroed.
     static func ours(_ path: String, frame: Int = 1) throws -> Image {
         var o = DecodeOptions()
         o.frame = frame
-        return try ImageReader(path: path, options: o).readImage().converted(to: .rgba)
+        var image = try ImageReader(path: path, options: o).readImage().converted(to: .rgba)
+        for i in stride(from: 0, to: image.pixels.count, by: 4) where image.pixels[i + 3] == 0 {
+            image.pixels.replaceSubrange(i..<(i + 3), with: [0, 0, 0])
+        }
+        return image
     }
 
     static func frames(_ path: String) throws -> Int {
@@ -55,7 +80,8 @@ struct GIFTests {
         #expect(count >= 1)
         for frame in 1...count {
             let reference = try #require(Self.pillow(path, frame: frame), "Pillow cannot read \(name)")
-            #expect(try Self.ours(path, frame: frame).pixels == reference, "\(name) frame \(frame)")
+            let problem = Self.difference(try Self.ours(path, frame: frame), reference)
+            #expect(problem == nil, "\(name) frame \(frame): \(problem ?? "")")
         }
     }
 
@@ -89,8 +115,8 @@ struct GIFTests {
             let count = try Self.frames(path)
             for frame in Set([1, 2, count]).sorted() where frame <= count {
                 guard let reference = Self.pillow(path, frame: frame) else { continue }
-                let image = try Self.ours(path, frame: frame)
-                #expect(image.pixels == reference, "\(name) frame \(frame) of \(count)")
+                let problem = Self.difference(try Self.ours(path, frame: frame), reference)
+                #expect(problem == nil, "\(name) frame \(frame) of \(count): \(problem ?? "")")
             }
         }
     }

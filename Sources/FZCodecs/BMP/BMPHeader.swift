@@ -106,22 +106,32 @@ struct BMPHeader: Equatable, Sendable {
         return h
     }
 
-    /// Refuses bit counts and compressions this reader does not decode.
+    /// Refuses bit counts and compressions this reader does not decode, by name.
     private func checkCoding(path: String) throws(DecodeError) {
-        guard [1, 2, 4, 8, 16, 24, 32].contains(bitCount) else {
-            throw .corruptHeader(path: path, detail: "\(bitCount) bits a pixel (BMP has 1, 2, 4, 8, 16, 24 or 32)")
-        }
-        let os2 = headerSize != 40 && headerSize < 52 && headerSize > 12
+        // OS/2 2.x headers (16 to 64 bytes, other than Windows' 40, 52 and 56) give codes
+        // 3 and 4 other meanings.
+        let os2 = ![12, 40, 52, 56, 108, 124].contains(headerSize)
         switch compression {
-        case 0: return
+        case 0 where [1, 2, 4, 8, 16, 24, 32].contains(bitCount): return
         case 1 where bitCount == 8, 2 where bitCount == 4: return
-        case 3 where bitCount == 16 || bitCount == 32, 6 where bitCount == 16 || bitCount == 32:
-            if !os2 { return }
+        case 3 where !os2 && (bitCount == 16 || bitCount == 32), 6 where bitCount == 16 || bitCount == 32: return
+        case 0, 1, 2, 3, 6:
+            if ![1, 2, 4, 8, 16, 24, 32].contains(bitCount) {
+                throw .corruptHeader(path: path, detail: "\(bitCount) bits a pixel (BMP has 1, 2, 4, 8, 16, 24 or 32)")
+            }
         default: break
         }
-        let names = [3: os2 ? "Huffman 1D" : "bitfields", 4: os2 ? "RLE24" : "JPEG", 5: "PNG"]
-        let name = names[compression] ?? "compression \(compression)"
-        throw .unsupportedVariant(path: path, what: "BMP coding: \(name) with \(bitCount) bits a pixel")
+        let name: String
+        switch compression {
+        case 1, 2: name = "RLE\(compression == 1 ? 8 : 4) with \(bitCount) bits a pixel"
+        case 3 where os2 || bitCount == 1: name = "Huffman 1D"
+        case 3, 6: name = "bit masks with \(bitCount) bits a pixel"
+        case 4 where os2 || bitCount == 24: name = "RLE24"
+        case 4: name = "JPEG inside BMP"
+        case 5: name = "PNG inside BMP"
+        default: name = "compression \(compression)"
+        }
+        throw .unsupportedVariant(path: path, what: "BMP coding (\(name)); convert it first")
     }
 
     /// The colour table after the headers: `colorsUsed` entries (0: all 2^bits), 3 bytes
