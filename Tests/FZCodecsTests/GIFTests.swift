@@ -31,7 +31,9 @@ struct GIFTests {
             + "im = im.convert('RGBA'); "
             + "im = Image.composite(im, Image.new('RGBA', im.size), im.getchannel('A').point(lambda v: 255 if v else 0)); "
             + "open(sys.argv[2], 'wb').write(im.tobytes())"
-        guard TestSupport.shell("/usr/bin/python3 -c \(CLI.quote(script)) \(CLI.quote(path)) \(CLI.quote(raw)) 2>/dev/null") == 0
+        guard
+            TestSupport.shell(
+                "/usr/bin/python3 -c \(CLI.quote(script)) \(CLI.quote(path)) \(CLI.quote(raw)) 2>/dev/null") == 0
         else { return nil }
         return CLI.bytes(raw)
     }
@@ -101,6 +103,27 @@ struct GIFTests {
         #expect(throws: DecodeError.noSuchFrame(path: path, frame: 3, frames: 2)) {
             _ = try ImageReader(path: path, options: o).readImage()
         }
+    }
+
+    /// A GIF cut inside its LZW data: refused, or with `lenient` the rows that decoded are
+    /// kept (the rest transparent) and the warning says why.
+    @Test func truncatedLZWIsKeptWhenLenient() throws {
+        let path = TestSupport.path("Fixtures/hostile/gif-lzw-truncated.gif")
+        #expect(throws: DecodeError.self) { _ = try ImageReader(path: path).readImage() }
+        var o = DecodeOptions()
+        o.lenient = true
+        let reader = try ImageReader(path: path, options: o)
+        let image = try reader.readImage()
+        #expect(image.width == 8 && image.height == 6)
+        #expect(reader.warnings.contains { $0.contains("truncated") }, "\(reader.warnings)")
+    }
+
+    /// Row order of an interlaced frame: every row once, passes at 0/8, 4/8, 2/4, 1/2.
+    @Test(arguments: [1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 23])
+    func interlacedRowsCoverEveryRowOnce(_ height: Int) {
+        let rows = (0..<height).map { GIFRowOrder.interlacedRow($0, height: height) }
+        #expect(rows.sorted() == Array(0..<height))
+        #expect(rows.first == 0)
     }
 
     /// Files whose first frame does not cover the screen and has no transparent index (or

@@ -34,3 +34,5 @@ for name in ("orient-90-1.heic", "clap-90.heic", "alpha.heic", "deep.heic", "dee
              "bad-size.heic"):
     if os.path.exists(os.path.join(grids, name)):
         shutil.copy(os.path.join(grids, name), os.path.join(out, "grid-" + name))
+# GIF and BMP (issue 35): interlaced, transparent and animated GIFs, 1- to 24-bit BMPs.
+subprocess.run([sys.executable, os.path.join(here, "..", "formats", "make-gif-bmp.py"), out], check=True)

@@ -11,7 +11,9 @@ struct BMPRowUnpacker: Sendable {
         self.channels = channels
         self.path = path
         fields = header.masks.map { m in
-            m == 0 ? (0, 0) : (UInt32(m.trailingZeroBitCount), UInt32((m >> UInt32(m.trailingZeroBitCount)).nonzeroBitCount))
+            m == 0
+                ? (0, 0)
+                : (UInt32(m.trailingZeroBitCount), UInt32((m >> UInt32(m.trailingZeroBitCount)).nonzeroBitCount))
         }
     }
 
@@ -86,7 +88,10 @@ struct BMPRunLengthDecoder {
         var pos = 0
         var x = 0
         var row = 0  // stored row: 0 is the bottom one
-        func set(_ index: UInt8) { out[(h - 1 - row) * w + x] = index; x += 1 }
+        func set(_ index: UInt8) {
+            out[(h - 1 - row) * w + x] = index
+            x += 1
+        }
         func runPastRow(_ n: Int) -> DecodeError {
             .corrupt(path: path, detail: "an RLE run of \(n) pixels passes the end of row \(h - row) at column \(x)")
         }

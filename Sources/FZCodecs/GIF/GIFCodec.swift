@@ -9,7 +9,9 @@ import Glibc
 /// giflib reads through this callback from the source's stream: giflib's own file handle
 /// (`DGifOpenFileHandle`) would close our descriptor when it closes. giflib reports failures
 /// by return codes, never by longjmp, so no C shim is needed.
-private func fzGIFRead(_ gif: UnsafeMutablePointer<GifFileType>?, _ bytes: UnsafeMutablePointer<GifByteType>?, _ count: Int32)
+private func fzGIFRead(
+    _ gif: UnsafeMutablePointer<GifFileType>?, _ bytes: UnsafeMutablePointer<GifByteType>?, _ count: Int32
+)
     -> Int32
 {
     guard let gif, let bytes, count > 0, let user = gif.pointee.UserData else { return 0 }

@@ -110,7 +110,8 @@ final class GIFDecoder: ImageDecoder {
                     scan.first = d
                     scan.firstTransparent = control.transparentIndex != nil
                     _ = try GIFDecoderRects.visible(d, screen: stream.screen, number: 1, path: path, header: true)
-                    scan.opaque = d.left == 0 && d.top == 0 && d.width >= stream.screen.width
+                    scan.opaque =
+                        d.left == 0 && d.top == 0 && d.width >= stream.screen.width
                         && d.height >= stream.screen.height
                 }
                 if scan.frames <= frame {
@@ -219,7 +220,7 @@ private struct GIFComposer {
         let x1 = visible.x + visible.width
         let bottom = visible.y + visible.height
         for k in 0..<d.height {
-            let y = d.top + (d.interlaced ? Self.interlacedRow(k, height: d.height) : k)
+            let y = d.top + (d.interlaced ? GIFRowOrder.interlacedRow(k, height: d.height) : k)
             // A plain frame's rows below the screen are not decoded at all.
             if !d.interlaced && y >= bottom {
                 try stream.skipData()
@@ -236,23 +237,13 @@ private struct GIFComposer {
         }
     }
 
-    /// The canvas row the `k`-th stored row of an interlaced frame belongs on: rows
-    /// 0, 8, 16... first, then 4, 12..., then 2, 6..., then the odd ones.
-    static func interlacedRow(_ k: Int, height h: Int) -> Int {
-        let pass1 = (h + 7) / 8
-        let pass2 = (h + 3) / 8
-        let pass3 = (h + 1) / 4
-        if k < pass1 { return k * 8 }
-        if k < pass1 + pass2 { return (k - pass1) * 8 + 4 }
-        if k < pass1 + pass2 + pass3 { return (k - pass1 - pass2) * 4 + 2 }
-        return (k - pass1 - pass2 - pass3) * 2 + 1
-    }
-
     private func copy(_ r: PixelRect) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: r.width * r.height * 4)
         for y in 0..<r.height {
             let src = pixels + ((r.y + y) * screen.width + r.x) * 4
-            out.withUnsafeMutableBufferPointer { $0.baseAddress!.advanced(by: y * r.width * 4).update(from: src, count: r.width * 4) }
+            out.withUnsafeMutableBufferPointer {
+                $0.baseAddress!.advanced(by: y * r.width * 4).update(from: src, count: r.width * 4)
+            }
         }
         return out
     }
@@ -266,9 +257,26 @@ private struct GIFComposer {
             if disposal == 2 {
                 dst.update(repeating: 0, count: r.width * 4)
             } else if disposal == 3, let saved {
-                saved.withUnsafeBufferPointer { dst.update(from: $0.baseAddress! + y * r.width * 4, count: r.width * 4) }
+                saved.withUnsafeBufferPointer {
+                    dst.update(from: $0.baseAddress! + y * r.width * 4, count: r.width * 4)
+                }
             }
         }
+    }
+}
+
+/// Where an interlaced frame's rows go.
+enum GIFRowOrder {
+    /// The canvas row the `k`-th stored row of an interlaced frame belongs on: rows
+    /// 0, 8, 16... first, then 4, 12..., then 2, 6..., then the odd ones.
+    static func interlacedRow(_ k: Int, height h: Int) -> Int {
+        let pass1 = (h + 7) / 8
+        let pass2 = (h + 3) / 8
+        let pass3 = (h + 1) / 4
+        if k < pass1 { return k * 8 }
+        if k < pass1 + pass2 { return (k - pass1) * 8 + 4 }
+        if k < pass1 + pass2 + pass3 { return (k - pass1 - pass2) * 4 + 2 }
+        return (k - pass1 - pass2 - pass3) * 2 + 1
     }
 }
 
