@@ -42,8 +42,8 @@ MAN_DATE := $(shell git log -1 --format=%cs 2>/dev/null)
 # libsixel-bin's sixel2png decodes what --show --graphics sixel writes (the sixel tests compare it).
 DEPS := libpng-dev libjpeg62-turbo-dev libturbojpeg0-dev libimage-exiftool-perl pkg-config zlib1g-dev libjpeg-turbo-progs python3-pil python3-png git ca-certificates time python3 \
         libwebp-dev libheif-dev webp libheif-examples liblcms2-dev libgs-common python3-numpy python3-jsonschema libsixel-bin
-# GIF (issue 35): giflib, and its tools for making hostile test files.
-DEPS += libgif-dev giflib-tools
+# GIF and BMP (issue 35): giflib; ImageMagick is the BMP tests' second oracle (Pillow 9.4 misreads RLE4).
+DEPS += libgif-dev imagemagick
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 # $(call apt_install,TARGET,PACKAGES): apt-get installs those of PACKAGES that dpkg does not
