@@ -46,6 +46,8 @@ DEPS := libpng-dev libjpeg62-turbo-dev libturbojpeg0-dev libimage-exiftool-perl 
 # dcraw_emu, raw-identify and simple_dcraw are the tests' references and the bench's peers.
 # Test DNGs are written by Tools/raw/make-dng.py with python3-numpy and python3-pil alone.
 DEPS += libraw-dev libraw-bin
+# GIF and BMP (issue 35): giflib; ImageMagick is the BMP tests' second oracle (Pillow 9.4 misreads RLE4).
+DEPS += libgif-dev imagemagick
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 # $(call apt_install,TARGET,PACKAGES): apt-get installs those of PACKAGES that dpkg does not

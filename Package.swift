@@ -66,6 +66,12 @@ let package = Package(
             pkgConfig: "libraw_r",
             providers: [.apt(["libraw-dev"])]
         ),
+        // GIF (issue 35): giflib reports errors by return codes (no longjmp), so no shim.
+        .systemLibrary(
+            name: "CGIF",
+            pkgConfig: "libgif",
+            providers: [.apt(["libgif-dev"])]
+        ),
         .systemLibrary(
             name: "CLCMS2",
             pkgConfig: "lcms2",
@@ -102,7 +108,9 @@ let package = Package(
             name: "FZCodecs",
             dependencies: [
                 "Geometry", "FZSystem", "FZImage", "CFZPNG", "CFZJPEG", "CFZDeflate", "CFZHeif", "CFZProcess", "CJPEG",
-                "CZlib", "CWebP", "CHeif", "CRaw",
+                "CZlib", "CWebP", "CHeif",
+                "CRaw",
+                "CGIF",
             ]
         ),
         // Drawing, resampling and rendering in one module, so the hot loops inline across them.

@@ -119,6 +119,8 @@ enum ImageDecoders {
         [
             PNGDecoder.self, JPEGDecoder.self, WebPDecoder.self, HEIFDecoder.self,
             RAWDecoder.self,  // before any TIFF decoder: DNG, NEF, CR2, ARW... are TIFFs inside
+            GIFDecoder.self,
+            BMPDecoder.self,
         ]
     }
 

@@ -39,3 +39,5 @@ for name in ("orient-90-1.heic", "clap-90.heic", "alpha.heic", "deep.heic", "dee
 for name, extra in (("dng-preview.dng", []), ("dng-rot6.dng", ["--orientation", "6"])):
     subprocess.run([sys.executable, os.path.join(here, "..", "raw", "make-dng.py"), os.path.join(out, name), "--size", "64x48",
                     "--preview", "48x32"] + extra, check=True)
+# GIF and BMP (issue 35): interlaced, transparent and animated GIFs, 1- to 24-bit BMPs.
+subprocess.run([sys.executable, os.path.join(here, "..", "formats", "make-gif-bmp.py"), out], check=True)

@@ -25,6 +25,8 @@ import struct
 import sys
 import zlib
 
+from hostile_gif_bmp import gif_bmp_files
+
 # ---------------------------------------------------------------------------------------
 # Deterministic bytes
 
@@ -858,10 +860,12 @@ def build():
     for name, magic, fmt in [("gif", b"GIF89a", "GIF"), ("webp", b"RIFF\0\0\0\0WEBP", "WebP"), ("tiff", b"II*\0", "TIFF"),
                              ("bmp", b"BM", "BMP"), ("avif", b"\0\0\0\x1cftypavif", "AVIF"), ("pdf", b"%PDF-1.7\n", "PDF"),
                              ("jxl", b"\xFF\x0A", "JPEG XL")]:
-        # WebP and AVIF are read now: their magic then random bytes is a corrupt file.
-        read = fmt in ("WebP", "AVIF")
+        # WebP, AVIF, GIF and BMP are read now: their magic then random bytes is a corrupt
+        # file (or a lying size: GIF's screen, or not a BMP header at all).
+        read = fmt in ("WebP", "AVIF", "GIF", "BMP")
         add("magic-random-%s.png" % name, magic + rng.bytes(64), "header",
-            C + "|" + T + "|unsupported" if read else "%s is not supported" % fmt,
+            (C + "|" + T + "|unsupported" + ("|over the limit|not an image" if fmt in ("GIF", "BMP") else ""))
+            if read else "%s is not supported" % fmt,
             "%s magic then random bytes, named .png" % fmt)
     add("png-signature-only.png", PNG_SIGNATURE, "header", T, "the 8-byte signature alone")
     add("png-signature-partial.png", PNG_SIGNATURE[:5], "header", "not an image", "5 bytes of the signature")
@@ -1095,6 +1099,7 @@ def build():
     add("exif-app1-max.jpg", jpeg(16, 16, extra_markers=big_exif), "ok", "-", "a 65 KB APP1 EXIF segment")
     metadata_files(add)
     raw_files(add, rng)  # last: the random bytes of the files before stay as they were
+    gif_bmp_files(add)
     return files
 
 

@@ -26,7 +26,7 @@ struct DecodeFlags: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The frame of an animated WebP to read, from 1 (default: the first, with a note).", valueName: "n"))
+            "The frame of an animated WebP or GIF to read, from 1 (default: the first, with a note).", valueName: "n"))
     var frame: Int = 1
 
     @Option(
