@@ -14,7 +14,7 @@ struct MetadataFlags: ParsableArguments {
     @Flag(
         name: .long,
         help:
-            "Leave the location out, as exiftool's -gps:all -location:all groups name it: the EXIF GPS IFD, GeoTIFF tags and MakerNote (a vendor's block that may hold it); in XMP, exif:GPS*, photoshop's City, State and Country, Iptc4xmpCore's Location and CountryCode, Iptc4xmpExt's LocationCreated, LocationShown and RatingRegion, DJI's drone-dji position, altitude, attitude and RTK properties, Nikon's ast:GPS*, the cell tower properties, mediapro's Location, Darwin Core's Location class and Google's Dynamic Depth poses; in IPTC, the content location code and name, City, Sublocation, State, Country and Destination. Everything else is kept unchanged."
+            "Leave the location out, as exiftool's -gps:all -location:all groups name it: the EXIF GPS IFD, GeoTIFF tags and MakerNote (a vendor's block that may hold it); in XMP, exif:GPS*, photoshop's City, State and Country, Iptc4xmpCore's Location and CountryCode, Iptc4xmpExt's LocationCreated, LocationShown and RatingRegion, DJI's drone-dji position, altitude, attitude and RTK properties, Nikon's ast:GPS*, the cell tower properties, mediapro's Location, Darwin Core's Location class and Google's Dynamic Depth poses; in IPTC, the content location code and name, City, Sublocation, State, Country and Destination. Everything else is kept as it was."
     )
     var noLocation = false
 
