@@ -58,6 +58,14 @@ let package = Package(
             name: "CHeif",
             providers: [.apt(["libheif-dev"])]
         ),
+        // TIFF (issue 35): libtiff, and its shim (handlers that keep its messages off stderr,
+        // the bands of strips or tiles a crop touches, the sample conversion).
+        .systemLibrary(
+            name: "CTIFF",
+            pkgConfig: "libtiff-4",
+            providers: [.apt(["libtiff-dev"])]
+        ),
+        .target(name: "CFZTIFF", dependencies: ["CFZCommon", "CFZColor", "CTIFF"], cSettings: shimFlags),
         .systemLibrary(
             name: "CLCMS2",
             pkgConfig: "lcms2",
@@ -95,6 +103,7 @@ let package = Package(
             dependencies: [
                 "Geometry", "FZSystem", "FZImage", "CFZPNG", "CFZJPEG", "CFZDeflate", "CFZHeif", "CFZProcess", "CJPEG",
                 "CZlib", "CWebP", "CHeif",
+                "CFZTIFF",
             ]
         ),
         // Drawing, resampling and rendering in one module, so the hot loops inline across them.

@@ -110,7 +110,12 @@ extension ImageDecoder {
 /// The decoders forcezoom has, in the order the sniffer asks them: the registry's one line
 /// per decoder.
 enum ImageDecoders {
-    static var all: [any ImageDecoder.Type] { [PNGDecoder.self, JPEGDecoder.self, WebPDecoder.self, HEIFDecoder.self] }
+    static var all: [any ImageDecoder.Type] {
+        [
+            PNGDecoder.self, JPEGDecoder.self, WebPDecoder.self, HEIFDecoder.self,
+            TIFFDecoder.self,
+        ]
+    }
 
     /// The decoder for a file's first bytes, if any reads it.
     static func decoder(for head: [UInt8]) -> (any ImageDecoder.Type)? {

@@ -1,0 +1,31 @@
+#!/usr/bin/env python3
+"""Pillow's decode of each TIFF in a folder, the reference the TIFF tests compare against.
+
+tiff-refs.py DIR: for every DIR/NAME.tif, DIR/NAME.ref.png holds Pillow's pixels in the
+layout forcezoom delivers (8-bit gray, gray+alpha, RGB or RGBA; 16-bit samples by their high
+byte, as Pillow's own RGB;16 unpackers read them), in stored orientation; 16-bit gray also
+as NAME.ref16.png (16-bit PNG). CMYK files are left out (their colours go through lcms2).
+"""
+import glob, os, sys
+import numpy as np
+from PIL import Image
+
+for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.tif"))):
+    base = path[:-4]
+    im = Image.open(path)
+    im.load()
+    mode = im.mode
+    if mode == "CMYK":
+        continue
+    if mode in ("I;16", "I;16B", "I;16L", "I"):
+        a = np.asarray(im).astype(np.uint32)
+        Image.fromarray((a >> 8).astype(np.uint8), "L").save(base + ".ref.png")
+        Image.fromarray(a.astype(np.uint16)).save(base + ".ref16.png")
+        continue
+    if mode == "1":
+        im = im.convert("L")
+    elif mode in ("P", "PA"):
+        im = im.convert("RGBA" if "transparency" in im.info or mode == "PA" else "RGB")
+    elif mode not in ("L", "LA", "RGB", "RGBA"):
+        im = im.convert("RGBA" if "A" in mode or "a" in mode else "RGB")
+    im.save(base + ".ref.png")
