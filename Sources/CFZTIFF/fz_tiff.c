@@ -15,6 +15,8 @@ struct fz_tiff {
     FILE *stream;
     char error[FZ_MESSAGE_MAX];  // the last error libtiff reported
     int errors;
+    char warning[FZ_MESSAGE_MAX];  // the last warning (an IFD loop is one)
+    int warnings;
     fz_tiff_info info;
     fz_tiff_plan plan;
     fz_color_transform *cmyk;  // CMYK to sRGB through a profile, or NULL: the formula
@@ -49,8 +51,11 @@ static int fz_tiff_on_error(TIFF *tif, void *user, const char *module, const cha
 }
 
 static int fz_tiff_on_warning(TIFF *tif, void *user, const char *module, const char *fmt, va_list ap) {
-    (void)tif, (void)user, (void)module, (void)fmt, (void)ap;
-    return 1;  // warnings (unknown tags...) are not the user's business
+    (void)tif;
+    fz_tiff *t = user;  // kept, not printed: unknown tags and the like are not the user's business
+    fz_tiff_format(t->warning, module, fmt, ap);
+    t->warnings++;
+    return 1;
 }
 
 static pthread_once_t fz_tiff_quiet_once = PTHREAD_ONCE_INIT;
@@ -152,12 +157,13 @@ int fz_tiff_directory_count(fz_tiff *t, int limit, char *message) {
     }
     int count = 1;
     while (count < limit) {
-        int errors = t->errors;
+        int warnings = t->warnings;
         if (!TIFFReadDirectory(t->tif)) {
-            // A loop is the file lying; a later directory that does not read is passed over
-            // (the pages before it are still there, as other readers show them).
-            if (t->errors > errors && strstr(t->error, "oop") != NULL) {
-                fz_tiff_copy_error(t, message, "directory loop");
+            // A loop (libtiff warns and stops there) is the file lying; a later directory
+            // that does not read is passed over (the pages before it are still there, as
+            // other readers show them).
+            if (t->warnings > warnings && strstr(t->warning, "IFD loop") != NULL) {
+                snprintf(message, FZ_MESSAGE_MAX, "%s", t->warning);
                 return -1;
             }
             break;

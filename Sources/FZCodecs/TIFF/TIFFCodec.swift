@@ -104,7 +104,14 @@ final class TIFFFile {
     func start(_ plan: fz_tiff_plan) throws(DecodeError) {
         var p = plan
         let h = handle
-        if call({ fz_tiff_start(h, &p, $0) }) != FZ_OK { throw .corrupt(path: path, detail: lastMessage) }
+        if call({ fz_tiff_start(h, &p, $0) }) != FZ_OK { throw dataError() }
+    }
+
+    /// libtiff's message as a truncated file (a read that came up short) or corrupt data.
+    private func dataError() -> DecodeError {
+        let text = lastMessage
+        let short = ["Read error", "Premature", "Not enough data", "end of file"].contains { text.contains($0) }
+        return short ? .truncated(path: path, detail: text) : .corrupt(path: path, detail: text)
     }
 
     func skip(rows: Int) { fz_tiff_skip(handle, UInt32(clamping: max(0, rows))) }
@@ -115,7 +122,7 @@ final class TIFFFile {
         var warned: Int32 = 0
         let h = handle
         let status = call { fz_tiff_read_row(h, row.assumingMemoryBound(to: UInt8.self), lenient ? 1 : 0, &warned, $0) }
-        if status != FZ_OK { throw .corrupt(path: path, detail: lastMessage) }
+        if status != FZ_OK { throw dataError() }
         if warned != 0 && warnings.count < 10 { warnings.append(lastMessage) }
     }
 }
