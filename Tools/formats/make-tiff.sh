@@ -20,6 +20,7 @@
 #   pages.tif                                        3 pages (rgb-strip-none, gray-8, palette-8)
 #   meta.tif                                         rgb-strip-lzw + EXIF (Make, Model, DateTimeOriginal) + XMP title (exiftool)
 #   pyramid.tif, pyramid-subifd.tif                  2000x1500 tiled pyramids (vips tiffsave --pyramid [--subifd])
+#   NAME.ref.png, NAME.ref16.png, NAME.page-K.ref.png   Pillow's decodes (Tools/formats/tiff-refs.py)
 #   big-tiled.tif (--big)                            14400x14000 (201.6 MP) RGB, 256x256 deflate tiles (vips)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -33,7 +34,7 @@ for a in "$@"; do
   [ "$a" = "--big" ] && BIG=1
 done
 mkdir -p "$OUT"
-stamp="$OUT/.done-v1"
+stamp="$OUT/.done-v2"
 q() { "$@" >/dev/null 2>&1 || { echo "failed: $*" >&2; "$@"; exit 1; }; }
 
 if [ $FORCE = 1 ] || [ ! -f "$stamp" ]; then
@@ -88,6 +89,7 @@ EOF
   q vips tiffsave "$OUT/pyr-src.v" "$OUT/pyramid.tif" --tile --pyramid --compression deflate
   q vips tiffsave "$OUT/pyr-src.v" "$OUT/pyramid-subifd.tif" --tile --pyramid --subifd --compression deflate
   rm -f "$OUT/pyr-src.v" "$OUT"/stored-*.png "$OUT"/exif-*.tiff
+  "$PY" Tools/formats/tiff-refs.py "$OUT"
   touch "$stamp"
   echo "tiff: made $(ls "$OUT" | wc -l) files in $OUT"
 else
