@@ -3,7 +3,8 @@
 
 tiff-refs.py DIR: for every DIR/NAME.tif, DIR/NAME.ref.png holds Pillow's pixels in the
 layout forcezoom delivers (8-bit gray, gray+alpha, RGB or RGBA; 16-bit samples by their high
-byte, as Pillow's own RGB;16 unpackers read them), in stored orientation; 16-bit gray also
+byte, as Pillow's own RGB;16 unpackers read them), as Pillow loads them (upright: Pillow turns
+a TIFF by its Orientation tag on load); 16-bit gray also
 as NAME.ref16.png (16-bit PNG); for files of several directories, NAME.page-K.ref.png holds
 directory K (from 1; pages and a pyramid's reduced copies alike). CMYK files are left out
 (their colours go through lcms2).

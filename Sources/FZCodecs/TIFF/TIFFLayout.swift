@@ -118,8 +118,15 @@ struct TIFFPage {
         guard w > 0, h > 0, w < size.width, info.photometric == self.info.photometric,
             info.spp == self.info.spp, info.bits == self.info.bits
         else { return }
-        let d = Int((Double(size.width) / Double(w)).rounded())
-        guard d >= 2, abs(w * d - size.width) <= d, abs(h * d - size.height) <= d,
+        // Writers round a level's size up or down (278/16 is stored as 18): the nearest
+        // power of two whose level size is within one pixel of it, else the rounded ratio.
+        let ratio = Double(size.width) / Double(w)
+        var power = 1
+        while Double(power * 2) <= ratio * 2.0.squareRoot() { power *= 2 }
+        let (pw, ph) = (size.width, size.height)
+        let fits = { (d: Int) in abs(w * d - pw) <= d && abs(h * d - ph) <= d }
+        let d = fits(power) ? power : Int(ratio.rounded())
+        guard d >= 2, fits(d),
             !levels.contains(where: { $0.denominator == d })
         else { return }
         levels.append(TIFFLevel(index: index, subIFD: subIFD, size: PixelSize(width: w, height: h), denominator: d))
