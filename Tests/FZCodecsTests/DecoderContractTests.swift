@@ -15,6 +15,7 @@ struct DecoderContractTests {
         "JPEG": "Fixtures/generated/jpeg-420.jpg",
         "WebP": ".cache/formats/webp-lossless.webp",
         "HEIF": ".cache/formats/heic-corners.heic",
+        "TIFF": ".cache/formats/tiff/rgb-tile-lzw.tif",
     ]
 
     static var formats: [String] { FormatRegistry.inputs.map(\.format.rawValue) }

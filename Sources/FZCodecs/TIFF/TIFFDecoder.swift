@@ -40,7 +40,10 @@ final class TIFFDecoder: ImageDecoder {
             throw .unsupportedVariant(
                 path: path, what: "DNG (camera raw) file: its IFD0 has DNGVersion; it is not read as a plain TIFF")
         }
-        tiff = try TIFFFile(file: source.file, path: path, maxAlloc: options.budget.maxBytes)
+        // libtiff's own cap on one allocation: the budget, but never so low that the
+        // directory itself cannot be read (the budget is then checked against the header).
+        let budget = options.budget.maxBytes
+        tiff = try TIFFFile(file: source.file, path: path, maxAlloc: budget > 0 ? max(budget, 16 << 20) : 0)
         let pages = try TIFFPage.scan(tiff, limit: Self.directoryLimit)
         guard options.frame <= pages.count else {
             throw .noSuchFrame(path: path, frame: options.frame, frames: pages.count)
