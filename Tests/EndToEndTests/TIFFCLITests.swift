@@ -25,9 +25,13 @@ struct TIFFCLITests {
             ["crop", Self.big, "--at", "7000,7000", "--size", "400", "-o", FileSystem.join(out, "c.png")])
         #expect(r.signal == nil && r.exitCode == 0, "\(r)")
         #expect(r.maxRSSKiB < CLI.rssBoundKiB(64), "\(r.maxRSSKiB / 1024) MiB resident")
-        let vips = CLI.shell("vips crop \(CLI.quote(Self.big)) \(CLI.quote(FileSystem.join(out, "v.png"))) 6800 6800 400 400")
+        let vips = CLI.shell(
+            "vips crop \(CLI.quote(Self.big)) \(CLI.quote(FileSystem.join(out, "v.png"))) 6800 6800 400 400")
         try #require(vips == 0, "vips crop")
-        let compare = CLI.run(["compare", FileSystem.join(out, "c.png"), FileSystem.join(out, "v.png"), "--metric", "pae", "--threshold", "0"])
+        let compare = CLI.run([
+            "compare", FileSystem.join(out, "c.png"), FileSystem.join(out, "v.png"), "--metric", "pae", "--threshold",
+            "0",
+        ])
         #expect(compare.status == 0, "\(compare.stdout) \(compare.stderr)")
     }
 
@@ -48,7 +52,9 @@ struct TIFFCLITests {
     @Test(.enabled(if: present, "needs .cache/formats/tiff (make formats)"))
     func pageOption() throws {
         let info = CLI.run(["info", Self.path("pages.tif"), "--page", "3"])
-        #expect(info.status == 0 && info.stdout.contains("palette") && info.stdout.contains("page 3 of 3"), "\(info.stdout)")
+        #expect(
+            info.status == 0 && info.stdout.contains("palette") && info.stdout.contains("page 3 of 3"), "\(info.stdout)"
+        )
         let past = CLI.run(["crop", Self.path("pages.tif"), "--page", "4", "--at", "1,1", "-o", "/dev/null"])
         #expect(past.status == 1 && past.stderr.split(separator: "\n").count == 1, "\(past.stderr)")
         let out = CLI.scratch()
@@ -61,8 +67,28 @@ struct TIFFCLITests {
             "/usr/bin/python3 -c \"from PIL import Image; Image.open('\(Self.path("pages.page-2.ref.png"))')"
                 + ".crop((118, 68, 182, 132)).save('\(out)/r.png')\"")
         #expect(ref == 0)
-        let compare = CLI.run(["compare", FileSystem.join(out, "p2.png"), FileSystem.join(out, "r.png"), "--metric", "pae", "--threshold", "0"])
+        let compare = CLI.run([
+            "compare", FileSystem.join(out, "p2.png"), FileSystem.join(out, "r.png"), "--metric", "pae", "--threshold",
+            "0",
+        ])
         #expect(compare.status == 0, "\(compare.stdout) \(compare.stderr)")
+    }
+
+    /// A 16-bit gray TIFF cropped at --depth 16 keeps its samples: Pillow's I;16 exactly.
+    @Test(.enabled(if: present, "needs .cache/formats/tiff (make formats)"))
+    func sixteenBitCropKeepsItsSamples() throws {
+        let out = CLI.scratch()
+        let r = CLI.run([
+            "crop", Self.path("gray-16.tif"), "--at", "150,100", "--size", "64", "--depth", "16", "-o",
+            FileSystem.join(out, "d.png"),
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        let check = CLI.shell(
+            "/usr/bin/python3 -c \"import numpy as np; from PIL import Image; "
+                + "a=np.asarray(Image.open('\(out)/d.png')).astype(int); "
+                + "b=np.asarray(Image.open('\(Self.path("gray-16.ref16.png"))')).astype(int)[68:132,118:182]; "
+                + "import sys; sys.exit(0 if a.shape == b.shape and (a == b).all() else 1)\"")
+        #expect(check == 0, "the 16-bit crop differs from Pillow's I;16 samples")
     }
 
     /// The EXIF (IFD0 and the Exif IFD) and the XMP packet of a TIFF reach a JPEG output.

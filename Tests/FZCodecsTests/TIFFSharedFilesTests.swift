@@ -12,7 +12,8 @@ import Testing
 /// libjpeg), whole and as a crop.
 struct TIFFSharedFilesTests {
     static let dir = FileSystem.join(FileSystem.directory(of: TestSupport.root), "shared/formats/tiff")
-    static let files: [String] = (try? FileSystem.list(dir).filter { $0.hasSuffix(".tif") || $0.hasSuffix(".tiff") })
+    static let files: [String] =
+        (try? FileSystem.list(dir).filter { $0.hasSuffix(".tif") || $0.hasSuffix(".tiff") })
         ?? []
 
     /// Files whose pixels are compared: Pillow's mode is one forcezoom delivers unchanged.

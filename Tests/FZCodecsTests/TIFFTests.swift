@@ -80,7 +80,9 @@ struct TIFFTests {
         let reader = try Self.reader("\(name).tif")
         let size = reader.header.storedSize
         let deep = try reader.readStored16([PixelRect(size: size)])[0]
-        let source = try ImageReader(path: TestSupport.fixturePath("png-rgba-16.png")).readStored16([PixelRect(size: size)])
+        let source = try ImageReader(path: TestSupport.fixturePath("png-rgba-16.png")).readStored16([
+            PixelRect(size: size)
+        ])
         #expect(deep.bytes == source[0].bytes)
     }
 
@@ -146,7 +148,10 @@ struct TIFFTests {
         let xmp = String(decoding: try #require(reader.metadata.xmp), as: UTF8.self)
         #expect(xmp.contains("tiff-xmp-title"))
         let exif = try EXIFBlock(parsing: try #require(reader.metadata.exif))
-        #expect(exif.ifd0.contains { $0.tag == 0x010F && String(decoding: $0.value, as: UTF8.self).hasPrefix("ForceZoomTest") })
+        #expect(
+            exif.ifd0.contains {
+                $0.tag == 0x010F && String(decoding: $0.value, as: UTF8.self).hasPrefix("ForceZoomTest")
+            })
         #expect(exif.exif.contains { $0.tag == 0x9003 }, "DateTimeOriginal from the Exif IFD")
         #expect(try Self.reader("rgb-strip-none.tif").metadata.exif == nil, "resolution alone is no EXIF")
     }

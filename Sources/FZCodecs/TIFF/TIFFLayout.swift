@@ -17,7 +17,9 @@ struct TIFFLayout {
     /// Chooses the conversion for the current directory (`info`).
     /// - Throws: `.unsupportedVariant` for samples neither the shim nor TIFFRGBAImage reads.
     init(_ info: fz_tiff_info, tiff: TIFFFile, path: String) throws(DecodeError) {
-        let bits = Int(info.bits), spp = Int(info.spp), photometric = Int(info.photometric)
+        let bits = Int(info.bits)
+        let spp = Int(info.spp)
+        let photometric = Int(info.photometric)
         let alpha = info.extra_count > 0 && (info.extra_type == 1 || info.extra_type == 2)
         unpremultiply = alpha && info.extra_type == 1
         let integer = info.sample_format == 1 || info.sample_format == 0
@@ -114,7 +116,8 @@ struct TIFFPage {
     /// Keeps a copy as a level when it has the page's samples and shape and is at least
     /// half as small, one level per reduction.
     mutating func addLevel(index: Int, subIFD: UInt64, info: fz_tiff_info) {
-        let w = Int(info.width), h = Int(info.height)
+        let w = Int(info.width)
+        let h = Int(info.height)
         guard w > 0, h > 0, w < size.width, info.photometric == self.info.photometric,
             info.spp == self.info.spp, info.bits == self.info.bits
         else { return }

@@ -106,7 +106,9 @@ struct TIFFMetadata {
         var out: [EXIFBlock.Entry] = []
         for i in 0..<count {
             let e = i * 12
-            let tag = UInt16(int(table, e, 2)), type = UInt16(int(table, e + 2, 2)), n = int(table, e + 4, 4)
+            let tag = UInt16(int(table, e, 2))
+            let type = UInt16(int(table, e + 2, 2))
+            let n = int(table, e + 4, 4)
             let size = TIFFReader.typeSize(type)
             guard keep(tag), size > 0, n > 0, n <= Self.valueLimit / size else { continue }
             let bytes = n * size
