@@ -148,41 +148,10 @@ void fz_tiff_close(fz_tiff *t) {
     free(t);
 }
 
-int fz_tiff_directory_count(fz_tiff *t, int limit, char *message) {
-    message[0] = '\0';
-    int before = t->errors;
-    if (!TIFFSetDirectory(t->tif, 0)) {
-        fz_tiff_copy_error(t, message, "the first directory cannot be read");
-        return -1;
-    }
-    int count = 1;
-    while (count < limit) {
-        int warnings = t->warnings;
-        if (!TIFFReadDirectory(t->tif)) {
-            // A loop (libtiff warns and stops there) is the file lying; a later directory
-            // that does not read is passed over (the pages before it are still there, as
-            // other readers show them).
-            if (t->warnings > warnings && strstr(t->warning, "IFD loop") != NULL) {
-                snprintf(message, FZ_MESSAGE_MAX, "%s", t->warning);
-                return -1;
-            }
-            break;
-        }
-        count++;
-    }
-    t->errors = before;
-    return count;
-}
 
-int fz_tiff_select(fz_tiff *t, int index, uint64_t subifd_offset, fz_tiff_info *info, char *message) {
-    message[0] = '\0';
-    fz_tiff_release_band(t);
+// The current directory's facts (and its colormap, kept for the palette conversion).
+static void fz_tiff_read_info(fz_tiff *t, fz_tiff_info *info) {
     TIFF *tif = t->tif;
-    int ok = subifd_offset ? TIFFSetSubDirectory(tif, subifd_offset) : TIFFSetDirectory(tif, (tdir_t)index);
-    if (!ok) {
-        fz_tiff_copy_error(t, message, "the directory cannot be read");
-        return FZ_ERROR;
-    }
     fz_tiff_info i;
     memset(&i, 0, sizeof i);
     TIFFGetField(tif, TIFFTAG_IMAGEWIDTH, &i.width);
@@ -214,7 +183,48 @@ int fz_tiff_select(fz_tiff *t, int index, uint64_t subifd_offset, fz_tiff_info *
     if (TIFFGetField(tif, TIFFTAG_SUBIFD, &n, &offsets)) i.subifd_count = n;
     t->info = i;
     *info = i;
+}
+
+int fz_tiff_select(fz_tiff *t, int index, uint64_t subifd_offset, fz_tiff_info *info, char *message) {
+    message[0] = '\0';
+    fz_tiff_release_band(t);
+    TIFF *tif = t->tif;
+    int ok = subifd_offset ? TIFFSetSubDirectory(tif, subifd_offset) : TIFFSetDirectory(tif, (tdir_t)index);
+    if (!ok) {
+        fz_tiff_copy_error(t, message, "the directory cannot be read");
+        return FZ_ERROR;
+    }
+    fz_tiff_read_info(t, info);
     return FZ_OK;
+}
+
+int fz_tiff_scan(fz_tiff *t, fz_tiff_info *infos, int limit, char *message) {
+    message[0] = '\0';
+    fz_tiff_release_band(t);
+    int before = t->errors;
+    if (!TIFFSetDirectory(t->tif, 0)) {
+        fz_tiff_copy_error(t, message, "the first directory cannot be read");
+        return -1;
+    }
+    fz_tiff_read_info(t, &infos[0]);
+    int count = 1;
+    while (count < limit) {
+        int warnings = t->warnings;
+        if (!TIFFReadDirectory(t->tif)) {
+            // A loop (libtiff warns and stops there) is the file lying; a later directory
+            // that does not read is passed over (the pages before it are still there, as
+            // other readers show them).
+            if (t->warnings > warnings && strstr(t->warning, "IFD loop") != NULL) {
+                snprintf(message, FZ_MESSAGE_MAX, "%s", t->warning);
+                return -1;
+            }
+            break;
+        }
+        fz_tiff_read_info(t, &infos[count]);
+        count++;
+    }
+    t->errors = before;
+    return count;
 }
 
 int fz_tiff_subifds(fz_tiff *t, uint64_t *offsets, int max) {

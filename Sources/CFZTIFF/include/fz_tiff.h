@@ -59,9 +59,10 @@ typedef struct fz_tiff_plan {
 /// is then NULL.
 int fz_tiff_open(FILE *stream, int64_t max_alloc, fz_tiff **out, char *message);
 void fz_tiff_close(fz_tiff *t);
-/// The number of directories (pages and reduced copies), at most `limit`; -1 on a loop
-/// or a broken chain (message filled).
-int fz_tiff_directory_count(fz_tiff *t, int limit, char *message);
+/// Walks the directories (pages and reduced copies) once, at most `limit`, each one's facts
+/// into `infos` (room for `limit`); their count, or -1 on a loop or an unreadable first
+/// directory (message filled). A later directory that does not read ends the walk.
+int fz_tiff_scan(fz_tiff *t, fz_tiff_info *infos, int limit, char *message);
 /// Makes directory `index` current (or, with `subifd_offset` non-zero, that sub-IFD) and
 /// reads its facts.
 int fz_tiff_select(fz_tiff *t, int index, uint64_t subifd_offset, fz_tiff_info *info, char *message);

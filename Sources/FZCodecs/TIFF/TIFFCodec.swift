@@ -40,13 +40,14 @@ final class TIFFFile {
         message.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
     }
 
-    /// The directories in the file, at most `limit`.
+    /// Every directory's facts, in file order, at most `limit` of them (one walk).
     /// - Throws: `.corruptHeader` for a directory loop, or a first directory that does not read.
-    func directoryCount(limit: Int) throws(DecodeError) -> Int {
+    func scan(limit: Int) throws(DecodeError) -> [fz_tiff_info] {
+        var infos = [fz_tiff_info](repeating: fz_tiff_info(), count: limit)
         let h = handle
-        let n = call { fz_tiff_directory_count(h, Int32(limit), $0) }
+        let n = infos.withUnsafeMutableBufferPointer { p in call { fz_tiff_scan(h, p.baseAddress, Int32(limit), $0) } }
         if n < 0 { throw .corruptHeader(path: path, detail: lastMessage) }
-        return Int(n)
+        return Array(infos.prefix(Int(n)))
     }
 
     /// Makes directory `index` (or the sub-IFD at `subIFD`) current.

@@ -87,10 +87,8 @@ struct TIFFPage {
     /// The pages of the file; directories marked reduced-resolution (NewSubfileType bit 0)
     /// after a page are its levels.
     static func scan(_ tiff: TIFFFile, limit: Int) throws(DecodeError) -> [TIFFPage] {
-        let count = try tiff.directoryCount(limit: limit)
         var pages: [TIFFPage] = []
-        for index in 0..<count {
-            let info = try tiff.select(index)
+        for (index, info) in try tiff.scan(limit: limit).enumerated() {
             let size = PixelSize(width: Int(info.width), height: Int(info.height))
             if info.subfile_type & 1 != 0, let last = pages.indices.last {
                 pages[last].addLevel(index: index, subIFD: 0, info: info)
