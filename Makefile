@@ -48,6 +48,9 @@ DEPS := libpng-dev libjpeg62-turbo-dev libturbojpeg0-dev libimage-exiftool-perl 
 DEPS += libraw-dev libraw-bin
 # GIF and BMP (issue 35): giflib; ImageMagick is the BMP tests' second oracle (Pillow 9.4 misreads RLE4).
 DEPS += libgif-dev imagemagick
+# TIFF (issue 35): libtiff-dev is the decoder; libtiff-tools (tiffcp, tiffset) and libvips-tools
+# (vips: bit depths, premultiplied alpha, pyramids, the 200 MP tiled file) make .cache/formats/tiff.
+DEPS += libtiff-dev libtiff-tools libvips-tools
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 # $(call apt_install,TARGET,PACKAGES): apt-get installs those of PACKAGES that dpkg does not
@@ -130,6 +133,7 @@ photos: deps ## Fetch real photos from Debian packages into .cache/photos/
 
 formats: deps ## Make the WebP/HEIC/AVIF test files and their reference decodes in .cache/formats/
 	Tools/formats/make-formats.sh
+	Tools/formats/make-tiff.sh --big
 
 heicgrids: deps ## Make the HEIF grid test files (tiles from heif-enc) and references in .cache/heicgrid/
 	Tools/heicgrid/make-grids.sh

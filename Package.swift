@@ -72,6 +72,14 @@ let package = Package(
             pkgConfig: "libgif",
             providers: [.apt(["libgif-dev"])]
         ),
+        // TIFF (issue 35): libtiff, and its shim (handlers that keep its messages off stderr,
+        // the bands of strips or tiles a crop touches, the sample conversion).
+        .systemLibrary(
+            name: "CTIFF",
+            pkgConfig: "libtiff-4",
+            providers: [.apt(["libtiff-dev"])]
+        ),
+        .target(name: "CFZTIFF", dependencies: ["CFZCommon", "CFZColor", "CTIFF"], cSettings: shimFlags),
         .systemLibrary(
             name: "CLCMS2",
             pkgConfig: "lcms2",
@@ -111,6 +119,7 @@ let package = Package(
                 "CZlib", "CWebP", "CHeif",
                 "CRaw",
                 "CGIF",
+                "CFZTIFF",
             ]
         ),
         // Drawing, resampling and rendering in one module, so the hot loops inline across them.

@@ -736,6 +736,71 @@ def task_grid_fit(tid, fz, subs, name, label):
     return task
 
 
+def make_tiffs():
+    """Issue 35: a 200 MP tiled TIFF (png12.png replicated 4x5 and cut to 16000x12500, 256x256
+    deflate tiles) and a pyramidal TIFF of png12.png (vips tiffsave --tile --pyramid), once."""
+    tdir = os.path.join(DATA, "tiff")
+    stamp = os.path.join(tdir, ".done")
+    if os.path.exists(stamp):
+        return tdir
+    os.makedirs(tdir, exist_ok=True)
+    png12 = os.path.join(DATA, "png12.png")
+    rep = os.path.join(tdir, "rep.v")
+    log("tiff: vips replicate png12.png 4x5, crop to 16000x12500, tiffsave --tile deflate; tiffsave --pyramid of png12.png (once)")
+    run(["vips", "replicate", png12, rep, "4", "5"], timeout=1800)
+    run(["vips", "crop", rep, os.path.join(tdir, "tiled200.tif[tile,tile-width=256,tile-height=256,compression=deflate]"),
+         "0", "0", "16000", "12500"], timeout=1800)
+    os.remove(rep)
+    run(["vips", "tiffsave", png12, os.path.join(tdir, "pyramid12.tif"), "--tile", "--pyramid", "--compression", "deflate"],
+        timeout=1800)
+    open(stamp, "w").write("vips replicate + crop + tiffsave tile; tiffsave --pyramid\n")
+    return tdir
+
+
+def task_tiff_crop(tid, fz, subs, tdir):
+    """400x400 crop at the centre of the 200 MP tiled TIFF against `vips crop` (libvips reads
+    the TIFF's tiles on demand too); forcezoom decodes the 2-3 tiles across it touches."""
+    src = os.path.join(tdir, "tiled200.tif")
+    w, h = vips_dims(src)
+    x, y = w // 2 - 200, h // 2 - 200
+    d = fresh_dir(os.path.join(OUT, f"t{tid}"))
+    o = lambda n: os.path.join(d, n)
+    task = Task(tid, "Crop of a 200 MP tiled TIFF",
+                f"400x400 crop at the centre of tiled200.tif ({w}x{h}, 256x256 deflate tiles), to PNG")
+    tools = [
+        Tool("forcezoom crop", [fz, "crop", src, "--at", f"{w // 2},{h // 2}", "--size", "400", "-o", o("fz.png")], o("fz.png"), "fz"),
+        Tool("vips crop", ["vips", "crop", src, o("vips.png"), str(x), str(y), "400", "400"], o("vips.png")),
+    ]
+    for t in tools:
+        run_once(t)
+    for t in tools:
+        check_image(t, o("vips.png"), (400, 400), "PAE")
+    task.tools = tools
+    return task
+
+
+def task_tiff_thumb(tid, fz, subs, tdir):
+    """256 px thumbnail of a pyramidal TIFF: both tools pick a reduced level (forcezoom the
+    smallest at least twice the target, as for JPEG's DCT scaling)."""
+    src = os.path.join(tdir, "pyramid12.tif")
+    w, h = vips_dims(src)
+    d = fresh_dir(os.path.join(OUT, f"t{tid}"))
+    o = lambda n: os.path.join(d, n)
+    want = (256, round(256 * h / w)) if w >= h else (round(256 * w / h), 256)
+    task = Task(tid, "256 px thumbnail, pyramidal TIFF",
+                f"pyramid12.tif ({w}x{h}, 128x128 deflate tiles, vips pyramid) to a 256 px PNG")
+    tools = [
+        Tool("forcezoom thumb", [fz, "thumb", src, "--size", "256", "--out", o("fz"), "--quiet"], o("fz/pyramid12.thumb.png"), "fz"),
+        Tool("vipsthumbnail", ["vipsthumbnail", src, "-s", "256", "-o", o("%s.vips.png")], o("pyramid12.vips.png")),
+    ]
+    for t in tools:
+        run_once(t)
+    for t in tools:
+        check_image(t, tools[0].output, want, "PSNR")
+    task.tools = tools
+    return task
+
+
 def make_formats():
     """12 MP HEIC (with and without a 320 px embedded thumbnail, as phones write them) and WebP
     made from png12.png, and a mixed batch of JPEG, HEIC and WebP from batch200 (once)."""
@@ -1216,6 +1281,16 @@ def targets(tasks, png):
         fz = timed("gt200", lambda t: t.kind == "fz")
         add("gt200. 256 px thumbnail of a 200 MP HEIC grid, default limits: peak RSS, MB",
             fz.rss_kb / 1024 if fz and fz.rss_kb else None, 256, False, mb)
+    # Issue 35: TIFF (tiles a crop touches; a pyramid's reduced level for a thumbnail).
+    if "tt200" in get:
+        fz, vp = timed("tt200", lambda t: t.kind == "fz"), timed("tt200", lambda t: t.name == "vips crop")
+        add("tt200. 400 px crop of a 200 MP tiled TIFF: speed-up over vips crop", vp.median / fz.median if fz and vp else None,
+            1.5, True, times)
+        add("tt200. 400 px crop of a 200 MP tiled TIFF: peak RSS, MB", fz.rss_kb / 1024 if fz and fz.rss_kb else None, 64, False, mb)
+    if "tp12" in get:
+        fz, vp = timed("tp12", lambda t: t.kind == "fz"), timed("tp12", lambda t: t.name == "vipsthumbnail")
+        add("tp12. 256 px thumbnail of a pyramidal TIFF: speed-up over vipsthumbnail", vp.median / fz.median if fz and vp else None,
+            1.0, True, times)
     noisy = [f"{t.id} ({t.others:.0%})" for t in tasks if t.others is not None and t.others >= 0.15]
     warn = (f"**Noisy:** other processes used at least 15% of the CPUs while these tasks were timed: {', '.join(noisy)}; "
             "re-run on a quiet machine before trusting their ratios.\n") if noisy else ""
@@ -1350,7 +1425,7 @@ def main():
     ap.add_argument("--slow-runs", type=int, default=int(os.environ.get("BENCH_SLOW_RUNS", "3")),
                     help="runs for the batch's mogrify rows (each run takes 15-30 s)")
     ap.add_argument("--tasks", default=os.environ.get(
-        "BENCH_TASKS", "1,1p,2,3,4,14,5,6,8,9,10,11,12,13,r1,r2,g12,g48,g200,gt12,gt200,gf12,png"))
+        "BENCH_TASKS", "1,1p,2,3,4,14,5,6,8,9,10,11,12,13,r1,r2,g12,g48,g200,gt12,gt200,gf12,tt200,tp12,png"))
     ap.add_argument("--quiet-wait", type=int, default=int(os.environ.get("BENCH_QUIET_WAIT", "0")),
                     help="wait up to this many seconds, at the start and before each task, for other processes "
                          "to use under 15%% of the CPUs (sampled over 3 s while the bench is idle)")
@@ -1432,6 +1507,12 @@ def main():
             tasks.append(task_grid_thumb(tid, fz, subs, name, label))
     if "gf12" in wanted and os.path.exists(os.path.join(GRIDS, grids["g12"][0])):
         tasks.append(task_grid_fit("gf12", fz, subs, *grids["g12"]))
+    if "tt200" in wanted or "tp12" in wanted:
+        tdir = make_tiffs()
+        if "tt200" in wanted:
+            tasks.append(task_tiff_crop("tt200", fz, subs, tdir))
+        if "tp12" in wanted:
+            tasks.append(task_tiff_thumb("tp12", fz, subs, tdir))
     for task in tasks:
         for t in task.tools:
             if not t.ok:

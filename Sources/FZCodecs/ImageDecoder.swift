@@ -121,6 +121,7 @@ enum ImageDecoders {
             RAWDecoder.self,  // before any TIFF decoder: DNG, NEF, CR2, ARW... are TIFFs inside
             GIFDecoder.self,
             BMPDecoder.self,
+            TIFFDecoder.self,
         ]
     }
 

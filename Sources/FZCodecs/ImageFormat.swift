@@ -30,8 +30,6 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
         }
         func ascii(_ s: String, at offset: Int = 0) -> Bool { starts(Array(s.utf8), at: offset) }
         if let decoder = ImageDecoders.decoder(for: head) { return .supported(decoder.format) }
-        if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .unsupported("TIFF") }
-        if starts([0x49, 0x49, 0x2B, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2B]) { return .unsupported("BigTIFF") }
         if ascii("ftyp", at: 4) {
             let brand = head.count >= 12 ? String(decoding: head[8..<12], as: UTF8.self) : ""
             return .unsupported("an ISO media file (\(brand))")

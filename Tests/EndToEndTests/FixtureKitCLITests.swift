@@ -154,13 +154,13 @@ struct FixtureKitCLITests {
 
     @Test func manifestFollowsItsSchema() throws {
         try #require(Self.made.first.status == 0)
-        guard CLI.shell("python3 -c 'import jsonschema' 2>/dev/null") == 0 else { return }  // checked where installed
+        guard CLI.canCheckJSON else { return }  // checked where installed
         let schema = FileSystem.join(CLI.root, "docs/json/fixture-kit.schema.json")
         let check =
             "import json, jsonschema, sys; s = json.load(open(sys.argv[1])); jsonschema.Draft202012Validator.check_schema(s); jsonschema.Draft202012Validator(s).validate(json.load(open(sys.argv[2])))"
         let out = FileSystem.join(Self.made.dir, "schema.err")
         let code = CLI.shell(
-            "python3 -c \(CLI.quote(check)) \(CLI.quote(schema)) \(CLI.quote(FileSystem.join(Self.made.dir, "a/MANIFEST.json"))) > \(CLI.quote(out)) 2>&1"
+            "\(CLI.python) -c \(CLI.quote(check)) \(CLI.quote(schema)) \(CLI.quote(FileSystem.join(Self.made.dir, "a/MANIFEST.json"))) > \(CLI.quote(out)) 2>&1"
         )
         #expect(code == 0, "\(CLI.read(out))")
     }

@@ -16,6 +16,7 @@ struct DecoderContractTests {
         "WebP": ".cache/formats/webp-lossless.webp",
         "HEIF": ".cache/formats/heic-corners.heic",
         "RAW": "Fixtures/hostile/good.dng",  // 32x32 DNG, Tools/hostile/make-hostile.py
+        "TIFF": ".cache/formats/tiff/rgb-tile-lzw.tif",
     ]
 
     static var formats: [String] { FormatRegistry.inputs.map(\.format.rawValue) }

@@ -62,8 +62,13 @@ package enum CLI {
         return CLIResult(status: status, stdout: read(out), stderr: read(err))
     }
 
+    /// Debian's Python, where `make deps` installs python3-jsonschema, Pillow and numpy. Not
+    /// whatever `python3` comes first on PATH: a pyenv or venv one without jsonschema made
+    /// every schema check skip silently.
+    package static let python = access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3"
+
     /// Whether python3-jsonschema is there to check JSON output against docs/json.
-    package static let canCheckJSON = shell("python3 -c 'import jsonschema' 2>/dev/null") == 0
+    package static let canCheckJSON = shell("\(python) -c 'import jsonschema' 2>/dev/null") == 0
 
     /// Every JSON output a test sees is checked (Tools/testkit/check_json.py): each line
     /// one object, no duplicate key, valid against docs/json/<command>.schema.json.
@@ -88,7 +93,7 @@ package enum CLI {
         guard access(schema, F_OK) == 0 else { return "no schema at docs/json/\(command).schema.json" }
         let checker = FileSystem.join(root, "Tools/testkit/check_json.py")
         let problem = file + ".check"
-        if shell("python3 \(quote(checker)) \(quote(schema)) < \(quote(file)) 2> \(quote(problem))") == 0 { return nil }
+        if shell("\(python) \(quote(checker)) \(quote(schema)) < \(quote(file)) 2> \(quote(problem))") == 0 { return nil }
         return "JSON output fails docs/json/\(command).schema.json: \(read(problem))"
     }
 

@@ -860,9 +860,9 @@ def build():
     for name, magic, fmt in [("gif", b"GIF89a", "GIF"), ("webp", b"RIFF\0\0\0\0WEBP", "WebP"), ("tiff", b"II*\0", "TIFF"),
                              ("bmp", b"BM", "BMP"), ("avif", b"\0\0\0\x1cftypavif", "AVIF"), ("pdf", b"%PDF-1.7\n", "PDF"),
                              ("jxl", b"\xFF\x0A", "JPEG XL")]:
-        # WebP, AVIF, GIF and BMP are read now: their magic then random bytes is a corrupt
-        # file (or a lying size: GIF's screen, or not a BMP header at all).
-        read = fmt in ("WebP", "AVIF", "GIF", "BMP")
+        # WebP, AVIF, GIF, BMP and TIFF are read now: their magic then random bytes is a
+        # corrupt file (or a lying size: GIF's screen, or not a BMP header at all).
+        read = fmt in ("WebP", "AVIF", "GIF", "BMP", "TIFF")
         add("magic-random-%s.png" % name, magic + rng.bytes(64), "header",
             (C + "|" + T + "|unsupported" + ("|over the limit|not an image" if fmt in ("GIF", "BMP") else ""))
             if read else "%s is not supported" % fmt,
@@ -1098,9 +1098,57 @@ def build():
     big_exif = app1_exif(exif_orientation(6) + b"\0" * 65000)
     add("exif-app1-max.jpg", jpeg(16, 16, extra_markers=big_exif), "ok", "-", "a 65 KB APP1 EXIF segment")
     metadata_files(add)
-    raw_files(add, rng)  # last: the random bytes of the files before stay as they were
+    raw_files(add, rng)  # last to use rng: the random bytes of the files before stay as they were
     gif_bmp_files(add)
+    tiff_files(add)
     return files
+
+
+def tiff(width, height, spp=3, data=None, extra=(), tiled=None, next_ifd=0, strip_offset=None, strip_bytes=None):
+    """A little-endian uncompressed TIFF, one strip (or one tile of `tiled` = (w, h)), IFD0
+    after the pixels; `extra` entries (tag, type, count, value-bytes[4]) are added."""
+    bps = 8
+    size = width * height * spp if tiled is None else tiled[0] * tiled[1] * spp
+    if data is None:
+        data = bytes((i * 7) & 0xFF for i in range(size))
+    ifd_at = 8 + len(data) + (len(data) & 1)
+    short = lambda v: struct.pack("<HH", v, 0)
+    long = lambda v: struct.pack("<I", v)
+    entries = [
+        (256, 4, 1, long(width)), (257, 4, 1, long(height)), (258, 3, 1, short(bps)), (259, 3, 1, short(1)),
+        (262, 3, 1, short(2 if spp >= 3 else 1)), (277, 3, 1, short(spp)), (284, 3, 1, short(1)),
+    ]
+    offset = 8 if strip_offset is None else strip_offset
+    count = len(data) if strip_bytes is None else strip_bytes
+    if tiled is None:
+        entries += [(273, 4, 1, long(offset)), (278, 4, 1, long(height)), (279, 4, 1, long(count))]
+    else:
+        entries += [(322, 4, 1, long(tiled[0])), (323, 4, 1, long(tiled[1])), (324, 4, 1, long(offset)),
+                    (325, 4, 1, long(count))]
+    entries = sorted(entries + list(extra))
+    head = b"II" + struct.pack("<HI", 42, ifd_at) + data + b"\0" * (len(data) & 1)
+    ifd = struct.pack("<H", len(entries)) + b"".join(struct.pack("<HHI", t, k, c) + v for t, k, c, v in entries)
+    nxt = ifd_at if next_ifd == "self" else next_ifd
+    return head + ifd + struct.pack("<I", nxt)
+
+
+def tiff_files(add):
+    """TIFF through libtiff: the file lies about its directories, strips, size or kind."""
+    T, C = "truncated", "corrupt"
+    good = tiff(8, 6)
+    add("good.tif", good, "ok", "-", "8x6 RGB TIFF, one uncompressed strip")
+    add("tiff-ifd-loop.tif", tiff(8, 6, next_ifd="self"), "header", "loop", "TIFF: IFD0's next-IFD offset is IFD0 itself")
+    add("tiff-strip-past-end.tif", tiff(8, 6, strip_offset=1 << 30), "data", T + "|" + C,
+        "TIFF: the strip's offset is 1 GiB, past the end of the file")
+    add("tiff-dimensions-2g.tif", tiff(1 << 31, 1 << 31, data=b"\0" * 64, strip_bytes=64), "header",
+        "over the limit|" + C, "TIFF: 2^31 x 2^31 pixels claimed, 64 bytes of data")
+    add("tiff-truncated.tif", good[:8 + 60], "header", T + "|" + C, "TIFF: cut inside the strip, before IFD0")
+    add("tiff-strip-short.tif", tiff(64, 64, data=b"\x55" * 100, strip_bytes=64 * 64 * 3), "data", T + "|" + C,
+        "TIFF: a strip of 12288 bytes claimed, 100 there (IFD0 right after them)")
+    add("tiff-tile-huge.tif", tiff(16, 16, data=b"\0" * 64, tiled=(1 << 16, 1 << 16), strip_bytes=64), "data",
+        "memory|" + C, "TIFF: one 65536x65536 tile (12 GiB decoded) over a 16x16 image")
+    add("tiff-dng.tif", tiff(8, 6, extra=[(50706, 1, 4, bytes([1, 4, 0, 0]))]), "header", "DNG",
+        "TIFF with DNGVersion in IFD0: a camera raw, not read as a plain TIFF")
 
 
 def metadata_files(add):

@@ -23,10 +23,12 @@ struct DecodeFlags: ParsableArguments {
             valueName: "mib"))
     var maxMemory: Int64 = 1024
 
+    // --page is the same option under the name TIFF users know (vips' [page=N]).
     @Option(
-        name: .long,
+        name: [.long, .customLong("page")],
         help: ArgumentHelp(
-            "The frame of an animated WebP or GIF to read, from 1 (default: the first, with a note).", valueName: "n"))
+            "The frame of an animated WebP or GIF to read, from 1 (default: the first, with a note); --page N: the page of a multi-page TIFF.",
+            valueName: "n"))
     var frame: Int = 1
 
     @Option(
