@@ -17,6 +17,8 @@ struct DecoderContractTests {
         "HEIF": ".cache/formats/heic-corners.heic",
         "RAW": "Fixtures/hostile/good.dng",  // 32x32 DNG, Tools/hostile/make-hostile.py
         "TIFF": ".cache/formats/tiff/rgb-tile-lzw.tif",
+        "GIF": "Fixtures/hostile/good.gif",  // 8x6, a transparent index
+        "BMP": "Fixtures/hostile/good.bmp",  // 5x3 24-bit, bottom-up
     ]
 
     static var formats: [String] { FormatRegistry.inputs.map(\.format.rawValue) }
