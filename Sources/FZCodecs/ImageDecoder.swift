@@ -37,6 +37,9 @@ package protocol ImageDecoder: AnyObject {
     var xmp: [UInt8]? { get }
     /// The IPTC-NAA record (IIM datasets) when the file has one (JPEG APP13).
     var iptc: [UInt8]? { get }
+    /// The orientation the file states, 1-8 as EXIF's (may be invalid), nil when none: the
+    /// EXIF tag, or a format's own field (JPEG XL's codestream orientation).
+    var orientationValue: Int? { get }
     /// Whether the EXIF orientation applies to the decoded pixels. HEIF, whose own
     /// transformations are applied by the decoder, says no.
     var exifOrientationApplies: Bool { get }
@@ -85,6 +88,7 @@ extension ImageDecoder {
         preconditionFailure("no embedded thumbnails")
     }
     package var exifOrientationApplies: Bool { true }
+    package var orientationValue: Int? { exif.flatMap { EXIF.orientationValue(in: $0) } }
     package var xmp: [UInt8]? { nil }
     package var iptc: [UInt8]? { nil }
     package func readRegions(_ rects: [PixelRect]) throws(DecodeError) -> [Image]? { nil }
@@ -110,7 +114,12 @@ extension ImageDecoder {
 /// The decoders forcezoom has, in the order the sniffer asks them: the registry's one line
 /// per decoder.
 enum ImageDecoders {
-    static var all: [any ImageDecoder.Type] { [PNGDecoder.self, JPEGDecoder.self, WebPDecoder.self, HEIFDecoder.self] }
+    static var all: [any ImageDecoder.Type] {
+        [
+            PNGDecoder.self, JPEGDecoder.self, WebPDecoder.self, HEIFDecoder.self,
+            JXLDecoder.self,
+        ]
+    }
 
     /// The decoder for a file's first bytes, if any reads it.
     static func decoder(for head: [UInt8]) -> (any ImageDecoder.Type)? {
