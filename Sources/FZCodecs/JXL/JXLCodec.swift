@@ -336,6 +336,12 @@ extension JXLCodec {
             job.lossless
             ? JxlEncoderSetFrameLossless(settings, 1) : JxlEncoderSetFrameDistance(settings, job.distance)
         guard set == JXL_ENC_SUCCESS else { throw failed("refused the quality") }
+        // Lossless means every sample, the colour under alpha 0 too (libjxl drops it otherwise).
+        if job.lossless && JxlEncoderFrameSettingsSetOption(settings, JXL_ENC_FRAME_SETTING_KEEP_INVISIBLE, 1)
+            != JXL_ENC_SUCCESS
+        {
+            throw failed("refused to keep invisible pixels")
+        }
         var format = JxlPixelFormat(
             num_channels: UInt32(job.format.channels), data_type: job.deep ? JXL_TYPE_UINT16 : JXL_TYPE_UINT8,
             endianness: JXL_BIG_ENDIAN, align: 0)
