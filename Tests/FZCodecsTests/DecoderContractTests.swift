@@ -15,6 +15,7 @@ struct DecoderContractTests {
         "JPEG": "Fixtures/generated/jpeg-420.jpg",
         "WebP": ".cache/formats/webp-lossless.webp",
         "HEIF": ".cache/formats/heic-corners.heic",
+        "JPEG XL": ".cache/jxl/jxl-lossy.jxl",
     ]
 
     static var formats: [String] { FormatRegistry.inputs.map(\.format.rawValue) }
