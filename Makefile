@@ -42,6 +42,8 @@ MAN_DATE := $(shell git log -1 --format=%cs 2>/dev/null)
 # libsixel-bin's sixel2png decodes what --show --graphics sixel writes (the sixel tests compare it).
 DEPS := libpng-dev libjpeg62-turbo-dev libturbojpeg0-dev libimage-exiftool-perl pkg-config zlib1g-dev libjpeg-turbo-progs python3-pil python3-png git ca-certificates time python3 \
         libwebp-dev libheif-dev webp libheif-examples liblcms2-dev libgs-common python3-numpy python3-jsonschema libsixel-bin
+# JPEG XL (issue 35): libjxl 0.7 to build against; cjxl/djxl/jxlinfo make and check the test files.
+DEPS += libjxl-dev libjxl-tools
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 # $(call apt_install,TARGET,PACKAGES): apt-get installs those of PACKAGES that dpkg does not
@@ -124,6 +126,7 @@ photos: deps ## Fetch real photos from Debian packages into .cache/photos/
 
 formats: deps ## Make the WebP/HEIC/AVIF test files and their reference decodes in .cache/formats/
 	Tools/formats/make-formats.sh
+	Tools/formats/make-jxl.sh
 
 heicgrids: deps ## Make the HEIF grid test files (tiles from heif-enc) and references in .cache/heicgrid/
 	Tools/heicgrid/make-grids.sh

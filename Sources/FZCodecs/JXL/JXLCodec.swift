@@ -247,7 +247,8 @@ enum JXLCodec {
             ok(JxlDecoderSetKeepOrientation(dec, 1)), ok(JxlDecoderSetUnpremultiplyAlpha(dec, 1)),
             ok(JxlDecoderSetInput(dec, data.baseAddress?.assumingMemoryBound(to: UInt8.self), data.count))
         else { throw .readFailed(path: path, reason: "libjxl refused the decoder's settings") }
-        JxlDecoderCloseInput(dec)
+        // The input is left open: a frame cut short then asks for more input (a truncation,
+        // which --lenient may flush) rather than failing as corrupt.
         if frame > 1 { JxlDecoderSkipFrames(dec, frame - 1) }
         var format = JxlPixelFormat(
             num_channels: UInt32(channels), data_type: deep ? JXL_TYPE_UINT16 : JXL_TYPE_UINT8,
