@@ -86,7 +86,9 @@ struct JXLCLITests {
     @Test func lossyOutputIsClose() throws {
         let source = FileSystem.join(CLI.root, "Fixtures/generated/corners.png")
         for ext in ["png", "jxl"] {
-            let r = CLI.run(["crop", source, "--at", "300,200", "--size", "200", "--quality", "90", "-o", Self.out("q.\(ext)")])
+            let r = CLI.run([
+                "crop", source, "--at", "300,200", "--size", "200", "--quality", "90", "-o", Self.out("q.\(ext)"),
+            ])
             #expect(r.status == 0, "\(r.stderr)")
         }
         let png = try ImageReader(path: Self.out("q.png")).readImage()
@@ -98,7 +100,8 @@ struct JXLCLITests {
             sum += d
             worst = max(worst, d)
         }
-        #expect(Double(sum) / Double(png.pixels.count) < 1.0 && worst <= 24, "mean \(sum / png.pixels.count) max \(worst)")
+        #expect(
+            Double(sum) / Double(png.pixels.count) < 1.0 && worst <= 24, "mean \(sum / png.pixels.count) max \(worst)")
         #expect(JXLImageEncoder.distance(quality: 90) == 1.0 && JXLImageEncoder.distance(quality: 20) == 7.4)
     }
 
@@ -146,7 +149,9 @@ struct JXLCLITests {
 
     @Test func aFolderThumbnailsItsJPEGXLFiles() throws {
         let lib = Self.out("lib")
-        #expect(CLI.shell("mkdir -p \(CLI.quote(lib)) && cp \(CLI.quote(Self.file("jxl-exif-6.jxl"))) \(CLI.quote(lib))") == 0)
+        #expect(
+            CLI.shell("mkdir -p \(CLI.quote(lib)) && cp \(CLI.quote(Self.file("jxl-exif-6.jxl"))) \(CLI.quote(lib))")
+                == 0)
         let r = CLI.run(["thumb", lib, "--size", "48", "--out", Self.out("thumbs"), "--quiet"])
         #expect(r.status == 0, "\(r.stderr)")
         let thumb = try ImageReader(path: Self.out("thumbs/jxl-exif-6.thumb.png"))

@@ -15,7 +15,8 @@ import Glibc
 /// within 1 level at 16 bits for deep files (djxl cannot write some of those at 8 bits).
 struct JXLConformanceTests {
     static let folder = TestSupport.path("../shared/formats/jxl")
-    static let present = FileSystem.kind(of: folder) == .directory
+    static let present =
+        FileSystem.kind(of: folder) == .directory
         && TestSupport.shell("command -v djxl >/dev/null") == 0
 
     /// name -> how djxl's output is compared.
@@ -84,7 +85,9 @@ struct JXLConformanceTests {
             #expect(Self.deepDifference(deep, reference, premultiply: check == .premultiplied) <= bound, "\(name)")
         case .sizesOnly:
             #expect(reader.header.storedSize == PixelSize(width: 1386, height: 924))
-            #expect(reader.header.exifOrientationValue == 7 && reader.header.uprightSize == PixelSize(width: 924, height: 1386))
+            #expect(
+                reader.header.exifOrientationValue == 7
+                    && reader.header.uprightSize == PixelSize(width: 924, height: 1386))
             #expect(try reader.readImage().size == reader.header.uprightSize)
         }
     }

@@ -34,7 +34,8 @@ struct JXLTests {
 
     @Test func sniffsTheCodestreamAndTheContainer() throws {
         let bare: [UInt8] = [0xFF, 0x0A] + [UInt8](repeating: 0, count: 30)
-        let boxed: [UInt8] = [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A] + [UInt8](repeating: 0, count: 20)
+        let boxed: [UInt8] =
+            [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A] + [UInt8](repeating: 0, count: 20)
         #expect(ImageFormat.sniff(bare) == .supported(.jxl))
         #expect(ImageFormat.sniff(boxed) == .supported(.jxl))
         #expect(try ImageReader(path: Self.path("jxl-lossless.jxl")).header.details.description.contains("codestream"))
@@ -88,7 +89,8 @@ struct JXLTests {
         let reader = try ImageReader(path: Self.path("jxl-exif-\(n).jxl"))
         #expect(reader.header.exifOrientationValue == (n == 1 ? nil : n))
         #expect(reader.header.uprightSize == PixelSize(width: 96, height: 64))
-        #expect(reader.header.storedSize == (n >= 5 ? PixelSize(width: 64, height: 96) : PixelSize(width: 96, height: 64)))
+        #expect(
+            reader.header.storedSize == (n >= 5 ? PixelSize(width: 64, height: 96) : PixelSize(width: 96, height: 64)))
         let image = try reader.readImage()
         let reference = try ImageReader(path: Self.path("jxl-exif-\(n).ref.png")).readImage()
         #expect(TestSupport.maxDifference(image, reference) == 0, "orientation \(n)")
@@ -101,7 +103,8 @@ struct JXLTests {
         let reader = try ImageReader(path: Self.path("jxl-anim.jxl"))
         #expect(reader.header.details.description.contains("animated, 2 frames"))
         let first = try reader.readImage()
-        #expect(TestSupport.maxDifference(first, try TestSupport.decodeFixture("png-rgb-8.png").converted(to: .rgb)) == 0)
+        #expect(
+            TestSupport.maxDifference(first, try TestSupport.decodeFixture("png-rgb-8.png").converted(to: .rgb)) == 0)
         #expect(reader.warnings.contains { $0.contains("the first frame is used (--frame N picks another)") })
         var two = DecodeOptions()
         two.frame = 2

@@ -338,8 +338,9 @@ extension JXLCodec {
             ? JxlEncoderSetFrameLossless(settings, 1) : JxlEncoderSetFrameDistance(settings, job.distance)
         guard set == JXL_ENC_SUCCESS else { throw failed("refused the quality") }
         // Lossless means every sample, the colour under alpha 0 too (libjxl drops it otherwise).
-        if job.lossless && JxlEncoderFrameSettingsSetOption(settings, JXL_ENC_FRAME_SETTING_KEEP_INVISIBLE, 1)
-            != JXL_ENC_SUCCESS
+        if job.lossless
+            && JxlEncoderFrameSettingsSetOption(settings, JXL_ENC_FRAME_SETTING_KEEP_INVISIBLE, 1)
+                != JXL_ENC_SUCCESS
         {
             throw failed("refused to keep invisible pixels")
         }

@@ -39,7 +39,8 @@ final class JXLDecoder: ImageDecoder {
         capabilities: [.alpha, .deepSamples, .frames, .exif, .icc])
     /// The bare codestream (FF 0A) or the container's signature box.
     static func sniff(_ head: [UInt8]) -> Bool {
-        head.starts(with: [0xFF, 0x0A]) || head.starts(with: [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A])
+        head.starts(with: [0xFF, 0x0A])
+            || head.starts(with: [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A])
     }
 
     private let facts: JXLFacts
