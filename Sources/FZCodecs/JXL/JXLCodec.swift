@@ -76,7 +76,7 @@ enum JXLCodec {
         var boxes = BoxCollector(limit: options.chunkLimit, path: path)
         defer { boxes.release() }
         while true {
-            let status = JxlDecoderProcessInput(dec)
+            let status = JXLStderr.quiet { JxlDecoderProcessInput(dec) }
             switch status {
             case JXL_DEC_BASIC_INFO:
                 var info = JxlBasicInfo()
@@ -254,7 +254,7 @@ enum JXLCodec {
             num_channels: UInt32(channels), data_type: deep ? JXL_TYPE_UINT16 : JXL_TYPE_UINT8,
             endianness: JXL_BIG_ENDIAN, align: 0)
         while true {
-            switch JxlDecoderProcessInput(dec) {
+            switch JXLStderr.quiet({ JxlDecoderProcessInput(dec) }) {
             case JXL_DEC_NEED_IMAGE_OUT_BUFFER:
                 var size = 0
                 guard ok(JxlDecoderImageOutBufferSize(dec, &format, &size)), size == out.count else {
@@ -325,13 +325,7 @@ extension JXLCodec {
         if metadata && JxlEncoderUseContainer(enc, 1) != JXL_ENC_SUCCESS { throw failed("no container") }
         guard JxlEncoderSetBasicInfo(enc, &info) == JXL_ENC_SUCCESS else { throw failed("refused the image size") }
         try setColor(enc, job, failed)
-        if metadata {
-            guard JxlEncoderUseBoxes(enc) == JXL_ENC_SUCCESS else { throw failed("no boxes") }
-            // The Exif box: a 4-byte offset to the TIFF header (0), then the TIFF bytes.
-            if let exif = job.exif { try addBox(enc, "Exif", [0, 0, 0, 0] + exif, failed) }
-            if let xmp = job.xmp { try addBox(enc, "xml ", xmp, failed) }
-            JxlEncoderCloseBoxes(enc)
-        }
+        if metadata && JxlEncoderUseBoxes(enc) != JXL_ENC_SUCCESS { throw failed("no boxes") }
         guard let settings = JxlEncoderFrameSettingsCreate(enc, nil) else { throw failed("no frame settings") }
         let set =
             job.lossless
@@ -347,8 +341,16 @@ extension JXLCodec {
         var format = JxlPixelFormat(
             num_channels: UInt32(job.format.channels), data_type: job.deep ? JXL_TYPE_UINT16 : JXL_TYPE_UINT8,
             endianness: JXL_BIG_ENDIAN, align: 0)
-        guard JxlEncoderAddImageFrame(settings, &format, pixels.baseAddress, pixels.count) == JXL_ENC_SUCCESS else {
+        let added = JXLStderr.quiet { JxlEncoderAddImageFrame(settings, &format, pixels.baseAddress, pixels.count) }
+        guard added == JXL_ENC_SUCCESS else {
             throw failed("refused the \(job.size) image (error \(JxlEncoderGetError(enc).rawValue))")
+        }
+        // Boxes added after the frame follow one whole `jxlc` codestream box (before it,
+        // libjxl splits the codestream into `jxlp` parts, whose size exiftool 12 does not read).
+        if metadata {
+            // The Exif box: a 4-byte offset to the TIFF header (0), then the TIFF bytes.
+            if let exif = job.exif { try addBox(enc, "Exif", [0, 0, 0, 0] + exif, failed) }
+            if let xmp = job.xmp { try addBox(enc, "xml ", xmp, failed) }
         }
         JxlEncoderCloseInput(enc)
         return try drain(enc, failed)
@@ -386,7 +388,7 @@ extension JXLCodec {
             let (status, written): (JxlEncoderStatus, Int) = out.withUnsafeMutableBufferPointer { b in
                 var next: UnsafeMutablePointer<UInt8>? = b.baseAddress! + used
                 var avail = b.count - used
-                let s = JxlEncoderProcessOutput(enc, &next, &avail)
+                let s = JXLStderr.quiet { JxlEncoderProcessOutput(enc, &next, &avail) }
                 return (s, b.count - used - avail)
             }
             used += written
