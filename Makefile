@@ -178,7 +178,7 @@ test-sanitize: deps conformance photos formats heicgrids ## Build and run all te
 FUZZ_SECONDS ?= 300
 FUZZ_FLAGS   ?=
 FUZZ_BIN     := .build-fuzz/debug/fuzz-decode
-FUZZ_SEEDS   := Fixtures .cache/fuzz/seeds $(wildcard .cache/conformance/png .cache/conformance/jpeg)
+FUZZ_SEEDS   := Fixtures .cache/fuzz/seeds $(wildcard .cache/conformance/png .cache/conformance/jpeg .cache/jxl)
 fuzz: deps heicgrids ## Fuzz the decode path for FUZZ_SECONDS (default 300) under ASan, seeded from Fixtures/
 	FORCEZOOM_FUZZ=1 $(SWIFT) build --package-path Tools/fuzz --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address \
 	  -Xswiftc -sanitize=fuzzer -Xswiftc -O
