@@ -810,7 +810,7 @@ def build():
                              ("bmp", b"BM", "BMP"), ("avif", b"\0\0\0\x1cftypavif", "AVIF"), ("pdf", b"%PDF-1.7\n", "PDF"),
                              ("jxl", b"\xFF\x0A", "JPEG XL")]:
         # WebP and AVIF are read now: their magic then random bytes is a corrupt file.
-        read = fmt in ("WebP", "AVIF")
+        read = fmt in ("WebP", "AVIF", "JPEG XL")
         add("magic-random-%s.png" % name, magic + rng.bytes(64), "header",
             C + "|" + T + "|unsupported" if read else "%s is not supported" % fmt,
             "%s magic then random bytes, named .png" % fmt)
