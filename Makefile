@@ -51,6 +51,8 @@ DEPS += libgif-dev imagemagick
 # TIFF (issue 35): libtiff-dev is the decoder; libtiff-tools (tiffcp, tiffset) and libvips-tools
 # (vips: bit depths, premultiplied alpha, pyramids, the 200 MP tiled file) make .cache/formats/tiff.
 DEPS += libtiff-dev libtiff-tools libvips-tools
+# JPEG XL (issue 35): libjxl 0.7 to build against; cjxl/djxl/jxlinfo make and check the test files.
+DEPS += libjxl-dev libjxl-tools
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 # $(call apt_install,TARGET,PACKAGES): apt-get installs those of PACKAGES that dpkg does not
@@ -134,6 +136,7 @@ photos: deps ## Fetch real photos from Debian packages into .cache/photos/
 formats: deps ## Make the WebP/HEIC/AVIF test files and their reference decodes in .cache/formats/
 	Tools/formats/make-formats.sh
 	Tools/formats/make-tiff.sh --big
+	Tools/formats/make-jxl.sh
 
 heicgrids: deps ## Make the HEIF grid test files (tiles from heif-enc) and references in .cache/heicgrid/
 	Tools/heicgrid/make-grids.sh
@@ -185,7 +188,7 @@ test-sanitize: deps conformance photos formats heicgrids ## Build and run all te
 FUZZ_SECONDS ?= 300
 FUZZ_FLAGS   ?=
 FUZZ_BIN     := .build-fuzz/debug/fuzz-decode
-FUZZ_SEEDS   := Fixtures .cache/fuzz/seeds $(wildcard .cache/conformance/png .cache/conformance/jpeg)
+FUZZ_SEEDS   := Fixtures .cache/fuzz/seeds $(wildcard .cache/conformance/png .cache/conformance/jpeg .cache/jxl)
 fuzz: deps heicgrids ## Fuzz the decode path for FUZZ_SECONDS (default 300) under ASan, seeded from Fixtures/
 	FORCEZOOM_FUZZ=1 $(SWIFT) build --package-path Tools/fuzz --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address \
 	  -Xswiftc -sanitize=fuzzer -Xswiftc -O

@@ -85,6 +85,13 @@ let package = Package(
             pkgConfig: "lcms2",
             providers: [.apt(["liblcms2-dev"])]
         ),
+        // JPEG XL (issue 35): libjxl 0.7's decoder and encoder with its thread runner
+        // (libjxl_threads); they return statuses and never longjmp, so no C shim.
+        .systemLibrary(
+            name: "CJXL",
+            pkgConfig: "libjxl",
+            providers: [.apt(["libjxl-dev"])]
+        ),
         // The C shims, one per library as swift-nio's CNIO* targets: every libpng/libjpeg call
         // that can longjmp runs in C, under setjmp, and returns a status (fz_common.h says why);
         // lcms2's error handler and libheif's loader too. A Swift target imports only the shim
@@ -120,6 +127,7 @@ let package = Package(
                 "CRaw",
                 "CGIF",
                 "CFZTIFF",
+                "CJXL",  // JPEG XL (issue 35)
             ]
         ),
         // Drawing, resampling and rendering in one module, so the hot loops inline across them.

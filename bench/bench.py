@@ -830,6 +830,47 @@ def make_formats():
     return fdir
 
 
+def make_jxl():
+    """12 MP JPEG XL made from png12.png by cjxl -q 80 (VarDCT, libjxl-tools), once."""
+    fdir = os.path.join(DATA, "formats")
+    path = os.path.join(fdir, "jxl12.jxl")
+    if not os.path.exists(path):
+        os.makedirs(fdir, exist_ok=True)
+        log("formats: cjxl -q 80 of png12.png (once)")
+        run(["cjxl", os.path.join(DATA, "png12.png"), path + ".tmp", "-q", "80"], timeout=1800)
+        os.replace(path + ".tmp", path)
+    return path
+
+
+def task_jxl(tid, fz, subs, src, thumb):
+    """A 400 px crop or a 256 px thumbnail of the 12 MP JPEG XL beside djxl's decode of the
+    same file on the same cores (libjxl decodes a frame whole: djxl's time is the floor a
+    reader of libjxl 0.7 can reach), and vips."""
+    d = fresh_dir(os.path.join(OUT, f"t{tid}"))
+    o = lambda n: os.path.join(d, n)
+    what = "256 px thumbnail" if thumb else "400x400 crop around (2000,1500)"
+    task = Task(tid, f"{'Thumbnail' if thumb else 'Crop'} of a 12 MP JPEG XL",
+                f"{what} of jxl12.jxl (4000x3000, cjxl -q 80 of png12.png), to PNG; djxl decodes the whole file to PPM")
+    if thumb:
+        tools = [
+            Tool("forcezoom thumb", [fz, "thumb", src, "--size", "256", "--out", o("fz"), "--quiet"], o("fz/jxl12.thumb.png"), "fz"),
+            Tool("vipsthumbnail", ["vipsthumbnail", src, "-s", "256", "-o", o("%s.vips.png")], o("jxl12.vips.png")),
+        ]
+    else:
+        tools = [
+            Tool("forcezoom crop", [fz, "crop", src, "--at", "2000,1500", "--size", "400", "-o", o("fz.png")], o("fz.png"), "fz"),
+            Tool("vips crop", ["vips", "crop", src, o("vips.png"), "1800", "1300", "400", "400"], o("vips.png")),
+        ]
+    tools.append(Tool("djxl decode (to PPM)", ["djxl", src, o("djxl.ppm")], None, "floor"))
+    for t in tools:
+        run_once(t)
+    for t in tools:
+        if t.kind != "floor":
+            check_image(t, tools[0].output, (256, 192) if thumb else (400, 400), "PSNR" if thumb else "PAE")
+    task.tools = tools
+    return task
+
+
 def task_heic_thumb(tid, fz, subs, fdir):
     """256 px thumbnail of the 12 MP HEIC: with its 320 px embedded thumbnail (both tools may use
     it) and from a copy without one (both decode the full image)."""
@@ -1236,6 +1277,11 @@ def targets(tasks, png):
             if fz and fz.rss_kb and vp and vp.rss_kb:
                 add(f"{tid}. crop 12 MP {what}: peak RSS / vips crop's ({fmt_mb(vp.rss_kb)} MB)", fz.rss_kb / vp.rss_kb, 1.0, False,
                     lambda v: f"{v:.2f}")
+    for tid, what in (("jxl", "crop"), ("jxlt", "thumbnail")):
+        if tid in get:
+            fz, dj = timed(tid, lambda t: t.kind == "fz"), timed(tid, lambda t: t.name.startswith("djxl"))
+            add(f"{tid}. {what} 12 MP JPEG XL: time / djxl's decode, same cores", fz.median / dj.median if fz and dj else None,
+                1.15, False, times)
     if "13" in get:
         fz, best, _ = summarize(get["13"])
         add("13. mixed batch: throughput / vipsthumbnail xargs -P2", best.median / fz.median if fz and best else None, 1.5, True, times)
@@ -1425,7 +1471,7 @@ def main():
     ap.add_argument("--slow-runs", type=int, default=int(os.environ.get("BENCH_SLOW_RUNS", "3")),
                     help="runs for the batch's mogrify rows (each run takes 15-30 s)")
     ap.add_argument("--tasks", default=os.environ.get(
-        "BENCH_TASKS", "1,1p,2,3,4,14,5,6,8,9,10,11,12,13,r1,r2,g12,g48,g200,gt12,gt200,gf12,tt200,tp12,png"))
+        "BENCH_TASKS", "1,1p,2,3,4,14,5,6,8,9,10,11,12,13,r1,r2,jxl,jxlt,g12,g48,g200,gt12,gt200,gf12,tt200,tp12,png"))
     ap.add_argument("--quiet-wait", type=int, default=int(os.environ.get("BENCH_QUIET_WAIT", "0")),
                     help="wait up to this many seconds, at the start and before each task, for other processes "
                          "to use under 15%% of the CPUs (sampled over 3 s while the bench is idle)")
@@ -1498,6 +1544,11 @@ def main():
             tasks.append(task_raw_thumb("r1", fz, subs, dng))
         if "r2" in wanted:
             tasks.append(task_raw_develop("r2", fz, subs, dng))
+    if any(t in wanted for t in ("jxl", "jxlt")) and shutil.which("cjxl") and shutil.which("djxl"):
+        jxl12 = make_jxl()
+        for tid in ("jxl", "jxlt"):
+            if tid in wanted:
+                tasks.append(task_jxl(tid, fz, subs, jxl12, tid == "jxlt"))
     grids = {"g12": ("grid-12mp.heic", "12 MP"), "g48": ("grid-48mp.heic", "48 MP"), "g200": ("grid-200mp.heic", "200 MP")}
     for tid, (name, label) in grids.items():
         if tid in wanted and os.path.exists(os.path.join(GRIDS, name)):

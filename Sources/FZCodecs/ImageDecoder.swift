@@ -37,6 +37,9 @@ package protocol ImageDecoder: AnyObject {
     var xmp: [UInt8]? { get }
     /// The IPTC-NAA record (IIM datasets) when the file has one (JPEG APP13).
     var iptc: [UInt8]? { get }
+    /// The orientation the file states, 1-8 as EXIF's (may be invalid), nil when none: the
+    /// EXIF tag, or a format's own field (JPEG XL's codestream orientation).
+    var orientationValue: Int? { get }
     /// Whether the EXIF orientation applies to the decoded pixels. HEIF, whose own
     /// transformations are applied by the decoder, says no.
     var exifOrientationApplies: Bool { get }
@@ -90,6 +93,7 @@ extension ImageDecoder {
     }
     package var embeddedThumbnailShapeTolerance: Double { 0 }
     package var exifOrientationApplies: Bool { true }
+    package var orientationValue: Int? { exif.flatMap { EXIF.orientationValue(in: $0) } }
     package var xmp: [UInt8]? { nil }
     package var iptc: [UInt8]? { nil }
     package func readRegions(_ rects: [PixelRect]) throws(DecodeError) -> [Image]? { nil }
@@ -122,6 +126,7 @@ enum ImageDecoders {
             GIFDecoder.self,
             BMPDecoder.self,
             TIFFDecoder.self,
+            JXLDecoder.self,
         ]
     }
 

@@ -11,6 +11,15 @@ package protocol ImageEncoder: Sendable {
     static var registration: OutputFormat { get }
     /// Encodes `image` into `request.out` (not committed: `ImageWriter` renames it into place).
     static func encode(_ image: Image, _ request: EncodeRequest) throws(OutputError)
+    /// Encodes 16-bit samples, for an encoder whose `registration` says `writes16Bit`
+    /// (PNG's own path is `ImageWriter.write(_: Image16, ...)`).
+    static func encode16(_ image: Image16, _ request: EncodeRequest) throws(OutputError)
+}
+
+extension ImageEncoder {
+    package static func encode16(_ image: Image16, _ request: EncodeRequest) throws(OutputError) {
+        throw .writeFailed(path: request.out.path, reason: "\(registration.name) is written at 8 bits only")
+    }
 }
 
 /// What one encode call gets besides the pixels, everything already settled for this output.

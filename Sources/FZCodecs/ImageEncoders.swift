@@ -19,5 +19,6 @@ package enum ImageEncoders {
         WebPImageEncoder.self,
         HEICImageEncoder.self,
         AVIFImageEncoder.self,
+        JXLImageEncoder.self,
     ]
 }

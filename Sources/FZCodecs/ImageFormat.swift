@@ -34,7 +34,6 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
             let brand = head.count >= 12 ? String(decoding: head[8..<12], as: UTF8.self) : ""
             return .unsupported("an ISO media file (\(brand))")
         }
-        if starts([0xFF, 0x0A]) || starts([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20]) { return .unsupported("JPEG XL") }
         if starts([0, 0, 0, 0x0C, 0x6A, 0x50, 0x20, 0x20]) || starts([0xFF, 0x4F, 0xFF, 0x51]) {
             return .unsupported("JPEG 2000")
         }

@@ -79,7 +79,7 @@ public final class ImageReader {
             throw .corrupt(path: name, detail: "image size \(size) has no pixels")
         }
         try options.checkPixels(size, path: name)
-        let value = d.exif.flatMap { EXIF.orientationValue(in: $0) }
+        let value = d.orientationValue
         let applies = options.autoOrient && d.exifOrientationApplies
         let orientation = applies ? (value.flatMap { Orientation(rawValue: $0) } ?? .up) : .up
         header = ImageHeader(

@@ -300,7 +300,7 @@ struct ThumbCLITests {
         #expect(r.status == 2)
         #expect(
             r.stderr.contains(
-                "output name must end in PNG (.png), JPEG (.jpg, .jpeg), WebP (.webp), HEIC (.heic, .heif, .hif) or AVIF (.avif)"
+                "output name must end in PNG (.png), JPEG (.jpg, .jpeg), WebP (.webp), HEIC (.heic, .heif, .hif), AVIF (.avif) or JPEG XL (.jxl)"
             ))
         let none = CLI.run(["thumb"])
         #expect(none.status == 2)

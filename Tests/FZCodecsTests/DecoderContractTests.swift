@@ -19,6 +19,7 @@ struct DecoderContractTests {
         "TIFF": ".cache/formats/tiff/rgb-tile-lzw.tif",
         "GIF": "Fixtures/hostile/good.gif",  // 8x6, a transparent index
         "BMP": "Fixtures/hostile/good.bmp",  // 5x3 24-bit, bottom-up
+        "JPEG XL": ".cache/jxl/jxl-lossy.jxl",
     ]
 
     static var formats: [String] { FormatRegistry.inputs.map(\.format.rawValue) }

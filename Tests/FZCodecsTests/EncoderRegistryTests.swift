@@ -95,6 +95,8 @@ struct EncoderRegistryTests {
         #expect(EncoderOption.quality.problem(100) == nil)
         #expect(EncoderOption.compression.problem(10) == "--compression must be 0-9, got 10")
         #expect(
-            OutputFormat.all.filter { $0.encoderOptions.contains(.lossless) }.map(\.name) == ["WebP", "HEIC", "AVIF"])
+            OutputFormat.all.filter { $0.encoderOptions.contains(.lossless) }.map(\.name) == [
+                "WebP", "HEIC", "AVIF", "JPEG XL",
+            ])
     }
 }

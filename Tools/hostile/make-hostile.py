@@ -860,9 +860,9 @@ def build():
     for name, magic, fmt in [("gif", b"GIF89a", "GIF"), ("webp", b"RIFF\0\0\0\0WEBP", "WebP"), ("tiff", b"II*\0", "TIFF"),
                              ("bmp", b"BM", "BMP"), ("avif", b"\0\0\0\x1cftypavif", "AVIF"), ("pdf", b"%PDF-1.7\n", "PDF"),
                              ("jxl", b"\xFF\x0A", "JPEG XL")]:
-        # WebP, AVIF, GIF, BMP and TIFF are read now: their magic then random bytes is a
+        # WebP, AVIF, GIF, BMP, TIFF and JPEG XL are read now: their magic then random bytes is a
         # corrupt file (or a lying size: GIF's screen, or not a BMP header at all).
-        read = fmt in ("WebP", "AVIF", "GIF", "BMP", "TIFF")
+        read = fmt in ("WebP", "AVIF", "GIF", "BMP", "TIFF", "JPEG XL")
         add("magic-random-%s.png" % name, magic + rng.bytes(64), "header",
             (C + "|" + T + "|unsupported" + ("|over the limit|not an image" if fmt in ("GIF", "BMP") else ""))
             if read else "%s is not supported" % fmt,
@@ -1101,6 +1101,7 @@ def build():
     raw_files(add, rng)  # last to use rng: the random bytes of the files before stay as they were
     gif_bmp_files(add)
     tiff_files(add)
+    jxl_files(add)
     return files
 
 
@@ -1149,6 +1150,48 @@ def tiff_files(add):
         "memory|" + C, "TIFF: one 65536x65536 tile (12 GiB decoded) over a 16x16 image")
     add("tiff-dng.tif", tiff(8, 6, extra=[(50706, 1, 4, bytes([1, 4, 0, 0]))]), "header", "DNG",
         "TIFF with DNGVersion in IFD0: a camera raw, not read as a plain TIFF")
+
+
+# JPEG XL (issue 35): a 24x16 lossy codestream, cjxl 0.7 -d 1 -e 3 of a gradient (287 bytes).
+JXL_TINY = bytes.fromhex(
+    "ff0a0341427121001208010044045de5120000152aa38c1bbc9cebf9f24387c5b48deb0c6db56d6149a2c838364927704812"
+    "e911bc0da81452a22bc53c7fc1751fa66d2524f0c49e95c1a41757fb1d800632a8900279005a917777f118a5bb18332f8b23"
+    "d32ed624ef5d71fa8cbbf2507870ef90e346a17afdeb06307923e9804936bbbcb842463b7f1308bee0e73ffd9bf23b75cf7d"
+    "7d2343c8cb2d63f50cec13bfa4caa6636207b93fbc3cc3983b23bda82f021a8c80c87384626bb886144760aa0dc236cfdb3d"
+    "20b0cfb936990a04c0bc538a7c46c484a408893ad7d1f09257053046a9a5bbba71938ca6c63b08f9b3c4a23f6e578598ff2d"
+    "c2c61d74c96665a8e3f4533a7d5326b03efb573d477e0d41f83fbf0d1e3354b026dbc1f201")
+
+
+def jxl_lying_size():
+    """A bare codestream whose size header claims 2^30 x 2^30 (Tests/TestSupport/JXLSamples.swift)."""
+    bits = [0]  # SizeHeader.small = 0
+
+    def put(value, count):
+        bits.extend((value >> i) & 1 for i in range(count))
+    put(3, 2)
+    put((1 << 30) - 1, 30)
+    put(0, 3)
+    put(3, 2)
+    put((1 << 30) - 1, 30)
+    bits.append(1)  # ImageMetadata.all_default
+    out = bytearray(b"\xff\x0a")
+    for i in range(0, len(bits), 8):
+        out.append(sum(b << k for k, b in enumerate(bits[i:i + 8])))
+    return bytes(out) + b"\0" * 64
+
+
+def jxl_files(add):
+    """JPEG XL through libjxl: a good file, a cut one, a lying size, a container without a
+    codestream, and flipped bits in the frame data (libjxl's own failure trail on stderr
+    must not become more lines)."""
+    add("good.jxl", JXL_TINY, "ok", "-", "24x16 lossy JPEG XL codestream")
+    add("jxl-cut-in-frame.jxl", JXL_TINY[:60], "data", "truncated", "JPEG XL cut inside its frame data")
+    add("jxl-size-huge.jxl", jxl_lying_size(), "header", "pixels", "JPEG XL size header claiming 2^30 x 2^30 pixels")
+    add("jxl-container-only.jxl", bytes.fromhex("0000000c4a584c200d0a870a00000014667479706a786c20000000006a786c20"),
+        "header", "header", "JPEG XL signature and ftyp boxes, no codestream")
+    flipped = bytearray(JXL_TINY)
+    flipped[120] ^= 0x5A
+    add("jxl-flipped-bits.jxl", flipped, "data", "corrupt", "JPEG XL with one byte of its frame data changed")
 
 
 def metadata_files(add):

@@ -108,7 +108,8 @@ public struct TransformJob {
             try ImageWriter.write(
                 turned, to: output, settings: settings.png, protecting: [input],
                 color: settings.carry(reader.header.color, path: reader.path),
-                metadata: settings.carriedMetadata(reader, output: output))
+                metadata: settings.carriedMetadata(reader, output: output),
+                encoding: settings.encoding(forRendered: output))
         }
         if let display { try display.show([InlineImage.eightBit(turned)]) }
         return Result(

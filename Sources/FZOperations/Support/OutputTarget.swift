@@ -114,13 +114,15 @@ public struct OutputTarget: Sendable {
             background: choice.background, metadata: metadata)
     }
 
-    /// Writes a 16-bit image as output `index` (a PNG: the only 16-bit output).
+    /// Writes a 16-bit image as output `index` (a format that `writes16Bit`: PNG, JPEG XL).
     @discardableResult
     package func write(
         _ image: Image16, _ index: Int = 0, protecting inputs: [String], color: ColorDescription? = nil,
         metadata: CarriedMetadata? = nil
     ) throws(OutputError) -> Int64? {
-        try ImageWriter.write(
-            image, to: path(index), settings: choice.png, protecting: inputs, color: color, metadata: metadata)
+        let path = path(index)
+        return try ImageWriter.write(
+            image, to: path, settings: choice.png, protecting: inputs, color: color, metadata: metadata,
+            encoding: choice.encoding(for: path))
     }
 }

@@ -92,13 +92,16 @@ public enum SampleDepth: String, CaseIterable, Sendable {
 
     /// Why a 16-bit output of what `reader` reads cannot be made when `wanted`, or nil when
     /// it can: only samples copied one to one keep their 16 bits.
-    /// A non-PNG `output` keeps 8 bits.
+    /// An `output` that does not write 16 bits (JPEG, WebP, HEIC, AVIF) keeps 8.
     public static func sixteenBitProblem(
         wanted: SampleDepth?, _ reader: ImageReader, oneToOne: Bool, pins: Bool, output: OutputFormat = .png
     ) -> String? {
         let header = reader.header
         if wanted == .eight { return "is not wanted" }
-        if output != .png { return "needs a PNG output; this one is \(output.name)" }
+        if !output.writes16Bit {
+            let deep = OutputFormat.all.filter(\.writes16Bit).map(\.name)
+            return "needs a \(FormatRegistry.sentence(deep, "or")) output; this one is \(output.name)"
+        }
         if !reader.hasDeepSamples {
             let deep = FormatRegistry.inputs.filter { $0.capabilities.contains(.deepSamples) }.flatMap(\.names)
             return
