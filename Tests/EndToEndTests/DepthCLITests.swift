@@ -114,7 +114,7 @@ struct DepthCLITests {
         for (args, says) in [
             (
                 ["crop", "eight.png", "--at", "5,5", "--size", "8", "--depth", "16", "-o", "x.png"],
-                "needs samples deeper than 8 bits (PNG, HEIF/HEIC, AVIF, JPEG XL or camera RAW/DNG); this input has 8-bit samples"
+                "needs samples deeper than 8 bits (PNG, HEIF/HEIC, AVIF, camera RAW/DNG, TIFF or JPEG XL); this input has 8-bit samples"
             ),
             (
                 ["crop", "in.png", "--at", "5,5", "--size", "8", "--zoom", "2", "--depth", "16", "-o", "x.png"],
