@@ -63,9 +63,9 @@ struct SkippedFilesTests {
         #expect(Self.kind(ts, "00001.MTS") == .skipped(.init(.video, "an MPEG transport stream video")))
         // Unknown bytes: the name is the hint.
         #expect(Self.kind([1, 2, 3, 4, 5, 6, 7, 8], "x.mkv") == .skipped(.init(.video, "a video by its name, .mkv")))
-        // Audio and camera raws in ISO media are not videos.
+        // Audio and camera raws in ISO media are not videos (a CR3 is the RAW decoder's).
         #expect(Self.kind(Self.ftyp("M4A "), "song.m4a") == .skipped(.init(.other, "audio, ISO media brand 'M4A'")))
-        #expect(Self.kind(Self.ftyp("crx "), "IMG_1.CR3") == .skipped(.init(.image, "Canon CR3 raw")))
+        #expect(Self.kind(Self.ftyp("crx "), "IMG_1.CR3") == .image(.raw))
     }
 
     @Test func sidecarsByContentAndName() {
@@ -94,10 +94,13 @@ struct SkippedFilesTests {
         #expect(Self.kind(Array("just words\n".utf8), "a.txt") == .unidentified("text"))
         #expect(Self.kind([], "a.jpg") == .unidentified("empty"))
         #expect(Self.kind([0, 1, 2, 3, 200, 201], "a.bin") == .unidentified("unrecognised content"))
-        // A camera raw whose bytes nothing here knows is named as an image by its extension,
-        // unless a decoder claims the extension (then the decoder judges it).
-        let raf = Self.kind(Array("FUJIFILMCCD-RAW 0201FF383501".utf8), "DSCF1.RAF")
-        #expect(raf == .skipped(.init(.image, "a camera raw file by its name, .raf")))
+        // A camera raw the RAW decoder knows by its bytes is read; one whose bytes nothing
+        // here knows is named as an image by its extension, unless a decoder claims the
+        // extension (then the decoder judges it).
+        #expect(Self.kind(Array("FUJIFILMCCD-RAW 0201FF383501".utf8), "DSCF1.RAF") == .image(.raw))
+        #expect(Self.kind([0, 1, 2, 3, 200, 201], "DSCF1.RAF") == .unidentified("unrecognised content"))
+        let mos = Self.kind([0, 1, 2, 3, 200, 201], "CF000.MOS")
+        #expect(mos == .skipped(.init(.image, "a camera raw file by its name, .mos")))
         #expect(Self.kind([0, 1, 2, 3, 200, 201], "a.webp") == .unidentified("unrecognised content"))
     }
 
