@@ -21,6 +21,8 @@ Options:
   --bits 10           10-bit tiles (heif-enc -b 10 from 16-bit PNGs)
   --avif              AV1 tiles (heif-enc -A) and the avif brand
   --distinct N        encode only N distinct tiles and repeat them (huge grids; default: all)
+  --shared            repeated tiles point at one copy of their data (iloc), not a copy each:
+                      a 16384x16384 grid of one distinct tile is a file of a few hundred KB
   --quality Q         heif-enc -q (default 80)
   --work DIR          where encoded tiles are kept between runs (default: beside OUT)
   --break KIND        a broken grid, for the bad-input tests: cover (the descriptor's canvas
@@ -216,10 +218,16 @@ def assemble(a, tiles):
     infos, assoc, locs = [], [], []  # locs: (item, method, data index or idat offset, length)
     mdat = []  # distinct data blobs
 
+    shared = {}  # id(data) -> its offset in mdat, with --shared
+
     def blob(data):
-        # Every tile its own copy of the data (as phones write them, and as large), repeated or not.
+        # Every tile its own copy of the data (as phones write them, and as large), repeated
+        # or not; with --shared, one copy of each distinct tile that its repeats point at.
+        if a["shared"] and id(data) in shared:
+            return shared[id(data)]
         at = sum(len(x) for x in mdat)
         mdat.append(data)
+        shared[id(data)] = at
         return at
     brk = a["break"]
     if brk == "cover":
@@ -314,10 +322,10 @@ def main():
     out = args.pop(0)
     a = {"grid": (4, 3), "tile": (64, 64), "size": None, "irot": None, "imir": None, "clap": None, "nclx": None,
          "alpha": False, "bits": 8, "avif": out.endswith(".avif"), "distinct": 0, "quality": 80,
-         "work": None, "break": None}
+         "work": None, "break": None, "shared": False}
     while args:
         k = args.pop(0)
-        if k in ("--alpha", "--avif"):
+        if k in ("--alpha", "--avif", "--shared"):
             a[k[2:]] = True
             continue
         v = args.pop(0)
