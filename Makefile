@@ -137,6 +137,7 @@ formats: deps ## Make the WebP/HEIC/AVIF test files and their reference decodes 
 	Tools/formats/make-formats.sh
 	Tools/formats/make-tiff.sh --big
 	Tools/formats/make-jxl.sh
+	mkdir -p .cache/formats/gifbmp && /usr/bin/python3 Tools/formats/make-gif-bmp.py .cache/formats/gifbmp
 
 heicgrids: deps ## Make the HEIF grid test files (tiles from heif-enc) and references in .cache/heicgrid/
 	Tools/heicgrid/make-grids.sh
