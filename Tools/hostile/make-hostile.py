@@ -1148,8 +1148,8 @@ def tiff_files(add):
         "TIFF: a strip of 12288 bytes claimed, 100 there (IFD0 right after them)")
     add("tiff-tile-huge.tif", tiff(16, 16, data=b"\0" * 64, tiled=(1 << 16, 1 << 16), strip_bytes=64), "data",
         "memory|" + C, "TIFF: one 65536x65536 tile (12 GiB decoded) over a 16x16 image")
-    add("tiff-dng.tif", tiff(8, 6, extra=[(50706, 1, 4, bytes([1, 4, 0, 0]))]), "header", "DNG",
-        "TIFF with DNGVersion in IFD0: a camera raw, not read as a plain TIFF")
+    add("tiff-dng.tif", tiff(8, 6, extra=[(50706, 1, 4, bytes([1, 4, 0, 0]))]), "header", "DNG|camera RAW",
+        "TIFF with DNGVersion in IFD0: a camera raw (the RAW decoder's), never read as a plain TIFF")
 
 
 # JPEG XL (issue 35): a 24x16 lossy codestream, cjxl 0.7 -d 1 -e 3 of a gradient (287 bytes).
