@@ -25,7 +25,10 @@ import struct
 import sys
 import zlib
 
-from hostile_gif_bmp import gif_bmp_files
+# The GIF/BMP generators sit beside this file; tests also load this file by path
+# (importlib), which does not put its folder on sys.path.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from hostile_gif_bmp import gif_bmp_files  # noqa: E402
 
 # ---------------------------------------------------------------------------------------
 # Deterministic bytes
