@@ -14,7 +14,7 @@ public struct ForceZoom: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "forcezoom",
         abstract:
-            "Peek and zoom into \(FormatNames.allInputs) images: 1:1 detail crops, device-shaped fits, thumbnails.",
+            "Peek and zoom into \(FormatNames.allInputs) images: 1:1 detail crops, fits to a device's screen, thumbnails by the thousand.",
         discussion: """
             Coordinates always refer to the upright image: the EXIF orientation is applied unless --no-auto-orient. Outputs are \(FormatNames.rendered), as the extension of each output's name says (or --format), written to a temporary file and renamed, so a failure never leaves a partial file; forcezoom never overwrites an input.
 

@@ -18,7 +18,7 @@ struct DecoderContractTests {
         "RAW": "Fixtures/hostile/good.dng",  // 32x32 DNG, Tools/hostile/make-hostile.py
         "TIFF": ".cache/formats/tiff/rgb-tile-lzw.tif",
         "GIF": "Fixtures/hostile/good.gif",  // 8x6, a transparent index
-        "BMP": ".cache/formats/gifbmp/pil24.bmp",  // 24-bit, bottom-up (Tools/formats/make-gif-bmp.py)
+        "BMP": ".cache/formats/gifbmp/wide24.bmp",  // 400x6 24-bit, bottom-up (Tools/formats/make-gif-bmp.py)
         "JPEG XL": ".cache/jxl/jxl-lossy.jxl",
     ]
 

@@ -63,3 +63,5 @@ picture(33, 17, 9).convert("1").save(f"{out}/pil1.bmp")
 quantised(33, 17, 10, 200).save(f"{out}/pil8.bmp")
 picture(31, 19, 11).convert("L").save(f"{out}/pilgray.bmp")
 picture(35, 21, 12).save(f"{out}/pil24.bmp")
+# Wide enough that one row (what the reader holds) is over a kilobyte: the decoder contract's sample.
+picture(400, 6, 13).save(f"{out}/wide24.bmp")

@@ -63,7 +63,7 @@ enum ThumbEncoderHelp: EncoderFlagsHelp {
         "\(FormatNames.taking(.quality)) quality \(FormatNames.range(.quality)) (100 stays lossy: see --lossless)."
     }
     static var losslessHelp: String {
-        "Write \(FormatNames.taking(.lossless)) outputs lossless (whatever --quality says)."
+        "Write \(FormatNames.taking(.lossless)) outputs lossless (--quality is then not used)."
     }
 }
 
@@ -72,6 +72,6 @@ enum FixtureEncoderHelp: EncoderFlagsHelp {
     static var defaultQuality: Int { 92 }
     static var qualityHelp: String { "JPEG and lossy WebP quality \(FormatNames.range(.quality))." }
     static var losslessHelp: String {
-        "\(FormatNames.taking(.lossless)): lossless (without it they are lossy, at --quality)."
+        "\(FormatNames.taking(.lossless)): lossless; without it, lossy at --quality."
     }
 }

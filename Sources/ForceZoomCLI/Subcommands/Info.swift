@@ -14,7 +14,7 @@ struct Info: ParsableCommand {
               forcezoom info --json *.png | jq .uprightWidth
             """)
 
-    @Argument(help: ArgumentHelp("\(FormatNames.inputs) files (- for standard input).", valueName: "file"))
+    @Argument(help: ArgumentHelp("\(FormatNames.inputs) files, or - to read standard input.", valueName: "file"))
     var files: [String]
 
     @Flag(name: .long, help: "One JSON object per file (JSON Lines).")

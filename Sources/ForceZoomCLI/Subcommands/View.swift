@@ -15,7 +15,7 @@ struct View: ParsableCommand {
               forcezoom view logo.png --background white
             """)
 
-    @Argument(help: ArgumentHelp("\(FormatNames.inputs) files (- for standard input).", valueName: "file"))
+    @Argument(help: ArgumentHelp("\(FormatNames.inputs) files, or - to read standard input.", valueName: "file"))
     var files: [String]
 
     @Option(
