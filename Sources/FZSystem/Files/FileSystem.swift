@@ -124,10 +124,7 @@ public enum FileSystem {
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {
-            // The name's bytes as they are: a name that is not UTF-8 is still found.
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { PathBytes.string(cString: $0) }
-            }
+            let name = DirectoryEntryName.of(entry)
             if name != "." && name != ".." { names.append(name) }
         }
         return names.sorted()

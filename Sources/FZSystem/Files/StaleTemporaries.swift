@@ -70,9 +70,7 @@ package enum StaleTemporaries {
         defer { closedir(dir) }
         var table: [String: [String]] = [:]
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                PathBytes.string(of: Array(raw.prefix { $0 != 0 }))
-            }
+            let name = DirectoryEntryName.of(entry)
             guard let target = target(ofTemporary: name), isStale(name, in: descriptor) else { continue }
             table[target, default: []].append(name)
         }
