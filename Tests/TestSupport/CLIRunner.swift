@@ -93,7 +93,8 @@ package enum CLI {
         guard access(schema, F_OK) == 0 else { return "no schema at docs/json/\(command).schema.json" }
         let checker = FileSystem.join(root, "Tools/testkit/check_json.py")
         let problem = file + ".check"
-        if shell("\(python) \(quote(checker)) \(quote(schema)) < \(quote(file)) 2> \(quote(problem))") == 0 { return nil }
+        let check = "\(python) \(quote(checker)) \(quote(schema)) < \(quote(file)) 2> \(quote(problem))"
+        if shell(check) == 0 { return nil }
         return "JSON output fails docs/json/\(command).schema.json: \(read(problem))"
     }
 
