@@ -173,7 +173,7 @@ grep -q 'interrupted' "logs/${JOB}_$KILLED.log" || fail "task $KILLED's log does
 say "run 2: task $KILLED cancelled after $DONE of its $TODO inputs"
 THUMBS=run2 JOURNALS=journals2 SHARDS=$SHARDS submit --wait --array="$KILLED" >/dev/null || fail "the re-run of task $KILLED failed"
 RERUN=$(ls -t logs/*_"$KILLED".log | head -n 1)
-grep -q "shard $KILLED/$SHARDS (Slurm array task $KILLED): $((TODO - DONE)) thumbnails, $DONE skipped, 0 failed" "$RERUN" ||
+grep -q "shard $KILLED/$SHARDS (Slurm array task $KILLED): $((TODO - DONE)) thumbnails, $DONE already done, 0 failed" "$RERUN" ||
     fail "the re-run did not resume: $(cat "$RERUN")"
 same run2
 python3 "$HERE/check.py" inputs.txt "$SHARDS" journals2/shard-*.jsonl || fail "journals of run 2"
