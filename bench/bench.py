@@ -990,6 +990,120 @@ def task_mixed_batch(tid, fz, subs, fdir):
     return task
 
 
+MESSY_RECIPE = "messy v1"
+
+
+def make_messy():
+    """Issue 35: a photo folder as people have one, once: 36 photos of batch200 (2-13 MP) in
+    nested year/month folders as 9 JPEG and 3 each of HEIC, WebP, PNG (8-bit), PNG (16-bit
+    with alpha), TIFF, GIF, BMP, JPEG XL and camera DNG, plus what phones and cameras leave
+    beside them: a QuickTime clip, an .AAE sidecar, an XMP sidecar and a text file."""
+    mdir = os.path.join(DATA, "messy")
+    stamp = os.path.join(mdir, ".done")
+    if os.path.exists(stamp) and open(stamp).read().startswith(MESSY_RECIPE):
+        return mdir
+    shutil.rmtree(mdir, ignore_errors=True)
+    log("messy: 36 photos in 12 formats from batch200, plus a clip and sidecars (once)")
+    files, mps = batch_files()
+    jpgs = [f for f, mp in zip(files, mps) if f.endswith(".jpg") and 2 <= mp <= 13]
+    for i in range(36):
+        f = jpgs[(30 + i) % len(jpgs)]
+        sub = os.path.join(mdir, str(2021 + i % 3), f"{i % 12 + 1:02d}")
+        os.makedirs(sub, exist_ok=True)
+        stem = os.path.join(sub, f"IMG_{1000 + i}")
+        kind = i % 12
+        if kind < 3:
+            shutil.copyfile(f, stem + ".jpg")
+        elif kind == 3:
+            run(["heif-enc", "-q", "50", "-t", "320", f, "-o", stem + ".heic"], timeout=1800)
+        elif kind == 4:
+            run(["cwebp", "-quiet", "-q", "80", f, "-o", stem + ".webp"])
+        elif kind == 5:
+            run(["vips", "copy", f, stem + ".png"])
+        elif kind == 6:
+            run(["vips", "colourspace", f, stem + ".v", "rgb16"])
+            run(["vips", "bandjoin_const", stem + ".v", stem + ".png", "65535"])
+            os.remove(stem + ".v")
+        elif kind == 7:
+            run(["vips", "tiffsave", f, stem + ".tif", "--compression", "deflate"])
+        elif kind == 8:
+            run(["vips", "gifsave", f, stem + ".gif"])
+        elif kind == 9:
+            run([IM_CONVERT, f, stem + ".bmp"])
+        elif kind == 10:
+            run(["cjxl", f, stem + ".jxl", "-q", "80"], timeout=1800)
+        else:
+            run(["/usr/bin/python3", os.path.join(ROOT, "Tools/raw/make-dng.py"), stem + ".dng", "--size", "3000x2000",
+                 "--preview", "1620x1080"], timeout=1800)
+    extra = os.path.join(mdir, "2021", "01")
+    with open(os.path.join(extra, "IMG_1000.MOV"), "wb") as g:
+        g.write(struct.pack(">I", 20) + b"ftypqt  \x00\x00\x02\x00qt  " + bytes(4096))
+    with open(os.path.join(extra, "IMG_1000.AAE"), "w") as g:
+        g.write('<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0"><dict/></plist>\n')
+    with open(os.path.join(extra, "IMG_1001.xmp"), "w") as g:
+        g.write('<x:xmpmeta xmlns:x="adobe:ns:meta/"></x:xmpmeta>\n')
+    with open(os.path.join(mdir, "notes.txt"), "w") as g:
+        g.write("holiday photos\n")
+    open(stamp, "w").write(MESSY_RECIPE + "\n")
+    return mdir
+
+
+def task_messy(tid, fz, subs, mdir):
+    """Issue 35's messy folder. Untimed: `thumb -r --json` must give every file of the folder a
+    record, a thumbnail or a skip with its reason. Timed: the files that both forcezoom and
+    vipsthumbnail read, forcezoom's one batch against vipsthumbnail under xargs -P2."""
+    every = sorted(os.path.join(dp, n) for dp, _, ns in os.walk(mdir) for n in ns if n != ".done")
+    d = fresh_dir(os.path.join(OUT, f"t{tid}"))
+    r = run([fz, "thumb", mdir, "--recursive", "--size", "256", "--out", os.path.join(d, "all"), "--json", "--quiet"],
+            check=False)
+    records = {}
+    for line in r.stdout.splitlines():
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(rec, dict) and "input" in rec:
+            records[os.path.abspath(rec["input"])] = rec
+    made = [p for p in every if records.get(p, {}).get("status") == "made"]
+    named = [p for p in every if p in records and (p in made or records[p].get("reason"))]
+    # The files vipsthumbnail reads too, found by running it once on each.
+    probe = fresh_dir(os.path.join(d, "probe"))
+    both = [p for p in made
+            if run(["vipsthumbnail", p, "-s", "256", "-o", os.path.join(probe, "%s.png")], check=False).returncode == 0]
+    exts = sorted({os.path.splitext(p)[1].lower() for p in both})
+    task = Task(tid, "Messy photo folder (issue 35)",
+                f"{len(every)} files in nested folders: {len(made)} thumbnailed and {len(named) - len(made)} named as skipped by "
+                f"`forcezoom thumb -r`; timed on the {len(both)} both tools read ({', '.join(exts)}), each to a 256 px PNG")
+    task.images = len(both)
+    task.named = (len(named), len(every))
+    skipped = [f"{os.path.basename(p)}: {records[p].get('reason')}" for p in named if p not in made]
+    task.notes.append("skipped with their reasons: " + "; ".join(skipped))
+    missing = [os.path.relpath(p, mdir) for p in every if p not in named]
+    if missing:
+        task.notes.append("NOT thumbnailed and NOT named: " + ", ".join(missing))
+
+    def prep(path):
+        return ["sh", "-c", f"rm -rf {shlex.quote(path)} && mkdir -p {shlex.quote(path)}"]
+
+    listfile = os.path.join(d, "files.txt")
+    with open(listfile, "w") as f:
+        f.write("\n".join(both) + "\n")
+    p = os.path.join(d, "fz")
+    tools = [Tool("forcezoom thumb (default jobs)", [fz, "thumb"] + both + ["--size", "256", "--out", p, "--quiet"], p, "fz",
+                  prepare=prep(p))]
+    tools[-1].suffix = ".thumb.png"
+    p = os.path.join(d, "vips-xargs")
+    tools.append(Tool("vipsthumbnail, xargs -P2 -n5",
+                      ["sh", "-c", f"xargs -d '\\n' -P2 -n5 vipsthumbnail -s 256 -o {p}/%s.png < {shlex.quote(listfile)}"], p,
+                      prepare=prep(p)))
+    tools[-1].suffix = ".png"
+    for t in tools:
+        run_once(t)
+        check_batch(t, len(both), t.suffix)
+    task.tools = tools
+    return task
+
+
 def task_thumb(tid, fz, subs, src):
     d = fresh_dir(os.path.join(OUT, f"t{tid}"))
     o = lambda n: os.path.join(d, n)
@@ -1282,6 +1396,24 @@ def targets(tasks, png):
             fz, dj = timed(tid, lambda t: t.kind == "fz"), timed(tid, lambda t: t.name.startswith("djxl"))
             add(f"{tid}. {what} 12 MP JPEG XL: time / djxl's decode, same cores", fz.median / dj.median if fz and dj else None,
                 1.15, False, times)
+    if "mx" in get:
+        n, total = getattr(get["mx"], "named", (0, 0))
+        add("mx. messy folder: files thumbnailed or named with a reason / files", n / total if total else None, 1.0, True,
+            lambda v: f"{v:.0%}")
+        fz, vx = timed("mx", lambda t: t.kind == "fz"), timed("mx", lambda t: t.name.startswith("vipsthumbnail"))
+        add("mx. messy folder, files both read: throughput / vipsthumbnail xargs -P2", vx.median / fz.median if fz and vx else None,
+            1.5, True, times)
+    if "r1" in get:
+        fz = timed("r1", lambda t: t.kind == "fz")
+        vx = timed("r1", lambda t: t.kind == "peer")
+        fl = timed("r1", lambda t: t.kind == "floor")
+        add("r1. RAW thumbnail: speed-up over simple_dcraw -e + vipsthumbnail", vx.median / fz.median if fz and vx else None, 5.0,
+            True, times)
+        add("r1. RAW thumbnail: time / (simple_dcraw -e + our DCT-scaled thumbnail)", fz.median / fl.median if fz and fl else None,
+            1.3, False, times)
+    if "r2" in get:
+        fz, dc = timed("r2", lambda t: t.kind == "fz"), timed("r2", lambda t: t.name.startswith("dcraw_emu"))
+        add("r2. full develop of a 24 MP DNG: time / dcraw_emu's", fz.median / dc.median if fz and dc else None, 1.2, False, times)
     if "13" in get:
         fz, best, _ = summarize(get["13"])
         add("13. mixed batch: throughput / vipsthumbnail xargs -P2", best.median / fz.median if fz and best else None, 1.5, True, times)
@@ -1471,7 +1603,7 @@ def main():
     ap.add_argument("--slow-runs", type=int, default=int(os.environ.get("BENCH_SLOW_RUNS", "3")),
                     help="runs for the batch's mogrify rows (each run takes 15-30 s)")
     ap.add_argument("--tasks", default=os.environ.get(
-        "BENCH_TASKS", "1,1p,2,3,4,14,5,6,8,9,10,11,12,13,r1,r2,jxl,jxlt,g12,g48,g200,gt12,gt200,gf12,tt200,tp12,png"))
+        "BENCH_TASKS", "1,1p,2,3,4,14,5,6,8,9,10,11,12,13,mx,r1,r2,jxl,jxlt,g12,g48,g200,gt12,gt200,gf12,tt200,tp12,png"))
     ap.add_argument("--quiet-wait", type=int, default=int(os.environ.get("BENCH_QUIET_WAIT", "0")),
                     help="wait up to this many seconds, at the start and before each task, for other processes "
                          "to use under 15%% of the CPUs (sampled over 3 s while the bench is idle)")
@@ -1538,6 +1670,8 @@ def main():
                                    "webp12.webp (4000x3000 lossy WebP, cwebp -q 80 of png12.png)", None, "Crop of a 12 MP WebP"))
         if "13" in wanted:
             tasks.append(task_mixed_batch("13", fz, subs, fdir))
+    if "mx" in wanted:
+        tasks.append(task_messy("mx", fz, subs, make_messy()))
     if any(t in wanted for t in ("r1", "r2")):
         dng = make_raw()
         if "r1" in wanted:
