@@ -6,7 +6,8 @@ segments), and CMYK JPEGs with and without Ghostscript's small CMYK profile when
 libgs-common is installed; and, when `make heicgrids` has made them, small HEIC/AVIF grids of
 several tiles (turned, cropped, alpha, 10-bit, AV1) so that mutations reach the tile path
 (HEIFTileDecoder, HEIFTileStream); and two small camera DNGs with a JPEG preview (RAWDecoder,
-libraw). Usage: make-seeds.py DIR."""
+libraw); GIFs and BMPs (Tools/formats/make-gif-bmp.py); small TIFFs in every compression
+Pillow writes and a tiled one (tiffcp). Usage: make-seeds.py DIR."""
 import os, shutil, subprocess, sys
 out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
@@ -41,3 +42,15 @@ for name, extra in (("dng-preview.dng", []), ("dng-rot6.dng", ["--orientation", 
                     "--preview", "48x32"] + extra, check=True)
 # GIF and BMP (issue 35): interlaced, transparent and animated GIFs, 1- to 24-bit BMPs.
 subprocess.run([sys.executable, os.path.join(here, "..", "formats", "make-gif-bmp.py"), out], check=True)
+# TIFF (issue 35): strips in each compression Pillow writes, 16-bit grey, palette, CMYK, RGBA,
+# and a tiled copy (tiffcp -t, libtiff-tools) so that mutations reach the tile path.
+rgba = im.convert("RGBA")
+for comp in ("raw", "tiff_lzw", "tiff_adobe_deflate", "packbits", "jpeg"):
+    im.save(os.path.join(out, f"tiff-{comp}.tif"), compression=comp)
+rgba.save(os.path.join(out, "tiff-rgba.tif"), compression="tiff_lzw")
+cmyk.save(os.path.join(out, "tiff-cmyk.tif"))
+im.convert("P").save(os.path.join(out, "tiff-palette.tif"))
+im.convert("L").convert("I").point(lambda v: v * 257).convert("I;16").save(os.path.join(out, "tiff-gray16.tif"))
+if shutil.which("tiffcp"):
+    subprocess.run(["tiffcp", "-t", "-w", "16", "-l", "16", "-c", "zip", os.path.join(out, "tiff-raw.tif"),
+                    os.path.join(out, "tiff-tiled.tif")], check=True)
