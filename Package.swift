@@ -86,10 +86,11 @@ let package = Package(
             providers: [.apt(["liblcms2-dev"])]
         ),
         // JPEG XL (issue 35): libjxl 0.7's decoder and encoder with its thread runner
-        // (libjxl_threads); they return statuses and never longjmp, so no C shim.
+        // (libjxl_threads). Headers only: they return statuses and never longjmp, and
+        // forcezoom opens them on first use (CFZJXL/fz_jxl_loader.c) rather than linking
+        // them, so runs without JPEG XL do not pay Highway's start-up.
         .systemLibrary(
             name: "CJXL",
-            pkgConfig: "libjxl",
             providers: [.apt(["libjxl-dev"])]
         ),
         // The C shims, one per library as swift-nio's CNIO* targets: every libpng/libjpeg call
@@ -107,6 +108,7 @@ let package = Package(
         .target(name: "CFZDeflate", dependencies: ["CFZCommon", "CZlib"], cSettings: shimFlags),
         .target(name: "CFZColor", dependencies: ["CFZCommon", "CLCMS2"], cSettings: shimFlags),
         .target(name: "CFZHeif", dependencies: ["CHeif"], cSettings: shimFlags),
+        .target(name: "CFZJXL", dependencies: ["CJXL"], cSettings: shimFlags),
         // Signals, temp-output cleanup and the terminal's raw mode: async-signal-safe C.
         .target(name: "CFZProcess", cSettings: shimFlags),
 
@@ -127,7 +129,7 @@ let package = Package(
                 "CRaw",
                 "CGIF",
                 "CFZTIFF",
-                "CJXL",  // JPEG XL (issue 35)
+                "CJXL", "CFZJXL",  // JPEG XL (issue 35)
             ]
         ),
         // Drawing, resampling and rendering in one module, so the hot loops inline across them.

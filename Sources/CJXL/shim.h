@@ -1,5 +1,5 @@
 // libjxl's decoder, encoder and thread runner (libjxl-dev): status-returning C, no
-// longjmp, so Swift calls it directly (Sources/FZCodecs/JXL/JXLCodec.swift).
+// longjmp. Headers only: Swift calls it through CFZJXL's forwarders (fz_jxl_loader.c says why).
 #include <jxl/decode.h>
 #include <jxl/encode.h>
 #include <jxl/thread_parallel_runner.h>

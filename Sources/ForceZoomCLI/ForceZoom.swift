@@ -135,7 +135,10 @@ public struct ForceZoom: ParsableCommand {
         return command
     }
 
-    /// The subcommands' names, as typed.
+    /// The subcommands' names, as typed. Each subcommand names itself in its configuration:
+    /// without that, the parser derives the name with `String(describing:)` of the type, whose
+    /// first use for each type scans the binary's every protocol conformance (about a quarter
+    /// of `forcezoom --version`'s time). `everySubcommandNamesItself` keeps it so.
     static var subcommandNames: [String] {
         var names: [String] = []
         for command in configuration.subcommands { names.append(command._commandName) }

@@ -1,6 +1,7 @@
 // Over 300 lines on purpose: the one Swift file that owns libjxl's pointers (the
 // decoder's header pass and frame decode, the encoder, the thread runner).
 
+import CFZJXL
 import CJXL
 import FZImage
 import FZSystem
@@ -49,9 +50,9 @@ enum JXLCodec {
     private final class Runner {
         let pointer: UnsafeMutableRawPointer?
         init(threads: Int) {
-            pointer = threads > 1 ? JxlThreadParallelRunnerCreate(nil, threads) : nil
+            pointer = threads > 1 ? fz_JxlThreadParallelRunnerCreate(nil, threads) : nil
         }
-        deinit { if let pointer { JxlThreadParallelRunnerDestroy(pointer) } }
+        deinit { if let pointer { fz_JxlThreadParallelRunnerDestroy(pointer) } }
     }
 
     /// Reads everything but the pixels from the whole file `data`, checking the sizes the
@@ -59,28 +60,28 @@ enum JXLCodec {
     static func readFacts(_ data: UnsafeRawBufferPointer, path: String, options: DecodeOptions)
         throws(DecodeError) -> JXLFacts
     {
-        guard let dec = JxlDecoderCreate(nil) else {
+        guard let dec = fz_JxlDecoderCreate(nil) else {
             throw .readFailed(path: path, reason: "libjxl could not make a decoder")
         }
-        defer { JxlDecoderDestroy(dec) }
+        defer { fz_JxlDecoderDestroy(dec) }
         let events =
             JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_COLOR_ENCODING.rawValue | JXL_DEC_FRAME.rawValue
             | JXL_DEC_BOX.rawValue
-        guard ok(JxlDecoderSubscribeEvents(dec, Int32(events))), ok(JxlDecoderSetKeepOrientation(dec, 1)),
-            ok(JxlDecoderSetDecompressBoxes(dec, 1)),
-            ok(JxlDecoderSetInput(dec, data.baseAddress?.assumingMemoryBound(to: UInt8.self), data.count))
+        guard ok(fz_JxlDecoderSubscribeEvents(dec, Int32(events))), ok(fz_JxlDecoderSetKeepOrientation(dec, 1)),
+            ok(fz_JxlDecoderSetDecompressBoxes(dec, 1)),
+            ok(fz_JxlDecoderSetInput(dec, data.baseAddress?.assumingMemoryBound(to: UInt8.self), data.count))
         else { throw .readFailed(path: path, reason: "libjxl refused the decoder's settings") }
-        JxlDecoderCloseInput(dec)
+        fz_JxlDecoderCloseInput(dec)
         var facts = JXLFacts()
         var haveInfo = false
         var boxes = BoxCollector(limit: options.chunkLimit, path: path)
         defer { boxes.release() }
         while true {
-            let status = JXLStderr.quiet { JxlDecoderProcessInput(dec) }
+            let status = JXLStderr.quiet { fz_JxlDecoderProcessInput(dec) }
             switch status {
             case JXL_DEC_BASIC_INFO:
                 var info = JxlBasicInfo()
-                guard ok(JxlDecoderGetBasicInfo(dec, &info)) else {
+                guard ok(fz_JxlDecoderGetBasicInfo(dec, &info)) else {
                     throw .corruptHeader(path: path, detail: "libjxl could not read the basic info")
                 }
                 facts = try Self.facts(info, path: path, options: options)
@@ -148,7 +149,7 @@ enum JXLCodec {
         throws(DecodeError)
     {
         var encoding = JxlColorEncoding()
-        if ok(JxlDecoderGetColorAsEncodedProfile(dec, nil, JXL_COLOR_PROFILE_TARGET_DATA, &encoding)) {
+        if ok(fz_JxlDecoderGetColorAsEncodedProfile(dec, nil, JXL_COLOR_PROFILE_TARGET_DATA, &encoding)) {
             let rgbSRGB =
                 encoding.color_space == JXL_COLOR_SPACE_RGB && encoding.primaries == JXL_PRIMARIES_SRGB
             let graySRGB = encoding.color_space == JXL_COLOR_SPACE_GRAY
@@ -160,13 +161,13 @@ enum JXLCodec {
             }
         }
         var size = 0
-        guard ok(JxlDecoderGetICCProfileSize(dec, nil, JXL_COLOR_PROFILE_TARGET_DATA, &size)), size > 0 else { return }
+        guard ok(fz_JxlDecoderGetICCProfileSize(dec, nil, JXL_COLOR_PROFILE_TARGET_DATA, &size)), size > 0 else { return }
         guard size <= limit else {
             throw .corruptHeader(path: path, detail: "the ICC profile is \(size) bytes, over the \(limit)-byte limit")
         }
         var icc = [UInt8](repeating: 0, count: size)
         let got = icc.withUnsafeMutableBufferPointer {
-            JxlDecoderGetColorAsICCProfile(dec, nil, JXL_COLOR_PROFILE_TARGET_DATA, $0.baseAddress, size)
+            fz_JxlDecoderGetColorAsICCProfile(dec, nil, JXL_COLOR_PROFILE_TARGET_DATA, $0.baseAddress, size)
         }
         if ok(got) { f.icc = icc }
     }
@@ -189,12 +190,12 @@ enum JXLCodec {
 
         mutating func start(_ dec: OpaquePointer) throws(DecodeError) {
             var type: JxlBoxType = (0, 0, 0, 0)
-            guard ok(JxlDecoderGetBoxType(dec, &type, 1)) else { return }
+            guard ok(fz_JxlDecoderGetBoxType(dec, &type, 1)) else { return }
             let name = String(decoding: [type.0, type.1, type.2, type.3].map { UInt8(bitPattern: $0) }, as: UTF8.self)
             guard name == "Exif" || name == "xml " else { return }
             kind = name
             bytes = []
-            _ = JxlDecoderSetBoxBuffer(dec, chunk.baseAddress?.assumingMemoryBound(to: UInt8.self), chunk.count)
+            _ = fz_JxlDecoderSetBoxBuffer(dec, chunk.baseAddress?.assumingMemoryBound(to: UInt8.self), chunk.count)
         }
 
         /// Keeps what the buffer holds and hands it back empty.
@@ -203,11 +204,11 @@ enum JXLCodec {
             if bytes.count > limit {
                 throw .corrupt(path: path, detail: "the \(kind ?? "") box holds more than \(limit) bytes")
             }
-            _ = JxlDecoderSetBoxBuffer(dec, chunk.baseAddress?.assumingMemoryBound(to: UInt8.self), chunk.count)
+            _ = fz_JxlDecoderSetBoxBuffer(dec, chunk.baseAddress?.assumingMemoryBound(to: UInt8.self), chunk.count)
         }
 
         private mutating func take(_ dec: OpaquePointer) {
-            let left = JxlDecoderReleaseBoxBuffer(dec)
+            let left = fz_JxlDecoderReleaseBoxBuffer(dec)
             let used = max(0, chunk.count - left)
             bytes += UnsafeRawBufferPointer(rebasing: chunk[0..<used])
         }
@@ -235,32 +236,32 @@ enum JXLCodec {
         _ data: UnsafeRawBufferPointer, frame: Int, channels: Int, deep: Bool, threads: Int,
         into out: UnsafeMutableRawBufferPointer, path: String, lenient: Bool
     ) throws(DecodeError) -> String? {
-        guard let dec = JxlDecoderCreate(nil) else {
+        guard let dec = fz_JxlDecoderCreate(nil) else {
             throw .readFailed(path: path, reason: "libjxl could not make a decoder")
         }
-        defer { JxlDecoderDestroy(dec) }
+        defer { fz_JxlDecoderDestroy(dec) }
         let runner = Runner(threads: threads)
-        if let r = runner.pointer, !ok(JxlDecoderSetParallelRunner(dec, JxlThreadParallelRunner, r)) {
+        if let r = runner.pointer, !ok(fz_JxlDecoderSetParallelRunner(dec, fz_JxlThreadParallelRunner, r)) {
             throw .readFailed(path: path, reason: "libjxl refused its thread runner")
         }
-        guard ok(JxlDecoderSubscribeEvents(dec, Int32(JXL_DEC_FULL_IMAGE.rawValue))),
-            ok(JxlDecoderSetKeepOrientation(dec, 1)), ok(JxlDecoderSetUnpremultiplyAlpha(dec, 1)),
-            ok(JxlDecoderSetInput(dec, data.baseAddress?.assumingMemoryBound(to: UInt8.self), data.count))
+        guard ok(fz_JxlDecoderSubscribeEvents(dec, Int32(JXL_DEC_FULL_IMAGE.rawValue))),
+            ok(fz_JxlDecoderSetKeepOrientation(dec, 1)), ok(fz_JxlDecoderSetUnpremultiplyAlpha(dec, 1)),
+            ok(fz_JxlDecoderSetInput(dec, data.baseAddress?.assumingMemoryBound(to: UInt8.self), data.count))
         else { throw .readFailed(path: path, reason: "libjxl refused the decoder's settings") }
         // The input is left open: a frame cut short then asks for more input (a truncation,
         // which --lenient may flush) rather than failing as corrupt.
-        if frame > 1 { JxlDecoderSkipFrames(dec, frame - 1) }
+        if frame > 1 { fz_JxlDecoderSkipFrames(dec, frame - 1) }
         var format = JxlPixelFormat(
             num_channels: UInt32(channels), data_type: deep ? JXL_TYPE_UINT16 : JXL_TYPE_UINT8,
             endianness: JXL_BIG_ENDIAN, align: 0)
         while true {
-            switch JXLStderr.quiet({ JxlDecoderProcessInput(dec) }) {
+            switch JXLStderr.quiet({ fz_JxlDecoderProcessInput(dec) }) {
             case JXL_DEC_NEED_IMAGE_OUT_BUFFER:
                 var size = 0
-                guard ok(JxlDecoderImageOutBufferSize(dec, &format, &size)), size == out.count else {
+                guard ok(fz_JxlDecoderImageOutBufferSize(dec, &format, &size)), size == out.count else {
                     throw .corrupt(path: path, detail: "libjxl wants a \(size)-byte frame, not \(out.count)")
                 }
-                guard ok(JxlDecoderSetImageOutBuffer(dec, &format, out.baseAddress, out.count)) else {
+                guard ok(fz_JxlDecoderSetImageOutBuffer(dec, &format, out.baseAddress, out.count)) else {
                     throw .readFailed(path: path, reason: "libjxl refused the output buffer")
                 }
             case JXL_DEC_FULL_IMAGE:
@@ -269,7 +270,7 @@ enum JXLCodec {
                 throw .corrupt(path: path, detail: "frame \(frame) is not in the file")
             case JXL_DEC_NEED_MORE_INPUT:
                 let problem = DecodeError.truncated(path: path, detail: "the JPEG XL frame data ends early")
-                guard lenient, ok(JxlDecoderFlushImage(dec)) else { throw problem }
+                guard lenient, ok(fz_JxlDecoderFlushImage(dec)) else { throw problem }
                 return problem.reason
             case JXL_DEC_ERROR:
                 throw .corrupt(path: path, detail: "libjxl could not decode frame \(frame)")
@@ -303,16 +304,16 @@ extension JXLCodec {
         -> [UInt8]
     {
         func failed(_ what: String) -> OutputError { .writeFailed(path: path, reason: "libjxl: \(what)") }
-        guard let enc = JxlEncoderCreate(nil) else { throw failed("could not make an encoder") }
-        defer { JxlEncoderDestroy(enc) }
+        guard let enc = fz_JxlEncoderCreate(nil) else { throw failed("could not make an encoder") }
+        defer { fz_JxlEncoderDestroy(enc) }
         let runner = Runner(threads: job.threads)
-        if let r = runner.pointer, JxlEncoderSetParallelRunner(enc, JxlThreadParallelRunner, r) != JXL_ENC_SUCCESS {
+        if let r = runner.pointer, fz_JxlEncoderSetParallelRunner(enc, fz_JxlThreadParallelRunner, r) != JXL_ENC_SUCCESS {
             throw failed("refused its thread runner")
         }
         let alpha = job.format.hasAlpha
         let bits: UInt32 = job.deep ? 16 : 8
         var info = JxlBasicInfo()
-        JxlEncoderInitBasicInfo(&info)
+        fz_JxlEncoderInitBasicInfo(&info)
         info.xsize = UInt32(job.size.width)
         info.ysize = UInt32(job.size.height)
         info.bits_per_sample = bits
@@ -322,18 +323,18 @@ extension JXLCodec {
         // Lossless keeps the samples in their own colour space; lossy goes through XYB.
         info.uses_original_profile = job.lossless ? 1 : 0
         let metadata = job.exif != nil || job.xmp != nil
-        if metadata && JxlEncoderUseContainer(enc, 1) != JXL_ENC_SUCCESS { throw failed("no container") }
-        guard JxlEncoderSetBasicInfo(enc, &info) == JXL_ENC_SUCCESS else { throw failed("refused the image size") }
+        if metadata && fz_JxlEncoderUseContainer(enc, 1) != JXL_ENC_SUCCESS { throw failed("no container") }
+        guard fz_JxlEncoderSetBasicInfo(enc, &info) == JXL_ENC_SUCCESS else { throw failed("refused the image size") }
         try setColor(enc, job, failed)
-        if metadata && JxlEncoderUseBoxes(enc) != JXL_ENC_SUCCESS { throw failed("no boxes") }
-        guard let settings = JxlEncoderFrameSettingsCreate(enc, nil) else { throw failed("no frame settings") }
+        if metadata && fz_JxlEncoderUseBoxes(enc) != JXL_ENC_SUCCESS { throw failed("no boxes") }
+        guard let settings = fz_JxlEncoderFrameSettingsCreate(enc, nil) else { throw failed("no frame settings") }
         let set =
             job.lossless
-            ? JxlEncoderSetFrameLossless(settings, 1) : JxlEncoderSetFrameDistance(settings, job.distance)
+            ? fz_JxlEncoderSetFrameLossless(settings, 1) : fz_JxlEncoderSetFrameDistance(settings, job.distance)
         guard set == JXL_ENC_SUCCESS else { throw failed("refused the quality") }
         // Lossless means every sample, the colour under alpha 0 too (libjxl drops it otherwise).
         if job.lossless
-            && JxlEncoderFrameSettingsSetOption(settings, JXL_ENC_FRAME_SETTING_KEEP_INVISIBLE, 1)
+            && fz_JxlEncoderFrameSettingsSetOption(settings, JXL_ENC_FRAME_SETTING_KEEP_INVISIBLE, 1)
                 != JXL_ENC_SUCCESS
         {
             throw failed("refused to keep invisible pixels")
@@ -341,9 +342,9 @@ extension JXLCodec {
         var format = JxlPixelFormat(
             num_channels: UInt32(job.format.channels), data_type: job.deep ? JXL_TYPE_UINT16 : JXL_TYPE_UINT8,
             endianness: JXL_BIG_ENDIAN, align: 0)
-        let added = JXLStderr.quiet { JxlEncoderAddImageFrame(settings, &format, pixels.baseAddress, pixels.count) }
+        let added = JXLStderr.quiet { fz_JxlEncoderAddImageFrame(settings, &format, pixels.baseAddress, pixels.count) }
         guard added == JXL_ENC_SUCCESS else {
-            throw failed("refused the \(job.size) image (error \(JxlEncoderGetError(enc).rawValue))")
+            throw failed("refused the \(job.size) image (error \(fz_JxlEncoderGetError(enc).rawValue))")
         }
         // Boxes added after the frame follow one whole `jxlc` codestream box (before it,
         // libjxl splits the codestream into `jxlp` parts, whose size exiftool 12 does not read).
@@ -352,7 +353,7 @@ extension JXLCodec {
             if let exif = job.exif { try addBox(enc, "Exif", [0, 0, 0, 0] + exif, failed) }
             if let xmp = job.xmp { try addBox(enc, "xml ", xmp, failed) }
         }
-        JxlEncoderCloseInput(enc)
+        fz_JxlEncoderCloseInput(enc)
         return try drain(enc, failed)
     }
 
@@ -361,19 +362,19 @@ extension JXLCodec {
         throws(OutputError)
     {
         if let icc = job.icc, !icc.isEmpty {
-            let status = icc.withUnsafeBufferPointer { JxlEncoderSetICCProfile(enc, $0.baseAddress, $0.count) }
+            let status = icc.withUnsafeBufferPointer { fz_JxlEncoderSetICCProfile(enc, $0.baseAddress, $0.count) }
             if status == JXL_ENC_SUCCESS { return }
         }
         var color = JxlColorEncoding()
-        JxlColorEncodingSetToSRGB(&color, job.format.isGray ? 1 : 0)
-        guard JxlEncoderSetColorEncoding(enc, &color) == JXL_ENC_SUCCESS else { throw failed("refused sRGB") }
+        fz_JxlColorEncodingSetToSRGB(&color, job.format.isGray ? 1 : 0)
+        guard fz_JxlEncoderSetColorEncoding(enc, &color) == JXL_ENC_SUCCESS else { throw failed("refused sRGB") }
     }
 
     private static func addBox(
         _ enc: OpaquePointer, _ type: String, _ contents: [UInt8], _ failed: (String) -> OutputError
     ) throws(OutputError) {
         let status = type.withCString { name in
-            contents.withUnsafeBufferPointer { JxlEncoderAddBox(enc, name, $0.baseAddress, $0.count, 0) }
+            contents.withUnsafeBufferPointer { fz_JxlEncoderAddBox(enc, name, $0.baseAddress, $0.count, 0) }
         }
         guard status == JXL_ENC_SUCCESS else { throw failed("refused the \(type) box") }
     }
@@ -388,7 +389,7 @@ extension JXLCodec {
             let (status, written): (JxlEncoderStatus, Int) = out.withUnsafeMutableBufferPointer { b in
                 var next: UnsafeMutablePointer<UInt8>? = b.baseAddress! + used
                 var avail = b.count - used
-                let s = JXLStderr.quiet { JxlEncoderProcessOutput(enc, &next, &avail) }
+                let s = JXLStderr.quiet { fz_JxlEncoderProcessOutput(enc, &next, &avail) }
                 return (s, b.count - used - avail)
             }
             used += written
@@ -398,7 +399,7 @@ extension JXLCodec {
             case JXL_ENC_NEED_MORE_OUTPUT:
                 out += [UInt8](repeating: 0, count: out.count)
             default:
-                throw failed("encoding failed (error \(JxlEncoderGetError(enc).rawValue))")
+                throw failed("encoding failed (error \(fz_JxlEncoderGetError(enc).rawValue))")
             }
         }
     }

@@ -5,6 +5,7 @@ import Geometry
 /// `forcezoom compare`: how far apart two images are, with a pass/fail exit code.
 struct Compare: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "compare",
         abstract: "Measure how far apart two images are (PSNR, PAE, MAE, SSIM), with a pass/fail exit code.",
         discussion: """
             Both images are decoded upright (EXIF orientation applied unless --no-auto-orient) and, with --icc srgb, converted to sRGB through their profiles; otherwise the decoded samples are compared as stored. Sizes must match (or --crop-to-smaller compares the top-left rectangle both have). The two decoded images, and --diff's with them, are held at once: together they meet --max-pixels and --max-memory before either is decoded.

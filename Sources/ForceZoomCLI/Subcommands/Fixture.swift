@@ -7,6 +7,7 @@ import Geometry
 /// `forcezoom fixture`: deterministic synthetic images for tests.
 struct Fixture: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "fixture",
         abstract: "Make deterministic test images: coordinates, orientation, zone plate.",
         discussion: """
             Patterns:

@@ -5,6 +5,7 @@ import Geometry
 /// `forcezoom info`: what a file is, as text or JSON Lines.
 struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "info",
         abstract: "Show what image files are: format, size, orientation, colour, coding.",
         discussion: """
             Reads headers only. A bad file prints its error (on stderr, and as an {"file":..,"error":..} record with --json) and the others still print; the exit code is 1 if any file failed.

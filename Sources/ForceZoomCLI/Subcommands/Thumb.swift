@@ -12,6 +12,7 @@ import Glibc
 /// `forcezoom thumb`: a folder of photos into a folder of upright thumbnails, in parallel.
 struct Thumb: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "thumb",
         abstract: "Make upright thumbnails of many image files, two or more at once.",
         discussion: """
             Inputs are files and folders; folders are searched for \(FormatNames.allInputs) files by their content (not their names), --recursive to descend. --from FILE (or - for standard input) reads a list of paths, one per line, or NUL-separated with -0:

@@ -13,6 +13,16 @@ import Testing
 struct ArgumentRepairTests {
     static let subcommands = ForceZoom.configuration.subcommands
 
+    /// Each subcommand names itself, as typed: the parser would otherwise derive the name
+    /// from the type's (String(describing:), a scan of every protocol conformance at start-up).
+    @Test func everySubcommandNamesItself() {
+        for command in Self.subcommands {
+            let named = command.configuration.commandName
+            #expect(named != nil, "\(command) has no commandName")
+            #expect(named == String(describing: command).lowercased(), "\(command): \(named ?? "nil")")
+        }
+    }
+
     @Test func negativeNumbersAreValues() throws {
         let joined = ArgumentRepair.joiningNegativeValues(
             ["transform", "a.png", "--rotate", "-30", "--scale", "-1,1", "--translate", "-5,10", "-o", "x.png"],
