@@ -161,7 +161,9 @@ enum JXLCodec {
             }
         }
         var size = 0
-        guard ok(fz_JxlDecoderGetICCProfileSize(dec, nil, JXL_COLOR_PROFILE_TARGET_DATA, &size)), size > 0 else { return }
+        guard ok(fz_JxlDecoderGetICCProfileSize(dec, nil, JXL_COLOR_PROFILE_TARGET_DATA, &size)), size > 0 else {
+            return
+        }
         guard size <= limit else {
             throw .corruptHeader(path: path, detail: "the ICC profile is \(size) bytes, over the \(limit)-byte limit")
         }
@@ -307,7 +309,8 @@ extension JXLCodec {
         guard let enc = fz_JxlEncoderCreate(nil) else { throw failed("could not make an encoder") }
         defer { fz_JxlEncoderDestroy(enc) }
         let runner = Runner(threads: job.threads)
-        if let r = runner.pointer, fz_JxlEncoderSetParallelRunner(enc, fz_JxlThreadParallelRunner, r) != JXL_ENC_SUCCESS {
+        if let r = runner.pointer, fz_JxlEncoderSetParallelRunner(enc, fz_JxlThreadParallelRunner, r) != JXL_ENC_SUCCESS
+        {
             throw failed("refused its thread runner")
         }
         let alpha = job.format.hasAlpha
