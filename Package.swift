@@ -72,11 +72,11 @@ let package = Package(
             pkgConfig: "libgif",
             providers: [.apt(["libgif-dev"])]
         ),
-        // TIFF (issue 35): libtiff, and its shim (handlers that keep its messages off stderr,
-        // the bands of strips or tiles a crop touches, the sample conversion).
+        // TIFF (issue 35): libtiff's headers, and its shim (handlers that keep its messages off
+        // stderr, the bands of strips or tiles a crop touches, the sample conversion), which
+        // opens libtiff on first use (CFZTIFF/fz_tiff_loader.c) rather than linking it.
         .systemLibrary(
             name: "CTIFF",
-            pkgConfig: "libtiff-4",
             providers: [.apt(["libtiff-dev"])]
         ),
         .target(name: "CFZTIFF", dependencies: ["CFZCommon", "CFZColor", "CTIFF"], cSettings: shimFlags),

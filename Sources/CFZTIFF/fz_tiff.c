@@ -10,6 +10,8 @@
 #include <string.h>
 #include <tiffio.h>
 
+#include "fz_tiff_lib.h"
+
 struct fz_tiff {
     TIFF *tif;
     FILE *stream;
@@ -61,8 +63,8 @@ static int fz_tiff_on_warning(TIFF *tif, void *user, const char *module, const c
 static pthread_once_t fz_tiff_quiet_once = PTHREAD_ONCE_INIT;
 static void fz_tiff_quiet(void) {
     // Messages raised before a TIFF* exists go to the global handlers: none.
-    TIFFSetErrorHandler(NULL);
-    TIFFSetWarningHandler(NULL);
+    fz_TIFFSetErrorHandler(NULL);
+    fz_TIFFSetWarningHandler(NULL);
 }
 
 static tmsize_t fz_tiff_readproc(thandle_t h, void *buf, tmsize_t size) {
@@ -104,21 +106,21 @@ int fz_tiff_open(FILE *stream, int64_t max_alloc, fz_tiff **out, char *message) 
     *out = NULL;
     message[0] = '\0';
     fz_tiff *t = calloc(1, sizeof *t);
-    TIFFOpenOptions *opts = TIFFOpenOptionsAlloc();
+    TIFFOpenOptions *opts = fz_TIFFOpenOptionsAlloc();
     if (t == NULL || opts == NULL) {
         free(t);
-        if (opts) TIFFOpenOptionsFree(opts);
+        if (opts) fz_TIFFOpenOptionsFree(opts);
         snprintf(message, FZ_MESSAGE_MAX, "out of memory");
         return FZ_ERROR;
     }
     t->stream = stream;
     t->band_index = -1;
-    TIFFOpenOptionsSetErrorHandlerExtR(opts, fz_tiff_on_error, t);
-    TIFFOpenOptionsSetWarningHandlerExtR(opts, fz_tiff_on_warning, t);
-    if (max_alloc > 0) TIFFOpenOptionsSetMaxSingleMemAlloc(opts, (tmsize_t)max_alloc);
-    t->tif = TIFFClientOpenExt("tiff", "r", stream, fz_tiff_readproc, fz_tiff_writeproc, fz_tiff_seekproc,
+    fz_TIFFOpenOptionsSetErrorHandlerExtR(opts, fz_tiff_on_error, t);
+    fz_TIFFOpenOptionsSetWarningHandlerExtR(opts, fz_tiff_on_warning, t);
+    if (max_alloc > 0) fz_TIFFOpenOptionsSetMaxSingleMemAlloc(opts, (tmsize_t)max_alloc);
+    t->tif = fz_TIFFClientOpenExt("tiff", "r", stream, fz_tiff_readproc, fz_tiff_writeproc, fz_tiff_seekproc,
                                fz_tiff_closeproc, fz_tiff_sizeproc, fz_tiff_mapproc, fz_tiff_unmapproc, opts);
-    TIFFOpenOptionsFree(opts);
+    fz_TIFFOpenOptionsFree(opts);
     if (t->tif == NULL) {
         fz_tiff_copy_error(t, message, "not a TIFF libtiff can open");
         free(t);
@@ -144,7 +146,7 @@ void fz_tiff_close(fz_tiff *t) {
     if (t == NULL) return;
     fz_tiff_release_band(t);
     fz_color_free(t->cmyk);
-    if (t->tif) TIFFClose(t->tif);
+    if (t->tif) fz_TIFFClose(t->tif);
     free(t);
 }
 
@@ -154,33 +156,33 @@ static void fz_tiff_read_info(fz_tiff *t, fz_tiff_info *info) {
     TIFF *tif = t->tif;
     fz_tiff_info i;
     memset(&i, 0, sizeof i);
-    TIFFGetField(tif, TIFFTAG_IMAGEWIDTH, &i.width);
-    TIFFGetField(tif, TIFFTAG_IMAGELENGTH, &i.height);
-    TIFFGetFieldDefaulted(tif, TIFFTAG_BITSPERSAMPLE, &i.bits);
-    TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLESPERPIXEL, &i.spp);
-    if (!TIFFGetField(tif, TIFFTAG_PHOTOMETRIC, &i.photometric))
+    fz_TIFFGetField(tif, TIFFTAG_IMAGEWIDTH, &i.width);
+    fz_TIFFGetField(tif, TIFFTAG_IMAGELENGTH, &i.height);
+    fz_TIFFGetFieldDefaulted(tif, TIFFTAG_BITSPERSAMPLE, &i.bits);
+    fz_TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLESPERPIXEL, &i.spp);
+    if (!fz_TIFFGetField(tif, TIFFTAG_PHOTOMETRIC, &i.photometric))
         i.photometric = i.spp >= 3 ? PHOTOMETRIC_RGB : PHOTOMETRIC_MINISBLACK;
-    TIFFGetFieldDefaulted(tif, TIFFTAG_PLANARCONFIG, &i.planar);
-    TIFFGetFieldDefaulted(tif, TIFFTAG_COMPRESSION, &i.compression);
-    TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLEFORMAT, &i.sample_format);
-    if (!TIFFGetField(tif, TIFFTAG_ORIENTATION, &i.orientation)) i.orientation = 1;
+    fz_TIFFGetFieldDefaulted(tif, TIFFTAG_PLANARCONFIG, &i.planar);
+    fz_TIFFGetFieldDefaulted(tif, TIFFTAG_COMPRESSION, &i.compression);
+    fz_TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLEFORMAT, &i.sample_format);
+    if (!fz_TIFFGetField(tif, TIFFTAG_ORIENTATION, &i.orientation)) i.orientation = 1;
     uint16_t *types = NULL;
-    if (TIFFGetField(tif, TIFFTAG_EXTRASAMPLES, &i.extra_count, &types) && i.extra_count > 0 && types)
+    if (fz_TIFFGetField(tif, TIFFTAG_EXTRASAMPLES, &i.extra_count, &types) && i.extra_count > 0 && types)
         i.extra_type = types[0];
-    TIFFGetFieldDefaulted(tif, TIFFTAG_INKSET, &i.inkset);
-    TIFFGetField(tif, TIFFTAG_SUBFILETYPE, &i.subfile_type);
-    i.tiled = TIFFIsTiled(tif);
+    fz_TIFFGetFieldDefaulted(tif, TIFFTAG_INKSET, &i.inkset);
+    fz_TIFFGetField(tif, TIFFTAG_SUBFILETYPE, &i.subfile_type);
+    i.tiled = fz_TIFFIsTiled(tif);
     if (i.tiled) {
-        TIFFGetField(tif, TIFFTAG_TILEWIDTH, &i.tile_width);
-        TIFFGetField(tif, TIFFTAG_TILELENGTH, &i.tile_height);
+        fz_TIFFGetField(tif, TIFFTAG_TILEWIDTH, &i.tile_width);
+        fz_TIFFGetField(tif, TIFFTAG_TILELENGTH, &i.tile_height);
     } else {
-        TIFFGetFieldDefaulted(tif, TIFFTAG_ROWSPERSTRIP, &i.rows_per_strip);
+        fz_TIFFGetFieldDefaulted(tif, TIFFTAG_ROWSPERSTRIP, &i.rows_per_strip);
     }
     t->red = t->green = t->blue = NULL;
-    i.has_colormap = TIFFGetField(tif, TIFFTAG_COLORMAP, &t->red, &t->green, &t->blue) ? 1 : 0;
+    i.has_colormap = fz_TIFFGetField(tif, TIFFTAG_COLORMAP, &t->red, &t->green, &t->blue) ? 1 : 0;
     uint16_t n = 0;
     uint64_t *offsets = NULL;
-    if (TIFFGetField(tif, TIFFTAG_SUBIFD, &n, &offsets)) i.subifd_count = n;
+    if (fz_TIFFGetField(tif, TIFFTAG_SUBIFD, &n, &offsets)) i.subifd_count = n;
     t->info = i;
     *info = i;
 }
@@ -189,7 +191,7 @@ int fz_tiff_select(fz_tiff *t, int index, uint64_t subifd_offset, fz_tiff_info *
     message[0] = '\0';
     fz_tiff_release_band(t);
     TIFF *tif = t->tif;
-    int ok = subifd_offset ? TIFFSetSubDirectory(tif, subifd_offset) : TIFFSetDirectory(tif, (tdir_t)index);
+    int ok = subifd_offset ? fz_TIFFSetSubDirectory(tif, subifd_offset) : fz_TIFFSetDirectory(tif, (tdir_t)index);
     if (!ok) {
         fz_tiff_copy_error(t, message, "the directory cannot be read");
         return FZ_ERROR;
@@ -202,7 +204,7 @@ int fz_tiff_scan(fz_tiff *t, fz_tiff_info *infos, int limit, char *message) {
     message[0] = '\0';
     fz_tiff_release_band(t);
     int before = t->errors;
-    if (!TIFFSetDirectory(t->tif, 0)) {
+    if (!fz_TIFFSetDirectory(t->tif, 0)) {
         fz_tiff_copy_error(t, message, "the first directory cannot be read");
         return -1;
     }
@@ -210,7 +212,7 @@ int fz_tiff_scan(fz_tiff *t, fz_tiff_info *infos, int limit, char *message) {
     int count = 1;
     while (count < limit) {
         int warnings = t->warnings;
-        if (!TIFFReadDirectory(t->tif)) {
+        if (!fz_TIFFReadDirectory(t->tif)) {
             // A loop (libtiff warns and stops there) is the file lying; a later directory
             // that does not read is passed over (the pages before it are still there, as
             // other readers show them).
@@ -230,7 +232,7 @@ int fz_tiff_scan(fz_tiff *t, fz_tiff_info *infos, int limit, char *message) {
 int fz_tiff_subifds(fz_tiff *t, uint64_t *offsets, int max) {
     uint16_t n = 0;
     uint64_t *got = NULL;
-    if (!TIFFGetField(t->tif, TIFFTAG_SUBIFD, &n, &got) || got == NULL) return 0;
+    if (!fz_TIFFGetField(t->tif, TIFFTAG_SUBIFD, &n, &got) || got == NULL) return 0;
     int count = n < max ? n : max;
     memcpy(offsets, got, (size_t)count * sizeof *offsets);
     return count;
@@ -239,25 +241,25 @@ int fz_tiff_subifds(fz_tiff *t, uint64_t *offsets, int max) {
 const uint8_t *fz_tiff_icc(fz_tiff *t, uint32_t *length) {
     void *data = NULL;
     *length = 0;
-    if (!TIFFGetField(t->tif, TIFFTAG_ICCPROFILE, length, &data)) return NULL;
+    if (!fz_TIFFGetField(t->tif, TIFFTAG_ICCPROFILE, length, &data)) return NULL;
     return data;
 }
 
 const uint8_t *fz_tiff_xmp(fz_tiff *t, uint32_t *length) {
     void *data = NULL;
     *length = 0;
-    if (!TIFFGetField(t->tif, TIFFTAG_XMLPACKET, length, &data)) return NULL;
+    if (!fz_TIFFGetField(t->tif, TIFFTAG_XMLPACKET, length, &data)) return NULL;
     return data;
 }
 
 int fz_tiff_rgba_ok(fz_tiff *t, char *message) {
     char emsg[1024] = "";
-    if (TIFFRGBAImageOK(t->tif, emsg)) return 1;
+    if (fz_TIFFRGBAImageOK(t->tif, emsg)) return 1;
     snprintf(message, FZ_MESSAGE_MAX, "%s", emsg);
     return 0;
 }
 
-void fz_tiff_jpeg_to_rgb(fz_tiff *t) { TIFFSetField(t->tif, TIFFTAG_JPEGCOLORMODE, JPEGCOLORMODE_RGB); }
+void fz_tiff_jpeg_to_rgb(fz_tiff *t) { fz_TIFFSetField(t->tif, TIFFTAG_JPEGCOLORMODE, JPEGCOLORMODE_RGB); }
 
 int fz_tiff_use_cmyk_profile(fz_tiff *t, const uint8_t *icc, size_t length, int intent, int bpc, char *message) {
     fz_color_transform *made = NULL;
@@ -272,12 +274,12 @@ static void fz_tiff_geometry(fz_tiff *t, const fz_tiff_plan *plan) {
     const fz_tiff_info *i = &t->info;
     t->planes = i->planar == PLANARCONFIG_SEPARATE ? i->spp : 1;
     if (i->tiled) {
-        t->unit = TIFFTileSize(t->tif);
+        t->unit = fz_TIFFTileSize(t->tif);
         t->band_rows = i->tile_height;
         t->tx0 = plan->x0 / i->tile_width;
         t->tx1 = (plan->x1 + i->tile_width - 1) / i->tile_width;
     } else {
-        t->unit = TIFFStripSize(t->tif);
+        t->unit = fz_TIFFStripSize(t->tif);
         uint32_t rps = i->rows_per_strip;
         t->band_rows = rps == 0 || rps > i->height ? i->height : rps;
         t->tx0 = 0;
@@ -303,15 +305,15 @@ int fz_tiff_start(fz_tiff *t, const fz_tiff_plan *plan, char *message) {
     if (plan->mode == FZ_TIFF_RGBA_IMAGE) {
         TIFFRGBAImage img;
         char emsg[1024] = "";
-        if (!TIFFRGBAImageBegin(&img, t->tif, 0, emsg)) {
+        if (!fz_TIFFRGBAImageBegin(&img, t->tif, 0, emsg)) {
             snprintf(message, FZ_MESSAGE_MAX, "%s", emsg);
             return FZ_ERROR;
         }
         // The stored order: forcezoom applies the orientation itself, as EXIF's.
         img.req_orientation = img.orientation;
         t->rgba = malloc((size_t)i->width * i->height * 4);
-        int ok = t->rgba != NULL && TIFFRGBAImageGet(&img, t->rgba, i->width, i->height);
-        TIFFRGBAImageEnd(&img);
+        int ok = t->rgba != NULL && fz_TIFFRGBAImageGet(&img, t->rgba, i->width, i->height);
+        fz_TIFFRGBAImageEnd(&img);
         if (!ok) {
             fz_tiff_copy_error(t, message, t->rgba ? "the image does not decode" : "out of memory");
             return FZ_ERROR;
@@ -345,11 +347,11 @@ static int fz_tiff_decode_band(fz_tiff *t, uint32_t b) {
             uint8_t *dst = t->band + ((size_t)p * across + (tx - t->tx0)) * (size_t)t->unit;
             tmsize_t got;
             if (i->tiled) {
-                uint32_t tile = TIFFComputeTile(t->tif, tx * i->tile_width, b * i->tile_height, 0, (uint16_t)p);
-                got = TIFFReadEncodedTile(t->tif, tile, dst, t->unit);
+                uint32_t tile = fz_TIFFComputeTile(t->tif, tx * i->tile_width, b * i->tile_height, 0, (uint16_t)p);
+                got = fz_TIFFReadEncodedTile(t->tif, tile, dst, t->unit);
             } else {
-                uint32_t strip = TIFFComputeStrip(t->tif, b * t->band_rows, (uint16_t)p);
-                got = TIFFReadEncodedStrip(t->tif, strip, dst, t->unit);
+                uint32_t strip = fz_TIFFComputeStrip(t->tif, b * t->band_rows, (uint16_t)p);
+                got = fz_TIFFReadEncodedStrip(t->tif, strip, dst, t->unit);
             }
             if (got < 0) return FZ_ERROR;
         }

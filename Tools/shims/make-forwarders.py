@@ -25,7 +25,8 @@ def main():
         ret, params = m.group(1).strip(), m.group(2).strip()
         ret = re.sub(r"^(extern|__attribute__\(\(.*?\)\))\s*", "", ret).strip()
         args = [] if params in ("", "void") else [p.strip() for p in split_params(params)]
-        # The headers name every parameter; the forwarder keeps those names.
+        # The headers' parameter names where they give one, else a0, a1, ...
+        args = [named(p, i) for i, p in enumerate(args)]
         names_ = [re.search(r"(\w+)\s*(\[[^\]]*\])?\s*$", p).group(1) for p in args]
         proto = f"{ret} fz_{name}({', '.join(args) or 'void'})"
         call = f"FZ_SYMBOL({slot or 0}, {name})({', '.join(names_)})"
@@ -34,6 +35,16 @@ def main():
     print("\n".join(decls))
     print()
     print("\n".join(defs))
+
+
+def named(param, i):
+    """`param` with a name: its own, or a{i} when the header gives only the type."""
+    words = [w for w in re.findall(r"\w+", re.sub(r"\[[^\]]*\]", "", param))
+             if w not in ("const", "struct", "enum", "unsigned", "signed", "volatile")]
+    if len(words) >= 2:
+        return param
+    m = re.match(r"^(.*?)(\[[^\]]*\])\s*$", param)
+    return f"{m.group(1).strip()} a{i}{m.group(2)}" if m else f"{param} a{i}"
 
 
 def split_params(params):

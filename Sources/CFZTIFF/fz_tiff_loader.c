@@ -1,0 +1,148 @@
+// libtiff, loaded on first use. libtiff brings libLerc (C++), libjbig, libdeflate, libzstd,
+// liblzma, libwebp and libjpeg with it, and loading and relocating them cost every forcezoom
+// run about 2 ms before main, TIFF or not. So forcezoom does not link libtiff: each function
+// fz_tiff.c calls has a forwarder here, fz_NAME for libtiff's NAME, which calls that function
+// in libtiff.so.6, opened with dlopen the first time one is called, as CFZHeif does for
+// libheif. libtiff 4.5 (TIFFOpenOptions, which fz_tiff.c needs for its memory limit and
+// per-file handlers) is soname 6. The forwarders have names of our own so that this binary
+// defines no libtiff symbol. Without the library the first TIFF call ends the process with a
+// message, as a missing library used to end it at start-up.
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "fz_tiff_lib.h"
+
+static const char fz_tiff_name[] = "libtiff.so.6";
+static void *fz_tiff_library;
+static pthread_once_t fz_tiff_once = PTHREAD_ONCE_INIT;
+
+static void fz_tiff_open(void) { fz_tiff_library = dlopen(fz_tiff_name, RTLD_NOW | RTLD_LOCAL); }
+
+static void *fz_tiff_symbol(const char *name) {
+    pthread_once(&fz_tiff_once, fz_tiff_open);
+    void *function = fz_tiff_library ? dlsym(fz_tiff_library, name) : NULL;
+    if (function == NULL) {
+        const char *why = dlerror();
+        fprintf(stderr, "forcezoom: TIFF needs %s (%s): %s; install libtiff (apt-get install libtiff6)\n", fz_tiff_name,
+                name, why ? why : "not found");
+        exit(1);
+    }
+    return function;
+}
+
+// The function `name` of libtiff, looked up once (`slot` is unused: one library).
+#define FZ_SYMBOL(slot, name)                                               \
+    ({                                                                      \
+        static void *cache;                                                 \
+        void *function = __atomic_load_n(&cache, __ATOMIC_ACQUIRE);         \
+        if (function == NULL) {                                             \
+            function = fz_tiff_symbol(#name);                               \
+            __atomic_store_n(&cache, function, __ATOMIC_RELEASE);           \
+        }                                                                   \
+        (__typeof__(&name))function;                                        \
+    })
+
+TIFF * fz_TIFFClientOpenExt(const char * a0, const char * a1, thandle_t a2, TIFFReadWriteProc a3, TIFFReadWriteProc a4, TIFFSeekProc a5, TIFFCloseProc a6, TIFFSizeProc a7, TIFFMapFileProc a8, TIFFUnmapFileProc a9, TIFFOpenOptions *opts) {
+    return FZ_SYMBOL(0, TIFFClientOpenExt)(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, opts);
+}
+void fz_TIFFClose(TIFF *tif) {
+    FZ_SYMBOL(0, TIFFClose)(tif);
+}
+uint32_t fz_TIFFComputeStrip(TIFF * a0, uint32_t a1, uint16_t a2) {
+    return FZ_SYMBOL(0, TIFFComputeStrip)(a0, a1, a2);
+}
+uint32_t fz_TIFFComputeTile(TIFF *tif, uint32_t x, uint32_t y, uint32_t z, uint16_t s) {
+    return FZ_SYMBOL(0, TIFFComputeTile)(tif, x, y, z, s);
+}
+int fz_TIFFIsTiled(TIFF * a0) {
+    return FZ_SYMBOL(0, TIFFIsTiled)(a0);
+}
+TIFFOpenOptions * fz_TIFFOpenOptionsAlloc(void) {
+    return FZ_SYMBOL(0, TIFFOpenOptionsAlloc)();
+}
+void fz_TIFFOpenOptionsFree(TIFFOpenOptions * a0) {
+    FZ_SYMBOL(0, TIFFOpenOptionsFree)(a0);
+}
+void fz_TIFFOpenOptionsSetErrorHandlerExtR(TIFFOpenOptions *opts, TIFFErrorHandlerExtR handler, void *errorhandler_user_data) {
+    FZ_SYMBOL(0, TIFFOpenOptionsSetErrorHandlerExtR)(opts, handler, errorhandler_user_data);
+}
+void fz_TIFFOpenOptionsSetMaxSingleMemAlloc(TIFFOpenOptions *opts, tmsize_t max_single_mem_alloc) {
+    FZ_SYMBOL(0, TIFFOpenOptionsSetMaxSingleMemAlloc)(opts, max_single_mem_alloc);
+}
+void fz_TIFFOpenOptionsSetWarningHandlerExtR(TIFFOpenOptions *opts, TIFFErrorHandlerExtR handler, void *warnhandler_user_data) {
+    FZ_SYMBOL(0, TIFFOpenOptionsSetWarningHandlerExtR)(opts, handler, warnhandler_user_data);
+}
+int fz_TIFFRGBAImageBegin(TIFFRGBAImage * a0, TIFF * a1, int a2, char a3[1024]) {
+    return FZ_SYMBOL(0, TIFFRGBAImageBegin)(a0, a1, a2, a3);
+}
+void fz_TIFFRGBAImageEnd(TIFFRGBAImage * a0) {
+    FZ_SYMBOL(0, TIFFRGBAImageEnd)(a0);
+}
+int fz_TIFFRGBAImageGet(TIFFRGBAImage * a0, uint32_t * a1, uint32_t a2, uint32_t a3) {
+    return FZ_SYMBOL(0, TIFFRGBAImageGet)(a0, a1, a2, a3);
+}
+int fz_TIFFRGBAImageOK(TIFF * a0, char a1[1024]) {
+    return FZ_SYMBOL(0, TIFFRGBAImageOK)(a0, a1);
+}
+int fz_TIFFReadDirectory(TIFF *tif) {
+    return FZ_SYMBOL(0, TIFFReadDirectory)(tif);
+}
+tmsize_t fz_TIFFReadEncodedStrip(TIFF *tif, uint32_t strip, void *buf, tmsize_t size) {
+    return FZ_SYMBOL(0, TIFFReadEncodedStrip)(tif, strip, buf, size);
+}
+tmsize_t fz_TIFFReadEncodedTile(TIFF *tif, uint32_t tile, void *buf, tmsize_t size) {
+    return FZ_SYMBOL(0, TIFFReadEncodedTile)(tif, tile, buf, size);
+}
+int fz_TIFFSetDirectory(TIFF * a0, tdir_t a1) {
+    return FZ_SYMBOL(0, TIFFSetDirectory)(a0, a1);
+}
+TIFFErrorHandler fz_TIFFSetErrorHandler(TIFFErrorHandler a0) {
+    return FZ_SYMBOL(0, TIFFSetErrorHandler)(a0);
+}
+int fz_TIFFSetSubDirectory(TIFF * a0, uint64_t a1) {
+    return FZ_SYMBOL(0, TIFFSetSubDirectory)(a0, a1);
+}
+TIFFErrorHandler fz_TIFFSetWarningHandler(TIFFErrorHandler a0) {
+    return FZ_SYMBOL(0, TIFFSetWarningHandler)(a0);
+}
+tmsize_t fz_TIFFStripSize(TIFF *tif) {
+    return FZ_SYMBOL(0, TIFFStripSize)(tif);
+}
+tmsize_t fz_TIFFTileSize(TIFF *tif) {
+    return FZ_SYMBOL(0, TIFFTileSize)(tif);
+}
+int fz_TIFFVGetField(TIFF *tif, uint32_t tag, va_list ap) {
+    return FZ_SYMBOL(0, TIFFVGetField)(tif, tag, ap);
+}
+int fz_TIFFVGetFieldDefaulted(TIFF *tif, uint32_t tag, va_list ap) {
+    return FZ_SYMBOL(0, TIFFVGetFieldDefaulted)(tif, tag, ap);
+}
+int fz_TIFFVSetField(TIFF * a0, uint32_t a1, va_list a2) {
+    return FZ_SYMBOL(0, TIFFVSetField)(a0, a1, a2);
+}
+
+int fz_TIFFGetField(TIFF *tif, uint32_t tag, ...) {
+    va_list ap;
+    va_start(ap, tag);
+    int status = fz_TIFFVGetField(tif, tag, ap);
+    va_end(ap);
+    return status;
+}
+
+int fz_TIFFGetFieldDefaulted(TIFF *tif, uint32_t tag, ...) {
+    va_list ap;
+    va_start(ap, tag);
+    int status = fz_TIFFVGetFieldDefaulted(tif, tag, ap);
+    va_end(ap);
+    return status;
+}
+
+int fz_TIFFSetField(TIFF *tif, uint32_t tag, ...) {
+    va_list ap;
+    va_start(ap, tag);
+    int status = fz_TIFFVSetField(tif, tag, ap);
+    va_end(ap);
+    return status;
+}
