@@ -110,7 +110,8 @@ struct MetadataCLITests {
             let label = (command + flag).joined(separator: " ")
             // One name per case: the cases run in parallel in one folder (two transforms
             // sharing "transform-false.png" read each other's half-written outputs).
-            let out = "\(command.joined(separator: "_").filter { $0.isLetter || $0.isNumber || $0 == "_" })-\(location).png"
+            let name = command.joined(separator: "_").filter { $0.isLetter || $0.isNumber || $0 == "_" }
+            let out = "\(name)-\(location).png"
             let r = CLI.run(command + ["src.jpg", "-o", out] + flag, in: Self.dir)
             try #require(r.status == 0, "\(label): \(r)")
             #expect(r.stderr.isEmpty, "\(label): \(r.stderr)")
