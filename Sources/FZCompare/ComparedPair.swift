@@ -33,7 +33,7 @@ public struct ComparedPair {
             case .overBudget(let path, let e): return "\(path): \(e)"
             case .sizesDiffer(let a, let sa, let b, let sb):
                 return
-                    "\(a) is \(sa) and \(b) is \(sb) upright; sizes must match (give --crop-to-smaller to compare the top-left \(PixelSize(width: min(sa.width, sb.width), height: min(sa.height, sb.height))))"
+                    "\(a) is \(sa) and \(b) is \(sb); sizes must match (give --crop-to-smaller to compare the top-left \(PixelSize(width: min(sa.width, sb.width), height: min(sa.height, sb.height))))"
             }
         }
     }

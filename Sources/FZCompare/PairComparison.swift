@@ -73,25 +73,25 @@ public struct PairComparison: Sendable {
         case .ae:
             var marks: [Bool]? = drawsDifference ? [] : nil
             let n = AbsoluteErrorCount.count(first, second, fuzz: fuzz?.quantum16 ?? 0, marks: &marks)
-            count = (n, nil)
+            count = (different: n, antialiased: nil)
             if let marks { picture = DifferenceImage.render(first, marked: marks) }
         case .pixelmatch:
             let (r, image) = Pixelmatch.compare(
                 first, second, threshold: fuzz?.yiqThreshold ?? Pixelmatch.defaultThreshold, includeAA: includeAA,
                 draw: drawsDifference)
-            count = (r.different, r.antialiased)
+            count = (different: r.different, antialiased: Optional(r.antialiased))
             picture = image
         default:
             if drawsDifference { picture = DifferenceImage.render(first, second) }
         }
-        let value: JSON
-        let text: String
+        var value = JSON.null
+        var text = ""
         if let count {
-            (value, text) = (.int(count.different), String(count.different))
-        } else {
-            let m = metric.measure ?? .psnr
+            value = .int(count.different)
+            text = String(count.different)
+        } else if let m = metric.measure {
             text = result.text(m)
-            value = result.value(m).map { $0.isInfinite ? .string("inf") : .number($0) } ?? .null
+            if let v = result.value(m) { value = v.isInfinite ? .string("inf") : .number(v) }
         }
         let threshold = effectiveThreshold
         let pass = threshold.map { within($0, result: result, count: count?.different, pixels: pixels) }
@@ -109,10 +109,7 @@ public struct PairComparison: Sendable {
             ("antialiasedPixels", count?.antialiased.map { .int($0) } ?? .null),
             ("fuzz", fuzzText.map { .string($0) } ?? .null),
             ("threshold", threshold.map { .number($0.number) } ?? .null),
-            (
-                "thresholdType",
-                threshold.map { if case .ratio = $0 { "ratio" } else { "value" } }.map { .string($0) } ?? .null
-            ),
+            ("thresholdType", Self.kind(threshold)),
             ("pass", pass.map { .bool($0) } ?? .null),
         ]
         guard pass == false, let threshold else {
@@ -148,6 +145,15 @@ public struct PairComparison: Sendable {
         case .ratio(let r):
             guard let count else { return false }
             return Double(count) / Double(max(1, pixels)) <= r
+        }
+    }
+
+    /// `thresholdType`: value, ratio or null.
+    static func kind(_ threshold: CompareThreshold?) -> JSON {
+        switch threshold {
+        case .value?: return .string("value")
+        case .ratio?: return .string("ratio")
+        case nil: return .null
         }
     }
 

@@ -104,12 +104,12 @@ public enum Pixelmatch {
             }
             let y = Self.luma(r1, g1, b1) - Self.luma(r2, g2, b2)
             if brightnessOnly { return y }
-            let i = Self.inPhase(r1, g1, b1) - Self.inPhase(r2, g2, b2)
-            let q = Self.quadrature(r1, g1, b1) - Self.quadrature(r2, g2, b2)
+            let ci = Self.inPhase(r1, g1, b1) - Self.inPhase(r2, g2, b2)
+            let cq = Self.quadrature(r1, g1, b1) - Self.quadrature(r2, g2, b2)
             // Left to right, as Python evaluates it.
             let dy = 0.5053 * y * y
-            let di = 0.299 * i * i
-            let dq = 0.1957 * q * q
+            let di = 0.299 * ci * ci
+            let dq = 0.1957 * cq * cq
             return dy + di + dq
         }
 

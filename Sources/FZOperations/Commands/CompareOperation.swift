@@ -36,7 +36,7 @@ public struct CompareOperation {
                 let target = OutputTarget(.files([diff]))
                 try target.checkNotInputs([first, second])
                 let bytes = try target.write(picture, protecting: [first, second])
-                result.members += [("diff", .string(diff)), ("diffBytes", .int(bytes))]
+                result.members += [("diff", .string(diff)), ("diffBytes", bytes.map { .int($0) } ?? .null)]
             } catch {
                 result = result.failedOutput(file: diff, "\(error)")
             }
