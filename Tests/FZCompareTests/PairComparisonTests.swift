@@ -91,7 +91,7 @@ struct PairComparisonTests {
             let b = Image(
                 width: 2, height: 1, format: .rgba, pixels: [10, UInt8(k), 0, 255, 10 + UInt8(k / 2), 9, 7, 0])
             var marks: [Bool]? = []
-            for fuzz in [0.0, 3084, 12 * 257 + 1, 5 * 655.36] {
+            for fuzz: Double in [0, 3084, 12 * 257 + 1, 5 * 655.36] {
                 let n = AbsoluteErrorCount.count(a, b, fuzz: fuzz, marks: &marks)
                 let want = k > 0 && Double(k * 257) >= fuzz
                 #expect(n == (want ? 1 : 0) && marks == [want, false], "k \(k) fuzz \(fuzz)")
