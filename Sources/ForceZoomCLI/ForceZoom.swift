@@ -18,7 +18,7 @@ public struct ForceZoom: ParsableCommand {
         discussion: """
             Coordinates always refer to the upright image: the EXIF orientation is applied unless --no-auto-orient. Outputs are \(FormatNames.rendered), as the extension of each output's name says (or --format), written to a temporary file and renamed, so a failure never leaves a partial file; forcezoom never overwrites an input.
 
-            Exit codes: 0 success, 1 an input or output failed, 2 bad usage; compare has its own for test harnesses (1 over its threshold, 2 an unreadable input, 3 sizes that differ: forcezoom help compare).
+            Exit codes: 0 success, 1 an input or output failed, 2 bad usage; compare has its own for test harnesses (1 over its threshold, 2 an unreadable input, 3 a size mismatch: forcezoom help compare).
 
             Devices (--screen NAME), in portrait. `crop` and `frame` use the points (the peek's side is min of the bounds in points, as ForceZoom sizes it); `fit` and `animate` render at the pixels (--scale 1 for a point-sized preview).
             \(Size.deviceTable)

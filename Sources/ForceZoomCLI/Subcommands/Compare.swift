@@ -7,7 +7,7 @@ import Geometry
 struct Compare: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract:
-            "Measure how far apart two images are (PSNR, PAE, MAE, SSIM, differing pixels), with exit codes for test harnesses.",
+            "Measure how far apart two images are (PSNR, PAE, MAE, SSIM, differing pixels), with the exit codes test harnesses branch on.",
         discussion: """
             Both images are decoded upright (EXIF orientation applied unless --no-auto-orient) and, with --icc srgb, converted to sRGB through their profiles; otherwise the decoded samples are compared as stored. Sizes must match (or --crop-to-smaller compares the top-left rectangle both have). The two decoded images, and --diff's with them, are held at once: together they meet --max-pixels and --max-memory before either is decoded.
 
@@ -28,11 +28,11 @@ struct Compare: ParsableCommand {
 
             Prints the --metric's value (default psnr); --json prints one record with every measure. --threshold T passes psnr and ssim at least T, pae and mae at most T, ae and pixelmatch at most T pixels or, written as a percentage, at most that ratio of the compared pixels (--threshold 0.5% is Playwright's maxDiffPixelRatio 0.005 and jest-image-snapshot's failureThreshold 0.005 of type percent; --threshold 120 their maxDiffPixels and pixel type). The counts fail on any differing pixel without --threshold; the measures have no verdict without one.
 
-            --mask X,Y,W,H (or --ignore, repeatable) leaves a rectangle of the compared image out of every measure: the second image takes the first's pixels there, so they count as equal, and in a ratio's total.
+            --mask X,Y,W,H (or --ignore, repeatable) leaves a rectangle of the compared image out of every measure: the second image takes the first's pixels there, so they count as equal (and in the total of a ratio).
 
             Exit codes: 0 within the threshold (or none given), 1 over it (one line on standard error), 2 bad usage or an input that cannot be read (missing, not an image, corrupt, over a limit), 3 the sizes differ. With --json one record says the same on every outcome, errors included: "match" true or false and "reason" null, "threshold", "size", "unreadable", "usage" or "output" (a --diff that could not be written), with "message" (and "file" for an unreadable input).
 
-            --diff draws pixelmatch's picture for --metric pixelmatch (the first image's brightness faded to white, differences red, anti-aliasing yellow), otherwise ImageMagick's (the first image under 80% white, differing pixels under 80% red).
+            --diff draws pixelmatch's picture for --metric pixelmatch (the first image's brightness faded to white, differences red, anti-aliasing yellow), and otherwise ImageMagick's (the first image under 80% white, differing pixels under 80% red).
 
             Examples:
               forcezoom compare decoded.png reference.png --metric pae --threshold 2
@@ -95,7 +95,7 @@ struct Compare: ParsableCommand {
             valueName: "mode"))
     var icc: ColorPolicy.Mode = .keep
 
-    @Flag(name: .long, help: "Print one JSON record: every measure and the verdict, or why there is none.")
+    @Flag(name: .long, help: "Print one JSON record: every measure and the verdict, or the reason there is none.")
     var json = false
 
     @Option(
