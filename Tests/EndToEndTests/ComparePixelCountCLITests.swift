@@ -110,5 +110,28 @@ struct ComparePixelCountCLITests {
         #expect(out == "RGB True True\nTrue True\n", "\(out)")
     }
 
+    /// --diff with --metric ae marks the pixels the count counts (ImageMagick's highlight
+    /// with the same fuzz): as many red pixels as ImageMagick's count, read by Pillow.
+    @Test func aePictureMarksWhatItCounts() throws {
+        let dir = try Self.requireReference()
+        let want = try #require(
+            Self.made.expected.first {
+                Self.strings($0["pair"]).first == "noise-a.png"
+                    && Self.strings($0["args"]) == ["--metric", "ae", "--fuzz", "12.5%"]
+            })
+        let r = CLI.run(
+            ["compare", "noise-a.png", "noise-b.png", "--metric", "ae", "--fuzz", "12.5%", "--diff", "ae-ours.png"],
+            in: dir)
+        #expect(r.status == 1, "\(r)")
+        let out = ColorCLITests.python(
+            """
+            from PIL import Image
+            d = Image.open('ae-ours.png').convert('RGB')
+            print(sum(1 for r, g, b in d.getdata() if r > 180 and g < 60))
+            """, in: dir)
+        guard case .number(let n)? = want["count"] else { throw CountMissing() }
+        #expect(out == "\(Int(n))\n", "\(out)")
+    }
+
     struct CountMissing: Error {}
 }
