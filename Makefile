@@ -53,6 +53,20 @@ DEPS += libgif-dev imagemagick
 DEPS += libtiff-dev libtiff-tools libvips-tools
 # JPEG XL (issue 35): libjxl 0.7 to build against; cjxl/djxl/jxlinfo make and check the test files.
 DEPS += libjxl-dev libjxl-tools
+# compare's exit codes and pixel counts (issue 36): jq reads --json in the README's CI example,
+# python3-pytest runs its pytest example; PyPI's pixelmatch (the Python port of mapbox/pixelmatch,
+# not packaged by Debian) is what --metric pixelmatch is checked against, installed with pip for
+# Debian's /usr/bin/python3 (the tests' python) by `make deps` (PIP_DEPS, pip_install).
+DEPS += jq python3-pytest python3-pip
+PIP_DEPS += pixelmatch==0.4.0
+# $(call pip_install,TARGET,PACKAGES): pip installs for /usr/bin/python3 those of PACKAGES
+# (name==version) it does not have, or says they are all present.
+pip_install = missing=""; \
+	for p in $(2); do /usr/bin/python3 -m pip show -q "$${p%%==*}" >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "$(1) pip installing:$$missing"; \
+	  $(SUDO) /usr/bin/python3 -m pip install -q --break-system-packages $$missing; \
+	else echo "$(1): pip packages present"; fi
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 # $(call apt_install,TARGET,PACKAGES): apt-get installs those of PACKAGES that dpkg does not
@@ -87,6 +101,7 @@ help: ## List the targets
 
 deps: ## apt-get install the missing system packages (nothing if all present)
 	@$(call apt_install,deps,$(DEPS))
+	@$(call pip_install,deps,$(PIP_DEPS))
 
 build: deps ## Debug build (.build/debug/forcezoom)
 	$(SWIFT) build
