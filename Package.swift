@@ -198,6 +198,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Folder comparison (issue 36): the pairing rule, the report writers.
+        .testTarget(name: "FZCompareTests", dependencies: ["FZCompare", "FZSystem"]),
         .testTarget(
             name: "EndToEndTests", dependencies: ["FZCodecs", "FZImage", "FZSystem", "Geometry", "TestSupport"]),
     ]

@@ -47,6 +47,23 @@ public struct KitEntry: Sendable {
 
     public var lossless: Bool { (format == "PNG") || (encoding.webp && encoding.lossless) }
 
+    /// The decoders a lossy entry's tolerance was measured through (issue 36): each of them
+    /// meets it, on kits made on several runs (x265 and aom vary). Empty for lossless files,
+    /// whose tolerance is exact. `Tools/testkit/check_kit.py --decoder` re-measures.
+    public var measuredWith: [String] {
+        guard !lossless, tolerance != .pae(0) else { return [] }
+        switch format {
+        case "JPEG": return ["forcezoom", "Pillow (libjpeg-turbo)", "libvips (libjpeg-turbo)"]
+        case "WebP": return ["forcezoom", "dwebp (libwebp)", "Pillow (libwebp)", "libvips (libwebp)"]
+        case "HEIC":
+            return [
+                "forcezoom", "heif-convert (libheif, libde265)", "pillow-heif (libheif, libde265)", "libvips (libheif)",
+            ]
+        case "AVIF": return ["forcezoom", "heif-convert (libheif, dav1d)", "Pillow 13 (libavif)", "libvips (libheif)"]
+        default: return ["forcezoom", "Pillow", "libvips"]
+        }
+    }
+
     /// x265 and aom are not byte-reproducible from run to run; libpng, libjpeg and libwebp are.
     public var deterministic: Bool { !(encoding.heic || encoding.avif) }
 

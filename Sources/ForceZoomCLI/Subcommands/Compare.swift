@@ -19,16 +19,21 @@ struct Compare: ParsableCommand {
 
             Prints the --metric's value (default psnr); --json prints every measure. With --threshold T the exit code is 0 within (psnr/ssim at least T, pae/mae at most T) and 1 outside; 2 is bad usage.
 
+            Folders: compare EXPECTED_DIR ACTUAL_DIR pairs the images below both by relative path (any format a decoder reads; home.png with home.webp when that stem names one image on each side), compares the pairs --jobs at a time (each with its share of --max-memory) by --metric and --threshold (none: they must be identical), and prints a line for each changed, size-mismatched, unreadable, new or missing image, a summary on standard error. Exit 0 when every pair is within and nothing is new or missing, 1 otherwise (an unreadable image fails its pair; the rest are still compared), 2 when a folder cannot be read. --update copies changed and new actual images over their baselines after comparing (never deleting one without --prune); --report DIR writes report.json, junit.xml and an index.html that opens offline.
+
             Examples:
               forcezoom compare decoded.png reference.png --metric pae --threshold 2
               forcezoom compare a.jpg b.jpg --json --diff diff.png
+              forcezoom compare baselines/ shots/ --metric psnr --threshold 40 --report out/report
             """)
 
     @Argument(
-        help: ArgumentHelp("The first image (\(FormatNames.inputs)), or - to read standard input.", valueName: "a"))
+        help: ArgumentHelp(
+            "The first image (\(FormatNames.inputs)), or - to read standard input; or the folder of expected images.",
+            valueName: "a"))
     var first: String
 
-    @Argument(help: ArgumentHelp("The second image.", valueName: "b"))
+    @Argument(help: ArgumentHelp("The second image; or the folder of actual images.", valueName: "b"))
     var second: String
 
     @Option(
@@ -64,7 +69,31 @@ struct Compare: ParsableCommand {
 
     @OptionGroup var decode: DecodeFlags
 
+    // Folders (issue 36): Compare+Folders.swift validates and runs them.
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("Folders: pairs compared at once (default: the number of processors).", valueName: "n"))
+    var jobs: Int?
+
+    @Flag(
+        name: .long,
+        help:
+            "Folders: copy each changed or new actual image over its baseline in the expected folder once all are compared."
+    )
+    var update = false
+
+    @Flag(name: .long, help: "Folders, with --update: also delete baselines that have no actual image.")
+    var prune = false
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Folders: write report.json, junit.xml and index.html (expected, actual and difference side by side, offline) into this folder.",
+            valueName: "dir"))
+    var report: String?
+
     func validate() throws {
+        if try validateFolders() { return }
         if StandardStream.isNamed(first) && StandardStream.isNamed(second) {
             throw ValidationError("standard input (-) can be read once")
         }
@@ -88,6 +117,7 @@ struct Compare: ParsableCommand {
     }
 
     func run() throws {
+        if isFolders { return try runFolders() }
         let operation = CompareOperation(
             first: first, second: second, metric: metric, threshold: threshold, cropToSmaller: cropToSmaller,
             icc: icc, json: json, diff: diff, decoding: decode.options)
