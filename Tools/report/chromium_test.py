@@ -3,24 +3,29 @@
 opened in a real browser, headless Chromium (Debian's chromium), from disk (file://).
 
 1. Folders of solid-colour PNGs (Pillow) give one image of each kind: changed (green
-   expected, blue actual), new (yellow), missing (magenta) and passed (gray).
-2. `index.html#changed` is screenshot (--screenshot, sRGB, scale 1): the changed pair's
-   expected, actual and difference pictures must be on the screen at their places, found by
-   colour: one row, left to right, at their pixel sizes; the difference picture's colour is
-   read from the diff.png the report wrote (not assumed). Below them the slider's stack shows
-   actual on the left half, expected on the right. New and missing are not shown.
-3. Each filter (#new, #missing, #passed, #all) is screenshot: exactly its images' colours
-   are on the screen. Then the filter links themselves are clicked through the DevTools
-   protocol (python3-websocket): after a click on "new", only the new image is shown.
-4. The page makes no network request: Chromium's net log (--log-net-log) of the screenshot
-   runs holds no http(s) URL; and, so this check can fail, the same check on a copy of the
-   page with an <img> from http://127.0.0.1:9/ and no Content-Security-Policy finds it.
+   expected, blue actual), new (yellow), missing (magenta) and passed (teal).
+2. One Chromium, driven through the DevTools protocol (python3-websocket), loads
+   `index.html#changed` and screenshots it (sRGB, scale 1): the changed pair's expected,
+   actual and difference pictures must be on the screen at their places, found by colour:
+   one row, left to right, at their pixel sizes; the difference picture's colour is read from
+   the diff.png the report wrote (not assumed). Below them the slider's stack shows actual on
+   the left half, expected on the right. New and missing are not shown.
+3. Each filter link (new, missing, passed, all, changed) is clicked: the sections listed as
+   shown and the screenshot's colours must be exactly that filter's; `index.html#missing`
+   loaded afresh opens on missing.
+4. The page makes no network request: that browser's net log (--log-net-log) holds no
+   http(s) request a document started (Chromium's own update and account checks are told
+   apart by their initiator); and, so this check can fail, a page with an <img> from http://127.0.0.1:9/
+   and no Content-Security-Policy, screenshot by a second Chromium, is caught by it.
 
 Needs chromium, python3-pil, python3-websocket (make report-test installs them).
 FZ=path/to/forcezoom. Exit 0 when every check holds, else 1 with the first failures.
 """
+import base64
+import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -30,7 +35,9 @@ from PIL import Image
 
 FZ = os.path.abspath(os.environ.get("FZ", ".build/debug/forcezoom"))
 CHROMIUM = os.environ.get("CHROMIUM", "chromium")
-GREEN, BLUE, YELLOW, MAGENTA, GRAY = (0, 200, 0), (0, 0, 255), (255, 220, 0), (200, 0, 200), (128, 128, 128)
+# Colours no text antialiasing or badge of the page makes (a gray would be).
+GREEN, BLUE, YELLOW, MAGENTA, TEAL = (0, 200, 0), (0, 0, 255), (255, 220, 0), (200, 0, 200), (17, 170, 153)
+COLOURS = [GREEN, BLUE, YELLOW, MAGENTA, TEAL]
 failures = []
 
 
@@ -47,15 +54,16 @@ def make_folders(root):
     Image.new("RGB", (96, 64), BLUE).save(os.path.join(root, "act/changed.png"))
     Image.new("RGB", (80, 40), YELLOW).save(os.path.join(root, "act/new.png"))
     Image.new("RGB", (80, 40), MAGENTA).save(os.path.join(root, "exp/missing.png"))
-    Image.new("RGB", (40, 40), GRAY).save(os.path.join(root, "exp/same.png"))
-    Image.new("RGB", (40, 40), GRAY).save(os.path.join(root, "act/same.png"))
+    Image.new("RGB", (40, 40), TEAL).save(os.path.join(root, "exp/same.png"))
+    Image.new("RGB", (40, 40), TEAL).save(os.path.join(root, "act/same.png"))
 
 
 def chromium_args(profile, extra):
     return [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
             "--force-color-profile=srgb", "--force-device-scale-factor=1", "--window-size=1000,1200",
             "--disable-background-networking", "--disable-component-update", "--disable-sync",
-            "--disable-default-apps", "--user-data-dir=" + profile] + extra
+            "--disable-default-apps", "--disable-features=NetworkTimeServiceQuerying,OptimizationHints,MediaRouter",
+            "--user-data-dir=" + profile] + extra
 
 
 def screenshot(url, folder, name):
@@ -87,22 +95,30 @@ def boxes(image, colour):
     return bands
 
 
+def shows(image, colour):
+    """Whether `colour` covers a picture's worth of pixels (at least 100)."""
+    return sum(1 for p in image.getdata() if p == colour) >= 100
+
+
 def requested_urls(log):
-    """Every URL in the net log's events (a log cut short by the exit is closed first)."""
+    """The URLs the page asked for, from the net log (a log cut short is closed first).
+
+    Chromium fetches for itself too (its component updater, account and time checks:
+    initiator "not an origin", no file:// isolation key), whatever the flags; those are not
+    the page's. A request is the page's when a document started it: its initiator is an
+    origin ("null" for file://) or its network isolation key is the file:// site."""
     text = open(log).read().rstrip()
     if not text.endswith("}"):
         text = text.rstrip(",") + "]}"
-    try:
-        events = json.loads(text).get("events", [])
-    except ValueError:
-        # Not parseable: fall back to every quoted URL in the file.
-        return [part.split('"')[0] for part in text.split('"http')[1:]]
+    data = json.loads(text)
+    start = data["constants"]["logEventTypes"]["URL_REQUEST_START_JOB"]
     urls = []
-    for e in events:
+    for e in data.get("events", []):
         params = e.get("params", {})
-        for key in ("url", "original_url", "new_location", "host"):
-            if isinstance(params.get(key), str):
-                urls.append(params[key])
+        if e.get("type") != start or not isinstance(params.get("url"), str):
+            continue
+        if params.get("initiator") != "not an origin" or "file://" in params.get("network_isolation_key", ""):
+            urls.append(params["url"])
     return urls
 
 
@@ -110,56 +126,76 @@ def network(urls):
     return [u for u in urls if u.startswith(("http:", "https:", "ws:", "wss:"))]
 
 
-def click_filter(index_url, folder, filter_name):
-    """Loads the page with DevTools, clicks the filter link, returns which sections show."""
-    import websocket  # python3-websocket
+class Browser:
+    """Headless Chromium driven through the DevTools protocol (python3-websocket), its
+    network activity logged to `netlog`: one browser for every screenshot and click."""
 
-    profile = tempfile.mkdtemp(dir=folder)
-    proc = subprocess.Popen(chromium_args(profile, ["--remote-debugging-port=0", "about:blank"]),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        port_file = os.path.join(profile, "DevToolsActivePort")
-        for _ in range(300):
+    def __init__(self, folder, netlog):
+        import websocket  # python3-websocket
+
+        self.profile = tempfile.mkdtemp(dir=folder)
+        self.proc = subprocess.Popen(
+            chromium_args(self.profile, ["--remote-debugging-port=0", "--log-net-log=" + netlog, "about:blank"]),
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        port_file = os.path.join(self.profile, "DevToolsActivePort")
+        for _ in range(1200):
             if os.path.exists(port_file) and open(port_file).read().count("\n") >= 1:
                 break
             time.sleep(0.1)
         port, path = open(port_file).read().split("\n")[:2]
-        ws = websocket.create_connection("ws://127.0.0.1:%s%s" % (port, path), timeout=60)
-        ids = iter(range(1, 10000))
+        self.ws = websocket.create_connection("ws://127.0.0.1:%s%s" % (port, path), timeout=120)
+        self.ids = iter(range(1, 1000000))
+        target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
+        self.session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+        self.call("Emulation.setDeviceMetricsOverride",
+                  {"width": 1000, "height": 1200, "deviceScaleFactor": 1, "mobile": False}, page=True)
 
-        def call(method, params=None, session=None):
-            n = next(ids)
-            message = {"id": n, "method": method, "params": params or {}}
-            if session:
-                message["sessionId"] = session
-            ws.send(json.dumps(message))
-            while True:
-                reply = json.loads(ws.recv())
-                if reply.get("id") == n:
-                    return reply.get("result", {})
+    def call(self, method, params=None, page=False):
+        n = next(self.ids)
+        message = {"id": n, "method": method, "params": params or {}}
+        if page:
+            message["sessionId"] = self.session
+        self.ws.send(json.dumps(message))
+        while True:
+            reply = json.loads(self.ws.recv())
+            if reply.get("id") == n:
+                return reply.get("result", {})
 
-        target = call("Target.createTarget", {"url": index_url})["targetId"]
-        session = call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
-        script = "document.readyState === 'complete' && document.querySelectorAll('section.entry').length"
-        for _ in range(300):
-            value = call("Runtime.evaluate", {"expression": script}, session).get("result", {}).get("value")
-            if value:
-                break
+    def evaluate(self, expression):
+        return self.call("Runtime.evaluate", {"expression": expression, "returnByValue": True}, page=True).get(
+            "result", {}).get("value")
+
+    def wait(self, expression):
+        for _ in range(600):
+            if self.evaluate(expression):
+                return True
             time.sleep(0.1)
-        before = call("Runtime.evaluate", {"expression": "document.body.getAttribute('data-filter')"}, session)
-        call("Runtime.evaluate", {"expression": "document.getElementById('filter-%s').click()" % filter_name}, session)
-        shown = "JSON.stringify(Array.from(document.querySelectorAll('section.entry')).filter(function (s) { return !s.hidden && s.offsetHeight > 0; }).map(function (s) { return s.getAttribute('data-status'); }))"
-        for _ in range(50):
-            result = call("Runtime.evaluate", {"expression": shown}, session)
-            statuses = json.loads(result["result"]["value"])
-            if statuses and all(s == filter_name for s in statuses):
-                break
-            time.sleep(0.1)
-        ws.close()
-        return before.get("result", {}).get("value"), statuses
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
+        return False
+
+    def load(self, url):
+        self.call("Page.navigate", {"url": url}, page=True)
+        return self.wait("document.readyState === 'complete' && document.querySelectorAll('section.entry').length > 0"
+                         " && Array.from(document.images).every(function (i) { return i.complete; })")
+
+    def screenshot(self):
+        data = self.call("Page.captureScreenshot", {"format": "png"}, page=True)["data"]
+        return Image.open(io.BytesIO(base64.b64decode(data))).convert("RGB")
+
+    def shown(self):
+        return json.loads(self.evaluate(
+            "JSON.stringify(Array.from(document.querySelectorAll('section.entry')).filter(function (s) {"
+            " return !s.hidden && s.offsetHeight > 0; }).map(function (s) { return s.getAttribute('data-filter'); }))"))
+
+    def close(self):
+        try:
+            self.call("Browser.close")
+        except Exception:
+            pass
+        try:
+            self.proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.proc.terminate()
+            self.proc.wait(timeout=30)
 
 
 def main():
@@ -171,44 +207,52 @@ def main():
     changed = next(i for i in report["images"] if i["path"] == "changed.png")
     diff = Image.open(os.path.join(folder, "rep", changed["pictures"]["diff"])).convert("RGB")
     diff_colour = diff.getpixel((0, 0))
-    check(len(set(diff.getdata())) == 1 and diff_colour not in (GREEN, BLUE), "diff.png is one colour %s" % (diff_colour,))
+    check(len(set(diff.getdata())) == 1 and diff_colour not in COLOURS, "diff.png is one colour %s" % (diff_colour,))
     index = "file://" + os.path.join(folder, "rep/index.html")
-
-    shot, log = screenshot(index + "#changed", folder, "changed")
-    logs = [log]
-    found = {name: boxes(shot, colour) for name, colour in (("expected", GREEN), ("actual", BLUE), ("diff", diff_colour))}
-    print("#changed:", found)
-    trio = {name: bands[0] for name, bands in found.items() if bands}
-    check(len(trio) == 3, "expected, actual and diff are on the screen")
-    if len(trio) == 3:
-        e, a, d = trio["expected"], trio["actual"], trio["diff"]
-        check(all(b[2] - b[0] == 96 and b[3] - b[1] == 64 for b in (e, a, d)),
-              "each shown at its pixel size 96x64: %s %s %s" % (e, a, d))
-        check(abs(e[1] - a[1]) <= 1 and abs(a[1] - d[1]) <= 1, "side by side in one row")
-        check(e[2] <= a[0] and a[2] <= d[0], "left to right: expected, actual, diff")
-    # The slider's stack: actual clipped to the left half over expected.
-    if len(found["expected"]) >= 2 and len(found["actual"]) >= 2:
-        se, sa = found["expected"][1], found["actual"][1]
-        check(sa[0] < se[0] and sa[2] == se[0] and se[2] - sa[0] == 96, "slider stack: actual left half, expected right: %s %s" % (sa, se))
-    else:
-        check(False, "slider stack shown below the pair")
-    check(not boxes(shot, YELLOW) and not boxes(shot, MAGENTA), "#changed hides new and missing")
-
-    for name, present, absent in (
-            ("new", [YELLOW], [GREEN, BLUE, MAGENTA, GRAY]), ("missing", [MAGENTA], [GREEN, BLUE, YELLOW, GRAY]),
-            ("passed", [], [GREEN, BLUE, YELLOW, MAGENTA]), ("all", [GREEN, BLUE, YELLOW, MAGENTA], [])):
-        shot, log = screenshot(index + "#" + name, folder, name)
-        logs.append(log)
-        check(all(boxes(shot, c) for c in present) and not any(boxes(shot, c) for c in absent),
-              "#%s shows exactly its images" % name)
-
-    before, shown = click_filter(index, folder, "new")
-    check(before == "all" and shown == ["new"], "clicking the 'new' filter shows only the new image: %s -> %s" % (before, shown))
-    before, shown = click_filter(index + "#new", folder, "missing")
-    check(before == "new" and shown == ["missing"], "clicking 'missing' after #new: %s -> %s" % (before, shown))
-
-    urls = [u for log in logs for u in requested_urls(log)]
-    check(any(u.startswith("file:") for u in urls), "the net log saw the page's file: loads (%d URLs)" % len(urls))
+    netlog = os.path.join(folder, "page.netlog.json")
+    browser = Browser(folder, netlog)
+    try:
+        check(browser.load(index + "#changed"), "index.html#changed loads with its images")
+        shot = browser.screenshot()
+        shot.save(os.path.join(folder, "changed.png"))
+        found = {name: boxes(shot, colour) for name, colour in (("expected", GREEN), ("actual", BLUE), ("diff", diff_colour))}
+        print("#changed:", found)
+        trio = {name: bands[0] for name, bands in found.items() if bands}
+        check(len(trio) == 3, "expected, actual and diff are on the screen")
+        if len(trio) == 3:
+            e, a, d = trio["expected"], trio["actual"], trio["diff"]
+            check(all(b[2] - b[0] == 96 and b[3] - b[1] == 64 for b in (e, a, d)),
+                  "each shown at its pixel size 96x64: %s %s %s" % (e, a, d))
+            check(abs(e[1] - a[1]) <= 1 and abs(a[1] - d[1]) <= 1, "side by side in one row")
+            check(e[2] <= a[0] and a[2] <= d[0], "left to right: expected, actual, diff")
+        # The slider's stack: actual clipped to the left half over expected.
+        if len(found["expected"]) >= 2 and len(found["actual"]) >= 2:
+            se, sa = found["expected"][1], found["actual"][1]
+            check(sa[0] < se[0] and sa[2] == se[0] and se[2] - sa[0] == 96,
+                  "slider stack: actual left half, expected right: %s %s" % (sa, se))
+        else:
+            check(False, "slider stack shown below the pair")
+        check(not shows(shot, YELLOW) and not shows(shot, MAGENTA), "#changed hides new and missing")
+        # Each filter link clicked in turn: what the page shows, and the screenshot's colours.
+        for name, present in (("new", [YELLOW]), ("missing", [MAGENTA]), ("passed", []),
+                              ("all", [GREEN, BLUE, YELLOW, MAGENTA]), ("changed", [GREEN, BLUE])):
+            browser.evaluate("document.getElementById('filter-%s').click()" % name)
+            browser.wait("document.body.getAttribute('data-filter') === '%s'" % name)
+            listed = browser.shown()
+            shot = browser.screenshot()
+            shot.save(os.path.join(folder, "click-%s.png" % name))
+            wanted = {"new": ["new"], "missing": ["missing"], "passed": ["passed"], "changed": ["changed"]}.get(
+                name, ["changed", "missing", "new", "passed"])
+            check(sorted(listed) == wanted, "after a click on '%s' the page lists %s" % (name, listed))
+            absent = [c for c in COLOURS if c not in present]
+            check(all(shows(shot, c) for c in present) and not any(shows(shot, c) for c in absent),
+                  "after a click on '%s' the screenshot shows exactly its images" % name)
+        # A fragment opens the page on one filter.
+        check(browser.load(index + "?again#missing") and browser.shown() == ["missing"], "index.html#missing opens on missing")
+    finally:
+        browser.close()
+    urls = requested_urls(netlog)
+    check(os.path.getsize(netlog) > 0, "the net log was written (the page's requests: %s)" % urls[:5])
     check(not network(urls), "no network request: %s" % network(urls)[:5])
     # The check can fail: a page that fetches from the network is seen doing so.
     bad = os.path.join(folder, "rep/leaky.html")
@@ -216,11 +260,19 @@ def main():
         f.write('<!DOCTYPE html><html><body><img src="http://127.0.0.1:9/x.png"></body></html>\n')
     _, log = screenshot("file://" + bad, folder, "leaky")
     check(any("127.0.0.1:9" in u for u in network(requested_urls(log))), "a leaky page's request is caught by the check")
+    # And the report's Content-Security-Policy stops one: the same <img> put into index.html.
+    page = open(os.path.join(folder, "rep/index.html")).read()
+    guarded = os.path.join(folder, "rep/guarded.html")
+    with open(guarded, "w") as f:
+        f.write(page.replace("<main>", '<main><img src="http://127.0.0.1:9/y.png">', 1))
+    _, log = screenshot("file://" + guarded, folder, "guarded")
+    check(not network(requested_urls(log)), "the report's Content-Security-Policy blocks an injected http image")
 
     if failures:
         print("report-test: %d check(s) failed (files in %s)" % (len(failures), folder), file=sys.stderr)
         return 1
     print("report-test: all checks passed")
+    shutil.rmtree(folder, ignore_errors=True)
     return 0
 
 
