@@ -98,13 +98,20 @@ struct CompareFolderCLITests {
         #expect(FileSystem.kind(of: FileSystem.join(dir, "exp/r")) == .missing)
     }
 
-    @Test func unlistableFolderIsExitTwo() throws {
-        guard getuid() != 0 else { return }  // root lists anything
+    @Test func unwalkableFolderIsExitTwo() throws {
         let dir = try Self.folders(withBroken: false)
         defer { _ = CLI.shell("chmod -R u+rwx \(CLI.quote(dir)); rm -rf \(CLI.quote(dir))") }
-        #expect(CLI.shell("chmod 000 act/sub", in: dir) == 0)
+        // Folders nested deeper than the walk goes (64): refused before anything is compared.
+        let deep = (0..<70).map { "d\($0)" }.joined(separator: "/")
+        #expect(CLI.shell("mkdir -p act/\(deep)", in: dir) == 0)
         let r = CLI.run(["compare", "exp", "act"], in: dir)
-        #expect(r.status == 2 && r.stderr.contains("act/sub"), "\(r)")
+        #expect(
+            r.status == 2 && r.stderr.contains("deeper than 64") && r.stderr.split(separator: "\n").count == 1, "\(r)")
+        #expect(CLI.shell("rm -rf act/d0", in: dir) == 0)
+        guard getuid() != 0 else { return }  // root lists any folder
+        #expect(CLI.shell("chmod 000 act/sub", in: dir) == 0)
+        let locked = CLI.run(["compare", "exp", "act"], in: dir)
+        #expect(locked.status == 2 && locked.stderr.contains("act/sub"), "\(locked)")
     }
 
     @Test func reportFilesFollowTheirReaders() throws {

@@ -22,6 +22,8 @@ Needs Pillow and numpy (/usr/bin/python3 on Debian) and heif-convert (libheif-ex
       dwebp          WebP through libwebp's dwebp (to PNG)
       heif-convert   HEIC and AVIF through libheif's heif-convert
       vips           everything through libvips (vips copy to PNG)
+      djpeg-fast     JPEG through libjpeg-turbo's fast integer IDCT without fancy
+                     upsampling (djpeg -dct fast -nosmooth), the least exact it offers
     The EXIF orientation is applied where the manifest says it applies, profiles converted
     as above. Files the decoder does not read are left out; each line names the decoder.
 """
@@ -72,6 +74,8 @@ def reads(decoder, f):
         return fmt == "WebP"
     if decoder == "heif-convert":
         return fmt in ("HEIC", "AVIF")
+    if decoder == "djpeg-fast":
+        return fmt == "JPEG"
     if decoder == "pillow":
         if fmt == "AVIF":
             return "avif" in features.get_supported_modules()
@@ -84,9 +88,11 @@ def reads(decoder, f):
 def decode_with(decoder, kit, f):
     path = os.path.join(kit, f["path"])
     if decoder == "dwebp":
-        return through_tool(lambda i, o: ["dwebp", i, "-png", "-o", o], path, f, kit)
+        return through_tool(lambda i, o: ["dwebp", "-quiet", i, "-o", o], path, f, kit)
     if decoder == "heif-convert":
         return through_tool(lambda i, o: ["heif-convert", i, o], path, f, kit)
+    if decoder == "djpeg-fast":
+        return through_tool(lambda i, o: ["djpeg", "-dct", "fast", "-nosmooth", "-outfile", o, i], path, f, kit)
     if decoder == "vips":
         return through_tool(lambda i, o: ["vips", "copy", i, o], path, f, kit)
     im = Image.open(path)

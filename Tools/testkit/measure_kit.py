@@ -5,7 +5,7 @@ the manifest's tolerances (issue 36: a tolerance every correct decoder meets).
     /usr/bin/python3 Tools/testkit/measure_kit.py FORCEZOOM RUNS [PYTHON...]
 
 Makes RUNS kits (x265 and aom are not reproducible: each run's files differ), decodes each
-lossy file with check_kit.py --decoder pillow, dwebp, heif-convert and vips under
+lossy file with check_kit.py --decoder pillow, dwebp, heif-convert, vips and djpeg-fast under
 /usr/bin/python3 and `pillow` under each extra PYTHON (one whose Pillow has the AVIF plugin
 and pillow-heif, say), and with `forcezoom compare`; prints per file the lowest PSNR seen,
 which decoder gave it, and the manifest's tolerance, flagging any tolerance above it.
@@ -33,10 +33,10 @@ def main():
             for f in manifest["files"]:
                 if "psnr" in f["tolerance"]:
                     tolerance[f["path"]] = f["tolerance"]["psnr"]
-            jobs = [("/usr/bin/python3", d) for d in ("pillow", "dwebp", "heif-convert", "vips")]
+            jobs = [("/usr/bin/python3", d) for d in ("pillow", "dwebp", "heif-convert", "vips", "djpeg-fast")]
             jobs += [(p, "pillow") for p in pythons]
             for python, decoder in jobs:
-                if decoder != "pillow" and shutil.which(decoder.split()[0]) is None:
+                if decoder != "pillow" and shutil.which(decoder.split("-")[0] if decoder == "djpeg-fast" else decoder) is None:
                     continue
                 out = subprocess.run([python, os.path.join(HERE, "check_kit.py"), kit, "--decoder", decoder],
                                      capture_output=True, text=True)

@@ -77,9 +77,7 @@ struct Compare: ParsableCommand {
 
     @Flag(
         name: .long,
-        help:
-            "Folders: copy each changed or new actual image over its baseline in the expected folder once all are compared."
-    )
+        help: "Folders: after comparing, copy each changed or new actual image over its baseline (the expected one).")
     var update = false
 
     @Flag(name: .long, help: "Folders, with --update: also delete baselines that have no actual image.")
