@@ -38,6 +38,9 @@ import tempfile
 import numpy as np
 from PIL import Image, ImageCms, ImageOps, features
 
+# Black-point compensation: ImageCms.Flags from Pillow 10.3 on (FLAGS went in Pillow 12).
+BPC = ImageCms.Flags.BLACKPOINTCOMPENSATION if hasattr(ImageCms, "Flags") else ImageCms.FLAGS["BLACKPOINTCOMPENSATION"]
+
 try:  # HEIC through pillow-heif, where installed (its own libheif and libde265)
     import pillow_heif
 
@@ -130,7 +133,7 @@ def finish(im, f):
         mode = "L" if im.mode == "L" else "RGB"
         im = ImageCms.profileToProfile(
             im.convert(mode), src, ImageCms.createProfile("sRGB"), renderingIntent=1,
-            outputMode="RGB", flags=ImageCms.FLAGS["BLACKPOINTCOMPENSATION"])
+            outputMode="RGB", flags=BPC)
     return im
 
 

@@ -90,28 +90,18 @@ public struct FolderImage: Sendable {
         self.message = message
     }
 
+    /// The pair's own record, as `compare EXPECTED ACTUAL --json` prints it with the same
+    /// options (docs/json/compare.schema.json); nil when the pair was not measured.
+    public var pairRecord: JSON?
+
     /// Its record in report.json (docs/json/compare-folder.schema.json, `image`).
     public var json: JSON {
-        var members: [(String, JSON)] = [
+        .object([
             ("path", .string(pair.key)), ("status", .string(status.rawValue)),
             ("expected", pair.expected.map { .string($0) } ?? .null),
             ("actual", pair.actual.map { .string($0) } ?? .null),
             ("expectedSize", expectedSize.map(\.json) ?? .null), ("actualSize", actualSize.map(\.json) ?? .null),
-            ("message", message.map { .string($0) } ?? .null),
-        ]
-        if let m = measures {
-            members += [
-                ("metric", .string(m.metric.rawValue)),
-                (
-                    "value",
-                    m.comparison.value(m.metric).map { v -> JSON in v.isInfinite ? .string("inf") : .number(v) }
-                        ?? .null
-                ),
-                ("threshold", m.threshold.map { .number($0) } ?? .null), ("channels", .int(m.comparison.channels)),
-            ]
-            members += m.comparison.jsonMembers
-        }
-        members += [
+            ("message", message.map { .string($0) } ?? .null), ("pair", pairRecord ?? .null),
             (
                 "pictures",
                 .object([
@@ -121,8 +111,7 @@ public struct FolderImage: Sendable {
                 ])
             ),
             ("update", update.map { .string($0.rawValue) } ?? .null),
-        ]
-        return .object(members)
+        ])
     }
 
     /// One line for the text output and JUnit's failure message: status, path, the measure.

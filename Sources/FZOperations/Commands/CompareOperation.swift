@@ -70,7 +70,8 @@ public struct CompareOperation {
     }
 
     /// The --json record: both inputs, every measure, the verdict and the difference image.
-    private func record(_ pair: ComparedPair, _ result: ImageComparison, pass: Bool?, diffBytes: Int64?) -> JSON {
+    /// A folder comparison embeds it per pair (`FolderPairCheck`).
+    func record(_ pair: ComparedPair, _ result: ImageComparison, pass: Bool?, diffBytes: Int64?) -> JSON {
         var members: [(String, JSON)] = [
             ("a", .string(pair.paths.first)), ("b", .string(pair.paths.second)),
             ("aSize", pair.sizes.first.json), ("bSize", pair.sizes.second.json),

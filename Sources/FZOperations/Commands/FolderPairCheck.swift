@@ -65,6 +65,7 @@ struct FolderPairCheck: Sendable {
         let comparison = measures.comparison
         var image = FolderImage(pair: pair, status: measures.pass ? .passed : .changed)
         image.measures = measures
+        image.pairRecord = record(read, comparison)
         image.expectedSize = read.sizes.first
         image.actualSize = read.sizes.second
         if metric == .ssim && comparison.ssim == nil {
@@ -84,6 +85,15 @@ struct FolderPairCheck: Sendable {
     private func judge(_ read: ComparedPair) -> FolderImage.Measures {
         let comparison = ImageComparison(read.first, read.second, structural: metric == .ssim)
         return FolderImage.Measures(comparison: comparison, metric: metric, threshold: threshold)
+    }
+
+    /// The pair's record as `compare EXPECTED ACTUAL --json` makes it (`CompareOperation`).
+    private func record(_ read: ComparedPair, _ comparison: ImageComparison) -> JSON {
+        let operation = CompareOperation(
+            first: read.paths.first, second: read.paths.second, metric: metric, threshold: threshold,
+            cropToSmaller: cropToSmaller, icc: icc, json: true, diff: nil, decoding: decoding)
+        return operation.record(
+            read, comparison, pass: threshold.map { comparison.within($0, metric: metric) }, diffBytes: nil)
     }
 
     /// A size mismatch: each side decoded alone for the report (the pair was never held).
