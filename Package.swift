@@ -191,6 +191,8 @@ let package = Package(
             dependencies: ["FZCodecs", "FZImage", "FZSystem", "FZThumbnails", "Geometry", "TestSupport"]),
         .testTarget(
             name: "FZFixturesTests", dependencies: ["FZCodecs", "FZFixtures", "FZImage", "Geometry", "TestSupport"]),
+        // compare's pair core (issue 36): options, masks, verdicts, properties of the counts.
+        .testTarget(name: "FZCompareTests", dependencies: ["FZCompare", "FZImage", "FZSystem", "Geometry"]),
         .testTarget(
             name: "ForceZoomCLITests",
             dependencies: [
@@ -198,8 +200,6 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Folder comparison (issue 36): the pairing rule, the report writers.
-        .testTarget(name: "FZCompareTests", dependencies: ["FZCompare", "FZSystem"]),
         .testTarget(
             name: "EndToEndTests", dependencies: ["FZCodecs", "FZImage", "FZSystem", "Geometry", "TestSupport"]),
     ]
