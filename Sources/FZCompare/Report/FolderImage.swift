@@ -33,22 +33,20 @@ public struct FolderImage: Sendable {
         }
     }
 
-    /// The measures of a pair that was read, and the verdict on them.
+    /// A measured pair as the reports show it, whatever the metric: made by the pair
+    /// comparison (`FolderPairCheck.judge`), so nothing here knows a metric.
     public struct Measures: Sendable {
-        public var comparison: ImageComparison
-        public var metric: ImageComparison.Metric
-        /// --threshold; nil: the images must be identical (pae 0).
-        public var threshold: Double?
+        /// Within the threshold (identical when none was given).
+        public var pass: Bool
+        /// The metric, its value and the threshold: "psnr 4.261257 (at least 40)".
+        public var verdict: String
+        /// Every measure, for the report's details: "pae 255, psnr 4.261257, ...".
+        public var details: String
 
-        public init(comparison: ImageComparison, metric: ImageComparison.Metric, threshold: Double?) {
-            self.comparison = comparison
-            self.metric = metric
-            self.threshold = threshold
-        }
-
-        /// Within --threshold, or identical when none was given.
-        public var pass: Bool {
-            threshold.map { comparison.within($0, metric: metric) } ?? (comparison.pae == 0)
+        public init(pass: Bool, verdict: String, details: String) {
+            self.pass = pass
+            self.verdict = verdict
+            self.details = details
         }
     }
 
@@ -118,14 +116,7 @@ public struct FolderImage: Sendable {
     public var summary: String {
         var text = "\(status.rawValue) \(pair.key)"
         if let e = pair.expected, let a = pair.actual, e != a { text += " (\(e) vs \(a))" }
-        if let m = measures {
-            text += ": \(m.metric.rawValue) \(m.comparison.text(m.metric))"
-            if let t = m.threshold {
-                text += " (\(m.metric.higherIsCloser ? "at least" : "at most") \(JSON.format(t)))"
-            } else if !m.pass {
-                text += " (must be identical: no --threshold)"
-            }
-        }
+        if let m = measures { text += ": \(m.verdict)" }
         if let message { text += ": \(message)" }
         if let update { text += update == .copied ? " (baseline updated)" : " (baseline pruned)" }
         return text

@@ -6,14 +6,15 @@ public struct FolderReport: Sendable {
     /// The folders as named.
     public var expected: String
     public var actual: String
-    public var metric: ImageComparison.Metric
+    /// The metric's name ("psnr").
+    public var metric: String
     public var threshold: Double?
     /// "keep" or "srgb".
     public var icc: String
     public var images: [FolderImage]
 
     public init(
-        expected: String, actual: String, metric: ImageComparison.Metric, threshold: Double?, icc: String,
+        expected: String, actual: String, metric: String, threshold: Double?, icc: String,
         images: [FolderImage]
     ) {
         self.expected = expected
@@ -57,7 +58,7 @@ public struct FolderReport: Sendable {
         return .object([
             ("schemaVersion", .int(1)), ("mode", .string("folders")),
             ("expected", .string(expected)), ("actual", .string(actual)),
-            ("metric", .string(metric.rawValue)), ("threshold", threshold.map { .number($0) } ?? .null),
+            ("metric", .string(metric)), ("threshold", threshold.map { .number($0) } ?? .null),
             ("icc", .string(icc)), ("pass", .bool(passed)), ("counts", .object(counts)),
             ("images", .array(images.map(\.json))),
         ])

@@ -43,7 +43,7 @@ public enum HTMLReport {
             """
         let threshold = report.threshold.map { JSON.format($0) } ?? "none (identical)"
         out += "<p class=\"run\">expected <code>\(e(report.expected))</code>, actual <code>\(e(report.actual))</code>; "
-        out += "metric \(report.metric.rawValue), threshold \(e(threshold)), icc \(report.icc)</p>\n"
+        out += "metric \(e(report.metric)), threshold \(e(threshold)), icc \(report.icc)</p>\n"
         out += "<p class=\"summary\">\(e(report.summaryLine))</p>\n<nav>\n"
         let changed = report.images.filter { $0.status.filter == "changed" }.count
         for (filter, count) in [
@@ -68,11 +68,7 @@ public enum HTMLReport {
             facts.append("expected \(e(p))" + (image.expectedSize.map { " \($0)" } ?? ""))
         }
         if let p = image.pair.actual { facts.append("actual \(e(p))" + (image.actualSize.map { " \($0)" } ?? "")) }
-        if let m = image.measures {
-            facts.append(
-                ImageComparison.Metric.allCases.map { "\($0.rawValue) \(m.comparison.text($0))" }.joined(
-                    separator: ", "))
-        }
+        if let m = image.measures { facts.append(e(m.details)) }
         out += facts.joined(separator: "; ") + "</p>\n"
         if let message = image.message { out += "<p class=\"message\">\(e(message))</p>\n" }
         let pictures = [

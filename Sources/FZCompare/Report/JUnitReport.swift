@@ -36,11 +36,7 @@ public enum JUnitReport {
         if let a = image.pair.actual { lines.append("actual: \(FileSystem.join(report.actual, a))") }
         if let s = image.expectedSize { lines.append("expected size: \(s)") }
         if let s = image.actualSize { lines.append("actual size: \(s)") }
-        if let m = image.measures {
-            lines.append(
-                ImageComparison.Metric.allCases.map { "\($0.rawValue) \(m.comparison.text($0))" }.joined(
-                    separator: ", "))
-        }
+        if let m = image.measures { lines.append(m.details) }
         if let message = image.message { lines.append(message) }
         return lines.joined(separator: "\n")
     }

@@ -62,7 +62,7 @@ public struct FolderCompareOperation {
         var images = try measure(pairing.pairs, pictures: root.map { try $0.subfolder("images", create: true) })
         if update { try FolderUpdate.apply(&images, expected: expected, actual: actual, prune: prune) }
         let result = FolderReport(
-            expected: expected, actual: actual, metric: metric, threshold: threshold, icc: icc.rawValue,
+            expected: expected, actual: actual, metric: metric.rawValue, threshold: threshold, icc: icc.rawValue,
             images: images)
         if let root { try write(result, into: root) }
         if json {

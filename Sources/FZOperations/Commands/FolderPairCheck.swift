@@ -61,16 +61,12 @@ struct FolderPairCheck: Sendable {
             }
             return FolderImage(pair: pair, status: .unreadable, message: error.description)
         }
-        let measures = judge(read)
-        let comparison = measures.comparison
-        var image = FolderImage(pair: pair, status: measures.pass ? .passed : .changed)
+        let (measures, pairRecord, message) = judge(read)
+        var image = FolderImage(pair: pair, status: measures.pass ? .passed : .changed, message: message)
         image.measures = measures
-        image.pairRecord = record(read, comparison)
+        image.pairRecord = pairRecord
         image.expectedSize = read.sizes.first
         image.actualSize = read.sizes.second
-        if metric == .ssim && comparison.ssim == nil {
-            image.message = "ssim needs at least \(StructuralSimilarity.window)x\(StructuralSimilarity.window) pixels"
-        }
         guard !measures.pass, pictures != nil else { return image }
         do {
             image.pictures.expected = try write(read.first, "expected", index: index)
@@ -80,20 +76,29 @@ struct FolderPairCheck: Sendable {
         return image
     }
 
-    /// The pair comparison proper, the one call to change when it changes (`compare A B`'s
-    /// measures and verdict, as `CompareOperation` makes them).
-    private func judge(_ read: ComparedPair) -> FolderImage.Measures {
+    /// The pair comparison proper, the one place that knows the metrics: the verdict as the
+    /// reports show it, the record `compare EXPECTED ACTUAL --json` prints for the pair
+    /// (`CompareOperation.record`), and a note when the metric could not be measured.
+    private func judge(_ read: ComparedPair) -> (FolderImage.Measures, JSON, String?) {
         let comparison = ImageComparison(read.first, read.second, structural: metric == .ssim)
-        return FolderImage.Measures(comparison: comparison, metric: metric, threshold: threshold)
-    }
-
-    /// The pair's record as `compare EXPECTED ACTUAL --json` makes it (`CompareOperation`).
-    private func record(_ read: ComparedPair, _ comparison: ImageComparison) -> JSON {
+        let pass = threshold.map { comparison.within($0, metric: metric) } ?? (comparison.pae == 0)
+        var verdict = "\(metric.rawValue) \(comparison.text(metric))"
+        if let threshold {
+            verdict += " (\(metric.higherIsCloser ? "at least" : "at most") \(JSON.format(threshold)))"
+        } else if !pass {
+            verdict += " (must be identical: no --threshold)"
+        }
+        let details = ImageComparison.Metric.allCases.map { "\($0.rawValue) \(comparison.text($0))" }
         let operation = CompareOperation(
             first: read.paths.first, second: read.paths.second, metric: metric, threshold: threshold,
             cropToSmaller: cropToSmaller, icc: icc, json: true, diff: nil, decoding: decoding)
-        return operation.record(
+        let record = operation.record(
             read, comparison, pass: threshold.map { comparison.within($0, metric: metric) }, diffBytes: nil)
+        let side = StructuralSimilarity.window
+        let note = metric == .ssim && comparison.ssim == nil ? "ssim needs at least \(side)x\(side) pixels" : nil
+        return (
+            FolderImage.Measures(pass: pass, verdict: verdict, details: details.joined(separator: ", ")), record, note
+        )
     }
 
     /// A size mismatch: each side decoded alone for the report (the pair was never held).
