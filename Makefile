@@ -67,6 +67,8 @@ pip_install = missing=""; \
 	  echo "$(1) pip installing:$$missing"; \
 	  $(SUDO) /usr/bin/python3 -m pip install -q --break-system-packages $$missing; \
 	else echo "$(1): pip packages present"; fi
+# compare on folders (issue 36): python3-junitparser reads the junit.xml it writes (the tests).
+DEPS += python3-junitparser
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 # $(call apt_install,TARGET,PACKAGES): apt-get installs those of PACKAGES that dpkg does not
@@ -92,7 +94,7 @@ DEMO_OUT := out/demo-peek.png
 # The data scripts share apt's lock, so never run targets side by side (make -j).
 .NOTPARALLEL:
 
-.PHONY: help deps build format lint release cluster-test term-test conformance photos formats heicgrids heicgrids-bench fixtures hostile test test-sanitize fuzz demo bench-deps bench man install uninstall clean
+.PHONY: help deps build format lint release cluster-test term-test report-test conformance photos formats heicgrids heicgrids-bench fixtures hostile test test-sanitize fuzz demo bench-deps bench man install uninstall clean
 
 help: ## List the targets
 	@echo "forcezoom make targets:"
@@ -139,6 +141,17 @@ TERM_DEPS := xvfb xterm libsixel-bin x11-apps netpbm python3-pil
 term-test: build ## xterm under Xvfb shows crop --show and peek; screenshot checked (installs xvfb, xterm, libsixel-bin, x11-apps, netpbm)
 	@$(call apt_install,term-test,$(TERM_DEPS))
 	FZ=$(FZ_DEBUG) /usr/bin/python3 Tools/term/xterm_test.py
+
+# `make report-test`: compare's HTML report (compare EXPECTED_DIR ACTUAL_DIR --report) in a real
+# browser. Headless Chromium (Debian's chromium) loads index.html from disk: screenshots must show
+# a changed pair's expected, actual and difference pictures at their places (by colour, Pillow),
+# each filter only its images, a click on a filter link (DevTools protocol, python3-websocket)
+# likewise, and its net log no http(s) request (Tools/report/chromium_test.py). python3-junitparser
+# reads junit.xml in the swift tests (CompareFolderCLITests).
+REPORT_DEPS := chromium python3-pil python3-websocket python3-junitparser
+report-test: build ## Chromium opens compare's HTML report from disk; screenshots checked (installs chromium, python3-websocket)
+	@$(call apt_install,report-test,$(REPORT_DEPS))
+	FZ=$(FZ_DEBUG) /usr/bin/python3 Tools/report/chromium_test.py
 
 conformance: deps ## Fetch decoder conformance images into .cache/conformance/
 	Tools/conformance/fetch.sh

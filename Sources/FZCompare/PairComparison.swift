@@ -33,23 +33,33 @@ public struct PairComparison: Sendable {
 
     /// Reads `a` and `b` and measures them; every failure is a result, never a throw.
     public func compare(_ a: String, _ b: String) -> PairResult {
+        do throws(ComparedPair.Failure) {
+            return measure(try read(a, b))
+        } catch {
+            return failure(error, a, b)
+        }
+    }
+
+    /// Reads `a` and `b` as `compare` does (upright, converted with --icc srgb, cut with
+    /// --crop-to-smaller, within the limits), for a caller that needs the pair too (the
+    /// folder comparison writes both sides into its report).
+    public func read(_ a: String, _ b: String) throws(ComparedPair.Failure) -> ComparedPair {
+        try ComparedPair.read(
+            a, b, policy: ColorPolicy(mode: icc), cropToSmaller: cropToSmaller, decoding: decoding,
+            withDifference: drawsDifference)
+    }
+
+    /// The result of a pair `read` refused: a size mismatch or an unreadable input.
+    public func failure(_ error: ComparedPair.Failure, _ a: String, _ b: String) -> PairResult {
         let names: [(String, JSON)] = [
             ("a", .string(StandardStream.inputName(a))), ("b", .string(StandardStream.inputName(b))),
         ]
-        let pair: ComparedPair
-        do throws(ComparedPair.Failure) {
-            pair = try ComparedPair.read(
-                a, b, policy: ColorPolicy(mode: icc), cropToSmaller: cropToSmaller, decoding: decoding,
-                withDifference: drawsDifference)
-        } catch {
-            switch error {
-            case .sizesDiffer(_, let sa, _, let sb):
-                return .failure(.size, error.description, names + [("aSize", sa.json), ("bSize", sb.json)])
-            case .unreadable(let path, _), .color(let path, _), .overBudget(let path, _):
-                return .failure(.unreadable, error.description, names + [("file", .string(path))])
-            }
+        switch error {
+        case .sizesDiffer(_, let sa, _, let sb):
+            return .failure(.size, error.description, names + [("aSize", sa.json), ("bSize", sb.json)])
+        case .unreadable(let path, _), .color(let path, _), .overBudget(let path, _):
+            return .failure(.unreadable, error.description, names + [("file", .string(path))])
         }
-        return measure(pair)
     }
 
     /// Measures a pair already read.

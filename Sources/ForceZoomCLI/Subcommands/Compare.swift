@@ -35,11 +35,14 @@ struct Compare: ParsableCommand {
 
             --diff draws pixelmatch's picture for --metric pixelmatch (the first image's brightness faded to white, differences red, anti-aliasing yellow), and otherwise ImageMagick's (the first image under 80% white, differing pixels under 80% red).
 
+            Folders: compare EXPECTED_DIR ACTUAL_DIR pairs the images below both by relative path (any format a decoder reads; home.png with home.webp when that stem names one image on each side), compares the pairs --jobs at a time (each with its share of --max-memory) by the same --metric, --threshold, --fuzz and --mask as two images (without --threshold any differing pixel fails: --metric ae with 0, or pixelmatch's 0 pixels), and prints a line for each changed, size-mismatched, unreadable, new or missing image, a summary on standard error. Exit 0 when every pair is within and nothing is new or missing, 1 otherwise (an unreadable image fails its pair; the rest are still compared), 2 when a folder cannot be read. --update copies changed and new actual images over their baselines after comparing (never deleting one without --prune); --report DIR writes report.json, junit.xml and an index.html that opens offline.
+
             Examples:
               forcezoom compare decoded.png reference.png --metric pae --threshold 2
               forcezoom compare a.jpg b.jpg --json --diff diff.png
               forcezoom compare shot.png base.png --metric ae --fuzz 2% --threshold 0.5%
               forcezoom compare shot.png base.png --metric pixelmatch --mask 0,0,390,44
+              forcezoom compare baselines/ shots/ --metric psnr --threshold 40 --report out/report
             A pytest test (exit 3 and "reason": "size" tell a changed layout apart):
               r = subprocess.run(["forcezoom", "compare", "shot.png", "base.png",
                   "--metric", "pixelmatch", "--json"], capture_output=True, text=True)
@@ -49,10 +52,12 @@ struct Compare: ParsableCommand {
             """)
 
     @Argument(
-        help: ArgumentHelp("The first image (\(FormatNames.inputs)), or - to read standard input.", valueName: "a"))
+        help: ArgumentHelp(
+            "The first image (\(FormatNames.inputs)), or - to read standard input; or the folder of expected images.",
+            valueName: "a"))
     var first: String
 
-    @Argument(help: ArgumentHelp("The second image.", valueName: "b"))
+    @Argument(help: ArgumentHelp("The second image; or the folder of actual images.", valueName: "b"))
     var second: String
 
     @Option(
@@ -108,16 +113,33 @@ struct Compare: ParsableCommand {
 
     @OptionGroup var decode: DecodeFlags
 
+    // Folders (issue 36): Compare+Folders.swift validates and runs them.
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("Folders: pairs compared at once (default: the number of processors).", valueName: "n"))
+    var jobs: Int?
+
+    @Flag(
+        name: .long,
+        help: "Folders: after comparing, copy each changed or new actual image over its baseline (the expected one).")
+    var update = false
+
+    @Flag(name: .long, help: "Folders, with --update: also delete baselines that have no actual image.")
+    var prune = false
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Folders: write report.json, junit.xml and index.html (expected, actual and difference side by side, offline) into this folder.",
+            valueName: "dir"))
+    var report: String?
+
     func validate() throws {
+        if try validateFolders() { return }
         if StandardStream.isNamed(first) && StandardStream.isNamed(second) {
             throw ValidationError("standard input (-) can be read once")
         }
-        if icc == .strip { throw ValidationError("--icc takes keep or srgb here (strip writes nothing to compare)") }
-        if let threshold, let problem = metric.problem(threshold) {
-            throw ValidationError("\(problem), got \(Echo.value(PairComparison.text(threshold)))")
-        }
-        if let fuzz, let problem = metric.problem(fuzz) { throw ValidationError("\(problem), got \(fuzz.text)") }
-        if includeAA && metric != .pixelmatch { throw ValidationError("--include-aa is for --metric pixelmatch") }
+        try validateComparison()
         try Outputs.checkNotEmpty(diff, "--diff")
         if StandardStream.isNamed(diff) {
             throw ValidationError("--diff needs a file name (standard output carries the measures)")
@@ -125,6 +147,16 @@ struct Compare: ParsableCommand {
         if let diff, case .failure(let problem) = OutputFormat.chosen(forPath: diff) {
             throw ValidationError("--diff \(problem)")
         }
+    }
+
+    /// The checks of what is asked of a pair, made for two images and for folders alike.
+    func validateComparison() throws {
+        if icc == .strip { throw ValidationError("--icc takes keep or srgb here (strip writes nothing to compare)") }
+        if let threshold, let problem = metric.problem(threshold) {
+            throw ValidationError("\(problem), got \(Echo.value(PairComparison.text(threshold)))")
+        }
+        if let fuzz, let problem = metric.problem(fuzz) { throw ValidationError("\(problem), got \(fuzz.text)") }
+        if includeAA && metric != .pixelmatch { throw ValidationError("--include-aa is for --metric pixelmatch") }
     }
 
     /// What the options ask of one pair (the folder comparison asks the same of each).
@@ -142,6 +174,7 @@ struct Compare: ParsableCommand {
     }
 
     func run() throws {
+        if isFolders { return try runFolders() }
         let operation = CompareOperation(first: first, second: second, comparison: comparison, json: json, diff: diff)
         if try operation.run(Report.terminal).failed { throw ExitCode(1) }
     }
