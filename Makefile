@@ -53,6 +53,22 @@ DEPS += libgif-dev imagemagick
 DEPS += libtiff-dev libtiff-tools libvips-tools
 # JPEG XL (issue 35): libjxl 0.7 to build against; cjxl/djxl/jxlinfo make and check the test files.
 DEPS += libjxl-dev libjxl-tools
+# compare's exit codes and pixel counts (issue 36): jq reads --json in the README's CI example,
+# python3-pytest runs its pytest example; PyPI's pixelmatch (the Python port of mapbox/pixelmatch,
+# not packaged by Debian) is what --metric pixelmatch is checked against, installed with pip for
+# Debian's /usr/bin/python3 (the tests' python) by `make deps` (PIP_DEPS, pip_install).
+DEPS += jq python3-pytest python3-pip
+PIP_DEPS += pixelmatch==0.4.0
+# $(call pip_install,TARGET,PACKAGES): pip installs for /usr/bin/python3 those of PACKAGES
+# (name==version) it does not have, or says they are all present.
+pip_install = missing=""; \
+	for p in $(2); do /usr/bin/python3 -m pip show -q "$${p%%==*}" >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "$(1) pip installing:$$missing"; \
+	  $(SUDO) /usr/bin/python3 -m pip install -q --break-system-packages $$missing; \
+	else echo "$(1): pip packages present"; fi
+# compare on folders (issue 36): python3-junitparser reads the junit.xml it writes (the tests).
+DEPS += python3-junitparser
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 # $(call apt_install,TARGET,PACKAGES): apt-get installs those of PACKAGES that dpkg does not
@@ -78,7 +94,7 @@ DEMO_OUT := out/demo-peek.png
 # The data scripts share apt's lock, so never run targets side by side (make -j).
 .NOTPARALLEL:
 
-.PHONY: help deps build format lint release cluster-test term-test conformance photos formats heicgrids heicgrids-bench fixtures hostile test test-sanitize fuzz demo bench-deps bench man install uninstall clean
+.PHONY: help deps build format lint release cluster-test term-test report-test conformance photos formats heicgrids heicgrids-bench fixtures hostile test test-sanitize fuzz demo bench-deps bench man install uninstall clean
 
 help: ## List the targets
 	@echo "forcezoom make targets:"
@@ -87,6 +103,7 @@ help: ## List the targets
 
 deps: ## apt-get install the missing system packages (nothing if all present)
 	@$(call apt_install,deps,$(DEPS))
+	@$(call pip_install,deps,$(PIP_DEPS))
 
 build: deps ## Debug build (.build/debug/forcezoom)
 	$(SWIFT) build
@@ -124,6 +141,17 @@ TERM_DEPS := xvfb xterm libsixel-bin x11-apps netpbm python3-pil
 term-test: build ## xterm under Xvfb shows crop --show and peek; screenshot checked (installs xvfb, xterm, libsixel-bin, x11-apps, netpbm)
 	@$(call apt_install,term-test,$(TERM_DEPS))
 	FZ=$(FZ_DEBUG) /usr/bin/python3 Tools/term/xterm_test.py
+
+# `make report-test`: compare's HTML report (compare EXPECTED_DIR ACTUAL_DIR --report) in a real
+# browser. Headless Chromium (Debian's chromium) loads index.html from disk: screenshots must show
+# a changed pair's expected, actual and difference pictures at their places (by colour, Pillow),
+# each filter only its images, a click on a filter link (DevTools protocol, python3-websocket)
+# likewise, and its net log no http(s) request (Tools/report/chromium_test.py). python3-junitparser
+# reads junit.xml in the swift tests (CompareFolderCLITests).
+REPORT_DEPS := chromium python3-pil python3-websocket python3-junitparser
+report-test: build ## Chromium opens compare's HTML report from disk; screenshots checked (installs chromium, python3-websocket)
+	@$(call apt_install,report-test,$(REPORT_DEPS))
+	FZ=$(FZ_DEBUG) /usr/bin/python3 Tools/report/chromium_test.py
 
 conformance: deps ## Fetch decoder conformance images into .cache/conformance/
 	Tools/conformance/fetch.sh

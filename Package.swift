@@ -193,6 +193,8 @@ let package = Package(
             dependencies: ["FZCodecs", "FZImage", "FZSystem", "FZThumbnails", "Geometry", "TestSupport"]),
         .testTarget(
             name: "FZFixturesTests", dependencies: ["FZCodecs", "FZFixtures", "FZImage", "Geometry", "TestSupport"]),
+        // compare's pair core (issue 36): options, masks, verdicts, properties of the counts.
+        .testTarget(name: "FZCompareTests", dependencies: ["FZCompare", "FZImage", "FZSystem", "Geometry"]),
         .testTarget(
             name: "ForceZoomCLITests",
             dependencies: [

@@ -5,7 +5,8 @@ import Geometry
 
 /// The two images `compare` measures, read the same way: upright (the EXIF orientation
 /// applied, so a file and its correctly rotated copy compare equal), converted to sRGB or
-/// both left as stored, and of one size.
+/// both left as stored, of one size and one pixel format (RGBA when either has alpha, else
+/// RGB: every measure reads them alike).
 public struct ComparedPair {
     public let first: Image
     public let second: Image
@@ -17,9 +18,9 @@ public struct ComparedPair {
     /// Why a pair could not be compared.
     public enum Failure: Error, CustomStringConvertible {
         /// An input is missing, not an image, corrupt or over a limit.
-        case unreadable(DecodeError)
+        case unreadable(path: String, DecodeError)
         /// An embedded profile cannot be used for the conversion to sRGB.
-        case color(ColorError)
+        case color(path: String, ColorError)
         /// The upright sizes differ and no cut to the smaller was asked for.
         case sizesDiffer(first: String, PixelSize, second: String, PixelSize)
         /// The images held together (and the difference image) are over the budget.
@@ -27,12 +28,12 @@ public struct ComparedPair {
 
         public var description: String {
             switch self {
-            case .unreadable(let e): return e.description
-            case .color(let e): return e.description
+            case .unreadable(_, let e): return e.description
+            case .color(_, let e): return e.description
             case .overBudget(let path, let e): return "\(path): \(e)"
             case .sizesDiffer(let a, let sa, let b, let sb):
                 return
-                    "\(a) is \(sa) and \(b) is \(sb) upright; sizes must match (give --crop-to-smaller to compare the top-left \(PixelSize(width: min(sa.width, sb.width), height: min(sa.height, sb.height))))"
+                    "\(a) is \(sa) and \(b) is \(sb); sizes must match (give --crop-to-smaller to compare the top-left \(PixelSize(width: min(sa.width, sb.width), height: min(sa.height, sb.height))))"
             }
         }
     }
@@ -54,10 +55,12 @@ public struct ComparedPair {
         var options = decoding
         options.intent = policy.intent
         options.strictProfiles = policy.mode == .srgb && !decoding.lenient
-        let readers: [ImageReader]
-        do throws(DecodeError) {
-            readers = [try ImageReader(path: a, options: options), try ImageReader(path: b, options: options)]
-        } catch { throw .unreadable(error) }
+        var readers: [ImageReader] = []
+        for path in [a, b] {
+            do throws(DecodeError) { readers.append(try ImageReader(path: path, options: options)) } catch {
+                throw .unreadable(path: StandardStream.inputName(path), error)
+            }
+        }
         let (sa, sb) = (readers[0].header.uprightSize, readers[1].header.uprightSize)
         if sa != sb && !cropToSmaller { throw .sizesDiffer(first: readers[0].path, sa, second: readers[1].path, sb) }
         let common = PixelRect(x: 0, y: 0, width: min(sa.width, sb.width), height: min(sa.height, sb.height))
@@ -69,15 +72,22 @@ public struct ComparedPair {
                 withDifference ? "the two decoded images and --diff's" : "the two decoded images", size: common.size,
                 count: count)
         } catch { throw .overBudget(path: readers[0].path, error) }
+        // One format for both, chosen from the headers; each image is converted as it is
+        // decoded, so the decoded form and its copy are held together once, not twice.
+        var format: PixelFormat = readers.contains { $0.header.pixelFormat.hasAlpha } ? .rgba : .rgb
         var images: [Image] = []
         for reader in readers {
             var image: Image
-            do throws(DecodeError) { image = try reader.readUpright([common])[0] } catch { throw .unreadable(error) }
+            do throws(DecodeError) { image = try reader.readUpright([common])[0] } catch {
+                throw .unreadable(path: reader.path, error)
+            }
             do throws(ColorError) {
                 _ = try policy.convert(&image, from: reader.header.color, path: reader.path, lenient: false)
-            } catch { throw .color(error) }
-            images.append(image)
+            } catch { throw .color(path: reader.path, error) }
+            if image.format.hasAlpha && format == .rgb { format = .rgba }  // a header that said no alpha
+            images.append(image.format == format ? image : image.converted(to: format))
         }
+        images = images.map { $0.format == format ? $0 : $0.converted(to: format) }
         return ComparedPair(
             first: images[0], second: images[1], sizes: (sa, sb), paths: (readers[0].path, readers[1].path))
     }

@@ -32,4 +32,22 @@ public enum DifferenceImage {
         }
         return Image(width: a.width, height: a.height, format: .rgb, pixels: out)
     }
+
+    /// The same picture with the differing pixels given (`--metric ae`: those its fuzz
+    /// counts, as ImageMagick's `compare -fuzz` highlights them): one flag per pixel.
+    public static func render(_ a: Image, marked: [Bool]) -> Image {
+        precondition(marked.count == a.width * a.height, "one mark per pixel")
+        let x = a.converted(to: a.format.hasAlpha ? .rgba : .rgb)
+        let c = x.format.channels
+        var out = [UInt8](repeating: 0, count: a.width * a.height * 3)
+        for i in 0..<(a.width * a.height) {
+            let over = marked[i] ? highlight : lowlight
+            let tint = [over.0, over.1, over.2]
+            for k in 0..<3 {
+                let base = Double(x.pixels[i * c + k])
+                out[i * 3 + k] = UInt8((base * (1 - opacity) + tint[k] * opacity).rounded())
+            }
+        }
+        return Image(width: a.width, height: a.height, format: .rgb, pixels: out)
+    }
 }

@@ -80,9 +80,12 @@ public struct FixtureEncoding: Hashable, Sendable {
     /// upright image is the pattern, as a camera does.
     public var exifOrientation: Orientation?
     public var png = PNGSettings.default
-    /// An ICC profile embedded as it is (PNG iCCP, JPEG APP2): the pixels are the pattern's
-    /// samples, described by it.
+    /// An ICC profile embedded as it is (PNG iCCP, JPEG APP2, WebP ICCP, HEIF colr, JPEG XL's
+    /// codestream): the pixels are the pattern's samples, described by it.
     public var icc: [UInt8]?
+    /// A format with no writer of its own here (JPEG XL): 8-bit RGB(A) written by its
+    /// registered encoder (`ImageEncoders`), with `quality`, `lossless`, `icc` and the EXIF.
+    public var registered: OutputFormat?
 
     public init() {}
 }
@@ -118,7 +121,10 @@ public enum FixtureWriter {
         let tiff = encoding.exifOrientation.map { exifTIFF(orientation: $0) }
         do {
             do {
-                if encoding.webp || heif {
+                if let format = encoding.registered {
+                    try writeRegistered(
+                        format, stored: stored, encoding: encoding, exif: tiff, sample: sample, into: out)
+                } else if encoding.webp || heif {
                     try writeWebPOrHEIF(stored: stored, encoding: encoding, exif: tiff, sample: sample, into: out)
                 } else if encoding.jpeg {
                     try writeJPEG(stored: stored, encoding: encoding, exif: tiff, sample: sample, into: out)
@@ -153,21 +159,7 @@ public enum FixtureWriter {
         sample: (Int, Int) -> Sample16, into out: OutputFile
     ) throws {
         let alpha = e.color == .rgba || e.color == .grayAlpha
-        var image = Image(width: stored.width, height: stored.height, format: alpha ? .rgba : .rgb)
-        let c = image.format.channels
-        image.pixels.withUnsafeMutableBufferPointer { p in
-            var i = 0
-            for y in 0..<stored.height {
-                for x in 0..<stored.width {
-                    let s = sample(x, y)
-                    p[i] = to8(s.r)
-                    p[i + 1] = to8(s.g)
-                    p[i + 2] = to8(s.b)
-                    if alpha { p[i + 3] = to8(s.a) }
-                    i += c
-                }
-            }
-        }
+        let image = eightBit(stored: stored, alpha: alpha, sample: sample)
         let bytes =
             e.webp
             ? try WebPEncoder.encode(
@@ -176,7 +168,7 @@ public enum FixtureWriter {
                 image, avif: e.avif, quality: e.quality, lossless: e.lossless, exif: exif,
                 rotation: e.heifRotation, mirror: e.heifMirror,
                 tenBit: e.depth == 10 ? tenBit(stored, alpha, sample) : nil,
-                path: out.path)
+                path: out.path, icc: e.icc)
         try ImageWriter.writeBytes(bytes, into: out)
     }
 

@@ -9,8 +9,10 @@ public enum KitSet: String, CaseIterable, Sendable {
 }
 
 /// How close a reader's pixels must come to the reference: `pae` levels at most (8-bit), or
-/// `psnr` dB at least. Lossy files get the PSNR their encoder reaches here less a margin for
-/// other decoders' IDCTs and upsampling, far above what a wrongly turned picture gives (under 15 dB).
+/// `psnr` dB at least. A lossy file's PSNR is set below the lowest measured through every
+/// decoder in `KitEntry.measuredWith` (their IDCTs and chroma upsampling differ: Pillow 13's
+/// libavif reads the AVIF at 35.7 dB where libheif reads it at 68), over several runs of x265
+/// and aom, and far above what a wrongly turned picture gives (under 15 dB).
 public enum KitTolerance: Equatable, Sendable {
     case pae(Int)
     case psnr(Double)
@@ -46,6 +48,27 @@ public struct KitEntry: Sendable {
     }
 
     public var lossless: Bool { (format == "PNG") || (encoding.webp && encoding.lossless) }
+
+    /// The decoders a lossy entry's tolerance was measured through (issue 36): each of them
+    /// meets it, on kits made on several runs (x265 and aom vary). Empty for lossless files,
+    /// whose tolerance is exact. `Tools/testkit/check_kit.py --decoder` re-measures.
+    public var measuredWith: [String] {
+        guard !lossless, tolerance != .pae(0) else { return [] }
+        switch format {
+        case "JPEG":
+            return [
+                "forcezoom", "Pillow (libjpeg-turbo)", "libvips (libjpeg-turbo)",
+                "djpeg -dct fast -nosmooth (libjpeg-turbo)",
+            ]
+        case "WebP": return ["forcezoom", "dwebp (libwebp)", "Pillow (libwebp)", "libvips (libwebp)"]
+        case "HEIC":
+            return [
+                "forcezoom", "heif-convert (libheif, libde265)", "pillow-heif (libheif, libde265)", "libvips (libheif)",
+            ]
+        case "AVIF": return ["forcezoom", "heif-convert (libheif, dav1d)", "Pillow 13 (libavif)", "libvips (libheif)"]
+        default: return ["forcezoom", "Pillow", "libvips"]
+        }
+    }
 
     /// x265 and aom are not byte-reproducible from run to run; libpng, libjpeg and libwebp are.
     public var deterministic: Bool { !(encoding.heic || encoding.avif) }
@@ -113,7 +136,7 @@ public enum KitPlan {
         var out: [KitEntry] = []
         let shows = "a correct reader shows the upright pattern: red corner top-left, green top-right, TOP above the F"
         for (format, container, tolerance) in [
-            ("jpg", "JPEG APP1 EXIF", KitTolerance.psnr(40)), ("png", "PNG eXIf", .pae(0)),
+            ("jpg", "JPEG APP1 EXIF", KitTolerance.psnr(38)), ("png", "PNG eXIf", .pae(0)),
             ("webp", "WebP EXIF chunk (lossless)", .pae(0)),
         ] {
             for n in 1...8 {
@@ -149,7 +172,7 @@ public enum KitPlan {
         }
         // Wrongly tagged, as `exiftool -Orientation=6 -n` leaves a file whose pixels were already upright.
         let turned = KitReference(path: "reference/orientation-tagged-6.png", pattern: upright, turn: .rotate90)
-        for (format, tolerance) in [("jpg", KitTolerance.psnr(40)), ("png", .pae(0)), ("webp", .pae(0))] {
+        for (format, tolerance) in [("jpg", KitTolerance.psnr(38)), ("png", .pae(0)), ("webp", .pae(0))] {
             var e = encoding(format, quality: 95, lossless: true, exif: 6)
             e.exifTagOnly = true
             let why =
@@ -164,7 +187,7 @@ public enum KitPlan {
         both.xmpOrientation = 8
         out.append(
             entry(
-                "orientation/jpeg-exif-6-xmp-8.jpg", .orientation, both, .psnr(40),
+                "orientation/jpeg-exif-6-xmp-8.jpg", .orientation, both, .psnr(38),
                 "EXIF Orientation 6 and XMP tiff:Orientation 8 disagree; EXIF wins (Metadata Working Group guidelines, exiftool, browsers): \(shows)."
             ))
         var heifTag = encoding("heic", quality: 90, exif: 6)
@@ -188,8 +211,8 @@ public enum KitPlan {
                     var e = encoding("jpg", quality: 90)
                     e.subsampling = 420
                     return e
-                }(), .psnr(35),
-                "Baseline JPEG, quality 90, 4:2:0 as cameras write it: within 35 dB of the pattern."),
+                }(), .psnr(34),
+                "Baseline JPEG, quality 90, 4:2:0 as cameras write it: within 34 dB of the pattern."),
             entry(
                 "formats/jpeg-q90-progressive.jpg", .formats,
                 {
@@ -197,8 +220,8 @@ public enum KitPlan {
                     e.subsampling = 420
                     e.progressive = true
                     return e
-                }(), .psnr(35),
-                "Progressive JPEG, quality 90, 4:2:0: within 35 dB of the pattern."),
+                }(), .psnr(34),
+                "Progressive JPEG, quality 90, 4:2:0: within 34 dB of the pattern."),
             entry(
                 "formats/webp-lossless.webp", .formats, encoding("webp", lossless: true), .pae(0),
                 "Lossless WebP (VP8L): every level must match."),
@@ -209,8 +232,9 @@ public enum KitPlan {
                 "formats/heic-q90.heic", .formats, encoding("heic", quality: 90), .psnr(40),
                 "HEIC (HEVC, x265), quality 90: within 40 dB."),
             entry(
-                "formats/avif-q90.avif", .formats, encoding("avif", quality: 90), .psnr(40),
-                "AVIF (AV1, aom), quality 90: within 40 dB."),
+                "formats/avif-q90.avif", .formats, encoding("avif", quality: 90), .psnr(34),
+                "AVIF (AV1, aom), quality 90, 4:2:0: within 34 dB (libavif's chroma upsampling reads it at 35.7 dB, libheif's at 68)."
+            ),
         ]
     }
 
@@ -297,7 +321,7 @@ public enum KitPlan {
                 "Lossy RGBA WebP, quality 90 (alpha lossless, colour lossy): \(alpha).", pattern: faded,
                 reference: reference),
             entry(
-                "alpha/avif-rgba-q90.avif", .alpha, rgba(encoding("avif", quality: 90)), .psnr(35),
+                "alpha/avif-rgba-q90.avif", .alpha, rgba(encoding("avif", quality: 90)), .psnr(34),
                 "RGBA AVIF, quality 90 (alpha as an auxiliary image): \(alpha).", pattern: faded, reference: reference),
         ]
     }

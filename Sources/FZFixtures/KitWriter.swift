@@ -153,7 +153,8 @@ public enum KitWriter {
                 ("width", .int(e.storedSize.width)), ("height", .int(e.storedSize.height)),
                 ("uprightWidth", .int(shown.width)), ("uprightHeight", .int(shown.height)),
                 ("tags", tags), ("lossless", .bool(e.lossless)), ("deterministic", .bool(e.deterministic)),
-                ("reference", .string(e.reference.path)), ("tolerance", tolerance), ("why", .string(e.why)),
+                ("reference", .string(e.reference.path)), ("tolerance", tolerance),
+                ("measuredWith", .array(e.measuredWith.map { .string($0) })), ("why", .string(e.why)),
             ]).description
         }
         let head = JSON.object([

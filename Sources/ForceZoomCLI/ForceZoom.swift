@@ -18,7 +18,7 @@ public struct ForceZoom: ParsableCommand {
         discussion: """
             Coordinates always refer to the upright image: the EXIF orientation is applied unless --no-auto-orient. Outputs are \(FormatNames.rendered), as the extension of each output's name says (or --format), written to a temporary file and renamed, so a failure never leaves a partial file; forcezoom never overwrites an input.
 
-            Exit codes: 0 success, 1 an input or output failed, 2 bad usage.
+            Exit codes: 0 success, 1 an input or output failed, 2 bad usage; compare has its own for test harnesses (1 over its threshold, 2 an unreadable input, 3 a size mismatch: forcezoom help compare).
 
             Devices (--screen NAME), in portrait. `crop` and `frame` use the points (the peek's side is min of the bounds in points, as ForceZoom sizes it); `fit` and `animate` render at the pixels (--scale 1 for a point-sized preview).
             \(Size.deviceTable)
@@ -156,6 +156,11 @@ public struct ForceZoom: ParsableCommand {
         if text.isEmpty { text = "bad usage" }
         if text.hasPrefix("Error: ") { text.removeFirst(7) }
         let help = subcommand.map { "forcezoom \($0) --help" } ?? "forcezoom --help"
+        // compare --json prints a record on every outcome, a refused argument included.
+        if subcommand == "compare", ProcessSetup.arguments.contains("--json") {
+            print(Compare.usageRecord(Echo.value(text, limit: 400)))
+            finishStdout()
+        }
         Terminal.error("\(Echo.value(text, limit: 400)) (see '\(help)')")
         Glibc.exit(2)
     }

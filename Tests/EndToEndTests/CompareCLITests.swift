@@ -86,7 +86,7 @@ struct CompareCLITests {
         let pae = CLI.run(["compare", "rgb-a.png", "rgb-b.png", "--metric", "pae"], in: dir)
         #expect(pae.stdout == "173\n")
         let tiny = CLI.run(["compare", "tiny-a.png", "tiny-b.png", "--metric", "ssim"], in: dir)
-        #expect(tiny.status == 1 && tiny.stderr.contains("11x11"), "\(tiny)")
+        #expect(tiny.status == 2 && tiny.stderr.contains("11x11"), "\(tiny)")
     }
 
     @Test func sizesMustMatch() throws {
@@ -95,7 +95,7 @@ struct CompareCLITests {
         // rgb is 67x53; mixed-a is its top-left 40x30.
         let r = CLI.run(["compare", "rgb-a.png", "mixed-a.png"], in: dir)
         #expect(
-            r.status == 1 && r.stderr.split(separator: "\n").count == 1 && r.stderr.contains("--crop-to-smaller"),
+            r.status == 3 && r.stderr.split(separator: "\n").count == 1 && r.stderr.contains("--crop-to-smaller"),
             "\(r)")
         let cut = CLI.run(["compare", "rgb-a.png", "mixed-a.png", "--crop-to-smaller", "--json"], in: dir)
         let o = try #require(JSONValue.object(cut.stdout), "\(cut)")

@@ -55,6 +55,7 @@ struct ReadmeDocTests {
         try #require(doc.blocks.count >= 10, "README.md has its console examples")
         let (dir, bin) = Self.prepare()
         defer { _ = CLI.shell("rm -rf \(CLI.quote(dir)) \(CLI.quote(bin))") }
+        for file in doc.files { CLI.write(FileSystem.join(dir, file.name), Array(file.content.utf8)) }
         let hasWine = FileSystem.size(of: Self.wine) != nil
         var ran = 0
         for block in doc.blocks where !block.skip {
@@ -105,6 +106,11 @@ struct ReadmeDocTests {
             ```sh
             $ not a console block
             ```
+            <!-- doctest: file t.py -->
+            ```python
+            def test_x():
+                assert True
+            ```
             """)
         #expect(doc.blocks.count == 3)
         #expect(doc.blocks[0].line == 3 && !doc.blocks[0].skip && !doc.blocks[0].unordered)
@@ -114,6 +120,7 @@ struct ReadmeDocTests {
                 .init(text: "forcezoom fit a.png  --screen 10x20 | sed -n 1p", expected: ["{\"bytes\":12}"]),
             ])
         #expect(doc.blocks[1].skip && doc.blocks[2].unordered && !doc.blocks[2].skip)
+        #expect(doc.files == [.init(line: 24, name: "t.py", content: "def test_x():\n    assert True\n")])
     }
 
     @Test func masksWhatVaries() {

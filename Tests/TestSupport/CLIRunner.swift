@@ -77,7 +77,11 @@ package enum CLI {
         let json =
             arguments.contains("--json") || arguments.contains("--geometry-only")
             || (arguments.first == "fixture" && arguments.contains("--decode"))
-        guard json, canCheckJSON, let command = arguments.first, !bytes(stdout).isEmpty else { return }
+        guard json, canCheckJSON, var command = arguments.first, !bytes(stdout).isEmpty else { return }
+        // compare on two folders prints the folder report (docs/json/compare-folder.schema.json).
+        if command == "compare" && read(stdout).hasPrefix("{\"schemaVersion\":1,\"mode\":\"folders\"") {
+            command = "compare-folder"
+        }
         if let problem = jsonProblem(file: stdout, command: command) {
             #if canImport(Testing)
             Issue.record("forcezoom \(arguments.joined(separator: " ")): \(problem)")

@@ -22,13 +22,46 @@ package struct ReadmeDoc {
         package var unordered = false
     }
 
+    /// A fenced block of any language marked `<!-- doctest: file NAME -->` (a pytest file,
+    /// a CI step): written as NAME into the examples' folder before the blocks run, so a
+    /// console example can run it.
+    package struct File: Equatable {
+        package var line: Int
+        package var name: String
+        package var content: String
+
+        package init(line: Int, name: String, content: String) {
+            self.line = line
+            self.name = name
+            self.content = content
+        }
+    }
+
     package let blocks: [Block]
+    package let files: [File]
 
     package init(_ markdown: String) {
         var blocks: [Block] = []
+        var files: [File] = []
         let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         var i = 0
         while i < lines.count {
+            let previous = lines[..<i].last { !$0.trimmingCharacters.isEmpty } ?? ""
+            let prefix = "<!-- doctest: file "
+            if lines[i].hasPrefix("```"), lines[i] != "```console", previous.hasPrefix(prefix),
+                previous.hasSuffix(" -->")
+            {
+                let name = String(previous.dropFirst(prefix.count).dropLast(4))
+                var body: [String] = []
+                var j = i + 1
+                while j < lines.count, !lines[j].hasPrefix("```") {
+                    body.append(lines[j])
+                    j += 1
+                }
+                files.append(File(line: i + 1, name: name, content: body.joined(separator: "\n") + "\n"))
+                i = j + 1
+                continue
+            }
             guard lines[i] == "```console" else {
                 i += 1
                 continue
@@ -56,6 +89,7 @@ package struct ReadmeDoc {
             i += 1
         }
         self.blocks = blocks
+        self.files = files
     }
 
     /// `text` with what changes from run to run or machine to machine replaced by `#`: byte

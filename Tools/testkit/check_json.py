@@ -10,6 +10,7 @@ The CLI tests run it on every --json output they see (Tests/TestSupport/CLIRunne
 """
 
 import json
+import os
 import sys
 
 import jsonschema
@@ -27,7 +28,16 @@ def no_duplicates(pairs):
 def main():
     schema = json.load(open(sys.argv[1]))
     jsonschema.Draft202012Validator.check_schema(schema)
-    validator = jsonschema.Draft202012Validator(schema)
+    # A schema may refer to its siblings ("$ref": "compare.schema.json"): they are read from
+    # the same folder, never fetched.
+    folder = os.path.dirname(os.path.abspath(sys.argv[1]))
+    store = {}
+    for name in os.listdir(folder):
+        if name.endswith(".schema.json"):
+            sibling = json.load(open(os.path.join(folder, name)))
+            store[sibling.get("$id", name)] = sibling
+    resolver = jsonschema.RefResolver.from_schema(schema, store=store)
+    validator = jsonschema.Draft202012Validator(schema, resolver=resolver)
     count = 0
     for number, line in enumerate(sys.stdin, 1):
         if not line.strip():

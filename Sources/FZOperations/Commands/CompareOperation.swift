@@ -3,85 +3,56 @@ import FZCompare
 import FZImage
 import FZSystem
 
-/// `forcezoom compare`: two images decoded upright (and with `--icc srgb` converted), their
-/// distance measured, a difference image written with `--diff`, and the verdict against a
-/// threshold.
+/// `forcezoom compare A B`: the pair compared (`PairComparison`), the difference picture
+/// written with `--diff`, and the outcome said the way a harness branches on it: the exit
+/// code (0 within, 1 over the threshold, 2 unreadable input or unusable options, 3 sizes
+/// differ) and, with `--json`, one record on every outcome, errors included.
 public struct CompareOperation {
     public var first: String
     public var second: String
-    public var metric: ImageComparison.Metric
-    public var threshold: Double?
-    public var cropToSmaller: Bool
-    public var icc: ColorPolicy.Mode
+    /// The metric, threshold, fuzz, masks, colour mode and limits.
+    public var comparison: PairComparison
     public var json: Bool
     /// `--diff`: where the difference image goes (PNG unless the name says otherwise).
     public var diff: String?
-    /// How both inputs are read: their limits (`--max-pixels`, `--max-memory`) bound the two
-    /// decoded images and the difference image together.
-    public var decoding: DecodeOptions
 
-    public init(
-        first: String, second: String, metric: ImageComparison.Metric, threshold: Double?, cropToSmaller: Bool,
-        icc: ColorPolicy.Mode, json: Bool, diff: String?, decoding: DecodeOptions = DecodeOptions()
-    ) {
-        self.decoding = decoding
+    public init(first: String, second: String, comparison: PairComparison, json: Bool, diff: String?) {
         self.first = first
         self.second = second
-        self.metric = metric
-        self.threshold = threshold
-        self.cropToSmaller = cropToSmaller
-        self.icc = icc
+        self.comparison = comparison
         self.json = json
         self.diff = diff
+        self.comparison.drawsDifference = diff != nil
+        self.comparison.structural = json
     }
 
-    /// Failed when the images differ beyond the threshold (the verdict is on standard error).
+    /// Ends as the result says: within, `Outcome(failed: true)` over the threshold (the
+    /// verdict on standard error, exit 1), and a `ToolFailure` with the exit code otherwise
+    /// (its message on standard error). The record or the value is printed first.
     public func run(_ report: Report) throws -> Outcome {
-        let pair: ComparedPair
-        do {
-            pair = try ComparedPair.read(
-                first, second, policy: ColorPolicy(mode: icc), cropToSmaller: cropToSmaller, decoding: decoding,
-                withDifference: diff != nil)
-        } catch { throw ToolFailure(error.description) }
-        let result = ImageComparison(pair.first, pair.second, structural: json || metric == .ssim)
-        if metric == .ssim && result.ssim == nil {
-            throw ToolFailure(
-                "\(pair.paths.first): ssim needs at least \(StructuralSimilarity.window)x\(StructuralSimilarity.window) pixels, the images are \(pair.first.size); use --metric psnr"
-            )
+        var result = comparison.compare(first, second)
+        if let diff, let picture = result.difference {
+            do {
+                let target = OutputTarget(.files([diff]))
+                try target.checkNotInputs([first, second])
+                let bytes = try target.write(picture, protecting: [first, second])
+                result.members += [("diff", .string(diff)), ("diffBytes", bytes.map { .int($0) } ?? .null)]
+            } catch {
+                result = result.failedOutput(file: diff, "\(error)")
+            }
         }
-        var bytes: Int64?
-        if let diff {
-            let target = OutputTarget(.files([diff]))
-            try target.checkNotInputs([first, second])
-            bytes = try target.write(DifferenceImage.render(pair.first, pair.second), protecting: [first, second])
-        }
-        let pass = threshold.map { result.within($0, metric: metric) }
         if json {
-            report.record(record(pair, result, pass: pass, diffBytes: bytes))
-        } else {
-            report.line(result.text(metric))
+            report.record(result.record)
+        } else if result.reason == nil || result.reason == .threshold, let value = result.value {
+            report.line(value)
         }
-        guard let threshold, pass == false else { return .done }
-        let side = metric.higherIsCloser ? "under" : "over"
-        report.note(
-            "\(pair.paths.first) and \(pair.paths.second) differ: \(metric.rawValue) \(result.text(metric)) is \(side) --threshold \(Echo.number(threshold))"
-        )
-        return Outcome(failed: true)
-    }
-
-    /// The --json record: both inputs, every measure, the verdict and the difference image.
-    private func record(_ pair: ComparedPair, _ result: ImageComparison, pass: Bool?, diffBytes: Int64?) -> JSON {
-        var members: [(String, JSON)] = [
-            ("a", .string(pair.paths.first)), ("b", .string(pair.paths.second)),
-            ("aSize", pair.sizes.first.json), ("bSize", pair.sizes.second.json),
-            ("comparedSize", pair.first.size.json), ("channels", .int(result.channels)),
-            ("icc", .string(icc.rawValue)), ("metric", .string(metric.rawValue)),
-        ]
-        members += result.jsonMembers
-        members += [
-            ("threshold", threshold.map { .number($0) } ?? .null), ("pass", pass.map { .bool($0) } ?? .null),
-        ]
-        if let diff { members += [("diff", .string(diff)), ("diffBytes", diffBytes.map { .int($0) } ?? .null)] }
-        return JSON.record(members)
+        switch result.reason {
+        case nil: return .done
+        case .threshold?:
+            report.note(result.message ?? "the images differ")
+            return Outcome(failed: true)
+        case let reason?:
+            throw ToolFailure(result.message ?? reason.rawValue, exitCode: reason.exitCode)
+        }
     }
 }

@@ -57,6 +57,10 @@ public enum ReadFiles {
         _ = files.withLock { $0.insert(id) }
     }
 
+    /// Forgets a file whose reading is over, so that it may be replaced (by rename, never
+    /// written into): `compare --update` replaces baselines once every pair is measured.
+    package static func forget(_ id: FileIdentity) { _ = files.withLock { $0.remove(id) } }
+
     /// Whether a file was read by this process.
     public static func contains(_ id: FileIdentity) -> Bool {
         enabled.load(ordering: .relaxed) && files.withLock { $0.contains(id) }

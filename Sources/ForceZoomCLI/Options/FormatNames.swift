@@ -22,6 +22,11 @@ enum FormatNames {
 }
 
 extension FormatNames {
+    /// "PNG, JPEG, WebP, ...": the formats whose encoders write an ICC profile.
+    static var carryingICC: String {
+        FormatRegistry.sentence(OutputFormat.all.filter { $0.metadata.icc }.map(\.name), "or")
+    }
+
     /// The formats an option applies to, as their encoders declare: "JPEG, WebP, HEIC and
     /// AVIF" for --quality.
     static func taking(_ option: EncoderOption, _ conjunction: String = "and") -> String {

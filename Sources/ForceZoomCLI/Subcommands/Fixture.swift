@@ -113,7 +113,7 @@ struct Fixture: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "PNG and JPEG: embed this ICC profile unchanged (iCCP, APP2) as the description of the pattern's samples: an RGB profile for RGB, a CMYK one with --cmyk or --ycck.",
+            "Embed this ICC profile unchanged (PNG iCCP, JPEG APP2, WebP ICCP, HEIC/AVIF colr, JPEG XL codestream) as the description of the pattern's samples: an RGB profile for RGB, a CMYK one with --cmyk or --ycck.",
             valueName: "file"))
     var embedICC: String?
 
@@ -170,6 +170,11 @@ struct Fixture: ParsableCommand {
 
     var isJPEG: Bool { outputFormat == .jpeg }
 
+    /// A format with no fixture writer of its own (JPEG XL): written by its registered encoder.
+    var registered: OutputFormat? {
+        ([.png, .jpeg, .webp, .heic, .avif] as [OutputFormat]).contains(outputFormat) ? nil : outputFormat
+    }
+
     var pngColor: FixtureEncoding.PNGColor? { color.flatMap { FixtureEncoding.PNGColor(rawValue: $0.lowercased()) } }
 
     func validate() throws {
@@ -216,8 +221,10 @@ struct Fixture: ParsableCommand {
     /// HEIC/AVIF, WebP and --lossless: what each format takes.
     private func validateOtherFormats() throws {
         if ![0, 90, 180, 270].contains(heifRotate) { throw ValidationError("--heif-rotate must be 0, 90, 180 or 270") }
-        if embedICC != nil && (heifKind != nil || isWebP) {
-            throw ValidationError("--embed-icc is a PNG and JPEG option")
+        // Every format whose encoder declares an ICC container carries the profile (issue 36).
+        if embedICC != nil && !outputFormat.metadata.icc {
+            throw ValidationError(
+                "--embed-icc: \(outputFormat.name) carries no ICC profile; use \(FormatNames.carryingICC)")
         }
         if heifRotate != 0 && heifKind == nil {
             throw ValidationError("--heif-rotate is an HEIC/AVIF option; the output is not .heic or .avif")
@@ -235,6 +242,14 @@ struct Fixture: ParsableCommand {
         {
             throw ValidationError(
                 "WebP takes --color rgb or rgba only; --depth, --interlace and --transparent are PNG options")
+        }
+        if let registered,
+            depth != 8 || interlace || transparent != nil || exifOrientation != nil
+                || (pngColor != nil && pngColor != .rgb && pngColor != .rgba)
+        {
+            throw ValidationError(
+                "\(registered.name) takes --color rgb or rgba only; --depth, --interlace, --transparent and --exif-orientation are PNG, JPEG, WebP and HEIF options"
+            )
         }
         if encoder.lossless && !outputFormat.encoderOptions.contains(.lossless) {
             throw ValidationError(
@@ -297,6 +312,7 @@ struct Fixture: ParsableCommand {
         e.restartRows = restart
         e.exifOrientation = exifOrientation.flatMap { Orientation(rawValue: $0) }
         e.png = encode.png
+        e.registered = registered
         return e
     }
 
