@@ -37,8 +37,12 @@ gzip -9n < "$MAN" > "$STAGE/usr/share/man/man1/forcezoom.1.gz"
 "$FZ" --generate-completion-script zsh > "$STAGE/usr/share/zsh/vendor-completions/_forcezoom"
 "$FZ" --generate-completion-script fish > "$STAGE/usr/share/fish/vendor_completions.d/forcezoom.fish"
 
-# The README (compressed, as Debian policy 12.3 asks of docs over 4 kB) and the copyright file.
+# The README and the guides (compressed, as Debian policy 12.3 asks of docs over 4 kB) and the
+# copyright file.
 gzip -9n < "$ROOT/README.md" > "$DOC/README.md.gz"
+# The guides the README links to (docs/*.md), where its relative links find them.
+install -d "$DOC/docs"
+for guide in "$ROOT"/docs/*.md; do gzip -9n < "$guide" > "$DOC/docs/$(basename "$guide").gz"; done
 install -m 644 "$HERE/copyright" "$DOC/copyright"
 # A native package's changelog (policy 12.7): one entry for this version, dated by the last commit.
 date=$(git -C "$ROOT" log -1 --format=%cD 2>/dev/null || date -R)
