@@ -99,7 +99,7 @@ release: deps ## Release build, Swift stdlib linked statically (.build/release/f
 
 # swift-format ships with the toolchain (`swift format`); .swift-format holds the house style.
 # The layers need no lint of their own: they are SwiftPM targets, so the compiler refuses
-# an import a target does not declare (README, "Structure").
+# an import a target does not declare (docs/architecture.md, "Structure").
 FORMAT_PATHS := Sources Tests Tools/fuzz/Sources Package.swift
 format: ## Reformat the Swift sources in place with swift-format
 	$(SWIFT) format format --in-place --parallel --recursive $(FORMAT_PATHS)
@@ -108,7 +108,7 @@ lint: ## swift-format lint (strict)
 	$(SWIFT) format lint --strict --parallel --recursive $(FORMAT_PATHS)
 
 # `make cluster-test`: a one-machine Slurm cluster (Debian's slurm-wlm and munge, no systemd)
-# runs Tools/cluster/thumbs.sbatch, the README's recipe, as job arrays: outputs identical to
+# runs Tools/cluster/thumbs.sbatch, the recipe in docs/clusters.md, as job arrays: outputs identical to
 # one run, each input once in the journals, a cancelled task resumed (Tools/cluster/).
 CLUSTER_DEPS := slurm-wlm munge python3
 cluster-test: release ## Real Slurm job arrays run thumb --shard auto/--journal/--resume (installs slurm-wlm, munge)
