@@ -218,7 +218,9 @@ bench: bench-deps release photos heicgrids-bench ## Benchmark against vips/Image
 
 man: deps ## Generate the man page with argument-parser's GenerateManual plugin
 	$(SWIFT) package plugin generate-manual --configuration debug $(if $(MAN_DATE),--date $(MAN_DATE))
-	sed -i 's/^\.Os$$/.Os forcezoom $(VERSION)/' $(MAN_OUT)
+	@# The version in the footer (.Os), and .Pp for the empty lines the plugin leaves between
+	@# paragraphs (no mdoc: groff warns, and lintian with it).
+	sed -i -e 's/^\.Os$$/.Os forcezoom $(VERSION)/' -e 's/^$$/.Pp/' $(MAN_OUT)
 	@test -s $(MAN_OUT) && echo "man page: $(MAN_OUT)"
 
 install: release man ## Install binary, man page, completions under $(DESTDIR)$(PREFIX)
@@ -249,8 +251,9 @@ deb: release man ## Build out/forcezoom_VERSION_ARCH.deb (binary, man page, comp
 	lintian --fail-on error,warning $(DEB)
 
 # Installs the package in a fresh debootstrap bookworm root and uses it there, then purges it
-# (Tools/deb/deb-test.sh). The root is made once into .cache/deb-test (about 40 s); a run
-# after that takes about 30 s, most of it apt-get fetching and unpacking the libraries.
+# (Tools/deb/deb-test.sh). The root is made once into .cache/deb-test (40 s on a quiet machine,
+# 2 min niced on a busy one); a run after that takes about 25 s, most of it apt-get unpacking
+# the libraries (their .debs are kept in .cache/deb-test/archives).
 deb-test: deb ## Install the .deb in a bare bookworm chroot: crop, thumb, man, ldd; purge leaves nothing
 	Tools/deb/deb-test.sh $(DEB)
 
