@@ -116,7 +116,7 @@ release: deps ## Release build, Swift stdlib linked statically (.build/release/f
 
 # swift-format ships with the toolchain (`swift format`); .swift-format holds the house style.
 # The layers need no lint of their own: they are SwiftPM targets, so the compiler refuses
-# an import a target does not declare (README, "Structure").
+# an import a target does not declare (docs/architecture.md, "Structure").
 FORMAT_PATHS := Sources Tests Tools/fuzz/Sources Package.swift
 format: ## Reformat the Swift sources in place with swift-format
 	$(SWIFT) format format --in-place --parallel --recursive $(FORMAT_PATHS)
@@ -125,7 +125,7 @@ lint: ## swift-format lint (strict)
 	$(SWIFT) format lint --strict --parallel --recursive $(FORMAT_PATHS)
 
 # `make cluster-test`: a one-machine Slurm cluster (Debian's slurm-wlm and munge, no systemd)
-# runs Tools/cluster/thumbs.sbatch, the README's recipe, as job arrays: outputs identical to
+# runs Tools/cluster/thumbs.sbatch, the recipe in docs/clusters.md, as job arrays: outputs identical to
 # one run, each input once in the journals, a cancelled task resumed (Tools/cluster/).
 CLUSTER_DEPS := slurm-wlm munge python3
 cluster-test: release ## Real Slurm job arrays run thumb --shard auto/--journal/--resume (installs slurm-wlm, munge)
@@ -246,6 +246,9 @@ bench: bench-deps release photos heicgrids-bench ## Benchmark against vips/Image
 
 man: deps ## Generate the man page with argument-parser's GenerateManual plugin
 	$(SWIFT) package plugin generate-manual --configuration debug $(if $(MAN_DATE),--date $(MAN_DATE))
+	@# The version in the footer (.Os), and .Pp for the empty lines the plugin leaves between
+	@# paragraphs (no mdoc: groff warns, and lintian with it).
+	sed -i -e 's/^\.Os$$/.Os forcezoom $(VERSION)/' -e 's/^$$/.Pp/' $(MAN_OUT)
 	@test -s $(MAN_OUT) && echo "man page: $(MAN_OUT)"
 
 install: release man ## Install binary, man page, completions under $(DESTDIR)$(PREFIX)
@@ -255,6 +258,32 @@ install: release man ## Install binary, man page, completions under $(DESTDIR)$(
 	$(FZ) --generate-completion-script bash > $(BASHDIR)/forcezoom
 	$(FZ) --generate-completion-script zsh  > $(ZSHDIR)/_forcezoom
 	$(FZ) --generate-completion-script fish > $(FISHDIR)/forcezoom.fish
+
+# Debian package (issue 37). The version is written in one place, ForceZoom.swift's
+# `static let version`: the binary's --version, the man page's footer (`make man` puts it in
+# .Os) and the package's Version come from it, and make-deb.sh refuses a binary that says another.
+# dpkg-dev: dpkg-shlibdeps (Depends from the binary's NEEDED libraries) and binutils' strip;
+# lintian checks the package and fails on any error or warning; what it reports at the
+# info level stays (lintian -I shows it): hardening-no-bindnow and hardening-no-fortify-functions
+# (SwiftPM links without dpkg-buildflags' -z now and _FORTIFY_SOURCE) and spelling-error-in-binary
+# (fragments of strings in the linked Swift runtime). debootstrap makes deb-test's bookworm root;
+# libheif-examples' heif-enc makes its HEIC.
+VERSION  := $(shell sed -n 's/^ *static let version = "\(.*\)"$$/\1/p' Sources/ForceZoomCLI/ForceZoom.swift)
+DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null)
+DEB      := out/forcezoom_$(VERSION)_$(DEB_ARCH).deb
+DEB_DEPS := dpkg-dev lintian debootstrap libheif-examples
+.PHONY: deb deb-test
+deb: release man ## Build out/forcezoom_VERSION_ARCH.deb (binary, man page, completions, docs) and lintian it
+	@$(call apt_install,deb,$(DEB_DEPS))
+	Tools/deb/make-deb.sh $(FZ) $(MAN_OUT) $(VERSION) out
+	lintian --fail-on error,warning $(DEB)
+
+# Installs the package in a fresh debootstrap bookworm root and uses it there, then purges it
+# (Tools/deb/deb-test.sh). The root is made once into .cache/deb-test (40 s on a quiet machine,
+# 2 min niced on a busy one); a run after that takes about 25 s, most of it apt-get unpacking
+# the libraries (their .debs are kept in .cache/deb-test/archives).
+deb-test: deb ## Install the .deb in a bare bookworm chroot: crop, thumb, man, ldd; purge leaves nothing
+	Tools/deb/deb-test.sh $(DEB)
 
 uninstall: ## Remove exactly what install put there
 	rm -f $(BINDIR)/forcezoom $(MANDIR)/forcezoom.1 $(BASHDIR)/forcezoom \

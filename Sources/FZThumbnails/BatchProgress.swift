@@ -10,6 +10,8 @@ public struct BatchProgress: Hashable, Sendable {
     /// Files of the folders walked and lists read that are no image forcezoom reads: not
     /// attempted (not inputs of `total`), each named, grouped in the summary.
     public var skippedFiles = SkipTally()
+    /// Inputs taken once as the same file as another (`DuplicateInput`), named in the summary.
+    public var duplicates: [DuplicateInput] = []
 
     public init(total: Int) { self.total = total }
 
@@ -45,8 +47,8 @@ public struct BatchProgress: Hashable, Sendable {
     }
 
     /// The closing line: `120 thumbnails, 1 failed, 9.8 s` (plus those already done, what was
-    /// not done after an interruption, and the files passed over: `; skipped 3: 2 videos
-    /// (.MOV), 1 sidecar (.AAE)`).
+    /// not done after an interruption, the files passed over: `; skipped 3: 2 videos
+    /// (.MOV), 1 sidecar (.AAE)`, and the inputs taken once: `; taken once: b.jpg (given twice)`).
     /// - Parameters:
     ///   - elapsed: seconds the batch took.
     ///   - interrupted: the batch was stopped before the end.
@@ -59,6 +61,7 @@ public struct BatchProgress: Hashable, Sendable {
         parts.append("\(Self.oneDecimal(elapsed)) s")
         let prefix = stopped.map { "stopped: \($0): " } ?? (interrupted ? "interrupted: " : "")
         return prefix + parts.joined(separator: ", ") + (skippedFiles.summary.map { "; " + $0 } ?? "")
+            + (DuplicateInput.summary(duplicates).map { "; " + $0 } ?? "")
     }
 
     /// `12.3`: one decimal, no exponent (no Foundation formatting).

@@ -19,7 +19,8 @@ import Darwin
 /// temporary outputs), links to folders are not followed (no loops), and `excluded`
 /// folders (the output folder) are never entered below a folder argument, so a re-run never
 /// thumbnails thumbnails.
-/// A file reached twice (named twice, or named and found in a folder) is taken once.
+/// A file reached twice (named twice, or named and found in a folder) is taken once, and the
+/// second is kept in `duplicates` for the summary to name.
 public struct InputWalker: Sendable {
     /// Descend into subfolders.
     public var recursive: Bool
@@ -52,14 +53,20 @@ public struct InputWalker: Sendable {
     ///     list is named as skipped, not an error); a folder is walked.
     public func collectAll(_ arguments: [String], listed: [String] = []) -> Collected {
         var found = Collected()
-        var seen = Set<Identity>()
+        var seen: [Identity: String] = [:]
         var seenPaths = Set<String>()
-        func first(_ path: String) -> Bool {
-            if let id = FileSystem.identity(of: path) { return seen.insert(id).inserted }
-            return seenPaths.insert(path).inserted
+        /// The path taken before for the same file, nil for a file met the first time.
+        func takenBefore(_ path: String) -> String? {
+            guard let id = FileSystem.identity(of: path) else { return seenPaths.insert(path).inserted ? nil : path }
+            if let earlier = seen[id] { return earlier }
+            seen[id] = path
+            return nil
         }
         func add(_ input: ThumbnailPlan.Input, sorted: Bool) {
-            guard first(input.path) else { return }
+            if let earlier = takenBefore(input.path) {
+                found.duplicates.append(DuplicateInput(input: input, sameAs: earlier))
+                return
+            }
             if sorted, let skip = Self.skip(input.path) {
                 found.skipped.append(SkippedFile(input: input, skip: skip))
             } else {
@@ -87,6 +94,8 @@ public struct InputWalker: Sendable {
         public var failures: [ThumbnailError] = []
         /// The files passed over, each with what it is, in order.
         public var skipped: [SkippedFile] = []
+        /// The files reached a second time (named twice, or named and found in a folder), dropped.
+        public var duplicates: [DuplicateInput] = []
     }
 
     private func walk(

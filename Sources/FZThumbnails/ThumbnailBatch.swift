@@ -13,6 +13,8 @@ public struct ThumbnailBatch {
     /// Files the walk passed over (no image forcezoom reads): each is named (`onSkip`, the
     /// journal) by the shard it falls to, and counted in the summary.
     public var skippedFiles: [SkippedFile] = []
+    /// Inputs dropped as the same file as another: named in the summary of the shard they fall to.
+    public var duplicates: [DuplicateInput] = []
     public var workers: Int
     /// `--max-failures`: stop handing out work once this many inputs failed (nil: never).
     public var maxFailures: Int?
@@ -69,6 +71,7 @@ public struct ThumbnailBatch {
             sharding.record(file)
             onSkip(file)
         }
+        counts.duplicates = duplicates.filter { self.sharding.shard.contains($0.input) }
         let gate = BatchGate(maxFailures: maxFailures)
         for failure in walkFailures {
             counts.recordFailure()

@@ -7,13 +7,20 @@ import Testing
 import Glibc
 #endif
 
-/// The README's ```console examples, run with the built binary: every `$ forcezoom ...` line
-/// (and the shell around it: pipes, `echo $?`) in a temporary folder holding the files the
-/// examples name, its output compared with the README's, volatile fields masked
-/// (`ReadmeDoc.masked`). Blocks marked `<!-- doctest: skip -->` are left out.
+/// The ```console examples of README.md, CONTRIBUTING.md and every docs/*.md, run with the
+/// built binary: every `$ forcezoom ...` line (and the shell around it: pipes, `echo $?`) in a
+/// temporary folder holding the files the examples name (a fresh one per document), its output
+/// compared with the document's, volatile fields masked (`ReadmeDoc.masked`). Blocks marked
+/// `<!-- doctest: skip -->` are left out.
 @Suite("README doc test")
 struct ReadmeDocTests {
     static let readme = CLI.read(FileSystem.join(CLI.root, "README.md"))
+    /// The documents whose examples run: README.md, CONTRIBUTING.md and docs/*.md, so a new
+    /// guide is tested without being listed here.
+    static let documents: [String] = {
+        let docs = (try? FileSystem.list(FileSystem.join(CLI.root, "docs"))) ?? []
+        return ["README.md", "CONTRIBUTING.md"] + docs.filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
+    }()
     /// The thumb example's portrait photo (`make photos` fetches it into .cache).
     static let wine = FileSystem.join(CLI.root, ".cache/photos/batch/Wine_by_Jakkub_Mede.jpg")
 
@@ -51,34 +58,48 @@ struct ReadmeDocTests {
     }
 
     @Test func everyConsoleExampleRuns() throws {
-        let doc = ReadmeDoc(Self.readme)
-        try #require(doc.blocks.count >= 10, "README.md has its console examples")
-        let (dir, bin) = Self.prepare()
-        defer { _ = CLI.shell("rm -rf \(CLI.quote(dir)) \(CLI.quote(bin))") }
-        for file in doc.files { CLI.write(FileSystem.join(dir, file.name), Array(file.content.utf8)) }
+        try #require(Self.documents.count >= 10, "README.md, CONTRIBUTING.md and the guides in docs/")
         let hasWine = FileSystem.size(of: Self.wine) != nil
         var ran = 0
-        for block in doc.blocks where !block.skip {
-            // needs `make photos`
-            if !hasWine, block.commands.contains(where: { $0.text.contains("thumb photos") }) { continue }
-            let outputs = Self.run(block, in: dir, bin: bin)
-            #expect(outputs.count == block.commands.count, "README.md:\(block.line): the block did not run to its end")
-            for (command, output) in zip(block.commands, outputs) {
-                var got = ReadmeDoc.masked(output)
-                var want = ReadmeDoc.masked(command.expected.joined(separator: "\n"))
-                if block.unordered {
-                    got.sort()
-                    want.sort()
-                }
-                if got != want {
-                    Issue.record(
-                        "README.md:\(block.line): $ \(command.text)\n--- README\n\(want.joined(separator: "\n"))\n--- forcezoom\n\(got.joined(separator: "\n"))"
-                    )
-                }
+        for document in Self.documents {
+            let doc = ReadmeDoc(CLI.read(FileSystem.join(CLI.root, document)))
+            let (dir, bin) = Self.prepare()
+            defer { _ = CLI.shell("rm -rf \(CLI.quote(dir)) \(CLI.quote(bin))") }
+            // `<!-- doctest: file NAME -->` blocks (a pytest file, a CI step's script) go into
+            // the examples' folder first, so console blocks can run them.
+            for file in doc.files { CLI.write(FileSystem.join(dir, file.name), Array(file.content.utf8)) }
+            for block in doc.blocks where !block.skip {
+                // needs `make photos`
+                if !hasWine, block.commands.contains(where: { $0.text.contains("thumb photos") }) { continue }
+                ran += Self.check(block, of: document, in: dir, bin: bin)
             }
-            ran += 1
         }
-        #expect(ran >= 10)
+        #expect(ran >= 20)
+    }
+
+    @Test func theReadmeHasExamplesOfItsOwn() {
+        #expect(ReadmeDoc(Self.readme).blocks.filter { !$0.skip }.count >= 3)
+    }
+
+    /// Runs one block and records each command whose output differs from the document's.
+    /// - Returns: 1 (the block ran).
+    static func check(_ block: ReadmeDoc.Block, of document: String, in dir: String, bin: String) -> Int {
+        let outputs = run(block, in: dir, bin: bin)
+        #expect(outputs.count == block.commands.count, "\(document):\(block.line): the block did not run to its end")
+        for (command, output) in zip(block.commands, outputs) {
+            var got = ReadmeDoc.masked(output)
+            var want = ReadmeDoc.masked(command.expected.joined(separator: "\n"))
+            if block.unordered {
+                got.sort()
+                want.sort()
+            }
+            if got != want {
+                Issue.record(
+                    "\(document):\(block.line): $ \(command.text)\n--- \(document)\n\(want.joined(separator: "\n"))\n--- forcezoom\n\(got.joined(separator: "\n"))"
+                )
+            }
+        }
+        return 1
     }
 
     @Test func parsesCommandsOutputsAndMarkers() {

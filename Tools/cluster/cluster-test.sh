@@ -1,6 +1,6 @@
 #!/bin/bash
 # `make cluster-test`: a one-machine Slurm cluster from Debian's slurm-wlm and munge, without
-# systemd, running Tools/cluster/thumbs.sbatch (the README's recipe) as real job arrays.
+# systemd, running Tools/cluster/thumbs.sbatch (the recipe in docs/clusters.md) as real job arrays.
 #
 #  1. munged as user munge, then slurmctld and slurmd (as root, in the foreground, started
 #     here and stopped by PID), with a generated slurm.conf: state, spool, logs and the
@@ -138,7 +138,7 @@ forcezoom thumb photos --recursive --size 256 --out reference --name '%d/%s.jpg'
 forcezoom thumb photos --recursive --size 256 --out reference --name '%d/%s.jpg' -q
 say "$FILES inputs, reference made on one machine"
 
-# sbatch of the README's script; the test machine's CPUs are few, so one per task.
+# sbatch of the docs' script; the test machine's CPUs are few, so one per task.
 submit() { sbatch --cpus-per-task=1 --output="logs/%A_%a.log" "$@" "$HERE/thumbs.sbatch"; }
 same() { diff -r reference "$1" >/dev/null || fail "$1 differs from the one-machine run: $(diff -rq reference "$1" | head -n 3)"; }
 mkdir -p logs
@@ -179,8 +179,8 @@ same run2
 python3 "$HERE/check.py" inputs.txt "$SHARDS" journals2/shard-*.jsonl || fail "journals of run 2"
 say "run 2: task $KILLED re-run alone resumed ($DONE skipped, $((TODO - DONE)) made); outputs identical, each input once ($(since "$T2") s)"
 
-# The recipe in the README is this file, word for word.
-python3 - "$HERE/thumbs.sbatch" "$ROOT/README.md" <<'PY' || fail "README.md does not hold Tools/cluster/thumbs.sbatch as it is"
+# The recipe in docs/clusters.md is this file, word for word.
+python3 - "$HERE/thumbs.sbatch" "$ROOT/docs/clusters.md" <<'PY' || fail "docs/clusters.md does not hold Tools/cluster/thumbs.sbatch as it is"
 import sys
 script, readme = open(sys.argv[1]).read(), open(sys.argv[2]).read()
 sys.exit(0 if script in readme else 1)

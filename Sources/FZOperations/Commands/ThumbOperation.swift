@@ -61,7 +61,7 @@ public struct ThumbOperation {
             requested: format)
         let jobs = sharding.select(plan.jobs)
         if dryRun {
-            dryRunReport(jobs, skipped: found.skipped, sharding, report)
+            dryRunReport(jobs, skipped: found.skipped, duplicates: found.duplicates, sharding, report)
             return .done
         }
         let maker = try makeThumbnailer(jobs)
@@ -69,6 +69,7 @@ public struct ThumbOperation {
         try sharding.openJournal()
         var batch = ThumbnailBatch(thumbnailer: maker, sharding: sharding, jobs: jobs, workers: workers)
         (batch.walkFailures, batch.skippedFiles, batch.maxFailures) = (found.failures, found.skipped, maxFailures)
+        batch.duplicates = found.duplicates
         var shown: [String] = []
         var line = ProgressLine(enabled: !quiet && progress, redraw: isatty(2) != 0, write: report.stderr)
         let outcome = batch.run(
@@ -142,7 +143,8 @@ public struct ThumbOperation {
     /// objects with `input` and `output`), minus what --resume would skip, and the files the
     /// batch would pass over (grouped on stderr, each with `--verbose`); nothing written.
     private func dryRunReport(
-        _ jobs: [ThumbnailPlan.Job], skipped: [SkippedFile], _ sharding: ShardRun, _ report: Report
+        _ jobs: [ThumbnailPlan.Job], skipped: [SkippedFile], duplicates: [DuplicateInput], _ sharding: ShardRun,
+        _ report: Report
     ) {
         let todo = resume ? jobs.filter { !sharding.isDone($0) } : jobs
         for job in todo {
@@ -159,8 +161,10 @@ public struct ThumbOperation {
         if verbose { for file in mine { report.note(file.line) } }
         if !quiet {
             let skips = SkipTally(mine).summary.map { "; " + $0 } ?? ""
+            let once = DuplicateInput.summary(duplicates.filter { sharding.shard.contains($0.input) }).map { "; " + $0 }
             report.note(
-                "\(label)dry run: \(todo.count) of \(jobs.count) input\(jobs.count == 1 ? "" : "s") to do\(skips)")
+                "\(label)dry run: \(todo.count) of \(jobs.count) input\(jobs.count == 1 ? "" : "s") to do\(skips)\(once ?? "")"
+            )
         }
         StandardOutput.flush()
     }

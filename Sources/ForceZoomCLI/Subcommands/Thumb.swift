@@ -20,7 +20,7 @@ struct Thumb: ParsableCommand {
 
             --size: N (longest side N), WxH (fit inside the box), Wx or xH (one side), with one modifier: > only shrink (the default: never enlarge), < only enlarge, ! exactly that size ignoring aspect (a missing side keeps the image's own). Quote it in the shell: --size '256x256!'. --crop fills the box instead and cuts the overflow evenly; --crop-at X,Y (pixels or percent) keeps the part around that point of the upright image, placed as `crop` places its square.
 
-            Outputs go to --out (default ./thumbs, created if missing) named by --name: %s input stem, %e input extension, %d input folder relative to the folder argument it was found in (for a file named directly or listed: its folder as written), %i running index from 1, %% a percent sign; default %s.thumb.png, and %d/%s.thumb.png with --recursive (the tree mirrored, so equal names in two folders never collide). The name's extension picks the format: \(FormatNames.outputsWithExtensions); --format for a name without one (and the default name's extension). JPEG, WebP, HEIC and AVIF are lossy at --quality (default \(EncodeSettings.defaultQuality); 100 stays lossy), WebP, HEIC and AVIF lossless with --lossless. JPEG has no alpha: transparent pixels are composited over --background (default white) in premultiplied arithmetic, as ImageMagick's -flatten and browsers do; the formats that keep alpha ignore --background. Two inputs with one output name, or an output that is an input, stop the batch before anything is done (exit 2). --skip-existing leaves outputs that are newer than their input.
+            Outputs go to --out (default ./thumbs, created if missing) named by --name: %s input stem, %e input extension, %d input folder relative to the folder argument it was found in (for a file named directly or listed: its folder as written), %i running index from 1, %% a percent sign; default %s.thumb.png, and %d/%s.thumb.png with --recursive (the tree mirrored, so equal names in two folders never collide). One input file and an --out ending in an image extension (not an existing folder) write that file: thumb one.jpg -o small.jpg. The name's extension picks the format: \(FormatNames.outputsWithExtensions); --format for a name without one (and the default name's extension). JPEG, WebP, HEIC and AVIF are lossy at --quality (default \(EncodeSettings.defaultQuality); 100 stays lossy), WebP, HEIC and AVIF lossless with --lossless. JPEG has no alpha: transparent pixels are composited over --background (default white) in premultiplied arithmetic, as ImageMagick's -flatten and browsers do; the formats that keep alpha ignore --background. Two inputs with one output name, or an output that is an input, stop the batch before anything is done (exit 2). --skip-existing leaves outputs that are newer than their input.
 
             Each input is decoded straight into the reducer: JPEGs at the smallest DCT scale (1/2, 1/4, 1/8) still at least the thumbnail, PNG rows streamed, then a Lanczos-3 reduction (area-correct at any factor), EXIF orientation applied.
 
@@ -67,7 +67,11 @@ struct Thumb: ParsableCommand {
             valueName: "x,y"))
     var cropAt: Point?
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Output folder, created if missing.", valueName: "dir"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp(
+            "Output folder, created if missing; with one input file, a name with an image extension is the thumbnail itself (-o small.jpg).",
+            valueName: "dir"))
     var out: String = "thumbs"
 
     @Option(
@@ -167,6 +171,7 @@ struct Thumb: ParsableCommand {
             throw ValidationError("thumb reads files; for a list of paths on standard input use --from -")
         }
         if nulSeparated && from == nil { throw ValidationError("-0 applies to --from; give --from FILE or --from -") }
+        _ = try outputTarget()
         let spec = size
         // Sides past the longest forcezoom makes, and a box that is over the budget whatever
         // the image (an enlargement or exact size fills it), are refused before any work.
@@ -214,8 +219,9 @@ struct Thumb: ParsableCommand {
         settings.colorPolicy = encode.colorPolicy
         settings.metadata = meta.policy
         settings.useEmbeddedThumbnail = !noEmbeddedThumbnail
+        let target = try outputTarget()
         var operation = ThumbOperation(
-            inputs: inputs, out: out, name: outputName, thumbnailer: settings,
+            inputs: inputs, out: target.folder, name: target.name, thumbnailer: settings,
             workers: jobs ?? ThumbOperation.processorCount)
         (operation.from, operation.nulSeparated, operation.recursive) = (from, nulSeparated, recursive)
         (operation.format, operation.maxFailures, operation.shard) = (format, maxFailures, shard)
