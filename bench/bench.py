@@ -959,6 +959,31 @@ def task_raw_develop(tid, fz, subs, dng):
     return task
 
 
+def batch_tools(d, fz, files):
+    """The two batch tools of tasks 13 and mx, run once and checked: forcezoom's one `thumb`
+    of all the files, and vipsthumbnail under `xargs -P2 -n5`, each to 256 px PNGs in d."""
+
+    def prep(path):
+        return ["sh", "-c", f"rm -rf {shlex.quote(path)} && mkdir -p {shlex.quote(path)}"]
+
+    listfile = os.path.join(d, "files.txt")
+    with open(listfile, "w") as f:
+        f.write("\n".join(files) + "\n")
+    p = os.path.join(d, "fz")
+    tools = [Tool("forcezoom thumb (default jobs)", [fz, "thumb"] + files + ["--size", "256", "--out", p, "--quiet"], p, "fz",
+                  prepare=prep(p))]
+    tools[-1].suffix = ".thumb.png"
+    p = os.path.join(d, "vips-xargs")
+    tools.append(Tool("vipsthumbnail, xargs -P2 -n5",
+                      ["sh", "-c", f"xargs -d '\\n' -P2 -n5 vipsthumbnail -s 256 -o {p}/%s.png < {shlex.quote(listfile)}"], p,
+                      prepare=prep(p)))
+    tools[-1].suffix = ".png"
+    for t in tools:
+        run_once(t)
+        check_batch(t, len(files), t.suffix)
+    return tools
+
+
 def task_mixed_batch(tid, fz, subs, fdir):
     mixed = os.path.join(fdir, "mixed")
     files = sorted(os.path.join(mixed, f) for f in os.listdir(mixed))
@@ -969,24 +994,7 @@ def task_mixed_batch(tid, fz, subs, fdir):
                 "2-13 MP, from batch200), each to a 256 px thumbnail PNG")
     task.images = len(files)
 
-    def prep(path):
-        return ["sh", "-c", f"rm -rf {shlex.quote(path)} && mkdir -p {shlex.quote(path)}"]
-
-    listfile = os.path.join(d, "files.txt")
-    with open(listfile, "w") as f:
-        f.write("\n".join(files) + "\n")
-    p = os.path.join(d, "fz")
-    tools = [Tool("forcezoom thumb (default jobs)", [fz, "thumb"] + files + ["--size", "256", "--out", p, "--quiet"], p, "fz", prepare=prep(p))]
-    tools[-1].suffix = ".thumb.png"
-    p = os.path.join(d, "vips-xargs")
-    tools.append(Tool("vipsthumbnail, xargs -P2 -n5",
-                      ["sh", "-c", f"xargs -d '\\n' -P2 -n5 vipsthumbnail -s 256 -o {p}/%s.png < {shlex.quote(listfile)}"], p,
-                      prepare=prep(p)))
-    tools[-1].suffix = ".png"
-    for t in tools:
-        run_once(t)
-        check_batch(t, len(files), t.suffix)
-    task.tools = tools
+    task.tools = batch_tools(d, fz, files)
     return task
 
 
@@ -1082,25 +1090,7 @@ def task_messy(tid, fz, subs, mdir):
     if missing:
         task.notes.append("NOT thumbnailed and NOT named: " + ", ".join(missing))
 
-    def prep(path):
-        return ["sh", "-c", f"rm -rf {shlex.quote(path)} && mkdir -p {shlex.quote(path)}"]
-
-    listfile = os.path.join(d, "files.txt")
-    with open(listfile, "w") as f:
-        f.write("\n".join(both) + "\n")
-    p = os.path.join(d, "fz")
-    tools = [Tool("forcezoom thumb (default jobs)", [fz, "thumb"] + both + ["--size", "256", "--out", p, "--quiet"], p, "fz",
-                  prepare=prep(p))]
-    tools[-1].suffix = ".thumb.png"
-    p = os.path.join(d, "vips-xargs")
-    tools.append(Tool("vipsthumbnail, xargs -P2 -n5",
-                      ["sh", "-c", f"xargs -d '\\n' -P2 -n5 vipsthumbnail -s 256 -o {p}/%s.png < {shlex.quote(listfile)}"], p,
-                      prepare=prep(p)))
-    tools[-1].suffix = ".png"
-    for t in tools:
-        run_once(t)
-        check_batch(t, len(both), t.suffix)
-    task.tools = tools
+    task.tools = batch_tools(d, fz, both)
     return task
 
 
