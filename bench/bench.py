@@ -233,8 +233,8 @@ def build_floor():
     cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
     if not cc:
         sys.exit("bench: no C compiler (cc) for bench/floor.c")
-    flags = run(["pkg-config", "--cflags", "--libs", "libjpeg", "libpng"]).stdout.split()
-    run([cc, "-O2", "-o", FLOOR, src] + flags)
+    flags = run(["pkg-config", "--cflags", "--libs", "libjpeg", "libpng", "libisal", "libde265"]).stdout.split()
+    run([cc, "-O2", "-o", FLOOR, src] + flags + ["-lpthread"])
     return cc
 
 
@@ -896,6 +896,273 @@ def task_heic_thumb(tid, fz, subs, fdir):
     return task
 
 
+# --------------------------------------------------------------------------------------
+# Issue 38: the PNG floor (ISA-L inflate, our unfiltering), HEIC tiles straight into
+# libde265, and a ladder of thumbnail sizes from one decode.
+
+PHONE_HEIC = [os.path.join(ROOT, "..", "shared", "formats", "hdr", "iphone13pro_pug_hdrgainmap.heic"),
+              os.path.join(ROOT, "..", "shared", "heic-phone", "spatial_photo.heic")]
+
+
+def make_png9():
+    """A 9 MP photo PNG as most encoders write photos: the centre 3456x2592 of large.jpg saved by
+    Pillow (zlib 6, its adaptive per-row filters: Paeth on ~98% of the rows of a photo)."""
+    dest = os.path.join(DATA, "png9.png")
+    if not os.path.exists(dest):
+        log("png9.png: Pillow, centre 3456x2592 of large.jpg, default (adaptive) filters")
+        code = ("import sys; from PIL import Image; im = Image.open(sys.argv[1]); w, h = im.size; "
+                "x, y = (w - 3456) // 2, (h - 2592) // 2; "
+                "im.crop((x, y, x + 3456, y + 2592)).convert('RGB').save(sys.argv[2] + '.tmp.png')")
+        run(["/usr/bin/python3", "-c", code, os.path.join(PHOTOS, "large.jpg"), dest])
+        os.replace(dest + ".tmp.png", dest)
+    return dest
+
+
+def task_png9_crop(tid, fz, subs, src):
+    """400 px crop at the centre of the 9 MP photo PNG: forcezoom against vips crop, the libpng
+    floor (rows 0..last, what the crop read before issue 38) and the ISA-L floor."""
+    task = task_crop(tid, fz, subs, src, (1728, 1296), "png9.png (3456x2592 RGB photo PNG, Paeth rows)", False,
+                     "Crop of a 9 MP photo PNG")
+    task.tools.append(Tool("floor: ISA-L inflate + unfilter, rows 0..last (C)", [FLOOR, "pngisal", "1096", "400", src], None,
+                           "floor"))
+    run_once(task.tools[-1])
+    check_floor(task.tools[-1], None)
+    return task
+
+
+def task_png9_thumb(tid, fz, subs, src):
+    """The whole 9 MP PNG decoded: a 256 px thumbnail against vipsthumbnail, and the ISA-L floor."""
+    d = fresh_dir(os.path.join(OUT, f"t{tid}"))
+    o = lambda n: os.path.join(d, n)
+    task = Task(tid, "256 px thumbnail, 9 MP photo PNG", "png9.png (3456x2592) to a 256x192 PNG: every row decoded")
+    tools = [
+        Tool("forcezoom thumb", [fz, "thumb", src, "--size", "256", "--out", o("fz"), "--quiet"], o("fz/png9.thumb.png"), "fz"),
+        Tool("vipsthumbnail", ["vipsthumbnail", src, "-s", "256", "-o", o("%s.vips.png")], o("png9.vips.png")),
+        Tool("floor: ISA-L inflate + unfilter, every row (C)", [FLOOR, "pngisal", "0", "2592", src], None, "floor"),
+        Tool("floor: libpng, every row (C)", [FLOOR, "pngrows", "0", "2592", src], None, "floor"),
+    ]
+    for t in tools:
+        run_once(t)
+    for t in tools:
+        if t.kind == "floor":
+            check_floor(t, None)
+        else:
+            check_image(t, tools[0].output, (256, 192), "PSNR")
+    task.tools = tools
+    return task
+
+
+def heic_tiles(src, dest):
+    """Issue 38's HEIC floor input: the primary grid's tiles of `src` as Annex B files (dest/NNN.265)
+    and its hvcC parameter sets (dest/ps.265), read by a minimal box walk (ftyp, meta: pitm, iinf,
+    iloc, iref dimg, iprp ipco/ipma). Returns (ps path, [tile paths]) or None when src is no HEVC grid."""
+    data = open(src, "rb").read()
+
+    def boxes(buf, start, end):
+        at = start
+        while at + 8 <= end:
+            size, kind = struct.unpack(">I4s", buf[at:at + 8])
+            head = 8
+            if size == 1:
+                size, head = struct.unpack(">Q", buf[at + 8:at + 16])[0], 16
+            elif size == 0:
+                size = end - at
+            if size < head or at + size > end:
+                return
+            yield kind.decode("latin-1"), at + head, at + size
+            at += size
+
+    def uint(buf, at, n):
+        return int.from_bytes(buf[at:at + n], "big") if n else 0
+
+    top = {k: (s, e) for k, s, e in boxes(data, 0, len(data))}
+    if "meta" not in top:
+        return None
+    ms, me = top["meta"]
+    meta = {k: (s, e) for k, s, e in boxes(data, ms + 4, me)}
+    s, _ = meta["pitm"]
+    primary = uint(data, s + 4, 2 if data[s] == 0 else 4)
+    # iloc: item -> extents (absolute offsets; construction method 0 only)
+    s, e = meta["iloc"]
+    ver = data[s]
+    at = s + 4
+    osz, lsz, bsz = data[at] >> 4, data[at] & 15, data[at + 1] >> 4
+    isz = data[at + 1] & 15 if ver in (1, 2) else 0
+    at += 2
+    n = uint(data, at, 2 if ver < 2 else 4)
+    at += 2 if ver < 2 else 4
+    extents = {}
+    for _ in range(n):
+        item = uint(data, at, 2 if ver < 2 else 4)
+        at += 2 if ver < 2 else 4
+        if ver in (1, 2):
+            at += 2
+        at += 2  # data reference index
+        base = uint(data, at, bsz)
+        at += bsz
+        count = uint(data, at, 2)
+        at += 2
+        ext = []
+        for _ in range(count):
+            at += isz
+            off = uint(data, at, osz)
+            at += osz
+            ln = uint(data, at, lsz)
+            at += lsz
+            ext.append((base + off, ln))
+        extents[item] = ext
+    # iref dimg of the primary: its tiles in order
+    s, e = meta["iref"]
+    wide = data[s] != 0
+    tiles = []
+    for kind, bs, be_ in boxes(data, s + 4, e):
+        w = 4 if wide else 2
+        src_id = uint(data, bs, w)
+        if kind == "dimg" and src_id == primary:
+            cnt = uint(data, bs + w, 2)
+            tiles = [uint(data, bs + w + 2 + w * i, w) for i in range(cnt)]
+    if not tiles:
+        return None
+    # hvcC of the first tile through ipma
+    s, e = meta["iprp"]
+    iprp = {k: (a, b) for k, a, b in boxes(data, s, e)}
+    props = [(k, a, b) for k, a, b in boxes(data, *iprp["ipco"])]
+    s, e = iprp["ipma"]
+    ver, flags = data[s], uint(data, s + 1, 3)
+    at = s + 4
+    hvcc = None
+    for _ in range(uint(data, at, 4) if True else 0):
+        pass
+    count = uint(data, at, 4)
+    at += 4
+    for _ in range(count):
+        item = uint(data, at, 2 if ver < 1 else 4)
+        at += 2 if ver < 1 else 4
+        nassoc = data[at]
+        at += 1
+        for _ in range(nassoc):
+            if flags & 1:
+                idx = uint(data, at, 2) & 0x7FFF
+                at += 2
+            else:
+                idx = data[at] & 0x7F
+                at += 1
+            if item == tiles[0] and idx and props[idx - 1][0] == "hvcC":
+                hvcc = props[idx - 1]
+    if hvcc is None:
+        return None
+    _, hs, he = hvcc
+    length_size = (data[hs + 21] & 3) + 1
+    arrays, at = data[hs + 22], hs + 23
+    ps = bytearray()
+    for _ in range(arrays):
+        nalus = uint(data, at + 1, 2)
+        at += 3
+        for _ in range(nalus):
+            ln = uint(data, at, 2)
+            ps += b"\0\0\0\1" + data[at + 2:at + 2 + ln]
+            at += 2 + ln
+    os.makedirs(dest, exist_ok=True)
+    ps_path = os.path.join(dest, "ps.265")
+    with open(ps_path, "wb") as f:
+        f.write(ps)
+    paths = []
+    for k, item in enumerate(tiles):
+        body = b"".join(data[o:o + ln] for o, ln in extents[item])
+        out, at = bytearray(), 0
+        while at + length_size <= len(body):
+            ln = uint(body, at, length_size)
+            out += b"\0\0\0\1" + body[at + length_size:at + length_size + ln]
+            at += length_size + ln
+        p = os.path.join(dest, f"{k:03d}.265")
+        with open(p, "wb") as f:
+            f.write(out)
+        paths.append(p)
+    return ps_path, paths
+
+
+def phone_heic():
+    return next((p for p in PHONE_HEIC if os.path.exists(p)), None)
+
+
+def task_phone_heic(tid, fz, subs, src):
+    """A real iPhone HEIC grid (48 tiles of 512x512): a 400 px crop at the centre (4 tiles) against
+    vips crop, a 16 px crop inside one tile, and a full-decode thumbnail against libde265 alone
+    decoding every tile on the same 2 cores (bench/floor.c `de265`)."""
+    w, h = vips_dims(src)
+    d = fresh_dir(os.path.join(OUT, f"t{tid}"))
+    o = lambda n: os.path.join(d, n)
+    name = os.path.basename(src)
+    if tid == "hp":
+        task = Task(tid, "Crop of a real 12 MP iPhone HEIC", f"{name} ({w}x{h}, 512x512 HEVC tiles): 400x400 at the centre, to PNG")
+        tools = [
+            Tool("forcezoom crop", [fz, "crop", src, "--at", f"{w // 2},{h // 2}", "--size", "400", "-o", o("fz.png")], o("fz.png"), "fz"),
+            Tool("vips crop", ["vips", "crop", src, o("vips.png"), str(w // 2 - 200), str(h // 2 - 200), "400", "400"], o("vips.png")),
+            Tool("forcezoom crop, one tile (16 px)", [fz, "crop", src, "--at", "1280,768", "--size", "16", "-o", o("one.png")],
+                 o("one.png"), "variant"),
+        ]
+        for t in tools:
+            run_once(t)
+        check_image(tools[0], o("vips.png"), (400, 400), "PAE")
+        check_image(tools[1], o("vips.png"), (400, 400), "PAE")
+        check_image(tools[2], None, (16, 16), "PAE")
+    else:
+        stem = os.path.splitext(name)[0]
+        want = (256, round(256 * h / w)) if w >= h else (round(256 * w / h), 256)
+        task = Task(tid, "256 px thumbnail, real iPhone HEIC, full decode",
+                    f"{name} ({w}x{h}) to a 256 px PNG from every tile (--no-embedded-thumbnail)")
+        split = heic_tiles(src, os.path.join(d, "tiles"))
+        tools = [
+            Tool("forcezoom thumb --no-embedded-thumbnail",
+                 [fz, "thumb", src, "--size", "256", "--no-embedded-thumbnail", "--out", o("fz"), "--quiet"],
+                 o(f"fz/{stem}.thumb.png"), "fz"),
+            Tool("vipsthumbnail", ["vipsthumbnail", src, "-s", "256", "-o", o("%s.vips.png")], o(f"{stem}.vips.png")),
+        ]
+        if split:
+            tools.append(Tool(f"floor: libde265 alone, {len(split[1])} tiles on 2 threads (C)",
+                              [FLOOR, "de265", "2", split[0]] + split[1], None, "floor"))
+        for t in tools:
+            run_once(t)
+        for t in tools:
+            if t.kind == "floor":
+                check_floor(t, None)
+            else:
+                check_image(t, tools[0].output, want, "PSNR")
+    task.tools = tools
+    return task
+
+
+LADDER = (320, 640, 1280)
+
+
+def task_ladder(tid, fz, subs, src, label):
+    """A ladder of three thumbnail sizes (320, 640, 1280) of one photo: forcezoom's one decode
+    (`--size 320,640,1280`) against vipsthumbnail once per size and `forcezoom thumb` once per size."""
+    d = fresh_dir(os.path.join(OUT, f"t{tid}"))
+    o = lambda n: os.path.join(d, n)
+    w, h = vips_dims(src)
+    stem = os.path.splitext(os.path.basename(src))[0]
+    q = shlex.quote
+    want = (1280, round(1280 * h / w)) if w >= h else (round(1280 * w / h), 1280)
+    task = Task(tid, f"A ladder of 3 thumbnail sizes, {label}", f"{os.path.basename(src)} ({w}x{h}) to PNGs of 320, 640 and 1280 px")
+    sizes = ",".join(str(s) for s in LADDER)
+    vips = " && ".join(f"vipsthumbnail {q(src)} -s {s} -o {q(o(f'%s-{s}.vips.png'))}" for s in LADDER)
+    each = " && ".join(f"{q(fz)} thumb {q(src)} --size {s} --out {q(o('each'))} --name '%s-{s}.png' --quiet" for s in LADDER)
+    tools = [
+        Tool(f"forcezoom thumb --size {sizes}",
+             [fz, "thumb", src, "--size", sizes, "--out", o("fz"), "--name", "%s-%z.png", "--quiet"],
+             o(f"fz/{stem}-1280.png"), "fz"),
+        Tool("vipsthumbnail once per size", ["sh", "-c", vips], o(f"{stem}-1280.vips.png")),
+        Tool("forcezoom thumb once per size", ["sh", "-c", each], o(f"each/{stem}-1280.png"), "variant"),
+    ]
+    for t in tools:
+        run_once(t)
+    for t in tools:
+        check_image(t, tools[0].output, want, "PSNR")
+    task.tools = tools
+    return task
+
+
 def make_raw():
     """A 24 MP camera DNG (6000x4000 12-bit RGGB, uncompressed) with a 1620x1080 JPEG preview,
     as cameras embed one, made by Tools/raw/make-dng.py (once)."""
@@ -1459,6 +1726,40 @@ def targets(tasks, png):
         fz, vp = timed("tp12", lambda t: t.kind == "fz"), timed("tp12", lambda t: t.name == "vipsthumbnail")
         add("tp12. 256 px thumbnail of a pyramidal TIFF: speed-up over vipsthumbnail", vp.median / fz.median if fz and vp else None,
             1.0, True, times)
+    # Issue 38: the PNG and HEIC floors, the ladder.
+    if "p9" in get:
+        fz, vp = timed("p9", lambda t: t.kind == "fz"), timed("p9", lambda t: t.name == "vips crop")
+        fl = timed("p9", lambda t: t.name.startswith("floor: ISA-L"))
+        add("p9. 400 px crop of a 9 MP photo PNG: speed-up over vips crop", vp.median / fz.median if fz and vp else None, 3.0, True,
+            times)
+        add("p9. its peak RSS, MB", fz.rss_kb / 1024 if fz and fz.rss_kb else None, 20, False, mb)
+        add("p9. time / ISA-L inflate + unfilter of the same rows (C floor)", fz.median / fl.median if fz and fl else None, 1.2,
+            False, times)
+    if "p9t" in get:
+        fz, vp = timed("p9t", lambda t: t.kind == "fz"), timed("p9t", lambda t: t.name == "vipsthumbnail")
+        fl = timed("p9t", lambda t: t.name.startswith("floor: ISA-L"))
+        add("p9t. 256 px thumbnail of a 9 MP photo PNG (full decode): speed-up over vipsthumbnail",
+            vp.median / fz.median if fz and vp else None, 2.0, True, times)
+        add("p9t. time / ISA-L inflate + unfilter of every row (C floor)", fz.median / fl.median if fz and fl else None, 1.2, False,
+            times)
+    if "hp" in get:
+        fz, vp = timed("hp", lambda t: t.kind == "fz"), timed("hp", lambda t: t.name == "vips crop")
+        one = timed("hp", lambda t: t.kind == "variant")
+        add("hp. 400 px crop of a real 12 MP iPhone HEIC: speed-up over vips crop", vp.median / fz.median if fz and vp else None,
+            8.0, True, times)
+        add("hp. 16 px crop inside one tile, ms", one.median if one else None, 25, False, lambda v: f"{v:.1f} ms")
+    if "hpt" in get:
+        fz, fl = timed("hpt", lambda t: t.kind == "fz"), timed("hpt", lambda t: t.kind == "floor")
+        add("hpt. full-decode thumbnail of the iPhone HEIC: time / libde265 alone on 2 threads",
+            fz.median / fl.median if fz and fl else None, 1.15, False, times)
+    for tid, label in (("l20", "20 MP JPEG"), ("lh12", "12 MP iPhone HEIC grid")):
+        if tid in get:
+            fz, vp = timed(tid, lambda t: t.kind == "fz"), timed(tid, lambda t: t.kind == "peer")
+            each = timed(tid, lambda t: t.kind == "variant")
+            add(f"{tid}. ladder 320,640,1280 of a {label}: speed-up over vipsthumbnail once per size",
+                vp.median / fz.median if fz and vp else None, 2.5, True, times)
+            add(f"{tid}. ladder: speed-up over forcezoom thumb once per size", each.median / fz.median if fz and each else None, 1.8,
+                True, times)
     noisy = [f"{t.id} ({t.others:.0%})" for t in tasks if t.others is not None and t.others >= 0.15]
     warn = (f"**Noisy:** other processes used at least 15% of the CPUs while these tasks were timed: {', '.join(noisy)}; "
             "re-run on a quiet machine before trusting their ratios.\n") if noisy else ""
@@ -1593,7 +1894,7 @@ def main():
     ap.add_argument("--slow-runs", type=int, default=int(os.environ.get("BENCH_SLOW_RUNS", "3")),
                     help="runs for the batch's mogrify rows (each run takes 15-30 s)")
     ap.add_argument("--tasks", default=os.environ.get(
-        "BENCH_TASKS", "1,1p,2,3,4,14,5,6,8,9,10,11,12,13,mx,r1,r2,jxl,jxlt,g12,g48,g200,gt12,gt200,gf12,tt200,tp12,png"))
+        "BENCH_TASKS", "1,1p,2,3,4,14,5,6,8,9,10,11,12,13,mx,r1,r2,jxl,jxlt,g12,g48,g200,gt12,gt200,gf12,tt200,tp12,p9,p9t,hp,hpt,l20,lh12,png"))
     ap.add_argument("--quiet-wait", type=int, default=int(os.environ.get("BENCH_QUIET_WAIT", "0")),
                     help="wait up to this many seconds, at the start and before each task, for other processes "
                          "to use under 15%% of the CPUs (sampled over 3 s while the bench is idle)")
@@ -1688,6 +1989,20 @@ def main():
             tasks.append(task_tiff_crop("tt200", fz, subs, tdir))
         if "tp12" in wanted:
             tasks.append(task_tiff_thumb("tp12", fz, subs, tdir))
+    if "p9" in wanted or "p9t" in wanted:
+        png9 = make_png9()
+        if "p9" in wanted:
+            tasks.append(task_png9_crop("p9", fz, subs, png9))
+        if "p9t" in wanted:
+            tasks.append(task_png9_thumb("p9t", fz, subs, png9))
+    phone = phone_heic()
+    for tid in ("hp", "hpt"):
+        if tid in wanted and phone:
+            tasks.append(task_phone_heic(tid, fz, subs, phone))
+    if "l20" in wanted:
+        tasks.append(task_ladder("l20", fz, subs, large, "20 MP JPEG"))
+    if "lh12" in wanted and phone:
+        tasks.append(task_ladder("lh12", fz, subs, phone, "12 MP iPhone HEIC grid"))
     for task in tasks:
         for t in task.tools:
             if not t.ok:

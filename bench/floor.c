@@ -19,6 +19,14 @@
  *                                90 degrees clockwise (no separate turn pass), black letterbox, PNG
  *                                encode with forcezoom's default settings (zlib 1, Sub filter,
  *                                Z_RLE). Writes OUT.png; prints its size and a checksum.
+ *   floor pngisal Y H FILE.png   issue 38's PNG floor: no libpng; the chunks walked, IDAT inflated by
+ *                                ISA-L's streaming isal_inflate (zlib wrapper) a row at a time and
+ *                                unfiltered by plain C (no CRC or Adler checks, 8-bit non-interlaced
+ *                                only), until row Y+H-1. `floor pngisal 0 HEIGHT` is the whole decode.
+ *   floor de265 T PS.265 TILE.265...  issue 38's HEIC floor: libde265 alone decodes the tiles (Annex B,
+ *                                each an independent picture; PS.265 holds the hvcC parameter sets)
+ *                                on T threads, one decoder context each, tiles dealt round-robin;
+ *                                no colour conversion. bench.py's heic_tiles() writes the files.
  * Exit 0 on success, 1 on a decode error, 2 on bad usage.
  */
 #include <setjmp.h>
@@ -29,6 +37,10 @@
 
 #include <jpeglib.h>  /* after stdio.h and stddef.h, which it needs */
 #include <png.h>
+#include <isa-l/igzip_lib.h>
+#include <libde265/de265.h>
+#include <pthread.h>
+#include <stdint.h>
 
 struct err_mgr {
     struct jpeg_error_mgr pub;
@@ -240,10 +252,169 @@ static int run_fit(long cw, long ch, const char *path, const char *out) {
     return 0;
 }
 
+static int usage(void);
+
+/* ---- issue 38: PNG through ISA-L, HEVC tiles through libde265 ---- */
+
+static uint32_t be32(const unsigned char *p) {
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
+}
+
+static unsigned char *slurp(const char *path, size_t *n) {
+    FILE *f = fopen(path, "rb");
+    if (!f) { perror(path); return NULL; }
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *b = malloc(len > 0 ? (size_t)len : 1);
+    if (!b || fread(b, 1, (size_t)len, f) != (size_t)len) { fclose(f); free(b); return NULL; }
+    fclose(f);
+    *n = (size_t)len;
+    return b;
+}
+
+static void unfilter(unsigned char *row, const unsigned char *prev, size_t n, size_t bpp, int filter) {
+    size_t i;
+    switch (filter) {
+    case 1: for (i = bpp; i < n; i++) row[i] += row[i - bpp]; break;
+    case 2: for (i = 0; i < n; i++) row[i] += prev[i]; break;
+    case 3:
+        for (i = 0; i < bpp; i++) row[i] += prev[i] >> 1;
+        for (; i < n; i++) row[i] += (row[i - bpp] + prev[i]) >> 1;
+        break;
+    case 4:
+        for (i = 0; i < bpp; i++) row[i] += prev[i];
+        for (; i < n; i++) {
+            int a = row[i - bpp], b = prev[i], c = prev[i - bpp];
+            int pa = abs(b - c), pb = abs(a - c), pc = abs(a + b - 2 * c);
+            row[i] += (pa <= pb && pa <= pc) ? a : (pb <= pc ? b : c);
+        }
+        break;
+    default: break;
+    }
+}
+
+static int run_pngisal(long y, long h, const char *path) {
+    size_t n;
+    unsigned char *f = slurp(path, &n);
+    if (!f) return 1;
+    if (n < 33 || memcmp(f + 12, "IHDR", 4) != 0) { fprintf(stderr, "floor: %s: not a PNG\n", path); return 1; }
+    uint32_t width = be32(f + 16), height = be32(f + 20);
+    int depth = f[24], ctype = f[25], interlace = f[28];
+    int channels = ctype == 0 ? 1 : ctype == 2 ? 3 : ctype == 4 ? 2 : ctype == 6 ? 4 : 0;
+    if (depth != 8 || interlace || channels == 0) { fprintf(stderr, "floor: pngisal reads 8-bit non-interlaced gray/RGB(A)\n"); return 1; }
+    if (y < 0 || h <= 0 || y + h > (long)height) { fprintf(stderr, "floor: rows outside the image\n"); return 1; }
+    size_t bpp = (size_t)channels, stride = (size_t)width * bpp;
+    unsigned char *rows = calloc(2, stride + 1);
+    unsigned char *cur = rows, *prev = rows + stride + 1;
+    struct inflate_state st;
+    isal_inflate_init(&st);
+    st.crc_flag = ISAL_ZLIB;
+    size_t at = 8;
+    long r = 0;
+    unsigned long acc = 0;
+    st.next_out = cur;
+    st.avail_out = (uint32_t)(stride + 1);
+    while (at + 12 <= n && r < y + h) {
+        uint32_t len = be32(f + at);
+        const unsigned char *type = f + at + 4;
+        if (at + 12 + len > n) break;
+        if (memcmp(type, "IDAT", 4) == 0) {
+            st.next_in = f + at + 8;
+            st.avail_in = len;
+            /* Until a call leaves room in the row: then the chunk is used up (ISA-L keeps no
+               output back while it has room) or the stream has ended. */
+            while (r < y + h) {
+                if (isal_inflate(&st) != ISAL_DECOMP_OK) { fprintf(stderr, "floor: inflate failed\n"); return 1; }
+                if (st.avail_out != 0) break;
+                unfilter(cur + 1, prev + 1, stride, bpp, cur[0]);
+                if (r >= y) acc = sum_row(cur + 1, stride, acc);
+                r++;
+                unsigned char *t = cur; cur = prev; prev = t;
+                st.next_out = cur;
+                st.avail_out = (uint32_t)(stride + 1);
+            }
+        } else if (memcmp(type, "IEND", 4) == 0) break;
+        at += 12 + len;
+    }
+    free(rows);
+    free(f);
+    if (r < y + h) { fprintf(stderr, "floor: %s ended at row %ld\n", path, r); return 1; }
+    printf("rows %ld..%ld of %ux%u %lx\n", y, y + h - 1, width, height, acc);
+    return 0;
+}
+
+struct de265_job {
+    const unsigned char *ps; size_t ps_n;
+    unsigned char **tiles; size_t *tile_n; int count, first, step;
+    long pictures; unsigned long acc; int failed;
+};
+
+static void *de265_worker(void *arg) {
+    struct de265_job *j = arg;
+    de265_decoder_context *ctx = de265_new_decoder();
+    de265_push_data(ctx, j->ps, (int)j->ps_n, 0, NULL);
+    for (int k = j->first; k < j->count; k += j->step) {
+        de265_push_data(ctx, j->tiles[k], (int)j->tile_n[k], 0, NULL);
+        de265_push_end_of_frame(ctx);
+        int more = 1;
+        while (more) {
+            de265_error e = de265_decode(ctx, &more);
+            if (e != DE265_OK && e != DE265_ERROR_WAITING_FOR_INPUT_DATA) { j->failed = 1; break; }
+            const struct de265_image *img;
+            while ((img = de265_get_next_picture(ctx)) != NULL) {
+                int s;
+                const uint8_t *p = de265_get_image_plane(img, 0, &s);
+                j->acc = j->acc * 31 + p[0];
+                j->pictures++;
+            }
+            if (e == DE265_ERROR_WAITING_FOR_INPUT_DATA) break;
+        }
+    }
+    de265_flush_data(ctx);
+    int more = 1;
+    while (more && de265_decode(ctx, &more) == DE265_OK) {
+        const struct de265_image *img;
+        while ((img = de265_get_next_picture(ctx)) != NULL) j->pictures++;
+    }
+    const struct de265_image *img;
+    while ((img = de265_get_next_picture(ctx)) != NULL) j->pictures++;
+    de265_free_decoder(ctx);
+    return NULL;
+}
+
+static int run_de265(int threads, const char *ps_path, int count, char **paths) {
+    if (threads < 1 || threads > 64 || count < 1) return usage();
+    size_t ps_n;
+    unsigned char *ps = slurp(ps_path, &ps_n);
+    unsigned char **tiles = calloc((size_t)count, sizeof *tiles);
+    size_t *tile_n = calloc((size_t)count, sizeof *tile_n);
+    if (!ps || !tiles || !tile_n) return 1;
+    for (int k = 0; k < count; k++)
+        if (!(tiles[k] = slurp(paths[k], &tile_n[k]))) return 1;
+    struct de265_job jobs[64];
+    pthread_t ids[64];
+    for (int t = 0; t < threads; t++) {
+        jobs[t] = (struct de265_job){ps, ps_n, tiles, tile_n, count, t, threads, 0, 0, 0};
+        pthread_create(&ids[t], NULL, de265_worker, &jobs[t]);
+    }
+    long pictures = 0;
+    int failed = 0;
+    for (int t = 0; t < threads; t++) {
+        pthread_join(ids[t], NULL);
+        pictures += jobs[t].pictures;
+        failed |= jobs[t].failed;
+    }
+    if (failed || pictures != count) { fprintf(stderr, "floor: %ld of %d tiles decoded\n", pictures, count); return 1; }
+    printf("%d tiles on %d threads\n", count, threads);
+    return 0;
+}
+
 static int usage(void) {
     fprintf(stderr,
             "usage: floor crop X Y W H FILE.jpg | floor full FILE.jpg | floor scale 2|4|8 FILE.jpg"
-            " | floor pngrows Y H FILE.png | floor fit CW CH FILE.jpg OUT.png\n");
+            " | floor pngrows Y H FILE.png | floor fit CW CH FILE.jpg OUT.png"
+            " | floor pngisal Y H FILE.png | floor de265 T PS.265 TILE.265...\n");
     return 2;
 }
 
@@ -258,5 +429,7 @@ int main(int argc, char **argv) {
     }
     if (argc == 6 && strcmp(argv[1], "fit") == 0) return run_fit(atol(argv[2]), atol(argv[3]), argv[4], argv[5]);
     if (argc == 5 && strcmp(argv[1], "pngrows") == 0) return run_png(atol(argv[2]), atol(argv[3]), argv[4]);
+    if (argc == 5 && strcmp(argv[1], "pngisal") == 0) return run_pngisal(atol(argv[2]), atol(argv[3]), argv[4]);
+    if (argc >= 5 && strcmp(argv[1], "de265") == 0) return run_de265(atoi(argv[2]), argv[3], argc - 4, argv + 4);
     return usage();
 }
