@@ -116,7 +116,8 @@ public struct GainMapParameters: Hashable, Sendable {
             }
         }
         if hdrCapacityMin < 0 || hdrCapacityMax <= hdrCapacityMin {
-            throw .malformed("hdrgm:HDRCapacityMax \(hdrCapacityMax) is not above HDRCapacityMin \(hdrCapacityMin) >= 0")
+            throw .malformed(
+                "hdrgm:HDRCapacityMax \(hdrCapacityMax) is not above HDRCapacityMin \(hdrCapacityMin) >= 0")
         }
     }
 

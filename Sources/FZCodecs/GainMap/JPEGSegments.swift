@@ -67,6 +67,8 @@ struct JPEGSegments: Sendable {
 
     /// The XMP packet of APP1 "http://ns.adobe.com/xap/1.0/\0", if any.
     func xmp(in bytes: [UInt8]) -> [UInt8]? {
-        payloads(0xE1, signature: Array("http://ns.adobe.com/xap/1.0/\0".utf8), in: bytes).first.map { Array(bytes[$0]) }
+        payloads(0xE1, signature: Array("http://ns.adobe.com/xap/1.0/\0".utf8), in: bytes).first.map {
+            Array(bytes[$0])
+        }
     }
 }

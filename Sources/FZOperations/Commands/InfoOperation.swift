@@ -29,8 +29,10 @@ public struct InfoOperation {
                 }
                 report.line(
                     json
-                        ? Self.json(h, path: reader.path, metadata: m, decodingRefused: refused, gainMap: gain).description
-                        : Echo.line(Self.text(h, path: reader.path, metadata: m, decodingRefused: refused, gainMap: gain)))
+                        ? Self.json(h, path: reader.path, metadata: m, decodingRefused: refused, gainMap: gain)
+                            .description
+                        : Echo.line(
+                            Self.text(h, path: reader.path, metadata: m, decodingRefused: refused, gainMap: gain)))
             } catch {
                 failed = true
                 report.error(error.description)
