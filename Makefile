@@ -69,6 +69,9 @@ pip_install = missing=""; \
 	else echo "$(1): pip packages present"; fi
 # compare on folders (issue 36): python3-junitparser reads the junit.xml it writes (the tests).
 DEPS += python3-junitparser
+# HDR gain maps (issue 39): pillow-heif (PyPI; not packaged by Debian) reads HEIC auxiliary images,
+# the tests' independent reader of Apple's hdrgainmap item.
+PIP_DEPS += pillow-heif==1.8.1
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 # $(call apt_install,TARGET,PACKAGES): apt-get installs those of PACKAGES that dpkg does not

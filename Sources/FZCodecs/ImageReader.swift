@@ -116,8 +116,11 @@ public final class ImageReader {
     public func probeGainMap() -> GainMap.Probe {
         precondition(!consumed, "an ImageReader decodes once")
         consumed = true
-        guard header.format == .jpeg else { return .none }
-        return GainMap.probeJPEG(source.file, primary: header.storedSize)
+        if header.format == .jpeg { return GainMap.probeJPEG(source.file, primary: header.storedSize) }
+        if header.format == .heif {
+            return HEIFGainMap.probe(source.file, primary: header.storedSize, exif: metadata.exif)
+        }
+        return .none
     }
 
     /// Decodes stored-pixel rectangles in one pass over the file: the decoder is asked for

@@ -69,6 +69,62 @@ struct GainMapInfoCLITests {
         #expect(text.stdout.contains("gain map "), "\(text.stdout)")
     }
 
+    static let heic = FileSystem.join(shared, "iphone13pro_pug_hdrgainmap.heic")
+    static let heicReady =
+        FileSystem.kind(of: heic) == .regular && CLI.shell("command -v exiftool >/dev/null") == 0
+        && CLI.shell("\(CLI.python) -c 'import pillow_heif' 2>/dev/null") == 0
+
+    /// Apple's HEIC: the auxiliary image pillow-heif lists under Apple's type (item, size) is the
+    /// one reported, and the headroom is Apple's formula over exiftool's maker-note tags 33 and 48.
+    @Test(.enabled(if: heicReady))
+    func appleHEICAgreesWithPillowHeifAndExiftool() {
+        let r = CLI.run(["info", "--json", Self.heic])
+        #expect(r.status == 0 && r.stderr.isEmpty, "\(r.stderr)")
+        let dir = CLI.scratch()
+        CLI.write(FileSystem.join(dir, "fz.json"), Array(r.stdout.utf8))
+        let verdict = ColorCLITests.python(
+            """
+            import json, subprocess, pillow_heif
+            src = '\(Self.heic)'
+            fz = json.load(open('fz.json'))['gainMap']
+            h = pillow_heif.open_heif(src)
+            item = h.info['aux']['urn:com:apple:photo:2020:aux:hdrgainmap'][0]
+            aux = h.get_aux_image(item)
+            x = json.loads(subprocess.run(['exiftool', '-j', '-n', '-Apple:HDRHeadroom', '-Apple:HDRGain', src],
+                                          capture_output=True, text=True).stdout)[0]
+            m33, m48 = x['HDRHeadroom'], x.get('HDRGain', 0.0)
+            if m33 < 1:
+                stops = -20 * m48 + 1.8 if m48 <= 0.01 else -0.101 * m48 + 1.601
+            else:
+                stops = -70 * m48 + 3.0 if m48 <= 0.01 else -0.303 * m48 + 2.303
+            headroom = 2 ** max(stops, 0)
+            got = (fz['container'], fz['item'], fz['width'], fz['height'], fz['channels'], fz['scheme'])
+            want = ('HEIF auxiliary image', item, aux.size[0], aux.size[1], 1, 'apple')
+            ok = got == want and abs(fz['appleHeadroom'] - headroom) < 1e-5
+            print('ok' if ok else 'forcezoom %r %r, pillow-heif/exiftool %r %r' % (got, fz['appleHeadroom'], want, headroom))
+            """, in: dir)
+        #expect(verdict.split(separator: "\n").last == "ok", "\(verdict)")
+    }
+
+    /// Apple's gain map said to be larger than the photo (its `ispe` edited in place): one
+    /// warning, the photo still described, no gain map.
+    @Test(.enabled(if: heicReady))
+    func appleGainMapLargerThanThePhotoWarns() throws {
+        var bytes = CLI.bytes(Self.heic)
+        // ispe, version and flags, then 2016 and 1512 as 32-bit big-endian numbers.
+        let ispe: [UInt8] = Array("ispe".utf8) + [0, 0, 0, 0, 0, 0, 0x07, 0xE0, 0, 0, 0x05, 0xE8]
+        let at = try #require(
+            (0..<(bytes.count - ispe.count)).first { bytes[$0] == 0x69 && Array(bytes[$0..<($0 + ispe.count)]) == ispe }
+        )
+        bytes[at + 10] = 0x17  // width 6112, over the photo's 4032 (within libheif's own limit)
+        let file = FileSystem.join(CLI.scratch(), "wide-gain.heic")
+        CLI.write(file, bytes)
+        let r = CLI.run(["info", "--json", file])
+        #expect(r.status == 0)
+        #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains("larger than the image"), "\(r.stderr)")
+        #expect(r.stdout.contains("\"gainMap\":null"))
+    }
+
     /// The Pixel sample with one thing broken, by a same-length edit (so every offset holds).
     static let lies: [(name: String, find: String, replace: String, says: String)] = [
         ("max-below-min", "hdrgm:GainMapMin=\"0.000000\"", "hdrgm:GainMapMin=\"9.000000\"", "below GainMapMin"),

@@ -7,12 +7,16 @@ public struct GainMap: Hashable, Sendable {
     public enum Container: String, Hashable, Sendable {
         /// A JPEG after the primary, listed by its MPF index (Ultra HDR, Adobe, Apple JPEGs).
         case mpf = "MPF"
+        /// An HEIF auxiliary image of the primary item (Apple's HEICs).
+        case heifAuxiliary = "HEIF auxiliary image"
     }
 
     public var container: Container
-    /// Where its bytes lie in the file.
+    /// Where its bytes lie in the file (MPF; 0 for an HEIF auxiliary image).
     public var offset: Int
     public var length: Int
+    /// The HEIF item that holds it (an auxiliary image), nil in a JPEG.
+    public var item: UInt32?
     public var size: PixelSize
     /// 1 (one gain for all channels) or 3.
     public var channels: Int
@@ -82,7 +86,7 @@ public struct GainMap: Hashable, Sendable {
             }
             return .found(
                 GainMap(
-                    container: .mpf, offset: start, length: entry.size,
+                    container: .mpf, offset: start, length: entry.size, item: nil,
                     size: PixelSize(width: f.width, height: f.height), channels: f.components, parameters: parameters))
         }
         return problem.map { .malformed($0) } ?? .none

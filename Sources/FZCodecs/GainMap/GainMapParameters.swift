@@ -41,6 +41,22 @@ public struct GainMapParameters: Hashable, Sendable {
         case malformed(String)
     }
 
+    /// Apple's map with nothing read yet (`setAppleHeadroom` completes it).
+    init(scheme: Scheme, version: String) {
+        self.scheme = scheme
+        self.version = version
+    }
+
+    /// Apple's headroom (a ratio) and what it means in hdrgm's terms: gain linear from 1 to it
+    /// (as libultrahdr reads Apple's maps), no offsets.
+    mutating func setAppleHeadroom(_ h: Double) {
+        appleHeadroom = h
+        gainMapMax = [log2(h)]
+        hdrCapacityMax = log2(h)
+        offsetSDR = [0]
+        offsetHDR = [0]
+    }
+
     /// Reads the gain-map properties of an XMP packet.
     public init(xmp: [UInt8]) throws(Failure) {
         guard let packet = try? XMPPacket(parsing: xmp) else { throw .absent }
@@ -94,12 +110,7 @@ public struct GainMapParameters: Hashable, Sendable {
         else {
             throw .malformed("HDRGainMap:HDRGainMapHeadroom is missing or not a ratio from 1 to 65536")
         }
-        appleHeadroom = h
-        // As hdrgm describes Apple's map (libultrahdr's reading): gain linear from 1 to the headroom.
-        gainMapMax = [log2(h)]
-        hdrCapacityMax = log2(h)
-        offsetSDR = [0]
-        offsetHDR = [0]
+        setAppleHeadroom(h)
     }
 
     /// The spec's constraints: max above min per channel, gamma positive, capacities ordered.

@@ -8,7 +8,14 @@ extension InfoOperation {
         let p = g.parameters
         let numbers = { (v: [Double]) -> JSON in .array(v.map { .number($0) }) }
         var m: [(String, JSON)] = [
-            ("container", .string(g.container.rawValue)), ("offset", .int(g.offset)), ("bytes", .int(g.length)),
+            ("container", .string(g.container.rawValue))
+        ]
+        if let item = g.item {
+            m.append(("item", .int(Int(item))))
+        } else {
+            m += [("offset", .int(g.offset)), ("bytes", .int(g.length))]
+        }
+        m += [
             ("width", .int(g.size.width)), ("height", .int(g.size.height)), ("channels", .int(g.channels)),
             ("scheme", .string(p.scheme.rawValue)), ("version", .string(p.version)),
             ("gainMapMin", numbers(p.gainMapMin)), ("gainMapMax", numbers(p.gainMapMax)), ("gamma", numbers(p.gamma)),
