@@ -72,7 +72,9 @@ struct GainMapInfoCLITests {
     static let heic = FileSystem.join(shared, "iphone13pro_pug_hdrgainmap.heic")
     static let heicReady =
         FileSystem.kind(of: heic) == .regular && CLI.shell("command -v exiftool >/dev/null") == 0
-        && CLI.shell("\(CLI.python) -c 'import pillow_heif' 2>/dev/null") == 0
+        && CLI.shell("PYTHONPATH=\(CLI.quote(pillowHeif)) \(CLI.python) -c 'import pillow_heif' 2>/dev/null") == 0
+    /// Where `make deps` puts pillow-heif and the Pillow it needs (Makefile, PILLOW_HEIF).
+    static let pillowHeif = FileSystem.join(CLI.root, ".cache/pillow-heif")
 
     /// Apple's HEIC: the auxiliary image pillow-heif lists under Apple's type (item, size) is the
     /// one reported, and the headroom is Apple's formula over exiftool's maker-note tags 33 and 48.
@@ -84,6 +86,8 @@ struct GainMapInfoCLITests {
         CLI.write(FileSystem.join(dir, "fz.json"), Array(r.stdout.utf8))
         let verdict = ColorCLITests.python(
             """
+            import sys
+            sys.path.insert(0, '\(Self.pillowHeif)')
             import json, subprocess, pillow_heif
             src = '\(Self.heic)'
             fz = json.load(open('fz.json'))['gainMap']
