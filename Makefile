@@ -69,6 +69,11 @@ pip_install = missing=""; \
 	else echo "$(1): pip packages present"; fi
 # compare on folders (issue 36): python3-junitparser reads the junit.xml it writes (the tests).
 DEPS += python3-junitparser
+# HDR gain maps (issue 39): pillow-heif (PyPI; not packaged by Debian) reads HEIC auxiliary images,
+# the tests' independent reader of Apple's hdrgainmap item. Its releases with auxiliary images need
+# Pillow >= 10.1, newer than Debian's 9.4 that every other test reads with, so `make deps` installs it
+# with its own Pillow into .cache/pillow-heif, and only the tests that use it put that on PYTHONPATH.
+PILLOW_HEIF := pillow-heif==1.8.1
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 # $(call apt_install,TARGET,PACKAGES): apt-get installs those of PACKAGES that dpkg does not
@@ -104,6 +109,8 @@ help: ## List the targets
 deps: ## apt-get install the missing system packages (nothing if all present)
 	@$(call apt_install,deps,$(DEPS))
 	@$(call pip_install,deps,$(PIP_DEPS))
+	@test -f .cache/pillow-heif/pillow_heif/__init__.py || \
+	  /usr/bin/python3 -m pip install -q --disable-pip-version-check --target .cache/pillow-heif $(PILLOW_HEIF)
 
 build: deps ## Debug build (.build/debug/forcezoom)
 	$(SWIFT) build

@@ -111,6 +111,18 @@ public final class ImageReader {
         }
     }
 
+    /// The HDR gain map stored beside the image (JPEG: an MPF image with gain-map XMP), for
+    /// `info`. It reads the file again from its start, so this reader decodes nothing after.
+    public func probeGainMap() -> GainMap.Probe {
+        precondition(!consumed, "an ImageReader decodes once")
+        consumed = true
+        if header.format == .jpeg { return GainMap.probeJPEG(source.file, primary: header.storedSize) }
+        if header.format == .heif {
+            return HEIFGainMap.probe(source.file, primary: header.storedSize, exif: metadata.exif)
+        }
+        return .none
+    }
+
     /// Decodes stored-pixel rectangles in one pass over the file: the decoder is asked for
     /// the union of their columns, skips the rows above, and stops after the last row needed.
     /// - Parameter rects: non-empty rectangles inside the stored image.

@@ -131,3 +131,36 @@ public enum XMPError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension XMPPacket {
+    /// The packet without the properties of `namespaces`: their attributes, and their elements
+    /// with everything inside. Everything else byte for byte, as `rewritten` writes it.
+    package func removing(namespaces: Set<String>) -> [UInt8] {
+        var out: [UInt8] = []
+        var skipDepth = 0
+        func dropped(_ n: XMPNamespaces.Name?) -> Bool { n.map { namespaces.contains($0.uri) } ?? false }
+        for (token, resolved) in zip(tokens, names) {
+            switch token {
+            case .raw(let bytes):
+                if skipDepth == 0 { out += bytes }
+            case .start(let name, let attributes, let selfClosing):
+                if skipDepth > 0 || dropped(resolved?.element) {
+                    if !selfClosing { skipDepth += 1 }
+                    continue
+                }
+                out += Array("<\(name)".utf8)
+                for (a, aName) in zip(attributes, resolved?.attributes ?? []) where !dropped(aName) {
+                    out += Array(" \(a.name)=".utf8) + [a.quote] + Array(a.value.utf8) + [a.quote]
+                }
+                out += Array((selfClosing ? "/>" : ">").utf8)
+            case .end(let name):
+                if skipDepth > 0 {
+                    skipDepth -= 1
+                    continue
+                }
+                out += Array("</\(name)>".utf8)
+            }
+        }
+        return out
+    }
+}

@@ -23,10 +23,16 @@ public struct InfoOperation {
                 let (reader, refused) = try ImageReader.header(path: file, options: decode)
                 let h = reader.header
                 let m = reader.metadata
+                let gain = reader.probeGainMap()
+                if case .malformed(let why) = gain {
+                    report.warnings.say("\(reader.path): gain map ignored, the image reads as SDR: \(why)")
+                }
                 report.line(
                     json
-                        ? Self.json(h, path: reader.path, metadata: m, decodingRefused: refused).description
-                        : Echo.line(Self.text(h, path: reader.path, metadata: m, decodingRefused: refused)))
+                        ? Self.json(h, path: reader.path, metadata: m, decodingRefused: refused, gainMap: gain)
+                            .description
+                        : Echo.line(
+                            Self.text(h, path: reader.path, metadata: m, decodingRefused: refused, gainMap: gain)))
             } catch {
                 failed = true
                 report.error(error.description)
@@ -43,7 +49,8 @@ public struct InfoOperation {
     /// `icc` whether a profile is embedded), then its codec's own (`CodecDetails`); a codec
     /// field is never a second copy of a common one.
     static func json(
-        _ h: ImageHeader, path: String, metadata: ImageMetadata = ImageMetadata(), decodingRefused: DecodeError? = nil
+        _ h: ImageHeader, path: String, metadata: ImageMetadata = ImageMetadata(), decodingRefused: DecodeError? = nil,
+        gainMap: GainMap.Probe = .none
     ) -> JSON {
         var m: [(String, JSON)] = [
             ("file", .string(path)),
@@ -88,6 +95,11 @@ public struct InfoOperation {
                     ("iptc", block(metadata.iptcSummary)),
                 ])
             ))
+        switch gainMap {
+        case .found(let g): m.append(("gainMap", Self.json(g)))
+        case .none: m.append(("gainMap", .null))
+        case .malformed(let why): m += [("gainMap", .null), ("gainMapIgnored", .string(why))]
+        }
         // The codec's facts after the common ones; a key already given (bitDepth, icc) is not repeated.
         let common = Set(m.map(\.0))
         m += h.details.jsonMembers.filter { !common.contains($0.0) }
@@ -96,7 +108,8 @@ public struct InfoOperation {
     }
 
     static func text(
-        _ h: ImageHeader, path: String, metadata: ImageMetadata = ImageMetadata(), decodingRefused: DecodeError? = nil
+        _ h: ImageHeader, path: String, metadata: ImageMetadata = ImageMetadata(), decodingRefused: DecodeError? = nil,
+        gainMap: GainMap.Probe = .none
     ) -> String {
         // Led by the stored size (HEIF: coded, before irot/imir/clap), as info --json's width/height.
         var parts = ["\(h.formatName) \(h.codedSize)"]
@@ -128,6 +141,11 @@ public struct InfoOperation {
             let notes = (s.location ? ["location"] : []) + (s.valid ? [] : ["malformed: not copied to outputs"])
             let note = notes.isEmpty ? "" : " (\(notes.joined(separator: ", ")))"
             parts.append("\(name) block \(s.bytes) bytes" + note)
+        }
+        switch gainMap {
+        case .found(let g): parts.append(Self.text(g))
+        case .malformed: parts.append("gain map ignored (read as SDR)")
+        case .none: break
         }
         parts.append("-> \(h.pixelFormat)")
         if let decodingRefused { parts.append("decoding would be refused: \(decodingRefused.reason)") }

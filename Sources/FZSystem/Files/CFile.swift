@@ -67,6 +67,18 @@ package final class CFile {
     /// Moves back to the first byte; false when the stream cannot seek.
     package func rewind() -> Bool { fseek(stream, 0, SEEK_SET) == 0 }
 
+    /// Moves to byte `offset`; false when the stream cannot seek there.
+    package func seek(to offset: Int) -> Bool { offset >= 0 && fseeko(stream, off_t(offset), SEEK_SET) == 0 }
+
+    /// The stream's length in bytes (the position is kept), or nil when it cannot seek.
+    package var length: Int? {
+        let here = ftello(stream)
+        guard here >= 0, fseeko(stream, 0, SEEK_END) == 0 else { return nil }
+        let end = ftello(stream)
+        _ = fseeko(stream, here, SEEK_SET)
+        return end >= 0 ? Int(end) : nil
+    }
+
     /// Opens a regular file for reading and records it in `ReadFiles` (so no output
     /// replaces it). The path's bytes go to the kernel as they are.
     ///
