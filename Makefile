@@ -69,6 +69,9 @@ pip_install = missing=""; \
 	else echo "$(1): pip packages present"; fi
 # compare on folders (issue 36): python3-junitparser reads the junit.xml it writes (the tests).
 DEPS += python3-junitparser
+# PNG decoding (issue 38): ISA-L's streaming inflate and CRC-32 under our own PNG reader
+# (Sources/CFZPNG/fz_png_read.c); libpng stays for writing. Runtime package: libisal2.
+DEPS += libisal-dev
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 # $(call apt_install,TARGET,PACKAGES): apt-get installs those of PACKAGES that dpkg does not
