@@ -49,7 +49,7 @@ struct fz_pngr {
     uint8_t *in;
     uint8_t *cur, *prev, *line;  // stored rows (filter byte + bytes), one expanded row
     size_t stored_bytes;         // bytes of a stored full-width row, without the filter byte
-    int bpp, keep16, started, rows_done;
+    int bpp, keep16, started, rows_done, at_end;
     uint32_t rows_read;
 };
 
@@ -116,13 +116,13 @@ static int fz_pngr_crc_check(fz_pngr *r, int *status) {
     *status = fz_pngr_read(r, b, 4);
     if (*status != FZ_OK) return 0;
     if (fz_be32(b) == r->crc) return 1;
-    if (fz_critical(r->chunk_type)) {
-        fz_pngr_fail(r, FZ_PNG_CORRUPT, "CRC error");
+    char text[32];
+    uint32_t t = r->chunk_type;
+    snprintf(text, sizeof text, "%c%c%c%c: CRC error", (char)(t >> 24), (char)(t >> 16), (char)(t >> 8), (char)t);
+    if (fz_critical(t)) {
+        fz_pngr_fail(r, FZ_PNG_CORRUPT, text);
         *status = FZ_ERROR;
     } else {
-        char text[32];
-        uint32_t t = r->chunk_type;
-        snprintf(text, sizeof text, "%c%c%c%c: CRC error", (char)(t >> 24), (char)(t >> 16), (char)(t >> 8), (char)t);
         fz_pngr_warn(r, text);
     }
     return 0;
@@ -191,7 +191,7 @@ static int fz_pngr_ihdr(fz_pngr *r, const uint8_t *b, uint32_t length) {
     else if (b[10] != 0) bad = "Unknown compression method in IHDR";
     else if (b[11] != 0) bad = "Unknown filter method in IHDR";
     if (bad) {
-        fz_pngr_fail(r, FZ_PNG_CORRUPT, bad);
+        fz_pngr_fail(r, FZ_PNG_CORRUPT, "Invalid IHDR data");  // libpng's text; `bad` says why
         return FZ_ERROR;
     }
     hd->bit_depth = depth;
@@ -597,7 +597,8 @@ int fz_pngr_open(FILE *file, size_t chunk_malloc_max, fz_pngr **out) {
     uint8_t sig[8];
     if (fz_pngr_read(r, sig, 8) != FZ_OK) return FZ_ERROR;
     if (memcmp(sig, signature, 8) != 0) {
-        fz_pngr_fail(r, FZ_PNG_CORRUPT, "Not a PNG file");
+        fz_pngr_fail(r, FZ_PNG_CORRUPT, memcmp(sig, signature, 4) == 0 ? "PNG file corrupted by ASCII conversion"
+                                                                       : "Not a PNG file");
         return FZ_ERROR;
     }
     int seen_ihdr = 0;
@@ -607,11 +608,11 @@ int fz_pngr_open(FILE *file, size_t chunk_malloc_max, fz_pngr **out) {
         if (fz_pngr_chunk(r, &seen_ihdr) != FZ_OK) return FZ_ERROR;
     }
     if (!seen_ihdr) {
-        fz_pngr_fail(r, FZ_PNG_CORRUPT, "Missing IHDR before IDAT");
+        fz_pngr_fail(r, FZ_PNG_CORRUPT, "IDAT: Missing IHDR before IDAT");
         return FZ_ERROR;
     }
     if (r->header.color_type == 3 && !r->seen_plte) {
-        fz_pngr_fail(r, FZ_PNG_CORRUPT, "Missing PLTE before IDAT");
+        fz_pngr_fail(r, FZ_PNG_CORRUPT, "IDAT: Missing PLTE before IDAT");
         return FZ_ERROR;
     }
     fz_pngr_settle(r);
@@ -866,9 +867,10 @@ static void fz_pngr_expand(fz_pngr *r, const uint8_t *src, uint32_t width, uint8
     }
 }
 
-// After the image: the end of the zlib stream (a byte more is "too much image data",
-// benign), this IDAT's CRC, then every chunk to IEND (libpng's png_read_end).
-static int fz_pngr_end(fz_pngr *r) {
+// After the image data: the end of the zlib stream (a byte more is "too much image data",
+// benign) and the rest of this IDAT with its CRC (libpng's png_read_finish_IDAT, part of
+// reading the last row: a failure here loses that row, as in libpng).
+static int fz_pngr_finish_idat(fz_pngr *r) {
     if (r->rows_done) return FZ_OK;
     r->rows_done = 1;
     if (!r->stream_ended) {
@@ -880,7 +882,14 @@ static int fz_pngr_end(fz_pngr *r) {
         fz_pngr_warn(r, "IDAT: Extra compressed data");
     }
     if (r->bad_index) fz_pngr_warn(r, "Read palette index exceeding num_palette");
-    if (fz_pngr_skip(r, NULL) != FZ_OK) return FZ_ERROR;  // the rest of the last IDAT
+    return fz_pngr_skip(r, NULL);  // the rest of the last IDAT
+}
+
+// Then every chunk to IEND (libpng's png_read_end).
+static int fz_pngr_end(fz_pngr *r) {
+    if (r->at_end) return FZ_OK;
+    r->at_end = 1;
+    if (fz_pngr_finish_idat(r) != FZ_OK) return FZ_ERROR;
     for (;;) {
         if (fz_pngr_chunk_header(r) != FZ_OK) return FZ_ERROR;
         uint32_t t = r->chunk_type;
@@ -907,6 +916,7 @@ int fz_pngr_read_rows(fz_pngr *r, uint8_t *rows, uint32_t count, size_t stride, 
     for (uint32_t i = 0; i < count; i++) {
         if (r->rows_read >= r->header.height) break;
         if (fz_pngr_row(r, r->stored_bytes) != FZ_OK) return FZ_ERROR;
+        if (r->rows_read + 1 == r->header.height && fz_pngr_finish_idat(r) != FZ_OK) return FZ_ERROR;
         fz_pngr_expand(r, r->cur + 1, r->header.width, rows + (size_t)i * stride);
         uint8_t *t = r->prev;
         r->prev = r->cur;

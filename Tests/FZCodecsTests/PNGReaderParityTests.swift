@@ -67,17 +67,17 @@ private struct PNGReaderCalls {
 
     static var libpng: PNGReaderCalls {
         PNGReaderCalls(
-        open: { fz_png_open($0, 8 << 20, &$1) }, header: { fz_png_header_of($0)!.pointee },
-        start: { $1 ? fz_png_start_keep16($0) : fz_png_start($0) },
-        rows: { fz_png_read_rows($0, $1, $2, $3, &$4) }, interlaced: { fz_png_read_interlaced($0, $1, $2) },
-        kind: { fz_png_failure_of($0).rawValue }, free: { fz_png_reader_free($0) })
+            open: { fz_png_open($0, 8 << 20, &$1) }, header: { fz_png_header_of($0)!.pointee },
+            start: { $1 ? fz_png_start_keep16($0) : fz_png_start($0) },
+            rows: { fz_png_read_rows($0, $1, $2, $3, &$4) }, interlaced: { fz_png_read_interlaced($0, $1, $2) },
+            kind: { fz_png_failure_of($0).rawValue }, free: { fz_png_reader_free($0) })
     }
     static var own: PNGReaderCalls {
         PNGReaderCalls(
-        open: { fz_pngr_open($0, 8 << 20, &$1) }, header: { fz_pngr_header_of($0)!.pointee },
-        start: { $1 ? fz_pngr_start_keep16($0) : fz_pngr_start($0) },
-        rows: { fz_pngr_read_rows($0, $1, $2, $3, &$4) }, interlaced: { fz_pngr_read_interlaced($0, $1, $2) },
-        kind: { fz_pngr_failure_of($0).rawValue }, free: { fz_pngr_free($0) })
+            open: { fz_pngr_open($0, 8 << 20, &$1) }, header: { fz_pngr_header_of($0)!.pointee },
+            start: { $1 ? fz_pngr_start_keep16($0) : fz_pngr_start($0) },
+            rows: { fz_pngr_read_rows($0, $1, $2, $3, &$4) }, interlaced: { fz_pngr_read_interlaced($0, $1, $2) },
+            kind: { fz_pngr_failure_of($0).rawValue }, free: { fz_pngr_free($0) })
     }
 
     /// Opens, starts and reads the whole file (row by row, or Adam7 whole) as PNGDecoder does.
@@ -157,7 +157,9 @@ struct PNGReaderParityTests {
                 let row = (0..<length).map { _ in UInt8.random(in: 0...255, using: &rng) }
                 var fast = row
                 var reference = row
-                let a = fast.withUnsafeMutableBufferPointer { fz_png_unfilter($0.baseAddress, prev, length, Int32(bpp), Int32(filter)) }
+                let a = fast.withUnsafeMutableBufferPointer {
+                    fz_png_unfilter($0.baseAddress, prev, length, Int32(bpp), Int32(filter))
+                }
                 let b = reference.withUnsafeMutableBufferPointer {
                     fz_png_unfilter_reference($0.baseAddress, prev, length, Int32(bpp), Int32(filter))
                 }

@@ -1,5 +1,5 @@
-// Over 300 lines on purpose: every libpng handle (reader, row writer, whole-image fixture
-// writer) lives in this one file, as the house rule for C libraries asks.
+// Over 300 lines on purpose: every CFZPNG handle (our reader, libpng's row writer and
+// whole-image fixture writer) lives in this one file, as the house rule for C libraries asks.
 
 import CFZPNG
 import FZImage
@@ -36,8 +36,9 @@ public struct PNGDetails: Hashable, Sendable {
     }
 }
 
-/// Owns a libpng reader: every libpng pointer lives in this file. Decoding runs in the C
-/// shims (setjmp); this class only turns their statuses into `DecodeError`s.
+/// Owns a PNG reader of CFZPNG's (fz_png_read.c: our chunk parser, ISA-L's inflate, SSE2
+/// unfiltering; libpng's verdicts and transforms, issue 38). Decoding runs in the C shim;
+/// this class only turns its statuses into `DecodeError`s.
 final class PNGReader {
     private let reader: OpaquePointer
     private let file: CFile
