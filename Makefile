@@ -74,6 +74,9 @@ DEPS += python3-junitparser
 # Pillow >= 10.1, newer than Debian's 9.4 that every other test reads with, so `make deps` installs it
 # with its own Pillow into .cache/pillow-heif, and only the tests that use it put that on PYTHONPATH.
 PILLOW_HEIF := pillow-heif==1.8.1
+# PNG decoding (issue 38): ISA-L's streaming inflate and CRC-32 under our own PNG reader
+# (Sources/CFZPNG/fz_png_read.c); libpng stays for writing. Runtime package: libisal2.
+DEPS += libisal-dev
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 # $(call apt_install,TARGET,PACKAGES): apt-get installs those of PACKAGES that dpkg does not

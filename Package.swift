@@ -31,6 +31,12 @@ let package = Package(
             providers: [.apt(["libpng-dev"])]
         ),
         .systemLibrary(
+            // ISA-L's inflate and CRC-32: the PNG reader (CFZPNG/fz_png_read.c, issue 38).
+            name: "CISAL",
+            pkgConfig: "libisal",
+            providers: [.apt(["libisal-dev"])]
+        ),
+        .systemLibrary(
             name: "CJPEG",
             pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg62-turbo-dev"])]
@@ -98,7 +104,7 @@ let package = Package(
         // lcms2's error handler and libheif's loader too. A Swift target imports only the shim
         // of the library it uses, so Support never sees libpng's headers.
         .target(name: "CFZCommon"),
-        .target(name: "CFZPNG", dependencies: ["CFZCommon", "CPNG"], cSettings: shimFlags),
+        .target(name: "CFZPNG", dependencies: ["CFZCommon", "CPNG", "CISAL"], cSettings: shimFlags),
         // fz_jpeg.c converts CMYK through the colour shim (lcms2) while libjpeg decodes.
         .target(
             name: "CFZJPEG",
@@ -181,7 +187,8 @@ let package = Package(
         .testTarget(name: "FZImageTests", dependencies: ["FZImage", "Geometry"]),
         .testTarget(
             name: "FZCodecsTests",
-            dependencies: ["FZCodecs", "FZFixtures", "FZImage", "FZSystem", "Geometry", "TestSupport"]),
+            // CFZPNG: the PNG reader parity test calls the libpng reader and ours directly.
+            dependencies: ["CFZPNG", "FZCodecs", "FZFixtures", "FZImage", "FZSystem", "Geometry", "TestSupport"]),
         .testTarget(
             name: "FZRenderTests",
             dependencies: ["FZCodecs", "FZFixtures", "FZImage", "FZRender", "FZSystem", "Geometry", "TestSupport"]),

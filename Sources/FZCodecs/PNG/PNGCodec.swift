@@ -1,5 +1,5 @@
-// Over 300 lines on purpose: every libpng handle (reader, row writer, whole-image fixture
-// writer) lives in this one file, as the house rule for C libraries asks.
+// Over 300 lines on purpose: every CFZPNG handle (our reader, libpng's row writer and
+// whole-image fixture writer) lives in this one file, as the house rule for C libraries asks.
 
 import CFZPNG
 import FZImage
@@ -36,8 +36,9 @@ public struct PNGDetails: Hashable, Sendable {
     }
 }
 
-/// Owns a libpng reader: every libpng pointer lives in this file. Decoding runs in the C
-/// shims (setjmp); this class only turns their statuses into `DecodeError`s.
+/// Owns a PNG reader of CFZPNG's (fz_png_read.c: our chunk parser, ISA-L's inflate, SSE2
+/// unfiltering; libpng's verdicts and transforms, issue 38). Decoding runs in the C shim;
+/// this class only turns its statuses into `DecodeError`s.
 final class PNGReader {
     private let reader: OpaquePointer
     private let file: CFile
@@ -63,9 +64,9 @@ final class PNGReader {
     ///     (decompressed) libpng may allocate.
     init(file: CFile, path: String, options: DecodeOptions) throws(DecodeError) {
         var out: OpaquePointer?
-        let status = file.withStream { fz_png_open($0, options.chunkLimit, &out) }
+        let status = file.withStream { fz_pngr_open($0, options.chunkLimit, &out) }
         guard let reader = out else { throw .readFailed(path: path, reason: "out of memory") }
-        let facts = fz_png_header_of(reader)!.pointee
+        let facts = fz_pngr_header_of(reader)!.pointee
         let stored = PixelSize(width: Int(facts.width), height: Int(facts.height))
         do throws(DecodeError) {
             if status != FZ_OK {
@@ -79,13 +80,13 @@ final class PNGReader {
                 interlaced: facts.interlaced != 0, transparency: facts.has_trns != 0)
             try options.checkMemory(needed, path: path)
         } catch {
-            fz_png_reader_free(reader)
+            fz_pngr_free(reader)
             throw error
         }
         self.reader = reader
         self.file = file
         self.path = path
-        let h = fz_png_header_of(reader)!.pointee
+        let h = fz_pngr_header_of(reader)!.pointee
         size = stored
         // The rows' layout after `start`'s expansions (palette to RGB, tRNS to alpha), known
         // from the header so that `info` needs no start.
@@ -136,19 +137,19 @@ final class PNGReader {
         return bytes >= 9.0e18 ? Int64.max : Int64(bytes)
     }
 
-    deinit { fz_png_reader_free(reader) }
+    deinit { fz_pngr_free(reader) }
 
     /// Sets up libpng's transforms before the first row: samples rounded to 8 bits, or, with
     /// `keep16` and a 16-bit image, kept (2 bytes a sample, big-endian). Called once.
     func start(keep16: Bool) throws(DecodeError) {
-        guard (keep16 ? fz_png_start_keep16(reader) : fz_png_start(reader)) == FZ_OK,
-            Int(fz_png_header_of(reader)!.pointee.channels) == format.channels
+        guard (keep16 ? fz_pngr_start_keep16(reader) : fz_pngr_start(reader)) == FZ_OK,
+            Int(fz_pngr_header_of(reader)!.pointee.channels) == format.channels
         else { throw Self.failure(of: reader, path: path, header: true) }
         sampleBytes = keep16 && details.bitDepth == 16 ? 2 : 1
     }
 
     /// libpng's warnings so far (ancillary CRC errors and the like).
-    var warningCount: Int { Int(fz_png_warning_count(reader)) }
+    var warningCount: Int { Int(fz_pngr_warning_count(reader)) }
 
     /// Reads the next rows of a non-interlaced image into `buffer` (`count` rows of
     /// `size.width * channels` bytes).
@@ -159,12 +160,12 @@ final class PNGReader {
     {
         var done: UInt32 = 0
         let stride = size.width * format.channels * sampleBytes
-        let status = fz_png_read_rows(
+        let status = fz_pngr_read_rows(
             reader, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self),
             UInt32(count), stride, &done)
         nextRow += Int(done)
         if status != FZ_OK {
-            let message = String(cString: fz_png_message(reader))
+            let message = String(cString: fz_pngr_message(reader))
             if !lenient { throw Self.failure(of: reader, path: path, header: false) }
             warnings.append("\(message); kept \(nextRow) of \(size.height) rows")
         }
@@ -176,9 +177,9 @@ final class PNGReader {
         throws(DecodeError)
     {
         let stride = size.width * format.channels * sampleBytes
-        let status = fz_png_read_interlaced(reader, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), stride)
+        let status = fz_pngr_read_interlaced(reader, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), stride)
         if status != FZ_OK {
-            let message = String(cString: fz_png_message(reader))
+            let message = String(cString: fz_pngr_message(reader))
             if !lenient { throw Self.failure(of: reader, path: path, header: false) }
             warnings.append("\(message); interlaced passes are incomplete")
         }
@@ -187,8 +188,8 @@ final class PNGReader {
     /// The reader's last failure (its kind as fz_png.c found it): truncated or corrupt, in
     /// the header or in the data.
     static func failure(of reader: OpaquePointer, path: String, header: Bool) -> DecodeError {
-        let message = String(cString: fz_png_message(reader))
-        if fz_png_failure_of(reader) == FZ_PNG_TRUNCATED {
+        let message = String(cString: fz_pngr_message(reader))
+        if fz_pngr_failure_of(reader) == FZ_PNG_TRUNCATED {
             return header ? .truncatedHeader(path: path, detail: message) : .truncated(path: path, detail: message)
         }
         return header ? .corruptHeader(path: path, detail: message) : .corrupt(path: path, detail: message)

@@ -2,7 +2,7 @@ import FZImage
 import FZSystem
 import Geometry
 
-/// PNG through libpng (`PNGReader` owns its pointers): every colour type and depth,
+/// PNG through our reader (`PNGReader` owns its pointers; libpng only writes): every colour type and depth,
 /// palette and tRNS expanded, 16 bits rounded to 8 (or kept, `beginDeep`), Adam7 buffered whole.
 final class PNGDecoder: ImageDecoder {
     static let registration = InputFormatInfo(
@@ -64,7 +64,7 @@ final class PNGDecoder: ImageDecoder {
 
     func skip(rows: Int) throws(DecodeError) {
         if let interlaced { return interlaced.skip(rows: rows) }
-        // libpng has no skip: rows are decoded into a scratch row and dropped.
+        // Rows depend on the row above (filters): skipped rows are decoded into a scratch row.
         if scratch.count != rowBytes { scratch = [UInt8](repeating: 0, count: rowBytes) }
         for _ in 0..<max(0, rows) {
             let got = try scratch.withMutableBytes { b throws(DecodeError) in try read(into: b, rows: 1) }
