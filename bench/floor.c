@@ -21,8 +21,10 @@
  *                                Z_RLE). Writes OUT.png; prints its size and a checksum.
  *   floor pngisal Y H FILE.png   issue 38's PNG floor: no libpng; the chunks walked, IDAT inflated by
  *                                ISA-L's streaming isal_inflate (zlib wrapper) a row at a time and
- *                                unfiltered by plain C (no CRC or Adler checks, 8-bit non-interlaced
- *                                only), until row Y+H-1. `floor pngisal 0 HEIGHT` is the whole decode.
+ *                                unfiltered by forcezoom's own kernels (Sources/CFZPNG/fz_png_unfilter.c,
+ *                                SSE2), with no CRC or Adler checks, no copies, 8-bit non-interlaced
+ *                                only, until row Y+H-1. `floor pngisal 0 HEIGHT` is the whole decode:
+ *                                what is left of forcezoom's time above it is its own overhead.
  *   floor de265 T PS.265 TILE.265...  issue 38's HEIC floor: libde265 alone decodes the tiles (Annex B,
  *                                each an independent picture; PS.265 holds the hvcC parameter sets)
  *                                on T threads, one decoder context each, tiles dealt round-robin;
@@ -273,26 +275,8 @@ static unsigned char *slurp(const char *path, size_t *n) {
     return b;
 }
 
-static void unfilter(unsigned char *row, const unsigned char *prev, size_t n, size_t bpp, int filter) {
-    size_t i;
-    switch (filter) {
-    case 1: for (i = bpp; i < n; i++) row[i] += row[i - bpp]; break;
-    case 2: for (i = 0; i < n; i++) row[i] += prev[i]; break;
-    case 3:
-        for (i = 0; i < bpp; i++) row[i] += prev[i] >> 1;
-        for (; i < n; i++) row[i] += (row[i - bpp] + prev[i]) >> 1;
-        break;
-    case 4:
-        for (i = 0; i < bpp; i++) row[i] += prev[i];
-        for (; i < n; i++) {
-            int a = row[i - bpp], b = prev[i], c = prev[i - bpp];
-            int pa = abs(b - c), pb = abs(a - c), pc = abs(a + b - 2 * c);
-            row[i] += (pa <= pb && pa <= pc) ? a : (pb <= pc ? b : c);
-        }
-        break;
-    default: break;
-    }
-}
+/* forcezoom's unfilter kernels (bench.py compiles Sources/CFZPNG/fz_png_unfilter.c in). */
+int fz_png_unfilter(uint8_t *row, const uint8_t *prev, size_t length, int bpp, int filter);
 
 static int run_pngisal(long y, long h, const char *path) {
     size_t n;
@@ -327,7 +311,7 @@ static int run_pngisal(long y, long h, const char *path) {
             while (r < y + h) {
                 if (isal_inflate(&st) != ISAL_DECOMP_OK) { fprintf(stderr, "floor: inflate failed\n"); return 1; }
                 if (st.avail_out != 0) break;
-                unfilter(cur + 1, prev + 1, stride, bpp, cur[0]);
+                fz_png_unfilter(cur + 1, prev + 1, stride, (int)bpp, cur[0]);
                 if (r >= y) acc = sum_row(cur + 1, stride, acc);
                 r++;
                 unsigned char *t = cur; cur = prev; prev = t;
