@@ -22,6 +22,9 @@ public struct ThumbOperation {
     public var format: OutputFormat?
     /// What each thumbnail is: size, crop, encoding, colour, metadata.
     public var thumbnailer: ThumbnailSettings
+    /// `--size 320,640,1280`: several sizes of each input, from one decode (nil or one
+    /// size: the thumbnailer's size).
+    public var ladder: ThumbnailLadder?
     public var workers: Int
     public var maxFailures: Int?
     public var shard: ShardRequest?
@@ -58,7 +61,7 @@ public struct ThumbOperation {
         let plan = try ThumbnailPlan(
             inputs: found.inputs, folder: out, name: name, alsoRead: from.map { [$0] } ?? [],
             journal: sharding.journalPath,
-            requested: format)
+            requested: format, ladder: ladder)
         let jobs = sharding.select(plan.jobs)
         if dryRun {
             dryRunReport(jobs, skipped: found.skipped, duplicates: found.duplicates, sharding, report)
@@ -149,9 +152,9 @@ public struct ThumbOperation {
         let todo = resume ? jobs.filter { !sharding.isDone($0) } : jobs
         for job in todo {
             if json {
-                emit(
-                    sharding.tag(.object([("input", .string(job.input.path)), ("output", .string(job.output))])), report
-                )
+                var members: [(String, JSON)] = [("input", .string(job.input.path)), ("output", .string(job.output))]
+                if let size = job.size { members.append(("size", .string(size.asTyped))) }
+                emit(sharding.tag(.object(members)), report)
             } else {
                 report.line("\(Echo.line(job.input.path)) -> \(Echo.line(job.output))")
             }

@@ -50,12 +50,15 @@ struct Thumb: ParsableCommand {
     var recursive = false
 
     @Option(
-        name: .long,
+        name: .customLong("size"),
         help: ArgumentHelp(
-            "N, WxH, Wx or xH, with > (only shrink, the default), < (only enlarge) or ! (exact size). Default 256 (the longest side at most 256 pixels).",
+            "N, WxH, Wx or xH, with > (only shrink, the default), < (only enlarge) or ! (exact size). Default 256 (the longest side at most 256 pixels). Several, comma-separated (320,640,1280: up to 16), are made from one decode; name them with %z.",
             valueName: "spec"),
-        transform: { try ThumbnailSize(parsing: $0) })
-    var size = ThumbnailSize(width: 256, height: 256)
+        transform: { try ThumbnailLadder(parsing: $0) })
+    var sizes = ThumbnailLadder(ThumbnailSize(width: 256, height: 256))
+
+    /// The first size: the one size of a batch without a ladder.
+    var size: ThumbnailSize { sizes.sizes[0] }
 
     @Flag(name: .long, help: "Fill the box and cut the overflow evenly (needs a box: N or WxH).")
     var crop = false
@@ -172,7 +175,26 @@ struct Thumb: ParsableCommand {
         }
         if nulSeparated && from == nil { throw ValidationError("-0 applies to --from; give --from FILE or --from -") }
         _ = try outputTarget()
-        let spec = size
+        try validateLadder()
+        for spec in sizes.sizes { try validate(spec) }
+        if let jobs { try Check.integer(jobs, "--jobs", in: 1...1024) }
+        if let maxFailures { try Check.integer(maxFailures, "--max-failures", in: 1...Int(Int32.max)) }
+        if quiet && progress { throw ValidationError("--quiet and --progress contradict each other; give one") }
+        if resume && journal == nil { throw ValidationError("--resume reads the journal; give --journal FILE as well") }
+        if journal?.isEmpty == true { throw ValidationError("--journal needs a file name") }
+        // '-' is refused, not taken as standard output: the journal is a file --resume reads
+        // back and appends to, which a stream is not, and standard output carries --json and
+        // --dry-run's lines (a file named '-' is still ./-).
+        if let journal, StandardStream.isNamed(journal) {
+            throw ValidationError(
+                "--journal -: the journal is a file --resume reads back, not a stream; name a file (./- for one called '-')"
+            )
+        }
+    }
+
+    /// The checks of one size of `--size`.
+    private func validate(_ spec: ThumbnailSize) throws {
+        let size = spec
         // Sides past the longest forcezoom makes, and a box that is over the budget whatever
         // the image (an enlargement or exact size fills it), are refused before any work.
         for side in [spec.width, spec.height].compactMap({ $0 }) where side > Budget.maxSide {
@@ -195,19 +217,6 @@ struct Thumb: ParsableCommand {
             }
             if !spec.isBox { throw ValidationError("--crop needs a box to fill: --size N or WxH, not \(typed)") }
         }
-        if let jobs { try Check.integer(jobs, "--jobs", in: 1...1024) }
-        if let maxFailures { try Check.integer(maxFailures, "--max-failures", in: 1...Int(Int32.max)) }
-        if quiet && progress { throw ValidationError("--quiet and --progress contradict each other; give one") }
-        if resume && journal == nil { throw ValidationError("--resume reads the journal; give --journal FILE as well") }
-        if journal?.isEmpty == true { throw ValidationError("--journal needs a file name") }
-        // '-' is refused, not taken as standard output: the journal is a file --resume reads
-        // back and appends to, which a stream is not, and standard output carries --json and
-        // --dry-run's lines (a file named '-' is still ./-).
-        if let journal, StandardStream.isNamed(journal) {
-            throw ValidationError(
-                "--journal -: the journal is a file --resume reads back, not a stream; name a file (./- for one called '-')"
-            )
-        }
     }
 
     func run() throws {
@@ -223,6 +232,7 @@ struct Thumb: ParsableCommand {
         var operation = ThumbOperation(
             inputs: inputs, out: target.folder, name: target.name, thumbnailer: settings,
             workers: jobs ?? ThumbOperation.processorCount)
+        operation.ladder = sizes
         (operation.from, operation.nulSeparated, operation.recursive) = (from, nulSeparated, recursive)
         (operation.format, operation.maxFailures, operation.shard) = (format, maxFailures, shard)
         (operation.dryRun, operation.journal, operation.resume) = (dryRun, journal, resume)
@@ -236,7 +246,9 @@ struct Thumb: ParsableCommand {
     /// recursing so that a tree with one name in two folders works on the first run.
     var outputName: ThumbnailName {
         if let name { return name }
-        let pattern = (recursive ? "%d/" : "") + "%s.thumb." + (format ?? .png).extensions[0]
+        // A ladder's sizes side by side: photo-320.thumb.png, photo-640.thumb.png (srcset style).
+        let sized = sizes.isLadder ? "-%z" : ""
+        let pattern = (recursive ? "%d/" : "") + "%s" + sized + ".thumb." + (format ?? .png).extensions[0]
         return (try? ThumbnailName(pattern)) ?? .standard
     }
 }
