@@ -22,6 +22,9 @@ struct LadderSource {
     let denominator: Int?
     /// The file's embedded thumbnail was used.
     let embedded: Bool
+    /// The decodes this took: one, of the rows (`beginRows`) or of an embedded thumbnail
+    /// (choosing one reads only the boxes). What `--json` reports as `decodes`.
+    var decodes = 1
 
     /// Decodes `reader` once for all of `geometries` (upright, one source).
     static func decode(
@@ -38,6 +41,7 @@ struct LadderSource {
                     image: thumb, kx: Double(thumb.width) / Double(source.width),
                     ky: Double(thumb.height) / Double(source.height), denominator: nil, embedded: true)
             }
+            // None large enough: nothing was decoded (the sizes are read from the boxes).
         }
         return try decodeRows(reader, for: geometries, headroom: headroom)
     }

@@ -96,7 +96,7 @@ extension Thumbnailer {
             results[i].madeFrom = from?.size ?? (source.embedded ? "embedded thumbnail" : "decode")
             results[i].denominator = source.denominator
             results[i].embeddedThumbnail = source.embedded
-            results[i].decodes = 1
+            results[i].decodes = source.decodes
             do throws(ThumbnailError) {
                 try write(image, of: reader, jobs[i], into: &results[i], shouldStop: shouldStop)
             } catch {
