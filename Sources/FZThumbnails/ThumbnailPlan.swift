@@ -49,7 +49,7 @@ public struct ThumbnailPlan: Hashable, Sendable {
     ///     outputs that are inputs under another name (links, `./a` vs `a`).
     ///   - requested: `--format`, for names whose extension names no format.
     ///   - ladder: several sizes: one job per input and size, named by `%z`/`%w`/`%h` (nil or
-    ///     one size: one job per input, as ever).
+    ///     one size: one job per input, as ever, its size filling `%z`/`%w`/`%h`).
     /// - Throws: `ThumbnailError` for a collision, an output that is an input, an output
     ///   outside the folder, or one whose extension (or, without one it knows, `requested`)
     ///   names no format `ImageWriter` encodes: the formats and their extensions come from
@@ -77,7 +77,8 @@ public struct ThumbnailPlan: Hashable, Sendable {
         }
         for (i, input) in inputs.enumerated() {
             for size in rungs {
-                let relative = name.expand(input: input.path, folder: input.folder, index: i + 1, size: size)
+                let relative = name.expand(
+                    input: input.path, folder: input.folder, index: i + 1, size: size ?? ladder?.sizes.first)
                 let output = ThumbnailName.normalize(FileSystem.join(folder, relative))
                 if relative.split(separator: "/").contains("..") {
                     throw .outsideOutputFolder(input: input.path, output: output)

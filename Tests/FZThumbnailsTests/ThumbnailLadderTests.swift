@@ -81,6 +81,11 @@ struct ThumbnailLadderTests {
         #expect(
             one.jobs.map(\.output) == ["out/a.thumb.png", "out/b.thumb.png"] && one.jobs.allSatisfy { $0.size == nil })
         #expect(ThumbnailBatch.groups(of: one.jobs) == [0..<1, 1..<2])
+        // Its one size still names: %w of 256 is 256.
+        let named = try ThumbnailPlan(
+            inputs: [.init(path: "a.jpg")], folder: "out", name: ThumbnailName("%s-%w-%z.png"),
+            identity: { _ in nil }, ladder: ThumbnailLadder(parsing: "256"))
+        #expect(named.jobs.map(\.output) == ["out/a-256-256.png"])
     }
 
     @Test func twoSizesOnOneNameIsACollision() throws {
