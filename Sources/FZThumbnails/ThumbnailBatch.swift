@@ -109,7 +109,12 @@ public struct ThumbnailBatch {
                             results[k] = notDone(group[k], stop)
                         }
                     }
-                    for result in results { gate.record(result.outcome) }
+                    // --max-failures counts inputs: a ladder whose decode failed fails every
+                    // size, once. A full disk stops the batch whichever size found it.
+                    let failed = results.filter { $0.error.map { !$0.isStop } ?? false }
+                    for (k, result) in failed.enumerated() where k == 0 || result.error?.isOutOfSpace == true {
+                        gate.record(result.outcome)
+                    }
                     return results
                 },
                 onResult: { g, results in
@@ -155,6 +160,14 @@ extension ThumbnailBatch {
         }
         if !jobs.isEmpty { groups.append(start..<jobs.count) }
         return groups
+    }
+}
+
+extension ThumbnailError {
+    /// An output that found the disk full or the quota spent.
+    var isOutOfSpace: Bool {
+        if case .output(let e) = self { return e.isOutOfSpace }
+        return false
     }
 }
 

@@ -116,6 +116,21 @@ struct ThumbLadderCLITests {
         #expect(JSONValue.objects(skip.stdout).map { Self.string($0, "status") } == ["kept", "kept", "kept"])
     }
 
+    /// A broken input fails all its sizes, said once on stderr, one failed record per size.
+    @Test func aBrokenInputFailsEverySizeAndIsNamedOnce() {
+        let dir = Self.folder()
+        let peek = CLI.bytes(Self.photo)
+        CLI.write(FileSystem.join(dir, "cut.jpg"), Array(peek.prefix(peek.count / 2)))
+        let r = CLI.run(["thumb", "cut.jpg", "one.jpg", "--size", "64,128", "--json"], in: dir)
+        #expect(r.status == 1)
+        let errors = r.stderr.split(separator: "\n").filter { $0.hasPrefix("forcezoom: error: cut.jpg: ") }
+        #expect(errors.count == 1, "\(r.stderr)")
+        let records = JSONValue.objects(r.stdout)
+        let failed = records.filter { Self.string($0, "status") == "failed" }
+        #expect(failed.count == 2 && failed.allSatisfy { Self.string($0, "input") == "cut.jpg" })
+        #expect(records.filter { Self.string($0, "status") == "made" }.count == 2)
+    }
+
     @Test(arguments: [
         (["--size", "320,640,320"], "--size 320,640,320: 320 and 320 are the same size"),
         (["--size", "320,0"], "--size 0: the size must be positive"),

@@ -74,6 +74,8 @@ public struct ThumbOperation {
         (batch.walkFailures, batch.skippedFiles, batch.maxFailures) = (found.failures, found.skipped, maxFailures)
         batch.duplicates = found.duplicates
         var shown: [String] = []
+        // A ladder's sizes fail together when their one decode fails: said once.
+        var lastError: (input: String, reason: String)?
         var line = ProgressLine(enabled: !quiet && progress, redraw: isatty(2) != 0, write: report.stderr)
         let outcome = batch.run(
             onSkip: { file in
@@ -89,7 +91,10 @@ public struct ThumbOperation {
                 }
             },
             onResult: { result, _ in
-                reportResult(result, line: &line, report)
+                let said = result.error.map { (result.input, $0.reason) }
+                let repeated = said != nil && lastError?.input == said?.0 && lastError?.reason == said?.1
+                if !repeated { reportResult(result, line: &line, report) }
+                lastError = said
                 if json { emit(sharding.tag(result.json), report) }
                 if display != nil, case .made = result.outcome { shown.append(result.output) }
             },
