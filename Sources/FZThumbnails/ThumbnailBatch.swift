@@ -80,7 +80,8 @@ public struct ThumbnailBatch {
         }
         var notDoneIndexes: [Int] = []
         var configured = thumbnailer
-        configured.encodeThreads = Thumbnailer.threads(jobs: workers, images: jobs.count)
+        // Images, not outputs: a ladder's sizes are one image's work.
+        configured.encodeThreads = Thumbnailer.threads(jobs: workers, images: Self.groups(of: jobs).count)
         let worker = configured
         let jobs = self.jobs
         let sharding = self.sharding
