@@ -28,14 +28,18 @@ extension Journal {
     /// file's size, and the table is checked against `budget` as it grows.
     /// - Throws: `ShardError.journal` when it cannot be read, holds no record at all in more
     ///   than one line (it is not a journal), or its table would be over the budget.
-    public static func read(_ path: String, budget: Budget = Budget()) throws(ShardError) -> [String: JournalRecord] {
+    /// - Parameter key: what a record is filed under (`--resume` uses `outputKey`: an input
+    ///   of a ladder has one output per size, each done or not on its own).
+    public static func read(
+        _ path: String, budget: Budget = Budget(), key: @escaping (JournalRecord) -> String = \.input
+    ) throws(ShardError) -> [String: JournalRecord] {
         if FileSystem.kind(of: path) == .missing { return [:] }
         let file: CFile
         switch CFile.open(readingFrom: path) {
         case .success(let f): file = f
         case .failure(let e): throw .journal(path: path, reason: "cannot be read for --resume: \(e)")
         }
-        var table = Table(path: path, budget: budget)
+        var table = Table(path: path, budget: budget, key: key)
         var line: [UInt8] = []
         var tooLong = false
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
@@ -74,18 +78,28 @@ extension Journal {
         return table.done
     }
 
+    /// The key `--resume` files records under: the input and its output. One size: the same
+    /// as by input, but for a record of an output no longer asked for (an older --name),
+    /// which stays on file instead of hiding the input's other outputs.
+    public static func outputKey(_ record: JournalRecord) -> String { outputKey(record.input, record.output) }
+
+    /// The key of an input's output.
+    public static func outputKey(_ input: String, _ output: String) -> String { input + "\u{0}" + output }
+
     /// The table `read` builds, line by line.
     private struct Table {
         let path: String
         let budget: Budget
+        let key: (JournalRecord) -> String
         var done: [String: JournalRecord] = [:]
         var lines = 0
         var records = 0
         var bytes: Int64 = 0
 
-        init(path: String, budget: Budget) {
+        init(path: String, budget: Budget, key: @escaping (JournalRecord) -> String) {
             self.path = path
             self.budget = budget
+            self.key = key
         }
 
         /// One line (nil: one too long to be a record).
@@ -95,7 +109,7 @@ extension Journal {
             records += 1
             let old =
                 record.status == .ok
-                ? done.updateValue(record, forKey: record.input) : done.removeValue(forKey: record.input)
+                ? done.updateValue(record, forKey: key(record)) : done.removeValue(forKey: key(record))
             bytes += (record.status == .ok ? Self.cost(record) : 0) - (old.map(Self.cost) ?? 0)
             do { try budget.check("the table of inputs --resume reads from the journal", bytes: bytes) } catch {
                 throw .journal(path: path, reason: "\(error)")

@@ -36,7 +36,10 @@ public struct ShardRun: Sendable {
         let (shard, source) = try request?.resolve(environment: environment) ?? (.whole, nil)
         let path = journal.map { Journal.path(pattern: $0, shard: shard) }
         // Read before opening: a journal must not be read while this run appends to it.
-        let done = resume ? try path.map { p throws(ShardError) in try Journal.read(p, budget: budget) } ?? [:] : [:]
+        let done =
+            resume
+            ? try path.map { p throws(ShardError) in try Journal.read(p, budget: budget, key: Journal.outputKey) }
+                ?? [:] : [:]
         (self.shard, self.source, self.journalPath, self.done, self.journal) = (shard, source, path, done, nil)
         requested = request != nil
     }
@@ -64,7 +67,7 @@ public struct ShardRun: Sendable {
     /// Whether `--resume` skips this job: its last record says ok and its output still has
     /// that size and SHA-256 (reads the output; call it on a worker).
     public func isDone(_ job: ThumbnailPlan.Job) -> Bool {
-        !done.isEmpty && Journal.stillDone(done[job.input.path], output: job.output)
+        !done.isEmpty && Journal.stillDone(done[Journal.outputKey(job.input.path, job.output)], output: job.output)
     }
 
     /// Makes one job: skipped when the journal says it is done, otherwise made by `maker`
@@ -76,7 +79,40 @@ public struct ShardRun: Sendable {
             return ThumbnailResult(input: job.input.path, output: job.output, outcome: .skipped)
         }
         let result = maker.make(job, shouldStop: shouldStop)
-        guard let journal else { return result }
+        record(result, of: job)
+        return result
+    }
+
+    /// Makes every size of one input (its consecutive jobs, `Thumbnailer.make(ladder:)`):
+    /// the sizes the journal says are done are kept, the others made from one decode, each
+    /// recorded on its own line, so an input is done when all its sizes are, and a resume
+    /// makes only the missing ones.
+    public func make(ladder jobs: [ThumbnailPlan.Job], with maker: Thumbnailer, shouldStop: () -> Bool)
+        -> [ThumbnailResult]
+    {
+        if jobs.count == 1, jobs[0].size == nil { return [make(jobs[0], with: maker, shouldStop: shouldStop)] }
+        var results: [ThumbnailResult?] = jobs.map { job in
+            guard isDone(job) else { return nil }
+            StaleTemporaries.remove(beside: job.output)
+            var kept = ThumbnailResult(input: job.input.path, output: job.output, outcome: .skipped)
+            kept.size = job.size?.asTyped
+            return kept
+        }
+        let todo = jobs.indices.filter { results[$0] == nil }
+        if !todo.isEmpty {
+            let made = maker.make(ladder: todo.map { jobs[$0] }, shouldStop: shouldStop)
+            for (i, result) in zip(todo, made) {
+                record(result, of: jobs[i])
+                results[i] = result
+            }
+        }
+        return results.compactMap { $0 }
+    }
+
+    /// Appends a finished job (made or failed, not interrupted) to the journal, with the
+    /// output's size and SHA-256.
+    private func record(_ result: ThumbnailResult, of job: ThumbnailPlan.Job) {
+        guard let journal else { return }
         switch result.outcome {
         case .made:
             // Read back rather than hashed while encoding: what --resume compares is the
@@ -96,7 +132,6 @@ public struct ShardRun: Sendable {
                     error: e.reason))
         case .skipped: break
         }
-        return result
     }
 
     /// Records a file passed over in the journal (`"status":"skipped"` with its reason). A

@@ -80,41 +80,55 @@ public struct ThumbnailBatch {
         }
         var notDoneIndexes: [Int] = []
         var configured = thumbnailer
-        configured.encodeThreads = Thumbnailer.threads(jobs: workers, images: jobs.count)
+        // Images, not outputs: a ladder's sizes are one image's work.
+        configured.encodeThreads = Thumbnailer.threads(jobs: workers, images: Self.groups(of: jobs).count)
         let worker = configured
         let jobs = self.jobs
         let sharding = self.sharding
         // Too many walk failures already: no job is started. Workers ask the gate before each
         // job (the collector's tick would come too late: failures can be quicker than it).
         var started = 0
+        // One work item per input: a ladder's sizes are decoded once, on one worker.
+        let groups = Self.groups(of: jobs)
         if gate.stop == nil {
-            started = WorkerPool<ThumbnailResult>.run(
-                count: jobs.count, threads: workers,
-                work: { i in
-                    let job = jobs[i]
-                    func notDone(_ stop: Stop) -> ThumbnailResult {
+            started = WorkerPool<[ThumbnailResult]>.run(
+                count: groups.count, threads: workers,
+                work: { g in
+                    let group = Array(jobs[groups[g]])
+                    func notDone(_ job: ThumbnailPlan.Job, _ stop: Stop) -> ThumbnailResult {
                         let outcome = ThumbnailResult.Outcome.failed(
                             .notDone(path: job.input.path, because: stop.description))
                         return ThumbnailResult(input: job.input.path, output: job.output, outcome: outcome)
                     }
-                    if let stop = gate.stop { return notDone(stop) }
-                    let result = sharding.make(job, with: worker) { Interrupts.interrupted || gate.stop != nil }
+                    if let stop = gate.stop { return group.map { notDone($0, stop) } }
+                    var results = sharding.make(ladder: group, with: worker) {
+                        Interrupts.interrupted || gate.stop != nil
+                    }
                     // Stopped mid-way by the gate (not by a signal): not done, for the same reason.
-                    if case .failed(.interrupted) = result.outcome, !Interrupts.interrupted, let stop = gate.stop {
-                        return notDone(stop)
+                    for (k, result) in results.enumerated() {
+                        if case .failed(.interrupted) = result.outcome, !Interrupts.interrupted, let stop = gate.stop {
+                            results[k] = notDone(group[k], stop)
+                        }
                     }
-                    gate.record(result.outcome)
-                    return result
+                    // --max-failures counts inputs: a ladder whose decode failed fails every
+                    // size, once. A full disk stops the batch whichever size found it.
+                    let failed = results.filter { $0.error.map { !$0.isStop } ?? false }
+                    for (k, result) in failed.enumerated() where k == 0 || result.error?.isOutOfSpace == true {
+                        gate.record(result.outcome)
+                    }
+                    return results
                 },
-                onResult: { i, result in
-                    // An interrupted job is not a failure of its input: it is counted as not done.
-                    switch result.outcome {
-                    case .failed(.interrupted): break
-                    case .failed(.notDone): notDoneIndexes.append(i)
-                    default:
-                        counts.record(result.outcome)
+                onResult: { g, results in
+                    for (i, result) in zip(groups[g], results) {
+                        // An interrupted job is not a failure of its input: it is counted as not done.
+                        switch result.outcome {
+                        case .failed(.interrupted): break
+                        case .failed(.notDone): notDoneIndexes.append(i)
+                        default:
+                            counts.record(result.outcome)
+                        }
+                        onResult(result, counts)
                     }
-                    onResult(result, counts)
                 },
                 onTick: {
                     onTick(counts)
@@ -126,9 +140,35 @@ public struct ThumbnailBatch {
         let journalFailure = sharding.finish()  // fsync'd, after an interruption too
         var outcome = Outcome(counts: counts, signal: signal, journalFailure: journalFailure)
         outcome.stop = stop
-        let first = (notDoneIndexes + (started < jobs.count ? [started] : [])).min()
+        let first = (notDoneIndexes + (started < groups.count ? [groups[started].lowerBound] : [])).min()
         outcome.firstNotDone = first.map { jobs[$0].input.path }
         return outcome
+    }
+}
+
+extension ThumbnailBatch {
+    /// The jobs of each input: consecutive jobs of one input with a size (a ladder) make
+    /// one group; every other job is a group of its own.
+    static func groups(of jobs: [ThumbnailPlan.Job]) -> [Range<Int>] {
+        var groups: [Range<Int>] = []
+        var start = 0
+        for i in jobs.indices.dropFirst() {
+            let same = jobs[i].size != nil && jobs[i].input == jobs[start].input
+            if !same {
+                groups.append(start..<i)
+                start = i
+            }
+        }
+        if !jobs.isEmpty { groups.append(start..<jobs.count) }
+        return groups
+    }
+}
+
+extension ThumbnailError {
+    /// An output that found the disk full or the quota spent.
+    var isOutOfSpace: Bool {
+        if case .output(let e) = self { return e.isOutOfSpace }
+        return false
     }
 }
 

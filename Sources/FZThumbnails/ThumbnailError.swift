@@ -8,6 +8,8 @@ import Geometry
 public enum ThumbnailError: ForceZoomError, Equatable, Sendable, CustomStringConvertible {
     /// A `--size` spec that does not parse (the spec, what is wrong with it).
     case invalidSize(spec: String, reason: String)
+    /// A `--size` list of several sizes that is wrong as a list (the list, what is wrong).
+    case invalidSizeList(spec: String, reason: String)
     /// A `--name` pattern that does not parse (the pattern, what is wrong with it).
     case invalidPattern(pattern: String, reason: String)
     /// Two or more inputs would be written to one output path.
@@ -43,7 +45,7 @@ public enum ThumbnailError: ForceZoomError, Equatable, Sendable, CustomStringCon
     /// The file the message is about (the option text for spec and pattern errors).
     public var path: String {
         switch self {
-        case .invalidSize(let s, _): return "--size \(s)"
+        case .invalidSize(let s, _), .invalidSizeList(let s, _): return "--size \(s)"
         case .invalidPattern(let p, _): return "--name \(p)"
         case .collision(let o, _): return o
         case .journalIsBatchFile(let j, _, _): return "--journal \(j)"
@@ -64,8 +66,10 @@ public enum ThumbnailError: ForceZoomError, Equatable, Sendable, CustomStringCon
         case .invalidSize(_, let r):
             return
                 "\(r) (write N for the longest side, WxH for a box, Wx or xH for one side; add > to only shrink, < to only enlarge, ! for exactly that size)"
+        case .invalidSizeList(_, let r): return r
         case .invalidPattern(_, let r):
-            return "\(r) (use %s stem, %e extension, %d folder, %i index, %% for a percent sign)"
+            return
+                "\(r) (use %s stem, %e extension, %d folder, %i index, %z size, %w width, %h height, %% for a percent sign)"
         case .collision(_, let inputs):
             return
                 "\(inputs.joined(separator: ", ")) would \(inputs.count == 2 ? "both" : "all") be written here; add %d (mirror folders), %e or %i to --name"
@@ -114,7 +118,7 @@ extension ThumbnailError {
     /// usage, found before any work: exit 2. An input or output that fails: exit 1.
     public var exitCode: Int32 {
         switch self {
-        case .invalidSize, .invalidPattern, .collision, .wouldOverwriteInput, .journalIsBatchFile,
+        case .invalidSize, .invalidSizeList, .invalidPattern, .collision, .wouldOverwriteInput, .journalIsBatchFile,
             .outsideOutputFolder, .unsupportedOutputFormat:
             2
         case .cannotReadList, .cannotListFolder, .decode, .geometry, .output, .color, .thumbnailTooLarge, .interrupted,

@@ -6,11 +6,19 @@ import FZSystem
 /// `%d` its folder relative to where it was found (for mirroring a tree), `%i` its
 /// running index from 1, `%%` a percent sign. Slashes make subfolders. The output format
 /// comes from the extension of the expanded name.
+///
+/// For a ladder of sizes (`--size 320,640x480`): `%z` the size as typed (`320`, `640x480`),
+/// `%w` and `%h` its box width and height (`320` and `320` for `320`; empty for a side not
+/// given, as in `640x`). The box, not the image's final size: names are fixed when the batch
+/// is planned, before any header is read (collisions, `--dry-run` and `--resume` need them),
+/// and two sizes may shrink one small image to the same pixels.
 public struct ThumbnailName: Hashable, Sendable, CustomStringConvertible {
     /// One piece of a parsed pattern.
     package enum Piece: Hashable, Sendable {
         case text(String)
         case stem, fileExtension, folder, index
+        /// `%z`, `%w`, `%h`: the size as typed, its box width and height.
+        case size, width, height
     }
 
     public let pattern: String
@@ -43,6 +51,9 @@ public struct ThumbnailName: Hashable, Sendable, CustomStringConvertible {
                 case "e": piece = .fileExtension
                 case "d": piece = .folder
                 case "i": piece = .index
+                case "z": piece = .size
+                case "w": piece = .width
+                case "h": piece = .height
                 case "%":
                     text.append("%")
                     continue
@@ -72,7 +83,8 @@ public struct ThumbnailName: Hashable, Sendable, CustomStringConvertible {
     ///   - input: the input path.
     ///   - folder: the input's folder relative to its walk root ("" at the root).
     ///   - index: the running index, from 1.
-    public func expand(input: String, folder: String, index: Int) -> String {
+    ///   - size: the size made (`%z`, `%w`, `%h`); nil leaves them empty.
+    public func expand(input: String, folder: String, index: Int, size: ThumbnailSize? = nil) -> String {
         var out = ""
         for piece in pieces {
             switch piece {
@@ -81,10 +93,20 @@ public struct ThumbnailName: Hashable, Sendable, CustomStringConvertible {
             case .fileExtension: out += FileSystem.fileExtension(input)
             case .folder: out += folder
             case .index: out += String(index)
+            case .size: out += size?.asTyped ?? ""
+            case .width: out += size?.width.map(String.init) ?? ""
+            case .height: out += size?.height.map(String.init) ?? ""
             }
         }
         // Relative always: the pattern is, and an empty %d must not leave a leading slash.
         return String(Self.normalize(out).drop(while: { $0 == "/" }))
+    }
+
+    /// Whether every size of `ladder` gets a name of its own (the pattern has `%z`, or `%w`
+    /// and `%h` that tell these sizes apart): else their outputs would collide.
+    public func distinguishes(_ ladder: ThumbnailLadder) -> Bool {
+        let names = ladder.sizes.map { expand(input: "a.jpg", folder: "", index: 1, size: $0) }
+        return Set(names).count == names.count
     }
 
     /// Collapses `//` and drops `.` components (a relative path stays relative).

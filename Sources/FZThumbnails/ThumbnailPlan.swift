@@ -29,6 +29,9 @@ public struct ThumbnailPlan: Hashable, Sendable {
         public let index: Int
         /// The format the output name asks for.
         public let format: OutputFormat
+        /// The size of this output when the batch makes a ladder (`--size 320,640`); nil:
+        /// the thumbnailer's one size. An input's jobs are consecutive, in the order typed.
+        public var size: ThumbnailSize? = nil
     }
 
     public let jobs: [Job]
@@ -45,14 +48,18 @@ public struct ThumbnailPlan: Hashable, Sendable {
     ///   - identity: (device, inode) of an existing file, nil when absent; used to find
     ///     outputs that are inputs under another name (links, `./a` vs `a`).
     ///   - requested: `--format`, for names whose extension names no format.
+    ///   - ladder: several sizes: one job per input and size, named by `%z`/`%w`/`%h` (nil or
+    ///     one size: one job per input, as ever, its size filling `%z`/`%w`/`%h`).
     /// - Throws: `ThumbnailError` for a collision, an output that is an input, an output
     ///   outside the folder, or one whose extension (or, without one it knows, `requested`)
     ///   names no format `ImageWriter` encodes: the formats and their extensions come from
     ///   `FormatRegistry` (`OutputFormat.chosen(forPath:requested:)`).
     public init(
         inputs: [Input], folder: String, name: ThumbnailName, alsoRead: [String] = [], journal: String? = nil,
-        identity: (String) -> FileIdentity? = FileSystem.identity(of:), requested: OutputFormat? = nil
+        identity: (String) -> FileIdentity? = FileSystem.identity(of:), requested: OutputFormat? = nil,
+        ladder: ThumbnailLadder? = nil
     ) throws(ThumbnailError) {
+        let rungs: [ThumbnailSize?] = ladder?.isLadder == true ? ladder?.sizes ?? [] : [nil]
         var jobs: [Job] = []
         jobs.reserveCapacity(inputs.count)
         var owners: [String: Int] = [:]
@@ -69,32 +76,39 @@ public struct ThumbnailPlan: Hashable, Sendable {
             throw .journalIsBatchFile(journal: journalCheck.path, file: StandardStream.inputName(file), role: role)
         }
         for (i, input) in inputs.enumerated() {
-            let relative = name.expand(input: input.path, folder: input.folder, index: i + 1)
-            let output = ThumbnailName.normalize(FileSystem.join(folder, relative))
-            if relative.split(separator: "/").contains("..") {
-                throw .outsideOutputFolder(input: input.path, output: output)
+            for size in rungs {
+                let relative = name.expand(
+                    input: input.path, folder: input.folder, index: i + 1, size: size ?? ladder?.sizes.first)
+                let output = ThumbnailName.normalize(FileSystem.join(folder, relative))
+                if relative.split(separator: "/").contains("..") {
+                    throw .outsideOutputFolder(input: input.path, output: output)
+                }
+                let chosen = try? OutputFormat.chosen(forPath: output, requested: requested).get()
+                guard let format = chosen else {
+                    throw .unsupportedOutputFormat(output: output)
+                }
+                if let first = owners[output] {
+                    // Job indexes: with a ladder an input has several (`rungs.count` each).
+                    let all =
+                        jobs.indices.filter { j in j == first || (j > first && jobs[j].output == output) }
+                        .map { jobs[$0].input.path } + [input.path]
+                    throw .collision(output: output, inputs: all)
+                }
+                owners[output] = jobs.count
+                let outputID = identity(output)
+                if let id = outputID, let victim = inputIDs[id] {
+                    throw .wouldOverwriteInput(input: victim, output: output)
+                }
+                if let journalCheck, journalCheck.isPath(output, id: outputID, identity: identity) {
+                    throw .journalIsBatchFile(
+                        journal: journalCheck.path, file: output, role: "the output of \(input.path)")
+                }
+                jobs.append(
+                    Job(
+                        input: input, output: output, name: ThumbnailName.normalize(relative), index: i + 1,
+                        format: format,
+                        size: size))
             }
-            let chosen = try? OutputFormat.chosen(forPath: output, requested: requested).get()
-            guard let format = chosen else {
-                throw .unsupportedOutputFormat(output: output)
-            }
-            if let first = owners[output] {
-                let all = inputs.indices.filter { j in
-                    j == first || j == i || (j > first && j < i && jobs[j].output == output)
-                }.map { inputs[$0].path }
-                throw .collision(output: output, inputs: all)
-            }
-            owners[output] = i
-            let outputID = identity(output)
-            if let id = outputID, let victim = inputIDs[id] {
-                throw .wouldOverwriteInput(input: victim, output: output)
-            }
-            if let journalCheck, journalCheck.isPath(output, id: outputID, identity: identity) {
-                throw .journalIsBatchFile(journal: journalCheck.path, file: output, role: "the output of \(input.path)")
-            }
-            jobs.append(
-                Job(input: input, output: output, name: ThumbnailName.normalize(relative), index: i + 1, format: format)
-            )
         }
         self.jobs = jobs
     }

@@ -32,6 +32,13 @@ public struct ThumbnailResult: Sendable {
     public var embeddedThumbnail = false
     /// Problems skipped past (only with lenient decoding).
     public var warnings: [String] = []
+    /// A ladder (`--size 320,640`): this output's size as typed; nil for one size.
+    public var size: String?
+    /// A ladder: what this output was resampled from: "decode", "embedded thumbnail" or
+    /// the larger size (as typed) made first (nil unless made).
+    public var madeFrom: String?
+    /// A ladder: how many times the input was decoded for all its sizes (1; nil unless made).
+    public var decodes: Int?
 
     public init(input: String, output: String, outcome: Outcome) {
         self.input = input
@@ -56,7 +63,7 @@ public struct ThumbnailResult: Sendable {
     public var json: JSON {
         let made = outcome == .made
         let skipped = outcome == .skipped
-        return .object([
+        var members: [(String, JSON)] = [
             ("input", .string(input)),
             ("output", made || skipped ? .string(output) : .null),
             ("status", .string(made ? "made" : skipped ? "kept" : "failed")),
@@ -68,6 +75,13 @@ public struct ThumbnailResult: Sendable {
             ("skipped", .bool(skipped)),
             ("error", error.map { .string($0.reason) } ?? .null),
             ("embeddedThumbnail", .bool(embeddedThumbnail)),
-        ])
+        ]
+        // Ladder records only: one size's records stay as they were.
+        if let size {
+            members.append(("size", .string(size)))
+            members.append(("madeFrom", madeFrom.map { .string($0) } ?? .null))
+            members.append(("decodes", decodes.map { .int(Int64($0)) } ?? .null))
+        }
+        return .object(members)
     }
 }

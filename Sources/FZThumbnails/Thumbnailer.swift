@@ -103,34 +103,45 @@ public struct Thumbnailer: Sendable {
         }
         do throws(ThumbnailError) {
             let (reader, geometry) = try open(input, into: &result)
-            var image = try decodePixels(reader, geometry, into: &result)
+            let image = try decodePixels(reader, geometry, into: &result)
             result.warnings = reader.warnings
-            do throws(ColorError) {
-                let warning = try colorPolicy.convert(
-                    &image, from: reader.header.color, path: reader.path, lenient: decode.lenient)
-                if let warning { result.warnings.append(warning) }
-            } catch { throw .color(error) }
-            let carried = colorPolicy.carried(reader.header.color)
-            if let dropped = carried.warning { result.warnings.append(dropped) }
-            let (kept, left) = reader.carriedMetadata(metadata, for: job.format)
-            result.warnings += left
-            if shouldStop() { throw .interrupted(path: input) }
-            do {
-                result.bytes = try ImageWriter.write(
-                    image, to: outputFolder == nil ? job.output : job.name, in: outputFolder.map { ($0, job.output) },
-                    encoding: job.format.encoding(encode), protecting: [input],
-                    threads: encodeThreads,
-                    color: carried.color, metadata: kept)
-            } catch {
-                // After Ctrl-C the handler removes temp files, so the rename fails: that is
-                // the interruption, not a disk problem.
-                throw shouldStop() ? .interrupted(path: input) : .output(error)
-            }
-            result.outputSize = image.size
+            try write(image, of: reader, job, into: &result, shouldStop: shouldStop)
         } catch {
             return .failed(error)
         }
         return .made
+    }
+
+    /// Converts a finished thumbnail's colour, carries the metadata asked for and writes it
+    /// (a temp file renamed into place): the end of `make`, and of each size of a ladder.
+    func write(
+        _ image: Image, of reader: ImageReader, _ job: ThumbnailPlan.Job, into result: inout ThumbnailResult,
+        shouldStop: () -> Bool
+    ) throws(ThumbnailError) {
+        let input = job.input.path
+        var image = image
+        do throws(ColorError) {
+            let warning = try colorPolicy.convert(
+                &image, from: reader.header.color, path: reader.path, lenient: decode.lenient)
+            if let warning { result.warnings.append(warning) }
+        } catch { throw .color(error) }
+        let carried = colorPolicy.carried(reader.header.color)
+        if let dropped = carried.warning { result.warnings.append(dropped) }
+        let (kept, left) = reader.carriedMetadata(metadata, for: job.format)
+        result.warnings += left
+        if shouldStop() { throw .interrupted(path: input) }
+        do {
+            result.bytes = try ImageWriter.write(
+                image, to: outputFolder == nil ? job.output : job.name, in: outputFolder.map { ($0, job.output) },
+                encoding: job.format.encoding(encode), protecting: [input],
+                threads: encodeThreads,
+                color: carried.color, metadata: kept)
+        } catch {
+            // After Ctrl-C the handler removes temp files, so the rename fails: that is
+            // the interruption, not a disk problem.
+            throw shouldStop() ? .interrupted(path: input) : .output(error)
+        }
+        result.outputSize = image.size
     }
 
     /// The input's reader and the thumbnail's geometry, its output checked against the budget.

@@ -22,6 +22,9 @@ public struct ThumbOperation {
     public var format: OutputFormat?
     /// What each thumbnail is: size, crop, encoding, colour, metadata.
     public var thumbnailer: ThumbnailSettings
+    /// `--size 320,640,1280`: several sizes of each input, from one decode (nil or one
+    /// size: the thumbnailer's size).
+    public var ladder: ThumbnailLadder?
     public var workers: Int
     public var maxFailures: Int?
     public var shard: ShardRequest?
@@ -58,7 +61,7 @@ public struct ThumbOperation {
         let plan = try ThumbnailPlan(
             inputs: found.inputs, folder: out, name: name, alsoRead: from.map { [$0] } ?? [],
             journal: sharding.journalPath,
-            requested: format)
+            requested: format, ladder: ladder)
         let jobs = sharding.select(plan.jobs)
         if dryRun {
             dryRunReport(jobs, skipped: found.skipped, duplicates: found.duplicates, sharding, report)
@@ -71,6 +74,8 @@ public struct ThumbOperation {
         (batch.walkFailures, batch.skippedFiles, batch.maxFailures) = (found.failures, found.skipped, maxFailures)
         batch.duplicates = found.duplicates
         var shown: [String] = []
+        // A ladder's sizes fail together when their one decode fails: said once.
+        var lastError: (input: String, reason: String)?
         var line = ProgressLine(enabled: !quiet && progress, redraw: isatty(2) != 0, write: report.stderr)
         let outcome = batch.run(
             onSkip: { file in
@@ -86,7 +91,10 @@ public struct ThumbOperation {
                 }
             },
             onResult: { result, _ in
-                reportResult(result, line: &line, report)
+                let said = result.error.map { (result.input, $0.reason) }
+                let repeated = said != nil && lastError?.input == said?.0 && lastError?.reason == said?.1
+                if !repeated { reportResult(result, line: &line, report) }
+                lastError = said
                 if json { emit(sharding.tag(result.json), report) }
                 if display != nil, case .made = result.outcome { shown.append(result.output) }
             },
@@ -149,9 +157,9 @@ public struct ThumbOperation {
         let todo = resume ? jobs.filter { !sharding.isDone($0) } : jobs
         for job in todo {
             if json {
-                emit(
-                    sharding.tag(.object([("input", .string(job.input.path)), ("output", .string(job.output))])), report
-                )
+                var members: [(String, JSON)] = [("input", .string(job.input.path)), ("output", .string(job.output))]
+                if let size = job.size { members.append(("size", .string(size.asTyped))) }
+                emit(sharding.tag(.object(members)), report)
             } else {
                 report.line("\(Echo.line(job.input.path)) -> \(Echo.line(job.output))")
             }

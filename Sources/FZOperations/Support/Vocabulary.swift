@@ -52,5 +52,6 @@
 @_exported import struct FZSystem.ToolFailure
 @_exported import enum FZTerminal.GraphicsProtocol
 @_exported import enum FZThumbnails.ShardRequest
+@_exported import struct FZThumbnails.ThumbnailLadder
 @_exported import struct FZThumbnails.ThumbnailName
 @_exported import struct FZThumbnails.ThumbnailSize

@@ -18,9 +18,9 @@ struct Thumb: ParsableCommand {
             Inputs are files and folders; folders are searched for \(FormatNames.allInputs) files by their content (not their names), --recursive to descend. --from FILE (or - for standard input) reads a list of paths, one per line, or NUL-separated with -0:
               find photos -name '*.jpg' -print0 | forcezoom thumb --from - -0
 
-            --size: N (longest side N), WxH (fit inside the box), Wx or xH (one side), with one modifier: > only shrink (the default: never enlarge), < only enlarge, ! exactly that size ignoring aspect (a missing side keeps the image's own). Quote it in the shell: --size '256x256!'. --crop fills the box instead and cuts the overflow evenly; --crop-at X,Y (pixels or percent) keeps the part around that point of the upright image, placed as `crop` places its square.
+            --size: N (longest side N), WxH (fit inside the box), Wx or xH (one side), with one modifier: > only shrink (the default: never enlarge), < only enlarge, ! exactly that size ignoring aspect (a missing side keeps the image's own). Quote it in the shell: --size '256x256!'. Several sizes, comma-separated (--size 320,640x480,1280, up to 16), make a ladder of each input from one decode at the scale the largest needs, each smaller size resampled from it or from a size at least twice as large; name them with %z (default %s-%z.thumb.png). --crop fills the box instead and cuts the overflow evenly; --crop-at X,Y (pixels or percent) keeps the part around that point of the upright image, placed as `crop` places its square.
 
-            Outputs go to --out (default ./thumbs, created if missing) named by --name: %s input stem, %e input extension, %d input folder relative to the folder argument it was found in (for a file named directly or listed: its folder as written), %i running index from 1, %% a percent sign; default %s.thumb.png, and %d/%s.thumb.png with --recursive (the tree mirrored, so equal names in two folders never collide). One input file and an --out ending in an image extension (not an existing folder) write that file: thumb one.jpg -o small.jpg. The name's extension picks the format: \(FormatNames.outputsWithExtensions); --format for a name without one (and the default name's extension). JPEG, WebP, HEIC and AVIF are lossy at --quality (default \(EncodeSettings.defaultQuality); 100 stays lossy), WebP, HEIC and AVIF lossless with --lossless. JPEG has no alpha: transparent pixels are composited over --background (default white) in premultiplied arithmetic, as ImageMagick's -flatten and browsers do; the formats that keep alpha ignore --background. Two inputs with one output name, or an output that is an input, stop the batch before anything is done (exit 2). --skip-existing leaves outputs that are newer than their input.
+            Outputs go to --out (default ./thumbs, created if missing) named by --name: %s input stem, %e input extension, %d input folder relative to the folder argument it was found in (for a file named directly or listed: its folder as written), %i running index from 1, %z the size as typed, %w and %h its box width and height, %% a percent sign; default %s.thumb.png, and %d/%s.thumb.png with --recursive (the tree mirrored, so equal names in two folders never collide). One input file and an --out ending in an image extension (not an existing folder) write that file: thumb one.jpg -o small.jpg. The name's extension picks the format: \(FormatNames.outputsWithExtensions); --format for a name without one (and the default name's extension). JPEG, WebP, HEIC and AVIF are lossy at --quality (default \(EncodeSettings.defaultQuality); 100 stays lossy), WebP, HEIC and AVIF lossless with --lossless. JPEG has no alpha: transparent pixels are composited over --background (default white) in premultiplied arithmetic, as ImageMagick's -flatten and browsers do; the formats that keep alpha ignore --background. Two inputs with one output name, or an output that is an input, stop the batch before anything is done (exit 2). --skip-existing leaves outputs that are newer than their input.
 
             Each input is decoded straight into the reducer: JPEGs at the smallest DCT scale (1/2, 1/4, 1/8) still at least the thumbnail, PNG rows streamed, then a Lanczos-3 reduction (area-correct at any factor), EXIF orientation applied.
 
@@ -50,12 +50,15 @@ struct Thumb: ParsableCommand {
     var recursive = false
 
     @Option(
-        name: .long,
+        name: .customLong("size"),
         help: ArgumentHelp(
-            "N, WxH, Wx or xH, with > (only shrink, the default), < (only enlarge) or ! (exact size). Default 256 (the longest side at most 256 pixels).",
+            "N, WxH, Wx or xH, with > (only shrink, the default), < (only enlarge) or ! (exact size). Default 256 (the longest side at most 256 pixels). Several, comma-separated (320,640,1280: up to 16), are made from one decode; name them with %z.",
             valueName: "spec"),
-        transform: { try ThumbnailSize(parsing: $0) })
-    var size = ThumbnailSize(width: 256, height: 256)
+        transform: { try ThumbnailLadder(parsing: $0) })
+    var sizes = ThumbnailLadder(ThumbnailSize(width: 256, height: 256))
+
+    /// The first size: the one size of a batch without a ladder.
+    var size: ThumbnailSize { sizes.sizes[0] }
 
     @Flag(name: .long, help: "Fill the box and cut the overflow evenly (needs a box: N or WxH).")
     var crop = false
@@ -77,7 +80,7 @@ struct Thumb: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Output name: %s stem, %e extension, %d folder, %i index; its extension chooses the format. Default: %s.thumb.png (with --recursive: %d/%s.thumb.png).",
+            "Output name: %s stem, %e extension, %d folder, %i index, %z size (%w, %h its sides); its extension chooses the format. Default: %s.thumb.png (with --recursive: %d/%s.thumb.png).",
             valueName: "pattern"),
         transform: { try ThumbnailName($0) })
     var name: ThumbnailName?
@@ -172,7 +175,26 @@ struct Thumb: ParsableCommand {
         }
         if nulSeparated && from == nil { throw ValidationError("-0 applies to --from; give --from FILE or --from -") }
         _ = try outputTarget()
-        let spec = size
+        try validateLadder()
+        for spec in sizes.sizes { try validate(spec) }
+        if let jobs { try Check.integer(jobs, "--jobs", in: 1...1024) }
+        if let maxFailures { try Check.integer(maxFailures, "--max-failures", in: 1...Int(Int32.max)) }
+        if quiet && progress { throw ValidationError("--quiet and --progress contradict each other; give one") }
+        if resume && journal == nil { throw ValidationError("--resume reads the journal; give --journal FILE as well") }
+        if journal?.isEmpty == true { throw ValidationError("--journal needs a file name") }
+        // '-' is refused, not taken as standard output: the journal is a file --resume reads
+        // back and appends to, which a stream is not, and standard output carries --json and
+        // --dry-run's lines (a file named '-' is still ./-).
+        if let journal, StandardStream.isNamed(journal) {
+            throw ValidationError(
+                "--journal -: the journal is a file --resume reads back, not a stream; name a file (./- for one called '-')"
+            )
+        }
+    }
+
+    /// The checks of one size of `--size`.
+    private func validate(_ spec: ThumbnailSize) throws {
+        let size = spec
         // Sides past the longest forcezoom makes, and a box that is over the budget whatever
         // the image (an enlargement or exact size fills it), are refused before any work.
         for side in [spec.width, spec.height].compactMap({ $0 }) where side > Budget.maxSide {
@@ -195,19 +217,6 @@ struct Thumb: ParsableCommand {
             }
             if !spec.isBox { throw ValidationError("--crop needs a box to fill: --size N or WxH, not \(typed)") }
         }
-        if let jobs { try Check.integer(jobs, "--jobs", in: 1...1024) }
-        if let maxFailures { try Check.integer(maxFailures, "--max-failures", in: 1...Int(Int32.max)) }
-        if quiet && progress { throw ValidationError("--quiet and --progress contradict each other; give one") }
-        if resume && journal == nil { throw ValidationError("--resume reads the journal; give --journal FILE as well") }
-        if journal?.isEmpty == true { throw ValidationError("--journal needs a file name") }
-        // '-' is refused, not taken as standard output: the journal is a file --resume reads
-        // back and appends to, which a stream is not, and standard output carries --json and
-        // --dry-run's lines (a file named '-' is still ./-).
-        if let journal, StandardStream.isNamed(journal) {
-            throw ValidationError(
-                "--journal -: the journal is a file --resume reads back, not a stream; name a file (./- for one called '-')"
-            )
-        }
     }
 
     func run() throws {
@@ -223,6 +232,7 @@ struct Thumb: ParsableCommand {
         var operation = ThumbOperation(
             inputs: inputs, out: target.folder, name: target.name, thumbnailer: settings,
             workers: jobs ?? ThumbOperation.processorCount)
+        operation.ladder = sizes
         (operation.from, operation.nulSeparated, operation.recursive) = (from, nulSeparated, recursive)
         (operation.format, operation.maxFailures, operation.shard) = (format, maxFailures, shard)
         (operation.dryRun, operation.journal, operation.resume) = (dryRun, journal, resume)
@@ -236,7 +246,9 @@ struct Thumb: ParsableCommand {
     /// recursing so that a tree with one name in two folders works on the first run.
     var outputName: ThumbnailName {
         if let name { return name }
-        let pattern = (recursive ? "%d/" : "") + "%s.thumb." + (format ?? .png).extensions[0]
+        // A ladder's sizes side by side: photo-320.thumb.png, photo-640.thumb.png (srcset style).
+        let sized = sizes.isLadder ? "-%z" : ""
+        let pattern = (recursive ? "%d/" : "") + "%s" + sized + ".thumb." + (format ?? .png).extensions[0]
         return (try? ThumbnailName(pattern)) ?? .standard
     }
 }
