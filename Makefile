@@ -69,6 +69,9 @@ pip_install = missing=""; \
 	else echo "$(1): pip packages present"; fi
 # compare on folders (issue 36): python3-junitparser reads the junit.xml it writes (the tests).
 DEPS += python3-junitparser
+# HEVC tiles of HEIF grids straight into libde265 (issue 38): its headers and library (runtime
+# package libde265-0, which libheif already depends on).
+DEPS += libde265-dev
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 # $(call apt_install,TARGET,PACKAGES): apt-get installs those of PACKAGES that dpkg does not
