@@ -26,6 +26,7 @@
 
 #include <libde265/de265.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #pragma STDC FP_CONTRACT OFF
@@ -76,15 +77,43 @@ static void push_headers(de265_decoder_context *ctx, const uint8_t *h, size_t si
     (void)size;
 }
 
-/* libheif 1.15's clip_f_u16 for 8-bit samples. */
-static inline uint8_t clip_f(float fx) {
-    long x = (long int)(fx + 0.5f);
-    if (x < 0) return 0;
-    if (x > 255) return 255;
-    return (uint8_t)x;
-}
-
 static inline uint8_t clip_i(int x) { return x < 0 ? 0 : (x > 255 ? 255 : (uint8_t)x); }
+
+/* One row of the float matrices (all but 0 and 8): libheif's per-pixel expression, in loops
+   simple enough for the compiler to vectorise (the same IEEE single-precision operations in
+   the same order, so the same results), rounded as libheif's clip_f_u16 does, (long)(v + 0.5f)
+   then clipped (an int32_t truncates as long does for these values, within +-1000).
+   `f` holds 6 rows of `width` floats. */
+static void float_row(const uint8_t *yr, const uint8_t *cbr, const uint8_t *crr, int width, int shiftH,
+                      int full_range, float r_cr, float g_cb, float g_cr, float b_cb, uint8_t *o, int channels,
+                      float *f) {
+    float *restrict yv = f, *restrict u = f + width, *restrict v = f + 2 * width;
+    int32_t *restrict r = (int32_t *)(f + 3 * width), *restrict g = (int32_t *)(f + 4 * width),
+                      *restrict b = (int32_t *)(f + 5 * width);
+    for (int x = 0; x < width; x++) {
+        yv[x] = (float)yr[x];
+        u[x] = (float)(cbr[x >> shiftH] - 128);
+        v[x] = (float)(crr[x >> shiftH] - 128);
+    }
+    if (!full_range) {
+        const float offset = 16.0f;
+        for (int x = 0; x < width; x++) {
+            yv[x] = (yv[x] - offset) * 1.1689f;
+            u[x] = u[x] * 1.1429f;
+            v[x] = v[x] * 1.1429f;
+        }
+    }
+    for (int x = 0; x < width; x++) {
+        r[x] = (int32_t)(yv[x] + r_cr * v[x] + 0.5f);
+        g[x] = (int32_t)(yv[x] + g_cb * u[x] + g_cr * v[x] + 0.5f);
+        b[x] = (int32_t)(yv[x] + b_cb * u[x] + 0.5f);
+    }
+    for (int x = 0; x < width; x++, o += channels) {
+        o[0] = clip_i(r[x]);
+        o[1] = clip_i(g[x]);
+        o[2] = clip_i(b[x]);
+    }
+}
 
 int fz_de265_convert(const uint8_t *y, int y_stride, const uint8_t *cb, int cb_stride, const uint8_t *cr,
                      int cr_stride, int width, int height, int chroma, int matrix, int full_range, uint8_t *out,
@@ -111,7 +140,9 @@ int fz_de265_convert(const uint8_t *y, int y_stride, const uint8_t *cb, int cb_s
         g_cr = 2 * kr * (-kr + 1) / (kb + kr - 1);
         b_cb = 2 * (-kb + 1);
     }
-    const float offset = 16.0f;
+    // Five rows of floats (Y, Cb, Cr expanded, then R/G/B as integers in three of them).
+    float *rows = malloc(sizeof(float) * 6 * (size_t)(width > 0 ? width : 1));
+    if (!rows) return FZ_DE265_FAILED;
     for (int j = 0; j < height; j++) {
         const uint8_t *yr = y + (size_t)j * y_stride;
         const uint8_t *cbr = cb + (size_t)(j >> shiftV) * cb_stride;
@@ -138,32 +169,11 @@ int fz_de265_convert(const uint8_t *y, int y_stride, const uint8_t *cb, int cb_s
                 o[1] = clip_i(yv + u);
                 o[2] = clip_i(yv - u - v);
             }
-        } else if (full_range) {
-            // The hot loop: one tile is 262,144 pixels.
-            for (int x = 0; x < width; x++, o += channels) {
-                int c = x >> shiftH;
-                float yv = (float)yr[x];
-                float u = (float)(cbr[c] - 128);
-                float v = (float)(crr[c] - 128);
-                o[0] = clip_f(yv + r_cr * v);
-                o[1] = clip_f(yv + g_cb * u + g_cr * v);
-                o[2] = clip_f(yv + b_cb * u);
-            }
         } else {
-            for (int x = 0; x < width; x++, o += channels) {
-                int c = x >> shiftH;
-                float yv = (float)yr[x];
-                float u = (float)(cbr[c] - 128);
-                float v = (float)(crr[c] - 128);
-                yv = (yv - offset) * 1.1689f;
-                u = u * 1.1429f;
-                v = v * 1.1429f;
-                o[0] = clip_f(yv + r_cr * v);
-                o[1] = clip_f(yv + g_cb * u + g_cr * v);
-                o[2] = clip_f(yv + b_cb * u);
-            }
+            float_row(yr, cbr, crr, width, shiftH, full_range, r_cr, g_cb, g_cr, b_cb, o, channels, rows);
         }
     }
+    free(rows);
     return FZ_DE265_OK;
 }
 

@@ -19,10 +19,12 @@ extension HEIFTileDecoder {
     /// The colour the conversion takes from the grid's `colr`: nil when this path does not
     /// read it (libheif then decodes the tile).
     var de265Colour: fz_de265_colour? {
-        guard let colr = grid.colour else { return fz_de265_colour(has_nclx: 0, matrix: 2, primaries: 2, full_range: 0) }
+        // No nclx: the picture's VUI says (the shim reads it).
+        let vui = fz_de265_colour(has_nclx: 0, matrix: 2, primaries: 2, full_range: 0)
+        guard let colr = grid.colour else { return vui }
         guard colr.count >= 12 else { return nil }
         switch String(decoding: colr[8..<12], as: UTF8.self) {
-        case "prof", "rICC": return fz_de265_colour(has_nclx: 0, matrix: 2, primaries: 2, full_range: 0)
+        case "prof", "rICC": return vui
         case "nclx":
             // libheif reads 7 bytes: primaries, transfer, matrix (16 bits each), the range bit.
             guard colr.count >= 19 else { return nil }
