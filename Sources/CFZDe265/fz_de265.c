@@ -25,11 +25,17 @@
 #include "fz_de265.h"
 
 #include <libde265/de265.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #pragma STDC FP_CONTRACT OFF
+
+/* libde265's tables are built by de265_init and freed when its last reference goes: one
+   reference held for the process, so they are not rebuilt for every tile's decoder. */
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+static void hold_tables(void) { (void)de265_init(); }
 
 static void say(fz_de265_report *report, const char *what) {
     if (report) snprintf(report->reason, sizeof report->reason, "%s", what);
@@ -253,6 +259,7 @@ int fz_de265_decode_tile(const uint8_t *hvcc, size_t hvcc_size, const uint8_t *d
         if (n > data_size - i - 4 || n > 0x7FFFFFFF) return FZ_DE265_FAILED;
         i += 4 + n;
     }
+    pthread_once(&tables_once, hold_tables);
     de265_decoder_context *ctx = de265_new_decoder();
     if (!ctx) return FZ_DE265_FAILED;
     push_headers(ctx, hvcc, hvcc_size);
