@@ -146,7 +146,7 @@ int fz_de265_convert(const uint8_t *y, int y_stride, const uint8_t *cb, int cb_s
         g_cr = 2 * kr * (-kr + 1) / (kb + kr - 1);
         b_cb = 2 * (-kb + 1);
     }
-    // Five rows of floats (Y, Cb, Cr expanded, then R/G/B as integers in three of them).
+    // Six rows of floats for float_row (Y, Cb, Cr expanded, then R, G, B as integers).
     float *rows = malloc(sizeof(float) * 6 * (size_t)(width > 0 ? width : 1));
     if (!rows) return FZ_DE265_FAILED;
     for (int j = 0; j < height; j++) {

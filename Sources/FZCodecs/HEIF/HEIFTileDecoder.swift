@@ -10,8 +10,9 @@ import Glibc
 #endif
 
 /// Decodes the tiles of an `HEIFGrid` one at a time, so a crop costs the tiles it touches
-/// rather than the whole grid. libheif 1.15 has no call to decode one tile of an image
-/// (1.19's `heif_image_handle_decode_image_tile`), so each tile goes to libheif as a small
+/// rather than the whole grid. 8-bit HEVC tiles go straight to libde265 (`decodeWithDe265`,
+/// HEIFTileDe265.swift); the rest as follows. libheif 1.15 has no call to decode one tile
+/// of an image (1.19's `heif_image_handle_decode_image_tile`), so each tile goes to libheif as a small
 /// HEIF file of its own built in memory (`file(forTile:)`): `ftyp`, a `meta` whose one item
 /// is the tile with its codec configuration, size and the grid's `colr` (and its alpha tile
 /// as an `auxl` item), then the tile's data. libheif then converts it to RGB exactly as it
