@@ -77,6 +77,9 @@ PILLOW_HEIF := pillow-heif==1.8.1
 # PNG decoding (issue 38): ISA-L's streaming inflate and CRC-32 under our own PNG reader
 # (Sources/CFZPNG/fz_png_read.c); libpng stays for writing. Runtime package: libisal2.
 DEPS += libisal-dev
+# HEVC tiles of HEIF grids straight into libde265 (issue 38): its headers and library (runtime
+# package libde265-0, which libheif already depends on).
+DEPS += libde265-dev
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 # $(call apt_install,TARGET,PACKAGES): apt-get installs those of PACKAGES that dpkg does not

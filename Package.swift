@@ -115,6 +115,15 @@ let package = Package(
         .target(name: "CFZColor", dependencies: ["CFZCommon", "CLCMS2"], cSettings: shimFlags),
         .target(name: "CFZHeif", dependencies: ["CHeif"], cSettings: shimFlags),
         .target(name: "CFZJXL", dependencies: ["CJXL"], cSettings: shimFlags),
+        // HEVC tiles of HEIF grids (issue 38): libde265 linked (it needs only libstdc++, which
+        // the binary loads already) and driven by its shim, which also converts to RGB as
+        // libheif 1.15 does; libheif stays for everything else and is opened only then.
+        .systemLibrary(
+            name: "CDe265",
+            pkgConfig: "libde265",
+            providers: [.apt(["libde265-dev"])]
+        ),
+        .target(name: "CFZDe265", dependencies: ["CDe265"], cSettings: shimFlags),
         // Signals, temp-output cleanup and the terminal's raw mode: async-signal-safe C.
         .target(name: "CFZProcess", cSettings: shimFlags),
 
@@ -136,6 +145,7 @@ let package = Package(
                 "CGIF",
                 "CFZTIFF",
                 "CJXL", "CFZJXL",  // JPEG XL (issue 35)
+                "CFZDe265",  // HEVC grid tiles (issue 38)
             ]
         ),
         // Drawing, resampling and rendering in one module, so the hot loops inline across them.

@@ -110,10 +110,9 @@ final class HEIFDecoder: ImageDecoder {
     private let options: DecodeOptions
     /// The file's bytes: libheif reads them in place for as long as the context lives.
     private let file: HEIFFileBytes
-    /// The reader libheif reads `file` through (`fz_heif_context_read_memory`).
-    private let reader: UnsafeMutablePointer<fz_heif_memory_reader>
-    private let context: OpaquePointer
-    private let handle: OpaquePointer
+    /// libheif's context and primary handle, opened only when something needs them: never
+    /// for a grid libde265 decodes whole (`boxFacts`), unless its embedded thumbnail is decoded.
+    private var libheif: Libheif?
     /// The decoded image and its interleaved plane (after `begin`).
     private var image: OpaquePointer?
     private var plane: UnsafePointer<UInt8>?
@@ -146,40 +145,43 @@ final class HEIFDecoder: ImageDecoder {
         let grid = header.grid
         // A broken grid fails its decodes, not `info` (its header facts still stand).
         gridProblem = header.gridProblem
-        guard let ctx = fz_heif_context_alloc() else {
-            throw .readFailed(path: path, reason: "libheif could not allocate a context")
-        }
-        let reader = UnsafeMutablePointer<fz_heif_memory_reader>.allocate(capacity: 1)
-        func fail(_ error: DecodeError) -> DecodeError {
-            fz_heif_context_free(ctx)
-            reader.deallocate()
-            return error
-        }
-        fz_heif_context_set_max_decoding_threads(ctx, 0)
-        var err = fz_heif_context_read_memory(ctx, reader, file.buffer.baseAddress, file.count, file.mapped ? 1 : 0)
-        if err.code != heif_error_Ok { throw fail(Self.error(err, path: source.name, header: true)) }
-        var h: OpaquePointer?
-        err = fz_heif_context_get_primary_image_handle(ctx, &h)
-        guard err.code == heif_error_Ok, let h else { throw fail(Self.error(err, path: source.name, header: true)) }
         self.file = file
-        self.reader = reader
-        context = ctx
-        handle = h
-
-        // The coded size (ispe) is what the codec decodes: check it, then the size after the transformations.
-        let coded = PixelSize(
-            width: Int(fz_heif_image_handle_get_ispe_width(h)), height: Int(fz_heif_image_handle_get_ispe_height(h)))
-        storedSize = PixelSize(
-            width: Int(fz_heif_image_handle_get_width(h)), height: Int(fz_heif_image_handle_get_height(h)))
-        let alpha = fz_heif_image_handle_has_alpha_channel(h) != 0
+        let coded: PixelSize
+        let alpha: Bool
+        let depth: Int
+        let thumbnails: [PixelSize]
+        let colour: (type: String, nclx: [Int]?)
+        if let grid, let facts = Self.boxFacts(header, grid: grid, file: file, path: path, options: options) {
+            // A grid libde265 decodes whole: libheif is not loaded (issue 38).
+            coded = facts.coded
+            storedSize = grid.canvas.displayedSize
+            alpha = grid.alphaTiles != nil
+            depth = 8
+            thumbnails = facts.box.thumbnails
+            icc = facts.box.icc
+            colour = (facts.box.colorType, facts.box.nclx)
+            exif = facts.box.exif
+            xmp = facts.box.xmp
+        } else {
+            let lib = try Libheif(file, path: path)
+            libheif = lib
+            let h = lib.handle
+            // The coded size (ispe) is what the codec decodes: check it, then the size after the transformations.
+            coded = PixelSize(
+                width: Int(fz_heif_image_handle_get_ispe_width(h)), height: Int(fz_heif_image_handle_get_ispe_height(h))
+            )
+            storedSize = PixelSize(
+                width: Int(fz_heif_image_handle_get_width(h)), height: Int(fz_heif_image_handle_get_height(h)))
+            alpha = fz_heif_image_handle_has_alpha_channel(h) != 0
+            depth = Int(fz_heif_image_handle_get_luma_bits_per_pixel(h))
+            thumbnails = Self.thumbnailSizes(of: h)
+            let profile = fz_heif_image_handle_get_color_profile_type(h)
+            icc = Self.readICC(of: h, profile: profile, limit: options.chunkLimit)
+            colour = Self.readColorBox(of: h, profile: profile)
+            exif = Self.readEXIF(of: h)
+            xmp = Self.readXMP(of: h)
+        }
         pixelFormat = alpha ? .rgba : .rgb
-        let depth = Int(fz_heif_image_handle_get_luma_bits_per_pixel(h))
-        let thumbnails = Self.thumbnailSizes(of: h)
-        let profile = fz_heif_image_handle_get_color_profile_type(h)
-        icc = Self.readICC(of: h, profile: profile, limit: options.chunkLimit)
-        let colour = Self.readColorBox(of: h, profile: profile)
-        exif = Self.readEXIF(of: h)
-        xmp = Self.readXMP(of: h)
         let codec = boxes.primaryType == "grid" ? HEIFBoxes.codec(boxes.tileType) : HEIFBoxes.codec(boxes.primaryType)
         var facts = HEIFDetails(
             brand: boxes.majorBrand, compatibleBrands: boxes.compatibleBrands, codec: codec,
@@ -231,6 +233,8 @@ final class HEIFDecoder: ImageDecoder {
         var gridProblem: String?
         /// The memory libheif's canvas for a grid takes (0: not a grid).
         var wholeMemory: Int64
+        /// The file through `meta` at least (all of it when something past `meta` was needed).
+        var bytes: [UInt8]
     }
 
     /// Reads the boxes first, without libheif: a reference loop would make libheif 1.15
@@ -283,7 +287,8 @@ final class HEIFDecoder: ImageDecoder {
             try options.checkPixels(coded, path: path)
             try options.checkMemory(coded.area.multipliedReportingOverflow(by: 12).partialValue, path: path)
         }
-        return Header(boxes: boxes, grid: grid, gridProblem: gridError?.detail, wholeMemory: wholeMemory)
+        return Header(
+            boxes: boxes, grid: grid, gridProblem: gridError?.detail, wholeMemory: wholeMemory, bytes: bytes)
     }
 
     /// The sizes of the primary image's embedded thumbnails (none when it claims 64 or more).
@@ -373,9 +378,68 @@ final class HEIFDecoder: ImageDecoder {
 
     deinit {
         if let image { fz_heif_image_release(image) }
-        fz_heif_image_handle_release(handle)
-        fz_heif_context_free(context)
-        reader.deallocate()
+    }
+
+    /// The primary image's libheif handle, the file opened by libheif on first use.
+    private func handle() throws(DecodeError) -> OpaquePointer {
+        if let libheif { return libheif.handle }
+        let lib = try Libheif(file, path: path)
+        libheif = lib
+        return lib.handle
+    }
+
+    /// A libheif context reading the file in place and its primary image's handle.
+    private final class Libheif {
+        let reader: UnsafeMutablePointer<fz_heif_memory_reader>
+        let context: OpaquePointer
+        let handle: OpaquePointer
+
+        init(_ file: HEIFFileBytes, path: String) throws(DecodeError) {
+            guard let ctx = fz_heif_context_alloc() else {
+                throw .readFailed(path: path, reason: "libheif could not allocate a context")
+            }
+            let reader = UnsafeMutablePointer<fz_heif_memory_reader>.allocate(capacity: 1)
+            func fail(_ error: DecodeError) -> DecodeError {
+                fz_heif_context_free(ctx)
+                reader.deallocate()
+                return error
+            }
+            fz_heif_context_set_max_decoding_threads(ctx, 0)
+            var err = fz_heif_context_read_memory(
+                ctx, reader, file.buffer.baseAddress, file.count, file.mapped ? 1 : 0)
+            if err.code != heif_error_Ok { throw fail(HEIFDecoder.error(err, path: path, header: true)) }
+            var h: OpaquePointer?
+            err = fz_heif_context_get_primary_image_handle(ctx, &h)
+            guard err.code == heif_error_Ok, let h else {
+                throw fail(HEIFDecoder.error(err, path: path, header: true))
+            }
+            self.reader = reader
+            context = ctx
+            handle = h
+        }
+
+        deinit {
+            fz_heif_image_handle_release(handle)
+            fz_heif_context_free(context)
+            reader.deallocate()
+        }
+    }
+
+    /// The facts of a grid whose tiles all go to libde265, read from the boxes
+    /// (`HEIFBoxFacts`); nil when libheif must read the file.
+    private static func boxFacts(
+        _ header: Header, grid: HEIFGrid, file: HEIFFileBytes, path: String, options: DecodeOptions
+    ) -> (coded: PixelSize, box: HEIFBoxFacts)? {
+        guard header.gridProblem == nil, let coded = header.boxes.primarySize,
+            HEIFTileDecoder(grid: grid, file: file, path: path).decodesWithDe265,
+            let single = TiledCanvas(columns: 1, rows: 1, tile: coded, canvas: coded),
+            let shown = HEIFGrid.transformed(
+                single, by: header.boxes.transformProperties.map { ($0.type, $0.body[...]) }),
+            shown.displayedSize == grid.canvas.displayedSize,
+            let box = HEIFBoxFacts.read(
+                header.bytes, file: file.buffer, iccLimit: options.chunkLimit, alphaItem: grid.alphaTiles != nil)
+        else { return nil }
+        return (coded, box)
     }
 
     func begin(denominator: Int, columns: Range<Int>?) throws(DecodeError) -> RowLayout {
@@ -393,7 +457,7 @@ final class HEIFDecoder: ImageDecoder {
         decodeOptions.pointee.convert_hdr_to_8bit = 1
         var img: OpaquePointer?
         let chroma = pixelFormat == .rgba ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB
-        let err = fz_heif_decode_image(handle, &img, heif_colorspace_RGB, chroma, decodeOptions)
+        let err = fz_heif_decode_image(try handle(), &img, heif_colorspace_RGB, chroma, decodeOptions)
         guard err.code == heif_error_Ok, let img else { throw Self.error(err, path: path, header: false) }
         image = img
         var s: Int32 = 0
@@ -434,7 +498,7 @@ final class HEIFDecoder: ImageDecoder {
         let samples = Int64(storedSize.width) * Int64(storedSize.height) * Int64(pixelFormat.channels)
         try options.checkMemory(samples * 4, path: path)
         return try Self.decodeInterleaved(
-            handle, alpha: pixelFormat == .rgba, size: storedSize, as: Image16.self, path: path,
+            try handle(), alpha: pixelFormat == .rgba, size: storedSize, as: Image16.self, path: path,
             mismatch: "libheif's decoded image does not match its header (\(storedSize))"
         ) { Self.error($0, path: path, header: false) }
     }
@@ -487,6 +551,7 @@ final class HEIFDecoder: ImageDecoder {
     /// Decodes a `thmb` item (libheif applies its own transformations) to the main image's
     /// pixel format.
     func decodeEmbeddedThumbnail(_ index: Int) throws(DecodeError) -> Image {
+        let handle = try handle()
         var ids = [heif_item_id](repeating: 0, count: heif.thumbnails.count)
         let n = Int(fz_heif_image_handle_get_list_of_thumbnail_IDs(handle, &ids, Int32(ids.count)))
         guard index < n else { throw .corrupt(path: path, detail: "thumbnail \(index) is missing") }
@@ -636,7 +701,7 @@ final class HEIFDecoder: ImageDecoder {
     }
 
     /// A libheif error as a `DecodeError` naming the file.
-    private static func error(_ e: heif_error, path: String, header: Bool) -> DecodeError {
+    fileprivate static func error(_ e: heif_error, path: String, header: Bool) -> DecodeError {
         // libheif's messages may end in or contain a newline: the error stays one line.
         let text = e.message.map { String(cString: $0) } ?? "error \(e.code.rawValue)"
         let message = text.split(whereSeparator: \.isNewline).joined(separator: " ")

@@ -10,8 +10,9 @@ import Glibc
 #endif
 
 /// Decodes the tiles of an `HEIFGrid` one at a time, so a crop costs the tiles it touches
-/// rather than the whole grid. libheif 1.15 has no call to decode one tile of an image
-/// (1.19's `heif_image_handle_decode_image_tile`), so each tile goes to libheif as a small
+/// rather than the whole grid. 8-bit HEVC tiles go straight to libde265 (`decodeWithDe265`,
+/// HEIFTileDe265.swift); the rest as follows. libheif 1.15 has no call to decode one tile
+/// of an image (1.19's `heif_image_handle_decode_image_tile`), so each tile goes to libheif as a small
 /// HEIF file of its own built in memory (`file(forTile:)`): `ftyp`, a `meta` whose one item
 /// is the tile with its codec configuration, size and the grid's `colr` (and its alpha tile
 /// as an `auxl` item), then the tile's data. libheif then converts it to RGB exactly as it
@@ -86,7 +87,18 @@ struct HEIFTileDecoder: @unchecked Sendable {
 
     /// Tile `k` decoded to interleaved RGB (RGBA with alpha), the tile's full coded size: 8-bit
     /// (`Image`), or 16-bit (`Image16`, 10 or 12 bits widened as the whole 16-bit decode does).
+    /// 8-bit HEVC tiles go straight to libde265 (`decodeWithDe265`), the rest through libheif.
     func decode<P: HEIFTilePixels>(tile k: Int, as type: P.Type) throws(DecodeError) -> P {
+        if P.sampleBytes == 1, let samples = decodeWithDe265(tile: k) {
+            let size = grid.canvas.tile
+            return P(width: size.width, height: size.height, format: format, samples: samples)
+        }
+        return try decodeThroughLibheif(tile: k, as: P.self)
+    }
+
+    /// Tile `k` decoded by libheif from a one-tile HEIF file (`file(forTile:)`): the path for
+    /// what libde265 is not given, and what the tests compare the libde265 path with.
+    func decodeThroughLibheif<P: HEIFTilePixels>(tile k: Int, as type: P.Type) throws(DecodeError) -> P {
         let bytes = file(forTile: k)
         let alpha = grid.alphaTiles != nil
         let size = grid.canvas.tile

@@ -88,7 +88,7 @@ extension HEIFTileDecoder {
     /// Bytes the decoded tiles of `rects` hold at once at `sampleBytes` bytes a sample
     /// (checked against the memory budget).
     package func memory(for rects: [PixelRect], sampleBytes: Int = 1) -> Int64 {
-        // Each tile's decoded planes in libheif (about as large again) while it decodes.
+        // Each tile's decoded planes in libde265 or libheif (about as large again) while it decodes.
         let out = rects.reduce(0) { $0 + Int64($1.width * $1.height) * 8 * Int64(sampleBytes) }
         return Int64(tileCount(for: rects)) * tileBytes(sampleBytes: sampleBytes) * 2 + out
     }

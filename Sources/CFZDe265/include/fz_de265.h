@@ -1,0 +1,59 @@
+#ifndef FZ_DE265_H
+#define FZ_DE265_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One HEVC tile of an HEIF grid decoded by libde265 and converted to 8-bit RGB exactly as
+   libheif 1.15 converts it (fz_de265.c says how). Every outcome other than FZ_DE265_OK
+   means "not decoded here": the caller decodes the tile through libheif instead, which
+   gives today's pixels or today's error. */
+
+enum {
+    FZ_DE265_OK = 0,
+    /* Something this path does not check or convert (hvcC it does not read, NAL length
+       size other than 4, bit depth, chroma, matrix 12/13, a picture of another size). */
+    FZ_DE265_UNSUPPORTED = 1,
+    /* libde265 gave no picture (corrupt or truncated data), or memory ran out. */
+    FZ_DE265_FAILED = 2,
+};
+
+/* The colour the conversion uses: the grid's colr nclx when it has one (has_nclx = 1),
+   else the picture's VUI (what libheif falls back to). */
+typedef struct fz_de265_colour {
+    int has_nclx;
+    int matrix;
+    int primaries;
+    int full_range;
+} fz_de265_colour;
+
+/* What the last call found, for messages and tests. */
+typedef struct fz_de265_report {
+    int pictures;  /* pictures libde265 gave */
+    int width, height, chroma, bits;
+    int warnings;  /* libde265 warnings seen (libheif ignores them too) */
+    char reason[120];
+} fz_de265_report;
+
+/* hvcC's chroma format (0-3), luma/chroma bit depths and NAL length size, or -1 when the
+   box body (after its 8-byte header) cannot be read as libheif 1.15 reads it. */
+int fz_de265_hvcc_info(const uint8_t *hvcc, size_t size, int *chroma, int *luma_bits, int *chroma_bits,
+                       int *length_size);
+
+/* Decodes one tile: the hvcC body's parameter sets, then `data` (4-byte length-prefixed
+   NAL units), on a decoder of its own with no worker threads (the grid decodes tiles on
+   --jobs threads of its own). The picture must be width x height.
+   alpha = 0: its RGB goes to channels 0-2 of `out` (`channels` bytes a pixel, `stride`
+   bytes a row); alpha = 1 (an alpha tile): its Y plane goes to channel 3. */
+int fz_de265_decode_tile(const uint8_t *hvcc, size_t hvcc_size, const uint8_t *data, size_t data_size,
+                         int width, int height, const fz_de265_colour *colour, int alpha, uint8_t *out,
+                         size_t stride, int channels, fz_de265_report *report);
+
+/* The YCbCr -> RGB conversion alone (libheif 1.15's Op_YCbCr_to_RGB<uint8_t>), for tests:
+   chroma 1 (4:2:0), 2 (4:2:2) or 3 (4:4:4). Returns FZ_DE265_UNSUPPORTED for a matrix it
+   does not convert (12, 13). */
+int fz_de265_convert(const uint8_t *y, int y_stride, const uint8_t *cb, int cb_stride, const uint8_t *cr,
+                     int cr_stride, int width, int height, int chroma, int matrix, int full_range, uint8_t *out,
+                     size_t stride, int channels);
+
+#endif
