@@ -65,9 +65,12 @@ struct JPEGSegments: Sendable {
         }
     }
 
+    /// What an XMP APP1 segment's payload starts with.
+    static let xmpSignature = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
+
     /// The XMP packet of APP1 "http://ns.adobe.com/xap/1.0/\0", if any.
     func xmp(in bytes: [UInt8]) -> [UInt8]? {
-        payloads(0xE1, signature: Array("http://ns.adobe.com/xap/1.0/\0".utf8), in: bytes).first.map {
+        payloads(0xE1, signature: Self.xmpSignature, in: bytes).first.map {
             Array(bytes[$0])
         }
     }

@@ -31,14 +31,9 @@ struct MPFIndex: Sendable, Equatable {
         case (0x4D, 0x4D): little = false
         default: throw .malformed("the MPF header has no byte order")
         }
-        func u16(_ at: Int) -> Int? {
-            guard at >= 0, at + 2 <= b.count else { return nil }
-            return little ? Int(b[at]) | Int(b[at + 1]) << 8 : Int(b[at]) << 8 | Int(b[at + 1])
-        }
-        func u32(_ at: Int) -> Int? {
-            guard let hi = u16(little ? at + 2 : at), let lo = u16(little ? at : at + 2) else { return nil }
-            return hi << 16 | lo
-        }
+        // The index is a TIFF structure: EXIF's bounds-checked readers read it.
+        func u16(_ at: Int) -> Int? { TIFFReader.u16(b, at, little) }
+        func u32(_ at: Int) -> Int? { TIFFReader.u32(b, at, little) }
         guard u16(2) == 42, let ifd = u32(4), let count = u16(ifd) else {
             throw .malformed("the MPF index has no first IFD")
         }

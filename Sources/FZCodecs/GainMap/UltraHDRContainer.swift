@@ -32,11 +32,11 @@ public enum UltraHDRContainer {
             $0.removing(namespaces: ownedNamespaces)
         }
         let xmp = primaryXMP(keeping: own, gainMapLength: map.count)
-        let app1 = try segment(0xE1, Array("http://ns.adobe.com/xap/1.0/\0".utf8) + xmp)
+        let xmpSignature = JPEGSegments.xmpSignature
+        let app1 = try segment(0xE1, xmpSignature + xmp)
         // SOI, the segments before SOS (their XMP replaced, any MPF dropped), ours, then the rest.
         var head: [UInt8] = [0xFF, 0xD8]
         var wroteXMP = false
-        let xmpSignature = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
         let mpfSignature = Array("MPF\0".utf8)
         for seg in s.segments.dropLast() {  // the last is SOS
             let body = primary[seg.payload]
@@ -62,7 +62,7 @@ public enum UltraHDRContainer {
     /// `jpeg` with `xmp` as its first segment after SOI (an XMP it had is dropped).
     static func withXMP(_ jpeg: [UInt8], xmp: [UInt8], what: String) throws(Failure) -> [UInt8] {
         guard let s = JPEGSegments(jpeg), s.complete else { throw .notJPEG(what) }
-        let signature = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
+        let signature = JPEGSegments.xmpSignature
         var out: [UInt8] = try [0xFF, 0xD8] + segment(0xE1, signature + xmp)
         var at = 2
         for seg in s.segments where seg.marker == 0xE1 && jpeg[seg.payload].starts(with: signature) {
