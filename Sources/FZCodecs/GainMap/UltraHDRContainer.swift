@@ -59,12 +59,15 @@ public enum UltraHDRContainer {
 
     static let ownedNamespaces: Set<String> = [GainMapParameters.hdrgm, container, item]
 
-    /// `jpeg` with `xmp` as its first segment after SOI (an XMP it had is dropped).
+    /// `jpeg` with `xmp` as its first segment after SOI, or after a leading APP0 (JFIF, which
+    /// must come first; and Pillow 9.4 reads an APP1 right after an MPO frame's SOI as EXIF);
+    /// an XMP it had is dropped.
     static func withXMP(_ jpeg: [UInt8], xmp: [UInt8], what: String) throws(Failure) -> [UInt8] {
         guard let s = JPEGSegments(jpeg), s.complete else { throw .notJPEG(what) }
         let signature = JPEGSegments.xmpSignature
-        var out: [UInt8] = try [0xFF, 0xD8] + segment(0xE1, signature + xmp)
-        var at = 2
+        let app0 = s.segments.first.flatMap { $0.marker == 0xE0 ? $0.payload.upperBound : nil } ?? 2
+        var out: [UInt8] = try Array(jpeg[..<app0]) + segment(0xE1, signature + xmp)
+        var at = app0
         for seg in s.segments where seg.marker == 0xE1 && jpeg[seg.payload].starts(with: signature) {
             out += jpeg[at..<(seg.payload.lowerBound - 4)]
             at = seg.payload.upperBound

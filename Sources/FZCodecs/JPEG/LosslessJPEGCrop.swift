@@ -22,11 +22,15 @@ public struct LosslessJPEGCrop {
     public let storedSize: PixelSize
     /// The iMCU: the grid a crop starts on.
     public let block: PixelSize
-    private let bytes: [UInt8]
+    /// The grid a crop is widened to: the block, or a multiple of it that also puts a gain
+    /// map's rectangle on the map's own blocks (`LosslessGainMapCrop`).
+    public internal(set) var grid: PixelSize
+    /// The whole file.
+    let bytes: [UInt8]
     /// The frame and scan count as the markers give them (nil: TurboJPEG's header said why).
     private let frame: JPEGFrame?
     /// The scan and memory limits of the ordinary decode, met before TurboJPEG reads.
-    private let options: DecodeOptions
+    let options: DecodeOptions
 
     /// Reads the whole JPEG of an opened input once (every crop comes from these bytes).
     /// - Parameters:
@@ -37,28 +41,36 @@ public struct LosslessJPEGCrop {
     public init(source: ImageSource, limit: Int = 1 << 30, options: DecodeOptions = DecodeOptions())
         throws(DecodeError)
     {
-        path = source.name
-        self.options = options
+        let path = source.name
         guard source.file.rewind() else { throw .readFailed(path: path, reason: "cannot seek back to the start") }
         guard let all = source.file.readAll(limit: limit) else {
             throw .readFailed(path: path, reason: "larger than \(limit >> 20) MiB, the most a lossless crop reads")
         }
-        bytes = all
-        frame = JPEGFrame(all)
+        try self.init(bytes: all, path: path, options: options)
+    }
+
+    /// A JPEG already in memory (a gain map cut from its file's bytes, `LosslessGainMapCrop`).
+    /// - Throws: `DecodeError` when it is no JPEG TurboJPEG can crop.
+    public init(bytes: [UInt8], path: String, options: DecodeOptions = DecodeOptions()) throws(DecodeError) {
+        self.path = path
+        self.options = options
+        self.bytes = bytes
+        frame = JPEGFrame(bytes)
         var header = fz_tj_header()
         let status = bytes.withUnsafeBufferPointer { fz_tj_read_header($0.baseAddress, $0.count, &header) }
         guard status == FZ_OK else { throw Self.error(header, path: path, frame: frame) }
         storedSize = PixelSize(width: Int(header.width), height: Int(header.height))
         block = PixelSize(width: Int(header.mcu_width), height: Int(header.mcu_height))
+        grid = block
     }
 
     /// The stored rectangle written for `rect` (inside the image): its left and top moved
     /// down to the grid, its right and bottom up to it or to the image's edge.
     public func delivered(forStored rect: PixelRect) -> PixelRect {
-        let x = rect.x / block.width * block.width
-        let y = rect.y / block.height * block.height
-        let maxX = min(storedSize.width, (rect.maxX + block.width - 1) / block.width * block.width)
-        let maxY = min(storedSize.height, (rect.maxY + block.height - 1) / block.height * block.height)
+        let x = rect.x / grid.width * grid.width
+        let y = rect.y / grid.height * grid.height
+        let maxX = min(storedSize.width, (rect.maxX + grid.width - 1) / grid.width * grid.width)
+        let maxY = min(storedSize.height, (rect.maxY + grid.height - 1) / grid.height * grid.height)
         return PixelRect(x: x, y: y, width: maxX - x, height: maxY - y)
     }
 

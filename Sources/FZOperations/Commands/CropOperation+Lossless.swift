@@ -4,7 +4,9 @@ import Geometry
 
 extension CropOperation {
     /// `--lossless` with a JPEG output: reads the JPEG once, cuts every square on the block
-    /// grid in one pass (widened to the 8/16-pixel grid), writes the blocks as they are.
+    /// grid in one pass (widened to the 8/16-pixel grid), writes the blocks as they are. A gain
+    /// map (issue 39) is cut losslessly too, the grid widened so both rectangles fall on their
+    /// own blocks (`LosslessGainMapCrop`), or dropped with one warning where none can.
     func runLossless(_ reader: ImageReader, _ geometries: [PeekGeometry], _ report: Report) throws {
         let header = reader.header
         guard header.format == .jpeg else {
@@ -12,13 +14,16 @@ extension CropOperation {
                 "\(reader.path): --lossless crops JPEG files only; this is \(header.format.rawValue) (drop --lossless)",
                 exitCode: 2)
         }
-        let cropper = try LosslessJPEGCrop(
+        let probe = reader.probeGainMap()
+        var cropper = try LosslessJPEGCrop(
             source: reader.source, limit: settings.decode.stdinLimit, options: settings.decode)
+        let gainMap = losslessGainMap(probe, &cropper, path: reader.path)
         let plans = geometries.map { cropper.delivered(forUpright: $0.coveredRect, orientation: header.orientation) }
         var files: [[UInt8]] = []
         if !geometryOnly {
             try target.checkNotInputs([input] + alsoRead)
             files = try cropper.crop(plans.map(\.stored), lenient: settings.lenient)
+            files = try joined(files, gainMap, plans.map(\.stored), hadMap: probe != .none, path: reader.path)
         }
         for (i, g) in geometries.enumerated() {
             var bytes: Int64?
@@ -39,10 +44,57 @@ extension CropOperation {
                     .object([("x", .int(g.point.x - upright.x)), ("y", .int(g.point.y - upright.y))])
                 ),
                 ("block", cropper.block.json),
+                ("grid", cropper.grid.json),
                 // The tag is copied, never applied: the stored blocks are cut as they are.
                 ("outputOrientation", header.exifOrientationValue.map { .int($0) } ?? .null),
             ]
+            if let gainMap {
+                members.append(
+                    (
+                        "gainMap",
+                        .object([
+                            ("storedRect", gainMap.rect(forStored: stored).json), ("block", gainMap.block.json),
+                            ("scale", gainMap.scale.json), ("scheme", .string(gainMap.map.parameters.scheme.rawValue)),
+                        ])
+                    ))
+            } else if probe != .none {
+                members.append(("gainMap", .null))
+            }
             report.record(JSON.object(members).versioned)
+        }
+    }
+
+    /// The gain map cut with the image, or nil (with one warning when there was one to keep).
+    private func losslessGainMap(_ probe: GainMap.Probe, _ cropper: inout LosslessJPEGCrop, path: String)
+        -> LosslessGainMapCrop?
+    {
+        switch probe {
+        case .none: return nil
+        case .malformed(let why):
+            settings.warnings.say("\(path): gain map ignored, the lossless crop is SDR: \(why)")
+            return nil
+        case .found(let map):
+            do {
+                return try LosslessGainMapCrop(map, primary: &cropper)
+            } catch {
+                settings.warnings.say("\(path): gain map dropped from the lossless crop (SDR only): \(error.reason)")
+                return nil
+            }
+        }
+    }
+
+    /// Each cut primary with its cut map as one Ultra HDR file; without a map, a primary whose
+    /// source had one loses the MPF index and hdrgm XMP that would announce it.
+    private func joined(
+        _ files: [[UInt8]], _ gainMap: LosslessGainMapCrop?, _ rects: [PixelRect], hadMap: Bool, path: String
+    ) throws -> [[UInt8]] {
+        guard hadMap else { return files }
+        do {
+            guard let gainMap else { return try files.map(UltraHDRContainer.withoutGainMap) }
+            let maps = try gainMap.crop(forStored: rects, lenient: settings.lenient)
+            return try zip(files, maps).map { try gainMap.assemble(primary: $0, map: $1) }
+        } catch let failure as UltraHDRContainer.Failure {
+            throw ToolFailure("\(path): the lossless crop's Ultra HDR container cannot be written: \(failure)")
         }
     }
 }
