@@ -5,7 +5,7 @@ import Geometry
 
 /// The sets of `fixture kit`.
 public enum KitSet: String, CaseIterable, Sendable {
-    case orientation, formats, colour, deep, alpha
+    case orientation, formats, colour, deep, alpha, hdr
 }
 
 /// How close a reader's pixels must come to the reference: `pae` levels at most (8-bit), or
@@ -41,6 +41,8 @@ public struct KitEntry: Sendable {
     public var tolerance: KitTolerance
     public var why: String
     public var profile: KitProfile?
+    /// An Ultra HDR file's gain map (the `hdr` set), written after the pattern's JPEG.
+    public var gainMap: KitGainMap?
 
     /// The format as a user names it.
     public var format: String {
@@ -106,6 +108,7 @@ public enum KitPlan {
             case .colour: colour()
             case .deep: deep()
             case .alpha: alpha()
+            case .hdr: hdr()
             }
         }
     }

@@ -42,8 +42,12 @@ public enum KitWriter {
                             "libheif has no \(entry.encoding.avif ? "AV1" : "HEVC") encoder here (Debian's libheif1 brings x265 and aom)"
                     )
                 }
-                try FixtureWriter.write(
-                    entry.pattern, encoding: entry.encoding, into: output(entry.path, in: root, dir: dir))
+                if let map = entry.gainMap {
+                    try map.writeUltraHDR(entry.pattern, encoding: entry.encoding, into: output(entry.path, in: root, dir: dir))
+                } else {
+                    try FixtureWriter.write(
+                        entry.pattern, encoding: entry.encoding, into: output(entry.path, in: root, dir: dir))
+                }
                 summary.files += 1
             }
             for (name, text) in [("MANIFEST.json", manifest(entries, sets: sets)), ("MANIFEST.tsv", table(entries))] {
@@ -148,14 +152,16 @@ public enum KitWriter {
                 case .pae(let n): .object([("pae", .int(n))])
                 case .psnr(let db): .object([("psnr", .number(db))])
                 }
-            return JSON.object([
+            var members: [(String, JSON)] = [
                 ("path", .string(e.path)), ("set", .string(e.set.rawValue)), ("format", .string(e.format)),
                 ("width", .int(e.storedSize.width)), ("height", .int(e.storedSize.height)),
                 ("uprightWidth", .int(shown.width)), ("uprightHeight", .int(shown.height)),
                 ("tags", tags), ("lossless", .bool(e.lossless)), ("deterministic", .bool(e.deterministic)),
                 ("reference", .string(e.reference.path)), ("tolerance", tolerance),
                 ("measuredWith", .array(e.measuredWith.map { .string($0) })), ("why", .string(e.why)),
-            ]).description
+            ]
+            if let map = e.gainMap { members.append(("gainMap", map.json(image: e.pattern.size))) }
+            return JSON.object(members).description
         }
         let head = JSON.object([
             ("schemaVersion", .int(1)), ("generator", .string("forcezoom fixture kit")),

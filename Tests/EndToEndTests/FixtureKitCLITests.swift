@@ -37,9 +37,9 @@ struct FixtureKitCLITests {
     @Test func writesEverySet() throws {
         let (dir, first, _) = Self.made
         try #require(first.status == 0, "\(first)")
-        #expect(first.stdout == "a: 56 fixtures, 8 references, MANIFEST.json, MANIFEST.tsv\n")
+        #expect(first.stdout == "a: 59 fixtures, 9 references, MANIFEST.json, MANIFEST.tsv\n")
         let files = Self.files
-        #expect(files.count == 56)
+        #expect(files.count == 59)
         var sets: [String: Int] = [:]
         for f in files {
             guard case .string(let set)? = f["set"], case .string(let path)? = f["path"],
@@ -62,7 +62,7 @@ struct FixtureKitCLITests {
             rows.dropFirst().map { [$0[0], $0[1]] }
                 == files.map { [$0["path"], $0["reference"]].map { if case .string(let s)? = $0 { s } else { "" } } })
         // 8 JPEG + 8 PNG + 8 WebP EXIF, 8 irot x imir, 3 wrongly tagged, EXIF+XMP, HEIF EXIF ignored.
-        #expect(sets == ["orientation": 37, "formats": 7, "colour": 5, "deep": 3, "alpha": 4])
+        #expect(sets == ["orientation": 37, "formats": 7, "colour": 5, "deep": 3, "alpha": 4, "hdr": 3])
         let only = CLI.run(["fixture", "kit", "o", "--set", "orientation"], in: dir)
         #expect(
             only.status == 0 && only.stdout == "o: 37 fixtures, 2 references, MANIFEST.json, MANIFEST.tsv\n", "\(only)")
@@ -95,7 +95,8 @@ struct FixtureKitCLITests {
             }
         }
         // all but the 9 HEIC of orientation, HEIC and AVIF of formats, the HEIC of deep, AVIF of alpha
-        #expect(compared == 43)
+        // (the hdr set's Ultra HDR JPEGs are compared)
+        #expect(compared == 46)
     }
 
     @Test(.enabled(if: pillow && heifConvert)) func independentDecodersMatchTheManifest() throws {

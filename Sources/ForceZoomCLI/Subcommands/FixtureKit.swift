@@ -18,6 +18,9 @@ struct FixtureKit: ParsableCommand {
                            PNG with a gray profile
               deep         16-bit PNG, RGB and gray; 10-bit HEIC
               alpha        RGBA PNG, WebP (lossless, lossy) and AVIF
+              hdr          Ultra HDR JPEGs: the coordinate pattern with a gain map of
+                           known gain (gray at 1/4, 3-channel at 1/2, gray at 3/8);
+                           the manifest's gainMap gives the gain at sample points
 
             MANIFEST.json (docs/json/fixture-kit.schema.json) lists per file its path, format, stored and upright size, tags, `reference` (a lossless 8-bit PNG of what a correct reader shows, upright, in sRGB), `tolerance` ({"pae":N} levels or {"psnr":dB}) and `why`, a sentence a failing test can print. Check a decoder's output with `forcezoom compare OUTPUT REFERENCE --metric pae|psnr --threshold N`.
 
@@ -53,5 +56,5 @@ struct FixtureKit: ParsableCommand {
 
 /// `--set`: a kit set or all of them.
 enum KitSetArgument: String, ExpressibleByArgument, CaseIterable {
-    case orientation, formats, colour, deep, alpha, all
+    case orientation, formats, colour, deep, alpha, hdr, all
 }
