@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import FZCodecs
 import FZSystem
 import Geometry
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A gain map of the kit's `hdr` set (issue 39): a known gradient of gain under the coordinate
 /// pattern, so a carried map (cropped, fitted, turned) can be checked pixel by pixel. Channel 0

@@ -43,7 +43,8 @@ public enum KitWriter {
                     )
                 }
                 if let map = entry.gainMap {
-                    try map.writeUltraHDR(entry.pattern, encoding: entry.encoding, into: output(entry.path, in: root, dir: dir))
+                    try map.writeUltraHDR(
+                        entry.pattern, encoding: entry.encoding, into: output(entry.path, in: root, dir: dir))
                 } else {
                     try FixtureWriter.write(
                         entry.pattern, encoding: entry.encoding, into: output(entry.path, in: root, dir: dir))

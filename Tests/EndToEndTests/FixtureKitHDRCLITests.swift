@@ -65,22 +65,31 @@ struct FixtureKitHDRCLITests {
         #expect(made.stdout == "kit: 3 fixtures, 1 references, MANIFEST.json, MANIFEST.tsv\n")
         let out = ColorCLITests.python(Self.checker, in: dir)
         #expect(
-            out == "hdr/ultrahdr-gray-quarter.jpg: ok\nhdr/ultrahdr-rgb-half.jpg: ok\nhdr/ultrahdr-gray-three-eighths.jpg: ok\n",
+            out
+                == "hdr/ultrahdr-gray-quarter.jpg: ok\nhdr/ultrahdr-rgb-half.jpg: ok\nhdr/ultrahdr-gray-three-eighths.jpg: ok\n",
             "\(out)")
 
         // The 1/4 map is kept by a lossless crop, on lcm(16, 4 x 8) = 32 pixels.
         let kept = CLI.run(
-            ["crop", "kit/hdr/ultrahdr-gray-quarter.jpg", "--at", "100,70", "--size", "40", "--lossless", "-o", "q.jpg",
-             "--json"], in: dir)
+            [
+                "crop", "kit/hdr/ultrahdr-gray-quarter.jpg", "--at", "100,70", "--size", "40", "--lossless", "-o",
+                "q.jpg",
+                "--json",
+            ], in: dir)
         #expect(kept.status == 0 && kept.stderr.isEmpty, "\(kept)")
-        #expect(kept.stdout.contains("\"storedDeliveredRect\":{\"x\":64,\"y\":32,\"width\":64,\"height\":64}"), "\(kept)")
-        #expect(kept.stdout.contains("\"gainMap\":{\"storedRect\":{\"x\":16,\"y\":8,\"width\":16,\"height\":16}"), "\(kept)")
+        #expect(
+            kept.stdout.contains("\"storedDeliveredRect\":{\"x\":64,\"y\":32,\"width\":64,\"height\":64}"), "\(kept)")
+        #expect(
+            kept.stdout.contains("\"gainMap\":{\"storedRect\":{\"x\":16,\"y\":8,\"width\":16,\"height\":16}"), "\(kept)"
+        )
         #expect(CLI.run(["info", "q.jpg"], in: dir).stdout.contains("gain map 16x16 gray"))
 
         // The 3/8 map cannot be: one warning naming the file, the crop written without it.
         let dropped = CLI.run(
-            ["crop", "kit/hdr/ultrahdr-gray-three-eighths.jpg", "--at", "100,70", "--size", "40", "--lossless", "-o",
-             "e.jpg", "--json"], in: dir)
+            [
+                "crop", "kit/hdr/ultrahdr-gray-three-eighths.jpg", "--at", "100,70", "--size", "40", "--lossless", "-o",
+                "e.jpg", "--json",
+            ], in: dir)
         #expect(dropped.status == 0, "\(dropped)")
         let warning = dropped.stderr.split(separator: "\n")
         #expect(
@@ -88,7 +97,8 @@ struct FixtureKitHDRCLITests {
                 && warning[0].contains("gain map dropped") && warning[0].contains("96x72"), "\(dropped.stderr)")
         #expect(dropped.stdout.contains("\"gainMap\":null"), "\(dropped.stdout)")
         let tags = CLI.shell(
-            "exiftool -s -s -MPF:all -XMP-hdrgm:all -XMP-GContainer:all e.jpg > tags.txt && test ! -s tags.txt", in: dir)
+            "exiftool -s -s -MPF:all -XMP-hdrgm:all -XMP-GContainer:all e.jpg > tags.txt && test ! -s tags.txt", in: dir
+        )
         #expect(tags == 0, "\(CLI.read(FileSystem.join(dir, "tags.txt")))")
         let info = CLI.run(["info", "e.jpg"], in: dir)
         #expect(info.status == 0 && info.stderr.isEmpty && !info.stdout.contains("gain map"), "\(info)")

@@ -77,7 +77,10 @@ struct LosslessGainMapCLITests {
         let file = FileSystem.join(Self.shared, name)
         // Inside, and at the right edge (the far side clamped to the image), near the top.
         let r = CLI.run(
-            ["crop", file, "--at", "101,77", "--at", "99%,1%", "--size", "100", "--lossless", "-o", "c-%d.jpg", "--json"],
+            [
+                "crop", file, "--at", "101,77", "--at", "99%,1%", "--size", "100", "--lossless", "-o", "c-%d.jpg",
+                "--json",
+            ],
             in: dir)
         try #require(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.isEmpty)
