@@ -56,6 +56,7 @@ public enum ImageWriter {
                 image, map: map, parameters: parameters, to: path, in: folder, encoding: encoding,
                 protecting: inputs, color: color, background: background, metadata: metadata)
         }
+        let metadata = metadata?.withoutGainMap()
         let out: OutputFile
         if let (root, shown) = folder {
             let sub = try root.subfolder(FileSystem.directory(of: path), create: false)
