@@ -30,16 +30,15 @@ extension ImageWriter {
         let primary = try OutputFile.inMemory(path: path)
         try encode(
             image, into: primary, encoding: encoding, color: color?.carried(into: image.format),
-            background: background, metadata: metadata)
+            background: background, metadata: metadata?.withoutGainMap())
         try primary.commit()
+        let primaryBytes = primary.memoryContents()
         let mapBytes = try encodeGainMap(map, path: path)
-        let bytes: [UInt8]
-        do {
-            bytes = try UltraHDRContainer.assemble(
-                primary: primary.memoryContents(), gainMap: mapBytes, parameters: parameters)
-        } catch {
-            throw .writeFailed(path: path, reason: "the Ultra HDR container could not be made (\(error))")
-        }
+        // The container fails only for an input XMP too large to share its 64 KiB segment
+        // with the gain map's directory: the output is then the SDR JPEG alone.
+        let bytes =
+            (try? UltraHDRContainer.assemble(primary: primaryBytes, gainMap: mapBytes, parameters: parameters))
+            ?? primaryBytes
         let out: OutputFile
         if let (root, shown) = folder {
             let sub = try root.subfolder(FileSystem.directory(of: path), create: false)
