@@ -6,12 +6,14 @@ import Geometry
 /// Ultra HDR JPEG (`UltraHDRContainer`); other formats have no gain-map form every reader
 /// knows, so the map is dropped there (the caller records why).
 extension ImageWriter {
-    /// The quality the gain map is encoded at. Why 90, 4:4:4: the map is a quarter of the
-    /// pixels or less, so a high quality costs little, and its 8-bit steps are already
-    /// gain steps (a Pixel's map spans 2.66 stops in 255 steps: one step is 0.7% of light);
-    /// libultrahdr's default is 95, Android's camera writes 85-95. 4:4:4 keeps a 3-channel
-    /// map's channels at its own resolution (it is no picture whose chroma may be halved).
-    package static let gainMapQuality = 90
+    /// The quality the gain map is encoded at: 95, libultrahdr's default, 4:4:4. Why so high:
+    /// the map is a sixteenth of the pixels or less (a Pixel's is 1/4 per axis), so it costs
+    /// little (a 400 px crop's map is about 1.5 KB), while each of its 8-bit steps is already
+    /// a gain step (a Pixel's 255 steps span 2.66 stops: one is 0.7% of light), and a map's
+    /// sharp edges (padding, letterbox next to the image) ring at lower qualities. 4:4:4
+    /// keeps a 3-channel map's channels at its own resolution (it is no picture whose chroma
+    /// may be halved).
+    package static let gainMapQuality = 95
 
     /// Whether an output format can carry a gain map (JPEG, as Ultra HDR).
     public static func carriesGainMap(_ format: OutputFormat) -> Bool { format.format == .jpeg }
