@@ -142,7 +142,8 @@ struct GainMapCarryCLITests {
             return record
         }
         for (name, extra) in [
-            ("c1", ["--size", "40"]), ("c2", ["--size", "40", "--zoom", "2"]), ("c15", ["--size", "41", "--zoom", "1.5"]),
+            ("c1", ["--size", "40"]), ("c2", ["--size", "40", "--zoom", "2"]),
+            ("c15", ["--size", "41", "--zoom", "1.5"]),
             ("cpad", ["--size", "160"]), ("cedge", ["--size", "40", "--zoom", "0.5", "--at", "4,4"]),
         ] {
             let at = extra.contains("--at") ? [] : ["--at", "61,45"]
@@ -169,9 +170,10 @@ struct GainMapCarryCLITests {
             let (x, y, w, h) = (ir["x"]!.number!, ir["y"]!.number!, ir["width"]!.number!, ir["height"]!.number!)
             cases.append("('fr.jpg', [\(w / 128), 0, 0, \(h / 96), \(x), \(y)], (100, 100), None)")
         }
-        if let r = run(["animate", "uhdr.jpg", "--from", "10,10,40,30", "--screen", "80x120", "--frames", "3",
-            "-o", "an%d.jpg"])
-        {
+        if let r = run([
+            "animate", "uhdr.jpg", "--from", "10,10,40,30", "--screen", "80x120", "--frames", "3",
+            "-o", "an%d.jpg",
+        ]) {
             let rect = r["rect"]!
             let (x, y, w, h) = (rect["x"]!.number!, rect["y"]!.number!, rect["width"]!.number!, rect["height"]!.number!)
             cases.append(
@@ -188,7 +190,10 @@ struct GainMapCarryCLITests {
     func droppedWhereAskedOrNotWritable() throws {
         let dir = try Self.input()
         for (args, note) in [
-            (["crop", "uhdr.jpg", "--at", "50%,50%", "--size", "40", "--gain-map", "drop", "-o", "d.jpg"], "--gain-map drop"),
+            (
+                ["crop", "uhdr.jpg", "--at", "50%,50%", "--size", "40", "--gain-map", "drop", "-o", "d.jpg"],
+                "--gain-map drop"
+            ),
             (["fit", "uhdr.jpg", "--screen", "60x100", "-o", "d.png"], "PNG has no gain-map form"),
         ] {
             let r = CLI.run(args + ["--json"], in: dir)
@@ -220,7 +225,8 @@ struct GainMapCarryCLITests {
     }
 
     static let shared = FileSystem.join(CLI.root, "../shared/formats/hdr")
-    static let samplesReady = ready && FileSystem.kind(of: FileSystem.join(shared, "pixel6pro_ultrahdr_01.jpg")) == .regular
+    static let samplesReady =
+        ready && FileSystem.kind(of: FileSystem.join(shared, "pixel6pro_ultrahdr_01.jpg")) == .regular
 
     /// Every real container (Pixel Ultra HDR, Adobe 3-channel, Apple JPEG, iPhone HEIC) through a
     /// crop (and the Adobe one through a thumbnail): Ultra HDR JPEGs exiftool and Pillow read, the map the output's size

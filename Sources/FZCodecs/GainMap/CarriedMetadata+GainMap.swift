@@ -7,7 +7,8 @@ extension CarriedMetadata {
         let owned = UltraHDRContainer.ownedNamespaces
         let announces = x.names.contains { r in
             guard let r else { return false }
-            return r.element.map { owned.contains($0.uri) } == true || r.attributes.contains { $0.map { owned.contains($0.uri) } == true }
+            return r.element.map { owned.contains($0.uri) } == true
+                || r.attributes.contains { $0.map { owned.contains($0.uri) } == true }
         }
         guard announces, let stripped = try? XMPPacket(parsing: x.removing(namespaces: owned)) else { return self }
         var r = self

@@ -94,10 +94,12 @@ extension ImageReader {
                 let image: Image
                 switch map.container {
                 case .mpf: image = try decodeMPF(map)
-                case .heifAuxiliary: guard let aux = try decodeAuxiliary(map) else { return .none }
+                case .heifAuxiliary:
+                    guard let aux = try decodeAuxiliary(map) else { return .none }
                     image = aux
                 }
-                guard image.size == header.orientation.uprightSize(ofStored: map.size) || map.container == .heifAuxiliary
+                guard
+                    image.size == header.orientation.uprightSize(ofStored: map.size) || map.container == .heifAuxiliary
                 else { return .malformed("the gain map decodes to \(image.size), not the \(map.size) it states") }
                 let upright = header.uprightSize
                 guard image.width <= upright.width, image.height <= upright.height else {

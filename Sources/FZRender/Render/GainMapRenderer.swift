@@ -48,8 +48,10 @@ public enum GainMapRenderer {
                 width: max(1, Int((Double(map.width) * f).rounded())),
                 height: max(1, Int((Double(map.height) * f).rounded())))
             source = Resampler(source: map.size, output: reduced, format: map.format, filter: kernel).resample(map)
-            warp = AffineTransform.scale(Double(map.width) / Double(reduced.width), Double(map.height) / Double(reduced.height))
-                .then(t)
+            warp = AffineTransform.scale(
+                Double(map.width) / Double(reduced.width), Double(map.height) / Double(reduced.height)
+            )
+            .then(t)
         }
         let out = AffineRenderer.render(
             source, transform: warp, canvas: outputMap, background: neutral, filter: kernel, threads: 1)
