@@ -32,7 +32,8 @@ struct GainMapCarryCLITests {
     /// `uhdr.jpg` in a new folder: the primary (`w` x `h`) and the map (`mw` x `mh`) made by
     /// Pillow, joined with `p`.
     static func input(
-        w: Int = 128, h: Int = 96, mw: Int = 32, mh: Int = 24, _ p: GainMapParameters = parameters()
+        w: Int = 128, h: Int = 96, mw: Int = 32, mh: Int = 24, orientation: Int = 1,
+        _ p: GainMapParameters = parameters()
     ) throws -> String {
         let dir = CLI.scratch()
         _ = ColorCLITests.python(
@@ -40,7 +41,10 @@ struct GainMapCarryCLITests {
             from PIL import Image
             import numpy as np
             y, x = np.mgrid[0:\(h), 0:\(w)]
-            Image.fromarray(np.dstack([x * 2 % 256, y * 2 % 256, (x + y) % 256]).astype('uint8')).save('p.jpg', quality=90)
+            ex = Image.Exif()
+            ex[0x0112] = \(orientation)
+            Image.fromarray(np.dstack([x * 2 % 256, y * 2 % 256, (x + y) % 256]).astype('uint8')).save(
+                'p.jpg', quality=90, exif=ex.tobytes())
             y, x = np.mgrid[0:\(mh), 0:\(mw)]
             m = np.dstack([(8 * x + 4) % 256, (8 * y + 4) % 256, x * 0 + 128]).astype('uint8')
             Image.fromarray(m).save('m.jpg', quality=100, subsampling=0)
@@ -59,8 +63,11 @@ struct GainMapCarryCLITests {
         from PIL import Image
         problems = []
         src = np.asarray(Image.open('m.jpg').convert('RGB')).astype(float)
+        # The map follows the primary's EXIF orientation (6: turned clockwise to be upright).
+        W, H = (128, 96) if ORIENT == 1 else (96, 128)
+        if ORIENT == 6: src = np.rot90(src, -1)
         mh, mw = src.shape[:2]
-        sx, sy = mw / 128, mh / 96
+        sx, sy = mw / W, mh / H
         def sample(u, v):
             # Bilinear at map coordinate (u, v), pixel centres at +0.5, edges clamped.
             u, v = min(max(u - 0.5, 0), mw - 1), min(max(v - 0.5, 0), mh - 1)
@@ -180,7 +187,31 @@ struct GainMapCarryCLITests {
                 "('an3.jpg', \(r["transform"]!.numbers!), (80, 120), (\(x + w / 2), \(y + h / 2), \(w / 2), \(h / 2), \(r["rotation"]!.number!)))"
             )
         }
-        let verdict = ColorCLITests.python("CASES = [\(cases.joined(separator: ", "))]\n" + Self.verify, in: dir)
+        let verdict = ColorCLITests.python(
+            "ORIENT = 1\nCASES = [\(cases.joined(separator: ", "))]\n" + Self.verify, in: dir)
+        #expect(verdict.split(separator: "\n").last == "ok", "\(verdict)")
+    }
+
+    /// An input with EXIF orientation 6: the map is turned with the primary (Ultra HDR gives
+    /// the map no orientation of its own), so a crop and a thumbnail of the upright photo carry
+    /// the upright map.
+    @Test(.enabled(if: ready))
+    func theMapFollowsTheEXIFOrientation() throws {
+        let dir = try Self.input(orientation: 6)
+        var cases: [String] = []
+        let c = CLI.run(["crop", "uhdr.jpg", "--at", "40%,60%", "--size", "40", "-o", "c.jpg", "--json"], in: dir)
+        #expect(c.status == 0 && c.stderr.isEmpty, "\(c.stderr)")
+        if let r = JSONValue.parse(c.stdout) {
+            #expect(r["uprightSize"]?["width"]?.number == 96)
+            cases.append("('c.jpg', \(Self.cropAffine(r)), (40, 40), None)")
+        }
+        let t = CLI.run(["thumb", "uhdr.jpg", "--size", "48", "-o", "t.jpg", "--json"], in: dir)
+        if let r = JSONValue.parse(t.stdout), let o = r["outputSize"] {
+            let (w, h) = (o["width"]!.number!, o["height"]!.number!)
+            cases.append("('t.jpg', [\(w / 96), 0, 0, \(h / 128), 0, 0], (\(Int(w)), \(Int(h))), None)")
+        }
+        let verdict = ColorCLITests.python(
+            "ORIENT = 6\nCASES = [\(cases.joined(separator: ", "))]\n" + Self.verify, in: dir)
         #expect(verdict.split(separator: "\n").last == "ok", "\(verdict)")
     }
 
