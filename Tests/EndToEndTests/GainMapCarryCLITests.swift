@@ -1,3 +1,6 @@
+// Over 300 lines on purpose: most of it is the one NumPy reference (`verify`) every command's
+// output is checked against, kept beside the cases that feed it.
+
 import FZCodecs
 import FZSystem
 import TestSupport
