@@ -133,6 +133,12 @@ int fz_heif_image_handle_get_ispe_width(const struct heif_image_handle* a0) {
 int fz_heif_image_handle_get_list_of_metadata_block_IDs(const struct heif_image_handle* a0, const char* a1, heif_item_id* a2, int a3) {
     return FZ_HEIF(heif_image_handle_get_list_of_metadata_block_IDs)(a0, a1, a2, a3);
 }
+int fz_heif_image_handle_get_list_of_auxiliary_image_IDs(const struct heif_image_handle* a0, int a1, heif_item_id* a2, int a3) {
+    return FZ_HEIF(heif_image_handle_get_list_of_auxiliary_image_IDs)(a0, a1, a2, a3);
+}
+struct heif_error fz_heif_image_handle_get_auxiliary_image_handle(const struct heif_image_handle* a0, heif_item_id a1, struct heif_image_handle** a2) {
+    return FZ_HEIF(heif_image_handle_get_auxiliary_image_handle)(a0, a1, a2);
+}
 int fz_heif_image_handle_get_list_of_thumbnail_IDs(const struct heif_image_handle* a0, heif_item_id* a1, int a2) {
     return FZ_HEIF(heif_image_handle_get_list_of_thumbnail_IDs)(a0, a1, a2);
 }

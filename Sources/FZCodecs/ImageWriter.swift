@@ -37,6 +37,8 @@ public enum ImageWriter {
     ///   - background: what transparent pixels are composited over where the format has no
     ///     alpha (JPEG); formats that keep alpha ignore it. Nil: `encoding.settings.background`.
     ///   - metadata: the EXIF and XMP the output carries, written for its size (nil: none).
+    ///   - gainMap: the input's gain map at the output's geometry: a JPEG output becomes an
+    ///     Ultra HDR JPEG (`writeUltraHDR`); other formats leave it out.
     /// - Returns: the number of bytes written (nil for stdout).
     /// - Throws: `OutputError`; no partial file remains.
     @discardableResult
@@ -44,8 +46,17 @@ public enum ImageWriter {
         _ image: Image, to path: String, in folder: (OutputFolder, shown: String)? = nil,
         encoding: OutputEncoding = .png(.default),
         protecting inputs: [String] = [], threads: Int = Threads.perImage,
-        color: ColorDescription? = nil, background: Color? = nil, metadata: CarriedMetadata? = nil
+        color: ColorDescription? = nil, background: Color? = nil, metadata: CarriedMetadata? = nil,
+        gainMap: CarriedGainMap? = nil
     ) throws(OutputError) -> Int64? {
+        // The one place an output's gain map goes: a JPEG is written as Ultra HDR.
+        if let gainMap, carriesGainMap(encoding.format) {
+            let (map, parameters) = DecodedGainMap.hdrgm(gainMap.image, gainMap.parameters)
+            return try writeUltraHDR(
+                image, map: map, parameters: parameters, to: path, in: folder, encoding: encoding,
+                protecting: inputs, color: color, background: background, metadata: metadata)
+        }
+        let metadata = metadata?.withoutGainMap()
         let out: OutputFile
         if let (root, shown) = folder {
             let sub = try root.subfolder(FileSystem.directory(of: path), create: false)

@@ -1,3 +1,4 @@
+import FZCodecs
 import FZSystem
 import Geometry
 
@@ -39,6 +40,8 @@ public struct ThumbnailResult: Sendable {
     public var madeFrom: String?
     /// A ladder: how many times the input was decoded for all its sizes (1; nil unless made).
     public var decodes: Int?
+    /// What the output did with the input's HDR gain map (nil: the input has none).
+    public var gainMap: GainMapOutcome?
 
     public init(input: String, output: String, outcome: Outcome) {
         self.input = input
@@ -81,6 +84,10 @@ public struct ThumbnailResult: Sendable {
             members.append(("size", .string(size)))
             members.append(("madeFrom", madeFrom.map { .string($0) } ?? .null))
             members.append(("decodes", decodes.map { .int(Int64($0)) } ?? .null))
+        }
+        if let gainMap {
+            members.append(("gainMap", .string(gainMap.word)))
+            if let note = gainMap.note { members.append(("gainMapNote", .string(note))) }
         }
         return .object(members)
     }

@@ -46,6 +46,8 @@ public struct Thumbnailer: Sendable {
     public var colorPolicy = ColorPolicy()
     /// Which of the input's EXIF and XMP each thumbnail carries (`--strip`, `--no-location`).
     public var metadata = MetadataPolicy.keepAll
+    /// What each thumbnail does with the input's HDR gain map (`--gain-map`).
+    public var gainMap = GainMapPolicy.keep
 
     public init(
         size: ThumbnailSize, crop: ThumbnailGeometry.Crop = .none, decode: DecodeOptions = DecodeOptions(),
@@ -105,7 +107,10 @@ public struct Thumbnailer: Sendable {
             let (reader, geometry) = try open(input, into: &result)
             let image = try decodePixels(reader, geometry, into: &result)
             result.warnings = reader.warnings
-            try write(image, of: reader, job, into: &result, shouldStop: shouldStop)
+            let gain = gainMap(of: reader, format: job.format, into: &result)
+            try write(
+                image, of: reader, job, into: &result, shouldStop: shouldStop,
+                gainMap: carriedGainMap(gain, geometry: geometry))
         } catch {
             return .failed(error)
         }
@@ -114,9 +119,10 @@ public struct Thumbnailer: Sendable {
 
     /// Converts a finished thumbnail's colour, carries the metadata asked for and writes it
     /// (a temp file renamed into place): the end of `make`, and of each size of a ladder.
+    /// `gainMap`: the input's map at this thumbnail's geometry (`carriedGainMap`).
     func write(
         _ image: Image, of reader: ImageReader, _ job: ThumbnailPlan.Job, into result: inout ThumbnailResult,
-        shouldStop: () -> Bool
+        shouldStop: () -> Bool, gainMap: CarriedGainMap? = nil
     ) throws(ThumbnailError) {
         let input = job.input.path
         var image = image
@@ -135,7 +141,7 @@ public struct Thumbnailer: Sendable {
                 image, to: outputFolder == nil ? job.output : job.name, in: outputFolder.map { ($0, job.output) },
                 encoding: job.format.encoding(encode), protecting: [input],
                 threads: encodeThreads,
-                color: carried.color, metadata: kept)
+                color: carried.color, metadata: kept, gainMap: gainMap)
         } catch {
             // After Ctrl-C the handler removes temp files, so the rename fails: that is
             // the interruption, not a disk problem.

@@ -40,6 +40,8 @@ int fz_heif_image_handle_get_height(const struct heif_image_handle* a0);
 int fz_heif_image_handle_get_ispe_height(const struct heif_image_handle* a0);
 int fz_heif_image_handle_get_ispe_width(const struct heif_image_handle* a0);
 int fz_heif_image_handle_get_list_of_metadata_block_IDs(const struct heif_image_handle* a0, const char* a1, heif_item_id* a2, int a3);
+int fz_heif_image_handle_get_list_of_auxiliary_image_IDs(const struct heif_image_handle* a0, int a1, heif_item_id* a2, int a3);
+struct heif_error fz_heif_image_handle_get_auxiliary_image_handle(const struct heif_image_handle* a0, heif_item_id a1, struct heif_image_handle** a2);
 int fz_heif_image_handle_get_list_of_thumbnail_IDs(const struct heif_image_handle* a0, heif_item_id* a1, int a2);
 int fz_heif_image_handle_get_luma_bits_per_pixel(const struct heif_image_handle* a0);
 struct heif_error fz_heif_image_handle_get_metadata(const struct heif_image_handle* a0, heif_item_id a1, void* a2);

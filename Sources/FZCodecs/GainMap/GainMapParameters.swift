@@ -42,7 +42,7 @@ public struct GainMapParameters: Hashable, Sendable {
     }
 
     /// Apple's map with nothing read yet (`setAppleHeadroom` completes it).
-    init(scheme: Scheme, version: String) {
+    package init(scheme: Scheme, version: String) {
         self.scheme = scheme
         self.version = version
     }

@@ -570,6 +570,29 @@ final class HEIFDecoder: ImageDecoder {
         return image.converted(to: pixelFormat)
     }
 
+    /// Decodes the auxiliary image `item` of the primary (Apple's gain map, `HEIFGainMap`)
+    /// through libheif's auxiliary-image API, its own transformations applied as libheif
+    /// applies them, as gray (its one channel); nil when libheif lists no such auxiliary image.
+    func decodeGainMap(item: UInt32?) throws(DecodeError) -> Image? {
+        guard let item else { return nil }
+        let handle = try handle()
+        var ids = [heif_item_id](repeating: 0, count: 16)
+        let n = Int(fz_heif_image_handle_get_list_of_auxiliary_image_IDs(handle, 0, &ids, Int32(ids.count)))
+        guard ids.prefix(max(0, n)).contains(item) else { return nil }
+        var aux: OpaquePointer?
+        let err = fz_heif_image_handle_get_auxiliary_image_handle(handle, item, &aux)
+        guard err.code == heif_error_Ok, let aux else { throw Self.error(err, path: path, header: false) }
+        defer { fz_heif_image_handle_release(aux) }
+        let size = PixelSize(
+            width: Int(fz_heif_image_handle_get_width(aux)), height: Int(fz_heif_image_handle_get_height(aux)))
+        try options.checkPixels(size, path: path)
+        let image = try Self.decodeInterleaved(
+            aux, alpha: false, size: size, as: Image.self, path: path,
+            mismatch: "libheif's decoded gain map does not match its header (\(size))"
+        ) { Self.error($0, path: path, header: false) }
+        return image.converted(to: .gray)
+    }
+
     /// The primary item of a whole HEIF file held in `bytes` (a grid's tile as a one-item file,
     /// `HEIFTileDecoder.file(forTile:)`), decoded as `decodeInterleaved` does; its context and
     /// handle live inside this call.

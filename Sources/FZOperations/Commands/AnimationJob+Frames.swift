@@ -43,7 +43,9 @@ extension AnimationJob {
 
     /// Renders the frames on every core and writes them as they come back: each frame's
     /// file by its worker, the APNG in order, the contact sheet at the end.
-    package func write(_ scene: Scene, color: ColorDescription?, metadata: CarriedMetadata? = nil) throws {
+    package func write(
+        _ scene: Scene, color: ColorDescription?, metadata: CarriedMetadata? = nil, gainMap: DecodedGainMap? = nil
+    ) throws {
         let n = scene.frames.count
         let cellWidth = AnimationRenderer.cellSize(screen: screen).width
         let png = settings.png
@@ -76,7 +78,8 @@ extension AnimationJob {
                     if !paths.isEmpty {
                         try ImageWriter.write(
                             frame, to: paths[k], encoding: choice.encoding(for: paths[k]), protecting: protect,
-                            color: color, background: choice.background, metadata: metadata)
+                            color: color, background: choice.background, metadata: metadata,
+                            gainMap: gainMap.map { scene.gainMap(k, $0) })
                     }
                     if wantAPNG { result.payload = try APNGWriter.framePayload(frame, settings: png) }
                     // Only the sheet's small cell is kept, not the full frame.

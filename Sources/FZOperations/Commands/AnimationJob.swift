@@ -88,7 +88,9 @@ public struct AnimationJob {
         // Frame files carry the input's metadata (the APNG and the contact sheet, pictures
         // of many moments, do not).
         let metadata = framePaths.first.flatMap { settings.carriedMetadata(reader, output: $0)?.resolved(for: screen) }
-        try write(scene, color: color, metadata: metadata)
+        // So do their gain maps (JPEG frames: Ultra HDR), each through its frame's transform.
+        let gain = framePaths.first.map { settings.carriedGainMap(reader, format: settings.output.format(for: $0)) }
+        try write(scene, color: color, metadata: metadata, gainMap: gain?.map)
     }
 
     /// The `--overlay` picture in the output's colour space: from its own profile to sRGB (a

@@ -69,16 +69,25 @@ public struct CropOperation {
         for w in reader.warnings { settings.warnings.say("\(reader.path): \(w)") }
         let metadata = settings.carriedMetadata(reader, format: format)?.resolved(
             for: PixelSize(width: side, height: side))
+        let gain = target.writes ? settings.carriedGainMap(reader, format: format) : GainMapCarry()
         for (i, g) in geometries.enumerated() {
             var peek = PeekRenderer.render(
                 g, source: sources[i], sourceRect: rects[i], background: inks.map(background), filter: filter)
             // Pins keep their size in output pixels at any --zoom.
             PinLayer(markers, color: inks.map(PinRenderer.color)).draw(
                 on: &peek, transform: .translation(-g.window.x, -g.window.y).then(.scale(g.zoom, g.zoom)))
+            // The gain map from the same source points as the colour: the window, at the zoom.
+            let map = gain.map?.carried(
+                imageToOutput: .translation(-g.window.x, -g.window.y).then(.scale(g.zoom, g.zoom)),
+                output: peek.size, filter: filter)
             let bytes =
-                target.writes ? try target.write(peek, i, protecting: [input], color: carried, metadata: metadata) : nil
+                target.writes
+                ? try target.write(peek, i, protecting: [input], color: carried, metadata: metadata, gainMap: map)
+                : nil
             if json {
-                report.record(record(g, header, i, path: reader.path, output: target.writtenPath(i), bytes: bytes))
+                report.record(
+                    record(g, header, i, path: reader.path, output: target.writtenPath(i), bytes: bytes).noting(
+                        gain.outcome))
             }
             try display?.show([peek])
         }

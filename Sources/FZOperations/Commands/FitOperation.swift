@@ -50,13 +50,32 @@ public struct FitOperation {
             pins: PinLayer(markers, color: inks.map(PinRenderer.color)))
         for w in reader.warnings { settings.warnings.say("\(reader.path): \(w)") }
         var bytes: Int64?
+        var gain = GainMapCarry()
         if target.writes {
+            gain = settings.carriedGainMap(reader, format: target.format())
             bytes = try target.write(
                 canvas, protecting: [input], color: carried,
-                metadata: settings.carriedMetadata(reader, format: target.format()))
+                metadata: settings.carriedMetadata(reader, format: target.format()), gainMap: gainMap(gain, g))
         }
-        if json { report.record(Self.record(g, input: reader.path, output: target.writtenPath(0), bytes: bytes)) }
+        if json {
+            report.record(
+                Self.record(g, input: reader.path, output: target.writtenPath(0), bytes: bytes).noting(gain.outcome))
+        }
         try display?.show([canvas])
+    }
+
+    /// The gain map at the canvas's geometry: the visible window scaled to its shown size and
+    /// placed in the content bounds as `FitRenderer` places it, then the same quarter turn.
+    func gainMap(_ gain: GainMapCarry, _ g: FitGeometry) -> CarriedGainMap? {
+        guard let map = gain.map else { return nil }
+        let shown = FitRenderer.shownSize(g)
+        let v = g.visibleImageRect
+        let toContent = AffineTransform.translation(-v.x, -v.y)
+            .then(.scale(Double(shown.width) / v.width, Double(shown.height) / v.height))
+            .then(.translation(Double(max(0, g.offset.x)), Double(max(0, g.offset.y))))
+        var carried = map.carried(imageToOutput: toContent, output: g.bounds, filter: filter)
+        carried.image = carried.image.oriented(g.orientation.contentTurn)
+        return carried
     }
 
     /// The --json record: the geometry, and what was written.

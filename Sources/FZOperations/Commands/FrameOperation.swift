@@ -49,10 +49,13 @@ public struct FrameOperation {
         let peek = PeekGeometry(image: image, point: point, side: side)
         let carried = settings.carry(reader.header.color, path: reader.path)
         let canvas = try render(reader, fit: fit, peek: peek, markers: markers, inks: DrawingColors(output: carried))
+        var gain = GainMapCarry()
         if target.writes {
+            gain = settings.carriedGainMap(reader, format: target.format())
             try target.write(
                 canvas, protecting: [input], color: carried,
-                metadata: settings.carriedMetadata(reader, format: target.format()))
+                metadata: settings.carriedMetadata(reader, format: target.format()),
+                gainMap: gainMap(gain, fit: fit, peek: peek, canvas: canvas.size))
         }
         if json {
             report.record(
@@ -62,7 +65,7 @@ public struct FrameOperation {
                     ("point", .object([("x", .int(point.x)), ("y", .int(point.y))])), ("side", .int(side)),
                     ("cropRect", peek.coveredRect.json), ("box", FrameRenderer.boxRect(fit: fit, peek: peek).json),
                     ("output", target.writtenPath(0).map { .string($0) } ?? .null),
-                ]))
+                ]).noting(gain.outcome))
         }
         try display?.show([canvas])
     }

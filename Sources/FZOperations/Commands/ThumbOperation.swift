@@ -210,6 +210,11 @@ public struct ThumbnailSettings: Sendable {
         set { thumbnailer.metadata = newValue }
     }
 
+    public var gainMap: GainMapPolicy {
+        get { thumbnailer.gainMap }
+        set { thumbnailer.gainMap = newValue }
+    }
+
     public var useEmbeddedThumbnail: Bool {
         get { thumbnailer.useEmbeddedThumbnail }
         set { thumbnailer.useEmbeddedThumbnail = newValue }

@@ -53,6 +53,8 @@ public struct TransformJob {
         public var output: String
         /// 16 when the samples were copied at 16 bits, else nil (8).
         public var bitDepth: Int?
+        /// What the output did with the input's gain map (nil: it has none, or nothing was written).
+        public var gainMap: GainMapOutcome?
     }
 
     public func run() throws -> Result {
@@ -89,13 +91,19 @@ public struct TransformJob {
         var out = AffineRenderer.render(
             source, transform: warp, canvas: canvasSize, background: inks.map(background), filter: filter)
         PinLayer(markers, color: inks.map(PinRenderer.color)).draw(on: &out, transform: full)
+        var gain = GainMapCarry()
         if writes {
+            // The gain map under the same affine, at its own scale (`GainMapRenderer`).
+            gain = settings.carriedGainMap(reader, format: settings.output.format(for: output))
             try ImageWriter.write(
                 out, to: output, encoding: settings.encoding(forRendered: output), protecting: [input], color: carried,
-                background: settings.background, metadata: settings.carriedMetadata(reader, output: output))
+                background: settings.background, metadata: settings.carriedMetadata(reader, output: output),
+                gainMap: gain.map?.carried(imageToOutput: full, output: canvasSize, filter: filter))
         }
         try display?.show([out])
-        return Result(input: reader.path, uprightSize: size, transform: full, canvas: canvasSize, output: output)
+        var result = Result(input: reader.path, uprightSize: size, transform: full, canvas: canvasSize, output: output)
+        result.gainMap = gain.outcome
+        return result
     }
 
     /// Quarter turns of a 16-bit input: the samples moved, not resampled.

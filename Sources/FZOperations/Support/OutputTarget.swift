@@ -102,16 +102,17 @@ public struct OutputTarget: Sendable {
         return nil
     }
 
-    /// Writes `image` as output `index`; the bytes written (nil for standard output).
+    /// Writes `image` as output `index`; the bytes written (nil for standard output). With
+    /// `gainMap` (the input's map at this output's geometry) a JPEG is written as Ultra HDR.
     @discardableResult
     package func write(
         _ image: Image, _ index: Int = 0, protecting inputs: [String], color: ColorDescription? = nil,
-        metadata: CarriedMetadata? = nil, threads: Int = Threads.perImage
+        metadata: CarriedMetadata? = nil, threads: Int = Threads.perImage, gainMap: CarriedGainMap? = nil
     ) throws(OutputError) -> Int64? {
         let path = path(index)
         return try ImageWriter.write(
             image, to: path, encoding: choice.encoding(for: path), protecting: inputs, threads: threads, color: color,
-            background: choice.background, metadata: metadata)
+            background: choice.background, metadata: metadata, gainMap: gainMap)
     }
 
     /// Writes a 16-bit image as output `index` (a format that `writes16Bit`: PNG, JPEG XL).

@@ -16,6 +16,8 @@ public struct RenderSettings {
     public var output = OutputChoice()
     /// Which of the input's EXIF and XMP outputs carry (`--strip`, `--no-location`).
     public var metadata: MetadataPolicy = .keepAll
+    /// What outputs do with the input's HDR gain map (`--gain-map`).
+    public var gainMap: GainMapPolicy = .keep
 
     public init(decode: DecodeOptions, color: ColorPolicy, lenient: Bool, png: PNGSettings, warnings: Warnings) {
         self.decode = decode
@@ -58,6 +60,14 @@ public struct RenderSettings {
         let (carried, why) = reader.carriedMetadata(metadata, for: format.format)
         for w in why { warnings.once("\(reader.path): \(w)") }
         return carried
+    }
+
+    /// The gain map of `reader` (read after its pixels) as outputs in `format` carry it; a
+    /// malformed one is said once.
+    package func carriedGainMap(_ reader: ImageReader, format: OutputFormat) -> GainMapCarry {
+        let carry = GainMapCarry.read(reader, policy: gainMap, format: format)
+        if let w = carry.warning { warnings.once(w) }
+        return carry
     }
 
     /// With --icc srgb, converts `image` to sRGB in place, before anything is drawn on it.

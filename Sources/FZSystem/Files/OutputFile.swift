@@ -173,6 +173,21 @@ public final class OutputFile {
         self.protected = protected
     }
 
+    /// An output held in memory (`memoryContents` after `commit`), for a file assembled from
+    /// encoded parts (an Ultra HDR JPEG's primary and gain map); `path` names it in messages.
+    package static func inMemory(path: String) throws(OutputError) -> OutputFile {
+        guard let stream = CFile.memoryStream() else {
+            throw .writeFailed(path: path, reason: "open_memstream failed")
+        }
+        return try OutputFile(stream: stream, path: path, protected: [])
+    }
+
+    /// The bytes an `inMemory` output holds, after `commit` (which leaves the stream open).
+    package func memoryContents() -> [UInt8] {
+        file.close()
+        return file.memoryContents
+    }
+
     deinit { if !finished { discard() } }
 
     /// Flushes, closes and renames the temporary file into place.

@@ -112,7 +112,10 @@ struct EncodeFlags: ParsableArguments {
         var settings = RenderSettings(
             decode: reading(decode), color: colorPolicy, lenient: decode.lenient, png: png,
             warnings: Terminal.warnings)
-        if let metadata { settings.metadata = metadata.policy }
+        if let metadata {
+            settings.metadata = metadata.policy
+            settings.gainMap = metadata.gain.gainMap
+        }
         return settings
     }
 }

@@ -18,6 +18,8 @@ struct MetadataFlags: ParsableArguments {
     )
     var noLocation = false
 
+    @OptionGroup var gain: GainMapFlags
+
     /// The core's policy.
     var policy: MetadataPolicy { strip ? .strip : MetadataPolicy(keep: .all, location: !noLocation) }
 }

@@ -227,6 +227,7 @@ struct Thumb: ParsableCommand {
         settings.crop(centre: crop, at: cropAt?.touch)
         settings.colorPolicy = encode.colorPolicy
         settings.metadata = meta.policy
+        settings.gainMap = meta.gain.gainMap
         settings.useEmbeddedThumbnail = !noEmbeddedThumbnail
         let target = try outputTarget()
         var operation = ThumbOperation(

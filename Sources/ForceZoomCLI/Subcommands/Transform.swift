@@ -233,6 +233,10 @@ struct Transform: ParsableCommand {
             ("canvas", result.canvas.json), ("output", job.writes ? .string(result.output) : .null),
         ]
         if let depth = result.bitDepth { members.append(("bitDepth", .int(depth))) }
+        if let gain = result.gainMap {
+            members.append(("gainMap", .string(gain.word)))
+            if let note = gain.note { members.append(("gainMapNote", .string(note))) }
+        }
         print(JSON.record(members))
     }
 }

@@ -1,0 +1,72 @@
+import FZImage
+import FZSystem
+import Geometry
+
+/// Writing an output with the gain map carried to its geometry: a JPEG output becomes an
+/// Ultra HDR JPEG (`UltraHDRContainer`); other formats have no gain-map form every reader
+/// knows, so the map is dropped there (the caller records why).
+extension ImageWriter {
+    /// The quality the gain map is encoded at: 95, libultrahdr's default, 4:4:4. Why so high:
+    /// the map is a sixteenth of the pixels or less (a Pixel's is 1/4 per axis), so it costs
+    /// little (a 400 px crop's map is about 1.5 KB), while each of its 8-bit steps is already
+    /// a gain step (a Pixel's 255 steps span 2.66 stops: one is 0.7% of light), and a map's
+    /// sharp edges (padding, letterbox next to the image) ring at lower qualities. 4:4:4
+    /// keeps a 3-channel map's channels at its own resolution (it is no picture whose chroma
+    /// may be halved).
+    package static let gainMapQuality = 95
+
+    /// Whether an output format can carry a gain map (JPEG, as Ultra HDR).
+    public static func carriesGainMap(_ format: OutputFormat) -> Bool { format.format == .jpeg }
+
+    /// Writes `image` as an Ultra HDR JPEG: `image` encoded as `write` would (EXIF, XMP, ICC
+    /// as given), `map` (gray or RGB, already at the output's geometry) encoded beside it, and
+    /// the two assembled with `parameters` (Apple's restated by `DecodedGainMap.hdrgm` first).
+    /// Atomic as `write`: a temporary file beside the target, renamed when complete.
+    @discardableResult
+    public static func writeUltraHDR(
+        _ image: Image, map: Image, parameters: GainMapParameters, to path: String,
+        in folder: (OutputFolder, shown: String)? = nil, encoding: OutputEncoding, protecting inputs: [String] = [],
+        color: ColorDescription? = nil, background: Color? = nil, metadata: CarriedMetadata? = nil
+    ) throws(OutputError) -> Int64? {
+        precondition(carriesGainMap(encoding.format), "an Ultra HDR output is a JPEG")
+        let primary = try OutputFile.inMemory(path: path)
+        try encode(
+            image, into: primary, encoding: encoding, color: color?.carried(into: image.format),
+            background: background, metadata: metadata?.withoutGainMap())
+        try primary.commit()
+        let primaryBytes = primary.memoryContents()
+        let mapBytes = try encodeGainMap(map, path: path)
+        // The container fails only for an input XMP too large to share its 64 KiB segment
+        // with the gain map's directory: the output is then the SDR JPEG alone.
+        let bytes =
+            (try? UltraHDRContainer.assemble(primary: primaryBytes, gainMap: mapBytes, parameters: parameters))
+            ?? primaryBytes
+        let out: OutputFile
+        if let (root, shown) = folder {
+            let sub = try root.subfolder(FileSystem.directory(of: path), create: false)
+            out = try OutputFile(in: sub, name: FileSystem.basename(path), path: shown, protecting: inputs)
+        } else {
+            out = try OutputFile(path: path, protecting: inputs)
+        }
+        do {
+            try writeBytes(bytes, into: out)
+            try out.commit()
+        } catch {
+            out.discard()
+            throw error
+        }
+        return out.size
+    }
+
+    /// The gain map as a baseline JPEG (gray or 4:4:4 RGB) at `gainMapQuality`, no metadata.
+    static func encodeGainMap(_ map: Image, path: String) throws(OutputError) -> [UInt8] {
+        let out = try OutputFile.inMemory(path: path)
+        let coding = JPEGWriter.Coding(quality: gainMapQuality, subsampling: 444)
+        let writer = try JPEGWriter(
+            file: out.file, path: path, size: map.size, channels: map.format.channels, coding: coding)
+        try inBands(map) { rows, count throws(OutputError) in try writer.write(rows: rows, count: count) }
+        try writer.finish()
+        try out.commit()
+        return out.memoryContents()
+    }
+}

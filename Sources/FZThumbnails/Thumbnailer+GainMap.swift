@@ -1,0 +1,26 @@
+import FZCodecs
+import FZRender
+import Geometry
+
+/// A thumbnail's gain map: read once per input after its pixels, then reduced for each size
+/// with the thumbnail's own filter over the same window (the ladder calls `carriedGainMap`
+/// once per size with the `GainMapCarry` it read once).
+extension Thumbnailer {
+    /// The input's gain map as outputs in `format` carry it (decoded only when kept and the
+    /// format is JPEG); a malformed one becomes a warning of the result. Call after the pixels.
+    public func gainMap(of reader: ImageReader, format: OutputFormat, into result: inout ThumbnailResult)
+        -> GainMapCarry
+    {
+        let carry = GainMapCarry.read(reader, policy: gainMap, format: format)
+        if let w = carry.warning { result.warnings.append(w) }
+        result.gainMap = carry.outcome
+        return carry
+    }
+
+    /// The map at the geometry of one size: the window scaled to the output, as the pixels.
+    public func carriedGainMap(_ carry: GainMapCarry, geometry g: ThumbnailGeometry) -> CarriedGainMap? {
+        carry.map?.carried(
+            imageToOutput: AffineTransform.translation(-g.window.x, -g.window.y).then(.scale(g.scaleX, g.scaleY)),
+            output: g.output, filter: filter)
+    }
+}
