@@ -38,7 +38,9 @@ struct HEIFBoxFactsAuxTests {
     static let auxC = Array("auxC".utf8) + [0, 0, 0, 0] + Array("urn:com:apple:photo:2020:aux:hdrgainmap".utf8)
     static let gainISPE = Array("ispe".utf8) + [0, 0, 0, 0, 0, 0, 0x07, 0xE0, 0, 0, 0x05, 0xE8]
     static let depthURN = Array("urn:mpeg:hevc:2015:auxid:2".utf8)
-    static func ref(_ type: String, _ from: UInt8, _ to: UInt8) -> [UInt8] { Array(type.utf8) + [0, from, 0, 1, 0, to] }
+    static func ref(_ type: String, _ from: UInt8, _ to: UInt8) -> [UInt8] {
+        Array(type.utf8) + [0, from, 0, 1, 0, to]
+    }
 
     static let edits: [Edit] = [
         Edit(name: "unchanged", find: [], at: 0, with: [], boxFacts: true),
@@ -59,7 +61,9 @@ struct HEIFBoxFactsAuxTests {
         // Its iloc entry given to item 99.
         Edit(name: "gain map without data", find: [0, 52, 0, 0, 0, 0, 0, 1, 0], at: 1, with: [99], boxFacts: false),
         // The first NAL unit of the gain map's hvcC said to be 65535 bytes long.
-        Edit(name: "gain map hvcC cut", find: Array("hvcC".utf8), nth: 1, at: 4 + 26, with: [0xFF, 0xFF], boxFacts: false),
+        Edit(
+            name: "gain map hvcC cut", find: Array("hvcC".utf8), nth: 1, at: 4 + 26, with: [0xFF, 0xFF], boxFacts: false
+        ),
     ]
 
     static func find(_ needle: [UInt8], in bytes: [UInt8], nth: Int) -> Int? {

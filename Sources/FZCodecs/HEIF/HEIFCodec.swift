@@ -159,8 +159,7 @@ final class HEIFDecoder: ImageDecoder {
         let depth: Int
         let thumbnails: [PixelSize]
         let colour: (type: String, nclx: [Int]?)
-        if boxFacts, let grid, let facts = Self.boxFacts(header, grid: grid, file: file, path: path, options: options)
-        {
+        if boxFacts, let grid, let facts = Self.boxFacts(header, grid: grid, file: file, path: path, options: options) {
             // A grid libde265 decodes whole: libheif is not loaded (issue 38).
             coded = facts.coded
             storedSize = grid.canvas.displayedSize
