@@ -110,10 +110,13 @@ struct HEIFBoxFactsAuxTests {
         }
     }
 
-    /// The photo's tiles through libde265 equal libheif's, as for the other phone files.
+    /// The photo's tiles through libde265 equal libheif's, as for the other phone files: a
+    /// third of them (every third tile of its 8x6, the last included), to keep the suite lean.
     @Test(.enabled(if: present))
     func iphoneTilesEqualLibheif() throws {
         let bytes = try FileSystem.readBytes(Self.iphone, limit: 1 << 24)
-        try HEIFTileDe265Tests.expectEqualTiles(try HEIFTileDe265Tests.tiles(bytes, name: "iphone.heic"), "iphone")
+        let tiles = try HEIFTileDe265Tests.tiles(bytes, name: "iphone.heic")
+        #expect(tiles.grid.tiles.count == 48)
+        try HEIFTileDe265Tests.expectEqualTiles(tiles, "iphone", only: Array(stride(from: 2, to: 48, by: 3)))
     }
 }

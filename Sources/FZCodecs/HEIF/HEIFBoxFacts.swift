@@ -29,7 +29,8 @@ struct HEIFBoxFacts {
     /// - Parameters:
     ///   - bytes: the file through `meta` at least; `file`: all of it (item data).
     ///   - iccLimit: the largest ICC profile kept (the chunk limit), as `readICC` keeps.
-    ///   - alphaItem: whether the tile path decodes an alpha grid (the one `auxl` allowed).
+    ///   - alphaItem: whether the tile path decodes an alpha grid (the one alpha `auxl` allowed;
+    ///     other auxiliary images, such as depth and gain maps, are checked as libheif checks them).
     static func read(
         _ bytes: [UInt8], file: UnsafeRawBufferPointer, iccLimit: Int, alphaItem: Bool
     ) -> HEIFBoxFacts? {
