@@ -5,8 +5,9 @@ import Testing
 
 /// A grid whose tiles all go to libde265 is read without loading libheif (issue 38): the
 /// dynamic loader's own trace (`LD_DEBUG=files`) of a crop, a thumbnail and `info` of the
-/// phones' grids (../shared/heic-phone, when present) and of the synthetic 8-bit grids names
-/// libde265 and never libheif; a 10-bit grid, which libheif decodes, shows the trace sees it.
+/// phones' grids (../shared/heic-phone and the iPhone photo with a depth map and a gain map in
+/// ../shared/formats/hdr, when present) and of the synthetic 8-bit grids names libde265 and
+/// never libheif; a 10-bit grid, which libheif decodes, shows the trace sees it.
 @Suite(.serialized)
 struct HEIFWithoutLibheifCLITests {
     static let dir = CLI.scratch()
@@ -27,8 +28,13 @@ struct HEIFWithoutLibheifCLITests {
         return (status, libraries)
     }
 
+    /// The real iPhone 13 Pro photo with a depth map and Apple's HDR gain map as auxiliary
+    /// images (../shared/formats/hdr), which the boxes vouch for too.
+    static let iphone = FileSystem.join(
+        FileSystem.directory(of: CLI.root), "shared/formats/hdr/iphone13pro_pug_hdrgainmap.heic")
+
     static var phoneFiles: [String] {
-        ["xiaomi.heic", "spatial_photo.heic"].map { FileSystem.join(phones, $0) }.filter {
+        (["xiaomi.heic", "spatial_photo.heic"].map { FileSystem.join(phones, $0) } + [iphone]).filter {
             FileSystem.kind(of: $0) == .regular
         }
     }

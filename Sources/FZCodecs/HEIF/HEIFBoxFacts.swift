@@ -5,7 +5,8 @@ import Geometry
 /// never loads libheif (and with it x265, aom and dav1d). `read` gives nil wherever the boxes
 /// say something it does not check as libheif 1.15 reads it (a tile with a colour property
 /// of its own, an alpha image that is not the grid's, a compressed or unlocatable metadata
-/// item, a thumbnail whose transformations cannot be read...); libheif then reads the file.
+/// item, a thumbnail whose transformations cannot be read, an image or reference libheif
+/// refuses...); libheif then reads the file.
 struct HEIFBoxFacts {
     /// The embedded thumbnails' sizes after their transformations, in item order.
     var thumbnails: [PixelSize] = []
@@ -28,7 +29,8 @@ struct HEIFBoxFacts {
     /// - Parameters:
     ///   - bytes: the file through `meta` at least; `file`: all of it (item data).
     ///   - iccLimit: the largest ICC profile kept (the chunk limit), as `readICC` keeps.
-    ///   - alphaItem: whether the tile path decodes an alpha grid (the one `auxl` allowed).
+    ///   - alphaItem: whether the tile path decodes an alpha grid (the one alpha `auxl` allowed;
+    ///     other auxiliary images, such as depth and gain maps, are checked as libheif checks them).
     static func read(
         _ bytes: [UInt8], file: UnsafeRawBufferPointer, iccLimit: Int, alphaItem: Bool
     ) -> HEIFBoxFacts? {
@@ -60,18 +62,18 @@ struct HEIFBoxFacts {
         func referring(_ type: String) -> [UInt32] {
             (refs[type] ?? []).filter { $0.1.contains(primary) }.map(\.0).sorted()
         }
-        // Another alpha or depth image than the grid the tiles decode: libheif says.
-        let auxiliaries = referring("auxl").filter { entries[$0]?.type != "grid" || !alphaItem }
-        guard auxiliaries.isEmpty, referring("auxl").count == (alphaItem ? 1 : 0) else { return nil }
+        // The images and references as libheif checks them on opening (HEIFBoxFacts+Images):
+        // auxiliary images other than the alpha grid (depth maps, gain maps) change nothing
+        // it reports about the primary image.
+        guard
+            Self.imagesAsLibheifReads(
+                items, types: entries.mapValues(\.type), refs: refs, primary: primary, alphaItem: alphaItem)
+        else { return nil }
         // libheif reads every item's data on opening, and refuses the file if one has none.
         for id in entries.keys {
             guard let (method, extents) = items.locations[id], !extents.isEmpty, method == 0 || method == 1,
                 extents.allSatisfy({ !$0.isEmpty && $0.upperBound <= (method == 0 ? file.count : items.idat.count) })
             else { return nil }
-        }
-        // References libheif refuses (a thumbnail or metadata of more than one image).
-        for (type, list) in refs where type == "thmb" || type == "cdsc" {
-            guard list.allSatisfy({ $0.1.count == 1 && entries[$0.1[0]] != nil }) else { return nil }
         }
         guard let firstTile = items.dimg[primary]?.first else { return nil }
         var facts = HEIFBoxFacts()

@@ -81,6 +81,8 @@ final class HEIFDecoder: ImageDecoder {
     private let heif: HEIFDetails
     /// The `colr` ICC profile.
     private let icc: [UInt8]?
+    /// Whether libheif has read the file (tests: the box facts were not taken, or were).
+    var openedLibheif: Bool { libheif != nil }
     var details: any CodecDetails { heif }
     var color: ColorDescription {
         var c = ColorDescription()
@@ -132,7 +134,13 @@ final class HEIFDecoder: ImageDecoder {
     /// The image at 16 bits a sample (`beginDeep`), instead of `plane`.
     private var deep: [UInt8]?
 
-    init(source: ImageSource, options: DecodeOptions) throws(DecodeError) {
+    convenience init(source: ImageSource, options: DecodeOptions) throws(DecodeError) {
+        try self.init(source: source, options: options, boxFacts: true)
+    }
+
+    /// - Parameter boxFacts: false reads the facts through libheif even where the boxes
+    ///   would do (the tests' second opinion on `HEIFBoxFacts`).
+    init(source: ImageSource, options: DecodeOptions, boxFacts: Bool) throws(DecodeError) {
         path = source.name
         self.options = options
         try Self.checkThreadStart(path: path)
@@ -151,7 +159,7 @@ final class HEIFDecoder: ImageDecoder {
         let depth: Int
         let thumbnails: [PixelSize]
         let colour: (type: String, nclx: [Int]?)
-        if let grid, let facts = Self.boxFacts(header, grid: grid, file: file, path: path, options: options) {
+        if boxFacts, let grid, let facts = Self.boxFacts(header, grid: grid, file: file, path: path, options: options) {
             // A grid libde265 decodes whole: libheif is not loaded (issue 38).
             coded = facts.coded
             storedSize = grid.canvas.displayedSize

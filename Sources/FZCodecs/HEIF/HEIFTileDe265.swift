@@ -63,13 +63,17 @@ extension HEIFTileDecoder {
         guard decodesWithDe265, let colour = de265Colour else { return nil }
         let size = grid.canvas.tile
         let channels = format.channels
-        var out = [UInt8](repeating: 255, count: size.width * size.height * channels)
         var parts = [(grid.tiles[k], false)]
         if let alpha = grid.alphaTiles { parts.append((alpha[k], true)) }
-        for (tile, isAlpha) in parts {
-            let status = withTileData(tile) { data in
-                tile.properties[0].withUnsafeBufferPointer { hvcC in
-                    out.withUnsafeMutableBufferPointer { o in
+        // Not cleared first: the colour tile writes every R, G and B sample, the alpha tile
+        // (there is one whenever there are 4 channels) every alpha, and a tile that fails
+        // gives nil, never these bytes.
+        var ok = true
+        let count = size.width * size.height * channels
+        let out = [UInt8](unsafeUninitializedCapacity: count) { o, initialized in
+            for (tile, isAlpha) in parts where ok {
+                let status = withTileData(tile) { data in
+                    tile.properties[0].withUnsafeBufferPointer { hvcC in
                         withUnsafePointer(to: colour) { c in
                             fz_de265_decode_tile(
                                 hvcC.baseAddress! + 8, hvcC.count - 8, data.baseAddress, data.count,
@@ -78,10 +82,12 @@ extension HEIFTileDecoder {
                         }
                     }
                 }
+                ok = status == Int32(FZ_DE265_OK)
             }
-            guard status == Int32(FZ_DE265_OK) else { return nil }
+            if !ok { o.initialize(repeating: 0) }
+            initialized = count
         }
-        return out
+        return ok ? out : nil
     }
 
     /// Calls `body` with a tile's data in one piece: in place when it has one extent (the

@@ -14,6 +14,13 @@ public enum PeekRenderer {
         zoom >= 1 && zoom == zoom.rounded() ? .nearest : .bicubic
     }
 
+    /// Whether the peek's window reaches outside the image, where `background` shows.
+    public static func isPadded(_ geometry: PeekGeometry) -> Bool {
+        let window = geometry.window
+        return window.x < 0 || window.y < 0 || window.maxX > Double(geometry.image.width)
+            || window.maxY > Double(geometry.image.height)
+    }
+
     /// Renders the peek.
     /// - Parameters:
     ///   - geometry: where the peek comes from.
@@ -29,9 +36,7 @@ public enum PeekRenderer {
     ) -> Image {
         let n = geometry.side
         let window = geometry.window
-        let padded =
-            window.x < 0 || window.y < 0 || window.maxX > Double(geometry.image.width)
-            || window.maxY > Double(geometry.image.height)
+        let padded = isPadded(geometry)
         let format = padded ? source.format.union(background.minimalFormat) : source.format
         let src = source.converted(to: format)
 
