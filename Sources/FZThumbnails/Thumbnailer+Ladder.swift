@@ -84,29 +84,51 @@ extension Thumbnailer {
         }
         // Densest first: each later size may be made from an earlier result.
         let order = todo.sorted { density(geometries[$0]!) > density(geometries[$1]!) }
-        let source: LadderSource
+        let plan = order.map { geometries[$0]! }
+        // The smallest larger size each one may be made from (see the top of the file).
+        let cover: [Int?] = plan.indices.map { n in (0..<n).last { Self.covers(plan[$0], plan[n]) } }
+        // Which sizes are made from the source, once its scale is known.
+        let fromSource = { (kx: Double, ky: Double) in
+            plan.indices.map { n in
+                cover[n] == nil || min(kx / plan[n].scaleX, ky / plan[n].scaleY) < Self.decodeRatio
+            }
+        }
+        var images: [Image?]
+        var denominator: Int?
+        var embedded: LadderSource?
         do {
-            source = try LadderSource.decode(
-                reader, for: order.map { geometries[$0]! }, headroom: Self.headroom, useEmbedded: useEmbeddedThumbnail)
+            embedded = useEmbeddedThumbnail ? try LadderSource.embedded(reader, for: plan) : nil
+            if let e = embedded {
+                let fed = fromSource(e.kx, e.ky)
+                images = plan.indices.map { n in fed[n] ? e.resample(to: plan[n], filter: filter) : nil }
+            } else {
+                // One streamed decode, its rows fanned out to each size made from it.
+                let fanOut = ReductionFanOut(
+                    targets: plan.map { .init(size: $0.output, window: $0.window) }, filter: filter,
+                    headroom: Self.headroom, threads: encodeThreads)
+                let r = try fanOut.run(reader, feeding: fromSource)
+                (images, denominator) = (r.images, r.denominator)
+            }
         } catch { throw .decode(error) }
         results[order[0]].warnings = reader.warnings
-        var made: [(geometry: ThumbnailGeometry, image: Image, size: String)] = []
-        for i in order {
-            let g = geometries[i]!
-            // From the decode while it is under `decodeRatio` times the size; beyond, from
-            // the smallest larger result that covers it.
-            let near = min(source.kx / g.scaleX, source.ky / g.scaleY) < Self.decodeRatio
-            let from = near ? nil : made.last { Self.covers($0.geometry, g) }
+        let fed = images.map { $0 != nil }
+        for (n, i) in order.enumerated() {
+            let g = plan[n]
             let image =
-                from.map {
-                    LadderSource.resample(
-                        $0.image, kx: $0.geometry.scaleX, ky: $0.geometry.scaleY, originX: $0.geometry.window.x,
-                        originY: $0.geometry.window.y, to: g, filter: filter)
-                } ?? source.resample(to: g, filter: filter)
-            results[i].madeFrom = from?.size ?? (source.embedded ? "embedded thumbnail" : "decode")
-            results[i].denominator = source.denominator
-            results[i].embeddedThumbnail = source.embedded
-            results[i].decodes = source.decodes
+                images[n]
+                ?? {
+                    // From the smallest larger result that covers it: made before it.
+                    let from = cover[n]!
+                    return LadderSource.resample(
+                        images[from]!, kx: plan[from].scaleX, ky: plan[from].scaleY, originX: plan[from].window.x,
+                        originY: plan[from].window.y, to: g, filter: filter)
+                }()
+            images[n] = image
+            results[i].madeFrom =
+                fed[n] ? (embedded == nil ? "decode" : "embedded thumbnail") : results[order[cover[n]!]].size ?? ""
+            results[i].denominator = denominator
+            results[i].embeddedThumbnail = embedded != nil
+            results[i].decodes = 1
             do throws(ThumbnailError) {
                 try write(image, of: reader, jobs[i], into: &results[i], shouldStop: shouldStop)
             } catch {
@@ -114,7 +136,6 @@ extension Thumbnailer {
                 if error.isStop { throw error }
                 results[i].outcome = .failed(error)
             }
-            made.append((g, image, results[i].size ?? ""))
         }
     }
 
