@@ -134,13 +134,16 @@ struct ThumbnailLadderTests {
     /// pixel for pixel, and the densest is what making it alone gives. peek.jpg (900x1600,
     /// EXIF 6) keeps three sizes within 4x of the decode, so its rows are fanned out to three
     /// resamplers on three threads; each must equal that size fed alone on one thread.
+    /// With 2 threads, the sizes after the largest are resampled and written on a thread of
+    /// their own, beside the largest one's encoding.
     @Test func everySizeComesFromTheOneDecode() throws {
         let photo = TestSupport.path("Fixtures/photos/peek.jpg")
         let dir = TestSupport.scratch()
         let ladder = try ThumbnailLadder(parsing: "1280,320,500x500,640")
         let plan = try ThumbnailPlan(
             inputs: [.init(path: photo)], folder: dir, name: ThumbnailName("%s-%z.png"), ladder: ladder)
-        let maker = Thumbnailer(size: ladder.sizes[0])
+        var maker = Thumbnailer(size: ladder.sizes[0])
+        maker.encodeThreads = 2  // the smaller sizes written beside the largest
         let results = maker.make(ladder: plan.jobs)
         #expect(results.allSatisfy { $0.outcome == .made && $0.decodes == 1 })
         #expect(results.filter { $0.madeFrom == "decode" }.count == 3)
