@@ -8,7 +8,7 @@ import Geometry
 ///
 /// How each size is made (measured by `LadderQualityTests` against Pillow's Lanczos of the
 /// full decode, on real photos, each size against the same size made alone): the decode
-/// (`LadderSource`) holds every size's window at least twice that size. A size less than 4
+/// (`ReductionFanOut`, streamed) holds every size's window at least twice that size. A size less than 4
 /// times smaller than the decode is resampled from it in one Lanczos pass: alone it would
 /// have had that decode or a coarser one (DCT scaling and box averaging stop between 2 and
 /// 4 times the size), so it is as good or better. Cascading there costs quality: 1365 px
@@ -84,38 +84,111 @@ extension Thumbnailer {
         }
         // Densest first: each later size may be made from an earlier result.
         let order = todo.sorted { density(geometries[$0]!) > density(geometries[$1]!) }
-        let source: LadderSource
+        let plan = order.map { geometries[$0]! }
+        // The smallest larger size each one may be made from (see the top of the file).
+        let cover: [Int?] = plan.indices.map { n in (0..<n).last { Self.covers(plan[$0], plan[n]) } }
+        // Which sizes are made from the source, once its scale is known.
+        let fromSource = { (kx: Double, ky: Double) in
+            plan.indices.map { n in
+                cover[n] == nil || min(kx / plan[n].scaleX, ky / plan[n].scaleY) < Self.decodeRatio
+            }
+        }
+        let source: LadderImages
         do {
-            source = try LadderSource.decode(
-                reader, for: order.map { geometries[$0]! }, headroom: Self.headroom, useEmbedded: useEmbeddedThumbnail)
+            source = try sourceImages(reader, plan, fromSource)
         } catch { throw .decode(error) }
         results[order[0]].warnings = reader.warnings
-        var made: [(geometry: ThumbnailGeometry, image: Image, size: String)] = []
-        for i in order {
-            let g = geometries[i]!
-            // From the decode while it is under `decodeRatio` times the size; beyond, from
-            // the smallest larger result that covers it.
-            let near = min(source.kx / g.scaleX, source.ky / g.scaleY) < Self.decodeRatio
-            let from = near ? nil : made.last { Self.covers($0.geometry, g) }
-            let image =
-                from.map {
-                    LadderSource.resample(
-                        $0.image, kx: $0.geometry.scaleX, ky: $0.geometry.scaleY, originX: $0.geometry.window.x,
-                        originY: $0.geometry.window.y, to: g, filter: filter)
-                } ?? source.resample(to: g, filter: filter)
-            results[i].madeFrom = from?.size ?? (source.embedded ? "embedded thumbnail" : "decode")
+        for (n, i) in order.enumerated() {
+            results[i].madeFrom =
+                source.images[n] != nil
+                ? (source.embedded ? "embedded thumbnail" : "decode") : results[order[cover[n]!]].size ?? ""
             results[i].denominator = source.denominator
             results[i].embeddedThumbnail = source.embedded
-            results[i].decodes = source.decodes
-            do throws(ThumbnailError) {
-                try write(image, of: reader, jobs[i], into: &results[i], shouldStop: shouldStop)
-            } catch {
-                // One output that cannot be written fails alone; a stop ends the input.
-                if error.isStop { throw error }
-                results[i].outcome = .failed(error)
-            }
-            made.append((g, image, results[i].size ?? ""))
+            results[i].decodes = 1
         }
+        try writeLadder(source.images, plan, cover, order.map { jobs[$0] }, order, &results, reader, shouldStop)
+    }
+
+    /// The sizes made from the source (nil for those made from a larger result).
+    private struct LadderImages {
+        var images: [Image?]
+        var denominator: Int?
+        var embedded: Bool
+    }
+
+    /// The file's embedded thumbnail when it is large enough, else one streamed decode, its
+    /// rows fanned out to each size made from it; `fromSource` tells which, from its scale.
+    private func sourceImages(
+        _ reader: ImageReader, _ plan: [ThumbnailGeometry], _ fromSource: (Double, Double) -> [Bool]
+    ) throws(DecodeError) -> LadderImages {
+        if useEmbeddedThumbnail, let e = try LadderSource.embedded(reader, for: plan) {
+            let fed = fromSource(e.kx, e.ky)
+            return LadderImages(
+                images: plan.indices.map { n in fed[n] ? e.resample(to: plan[n], filter: filter) : nil },
+                denominator: nil, embedded: true)
+        }
+        let fanOut = ReductionFanOut(
+            targets: plan.map { .init(size: $0.output, window: $0.window) }, filter: filter, headroom: Self.headroom,
+            threads: encodeThreads)
+        let r = try fanOut.run(reader, feeding: fromSource)
+        return LadderImages(images: r.images, denominator: r.denominator, embedded: false)
+    }
+
+    /// Makes the rest of the sizes from larger results and writes every one, densest first
+    /// (`plan`, `jobs` and `slots`, the results' indices, in that order). With threads, the
+    /// smaller sizes (their resampling and encoding) run on a thread of their own beside the
+    /// largest one's encoding, which is most of what is left after the decode.
+    private func writeLadder(
+        _ images: [Image?], _ plan: [ThumbnailGeometry], _ cover: [Int?], _ jobs: [ThumbnailPlan.Job],
+        _ slots: [Int], _ results: inout [ThumbnailResult], _ reader: ImageReader, _ shouldStop: () -> Bool
+    ) throws(ThumbnailError) {
+        let largest = images[0]!
+        // Each side writes its own copies of its results; they are merged after the join.
+        let rest = LadderRest(results: slots.map { results[$0] })
+        try withoutActuallyEscaping(shouldStop) { (stop) throws(ThumbnailError) in
+            let shared = LadderShared(reader: reader, shouldStop: stop)
+            let others: @Sendable () -> Void = { [self] in
+                var made = images
+                for n in 1..<plan.count {
+                    // From the decode, or from the smallest larger result that covers it.
+                    let image = made[n] ?? cascade(made[cover[n]!]!, plan[cover[n]!], to: plan[n])
+                    made[n] = image
+                    do throws(ThumbnailError) {
+                        try write(
+                            image, of: shared.reader, jobs[n], into: &rest.results[n], shouldStop: shared.shouldStop)
+                    } catch {
+                        // One output that cannot be written fails alone; a stop ends the input.
+                        if error.isStop {
+                            rest.stop = error
+                            return
+                        }
+                        rest.results[n].outcome = .failed(error)
+                    }
+                }
+            }
+            var first = rest.results[0]
+            var stopped: ThumbnailError?
+            let writeFirst = {
+                do throws(ThumbnailError) {
+                    try write(largest, of: reader, jobs[0], into: &first, shouldStop: stop)
+                } catch {
+                    if error.isStop { stopped = error } else { first.outcome = .failed(error) }
+                }
+            }
+            if plan.count == 1 || encodeThreads < 2 || !Threads.alongside(others, writeFirst) {
+                writeFirst()
+                if plan.count > 1, stopped == nil { others() }
+            }
+            rest.results[0] = first
+            if let error = stopped ?? rest.stop { throw error }
+        }
+        for (n, i) in slots.enumerated() { results[i] = rest.results[n] }
+    }
+
+    /// The size `g` resampled from `larger`, a result that covers it.
+    private func cascade(_ larger: Image, _ lg: ThumbnailGeometry, to g: ThumbnailGeometry) -> Image {
+        LadderSource.resample(
+            larger, kx: lg.scaleX, ky: lg.scaleY, originX: lg.window.x, originY: lg.window.y, to: g, filter: filter)
     }
 
     /// Output pixels per source pixel (the larger axis).
@@ -131,4 +204,20 @@ extension Thumbnailer {
             && v.y + v.height <= w.y + w.height + 1e-9
         return inside && larger.scaleX >= cascadeRatio * g.scaleX && larger.scaleY >= cascadeRatio * g.scaleY
     }
+}
+
+/// The results of a ladder's smaller sizes, written by the thread that makes them and read
+/// after the join (`writeLadder`), so unchecked Sendable.
+private final class LadderRest: @unchecked Sendable {
+    var results: [ThumbnailResult]
+    var stop: ThumbnailError?
+    init(results: [ThumbnailResult]) { self.results = results }
+}
+
+/// What both threads of `writeLadder` read: the reader, whose decode is over (only its
+/// header, colour and metadata are read, never changed), and the stop flag's closure,
+/// which polls the process's interrupt flag.
+private struct LadderShared: @unchecked Sendable {
+    let reader: ImageReader
+    let shouldStop: () -> Bool
 }

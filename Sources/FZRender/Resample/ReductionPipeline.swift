@@ -106,8 +106,9 @@ public struct ReductionPipeline: Sendable {
 }
 
 /// The rows the resampler reads: decoded, then box-averaged when asked. Used by one thread
-/// at a time (the decoding thread when pipelined), so unchecked Sendable.
-private final class RowSource: @unchecked Sendable {
+/// at a time (the decoding thread when pipelined), so unchecked Sendable. Also the rows of
+/// `ReductionFanOut`.
+final class RowSource: @unchecked Sendable {
     private(set) var failure: DecodeError?
     private(set) var next: (UnsafeMutablePointer<UInt8>) -> Bool = { _ in false }
 
