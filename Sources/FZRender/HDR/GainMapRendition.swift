@@ -60,11 +60,11 @@ public enum GainMapRendition {
         }
         guard map.width > 0, map.height > 0 else { throw .emptyMap(path: path) }
         let icc = try profile(color, gray: gray, path: path)
-        let (toLinear, toBT2020) = try transforms(icc: icc, gray: gray, outGray: outGray, path: path)
+        let (toLinear, curves, toBT2020) = try transforms(icc: icc, gray: gray, outGray: outGray, path: path)
         let job = RenditionJob(
             base: base, map: map, format: format, parameters: parameters,
             weight: parameters.weight(displayStops: headroom.stops(for: parameters)), toLinear: toLinear,
-            toBT2020: toBT2020)
+            curves: curves, toBT2020: toBT2020)
         let bands = (base.height + bandRows - 1) / bandRows
         let count = base.width * base.height * format.channels * 2
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
@@ -111,10 +111,12 @@ public enum GainMapRendition {
         return icc
     }
 
-    /// The base to linear light (its own primaries where it has them) and, unless the output
+    /// The base to linear light (its own primaries where it has them), as a table of the 256
+    /// values of each channel when the profile is a tone curve per channel (gray, or a
+    /// matrix/TRC profile whose matrix the transform undoes again), and, unless the output
     /// is gray or the first is in BT.2020 already, linear light to linear BT.2020.
     static func transforms(icc: [UInt8]?, gray: Bool, outGray: Bool, path: String) throws(GainMapRenditionError) -> (
-        ColorTransform, ColorTransform?
+        linear: ColorTransform, curves: [Float]?, toBT2020: ColorTransform?
     ) {
         func fail(_ p: ColorProblem) -> GainMapRenditionError { .color(.unusableProfile(path: path, reason: p.reason)) }
         let linear: (transform: ColorTransform, ownPrimaries: Bool)
@@ -122,12 +124,24 @@ public enum GainMapRendition {
         case .success(let t): linear = t
         case .failure(let p): throw fail(p)
         }
-        guard !outGray, linear.ownPrimaries else { return (linear.transform, nil) }
+        let curves = gray || linear.ownPrimaries ? Self.curves(linear.transform, channels: gray ? 1 : 3) : nil
+        guard !outGray, linear.ownPrimaries else { return (linear.transform, curves, nil) }
         // A gray base under a colour map: its gray taken as sRGB's (BT.709) primaries.
         switch ColorTransform.linearToBT2020(icc: gray ? nil : icc) {
-        case .success(let t): return (linear.transform, t)
+        case .success(let t): return (linear.transform, curves, t)
         case .failure(let p): throw fail(p)
         }
+    }
+
+    /// What `transform` makes of the gray pixels (v, v, v), v = 0...255: channel c of entry v
+    /// is channel c's tone curve at v (the profile's matrix and its inverse cancel).
+    static func curves(_ transform: ColorTransform, channels: Int) -> [Float] {
+        let input = (0..<256).flatMap { v in [Float](repeating: Float(v) / 255, count: channels) }
+        var out = [Float](repeating: 0, count: input.count)
+        input.withUnsafeBufferPointer { i in
+            out.withUnsafeMutableBufferPointer { transform.apply(i.baseAddress!, into: $0.baseAddress!, pixels: 256) }
+        }
+        return out
     }
 
     /// SMPTE ST 2084's inverse EOTF of a linear value relative to SDR white: the PQ signal

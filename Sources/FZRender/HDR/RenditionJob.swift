@@ -18,13 +18,15 @@ struct RenditionJob: @unchecked Sendable {
     let parameters: GainMapParameters
     let weight: Double
     let toLinear: ColorTransform
+    /// Each channel's 256 linear values, when the base's profile is a curve per channel.
+    let curves: [Float]?
     let toBT2020: ColorTransform?
     let columns: [Tap]
     let rows: [Tap]
 
     init(
         base: Image, map: Image, format: PixelFormat, parameters: GainMapParameters, weight: Double,
-        toLinear: ColorTransform, toBT2020: ColorTransform?
+        toLinear: ColorTransform, curves: [Float]?, toBT2020: ColorTransform?
     ) {
         self.base = base
         self.map = map
@@ -32,6 +34,7 @@ struct RenditionJob: @unchecked Sendable {
         self.parameters = parameters
         self.weight = weight
         self.toLinear = toLinear
+        self.curves = curves
         self.toBT2020 = toBT2020
         columns = Self.taps(output: base.width, map: map.width)
         rows = Self.taps(output: base.height, map: map.height)
@@ -59,6 +62,7 @@ struct RenditionJob: @unchecked Sendable {
         let mapStride = map.format.channels
         let mapGray = map.format.isGray
         let outStride = format.channels
+        let pq = PQTable.shared
         var input = [Float](repeating: 0, count: w * linearChannels)
         var linear = [Float](repeating: 0, count: w * linearChannels)
         var hdr = [Float](repeating: 0, count: w * colours)
@@ -67,14 +71,23 @@ struct RenditionJob: @unchecked Sendable {
             map.pixels.withUnsafeBufferPointer { mp in
                 for y in y0..<y1 {
                     let row = y * w * baseStride
-                    for x in 0..<w {
-                        for c in 0..<linearChannels {
-                            input[x * linearChannels + c] = Float(bp[row + x * baseStride + c]) / 255
+                    if let curves {
+                        for x in 0..<w {
+                            for c in 0..<linearChannels {
+                                let v = Int(bp[row + x * baseStride + c])
+                                linear[x * linearChannels + c] = curves[v * linearChannels + c]
+                            }
                         }
-                    }
-                    input.withUnsafeBufferPointer { i in
-                        linear.withUnsafeMutableBufferPointer {
-                            toLinear.apply(i.baseAddress!, into: $0.baseAddress!, pixels: w)
+                    } else {
+                        for x in 0..<w {
+                            for c in 0..<linearChannels {
+                                input[x * linearChannels + c] = Float(bp[row + x * baseStride + c]) / 255
+                            }
+                        }
+                        input.withUnsafeBufferPointer { i in
+                            linear.withUnsafeMutableBufferPointer {
+                                toLinear.apply(i.baseAddress!, into: $0.baseAddress!, pixels: w)
+                            }
                         }
                     }
                     let ty = rows[y]
@@ -107,7 +120,7 @@ struct RenditionJob: @unchecked Sendable {
                     let o = out + y * w * outStride * 2
                     for x in 0..<w {
                         for c in 0..<colours {
-                            let v = UInt16((GainMapRendition.pq(Double(shown[x * colours + c])) * 65535).rounded())
+                            let v = UInt16((pq(shown[x * colours + c]) * 65535).rounded())
                             o[(x * outStride + c) * 2] = UInt8(v >> 8)
                             o[(x * outStride + c) * 2 + 1] = UInt8(v & 0xFF)
                         }
