@@ -67,6 +67,7 @@ public enum GainMapRendition {
             curves: curves, toBT2020: toBT2020)
         let bands = (base.height + bandRows - 1) / bandRows
         let count = base.width * base.height * format.channels * 2
+        guard count > 0 else { return Image16(width: base.width, height: base.height, format: format, bytes: []) }
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
             let target = UncheckedPointer(out.baseAddress!)
             if threads <= 1 || bands <= 1 {

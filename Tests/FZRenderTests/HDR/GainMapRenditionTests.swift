@@ -180,6 +180,20 @@ struct GainMapRenditionTests {
         }
     }
 
+    @Test func emptyImagesAndMaps() throws {
+        let none = try GainMapRendition.render(
+            Image(width: 0, height: 3, format: .rgba, fill: .white), color: ColorDescription(),
+            map: Image(width: 1, height: 1, format: .gray, fill: .white), parameters: Self.apple(2),
+            headroom: .mapMaximum, budget: Budget(), path: "empty")
+        #expect(none.bytes.isEmpty && none.format == .rgba)
+        #expect(throws: GainMapRenditionError.emptyMap(path: "no-map.jpg")) {
+            try GainMapRendition.render(
+                Image(width: 2, height: 2, format: .rgb, fill: .white), color: ColorDescription(),
+                map: Image(width: 0, height: 0, format: .gray, fill: .white), parameters: Self.apple(2),
+                headroom: .mapMaximum, budget: Budget(), path: "no-map.jpg")
+        }
+    }
+
     @Test func aCMYKProfileOnRGBPixelsIsOneColourError() {
         var color = ColorDescription()
         color.hasICC = true
