@@ -1,5 +1,5 @@
 // Over 300 lines on purpose: every lcms2 call (profiles from ICC, from PNG's gAMA/cHRM and from
-// nclx, transforms at 8 and 16 bits) stays in this one file with its log handler.
+// nclx, transforms at 8 and 16 bits and in float) stays in this one file with its log handler.
 // fz_color.c: colour conversion to sRGB with lcms2. lcms2 never longjmps, but it reports
 // errors through a log handler instead of return values alone: the handler here copies the
 // message into a per-thread buffer that the create call hands back, so Swift gets a status
@@ -306,4 +306,135 @@ int fz_color_profile_from_chunks(double gamma, const double *chrm, int gray, uin
     cmsCloseProfile(profile);
     fz_color_say(message, "lcms2 cannot write the profile");
     return FZ_ERROR;
+}
+
+// ---------------------------------------------------------------------------------------
+// Linear light for the HDR rendition of a gain map (issue 39). Float transforms, never
+// cached (made once per output). lcms2 does not resample float pipelines into 16-bit tables:
+// its optimiser drops the linear curves and joins the matrices, and the rest is evaluated in
+// float, unbounded (cmsFLAGS_NOOPTIMIZE gave the same samples and took 3x the time, mostly
+// pow(x, 1.0) for the linear curves).
+// ---------------------------------------------------------------------------------------
+
+/// An RGB (or gray) profile with linear tone curves: BT.2020's primaries and D65 white
+/// (ITU-R BT.2020), or gray with a D50 white (a gray profile has only a tone curve).
+static cmsHPROFILE fz_color_linear_profile(int gray) {
+    cmsToneCurve *linear = cmsBuildGamma(NULL, 1.0);
+    if (linear == NULL) return NULL;
+    cmsHPROFILE p;
+    if (gray) {
+        p = cmsCreateGrayProfile(cmsD50_xyY(), linear);
+    } else {
+        cmsCIExyY white = {0.3127, 0.3290, 1.0};
+        cmsCIExyYTRIPLE bt2020 = {{0.708, 0.292, 1.0}, {0.170, 0.797, 1.0}, {0.131, 0.046, 1.0}};
+        cmsToneCurve *curves[3] = {linear, linear, linear};
+        p = cmsCreateRGBProfile(&white, &bt2020, curves);
+    }
+    cmsFreeToneCurve(linear);
+    return p;
+}
+
+/// The profile of 8-bit pixels: `icc`, or sRGB (sRGB-curved gray) when NULL.
+static cmsHPROFILE fz_color_source_profile(const uint8_t *icc, size_t length, int gray, char *message) {
+    if (icc != NULL) return fz_color_open(icc, length, message);
+    if (!gray) return cmsCreate_sRGBProfile();
+    cmsToneCurve *curve = fz_srgb_curve();
+    cmsHPROFILE p = curve ? cmsCreateGrayProfile(cmsD50_xyY(), curve) : NULL;
+    if (curve) cmsFreeToneCurve(curve);
+    return p;
+}
+
+/// Whether lcms2 reads `p` as a matrix and tone curves (no LUT takes precedence for input).
+static int fz_color_is_shaper(cmsHPROFILE p) {
+    return cmsIsMatrixShaper(p) && !cmsIsTag(p, cmsSigAToB0Tag) && !cmsIsTag(p, cmsSigAToB1Tag) &&
+           !cmsIsTag(p, cmsSigDToB0Tag) && !cmsIsTag(p, cmsSigDToB1Tag);
+}
+
+/// The same RGB matrix/TRC profile with its tone curves made linear: its own primaries, linear light.
+static int fz_color_linearise(cmsHPROFILE p) {
+    cmsToneCurve *linear = cmsBuildGamma(NULL, 1.0);
+    if (linear == NULL) return 0;
+    int ok = cmsWriteTag(p, cmsSigRedTRCTag, linear) && cmsWriteTag(p, cmsSigGreenTRCTag, linear) &&
+             cmsWriteTag(p, cmsSigBlueTRCTag, linear);
+    cmsFreeToneCurve(linear);
+    return ok;
+}
+
+/// Wraps a float transform from `source` to `target` (both closed here).
+static int fz_color_float_transform(cmsHPROFILE source, cmsHPROFILE target, int gray, fz_color_transform **out,
+                                    char *message) {
+    cmsUInt32Number format = gray ? TYPE_GRAY_FLT : TYPE_RGB_FLT;
+    cmsHTRANSFORM transform = NULL;
+    if (source != NULL && target != NULL)
+        transform = cmsCreateTransform(source, format, target, format, INTENT_RELATIVE_COLORIMETRIC,
+                                       cmsFLAGS_NOCACHE);
+    if (source) cmsCloseProfile(source);
+    if (target) cmsCloseProfile(target);
+    fz_color_transform *t = transform ? calloc(1, sizeof *t) : NULL;
+    if (t == NULL) {
+        if (transform) cmsDeleteTransform(transform);
+        fz_color_say(message, "lcms2 cannot make the linear-light transform");
+        return FZ_ERROR;
+    }
+    t->transform = transform;
+    *out = t;
+    return FZ_OK;
+}
+
+int fz_color_linear_create(const uint8_t *icc, size_t length, int channels, fz_color_transform **out,
+                           int *own_primaries, char *message) {
+    *out = NULL;
+    *own_primaries = 1;
+    message[0] = '\0';
+    fz_lcms_message[0] = '\0';
+    cmsSetLogErrorHandler(fz_lcms_log);
+    int gray = channels <= 2;
+    cmsHPROFILE source = fz_color_source_profile(icc, length, gray, message);
+    if (source == NULL) {
+        if (message[0] == '\0') fz_color_say(message, "lcms2 cannot make the sRGB profile");
+        return FZ_ERROR;
+    }
+    if (cmsGetColorSpace(source) != (gray ? cmsSigGrayData : cmsSigRgbData)) {
+        cmsCloseProfile(source);
+        snprintf(message, FZ_MESSAGE_MAX, "the profile's colour space does not match the pixels");
+        return FZ_ERROR;
+    }
+    cmsHPROFILE target = NULL;
+    if (gray) {
+        target = fz_color_linear_profile(1);
+    } else if (fz_color_is_shaper(source)) {
+        // The same profile opened again, its curves made linear: the gain applies in the
+        // base's own primaries, as the gain-map specifications say.
+        target = fz_color_source_profile(icc, length, 0, message);
+        if (target != NULL && !fz_color_linearise(target)) {
+            cmsCloseProfile(target);
+            target = NULL;
+        }
+    } else {
+        *own_primaries = 0;
+        target = fz_color_linear_profile(0);
+    }
+    return fz_color_float_transform(source, target, gray, out, message);
+}
+
+int fz_color_linear_to_bt2020_create(const uint8_t *icc, size_t length, fz_color_transform **out, char *message) {
+    *out = NULL;
+    message[0] = '\0';
+    fz_lcms_message[0] = '\0';
+    cmsSetLogErrorHandler(fz_lcms_log);
+    cmsHPROFILE source = fz_color_source_profile(icc, length, 0, message);
+    if (source != NULL && (cmsGetColorSpace(source) != cmsSigRgbData || !fz_color_is_shaper(source))) {
+        cmsCloseProfile(source);
+        snprintf(message, FZ_MESSAGE_MAX, "not an RGB matrix/TRC profile");
+        return FZ_ERROR;
+    }
+    if (source != NULL && !fz_color_linearise(source)) {
+        cmsCloseProfile(source);
+        source = NULL;
+    }
+    return fz_color_float_transform(source, fz_color_linear_profile(0), 0, out, message);
+}
+
+void fz_color_apply_between(const fz_color_transform *t, const void *src, void *dst, size_t pixels) {
+    cmsDoTransform(t->transform, src, dst, (cmsUInt32Number)pixels);
 }

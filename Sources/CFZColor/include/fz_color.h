@@ -53,6 +53,25 @@ int fz_color_profile_from_chunks(double gamma, const double *chrm, int gray, uin
 void fz_color_apply(const fz_color_transform *transform, const uint8_t *src, uint8_t *dst, size_t pixels);
 void fz_color_free(fz_color_transform *transform);
 
+
+// ---------------------------------------------------------------------------------------
+// Linear light for the HDR rendition of a gain map (issue 39, `--gain-map apply`): 32-bit
+// float samples (lcms2's TYPE_*_FLT, unbounded: values above 1 are kept).
+// ---------------------------------------------------------------------------------------
+/// A transform from 8-bit pixels (`channels` 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA; alpha
+/// skipped) that `icc` describes (NULL: sRGB, or gray with sRGB's tone curve) to linear light,
+/// floats: 1 a pixel for gray, 3 for RGB. `*own_primaries` is 1 when the output keeps the
+/// profile's own primaries (a matrix/TRC profile: its tone curves replaced by linear ones),
+/// 0 when the profile is a LUT, whose primaries are not stated: the output is then linear
+/// BT.2020 already. Relative colorimetric, no black-point compensation. Free it.
+int fz_color_linear_create(const uint8_t *icc, size_t length, int channels, fz_color_transform **out,
+                           int *own_primaries, char *message);
+/// A transform from linear RGB floats in the primaries of the matrix/TRC profile `icc`
+/// (NULL: sRGB's, BT.709) to linear BT.2020 RGB floats (D65), unbounded. Free it.
+int fz_color_linear_to_bt2020_create(const uint8_t *icc, size_t length, fz_color_transform **out, char *message);
+/// Converts `pixels` pixels from `src` to `dst` (distinct buffers of the transform's formats).
+void fz_color_apply_between(const fz_color_transform *transform, const void *src, void *dst, size_t pixels);
+
 #ifdef __cplusplus
 }
 #endif

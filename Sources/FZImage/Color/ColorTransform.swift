@@ -98,3 +98,40 @@ package final class ColorTransform: @unchecked Sendable {
 package struct ColorProblem: Error {
     package let reason: String
 }
+
+/// Linear light in 32-bit floats (issue 39, the HDR rendition of a gain map): unbounded, so
+/// values above SDR white survive.
+extension ColorTransform {
+    /// From floats (0...1: the 8-bit samples / 255, gray or RGB as `gray` says) in the space
+    /// `icc` describes (nil: sRGB) to linear light: in the profile's own primaries when it is
+    /// a matrix/TRC profile (`ownPrimaries` true), else (a LUT profile) in linear BT.2020.
+    package static func toLinear(icc: [UInt8]?, gray: Bool) -> Result<
+        (transform: ColorTransform, ownPrimaries: Bool), ColorProblem
+    > {
+        var own: Int32 = 1
+        let made = make { out, message in
+            withOptionalBuffer(icc) { p, n in
+                fz_color_linear_create(p, n, gray ? 1 : 3, &out, &own, message)
+            }
+        }
+        return made.map { ($0, own != 0) }
+    }
+
+    /// From linear RGB floats in the primaries of the matrix/TRC profile `icc` (nil: sRGB's)
+    /// to linear BT.2020 RGB floats.
+    package static func linearToBT2020(icc: [UInt8]?) -> Result<ColorTransform, ColorProblem> {
+        make { out, message in
+            withOptionalBuffer(icc) { p, n in fz_color_linear_to_bt2020_create(p, n, &out, message) }
+        }
+    }
+
+    /// Converts `pixels` pixels from `source` into `target` (distinct float buffers).
+    package func apply(_ source: UnsafePointer<Float>, into target: UnsafeMutablePointer<Float>, pixels: Int) {
+        fz_color_apply_between(transform, source, target, pixels)
+    }
+
+    private static func withOptionalBuffer<R>(_ bytes: [UInt8]?, _ body: (UnsafePointer<UInt8>?, Int) -> R) -> R {
+        guard let bytes else { return body(nil, 0) }
+        return bytes.withUnsafeBufferPointer { body($0.baseAddress, $0.count) }
+    }
+}

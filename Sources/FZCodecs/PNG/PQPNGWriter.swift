@@ -1,0 +1,38 @@
+import FZImage
+import FZSystem
+import Geometry
+
+/// HDR renditions (`--gain-map apply`, issue 39) as 16-bit PNGs marked BT.2100 PQ by a cICP
+/// chunk (PNG third edition; what Chrome, Safari and Android read as HDR). libpng 1.6.39 has
+/// no cICP API: the chunk is written as given after the header, before any image data, as
+/// eXIf and iTXt are. No iCCP, sRGB, gAMA or cHRM is written, so nothing contradicts it.
+extension ImageWriter {
+    /// cICP's four bytes for BT.2100 PQ (ITU-T H.273): colour primaries 9 (BT.2020), transfer
+    /// 16 (SMPTE ST 2084, PQ), matrix 0 (RGB: PNG stores no YCbCr), full range 1.
+    public static let pqCICP: [UInt8] = [9, 16, 0, 1]
+
+    /// Writes `image` (its samples already PQ-coded in BT.2020) as a 16-bit PNG with the PQ
+    /// cICP chunk (temporary file, renamed), carrying `metadata`'s EXIF and XMP.
+    @discardableResult
+    public static func writePQ(
+        _ image: Image16, to path: String, settings: PNGSettings, protecting inputs: [String] = [],
+        metadata: CarriedMetadata? = nil
+    ) throws(OutputError) -> Int64? {
+        let out = try OutputFile(path: path, protecting: inputs)
+        do throws(OutputError) {
+            let writer = try PNGWriter(
+                file: out.file, path: out.path, size: image.size, format: image.format, settings: settings,
+                color: nil, bitDepth: 16)
+            try pqCICP.withBytes { b throws(OutputError) in try writer.write(chunk: "cICP", b) }
+            let (exif, xmp) = metadata?.blocks(for: image.size) ?? (nil, nil)
+            try writer.write(exif: exif, xmp: xmp)
+            try image.bytes.withBytes { b throws(OutputError) in try writer.write(rows: b, count: image.height) }
+            try writer.finish()
+            try out.commit()
+        } catch {
+            out.discard()
+            throw error
+        }
+        return StandardStream.isNamed(path) ? nil : FileSystem.size(of: path)
+    }
+}
