@@ -1135,6 +1135,67 @@ def task_phone_heic(tid, fz, subs, src):
     return task
 
 
+ULTRA_HDR = os.path.join(ROOT, "..", "shared", "formats", "hdr", "pixel6pro_ultrahdr_01.jpg")
+
+
+def check_gain_map(t, want_size, kept):
+    """t.output must be a JPEG of want_size that carries an Ultra HDR gain map (MPF + hdrgm XMP)
+    when `kept`, and none when not."""
+    if not t.ok:
+        return
+    try:
+        with open(t.output, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        t.ok, t.skip = False, f"no output: {e}"
+        return
+    w, h = vips_dims(t.output)
+    has = b"MPF\0" in data and b"http://ns.adobe.com/hdr-gain-map/1.0/" in data
+    t.bytes = len(data)
+    if (w, h) != tuple(want_size) or has != kept:
+        t.ok = False
+        t.skip = f"wrong output: {w}x{h}, gain map {'present' if has else 'absent'}"
+    else:
+        t.check = f"{w}x{h} JPEG, gain map {'kept' if kept else 'dropped'}"
+
+
+def task_gain_map(tid, fz, subs, src):
+    """What carrying an HDR gain map costs (issue 39): the real Pixel Ultra HDR photo (4080x3072,
+    a 1020x768 map), a 400 px crop at the centre and a 256 px thumbnail, both to JPEG, with the
+    map carried (the default) and dropped (`--gain-map drop`)."""
+    w, h = vips_dims(src)
+    d = fresh_dir(os.path.join(OUT, f"t{tid}"))
+    o = lambda n: os.path.join(d, n)
+    name = os.path.basename(src)
+    stem = os.path.splitext(name)[0]
+    if tid == "gm":
+        task = Task(tid, "Crop of an Ultra HDR JPEG, its gain map carried",
+                    f"{name} ({w}x{h}, 1020x768 gain map): 400x400 at the centre, to an Ultra HDR JPEG")
+        at = ["--at", f"{w // 2},{h // 2}", "--size", "400"]
+        tools = [
+            Tool("forcezoom crop (gain map kept)", [fz, "crop", src] + at + ["-o", o("keep.jpg")], o("keep.jpg"), "fz"),
+            Tool("forcezoom crop --gain-map drop", [fz, "crop", src] + at + ["--gain-map", "drop", "-o", o("drop.jpg")],
+                 o("drop.jpg"), "variant"),
+        ]
+        want = (400, 400)
+    else:
+        want = (256, round(256 * h / w)) if w >= h else (round(256 * w / h), 256)
+        task = Task(tid, "256 px thumbnail of an Ultra HDR JPEG, its gain map carried",
+                    f"{name} ({w}x{h}) to a 256 px Ultra HDR JPEG (--no-embedded-thumbnail)")
+        base = [fz, "thumb", src, "--size", "256", "--no-embedded-thumbnail", "--name", "%s.jpg", "--quiet"]
+        tools = [
+            Tool("forcezoom thumb (gain map kept)", base + ["--out", o("keep")], o(f"keep/{stem}.jpg"), "fz"),
+            Tool("forcezoom thumb --gain-map drop", base + ["--gain-map", "drop", "--out", o("drop")],
+                 o(f"drop/{stem}.jpg"), "variant"),
+        ]
+    for t in tools:
+        run_once(t)
+    check_gain_map(tools[0], want, True)
+    check_gain_map(tools[1], want, False)
+    task.tools = tools
+    return task
+
+
 LADDER = (320, 640, 1280)
 
 
@@ -1763,6 +1824,12 @@ def targets(tasks, png):
                 vp.median / fz.median if fz and vp else None, 2.5, True, times)
             add(f"{tid}. ladder: speed-up over forcezoom thumb once per size", each.median / fz.median if fz and each else None, 1.8,
                 True, times)
+    # Issue 39: what carrying a gain map costs, against the same output without it.
+    for tid, what in (("gm", "400 px crop"), ("gmt", "256 px thumbnail")):
+        if tid in get:
+            fz, drop = timed(tid, lambda t: t.kind == "fz"), timed(tid, lambda t: t.kind == "variant")
+            add(f"{tid}. {what} of an Ultra HDR JPEG: time with the gain map / without", fz.median / drop.median
+                if fz and drop else None, 1.25, False, times)
     noisy = [f"{t.id} ({t.others:.0%})" for t in tasks if t.others is not None and t.others >= 0.15]
     warn = (f"**Noisy:** other processes used at least 15% of the CPUs while these tasks were timed: {', '.join(noisy)}; "
             "re-run on a quiet machine before trusting their ratios.\n") if noisy else ""
@@ -1897,7 +1964,7 @@ def main():
     ap.add_argument("--slow-runs", type=int, default=int(os.environ.get("BENCH_SLOW_RUNS", "3")),
                     help="runs for the batch's mogrify rows (each run takes 15-30 s)")
     ap.add_argument("--tasks", default=os.environ.get(
-        "BENCH_TASKS", "1,1p,2,3,4,14,5,6,8,9,10,11,12,13,mx,r1,r2,jxl,jxlt,g12,g48,g200,gt12,gt200,gf12,tt200,tp12,p9,p9t,hp,hpt,l20,lh12,png"))
+        "BENCH_TASKS", "1,1p,2,3,4,14,5,6,8,9,10,11,12,13,mx,r1,r2,jxl,jxlt,g12,g48,g200,gt12,gt200,gf12,tt200,tp12,p9,p9t,hp,hpt,l20,lh12,gm,gmt,png"))
     ap.add_argument("--quiet-wait", type=int, default=int(os.environ.get("BENCH_QUIET_WAIT", "0")),
                     help="wait up to this many seconds, at the start and before each task, for other processes "
                          "to use under 15%% of the CPUs (sampled over 3 s while the bench is idle)")
@@ -2004,6 +2071,9 @@ def main():
             tasks.append(task_phone_heic(tid, fz, subs, phone))
     if "l20" in wanted:
         tasks.append(task_ladder("l20", fz, subs, large, "20 MP JPEG"))
+    for tid in ("gm", "gmt"):
+        if tid in wanted and os.path.exists(ULTRA_HDR):
+            tasks.append(task_gain_map(tid, fz, subs, ULTRA_HDR))
     if "lh12" in wanted and phone:
         tasks.append(task_ladder("lh12", fz, subs, phone, "12 MP iPhone HEIC grid"))
     for task in tasks:

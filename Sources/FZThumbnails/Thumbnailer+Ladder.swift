@@ -98,7 +98,10 @@ extension Thumbnailer {
             source = try sourceImages(reader, plan, fromSource)
         } catch { throw .decode(error) }
         results[order[0]].warnings = reader.warnings
+        // The gain map is read once, after the pixels, and reduced for each size as they are.
+        let gain = gainMap(of: reader, format: jobs[order[0]].format, into: &results[order[0]])
         for (n, i) in order.enumerated() {
+            results[i].gainMap = gain.outcome
             results[i].madeFrom =
                 source.images[n] != nil
                 ? (source.embedded ? "embedded thumbnail" : "decode") : results[order[cover[n]!]].size ?? ""
@@ -106,7 +109,8 @@ extension Thumbnailer {
             results[i].embeddedThumbnail = source.embedded
             results[i].decodes = 1
         }
-        try writeLadder(source.images, plan, cover, order.map { jobs[$0] }, order, &results, reader, shouldStop)
+        try writeLadder(
+            source.images, plan, cover, order.map { jobs[$0] }, order, &results, reader, gain, shouldStop)
     }
 
     /// The sizes made from the source (nil for those made from a larger result).
@@ -140,7 +144,8 @@ extension Thumbnailer {
     /// largest one's encoding, which is most of what is left after the decode.
     private func writeLadder(
         _ images: [Image?], _ plan: [ThumbnailGeometry], _ cover: [Int?], _ jobs: [ThumbnailPlan.Job],
-        _ slots: [Int], _ results: inout [ThumbnailResult], _ reader: ImageReader, _ shouldStop: () -> Bool
+        _ slots: [Int], _ results: inout [ThumbnailResult], _ reader: ImageReader, _ gain: GainMapCarry,
+        _ shouldStop: () -> Bool
     ) throws(ThumbnailError) {
         let largest = images[0]!
         // Each side writes its own copies of its results; they are merged after the join.
@@ -155,7 +160,8 @@ extension Thumbnailer {
                     made[n] = image
                     do throws(ThumbnailError) {
                         try write(
-                            image, of: shared.reader, jobs[n], into: &rest.results[n], shouldStop: shared.shouldStop)
+                            image, of: shared.reader, jobs[n], into: &rest.results[n], shouldStop: shared.shouldStop,
+                            gainMap: carriedGainMap(gain, geometry: plan[n]))
                     } catch {
                         // One output that cannot be written fails alone; a stop ends the input.
                         if error.isStop {
@@ -170,7 +176,9 @@ extension Thumbnailer {
             var stopped: ThumbnailError?
             let writeFirst = {
                 do throws(ThumbnailError) {
-                    try write(largest, of: reader, jobs[0], into: &first, shouldStop: stop)
+                    try write(
+                        largest, of: reader, jobs[0], into: &first, shouldStop: stop,
+                        gainMap: carriedGainMap(gain, geometry: plan[0]))
                 } catch {
                     if error.isStop { stopped = error } else { first.outcome = .failed(error) }
                 }

@@ -175,6 +175,18 @@ struct GainMapCarryCLITests {
             let (w, h) = (o["width"]!.number!, o["height"]!.number!)
             cases.append("('th.jpg', [\(w / 128), 0, 0, \(h / 96), 0, 0], (\(Int(w)), \(Int(h))), None)")
         }
+        // A ladder (one decode, the map read once): every size carries its own reduction of it.
+        let ladder = CLI.run(
+            ["thumb", "uhdr.jpg", "--size", "64,32", "--out", "lad", "--name", "%s-%z.jpg", "--json"], in: dir)
+        #expect(ladder.status == 0, "\(ladder.stderr)")
+        for line in ladder.stdout.split(separator: "\n") {
+            guard let r = JSONValue.parse(String(line)), let o = r["outputSize"], let z = r["size"]?.string else {
+                continue
+            }
+            #expect(r["gainMap"]?.string == "kept", "\(line)")
+            let (w, h) = (o["width"]!.number!, o["height"]!.number!)
+            cases.append("('lad/uhdr-\(z).jpg', [\(w / 128), 0, 0, \(h / 96), 0, 0], (\(Int(w)), \(Int(h))), None)")
+        }
         if let r = run(["frame", "uhdr.jpg", "--view", "100x100", "--at", "50%,50%", "-o", "fr.jpg"]) {
             let ir = r["imageRect"]!
             let (x, y, w, h) = (ir["x"]!.number!, ir["y"]!.number!, ir["width"]!.number!, ir["height"]!.number!)
