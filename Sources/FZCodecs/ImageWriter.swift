@@ -49,7 +49,13 @@ public enum ImageWriter {
         color: ColorDescription? = nil, background: Color? = nil, metadata: CarriedMetadata? = nil,
         gainMap: CarriedGainMap? = nil
     ) throws(OutputError) -> Int64? {
-        // The one place an output's gain map goes: a JPEG is written as Ultra HDR.
+        // The one place an output's gain map goes: applied, a PNG is the HDR rendition (the
+        // map's XMP describes a map the file does not have: left out); kept, a JPEG is Ultra HDR.
+        if let gainMap, let render = gainMap.rendition, encoding.format == .png, folder == nil {
+            return try writePQ(
+                render(image, color), to: path, settings: encoding.settings.png, protecting: inputs,
+                metadata: metadata?.withoutGainMap())
+        }
         if let gainMap, carriesGainMap(encoding.format) {
             let (map, parameters) = DecodedGainMap.hdrgm(gainMap.image, gainMap.parameters)
             return try writeUltraHDR(

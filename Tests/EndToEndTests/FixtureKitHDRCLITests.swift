@@ -80,7 +80,7 @@ struct FixtureKitHDRCLITests {
         #expect(
             kept.stdout.contains("\"storedDeliveredRect\":{\"x\":64,\"y\":32,\"width\":64,\"height\":64}"), "\(kept)")
         #expect(
-            kept.stdout.contains("\"gainMap\":{\"storedRect\":{\"x\":16,\"y\":8,\"width\":16,\"height\":16}"), "\(kept)"
+            kept.stdout.contains("\"gainMapCrop\":{\"storedRect\":{\"x\":16,\"y\":8,\"width\":16,\"height\":16}"), "\(kept)"
         )
         #expect(CLI.run(["info", "q.jpg"], in: dir).stdout.contains("gain map 16x16 gray"))
 
@@ -95,7 +95,7 @@ struct FixtureKitHDRCLITests {
         #expect(
             warning.count == 1 && warning[0].contains("ultrahdr-gray-three-eighths.jpg")
                 && warning[0].contains("gain map dropped") && warning[0].contains("96x72"), "\(dropped.stderr)")
-        #expect(dropped.stdout.contains("\"gainMap\":null"), "\(dropped.stdout)")
+        #expect(dropped.stdout.contains("\"gainMapCrop\":null"), "\(dropped.stdout)")
         let tags = CLI.shell(
             "exiftool -s -s -MPF:all -XMP-hdrgm:all -XMP-GContainer:all e.jpg > tags.txt && test ! -s tags.txt", in: dir
         )

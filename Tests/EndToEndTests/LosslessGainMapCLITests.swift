@@ -45,7 +45,7 @@ struct LosslessGainMapCLITests {
         src_tags = tags(src, '-MakerNotes:all')
         for line in open(sys.argv[2]):
             r = json.loads(line)
-            s, g, out = r['storedDeliveredRect'], r['gainMap'], r['output']
+            s, g, out = r['storedDeliveredRect'], r['gainMapCrop'], r['output']
             problems = []
             a = djpeg(src, '-crop', '%dx%d+%d+%d' % (s['width'], s['height'], s['x'], s['y']))
             if not np.array_equal(a, djpeg(out)): problems.append('primary differs')

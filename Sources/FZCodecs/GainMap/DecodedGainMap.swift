@@ -19,6 +19,8 @@ public struct DecodedGainMap: Sendable {
     public var primary: PixelSize
     /// Where it came from (MPF or an HEIF auxiliary image), with its stored size.
     public var source: GainMap
+    /// Set with `--gain-map apply`: outputs are its HDR rendition.
+    public var rendering: HDRRendering?
 
     public init(image: Image, parameters: GainMapParameters, primary: PixelSize, source: GainMap) {
         self.image = image

@@ -1,17 +1,33 @@
 import FZImage
+import FZSystem
 import Geometry
 
 /// `--gain-map`: what outputs do with an input's HDR gain map.
 ///
-/// `apply` (render what an HDR screen shows, `--hdr-headroom`) is meant to join as one more
-/// case: `GainMapCarry.read` decodes the map for it as for `keep`, every command already
-/// renders the map at its output's geometry and hands it to `ImageWriter.write` as a
-/// `CarriedGainMap`, so applying it is one branch there.
+/// `apply` (what an HDR screen shows, `--hdr-headroom`): `GainMapCarry.read` decodes the map
+/// for it as for `keep`, every command renders the map at its output's geometry and hands it
+/// to `ImageWriter.write` as a `CarriedGainMap` whose `rendition` (set by the rendering layer,
+/// which owns the HDR kernel) turns the output into a 16-bit BT.2100 PQ PNG: one branch there.
 public enum GainMapPolicy: String, CaseIterable, Sendable {
     /// Carried to the output's geometry; JPEG outputs are Ultra HDR, other formats drop it.
     case keep
     /// Left out: every output is SDR.
     case drop
+    /// Applied: PNG outputs are what an HDR display shows (16-bit, BT.2100 PQ, cICP).
+    case apply
+}
+
+/// What `--gain-map apply` renders for: the headroom, and the budget and name of the input.
+public struct HDRRendering: Sendable {
+    public var headroom: HDRHeadroom
+    public var budget: Budget
+    public var path: String
+
+    public init(headroom: HDRHeadroom, budget: Budget, path: String) {
+        self.headroom = headroom
+        self.budget = budget
+        self.path = path
+    }
 }
 
 /// A gain map at an output's geometry, handed to the writer with the output's pixels.
@@ -19,10 +35,17 @@ public struct CarriedGainMap: Sendable {
     /// The map, gray or RGB, as the output's geometry resampled it (values as stored).
     public var image: Image
     public var parameters: GainMapParameters
+    /// With `--gain-map apply`: the output's pixels (and their colour) to the HDR rendition
+    /// written instead of them, a 16-bit PQ image.
+    public var rendition: (@Sendable (Image, ColorDescription?) throws(OutputError) -> Image16)?
 
-    public init(image: Image, parameters: GainMapParameters) {
+    public init(
+        image: Image, parameters: GainMapParameters,
+        rendition: (@Sendable (Image, ColorDescription?) throws(OutputError) -> Image16)? = nil
+    ) {
         self.image = image
         self.parameters = parameters
+        self.rendition = rendition
     }
 }
 
@@ -30,12 +53,15 @@ public struct CarriedGainMap: Sendable {
 public enum GainMapOutcome: Hashable, Sendable {
     /// Written with the output (an Ultra HDR JPEG).
     case kept
+    /// Applied: the output is the HDR rendition (`--gain-map apply`).
+    case applied
     /// Not written, and why.
     case dropped(String)
 
     public var word: String {
         switch self {
         case .kept: return "kept"
+        case .applied: return "applied"
         case .dropped: return "dropped"
         }
     }
@@ -63,18 +89,30 @@ public struct GainMapCarry: Sendable {
 
     /// Reads `reader`'s gain map (after its pixels were read) for outputs in `format`: decoded
     /// only when `policy` keeps it and the format carries it.
-    public static func read(_ reader: ImageReader, policy: GainMapPolicy, format: OutputFormat) -> GainMapCarry {
+    /// With `apply`, a PNG output is the HDR rendition at `headroom`; any other format is SDR
+    /// with one warning.
+    public static func read(
+        _ reader: ImageReader, policy: GainMapPolicy, format: OutputFormat, headroom: HDRHeadroom = .mapMaximum
+    ) -> GainMapCarry {
         let carries = ImageWriter.carriesGainMap(format)
-        switch reader.readGainMap(decode: policy == .keep && carries) {
+        let renders = policy == .apply && format == .png
+        switch reader.readGainMap(decode: (policy == .keep && carries) || renders) {
         case .none: return GainMapCarry()
         case .malformed(let why):
             return GainMapCarry(outcome: .dropped(why), warning: "\(reader.path): \(why); gain map ignored")
         case .found:
+            if policy == .apply {
+                let why = "--gain-map apply renders into PNG outputs only; this \(format.name) output is SDR"
+                return GainMapCarry(outcome: .dropped(why), warning: "\(reader.path): \(why) (use -o NAME.png)")
+            }
             let why =
                 policy == .drop
                 ? "--gain-map drop" : "\(format.name) has no gain-map form every reader knows (JPEG outputs keep it)"
             return GainMapCarry(outcome: .dropped(why))
-        case .decoded(let map): return GainMapCarry(map: map, outcome: .kept)
+        case .decoded(var map):
+            guard renders else { return GainMapCarry(map: map, outcome: .kept) }
+            map.rendering = HDRRendering(headroom: headroom, budget: reader.options.budget, path: reader.path)
+            return GainMapCarry(map: map, outcome: .applied)
         }
     }
 }

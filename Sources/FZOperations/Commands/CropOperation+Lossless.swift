@@ -51,14 +51,14 @@ extension CropOperation {
             if let gainMap {
                 members.append(
                     (
-                        "gainMap",
+                        "gainMapCrop",
                         .object([
                             ("storedRect", gainMap.rect(forStored: stored).json), ("block", gainMap.block.json),
                             ("scale", gainMap.scale.json), ("scheme", .string(gainMap.map.parameters.scheme.rawValue)),
                         ])
                     ))
             } else if probe != .none {
-                members.append(("gainMap", .null))
+                members.append(("gainMapCrop", .null))
             }
             report.record(JSON.object(members).versioned)
         }

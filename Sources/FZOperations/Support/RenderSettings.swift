@@ -18,6 +18,8 @@ public struct RenderSettings {
     public var metadata: MetadataPolicy = .keepAll
     /// What outputs do with the input's HDR gain map (`--gain-map`).
     public var gainMap: GainMapPolicy = .keep
+    /// `--hdr-headroom`: the display `--gain-map apply` renders for.
+    public var hdrHeadroom: HDRHeadroom = .mapMaximum
 
     public init(decode: DecodeOptions, color: ColorPolicy, lenient: Bool, png: PNGSettings, warnings: Warnings) {
         self.decode = decode
@@ -65,7 +67,7 @@ public struct RenderSettings {
     /// The gain map of `reader` (read after its pixels) as outputs in `format` carry it; a
     /// malformed one is said once.
     package func carriedGainMap(_ reader: ImageReader, format: OutputFormat) -> GainMapCarry {
-        let carry = GainMapCarry.read(reader, policy: gainMap, format: format)
+        let carry = GainMapCarry.read(reader, policy: gainMap, format: format, headroom: hdrHeadroom)
         if let w = carry.warning { warnings.once(w) }
         return carry
     }

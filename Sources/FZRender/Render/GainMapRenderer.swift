@@ -91,6 +91,16 @@ extension DecodedGainMap {
         let map = GainMapRenderer.render(
             image, scale: (scaleX, scaleY), imageToOutput: imageToOutput, output: output,
             outputMap: outputSize(for: output), neutral: neutral, filter: filter)
-        return CarriedGainMap(image: map, parameters: parameters)
+        guard let r = rendering else { return CarriedGainMap(image: map, parameters: parameters) }
+        let parameters = parameters
+        return CarriedGainMap(image: map, parameters: parameters) { sdr, color throws(OutputError) in
+            do {
+                return try GainMapRendition.render(
+                    sdr, color: color ?? ColorDescription(), map: map, parameters: parameters, headroom: r.headroom,
+                    budget: r.budget, path: r.path)
+            } catch {
+                throw .writeFailed(path: r.path, reason: "--gain-map apply: \(error)")
+            }
+        }
     }
 }

@@ -115,6 +115,7 @@ struct EncodeFlags: ParsableArguments {
         if let metadata {
             settings.metadata = metadata.policy
             settings.gainMap = metadata.gain.gainMap
+            settings.hdrHeadroom = metadata.gain.hdrHeadroom
         }
         return settings
     }
