@@ -80,7 +80,8 @@ struct FixtureKitHDRCLITests {
         #expect(
             kept.stdout.contains("\"storedDeliveredRect\":{\"x\":64,\"y\":32,\"width\":64,\"height\":64}"), "\(kept)")
         #expect(
-            kept.stdout.contains("\"gainMapCrop\":{\"storedRect\":{\"x\":16,\"y\":8,\"width\":16,\"height\":16}"), "\(kept)"
+            kept.stdout.contains("\"gainMapCrop\":{\"storedRect\":{\"x\":16,\"y\":8,\"width\":16,\"height\":16}"),
+            "\(kept)"
         )
         #expect(CLI.run(["info", "q.jpg"], in: dir).stdout.contains("gain map 16x16 gray"))
 
