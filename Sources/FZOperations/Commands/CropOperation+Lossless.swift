@@ -89,10 +89,17 @@ extension CropOperation {
         _ files: [[UInt8]], _ gainMap: LosslessGainMapCrop?, _ rects: [PixelRect], hadMap: Bool, path: String
     ) throws -> [[UInt8]] {
         guard hadMap else { return files }
+        // Plain loops, not map closures: Swift 6.3's optimizer crashed (CopyPropagation,
+        // "Found ownership error") on the throwing two-argument closure in a release build.
+        var joined: [[UInt8]] = []
         do {
-            guard let gainMap else { return try files.map(UltraHDRContainer.withoutGainMap) }
+            guard let gainMap else {
+                for file in files { joined.append(try UltraHDRContainer.withoutGainMap(file)) }
+                return joined
+            }
             let maps = try gainMap.crop(forStored: rects, lenient: settings.lenient)
-            return try zip(files, maps).map { try gainMap.assemble(primary: $0, map: $1) }
+            for (file, map) in zip(files, maps) { joined.append(try gainMap.assemble(primary: file, map: map)) }
+            return joined
         } catch let failure as UltraHDRContainer.Failure {
             throw ToolFailure("\(path): the lossless crop's Ultra HDR container cannot be written: \(failure)")
         }
