@@ -9,9 +9,11 @@ extension ImageWriter {
     /// Writes a 16-bit PNG (temporary file, renamed), carrying `color` and `metadata`; with
     /// `encoding` of another format that `writes16Bit`, that format.
     @discardableResult
+    /// `cicp`: a PNG's cICP chunk, written before its image data (`writePQ`).
     public static func write(
         _ image: Image16, to path: String, settings: PNGSettings, protecting inputs: [String] = [],
-        color: ColorDescription? = nil, metadata: CarriedMetadata? = nil, encoding: OutputEncoding? = nil
+        color: ColorDescription? = nil, metadata: CarriedMetadata? = nil, encoding: OutputEncoding? = nil,
+        cicp: [UInt8]? = nil
     ) throws(OutputError) -> Int64? {
         let out = try OutputFile(path: path, protecting: inputs)
         do throws(OutputError) {
@@ -28,6 +30,7 @@ extension ImageWriter {
             let writer = try PNGWriter(
                 file: out.file, path: out.path, size: image.size, format: image.format, settings: settings,
                 color: color?.carried(into: image.format), bitDepth: 16)
+            if let cicp { try cicp.withBytes { b throws(OutputError) in try writer.write(chunk: "cICP", b) } }
             let (exif, xmp) = metadata?.blocks(for: image.size) ?? (nil, nil)
             try writer.write(exif: exif, xmp: xmp)
             try image.bytes.withBytes { b throws(OutputError) in try writer.write(rows: b, count: image.height) }

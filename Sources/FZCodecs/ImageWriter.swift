@@ -63,13 +63,7 @@ public enum ImageWriter {
                 protecting: inputs, color: color, background: background, metadata: metadata)
         }
         let metadata = metadata?.withoutGainMap()
-        let out: OutputFile
-        if let (root, shown) = folder {
-            let sub = try root.subfolder(FileSystem.directory(of: path), create: false)
-            out = try OutputFile(in: sub, name: FileSystem.basename(path), path: shown, protecting: inputs)
-        } else {
-            out = try OutputFile(path: path, protecting: inputs)
-        }
+        let out = try openOutput(path, in: folder, protecting: inputs)
         do {
             try encode(
                 image, into: out, encoding: encoding, threads: threads, color: color?.carried(into: image.format),
@@ -102,6 +96,16 @@ public enum ImageWriter {
     }
 
     /// Writes an encoded file's bytes into an open output.
+    /// The temporary output for `path`: relative to `folder`'s descriptor when given (the
+    /// batch writers), else as the user named it.
+    package static func openOutput(
+        _ path: String, in folder: (OutputFolder, shown: String)?, protecting inputs: [String]
+    ) throws(OutputError) -> OutputFile {
+        guard let (root, shown) = folder else { return try OutputFile(path: path, protecting: inputs) }
+        let sub = try root.subfolder(FileSystem.directory(of: path), create: false)
+        return try OutputFile(in: sub, name: FileSystem.basename(path), path: shown, protecting: inputs)
+    }
+
     package static func writeBytes(_ bytes: [UInt8], into out: OutputFile) throws(OutputError) {
         let written = out.file.withStream { stream in
             bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, bytes.count, stream) }

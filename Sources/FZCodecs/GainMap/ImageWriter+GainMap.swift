@@ -41,21 +41,7 @@ extension ImageWriter {
         let bytes =
             (try? UltraHDRContainer.assemble(primary: primaryBytes, gainMap: mapBytes, parameters: parameters))
             ?? primaryBytes
-        let out: OutputFile
-        if let (root, shown) = folder {
-            let sub = try root.subfolder(FileSystem.directory(of: path), create: false)
-            out = try OutputFile(in: sub, name: FileSystem.basename(path), path: shown, protecting: inputs)
-        } else {
-            out = try OutputFile(path: path, protecting: inputs)
-        }
-        do {
-            try writeBytes(bytes, into: out)
-            try out.commit()
-        } catch {
-            out.discard()
-            throw error
-        }
-        return out.size
+        return try write(encoded: bytes, to: path, in: folder, protecting: inputs)
     }
 
     /// The gain map as a baseline JPEG (gray or 4:4:4 RGB) at `gainMapQuality`, no metadata.

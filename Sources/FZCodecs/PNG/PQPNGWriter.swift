@@ -18,21 +18,7 @@ extension ImageWriter {
         _ image: Image16, to path: String, settings: PNGSettings, protecting inputs: [String] = [],
         metadata: CarriedMetadata? = nil
     ) throws(OutputError) -> Int64? {
-        let out = try OutputFile(path: path, protecting: inputs)
-        do throws(OutputError) {
-            let writer = try PNGWriter(
-                file: out.file, path: out.path, size: image.size, format: image.format, settings: settings,
-                color: nil, bitDepth: 16)
-            try pqCICP.withBytes { b throws(OutputError) in try writer.write(chunk: "cICP", b) }
-            let (exif, xmp) = metadata?.blocks(for: image.size) ?? (nil, nil)
-            try writer.write(exif: exif, xmp: xmp)
-            try image.bytes.withBytes { b throws(OutputError) in try writer.write(rows: b, count: image.height) }
-            try writer.finish()
-            try out.commit()
-        } catch {
-            out.discard()
-            throw error
-        }
-        return StandardStream.isNamed(path) ? nil : FileSystem.size(of: path)
+        // No colour: the cICP chunk is the whole colour description, and no ICC may contradict it.
+        try write(image, to: path, settings: settings, protecting: inputs, metadata: metadata, cicp: pqCICP)
     }
 }
