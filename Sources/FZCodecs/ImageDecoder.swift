@@ -84,9 +84,15 @@ package protocol ImageDecoder: AnyObject {
     func readRegions(_ rects: [PixelRect]) throws(DecodeError) -> [Image]?
     /// The same at 16 bits a sample (as `beginDeep` delivers them), for `readStored16`.
     func readDeepRegions(_ rects: [PixelRect]) throws(DecodeError) -> [Image16]?
+
+    /// Begins, on a thread of its own, the library set-up a file named with `fileExtension`
+    /// (one of the registration's, lower case) will need, so that it overlaps the argument
+    /// parsing (`FormatRegistry.warmUp`). A hint: a decoder that skips it only starts later.
+    static func warmUp(forExtension fileExtension: String)
 }
 
 extension ImageDecoder {
+    package static func warmUp(forExtension fileExtension: String) {}
     package var embeddedThumbnails: [PixelSize] { [] }
     package func decodeEmbeddedThumbnail(_ index: Int) throws(DecodeError) -> Image {
         preconditionFailure("no embedded thumbnails")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FZCodecs
 import FZOperations
 
 #if canImport(Glibc)
@@ -44,6 +45,8 @@ public struct ForceZoom: ParsableCommand {
     /// (`| head -c10`) ends the process quietly, as other Unix filters do (SIGPIPE).
     public static func main() {
         guard ProcessSetup.start() else { Glibc.exit(1) }
+        // Decoder libraries' set-up (libde265's tables) runs beside the parsing below.
+        FormatRegistry.warmUp(forArguments: ProcessSetup.arguments)
         // `help NAME` for a NAME that is no subcommand: the parser shows the root help and
         // exits 0; a typo should be a usage error.
         let names = subcommandNames

@@ -64,4 +64,18 @@ struct HEIFWithoutLibheifCLITests {
         #expect(status == 0)
         #expect(libraries.contains { $0.contains("libheif") }, "\(libraries)")
     }
+
+    /// The libde265 warm-up started for a `.heic` name before the arguments are parsed
+    /// (`FormatRegistry.warmUp`) changes no byte: the same crop of the same grid named
+    /// without an extension, which starts none, is identical.
+    @Test func warmUpChangesNoByte() {
+        let plain = Self.dir + "/grid-without-extension"
+        #expect(CLI.shell("cp \(CLI.quote(Self.grid("p3.heic"))) \(CLI.quote(plain))") == 0)
+        for (input, output) in [(Self.grid("p3.heic"), "warm.png"), (plain, "cold.png")] {
+            let run = CLI.run(["crop", input, "--at", "90,120", "--size", "64", "-o", Self.dir + "/" + output])
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        #expect(CLI.bytes(Self.dir + "/warm.png") == CLI.bytes(Self.dir + "/cold.png"))
+        #expect(!CLI.bytes(Self.dir + "/warm.png").isEmpty)
+    }
 }

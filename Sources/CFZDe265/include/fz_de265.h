@@ -49,6 +49,10 @@ int fz_de265_decode_tile(const uint8_t *hvcc, size_t hvcc_size, const uint8_t *d
                          int width, int height, const fz_de265_colour *colour, int alpha, uint8_t *out,
                          size_t stride, int channels, fz_de265_report *report);
 
+/* Starts building libde265's tables (de265_init, about 5 ms) on a detached thread and
+   returns at once; the first tile decoded waits for them. A hint: nothing fails without it. */
+void fz_de265_warm_up(void);
+
 /* The YCbCr -> RGB conversion alone (libheif 1.15's Op_YCbCr_to_RGB<uint8_t>), for tests:
    chroma 1 (4:2:0), 2 (4:2:2) or 3 (4:4:4). Returns FZ_DE265_UNSUPPORTED for a matrix it
    does not convert (12, 13). */

@@ -16,6 +16,9 @@ import FZImage
 /// usable picture for (corrupt data, another size), goes through libheif as before
 /// (`HEIFTileDecoder.decodeThroughLibheif`), which gives today's pixels or today's error.
 extension HEIFTileDecoder {
+    /// Starts building libde265's tables on a thread of their own (`fz_de265_warm_up`).
+    static func warmUpDe265() { fz_de265_warm_up() }
+
     /// The colour the conversion takes from the grid's `colr`: nil when this path does not
     /// read it (libheif then decodes the tile).
     var de265Colour: fz_de265_colour? {
