@@ -1,5 +1,6 @@
 // Over 300 lines on purpose: one PNG reader, chunk layer to pixels, whose parts (chunk
-// checks, the colour chunks' validity rules, inflate, Adam7, sample expansion) share state.
+// checks, the colour chunks' validity rules, inflate, Adam7, sample expansion) share state
+// (fz_png_read_private.h; rows inflated on a thread of their own: fz_png_pipe.c).
 //
 // forcezoom's own PNG reader (contract: fz_png_read.h). Why not libpng: its zlib inflate and
 // byte-at-a-time unfiltering set the PNG floor (issue 38); ISA-L inflates twice as fast and
@@ -7,10 +8,9 @@
 // libpng 1.6 as fz_png.c configured it: critical chunk errors fail, ancillary ones
 // (bad CRC, bad values, out of place) are warnings and the chunk is dropped, and what
 // "corrupt" and "truncated" mean is unchanged. Nothing here longjmps.
-#include "fz_png_read.h"
+#include "fz_png_read_private.h"
 
 #include <isa-l/crc.h>
-#include <isa-l/igzip_lib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,51 +25,41 @@ enum { FZ_IN_SIZE = 8192, FZ_MAX_CACHED = 15 };
 enum { CS_GAMMA = 1, CS_ENDPOINTS = 2, CS_INTENT = 4, CS_FROM_GAMA = 8, CS_FROM_SRGB = 16, CS_FROM_CHRM = 32,
        CS_INVALID = 64 };
 
-struct fz_pngr {
-    FILE *file;
-    size_t chunk_max;
-    fz_png_header header;
-    int warnings;
-    fz_png_failure failure;
-    char message[FZ_MESSAGE_MAX];
-    // Chunks
-    uint32_t chunk_type, chunk_left, crc;  // the current chunk (IDAT while inflating)
-    uint32_t adler;  // of the inflated bytes so far
-    int seen_plte, stream_ended, zlib_header, extra_held, bad_after, cached;
-    uint8_t palette[256 * 3];
-    int num_palette;
-    uint8_t trns_alpha[256];
-    int num_trns;
-    uint16_t trns[3];
-    int cs_flags, gamma_fixed, bad_index;
-    int32_t chrm_fixed[8];
-    uint8_t *exif, *icc, *xmp;
-    // Decoding
-    struct inflate_state *inflate;
-    uint8_t *in;
-    uint8_t *cur, *prev, *line;  // stored rows (filter byte + bytes), one expanded row
-    size_t stored_bytes;         // bytes of a stored full-width row, without the filter byte
-    int bpp, keep16, started, rows_done, at_end;
-    uint32_t rows_read;
-};
 
-static void fz_pngr_fail(fz_pngr *r, fz_png_failure kind, const char *text) {
+_Thread_local fz_pngr_status *fz_pngr_diverted;
+
+// Copies `text` into a message buffer, cut to fit.
+static void fz_pngr_copy(char *to, const char *text) {
+    strncpy(to, text, FZ_MESSAGE_MAX - 1);
+    to[FZ_MESSAGE_MAX - 1] = '\0';
+}
+
+void fz_pngr_fail(fz_pngr *r, fz_png_failure kind, const char *text) {
+    fz_pngr_status *d = fz_pngr_diverted;
+    if (d != NULL) {  // the inflating thread: kept until the rows before it are delivered
+        if (d->failure == 0) {
+            d->failure = kind;
+            fz_pngr_copy(d->message, text);
+        }
+        return;
+    }
     if (r->failure == 0) {
         r->failure = kind;
-        strncpy(r->message, text, FZ_MESSAGE_MAX - 1);
-        r->message[FZ_MESSAGE_MAX - 1] = '\0';
+        fz_pngr_copy(r->message, text);
     }
 }
 
 // A benign problem (libpng's warnings and benign errors): counted; the first text kept.
-static void fz_pngr_warn(fz_pngr *r, const char *text) {
+void fz_pngr_warn(fz_pngr *r, const char *text) {
+    fz_pngr_status *d = fz_pngr_diverted;
+    if (d != NULL) {
+        if (d->warnings++ == 0) fz_pngr_copy(d->warning, text);
+        return;
+    }
     r->warnings++;
     // As fz_png.c: libpng drops a broken iCCP with a warning; the file had a profile.
     if (strncmp(text, "iCCP", 4) == 0) r->header.has_iccp = 1;
-    if (r->message[0] == '\0' && r->failure == 0) {
-        strncpy(r->message, text, FZ_MESSAGE_MAX - 1);
-        r->message[FZ_MESSAGE_MAX - 1] = '\0';
-    }
+    if (r->message[0] == '\0' && r->failure == 0) fz_pngr_copy(r->message, text);
 }
 
 static uint32_t fz_be32(const uint8_t *p) {
@@ -736,7 +726,7 @@ static int fz_pngr_trailer(fz_pngr *r, int finishing) {
 
 // Inflates exactly n bytes into out. With `finishing`, n is 1 and a byte is "too much image
 // data" (returns FZ_OK with *extra set); the stream's end is what is hoped for.
-static int fz_pngr_inflate(fz_pngr *r, uint8_t *out, size_t n, int finishing, int *extra) {
+int fz_pngr_inflate(fz_pngr *r, uint8_t *out, size_t n, int finishing, int *extra) {
     struct inflate_state *s = r->inflate;
     if (!r->zlib_header && fz_pngr_zlib_header(r) != FZ_OK) return FZ_ERROR;
     s->next_out = out;
@@ -805,7 +795,7 @@ static inline uint8_t fz_scale16(unsigned v) { return (uint8_t)((v * 255u + 3289
 // A stored row of `width` pixels (unfiltered, no filter byte) to forcezoom's layout: palette
 // to RGB(A), gray 1/2/4 to 8 bits, tRNS to alpha, 16 bits kept (big-endian) or rounded.
 // Hot: one pass per row, the common layouts (8-bit without tRNS) a copy.
-static void fz_pngr_expand(fz_pngr *r, const uint8_t *src, uint32_t width, uint8_t *dst) {
+void fz_pngr_expand(fz_pngr *r, const uint8_t *src, uint32_t width, uint8_t *dst) {
     const fz_png_header *h = &r->header;
     int color = h->color_type, depth = h->bit_depth, trns = h->has_trns;
     if (color == 3 || depth < 8) {
@@ -870,7 +860,7 @@ static void fz_pngr_expand(fz_pngr *r, const uint8_t *src, uint32_t width, uint8
 // After the image data: the end of the zlib stream (a byte more is "too much image data",
 // benign) and the rest of this IDAT with its CRC (libpng's png_read_finish_IDAT, part of
 // reading the last row: a failure here loses that row, as in libpng).
-static int fz_pngr_finish_idat(fz_pngr *r) {
+int fz_pngr_finish_idat(fz_pngr *r) {
     if (r->rows_done) return FZ_OK;
     r->rows_done = 1;
     if (!r->stream_ended) {
@@ -881,12 +871,13 @@ static int fz_pngr_finish_idat(fz_pngr *r) {
     } else if (r->inflate->avail_in > 0 || r->chunk_left > 0 || r->extra_held) {
         fz_pngr_warn(r, "IDAT: Extra compressed data");
     }
-    if (r->bad_index) fz_pngr_warn(r, "Read palette index exceeding num_palette");
+    // (The inflating thread leaves this to the rows' thread, which sets bad_index: fz_png_pipe.c.)
+    if (r->bad_index && fz_pngr_diverted == NULL) fz_pngr_warn(r, "Read palette index exceeding num_palette");
     return fz_pngr_skip(r, NULL);  // the rest of the last IDAT
 }
 
 // Then every chunk to IEND (libpng's png_read_end).
-static int fz_pngr_end(fz_pngr *r) {
+int fz_pngr_end(fz_pngr *r) {
     if (r->at_end) return FZ_OK;
     r->at_end = 1;
     if (fz_pngr_finish_idat(r) != FZ_OK) return FZ_ERROR;
@@ -913,6 +904,7 @@ int fz_pngr_read_rows(fz_pngr *r, uint8_t *rows, uint32_t count, size_t stride, 
         fz_pngr_fail(r, FZ_PNG_CORRUPT, "reader not started");
         return FZ_ERROR;
     }
+    if (r->pipe != NULL || fz_pngr_pipe_begin(r)) return fz_pngr_pipe_rows(r, rows, count, stride, done);
     for (uint32_t i = 0; i < count; i++) {
         if (r->rows_read >= r->header.height) break;
         if (fz_pngr_row(r, r->stored_bytes) != FZ_OK) return FZ_ERROR;
@@ -969,8 +961,14 @@ const char *fz_pngr_message(const fz_pngr *r) { return r->message; }
 fz_png_failure fz_pngr_failure_of(const fz_pngr *r) { return r->failure ? r->failure : FZ_PNG_CORRUPT; }
 int fz_pngr_warning_count(const fz_pngr *r) { return r->warnings; }
 
+void fz_pngr_set_threads(fz_pngr *r, int threads, size_t minimum_bytes) {
+    r->pipe_threads = threads;
+    r->pipe_minimum = minimum_bytes;
+}
+
 void fz_pngr_free(fz_pngr *r) {
     if (r == NULL) return;
+    fz_pngr_pipe_end(r);  // a crop that stopped early: the inflating thread stops too
     free(r->exif);
     free(r->icc);
     free(r->xmp);

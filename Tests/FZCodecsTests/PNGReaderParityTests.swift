@@ -44,6 +44,7 @@ private struct PNGOutcome: Equatable {
     var icc: [UInt8] = [], exif: [UInt8] = []
     var start: Int32 = 0, read: Int32 = 0, readKind: UInt32 = 0, rows: UInt32 = 0
     var pixels: [UInt8] = []
+    var warnings: Int32 = 0
 
     static func facts(_ h: fz_png_header) -> [Double] {
         let ints = [
@@ -57,13 +58,14 @@ private struct PNGOutcome: Equatable {
 
 /// The two readers behind one shape, so the comparison below is written once.
 private struct PNGReaderCalls {
-    let open: (UnsafeMutablePointer<FILE>, inout OpaquePointer?) -> Int32
+    var open: (UnsafeMutablePointer<FILE>, inout OpaquePointer?) -> Int32
     let header: (OpaquePointer) -> fz_png_header
     let start: (OpaquePointer, Bool) -> Int32
     let rows: (OpaquePointer, UnsafeMutablePointer<UInt8>, UInt32, Int, inout UInt32) -> Int32
     let interlaced: (OpaquePointer, UnsafeMutablePointer<UInt8>, Int) -> Int32
     let kind: (OpaquePointer) -> UInt32
     let free: (OpaquePointer) -> Void
+    var warnings: (OpaquePointer) -> Int32 = { _ in 0 }
 
     static var libpng: PNGReaderCalls {
         PNGReaderCalls(
@@ -79,9 +81,23 @@ private struct PNGReaderCalls {
             rows: { fz_pngr_read_rows($0, $1, $2, $3, &$4) }, interlaced: { fz_pngr_read_interlaced($0, $1, $2) },
             kind: { fz_pngr_failure_of($0).rawValue }, free: { fz_pngr_free($0) })
     }
+    /// The own reader with its rows inflated on a second thread (fz_png_pipe.c) whatever
+    /// the image's size.
+    static var ownPipelined: PNGReaderCalls {
+        var calls = own
+        calls.open = { file, reader in
+            let status = fz_pngr_open(file, 8 << 20, &reader)
+            if let reader { fz_pngr_set_threads(reader, 2, 0) }
+            return status
+        }
+        calls.warnings = { fz_pngr_warning_count($0) }
+        return calls
+    }
 
     /// Opens, starts and reads the whole file (row by row, or Adam7 whole) as PNGDecoder does.
-    func outcome(_ path: String, keep16: Bool) throws -> PNGOutcome {
+    /// `rowsPerCall` rows are asked for at a time; `stopAfter` rows, the reader is freed
+    /// there (a crop's early stop).
+    func outcome(_ path: String, keep16: Bool, rowsPerCall: Int = 1, stopAfter: Int? = nil) throws -> PNGOutcome {
         let file = try #require(fopen(path, "rb"), "cannot open \(path)")
         defer { fclose(file) }
         var reader: OpaquePointer?
@@ -107,14 +123,18 @@ private struct PNGReaderCalls {
             if h.interlaced != 0 {
                 o.read = interlaced(r, px.baseAddress!, stride)
             } else {
-                for y in 0..<Int(h.height) {
+                var y = 0
+                while y < min(Int(h.height), stopAfter ?? Int.max) {
                     var done: UInt32 = 0
-                    o.read = rows(r, px.baseAddress! + y * stride, 1, stride, &done)
+                    let ask = min(rowsPerCall, Int(h.height) - y)
+                    o.read = rows(r, px.baseAddress! + y * stride, UInt32(ask), stride, &done)
                     o.rows += done
+                    y += ask
                     if o.read != 0 { break }
                 }
             }
         }
+        o.warnings = warnings(r)
         if o.read != 0 {
             o.readKind = kind(r)
             o.pixels = []  // what a failed read left is not part of the contract
@@ -145,6 +165,27 @@ struct PNGReaderParityTests {
             #expect(new.read == old.read && new.readKind == old.readKind, "\(name) keep16=\(keep16): read verdict")
             #expect(new.rows == old.rows, "\(name): rows before the failure")
             #expect(new.pixels == old.pixels, "\(name) keep16=\(keep16): pixels")
+        }
+    }
+
+    /// Rows inflated on a second thread (fz_png_pipe.c, forced here for every size): the
+    /// same verdicts, rows, warnings and pixels as the one-thread reader, asked for a row at
+    /// a time or seven; and a reader freed halfway (a crop's early stop) stops its thread.
+    @Test("inflating on a second thread changes nothing", arguments: PNGParityFiles.files)
+    func pipelinedSameAsSerial(_ name: String) throws {
+        let path = PNGParityFiles.url(name).path
+        var serial = PNGReaderCalls.own
+        serial.warnings = { fz_pngr_warning_count($0) }
+        for keep16 in [false, true] {
+            let one = try serial.outcome(path, keep16: keep16)
+            for rowsPerCall in [1, 7] {
+                let two = try PNGReaderCalls.ownPipelined.outcome(path, keep16: keep16, rowsPerCall: rowsPerCall)
+                #expect(two == one, "\(name) keep16=\(keep16), \(rowsPerCall) rows a call")
+            }
+            let half = Int(one.height / 2)
+            let early = try PNGReaderCalls.ownPipelined.outcome(path, keep16: keep16, stopAfter: half)
+            let earlySerial = try serial.outcome(path, keep16: keep16, stopAfter: half)
+            #expect(early == earlySerial, "\(name) keep16=\(keep16), stopped after \(half) rows")
         }
     }
 

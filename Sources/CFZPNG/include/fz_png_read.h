@@ -32,6 +32,10 @@ int fz_pngr_warning_count(const fz_pngr *reader);
 int fz_pngr_read_rows(fz_pngr *reader, uint8_t *rows, uint32_t count, size_t stride, uint32_t *done);
 /// As fz_png_read_interlaced: all Adam7 passes into `pixels`, then to IEND.
 int fz_pngr_read_interlaced(fz_pngr *reader, uint8_t *pixels, size_t stride);
+/// Allows fz_pngr_read_rows to inflate on a thread of its own while the caller's thread
+/// unfilters (`threads` >= 2, a non-interlaced image of at least `minimum_bytes` stored
+/// bytes, set before the first row). The rows, messages and verdicts are the same.
+void fz_pngr_set_threads(fz_pngr *reader, int threads, size_t minimum_bytes);
 void fz_pngr_free(fz_pngr *reader);
 
 /// Undoes one row's PNG filter (`filter` 0-4) in place: `row` and `prev` hold `length`
