@@ -28,6 +28,10 @@ public struct DecodeOptions: Hashable, Sendable {
     /// Threads one image's decoding may use (HEIF grid tiles decode side by side); a batch
     /// (`thumb -j`) gives each image its share.
     public var threads = Threads.perImage
+    /// The least stored bytes for which a PNG's rows are inflated on a second thread while
+    /// this one unfilters (with `threads` >= 2): from about 1 MiB (a 600x600 RGB photo) it
+    /// saves more than a thread costs. The fuzz target sets 0 to send every image through it.
+    public var pngPipelineMinimum = 1 << 20
     /// The most bytes read from standard input.
     public var stdinLimit = 1 << 30
     /// The profile CMYK and YCCK JPEGs without a usable one of their own are read through

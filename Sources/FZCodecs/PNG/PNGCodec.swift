@@ -54,9 +54,6 @@ final class PNGReader {
     /// Bytes a sample in the rows: 2 when a 16-bit image was started with `keep16`, else 1.
     private(set) var sampleBytes = 1
     private var nextRow = 0
-    /// The least stored bytes for which rows are inflated on a thread of their own
-    /// (`fz_pngr_set_threads`); the tests set 0 to send every image through it.
-    nonisolated(unsafe) static var pipelineMinimum = 1 << 20
 
     /// Opens a PNG, reads its header and checks it against the limits before libpng
     /// allocates anything sized by the image. The sample depth is chosen later, by `start`.
@@ -89,9 +86,7 @@ final class PNGReader {
         self.reader = reader
         self.file = file
         self.path = path
-        // Inflating on a second thread pays from about 1 MiB of stored rows (a 600x600 RGB
-        // photo); below that a thread costs more than it saves.
-        fz_pngr_set_threads(reader, Int32(clamping: options.threads), Self.pipelineMinimum)
+        fz_pngr_set_threads(reader, Int32(clamping: options.threads), max(0, options.pngPipelineMinimum))
         let h = fz_pngr_header_of(reader)!.pointee
         size = stored
         // The rows' layout after `start`'s expansions (palette to RGB, tRNS to alpha), known

@@ -40,6 +40,9 @@ public func fuzzDecode(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     options.autoOrient = hash & 1 == 0
     // CMYK JPEGs with a profile that cannot be used: passed over, or refused (--icc srgb).
     options.strictProfiles = hash & 2 == 0
+    // PNG rows inflated on a second thread (fz_png_pipe.c), whatever the image's size.
+    options.threads = 2
+    options.pngPipelineMinimum = hash & 4 == 0 ? 0 : 1 << 20
     for lenient in [false, true] {
         options.lenient = lenient
         guard let reader = try? ImageReader(bytes: bytes, name: "fuzz", options: options) else { continue }
