@@ -1,15 +1,19 @@
+import FZSystem
+
 extension FormatRegistry {
     /// Starts the set-up of the decoders the command line's file names call for, each on a
     /// thread of its own, before the arguments are parsed: libde265 builds its tables in
     /// about 5 ms, as long as parsing takes, so a one-tile HEIC crop no longer waits for both
     /// in turn. Names are judged by their extension only (no file is opened): a wrong guess
     /// costs that set-up's time on another core, a missed one costs what it did before.
-    /// At most the first 32 names are looked at, so a batch of thousands adds nothing.
+    /// At most the first 32 names are looked at, so a batch of thousands adds nothing; with
+    /// one thread an image (`FORCEZOOM_THREADS=1`) nothing is started.
     /// - Returns: the extensions whose decoder was asked, in order (for tests).
     @discardableResult
     public static func warmUp(forArguments arguments: [String]) -> [String] {
         var started: Set<ObjectIdentifier> = []
         var asked: [String] = []
+        guard Threads.perImage > 1 else { return asked }
         for argument in arguments.prefix(32) where !argument.hasPrefix("-") {
             guard let dot = argument.lastIndex(of: "."), argument.index(after: dot) < argument.endIndex else {
                 continue

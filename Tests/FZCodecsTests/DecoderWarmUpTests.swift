@@ -8,7 +8,8 @@ import Testing
 /// `FormatRegistry.warmUp`: which decoders a command line's names start early, and that a
 /// warm-up racing the first tiles changes no pixel.
 struct DecoderWarmUpTests {
-    @Test func namesAreJudgedByExtensionOnce() {
+    /// (With one thread an image nothing is started, and the list is empty.)
+    @Test(.enabled(if: Threads.perImage > 1)) func namesAreJudgedByExtensionOnce() {
         let asked = FormatRegistry.warmUp(forArguments: [
             "crop", "IMG_0001.HEIC", "--at", "1,1", "-o", "out.png", "second.heic", "--name", "noext", ".", "x.",
         ])
@@ -17,7 +18,7 @@ struct DecoderWarmUpTests {
         #expect(asked == ["heic", "png"])
     }
 
-    @Test func onlyTheFirst32NamesAreLookedAt() {
+    @Test(.enabled(if: Threads.perImage > 1)) func onlyTheFirst32NamesAreLookedAt() {
         let names = (0..<32).map { "file\($0).txt" } + ["late.heic"]
         #expect(FormatRegistry.warmUp(forArguments: names).isEmpty)
         #expect(FormatRegistry.warmUp(forArguments: Array(names.dropFirst())) == ["heic"])
