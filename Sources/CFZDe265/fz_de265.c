@@ -26,7 +26,6 @@
 #include "fz_de265_internal.h"
 
 #include <libde265/de265.h>
-#include <malloc.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,15 +36,7 @@
 /* libde265's tables are built by de265_init and freed when its last reference goes: one
    reference held for the process, so they are not rebuilt for every tile's decoder. */
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
-static void hold_tables(void) {
-    (void)de265_init();
-    // Each tile's decoder allocates its pictures and tables (about 1.3 MB for 512x512) and
-    // frees them; glibc gives the freed top of a thread's arena back to the kernel at once
-    // (madvise), and the next tile faults every page in again: 5,900 of the 7,600 page
-    // faults of a 48-tile thumbnail, about 5% of its CPU. 4 MB kept at the top of each
-    // arena leaves them mapped (1,750 faults; peak RSS +1.7 MB).
-    (void)mallopt(M_TOP_PAD, 4 << 20);
-}
+static void hold_tables(void) { (void)de265_init(); }
 
 static void say(fz_de265_report *report, const char *what) {
     if (report) snprintf(report->reason, sizeof report->reason, "%s", what);
