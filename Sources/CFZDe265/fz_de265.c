@@ -23,6 +23,7 @@
 // bit for bit; the tests compare every tile of the phone files and the synthetic grids.
 
 #include "fz_de265.h"
+#include "fz_de265_internal.h"
 
 #include <libde265/de265.h>
 #include <pthread.h>
@@ -140,15 +141,9 @@ static inline void float_row(const uint8_t *yr, const uint8_t *cbr, const uint8_
     }
 }
 
-/* Built for AVX2 too, float_row inlined into each (chosen at run time: 8 floats an
-   instruction instead of 4, the same IEEE operations, AVX2 having no fused multiply-add). */
-__attribute__((target_clones("avx2", "default"))) int fz_de265_convert(const uint8_t *y, int y_stride, const uint8_t *cb, int cb_stride, const uint8_t *cr,
-                     int cr_stride, int width, int height, int chroma, int matrix, int full_range, uint8_t *out,
-                     size_t stride, int channels) {
-    if (matrix == 12 || matrix == 13 || chroma < 1 || chroma > 3) return FZ_DE265_UNSUPPORTED;
-    int shiftH = chroma == 3 ? 0 : 1;
-    int shiftV = chroma == 1 ? 1 : 0;
-    // nclx.cc's get_Kr_Kb and get_YCbCr_to_RGB_coefficients, in float as there.
+/* nclx.cc's get_Kr_Kb and get_YCbCr_to_RGB_coefficients, in float as there: R's Cr, G's Cb
+   and Cr, B's Cb factors (BT.601's for matrices it has no Kr/Kb for). */
+void fz_de265_coefficients(int matrix, float k[4]) {
     float kr = 0, kb = 0;
     switch (matrix) {
     case 1: kr = 0.2126f; kb = 0.0722f; break;
@@ -167,6 +162,23 @@ __attribute__((target_clones("avx2", "default"))) int fz_de265_convert(const uin
         g_cr = 2 * kr * (-kr + 1) / (kb + kr - 1);
         b_cb = 2 * (-kb + 1);
     }
+    k[0] = r_cr;
+    k[1] = g_cb;
+    k[2] = g_cr;
+    k[3] = b_cb;
+}
+
+/* Built for AVX2 too, float_row inlined into each (chosen at run time: 8 floats an
+   instruction instead of 4, the same IEEE operations, AVX2 having no fused multiply-add). */
+__attribute__((target_clones("avx2", "default"))) int fz_de265_convert(const uint8_t *y, int y_stride, const uint8_t *cb, int cb_stride, const uint8_t *cr,
+                     int cr_stride, int width, int height, int chroma, int matrix, int full_range, uint8_t *out,
+                     size_t stride, int channels) {
+    if (matrix == 12 || matrix == 13 || chroma < 1 || chroma > 3) return FZ_DE265_UNSUPPORTED;
+    int shiftH = chroma == 3 ? 0 : 1;
+    int shiftV = chroma == 1 ? 1 : 0;
+    float k[4];
+    fz_de265_coefficients(matrix, k);
+    float r_cr = k[0], g_cb = k[1], g_cr = k[2], b_cb = k[3];
     // Six rows of floats for float_row (Y, Cb, Cr expanded, then R, G, B as integers).
     float *rows = malloc(sizeof(float) * 6 * (size_t)(width > 0 ? width : 1));
     if (!rows) return FZ_DE265_FAILED;
@@ -202,6 +214,19 @@ __attribute__((target_clones("avx2", "default"))) int fz_de265_convert(const uin
     }
     free(rows);
     return FZ_DE265_OK;
+}
+
+void fz_de265_picture_matrix(const struct de265_image *img, const fz_de265_colour *colour, int *matrix,
+                             int *full) {
+    if (colour && colour->has_nclx) {
+        *matrix = colour->matrix;
+        *full = colour->full_range;
+    } else {
+        // libheif's heif_nclx_color_profile_set_matrix_coefficients keeps 0...14; libde265
+        // has already mapped 11 and above to 2.
+        *matrix = de265_get_image_matrix_coefficients(img);
+        *full = de265_get_image_full_range_flag(img) != 0;
+    }
 }
 
 /* The picture into `out`, or why not. */
@@ -241,15 +266,7 @@ static int take_picture(const struct de265_image *img, int width, int height, co
         return FZ_DE265_UNSUPPORTED;
     }
     int matrix, full;
-    if (colour && colour->has_nclx) {
-        matrix = colour->matrix;
-        full = colour->full_range;
-    } else {
-        // libheif's heif_nclx_color_profile_set_matrix_coefficients keeps 0...14; libde265
-        // has already mapped 11 and above to 2.
-        matrix = de265_get_image_matrix_coefficients(img);
-        full = de265_get_image_full_range_flag(img) != 0;
-    }
+    fz_de265_picture_matrix(img, colour, &matrix, &full);
     int cbs, crs;
     const uint8_t *cb = de265_get_image_plane(img, 1, &cbs);
     const uint8_t *cr = de265_get_image_plane(img, 2, &crs);
@@ -259,9 +276,8 @@ static int take_picture(const struct de265_image *img, int width, int height, co
     return r;
 }
 
-int fz_de265_decode_tile(const uint8_t *hvcc, size_t hvcc_size, const uint8_t *data, size_t data_size,
-                         int width, int height, const fz_de265_colour *colour, int alpha, uint8_t *out,
-                         size_t stride, int channels, fz_de265_report *report) {
+int fz_de265_decode_with(const uint8_t *hvcc, size_t hvcc_size, const uint8_t *data, size_t data_size,
+                         int alpha, fz_de265_take take, void *context, fz_de265_report *report) {
     if (report) memset(report, 0, sizeof *report);
     int chroma, luma, chroma_bits, length;
     if (fz_de265_hvcc_info(hvcc, hvcc_size, &chroma, &luma, &chroma_bits, &length) != 0) {
@@ -272,7 +288,6 @@ int fz_de265_decode_tile(const uint8_t *hvcc, size_t hvcc_size, const uint8_t *d
         say(report, "hvcC: not 8-bit colour with 4-byte NAL lengths");
         return FZ_DE265_UNSUPPORTED;
     }
-    if (channels < 3 || (alpha && channels < 4)) return FZ_DE265_UNSUPPORTED;
     // The NAL units must split the data exactly (libheif fails otherwise).
     for (size_t i = 0; i < data_size;) {
         if (data_size - i < 4) return FZ_DE265_FAILED;
@@ -300,7 +315,7 @@ int fz_de265_decode_tile(const uint8_t *hvcc, size_t hvcc_size, const uint8_t *d
         const struct de265_image *img = de265_get_next_picture(ctx);
         if (img) {
             if (report) report->pictures++;
-            result = take_picture(img, width, height, colour, alpha, out, stride, channels, report);
+            result = take(img, context, report);
             de265_release_next_picture(ctx);
             // libheif returns the first conversion that fails.
             if (result != FZ_DE265_OK) break;
@@ -309,4 +324,28 @@ int fz_de265_decode_tile(const uint8_t *hvcc, size_t hvcc_size, const uint8_t *d
     if (result == FZ_DE265_FAILED && report && !report->reason[0]) say(report, "libde265 gave no picture");
     de265_free_decoder(ctx);
     return result;
+}
+
+/* fz_de265_decode_tile's arguments for take_picture. */
+struct picture_target {
+    int width, height, alpha, channels;
+    const fz_de265_colour *colour;
+    uint8_t *out;
+    size_t stride;
+};
+
+static int take_into(const struct de265_image *img, void *context, fz_de265_report *report) {
+    const struct picture_target *t = context;
+    return take_picture(img, t->width, t->height, t->colour, t->alpha, t->out, t->stride, t->channels, report);
+}
+
+int fz_de265_decode_tile(const uint8_t *hvcc, size_t hvcc_size, const uint8_t *data, size_t data_size,
+                         int width, int height, const fz_de265_colour *colour, int alpha, uint8_t *out,
+                         size_t stride, int channels, fz_de265_report *report) {
+    if (channels < 3 || (alpha && channels < 4)) {
+        if (report) memset(report, 0, sizeof *report);
+        return FZ_DE265_UNSUPPORTED;
+    }
+    struct picture_target t = {width, height, alpha, channels, colour, out, stride};
+    return fz_de265_decode_with(hvcc, hvcc_size, data, data_size, alpha, take_into, &t, report);
 }

@@ -61,6 +61,12 @@ package protocol ImageDecoder: AnyObject {
     /// big-endian, scaled to 0...65535 (PNG's 16 bits as stored, HEIF's 10 or 12 widened).
     /// Nil when this image keeps nothing deeper than 8 bits. Called instead of `begin`.
     func beginDeep(columns: Range<Int>?) throws(DecodeError) -> RowLayout?
+    /// Starts decoding the whole image averaged over whole blocks of `factorX` x `factorY`
+    /// pixels, as `BoxShrink` averages decoded rows (blocks from the top left, partial at the
+    /// right and bottom edges), where the decoder can average before its own colour conversion
+    /// (HEIF grids, in Y'CbCr); `read` then delivers the reduced rows. Nil when it cannot:
+    /// nothing has started and `begin` is called instead.
+    func beginBlocks(factorX: Int, factorY: Int) throws(DecodeError) -> RowLayout?
     /// Skips `rows` rows (as cheaply as the format allows).
     func skip(rows: Int) throws(DecodeError)
     /// Reads up to `rows` rows of `layout.width * channels` bytes into `buffer`.
@@ -106,6 +112,7 @@ extension ImageDecoder {
     package func readDeepRegions(_ rects: [PixelRect]) throws(DecodeError) -> [Image16]? { nil }
     package var denominators: [Int] { [1] }
     package func beginDeep(columns: Range<Int>?) throws(DecodeError) -> RowLayout? { nil }
+    package func beginBlocks(factorX: Int, factorY: Int) throws(DecodeError) -> RowLayout? { nil }
     package func scaledSize(denominator: Int) -> PixelSize { storedSize }
 }
 

@@ -261,6 +261,20 @@ public final class ImageReader {
         return PixelSize(width: layout.width, height: layout.height)
     }
 
+    /// Starts reading the whole stored image row by row, averaged over whole blocks of
+    /// `factorX` x `factorY` pixels by the decoder itself, as `BoxShrink` averages (HEIF grids
+    /// average in Y'CbCr, before converting); nil when the decoder does not (nothing started:
+    /// call `beginRows`).
+    /// - Returns: the size of the reduced rows `readNextRow` will deliver.
+    public func beginBlockRows(factorX: Int, factorY: Int) throws(DecodeError) -> PixelSize? {
+        precondition(!consumed, "an ImageReader decodes once")
+        guard let layout = try decoder.beginBlocks(factorX: factorX, factorY: factorY) else { return nil }
+        consumed = true
+        rowsLeft = layout.height
+        rowBytes = layout.width * header.pixelFormat.channels
+        return PixelSize(width: layout.width, height: layout.height)
+    }
+
     /// Reads the next stored row (`size.width * channels` bytes) after `beginRows`.
     /// - Returns: false when no row came (the end, or lenient and the data broke off).
     /// - Throws: `DecodeError` on corrupt or truncated data (unless lenient).

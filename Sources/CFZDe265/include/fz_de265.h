@@ -60,4 +60,32 @@ int fz_de265_convert(const uint8_t *y, int y_stride, const uint8_t *cb, int cb_s
                      int cr_stride, int width, int height, int chroma, int matrix, int full_range, uint8_t *out,
                      size_t stride, int channels);
 
+/* Where a tile lies on a grid of blocks averaged before the conversion (issue 38: a
+   thumbnail's whole-block pre-shrink done in Y'CbCr; fz_de265_blocks.c says why that is the
+   average of the converted pixels but for their rounding and clipping). Tile pixels
+   [x0, x1) x [y0, y1) are the ones shown; tile pixel (x, y) is shown at (origin_x + x,
+   origin_y + y), which must not be negative; block (bx, by) holds the shown pixels
+   [bx * fx, (bx + 1) * fx) x [by * fy, (by + 1) * fy), fx and fy 1...64. */
+typedef struct fz_de265_blocks {
+    int origin_x, origin_y;
+    int x0, y0, x1, y1;
+    int fx, fy;
+} fz_de265_blocks;
+
+/* The blocks the tile's shown pixels touch, across and down. */
+void fz_blocks_extent(const fz_de265_blocks *blocks, int *columns, int *rows);
+
+/* Decodes one tile (colour only) as fz_de265_decode_tile does and, instead of its RGB, gives
+   for every block it touches the sums of R, G and B over the block's pixels in this tile,
+   before rounding and clipping: `sums` holds columns x rows x 3 floats (fz_blocks_extent),
+   row-major from the first block the tile touches. */
+int fz_de265_decode_tile_blocks(const uint8_t *hvcc, size_t hvcc_size, const uint8_t *data, size_t data_size,
+                                int width, int height, const fz_de265_colour *colour, const fz_de265_blocks *blocks,
+                                float *sums, fz_de265_report *report);
+
+/* The same sums over a tile already in RGB (channels 0-2 of `channels`, `stride` bytes a
+   row): for tiles libheif decodes, and the tests. */
+void fz_rgb_block_sums(const uint8_t *pixels, size_t stride, int channels, const fz_de265_blocks *blocks,
+                       float *sums);
+
 #endif

@@ -79,6 +79,10 @@ void fz_defer_interrupts(void);
 /// parent shell sees an interrupted child and stops its script too.
 void fz_end_by_signal(int sig);
 
+/// Sets glibc's malloc to keep 4 MB at the top of each heap and to map only blocks of 32 MB
+/// or more (ProcessSetup.start says why). Call before any thread starts.
+void fz_keep_freed_pages(void);
+
 #ifdef __cplusplus
 }
 #endif

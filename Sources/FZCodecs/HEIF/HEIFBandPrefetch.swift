@@ -14,11 +14,13 @@ import Darwin
 ///
 /// Memory stays bounded: a worker takes a tile only when its band is at most `ahead` bands
 /// past the one being read, and a band's tiles are handed over (and dropped) when it is read.
-final class HEIFBandPrefetch<P: HEIFTilePixels>: @unchecked Sendable {
+/// `P` is a decoded tile (`Image`, `Image16`) or a tile's block sums (`HEIFTileBlocks`,
+/// for `HEIFBlockStream`), made by `decodeTile`.
+final class HEIFBandPrefetch<P: Sendable>: @unchecked Sendable {
     /// The tiles of each band, in the order they are decoded.
     let bands: [[Int]]
     let ahead: Int
-    private let tiles: HEIFTileDecoder
+    private let decodeTile: @Sendable (Int) throws(DecodeError) -> P
     private let monitor = Monitor()
     // Guarded by `monitor`.
     private var decoded: [Int: P] = [:]
@@ -37,8 +39,8 @@ final class HEIFBandPrefetch<P: HEIFTilePixels>: @unchecked Sendable {
 
     /// Starts `threads` workers (none when no thread can be started: `band` then decodes
     /// the band itself).
-    init(tiles: HEIFTileDecoder, bands: [[Int]], threads: Int, ahead: Int) {
-        self.tiles = tiles
+    init(bands: [[Int]], threads: Int, ahead: Int, decodeTile: @escaping @Sendable (Int) throws(DecodeError) -> P) {
+        self.decodeTile = decodeTile
         self.bands = bands
         self.ahead = ahead
         pending = bands.map(\.count)
@@ -70,7 +72,11 @@ final class HEIFBandPrefetch<P: HEIFTilePixels>: @unchecked Sendable {
     /// (and not decoded, if the reader skipped them).
     func band(_ i: Int) throws(DecodeError) -> [Int: P] {
         // No workers, or a band asked for again (its tiles are gone): decoded here.
-        if workers.isEmpty || i <= taken { return try tiles.decode(tiles: bands[i], threads: 1, as: P.self) }
+        if workers.isEmpty || i <= taken {
+            var out: [Int: P] = [:]
+            for t in bands[i] { out[t] = try decodeTile(t) }
+            return out
+        }
         let result: Result<[Int: P], DecodeError> = monitor.locked {
             reading = i
             taken = i
@@ -110,7 +116,7 @@ final class HEIFBandPrefetch<P: HEIFTilePixels>: @unchecked Sendable {
                 return job
             }
             guard let job else { return }
-            let result = Result { () throws(DecodeError) in try tiles.decode(tile: job.tile, as: P.self) }
+            let result = Result { () throws(DecodeError) in try decodeTile(job.tile) }
             monitor.locked {
                 // A band the reader has passed is dropped, not kept.
                 if job.band >= reading {
@@ -122,6 +128,15 @@ final class HEIFBandPrefetch<P: HEIFTilePixels>: @unchecked Sendable {
                 pending[job.band] -= 1
                 monitor.broadcast()
             }
+        }
+    }
+}
+
+extension HEIFBandPrefetch where P: HEIFTilePixels {
+    /// Decoded tiles of `tiles` (`HEIFTileStream`).
+    convenience init(tiles: HEIFTileDecoder, bands: [[Int]], threads: Int, ahead: Int) {
+        self.init(bands: bands, threads: threads, ahead: ahead) { (k: Int) throws(DecodeError) -> P in
+            try tiles.decode(tile: k, as: P.self)
         }
     }
 }

@@ -135,6 +135,8 @@ final class HEIFDecoder: ImageDecoder {
     /// same at 16 bits a sample (`beginDeep` of a grid).
     private var stream: HEIFTileStream<Image>?
     private var deepStream: HEIFTileStream<Image16>?
+    /// The rows of a grid averaged over whole blocks in Y'CbCr (`beginBlocks`).
+    private var blockStream: HEIFBlockStream?
     /// The image at 16 bits a sample (`beginDeep`), instead of `plane`.
     private var deep: [UInt8]?
 
@@ -486,6 +488,21 @@ final class HEIFDecoder: ImageDecoder {
         return RowLayout(firstColumn: 0, width: storedSize.width, height: storedSize.height)
     }
 
+    /// A grid averaged over whole blocks before its conversion to RGB (`HEIFBlockStream`),
+    /// with as many rows of tiles summed ahead as the memory budget allows; nil for anything
+    /// else (not a grid, turned, alpha).
+    func beginBlocks(factorX: Int, factorY: Int) throws(DecodeError) -> RowLayout? {
+        if let gridProblem { throw .corrupt(path: path, detail: gridProblem) }
+        guard let tiles, var s = HEIFBlockStream(tiles: tiles, fx: factorX, fy: factorY, threads: options.threads)
+        else { return nil }
+        while s.ahead > 0 && options.maxMemory > 0 && s.memory > options.maxMemory {
+            s = HEIFBlockStream(tiles: tiles, fx: factorX, fy: factorY, threads: options.threads, ahead: s.ahead - 1)!
+        }
+        try options.checkMemory(s.memory, path: path)
+        blockStream = s
+        return RowLayout(firstColumn: 0, width: s.output.width, height: s.output.height)
+    }
+
     /// The image at 16 bits a sample (`--depth 16` of a 10- or 12-bit HEIF), served by `read`
     /// as the 8-bit rows are: a grid streamed a band of tiles at a time (`HEIFTileStream` of
     /// `Image16`), anything else decoded whole (`decodeWhole16`).
@@ -554,6 +571,7 @@ final class HEIFDecoder: ImageDecoder {
 
     func skip(rows: Int) throws(DecodeError) {
         if stream != nil { return stream!.skip(rows: rows) }
+        if blockStream != nil { return blockStream!.skip(rows: rows) }
         if deepStream != nil { return deepStream!.skip(rows: rows) }
         next = min(storedSize.height, next + max(0, rows))
     }
@@ -703,6 +721,7 @@ final class HEIFDecoder: ImageDecoder {
 
     func read(into buffer: UnsafeMutableRawBufferPointer, rows: Int) throws(DecodeError) -> Int {
         if stream != nil { return try stream!.read(into: buffer, rows: rows) }
+        if blockStream != nil { return try blockStream!.read(into: buffer, rows: rows) }
         if deepStream != nil { return try deepStream!.read(into: buffer, rows: rows) }
         if let deep {
             let n = max(0, min(rows, storedSize.height - next))

@@ -96,7 +96,7 @@ extension HEIFTileDecoder {
     /// Calls `body` with a tile's data in one piece: in place when it has one extent (the
     /// usual case), else copied together. The pages are given back afterwards, as
     /// `file(forTile:)` does.
-    private func withTileData<R>(_ tile: HEIFGrid.Tile, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    func withTileData<R>(_ tile: HEIFGrid.Tile, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         defer { for e in tile.extents { file.release(e) } }
         if tile.extents.count == 1 {
             let raw = UnsafeRawBufferPointer(rebasing: file.buffer[tile.extents[0]])

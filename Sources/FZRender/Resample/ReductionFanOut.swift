@@ -76,12 +76,23 @@ public struct ReductionFanOut: Sendable {
                     Int((k * Double(s.target.height) * Double(stored.height) / s.region.height - 1e-9).rounded(.up))))
         }
         let d = reader.reductionDenominator(keepingAtLeast: minimum)
-        let size = try reader.beginRows(denominator: d)
-        let fx = Double(size.width) / Double(stored.width)
-        let fy = Double(size.height) / Double(stored.height)
         func factor(_ regionLength: Double, _ targetLength: Int) -> Int {
             min(BoxShrink.maximumFactor, max(1, Int(regionLength / (k * Double(targetLength)))))
         }
+        // At full scale the decoder may average the blocks itself (as `ReductionPipeline`).
+        let full = (
+            x: spans.map { factor($0.region.width, $0.target.width) }.min() ?? 1,
+            y: spans.map { factor($0.region.height, $0.target.height) }.min() ?? 1
+        )
+        var averaged = false
+        let size: PixelSize
+        if d == 1, full.x * full.y > 1, try reader.beginBlockRows(factorX: full.x, factorY: full.y) != nil {
+            (size, averaged) = (stored, true)
+        } else {
+            size = try reader.beginRows(denominator: d)
+        }
+        let fx = Double(size.width) / Double(stored.width)
+        let fy = Double(size.height) / Double(stored.height)
         let bx = spans.map { factor($0.region.width * fx, $0.target.width) }.min() ?? 1
         let by = spans.map { factor($0.region.height * fy, $0.target.height) }.min() ?? 1
         let box = BoxShrink(source: size, factorX: bx, factorY: by, format: header.pixelFormat)
@@ -107,10 +118,10 @@ public struct ReductionFanOut: Sendable {
         let rowBytes = box.outputSize.width * c
         memory += Int64(rowBytes) * Int64(RowFanOut.slots * resamplers.count + 1)
         try reader.options.checkMemory(memory, path: reader.path)
-        let source = RowSource(reader: reader, box: bx == 1 && by == 1 ? nil : box)
+        let source = RowSource(reader: reader, box: averaged || (bx == 1 && by == 1) ? nil : box)
         let threaded =
             resamplers.count > 1
-            || (threads > 1 && Int64(size.width) * Int64(size.height) >= ReductionPipeline.pipelinedPixels)
+            || (!averaged && threads > 1 && Int64(size.width) * Int64(size.height) >= ReductionPipeline.pipelinedPixels)
         let made: [Image]
         if resamplers.isEmpty {
             made = []

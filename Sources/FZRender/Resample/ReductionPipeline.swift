@@ -62,14 +62,26 @@ public struct ReductionPipeline: Sendable {
             width: Int((k * Double(storedTarget.width) * Double(stored.width) / region.width - 1e-9).rounded(.up)),
             height: Int((k * Double(storedTarget.height) * Double(stored.height) / region.height - 1e-9).rounded(.up)))
         let d = reader.reductionDenominator(keepingAtLeast: minimum)
-        let size = try reader.beginRows(denominator: d)
-        let fx = Double(size.width) / Double(stored.width)
-        let fy = Double(size.height) / Double(stored.height)
         // Whole blocks that still keep the region at least `headroom` times the target.
         func factor(_ regionLength: Double, _ targetLength: Int) -> Int {
             guard boxShrink else { return 1 }
             return min(BoxShrink.maximumFactor, max(1, Int(regionLength / (k * Double(targetLength)))))
         }
+        // At full scale the decoder may average the blocks itself, before converting its
+        // colours (HEIF grids): the same blocks, the RGB rows never made.
+        var averaged = false
+        let size: PixelSize
+        if d == 1, boxShrink, factor(region.width, storedTarget.width) * factor(region.height, storedTarget.height) > 1,
+            try reader.beginBlockRows(
+                factorX: factor(region.width, storedTarget.width), factorY: factor(region.height, storedTarget.height))
+                != nil
+        {
+            (size, averaged) = (stored, true)
+        } else {
+            size = try reader.beginRows(denominator: d)
+        }
+        let fx = Double(size.width) / Double(stored.width)
+        let fy = Double(size.height) / Double(stored.height)
         let bx = factor(region.width * fx, storedTarget.width)
         let by = factor(region.height * fy, storedTarget.height)
         let box = BoxShrink(source: size, factorX: bx, factorY: by, format: header.pixelFormat)
@@ -85,9 +97,10 @@ public struct ReductionPipeline: Sendable {
         let resampler = Resampler(
             source: box.outputSize, output: storedTarget, originX: region.x * sx, originY: region.y * sy,
             stepX: stepX, stepY: stepY, format: header.pixelFormat, filter: filter)
-        let source = RowSource(reader: reader, box: bx == 1 && by == 1 ? nil : box)
+        let source = RowSource(reader: reader, box: averaged || (bx == 1 && by == 1) ? nil : box)
         var small: Image?
-        if threads > 1 && Int64(size.width) * Int64(size.height) >= Self.pipelinedPixels {
+        // Rows the decoder averaged come cheap: the resampler pulls them on this thread.
+        if !averaged && threads > 1 && Int64(size.width) * Int64(size.height) >= Self.pipelinedPixels {
             let queue = RowQueue(rowBytes: box.outputSize.width * header.pixelFormat.channels, slots: 32)
             _ = Threads.alongside(
                 {
