@@ -51,9 +51,9 @@ public enum ImageWriter {
     ) throws(OutputError) -> Int64? {
         // The one place an output's gain map goes: applied, a PNG is the HDR rendition (the
         // map's XMP describes a map the file does not have: left out); kept, a JPEG is Ultra HDR.
-        if let gainMap, let render = gainMap.rendition, encoding.format == .png, folder == nil {
+        if let gainMap, let render = gainMap.rendition, encoding.format == .png {
             return try writePQ(
-                render(image, color), to: path, settings: encoding.settings.png, protecting: inputs,
+                render(image, color), to: path, in: folder, settings: encoding.settings.png, protecting: inputs,
                 metadata: metadata?.withoutGainMap())
         }
         if let gainMap, carriesGainMap(encoding.format) {
