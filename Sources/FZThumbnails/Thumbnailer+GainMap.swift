@@ -13,6 +13,7 @@ extension Thumbnailer {
         -> GainMapCarry
     {
         let carry = GainMapCarry.read(reader, policy: gainMap, format: format, headroom: hdrHeadroom)
+            .fitting(reader.carriedMetadata(metadata, for: format).0, path: reader.path)
         if let w = carry.warning { result.warnings.append(w) }
         result.gainMap = carry.outcome
         return carry
