@@ -22,7 +22,8 @@ struct GainMapApplyThumbCLITests {
     static let ready =
         CLI.shell("\(CLI.python) -c 'import png, numpy, PIL' 2>/dev/null") == 0
 
-    /// `uhdr.jpg`: a 256x192 primary and the 64x48 ramp map, min -1, max 2 stops, capacity 0-2.
+    /// `uhdr.jpg`: a 256x192 primary of smooth ramps (lossy codecs' outputs compare closely:
+    /// `GainMapApplyHEIFCLITests`) and the 64x48 ramp map, min -1, max 2 stops, capacity 0-2.
     static func input() throws -> String {
         let dir = CLI.scratch()
         let made = ColorCLITests.python(
@@ -30,7 +31,7 @@ struct GainMapApplyThumbCLITests {
             from PIL import Image
             import numpy as np
             y, x = np.mgrid[0:192, 0:256]
-            Image.fromarray(np.dstack([x % 256, y * 255 // 191, (x + 2 * y) % 256]).astype('uint8')).save(
+            Image.fromarray(np.dstack([x % 256, y * 255 // 191, (x + y) * 255 // 446]).astype('uint8')).save(
                 'p.jpg', quality=90)
             y, x = np.mgrid[0:48, 0:64]
             m = (2 * x + 2 * y + 4).astype('uint8')
