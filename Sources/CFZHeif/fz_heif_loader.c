@@ -91,6 +91,12 @@ void fz_heif_decoding_options_free(struct heif_decoding_options* a0) {
 void fz_heif_encoder_release(struct heif_encoder* a0) {
     FZ_HEIF(heif_encoder_release)(a0);
 }
+struct heif_encoding_options* fz_heif_encoding_options_alloc(void) {
+    return FZ_HEIF(heif_encoding_options_alloc)();
+}
+void fz_heif_encoding_options_free(struct heif_encoding_options* a0) {
+    FZ_HEIF(heif_encoding_options_free)(a0);
+}
 struct heif_error fz_heif_encoder_set_lossless(struct heif_encoder* a0, int a1) {
     return FZ_HEIF(heif_encoder_set_lossless)(a0, a1);
 }
@@ -181,8 +187,14 @@ void fz_heif_image_handle_release(const struct heif_image_handle* a0) {
 void fz_heif_image_release(const struct heif_image* a0) {
     FZ_HEIF(heif_image_release)(a0);
 }
+struct heif_error fz_heif_image_set_nclx_color_profile(struct heif_image* a0, const struct heif_color_profile_nclx* a1) {
+    return FZ_HEIF(heif_image_set_nclx_color_profile)(a0, a1);
+}
 struct heif_error fz_heif_image_set_raw_color_profile(struct heif_image* a0, const char* a1, const void* a2, const size_t a3) {
     return FZ_HEIF(heif_image_set_raw_color_profile)(a0, a1, a2, a3);
+}
+struct heif_color_profile_nclx* fz_heif_nclx_color_profile_alloc(void) {
+    return FZ_HEIF(heif_nclx_color_profile_alloc)();
 }
 void fz_heif_nclx_color_profile_free(struct heif_color_profile_nclx* a0) {
     FZ_HEIF(heif_nclx_color_profile_free)(a0);

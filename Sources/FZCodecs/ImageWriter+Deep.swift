@@ -8,14 +8,15 @@ import Geometry
 extension ImageWriter {
     /// Writes a 16-bit PNG (temporary file, renamed), carrying `color` and `metadata`; with
     /// `encoding` of another format that `writes16Bit`, that format.
-    @discardableResult
+    /// `folder`: as `write(_: Image, ...)`'s (a batch's `--out`, `openOutput`).
     /// `cicp`: a PNG's cICP chunk, written before its image data (`writePQ`).
+    @discardableResult
     public static func write(
-        _ image: Image16, to path: String, settings: PNGSettings, protecting inputs: [String] = [],
-        color: ColorDescription? = nil, metadata: CarriedMetadata? = nil, encoding: OutputEncoding? = nil,
-        cicp: [UInt8]? = nil
+        _ image: Image16, to path: String, in folder: (OutputFolder, shown: String)? = nil, settings: PNGSettings,
+        protecting inputs: [String] = [], color: ColorDescription? = nil, metadata: CarriedMetadata? = nil,
+        encoding: OutputEncoding? = nil, cicp: [UInt8]? = nil
     ) throws(OutputError) -> Int64? {
-        let out = try OutputFile(path: path, protecting: inputs)
+        let out = try openOutput(path, in: folder, protecting: inputs)
         do throws(OutputError) {
             if let encoding, encoding.format != .png, encoding.format.writes16Bit {
                 let (exif, xmp) = metadata?.blocks(for: image.size) ?? (nil, nil)
@@ -25,7 +26,7 @@ extension ImageWriter {
                     xmp: xmp, metadata: metadata)
                 try encoding.format.encoder.encode16(image, request)
                 try out.commit()
-                return StandardStream.isNamed(path) ? nil : FileSystem.size(of: path)
+                return out.size
             }
             let writer = try PNGWriter(
                 file: out.file, path: out.path, size: image.size, format: image.format, settings: settings,
@@ -40,6 +41,6 @@ extension ImageWriter {
             out.discard()
             throw error
         }
-        return StandardStream.isNamed(path) ? nil : FileSystem.size(of: path)
+        return out.size
     }
 }

@@ -38,7 +38,8 @@ public enum ImageWriter {
     ///     alpha (JPEG); formats that keep alpha ignore it. Nil: `encoding.settings.background`.
     ///   - metadata: the EXIF and XMP the output carries, written for its size (nil: none).
     ///   - gainMap: the input's gain map at the output's geometry: a JPEG output becomes an
-    ///     Ultra HDR JPEG (`writeUltraHDR`); other formats leave it out.
+    ///     Ultra HDR JPEG (`writeUltraHDR`); other formats leave it out. With its `rendition`
+    ///     (`--gain-map apply`) a PNG, AVIF or HEIC output is the HDR rendition in BT.2100 PQ.
     /// - Returns: the number of bytes written (nil for stdout).
     /// - Throws: `OutputError`; no partial file remains.
     @discardableResult
@@ -49,12 +50,17 @@ public enum ImageWriter {
         color: ColorDescription? = nil, background: Color? = nil, metadata: CarriedMetadata? = nil,
         gainMap: CarriedGainMap? = nil
     ) throws(OutputError) -> Int64? {
-        // The one place an output's gain map goes: applied, a PNG is the HDR rendition (the
-        // map's XMP describes a map the file does not have: left out); kept, a JPEG is Ultra HDR.
-        if let gainMap, let render = gainMap.rendition, encoding.format == .png, folder == nil {
-            return try writePQ(
-                render(image, color), to: path, settings: encoding.settings.png, protecting: inputs,
-                metadata: metadata?.withoutGainMap())
+        // The one place an output's gain map goes: applied, a PNG, AVIF or HEIC is the HDR
+        // rendition (the map's XMP describes a map the file does not have: left out); kept, a
+        // JPEG is Ultra HDR.
+        if let gainMap, let render = gainMap.rendition, rendersHDR(encoding.format) {
+            let hdr = try render(image, color)
+            let metadata = metadata?.withoutGainMap()
+            if encoding.format == .png {
+                return try writePQ(
+                    hdr, to: path, in: folder, settings: encoding.settings.png, protecting: inputs, metadata: metadata)
+            }
+            return try writePQ(hdr, to: path, in: folder, heif: encoding, protecting: inputs, metadata: metadata)
         }
         if let gainMap, carriesGainMap(encoding.format) {
             let (map, parameters) = DecodedGainMap.hdrgm(gainMap.image, gainMap.parameters)

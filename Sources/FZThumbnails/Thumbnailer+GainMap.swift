@@ -7,17 +7,21 @@ import Geometry
 /// once per size with the `GainMapCarry` it read once).
 extension Thumbnailer {
     /// The input's gain map as outputs in `format` carry it (decoded only when kept and the
-    /// format is JPEG); a malformed one becomes a warning of the result. Call after the pixels.
+    /// format is JPEG, or applied and it is PNG: each size is then its HDR rendition at
+    /// `hdrHeadroom`); a malformed one becomes a warning of the result. Call after the pixels.
     public func gainMap(of reader: ImageReader, format: OutputFormat, into result: inout ThumbnailResult)
         -> GainMapCarry
     {
-        let carry = GainMapCarry.read(reader, policy: gainMap, format: format)
+        let carry = GainMapCarry.read(reader, policy: gainMap, format: format, headroom: hdrHeadroom)
+            .fitting(reader.carriedMetadata(metadata, for: format).0, path: reader.path)
         if let w = carry.warning { result.warnings.append(w) }
         result.gainMap = carry.outcome
         return carry
     }
 
-    /// The map at the geometry of one size: the window scaled to the output, as the pixels.
+    /// The map at the geometry of one size: the window scaled to the output, as the pixels,
+    /// reduced with the thumbnail's filter (applied: with the rendition that turns the size's
+    /// pixels into its HDR image, `DecodedGainMap.carried`).
     public func carriedGainMap(_ carry: GainMapCarry, geometry g: ThumbnailGeometry) -> CarriedGainMap? {
         carry.map?.carried(
             imageToOutput: AffineTransform.translation(-g.window.x, -g.window.y).then(.scale(g.scaleX, g.scaleY)),

@@ -48,6 +48,8 @@ public struct Thumbnailer: Sendable {
     public var metadata = MetadataPolicy.keepAll
     /// What each thumbnail does with the input's HDR gain map (`--gain-map`).
     public var gainMap = GainMapPolicy.keep
+    /// The headroom `--gain-map apply` renders PNG thumbnails for (`--hdr-headroom`).
+    public var hdrHeadroom = HDRHeadroom.mapMaximum
 
     public init(
         size: ThumbnailSize, crop: ThumbnailGeometry.Crop = .none, decode: DecodeOptions = DecodeOptions(),

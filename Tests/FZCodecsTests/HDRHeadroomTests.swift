@@ -3,7 +3,7 @@ import Testing
 @testable import FZCodecs
 
 /// `--hdr-headroom`'s values: stops or a ratio, the map's maximum by default, and one usage
-/// line (exit 2) naming the option for everything else.
+/// line (exit 2) saying why for everything else.
 @Suite("HDR headroom")
 struct HDRHeadroomTests {
     @Test(arguments: [("2.5", 2.5), ("0", 0), ("4x", 2), ("4X", 2), (" 1x ", 0), ("32", 32), (".5", 0.5)])
@@ -18,7 +18,8 @@ struct HDRHeadroomTests {
             Issue.record("\(text) was accepted")
         } catch {
             #expect(error.exitCode == 2)
-            #expect(error.description.hasPrefix("--hdr-headroom \(text): "))
+            // ArgumentParser names the option and the value before it (`ParsingTests`).
+            #expect(!error.description.contains("--hdr-headroom"))
             #expect(error.description.hasSuffix("give stops above SDR white (2.5) or a ratio to it (4x)"))
         }
     }

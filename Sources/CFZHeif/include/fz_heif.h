@@ -26,6 +26,8 @@ struct heif_error fz_heif_decode_image(const struct heif_image_handle* a0, struc
 struct heif_decoding_options* fz_heif_decoding_options_alloc(void);
 void fz_heif_decoding_options_free(struct heif_decoding_options* a0);
 void fz_heif_encoder_release(struct heif_encoder* a0);
+struct heif_encoding_options* fz_heif_encoding_options_alloc(void);
+void fz_heif_encoding_options_free(struct heif_encoding_options* a0);
 struct heif_error fz_heif_encoder_set_lossless(struct heif_encoder* a0, int a1);
 struct heif_error fz_heif_encoder_set_lossy_quality(struct heif_encoder* a0, int a1);
 struct heif_error fz_heif_image_add_plane(struct heif_image* a0, enum heif_channel a1, int a2, int a3, int a4);
@@ -56,7 +58,9 @@ int fz_heif_image_handle_get_width(const struct heif_image_handle* a0);
 int fz_heif_image_handle_has_alpha_channel(const struct heif_image_handle* a0);
 void fz_heif_image_handle_release(const struct heif_image_handle* a0);
 void fz_heif_image_release(const struct heif_image* a0);
+struct heif_error fz_heif_image_set_nclx_color_profile(struct heif_image* a0, const struct heif_color_profile_nclx* a1);
 struct heif_error fz_heif_image_set_raw_color_profile(struct heif_image* a0, const char* a1, const void* a2, const size_t a3);
+struct heif_color_profile_nclx* fz_heif_nclx_color_profile_alloc(void);
 void fz_heif_nclx_color_profile_free(struct heif_color_profile_nclx* a0);
 
 // Reading a file held in memory through heif_context_read_from_reader. libheif 1.15 reads

@@ -7,13 +7,15 @@ import Geometry
 /// `apply` (what an HDR screen shows, `--hdr-headroom`): `GainMapCarry.read` decodes the map
 /// for it as for `keep`, every command renders the map at its output's geometry and hands it
 /// to `ImageWriter.write` as a `CarriedGainMap` whose `rendition` (set by the rendering layer,
-/// which owns the HDR kernel) turns the output into a 16-bit BT.2100 PQ PNG: one branch there.
+/// which owns the HDR kernel) turns the output into BT.2100 PQ: a 16-bit PNG, or a 10-bit AVIF
+/// or HEIC: one branch there.
 public enum GainMapPolicy: String, CaseIterable, Sendable {
     /// Carried to the output's geometry; JPEG outputs are Ultra HDR, other formats drop it.
     case keep
     /// Left out: every output is SDR.
     case drop
-    /// Applied: PNG outputs are what an HDR display shows (16-bit, BT.2100 PQ, cICP).
+    /// Applied: PNG, AVIF and HEIC outputs are what an HDR display shows (BT.2100 PQ: a
+    /// 16-bit PNG with cICP, a 10-bit AVIF or HEIC with nclx).
     case apply
 }
 
@@ -89,20 +91,21 @@ public struct GainMapCarry: Sendable {
 
     /// Reads `reader`'s gain map (after its pixels were read) for outputs in `format`: decoded
     /// only when `policy` keeps it and the format carries it.
-    /// With `apply`, a PNG output is the HDR rendition at `headroom`; any other format is SDR
-    /// with one warning.
+    /// With `apply`, a PNG, AVIF or HEIC output is the HDR rendition at `headroom`; any other
+    /// format is SDR with one warning.
     public static func read(
         _ reader: ImageReader, policy: GainMapPolicy, format: OutputFormat, headroom: HDRHeadroom = .mapMaximum
     ) -> GainMapCarry {
         let carries = ImageWriter.carriesGainMap(format)
-        let renders = policy == .apply && format == .png
+        let renders = policy == .apply && ImageWriter.rendersHDR(format)
         switch reader.readGainMap(decode: (policy == .keep && carries) || renders) {
         case .none: return GainMapCarry()
         case .malformed(let why):
             return GainMapCarry(outcome: .dropped(why), warning: "\(reader.path): \(why); gain map ignored")
         case .found:
             if policy == .apply {
-                let why = "--gain-map apply renders into PNG outputs only; this \(format.name) output is SDR"
+                let why =
+                    "--gain-map apply renders into PNG, AVIF and HEIC outputs only; this \(format.name) output is SDR"
                 return GainMapCarry(outcome: .dropped(why), warning: "\(reader.path): \(why) (use -o NAME.png)")
             }
             let why =

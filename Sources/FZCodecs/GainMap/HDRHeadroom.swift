@@ -23,12 +23,13 @@ public enum HDRHeadroom: Hashable, Sendable, CustomStringConvertible {
         "How far above SDR white the HDR display reaches, in stops (2.5) or as a ratio (4x); default: the HDRCapacityMax of the gain map."
 
     /// Parses `2.5` (stops) or `4x` (a ratio).
-    /// - Throws: a usage error (exit 2) naming the option and the forms it takes.
+    /// - Throws: a usage error (exit 2) saying what is wrong and the forms it takes, without
+    ///   the option or the value: its caller, ArgumentParser's `transform:`, says "The value
+    ///   'x4' is invalid for '--hdr-headroom <stops|ratio>': " before it.
     public init(parsing text: String) throws(ToolFailure) {
         let t = text.trimmingCharacters(in: " \t")
         func fail(_ why: String) -> ToolFailure {
-            ToolFailure(
-                "--hdr-headroom \(text): \(why); give stops above SDR white (2.5) or a ratio to it (4x)", exitCode: 2)
+            ToolFailure("\(why); give stops above SDR white (2.5) or a ratio to it (4x)", exitCode: 2)
         }
         let isRatio = t.hasSuffix("x") || t.hasSuffix("X")
         let number = isRatio ? String(t.dropLast()) : t

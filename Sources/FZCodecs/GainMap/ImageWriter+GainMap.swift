@@ -37,7 +37,8 @@ extension ImageWriter {
         let primaryBytes = primary.memoryContents()
         let mapBytes = try encodeGainMap(map, path: path)
         // The container fails only for an input XMP too large to share its 64 KiB segment
-        // with the gain map's directory: the output is then the SDR JPEG alone.
+        // with the gain map's directory: the output is then the SDR JPEG alone. The commands
+        // find that out before (`GainMapCarry.fitting`) and hand no map, so --json says so.
         let bytes =
             (try? UltraHDRContainer.assemble(primary: primaryBytes, gainMap: mapBytes, parameters: parameters))
             ?? primaryBytes

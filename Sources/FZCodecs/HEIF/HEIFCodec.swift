@@ -852,25 +852,26 @@ package enum HEIFEncoder {
     ///     instead of `image`'s 8-bit pixels (which then give only the size and format): a
     ///     Main 10 HEIC or a 10-bit AVIF.
     ///   - icc: an RGB ICC profile for the `colr` box (`prof`).
+    ///   - bits: the significant bits of `tenBit`'s samples (10 or 12).
+    ///   - nclx: coded colour (`colr` `nclx`, and libheif's RGB to YCbCr matrix) instead.
     package static func encode(
         _ image: Image, avif: Bool, quality: Int, lossless: Bool, exif: [UInt8]?, rotation: Int,
-        mirror: Int? = nil, tenBit: [UInt16]? = nil, xmp: [UInt8]? = nil, path: String, icc: [UInt8]? = nil
+        mirror: Int? = nil, tenBit: [UInt16]? = nil, bits: Int = 10, xmp: [UInt8]? = nil, path: String,
+        icc: [UInt8]? = nil, nclx: NCLX? = nil
     ) throws(OutputError) -> [UInt8] {
         let source = image.format.isGray ? image.converted(to: image.format.hasAlpha ? .rgba : .rgb) : image
         func fail(_ what: String, _ e: heif_error? = nil) -> OutputError { failure(what, e, path: path) }
         guard let ctx = fz_heif_context_alloc() else { throw fail("no context") }
         defer { fz_heif_context_free(ctx) }
         var enc: OpaquePointer?
-        var err = fz_heif_context_get_encoder_for_format(ctx, avif ? heif_compression_AV1 : heif_compression_HEVC, &enc)
+        let err = fz_heif_context_get_encoder_for_format(ctx, avif ? heif_compression_AV1 : heif_compression_HEVC, &enc)
         guard err.code == heif_error_Ok, let enc else { throw fail("no \(avif ? "AV1" : "HEVC") encoder", err) }
         defer { fz_heif_encoder_release(enc) }
         _ = fz_heif_encoder_set_lossy_quality(enc, Int32(quality))
         _ = fz_heif_encoder_set_lossless(enc, lossless ? 1 : 0)
-        let img = try makeImage(source, tenBit: tenBit, icc: icc, path: path)
+        let img = try makeImage(source, tenBit: tenBit, bits: bits, icc: icc, path: path)
         defer { fz_heif_image_release(img) }
-        var handle: OpaquePointer?
-        err = fz_heif_context_encode_image(ctx, img, enc, nil, &handle)
-        guard err.code == heif_error_Ok, let handle else { throw fail("encoding failed", err) }
+        let handle = try encodeImage(ctx, img, enc, nclx: nclx, path: path)
         defer { fz_heif_image_handle_release(handle) }
         try addMetadata(ctx, handle, exif: exif, xmp: xmp, path: path)
         var bytes = try write(ctx, path: path)
@@ -896,10 +897,10 @@ package enum HEIFEncoder {
     }
 
     /// A libheif image of `source` (RGB or RGBA) with its pixels, or `tenBit`'s samples, in
-    /// one interleaved plane, and `icc` attached; the caller releases it.
-    private static func makeImage(_ source: Image, tenBit: [UInt16]?, icc: [UInt8]?, path: String) throws(OutputError)
-        -> OpaquePointer
-    {
+    /// one interleaved plane (`bits` significant bits), and `icc` attached; the caller releases it.
+    private static func makeImage(
+        _ source: Image, tenBit: [UInt16]?, bits: Int = 10, icc: [UInt8]?, path: String
+    ) throws(OutputError) -> OpaquePointer {
         var img: OpaquePointer?
         let alpha = source.format.hasAlpha
         let chroma =
@@ -912,7 +913,7 @@ package enum HEIFEncoder {
         var done = false
         defer { if !done { fz_heif_image_release(img) } }
         err = fz_heif_image_add_plane(
-            img, heif_channel_interleaved, Int32(source.width), Int32(source.height), tenBit == nil ? 8 : 10)
+            img, heif_channel_interleaved, Int32(source.width), Int32(source.height), tenBit == nil ? 8 : Int32(bits))
         guard err.code == heif_error_Ok else { throw failure("cannot add the plane", err, path: path) }
         var stride: Int32 = 0
         guard let plane = fz_heif_image_get_plane(img, heif_channel_interleaved, &stride) else {
@@ -925,6 +926,39 @@ package enum HEIFEncoder {
         }
         done = true
         return img
+    }
+
+    /// Codes `img` into `ctx`, with `nclx` (given both to the image and as the output's, so
+    /// libheif converts to YCbCr by its matrix and writes its `colr` box: libheif 1.15 leaves
+    /// that box out of HEIC unless told, `macOS_compatibility_workaround_no_nclx_profile`).
+    private static func encodeImage(
+        _ ctx: OpaquePointer, _ img: OpaquePointer, _ enc: OpaquePointer, nclx: NCLX?, path: String
+    ) throws(OutputError) -> OpaquePointer {
+        var handle: OpaquePointer?
+        var err: heif_error
+        if let nclx {
+            guard let profile = fz_heif_nclx_color_profile_alloc() else { throw failure("no nclx profile", path: path) }
+            defer { fz_heif_nclx_color_profile_free(profile) }
+            profile.pointee.color_primaries = heif_color_primaries(rawValue: UInt32(nclx.primaries))
+            profile.pointee.transfer_characteristics = heif_transfer_characteristics(rawValue: UInt32(nclx.transfer))
+            profile.pointee.matrix_coefficients = heif_matrix_coefficients(rawValue: UInt32(nclx.matrix))
+            profile.pointee.full_range_flag = nclx.fullRange ? 1 : 0
+            err = fz_heif_image_set_nclx_color_profile(img, profile)
+            guard err.code == heif_error_Ok else { throw failure("cannot attach the nclx profile", err, path: path) }
+            guard let options = fz_heif_encoding_options_alloc() else {
+                throw failure("no encoding options", path: path)
+            }
+            options.pointee.output_nclx_profile = profile
+            options.pointee.macOS_compatibility_workaround_no_nclx_profile = 0
+            err = fz_heif_context_encode_image(ctx, img, enc, options, &handle)
+            // The profile is ours to free (above), not the options'.
+            options.pointee.output_nclx_profile = nil
+            fz_heif_encoding_options_free(options)
+        } else {
+            err = fz_heif_context_encode_image(ctx, img, enc, nil, &handle)
+        }
+        guard err.code == heif_error_Ok, let handle else { throw failure("encoding failed", err, path: path) }
+        return handle
     }
 
     /// Copies `source`'s rows (or `tenBit`'s samples as little-endian 16-bit words) into

@@ -12,13 +12,15 @@ extension ImageWriter {
     public static let pqCICP: [UInt8] = [9, 16, 0, 1]
 
     /// Writes `image` (its samples already PQ-coded in BT.2020) as a 16-bit PNG with the PQ
-    /// cICP chunk (temporary file, renamed), carrying `metadata`'s EXIF and XMP.
+    /// cICP chunk (temporary file, renamed), carrying `metadata`'s EXIF and XMP; `folder` as
+    /// `write`'s (a batch's `--out`: thumb's outputs).
     @discardableResult
     public static func writePQ(
-        _ image: Image16, to path: String, settings: PNGSettings, protecting inputs: [String] = [],
-        metadata: CarriedMetadata? = nil
+        _ image: Image16, to path: String, in folder: (OutputFolder, shown: String)? = nil, settings: PNGSettings,
+        protecting inputs: [String] = [], metadata: CarriedMetadata? = nil
     ) throws(OutputError) -> Int64? {
         // No colour: the cICP chunk is the whole colour description, and no ICC may contradict it.
-        try write(image, to: path, settings: settings, protecting: inputs, metadata: metadata, cicp: pqCICP)
+        try write(
+            image, to: path, in: folder, settings: settings, protecting: inputs, metadata: metadata, cicp: pqCICP)
     }
 }

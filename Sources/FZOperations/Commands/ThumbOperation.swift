@@ -215,6 +215,11 @@ public struct ThumbnailSettings: Sendable {
         set { thumbnailer.gainMap = newValue }
     }
 
+    public var hdrHeadroom: HDRHeadroom {
+        get { thumbnailer.hdrHeadroom }
+        set { thumbnailer.hdrHeadroom = newValue }
+    }
+
     public var useEmbeddedThumbnail: Bool {
         get { thumbnailer.useEmbeddedThumbnail }
         set { thumbnailer.useEmbeddedThumbnail = newValue }

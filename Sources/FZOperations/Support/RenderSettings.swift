@@ -64,10 +64,12 @@ public struct RenderSettings {
         return carried
     }
 
-    /// The gain map of `reader` (read after its pixels) as outputs in `format` carry it; a
+    /// The gain map of `reader` (read after its pixels) as outputs in `format` carry it (left
+    /// out where the XMP they carry leaves no room for it, `GainMapCarry.fitting`); a
     /// malformed one is said once.
     package func carriedGainMap(_ reader: ImageReader, format: OutputFormat) -> GainMapCarry {
         let carry = GainMapCarry.read(reader, policy: gainMap, format: format, headroom: hdrHeadroom)
+            .fitting(carriedMetadata(reader, format: format), path: reader.path)
         if let w = carry.warning { warnings.once(w) }
         return carry
     }

@@ -174,11 +174,6 @@ struct Thumb: ParsableCommand {
             throw ValidationError("thumb reads files; for a list of paths on standard input use --from -")
         }
         if nulSeparated && from == nil { throw ValidationError("-0 applies to --from; give --from FILE or --from -") }
-        if meta.gain.gainMap == .apply {
-            // Batches write through folder descriptors, which the 16-bit PQ writer does not take yet.
-            throw ValidationError(
-                "--gain-map apply: thumb keeps or drops gain maps; render HDR with crop, fit or transform -o NAME.png")
-        }
         _ = try outputTarget()
         try validateLadder()
         for spec in sizes.sizes { try validate(spec) }
@@ -233,6 +228,7 @@ struct Thumb: ParsableCommand {
         settings.colorPolicy = encode.colorPolicy
         settings.metadata = meta.policy
         settings.gainMap = meta.gain.gainMap
+        settings.hdrHeadroom = meta.gain.hdrHeadroom
         settings.useEmbeddedThumbnail = !noEmbeddedThumbnail
         let target = try outputTarget()
         var operation = ThumbOperation(
