@@ -38,7 +38,8 @@ public enum ImageWriter {
     ///     alpha (JPEG); formats that keep alpha ignore it. Nil: `encoding.settings.background`.
     ///   - metadata: the EXIF and XMP the output carries, written for its size (nil: none).
     ///   - gainMap: the input's gain map at the output's geometry: a JPEG output becomes an
-    ///     Ultra HDR JPEG (`writeUltraHDR`); other formats leave it out.
+    ///     Ultra HDR JPEG (`writeUltraHDR`), an HEIC keeps an Apple map as Apple's auxiliary
+    ///     image (`writeAppleHEIC`); other formats leave it out.
     /// - Returns: the number of bytes written (nil for stdout).
     /// - Throws: `OutputError`; no partial file remains.
     @discardableResult
@@ -55,6 +56,11 @@ public enum ImageWriter {
             return try writePQ(
                 render(image, color), to: path, settings: encoding.settings.png, protecting: inputs,
                 metadata: metadata?.withoutGainMap())
+        }
+        if let gainMap, isHEIC(encoding.format), gainMap.parameters.scheme == .apple, gainMap.image.format == .gray {
+            return try writeAppleHEIC(
+                image, map: gainMap, to: path, in: folder, encoding: encoding, protecting: inputs, color: color,
+                background: background, metadata: metadata)
         }
         if let gainMap, carriesGainMap(encoding.format) {
             let (map, parameters) = DecodedGainMap.hdrgm(gainMap.image, gainMap.parameters)
