@@ -75,6 +75,27 @@ struct AppleHEICGainMapTests {
         #expect(why.detail == "the gain map could not be coded (libheif: x265 refused)")
     }
 
+    /// x265 refuses a map 17000 pixels wide ("Invalid image size"): the writer writes the HEIC
+    /// without it, readable and with no gain map, and records why for --json and the warning.
+    @Test func theWriterDropsAMapX265Refuses() throws {
+        let drops = GainMapDrops()
+        var map = CarriedGainMap(image: Image(width: 17000, height: 2, format: .gray), parameters: Self.parameters)
+        map.drops = drops
+        let path = FileSystem.join(TestSupport.scratch(), "dropped.heic")
+        var picture = Image(width: 64, height: 48, format: .rgb)
+        for i in picture.pixels.indices { picture.pixels[i] = UInt8((i * 5) % 256) }
+        try ImageWriter.write(picture, to: path, encoding: OutputEncoding(HEICImageEncoder.registration), gainMap: map)
+        let why = try #require(drops.first)
+        #expect(why.hasPrefix("the gain map could not be coded (libheif: encoding the gray image failed"), "\(why)")
+        let reader = try ImageReader(path: path)
+        #expect(reader.header.uprightSize == PixelSize(width: 64, height: 48))
+        _ = try reader.readImage()
+        guard case .none = reader.readGainMap() else {
+            Issue.record("a gain map was written")
+            return
+        }
+    }
+
     /// Files not as libheif writes them: refused with a reason, never joined half-way.
     @Test func brokenFilesAreRefused() throws {
         let primary = try Self.primary()
