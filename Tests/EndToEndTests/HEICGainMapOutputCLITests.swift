@@ -80,6 +80,25 @@ struct HEICGainMapOutputCLITests {
         #expect(verdict.split(separator: "\n").last == "ok", "\(verdict)")
     }
 
+    /// A thumbnail in HEIC keeps the map, reduced to the thumbnail's size at the map's scale.
+    @Test(.enabled(if: ready))
+    func thumbKeepsTheMap() {
+        let dir = CLI.scratch()
+        let r = CLI.run(["thumb", Self.heic, "--size", "128", "--format", "heic", "--out", dir, "--json"])
+        #expect(r.status == 0 && r.stdout.contains("\"gainMap\":\"kept\""), "\(r.stdout) \(r.stderr)")
+        let out = FileSystem.join(dir, "iphone13pro_pug_hdrgainmap.thumb.heic")
+        let verdict = ColorCLITests.python(
+            """
+            import sys
+            sys.path.insert(0, '\(GainMapInfoCLITests.pillowHeif)')
+            import pillow_heif
+            h = pillow_heif.open_heif('\(out)')
+            aux = h.get_aux_image(h.info['aux']['urn:com:apple:photo:2020:aux:hdrgainmap'][0])
+            print('ok' if (h.size, aux.size) == ((128, 96), (64, 48)) else '%r %r' % (h.size, aux.size))
+            """, in: dir)
+        #expect(verdict.split(separator: "\n").last == "ok", "\(verdict)")
+    }
+
     /// Apple's gain-map JPEG keeps its map in an HEIC (headroom from its XMP); a Pixel Ultra
     /// HDR photo does not, and --json says why.
     @Test(.enabled(if: ready))
