@@ -31,7 +31,8 @@ extension ImageWriter {
     /// Why an output in `format` leaves `map` out (`--json`'s gainMapNote).
     public static func noGainMap(_ format: OutputFormat, _ map: GainMap) -> String {
         guard isHEIC(format) else {
-            return "\(format.name) has no gain-map form every reader knows (JPEG outputs keep it)"
+            let heic = map.parameters.scheme == .apple && map.channels == 1 ? ", and HEIC outputs Apple's" : ""
+            return "\(format.name) has no gain-map form every reader knows (JPEG outputs keep it\(heic))"
         }
         if map.parameters.scheme == .apple {
             return
