@@ -38,7 +38,8 @@ public enum ImageWriter {
     ///     alpha (JPEG); formats that keep alpha ignore it. Nil: `encoding.settings.background`.
     ///   - metadata: the EXIF and XMP the output carries, written for its size (nil: none).
     ///   - gainMap: the input's gain map at the output's geometry: a JPEG output becomes an
-    ///     Ultra HDR JPEG (`writeUltraHDR`); other formats leave it out. With its `rendition`
+    ///     Ultra HDR JPEG (`writeUltraHDR`), an HEIC keeps an Apple map as Apple's auxiliary
+    ///     image (`writeAppleHEIC`); other formats leave it out. With its `rendition`
     ///     (`--gain-map apply`) a PNG, AVIF or HEIC output is the HDR rendition in BT.2100 PQ.
     /// - Returns: the number of bytes written (nil for stdout).
     /// - Throws: `OutputError`; no partial file remains.
@@ -61,6 +62,11 @@ public enum ImageWriter {
                     hdr, to: path, in: folder, settings: encoding.settings.png, protecting: inputs, metadata: metadata)
             }
             return try writePQ(hdr, to: path, in: folder, heif: encoding, protecting: inputs, metadata: metadata)
+        }
+        if let gainMap, isHEIC(encoding.format), gainMap.parameters.scheme == .apple, gainMap.image.format == .gray {
+            return try writeAppleHEIC(
+                image, map: gainMap, to: path, in: folder, encoding: encoding, protecting: inputs, color: color,
+                background: background, metadata: metadata)
         }
         if let gainMap, carriesGainMap(encoding.format) {
             let (map, parameters) = DecodedGainMap.hdrgm(gainMap.image, gainMap.parameters)

@@ -27,4 +27,12 @@ extension Thumbnailer {
             imageToOutput: AffineTransform.translation(-g.window.x, -g.window.y).then(.scale(g.scaleX, g.scaleY)),
             output: g.output, filter: filter)
     }
+
+    /// What the written thumbnail did with the map: dropped, with one warning, when the writer
+    /// could not carry it after all (`GainMapCarry.drops`).
+    func noteWritten(_ carry: GainMapCarry, _ path: String, into result: inout ThumbnailResult) {
+        guard let w = carry.droppedWarning(path) else { return }
+        result.warnings.append(w)
+        result.gainMap = carry.written
+    }
 }

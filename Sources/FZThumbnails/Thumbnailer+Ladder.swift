@@ -190,7 +190,10 @@ extension Thumbnailer {
             rest.results[0] = first
             if let error = stopped ?? rest.stop { throw error }
         }
-        for (n, i) in slots.enumerated() { results[i] = rest.results[n] }
+        for (n, i) in slots.enumerated() {
+            results[i] = rest.results[n]
+            if results[i].outcome == .made { noteWritten(gain, reader.path, into: &results[i]) }
+        }
     }
 
     /// The size `g` resampled from `larger`, a result that covers it.

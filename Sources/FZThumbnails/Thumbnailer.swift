@@ -113,6 +113,7 @@ public struct Thumbnailer: Sendable {
             try write(
                 image, of: reader, job, into: &result, shouldStop: shouldStop,
                 gainMap: carriedGainMap(gain, geometry: geometry))
+            noteWritten(gain, reader.path, into: &result)
         } catch {
             return .failed(error)
         }

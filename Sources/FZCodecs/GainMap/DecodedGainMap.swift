@@ -21,6 +21,8 @@ public struct DecodedGainMap: Sendable {
     public var source: GainMap
     /// Set with `--gain-map apply`: outputs are its HDR rendition.
     public var rendering: HDRRendering?
+    /// Where the writer records outputs it wrote without this map (`GainMapCarry.drops`).
+    public var drops: GainMapDrops?
 
     public init(image: Image, parameters: GainMapParameters, primary: PixelSize, source: GainMap) {
         self.image = image
@@ -80,7 +82,10 @@ extension ImageReader {
     /// Decodes the input's gain map, upright with the primary. Called after the primary's
     /// pixels are read (it reads the file again from its start); `options` bound the map's
     /// decode as any image's (the probe already refused a map larger than the primary).
-    public func readGainMap(decode: Bool = true) -> GainMapRead {
+    public func readGainMap(decode: Bool = true) -> GainMapRead { readGainMap { _ in decode } }
+
+    /// `readGainMap(decode:)`, decoding the map only where `decode` says for what the probe found.
+    public func readGainMap(decodeIf decode: (GainMap) -> Bool) -> GainMapRead {
         let probe: GainMap.Probe
         switch header.format {
         case .jpeg: probe = GainMap.probeJPEG(source.file, primary: header.storedSize)
@@ -91,7 +96,7 @@ extension ImageReader {
         case .none: return .none
         case .malformed(let why): return .malformed(why)
         case .found(let map):
-            guard decode else { return .found(map) }
+            guard decode(map) else { return .found(map) }
             do {
                 let image: Image
                 switch map.container {

@@ -1,6 +1,7 @@
 import FZImage
 import FZSystem
 import Geometry
+import Synchronization
 
 /// `--gain-map`: what outputs do with an input's HDR gain map.
 ///
@@ -40,6 +41,8 @@ public struct CarriedGainMap: Sendable {
     /// With `--gain-map apply`: the output's pixels (and their colour) to the HDR rendition
     /// written instead of them, a 16-bit PQ image.
     public var rendition: (@Sendable (Image, ColorDescription?) throws(OutputError) -> Image16)?
+    /// Where the writer says it wrote the output without the map (`GainMapCarry.written`).
+    public var drops: GainMapDrops?
 
     public init(
         image: Image, parameters: GainMapParameters,
@@ -49,6 +52,20 @@ public struct CarriedGainMap: Sendable {
         self.parameters = parameters
         self.rendition = rendition
     }
+}
+
+/// Where the writer records that it wrote an output without its carried map (the map could
+/// not be coded or joined to the file): shared by one input's outputs, and read by the command
+/// once they are written (`GainMapCarry.written`, `droppedWarning`).
+public final class GainMapDrops: Sendable {
+    private let reasons = Mutex<[String]>([])
+
+    public init() {}
+
+    public func add(_ why: String) { reasons.withLock { $0.append(why) } }
+
+    /// The first reason given, nil when every output kept its map.
+    public var first: String? { reasons.withLock { $0.first } }
 }
 
 /// What an output did with its input's gain map, for --json (`gainMap`, `gainMapNote`).
@@ -82,11 +99,30 @@ public struct GainMapCarry: Sendable {
     public var outcome: GainMapOutcome?
     /// A map announced but unusable: said once, the output is SDR.
     public var warning: String?
+    /// The writer's record of outputs written without the map.
+    public var drops = GainMapDrops()
 
-    public init(map: DecodedGainMap? = nil, outcome: GainMapOutcome? = nil, warning: String? = nil) {
+    /// `outcome` once the outputs are written: dropped, with the writer's reason, when one of
+    /// them could not carry the map after all.
+    public var written: GainMapOutcome? {
+        guard outcome == .kept, let why = drops.first else { return outcome }
+        return .dropped(why)
+    }
+
+    /// The warning for an output written without its map (nil when all kept it).
+    public func droppedWarning(_ path: String) -> String? {
+        guard outcome == .kept, let why = drops.first else { return nil }
+        return "\(path): \(why); the output is SDR"
+    }
+
+    public init(
+        map: DecodedGainMap? = nil, outcome: GainMapOutcome? = nil, warning: String? = nil,
+        drops: GainMapDrops = GainMapDrops()
+    ) {
         self.map = map
         self.outcome = outcome
         self.warning = warning
+        self.drops = drops
     }
 
     /// Reads `reader`'s gain map (after its pixels were read) for outputs in `format`: decoded
@@ -96,24 +132,30 @@ public struct GainMapCarry: Sendable {
     public static func read(
         _ reader: ImageReader, policy: GainMapPolicy, format: OutputFormat, headroom: HDRHeadroom = .mapMaximum
     ) -> GainMapCarry {
-        let carries = ImageWriter.carriesGainMap(format)
         let renders = policy == .apply && ImageWriter.rendersHDR(format)
-        switch reader.readGainMap(decode: (policy == .keep && carries) || renders) {
+        let decoded = reader.readGainMap(decodeIf: { map in
+            (policy == .keep
+                && ImageWriter.carriesGainMap(format, scheme: map.parameters.scheme, channels: map.channels))
+                || renders
+        })
+        switch decoded {
         case .none: return GainMapCarry()
         case .malformed(let why):
             return GainMapCarry(outcome: .dropped(why), warning: "\(reader.path): \(why); gain map ignored")
-        case .found:
+        case .found(let found):
             if policy == .apply {
                 let why =
                     "--gain-map apply renders into PNG, AVIF and HEIC outputs only; this \(format.name) output is SDR"
                 return GainMapCarry(outcome: .dropped(why), warning: "\(reader.path): \(why) (use -o NAME.png)")
             }
-            let why =
-                policy == .drop
-                ? "--gain-map drop" : "\(format.name) has no gain-map form every reader knows (JPEG outputs keep it)"
-            return GainMapCarry(outcome: .dropped(why))
+            return GainMapCarry(
+                outcome: .dropped(policy == .drop ? "--gain-map drop" : ImageWriter.noGainMap(format, found)))
         case .decoded(var map):
-            guard renders else { return GainMapCarry(map: map, outcome: .kept) }
+            guard renders else {
+                let drops = GainMapDrops()
+                map.drops = drops
+                return GainMapCarry(map: map, outcome: .kept, drops: drops)
+            }
             map.rendering = HDRRendering(headroom: headroom, budget: reader.options.budget, path: reader.path)
             return GainMapCarry(map: map, outcome: .applied)
         }

@@ -18,6 +18,59 @@ extension ImageWriter {
     /// Whether an output format can carry a gain map (JPEG, as Ultra HDR).
     public static func carriesGainMap(_ format: OutputFormat) -> Bool { format.format == .jpeg }
 
+    /// Whether an output in `format` carries a map of this scheme and channel count: JPEG any
+    /// (as Ultra HDR), HEIC Apple's one-channel maps (as Apple's auxiliary image).
+    public static func carriesGainMap(_ format: OutputFormat, scheme: GainMapParameters.Scheme, channels: Int) -> Bool {
+        carriesGainMap(format) || (isHEIC(format) && scheme == .apple && channels == 1)
+    }
+
+    static func isHEIC(_ format: OutputFormat) -> Bool {
+        ObjectIdentifier(format.encoder) == ObjectIdentifier(HEICImageEncoder.self)
+    }
+
+    /// Why an output in `format` leaves `map` out (`--json`'s gainMapNote).
+    public static func noGainMap(_ format: OutputFormat, _ map: GainMap) -> String {
+        guard isHEIC(format) else {
+            let heic = map.parameters.scheme == .apple && map.channels == 1 ? ", and HEIC outputs Apple's" : ""
+            return "\(format.name) has no gain-map form every reader knows (JPEG outputs keep it\(heic))"
+        }
+        if map.parameters.scheme == .apple {
+            return
+                "HEIC keeps Apple's one-channel gain maps; this one has \(map.channels) channels (JPEG outputs keep it)"
+        }
+        return "HEIC keeps Apple's gain maps only: an Ultra HDR or Adobe map has no headroom in Apple's form"
+            + " (an Apple maker note), and libheif 1.15 reads no ISO 21496-1 tmap (JPEG outputs keep it)"
+    }
+
+    /// Writes `image` as an HEIC with Apple's gain map (`AppleHEICGainMap`): `image` encoded as
+    /// `write` would, `map` (gray, at the output's geometry) coded as a monochrome HEVC image
+    /// and joined to it as the hdrgainmap auxiliary image. Where the map cannot be coded or
+    /// joined, the HEIC is written without it and `map.drops` says why.
+    @discardableResult
+    static func writeAppleHEIC(
+        _ image: Image, map: CarriedGainMap, to path: String, in folder: (OutputFolder, shown: String)?,
+        encoding: OutputEncoding, protecting inputs: [String], color: ColorDescription?, background: Color?,
+        metadata: CarriedMetadata?
+    ) throws(OutputError) -> Int64? {
+        let primary = try OutputFile.inMemory(path: path)
+        try encode(
+            image, into: primary, encoding: encoding, color: color?.carried(into: image.format),
+            background: background, metadata: metadata?.withoutGainMap())
+        try primary.commit()
+        let bytes = primary.memoryContents()
+        let lossless = encoding.settings.lossless
+        let joined = AppleHEICGainMap.joined(primary: bytes, map: map.image, parameters: map.parameters) {
+            (gray) throws(OutputError) in
+            try HEIFEncoder.encodeMonochrome(gray, quality: gainMapQuality, lossless: lossless, path: path)
+        }
+        switch joined {
+        case .success(let file): return try write(encoded: file, to: path, in: folder, protecting: inputs)
+        case .failure(let why):
+            map.drops?.add(why.detail)
+            return try write(encoded: bytes, to: path, in: folder, protecting: inputs)
+        }
+    }
+
     /// Writes `image` as an Ultra HDR JPEG: `image` encoded as `write` would (EXIF, XMP, ICC
     /// as given), `map` (gray or RGB, already at the output's geometry) encoded beside it, and
     /// the two assembled with `parameters` (Apple's restated by `DecodedGainMap.hdrgm` first).

@@ -890,6 +890,45 @@ package enum HEIFEncoder {
         return bytes
     }
 
+    /// A gray image as a monochrome (4:0:0) HEVC still, as Apple codes its HDR gain maps: the
+    /// file libheif writes for it alone, in a context of its own, with no metadata (one `hvc1`
+    /// item; libheif 1.15 makes an odd-sized image a grid of one padded tile).
+    package static func encodeMonochrome(_ image: Image, quality: Int, lossless: Bool, path: String)
+        throws(OutputError) -> [UInt8]
+    {
+        precondition(image.format == .gray, "a monochrome HEVC image is gray")
+        func fail(_ what: String, _ e: heif_error? = nil) -> OutputError { failure(what, e, path: path) }
+        guard let ctx = fz_heif_context_alloc() else { throw fail("no context") }
+        defer { fz_heif_context_free(ctx) }
+        var enc: OpaquePointer?
+        var err = fz_heif_context_get_encoder_for_format(ctx, heif_compression_HEVC, &enc)
+        guard err.code == heif_error_Ok, let enc else { throw fail("no HEVC encoder", err) }
+        defer { fz_heif_encoder_release(enc) }
+        _ = fz_heif_encoder_set_lossy_quality(enc, Int32(quality))
+        _ = fz_heif_encoder_set_lossless(enc, lossless ? 1 : 0)
+        var made: OpaquePointer?
+        let (w, h) = (Int32(image.width), Int32(image.height))
+        err = fz_heif_image_create(w, h, heif_colorspace_monochrome, heif_chroma_monochrome, &made)
+        guard err.code == heif_error_Ok, let img = made else { throw fail("cannot make the gray image", err) }
+        defer { fz_heif_image_release(img) }
+        err = fz_heif_image_add_plane(img, heif_channel_Y, w, h, 8)
+        guard err.code == heif_error_Ok else { throw fail("cannot add the gray plane", err) }
+        var stride: Int32 = 0
+        guard let plane = fz_heif_image_get_plane(img, heif_channel_Y, &stride) else { throw fail("no gray plane") }
+        image.pixels.withUnsafeBytes { p in
+            for y in 0..<image.height {
+                (plane + y * Int(stride)).update(
+                    from: p.baseAddress!.advanced(by: y * image.stride).assumingMemoryBound(to: UInt8.self),
+                    count: image.width)
+            }
+        }
+        var handle: OpaquePointer?
+        err = fz_heif_context_encode_image(ctx, img, enc, nil, &handle)
+        guard err.code == heif_error_Ok, let handle else { throw fail("encoding the gray image failed", err) }
+        fz_heif_image_handle_release(handle)
+        return try write(ctx, path: path)
+    }
+
     /// The error for a libheif step `what` that failed (with libheif's message, if any).
     private static func failure(_ what: String, _ e: heif_error? = nil, path: String) -> OutputError {
         let message = e.flatMap { $0.message.map { String(cString: $0) } } ?? ""

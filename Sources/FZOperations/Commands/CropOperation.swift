@@ -90,7 +90,7 @@ public struct CropOperation {
             if json {
                 report.record(
                     record(g, header, i, path: reader.path, output: target.writtenPath(i), bytes: bytes).noting(
-                        gain.outcome))
+                        settings.written(gain, path: reader.path)))
             }
             try display?.show([peek])
         }

@@ -57,9 +57,10 @@ public struct FitOperation {
                 canvas, protecting: [input], color: carried,
                 metadata: settings.carriedMetadata(reader, format: target.format()), gainMap: gainMap(gain, g))
         }
+        let outcome = settings.written(gain, path: reader.path)
         if json {
             report.record(
-                Self.record(g, input: reader.path, output: target.writtenPath(0), bytes: bytes).noting(gain.outcome))
+                Self.record(g, input: reader.path, output: target.writtenPath(0), bytes: bytes).noting(outcome))
         }
         try display?.show([canvas])
     }

@@ -57,6 +57,7 @@ public struct FrameOperation {
                 metadata: settings.carriedMetadata(reader, format: target.format()),
                 gainMap: gainMap(gain, fit: fit, peek: peek, canvas: canvas.size))
         }
+        let outcome = settings.written(gain, path: reader.path)
         if json {
             report.record(
                 JSON.record([
@@ -65,7 +66,7 @@ public struct FrameOperation {
                     ("point", .object([("x", .int(point.x)), ("y", .int(point.y))])), ("side", .int(side)),
                     ("cropRect", peek.coveredRect.json), ("box", FrameRenderer.boxRect(fit: fit, peek: peek).json),
                     ("output", target.writtenPath(0).map { .string($0) } ?? .null),
-                ]).noting(gain.outcome))
+                ]).noting(outcome))
         }
         try display?.show([canvas])
     }

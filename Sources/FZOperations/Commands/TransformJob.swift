@@ -102,7 +102,7 @@ public struct TransformJob {
         }
         try display?.show([out])
         var result = Result(input: reader.path, uprightSize: size, transform: full, canvas: canvasSize, output: output)
-        result.gainMap = gain.outcome
+        result.gainMap = settings.written(gain, path: reader.path)
         return result
     }
 

@@ -74,6 +74,13 @@ public struct RenderSettings {
         return carry
     }
 
+    /// What the outputs of `carry`'s input did with its map once written; an output the writer
+    /// wrote without it (`GainMapCarry.drops`) is said once.
+    package func written(_ carry: GainMapCarry, path: String) -> GainMapOutcome? {
+        if let w = carry.droppedWarning(path) { warnings.once(w) }
+        return carry.written
+    }
+
     /// With --icc srgb, converts `image` to sRGB in place, before anything is drawn on it.
     public func convert(_ image: inout Image, from color: ColorDescription, path: String) throws(ColorError) {
         let warning = try self.color.convert(&image, from: color, path: path, lenient: lenient)

@@ -91,7 +91,11 @@ extension DecodedGainMap {
         let map = GainMapRenderer.render(
             image, scale: (scaleX, scaleY), imageToOutput: imageToOutput, output: output,
             outputMap: outputSize(for: output), neutral: neutral, filter: filter)
-        guard let r = rendering else { return CarriedGainMap(image: map, parameters: parameters) }
+        guard let r = rendering else {
+            var carried = CarriedGainMap(image: map, parameters: parameters)
+            carried.drops = drops
+            return carried
+        }
         let parameters = parameters
         return CarriedGainMap(image: map, parameters: parameters) { sdr, color throws(OutputError) in
             do {
