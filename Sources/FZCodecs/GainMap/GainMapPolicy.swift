@@ -16,7 +16,7 @@ public enum GainMapPolicy: String, CaseIterable, Sendable {
     /// Left out: every output is SDR.
     case drop
     /// Applied: PNG, AVIF and HEIC outputs are what an HDR display shows (BT.2100 PQ: a
-    /// 16-bit PNG with cICP, a 10-bit AVIF or HEIC with nclx).
+    /// 16-bit PNG with cICP, a 10-bit HEIC or a 12-bit AVIF with nclx).
     case apply
 }
 

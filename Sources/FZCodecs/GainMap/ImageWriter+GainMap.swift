@@ -52,12 +52,8 @@ extension ImageWriter {
         encoding: OutputEncoding, protecting inputs: [String], color: ColorDescription?, background: Color?,
         metadata: CarriedMetadata?
     ) throws(OutputError) -> Int64? {
-        let primary = try OutputFile.inMemory(path: path)
-        try encode(
-            image, into: primary, encoding: encoding, color: color?.carried(into: image.format),
-            background: background, metadata: metadata?.withoutGainMap())
-        try primary.commit()
-        let bytes = primary.memoryContents()
+        let bytes = try encodedPrimary(
+            image, path: path, encoding: encoding, color: color, background: background, metadata: metadata)
         let lossless = encoding.settings.lossless
         let joined = AppleHEICGainMap.joined(primary: bytes, map: map.image, parameters: map.parameters) {
             (gray) throws(OutputError) in
@@ -82,12 +78,8 @@ extension ImageWriter {
         color: ColorDescription? = nil, background: Color? = nil, metadata: CarriedMetadata? = nil
     ) throws(OutputError) -> Int64? {
         precondition(carriesGainMap(encoding.format), "an Ultra HDR output is a JPEG")
-        let primary = try OutputFile.inMemory(path: path)
-        try encode(
-            image, into: primary, encoding: encoding, color: color?.carried(into: image.format),
-            background: background, metadata: metadata?.withoutGainMap())
-        try primary.commit()
-        let primaryBytes = primary.memoryContents()
+        let primaryBytes = try encodedPrimary(
+            image, path: path, encoding: encoding, color: color, background: background, metadata: metadata)
         let mapBytes = try encodeGainMap(map, path: path)
         // The container fails only for an input XMP too large to share its 64 KiB segment
         // with the gain map's directory: the output is then the SDR JPEG alone. The commands
@@ -96,6 +88,21 @@ extension ImageWriter {
             (try? UltraHDRContainer.assemble(primary: primaryBytes, gainMap: mapBytes, parameters: parameters))
             ?? primaryBytes
         return try write(encoded: bytes, to: path, in: folder, protecting: inputs)
+    }
+
+    /// The image a gain-map output is built around, encoded in memory as `write` would encode
+    /// it (EXIF, XMP, ICC as given), less the input's XMP that announced a map: the containers
+    /// (Ultra HDR, Apple's HEIC) add the map and its own description to these bytes.
+    private static func encodedPrimary(
+        _ image: Image, path: String, encoding: OutputEncoding, color: ColorDescription?, background: Color?,
+        metadata: CarriedMetadata?
+    ) throws(OutputError) -> [UInt8] {
+        let primary = try OutputFile.inMemory(path: path)
+        try encode(
+            image, into: primary, encoding: encoding, color: color?.carried(into: image.format),
+            background: background, metadata: metadata?.withoutGainMap())
+        try primary.commit()
+        return primary.memoryContents()
     }
 
     /// The gain map as a baseline JPEG (gray or 4:4:4 RGB) at `gainMapQuality`, no metadata.
