@@ -170,8 +170,8 @@ void fz_de265_coefficients(int matrix, float k[4]) {
 
 /* Built for AVX2 too, float_row inlined into each (chosen at run time: 8 floats an
    instruction instead of 4, the same IEEE operations, AVX2 having no fused multiply-add). */
-__attribute__((target_clones("avx2", "default"))) int fz_de265_convert(const uint8_t *y, int y_stride, const uint8_t *cb, int cb_stride, const uint8_t *cr,
-                     int cr_stride, int width, int height, int chroma, int matrix, int full_range, uint8_t *out,
+__attribute__((target_clones("avx2", "default"))) static int fz_de265_convert_rows(const uint8_t *y, int y_stride, const uint8_t *cb, int cb_stride, const uint8_t *cr,
+                     int cr_stride, int width, int first_row, int row_count, int chroma, int matrix, int full_range, uint8_t *out,
                      size_t stride, int channels) {
     if (matrix == 12 || matrix == 13 || chroma < 1 || chroma > 3) return FZ_DE265_UNSUPPORTED;
     int shiftH = chroma == 3 ? 0 : 1;
@@ -182,11 +182,13 @@ __attribute__((target_clones("avx2", "default"))) int fz_de265_convert(const uin
     // Six rows of floats for float_row (Y, Cb, Cr expanded, then R, G, B as integers).
     float *rows = malloc(sizeof(float) * 6 * (size_t)(width > 0 ? width : 1));
     if (!rows) return FZ_DE265_FAILED;
-    for (int j = 0; j < height; j++) {
+    // Picture row j (4:2:0 chroma row j >> 1, counted from the picture's top whatever the
+    // first row) goes to out's row j - first_row.
+    for (int j = first_row; j < first_row + row_count; j++) {
         const uint8_t *yr = y + (size_t)j * y_stride;
         const uint8_t *cbr = cb + (size_t)(j >> shiftV) * cb_stride;
         const uint8_t *crr = cr + (size_t)(j >> shiftV) * cr_stride;
-        uint8_t *o = out + (size_t)j * stride;
+        uint8_t *o = out + (size_t)(j - first_row) * stride;
         if (matrix == 0) {
             for (int x = 0; x < width; x++, o += channels) {
                 int c = x >> shiftH;
@@ -216,6 +218,13 @@ __attribute__((target_clones("avx2", "default"))) int fz_de265_convert(const uin
     return FZ_DE265_OK;
 }
 
+int fz_de265_convert(const uint8_t *y, int y_stride, const uint8_t *cb, int cb_stride, const uint8_t *cr,
+                     int cr_stride, int width, int height, int chroma, int matrix, int full_range, uint8_t *out,
+                     size_t stride, int channels) {
+    return fz_de265_convert_rows(y, y_stride, cb, cb_stride, cr, cr_stride, width, 0, height, chroma, matrix,
+                                 full_range, out, stride, channels);
+}
+
 void fz_de265_picture_matrix(const struct de265_image *img, const fz_de265_colour *colour, int *matrix,
                              int *full) {
     if (colour && colour->has_nclx) {
@@ -230,8 +239,9 @@ void fz_de265_picture_matrix(const struct de265_image *img, const fz_de265_colou
 }
 
 /* The picture into `out`, or why not. */
-static int take_picture(const struct de265_image *img, int width, int height, const fz_de265_colour *colour,
-                        int alpha, uint8_t *out, size_t stride, int channels, fz_de265_report *report) {
+static int take_picture(const struct de265_image *img, int width, int height, int first_row, int rows,
+                        const fz_de265_colour *colour, int alpha, uint8_t *out, size_t stride, int channels,
+                        fz_de265_report *report) {
     int w = de265_get_image_width(img, 0), h = de265_get_image_height(img, 0);
     int chroma = (int)de265_get_chroma_format(img);
     int bits = de265_get_bits_per_pixel(img, 0);
@@ -254,9 +264,9 @@ static int take_picture(const struct de265_image *img, int width, int height, co
     const uint8_t *y = de265_get_image_plane(img, 0, &ys);
     if (!y) return FZ_DE265_FAILED;
     if (alpha) {
-        for (int j = 0; j < h; j++) {
+        for (int j = first_row; j < first_row + rows; j++) {
             const uint8_t *src = y + (size_t)j * ys;
-            uint8_t *o = out + (size_t)j * stride + 3;
+            uint8_t *o = out + (size_t)(j - first_row) * stride + 3;
             for (int x = 0; x < w; x++, o += channels) *o = src[x];
         }
         return FZ_DE265_OK;
@@ -271,13 +281,14 @@ static int take_picture(const struct de265_image *img, int width, int height, co
     const uint8_t *cb = de265_get_image_plane(img, 1, &cbs);
     const uint8_t *cr = de265_get_image_plane(img, 2, &crs);
     if (!cb || !cr) return FZ_DE265_FAILED;
-    int r = fz_de265_convert(y, ys, cb, cbs, cr, crs, w, h, chroma, matrix, full, out, stride, channels);
+    int r = fz_de265_convert_rows(y, ys, cb, cbs, cr, crs, w, first_row, rows, chroma, matrix, full, out, stride,
+                                  channels);
     if (r != FZ_DE265_OK) say(report, "a matrix this path does not convert");
     return r;
 }
 
 int fz_de265_decode_with(const uint8_t *hvcc, size_t hvcc_size, const uint8_t *data, size_t data_size,
-                         int alpha, fz_de265_take take, void *context, fz_de265_report *report) {
+                         int alpha, int workers, fz_de265_take take, void *context, fz_de265_report *report) {
     if (report) memset(report, 0, sizeof *report);
     int chroma, luma, chroma_bits, length;
     if (fz_de265_hvcc_info(hvcc, hvcc_size, &chroma, &luma, &chroma_bits, &length) != 0) {
@@ -298,6 +309,9 @@ int fz_de265_decode_with(const uint8_t *hvcc, size_t hvcc_size, const uint8_t *d
     pthread_once(&tables_once, hold_tables);
     de265_decoder_context *ctx = de265_new_decoder();
     if (!ctx) return FZ_DE265_FAILED;
+    // Worker threads run the deblocking and SAO of the picture's rows beside its decode (as
+    // libheif starts one); none when the caller decodes tiles side by side already.
+    if (workers > 0) (void)de265_start_worker_threads(ctx, workers > 8 ? 8 : workers);  // none: decoded on this thread
     push_headers(ctx, hvcc, hvcc_size);
     for (size_t i = 0; i < data_size;) {
         size_t n = (size_t)data[i] << 24 | (size_t)data[i + 1] << 16 | (size_t)data[i + 2] << 8 | data[i + 3];
@@ -328,7 +342,7 @@ int fz_de265_decode_with(const uint8_t *hvcc, size_t hvcc_size, const uint8_t *d
 
 /* fz_de265_decode_tile's arguments for take_picture. */
 struct picture_target {
-    int width, height, alpha, channels;
+    int width, height, first_row, rows, alpha, channels;
     const fz_de265_colour *colour;
     uint8_t *out;
     size_t stride;
@@ -336,16 +350,17 @@ struct picture_target {
 
 static int take_into(const struct de265_image *img, void *context, fz_de265_report *report) {
     const struct picture_target *t = context;
-    return take_picture(img, t->width, t->height, t->colour, t->alpha, t->out, t->stride, t->channels, report);
+    return take_picture(img, t->width, t->height, t->first_row, t->rows, t->colour, t->alpha, t->out, t->stride,
+                        t->channels, report);
 }
 
 int fz_de265_decode_tile(const uint8_t *hvcc, size_t hvcc_size, const uint8_t *data, size_t data_size,
-                         int width, int height, const fz_de265_colour *colour, int alpha, uint8_t *out,
-                         size_t stride, int channels, fz_de265_report *report) {
-    if (channels < 3 || (alpha && channels < 4)) {
+                         int width, int height, int first_row, int rows, const fz_de265_colour *colour, int alpha,
+                         uint8_t *out, size_t stride, int channels, int workers, fz_de265_report *report) {
+    if (channels < 3 || (alpha && channels < 4) || first_row < 0 || rows < 1 || first_row > height - rows) {
         if (report) memset(report, 0, sizeof *report);
         return FZ_DE265_UNSUPPORTED;
     }
-    struct picture_target t = {width, height, alpha, channels, colour, out, stride};
-    return fz_de265_decode_with(hvcc, hvcc_size, data, data_size, alpha, take_into, &t, report);
+    struct picture_target t = {width, height, first_row, rows, alpha, channels, colour, out, stride};
+    return fz_de265_decode_with(hvcc, hvcc_size, data, data_size, alpha, workers, take_into, &t, report);
 }

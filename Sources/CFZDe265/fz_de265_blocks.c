@@ -162,5 +162,5 @@ int fz_de265_decode_tile_blocks(const uint8_t *hvcc, size_t hvcc_size, const uin
         return FZ_DE265_UNSUPPORTED;
     }
     struct blocks_target t = {width, height, colour, blocks, sums};
-    return fz_de265_decode_with(hvcc, hvcc_size, data, data_size, 0, take_blocks, &t, report);
+    return fz_de265_decode_with(hvcc, hvcc_size, data, data_size, 0, 0, take_blocks, &t, report);
 }

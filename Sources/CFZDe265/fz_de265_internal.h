@@ -13,7 +13,7 @@ typedef int (*fz_de265_take)(const struct de265_image *img, void *context, fz_de
 /* Checks hvcC and the data as fz_de265_decode_tile does, decodes them on a decoder of its
    own and hands every picture to `take`. */
 int fz_de265_decode_with(const uint8_t *hvcc, size_t hvcc_size, const uint8_t *data, size_t data_size,
-                         int alpha, fz_de265_take take, void *context, fz_de265_report *report);
+                         int alpha, int workers, fz_de265_take take, void *context, fz_de265_report *report);
 
 /* The matrix and range the conversion uses: the grid's nclx, else the picture's VUI. */
 void fz_de265_picture_matrix(const struct de265_image *img, const fz_de265_colour *colour, int *matrix,

@@ -56,6 +56,51 @@ struct HEIFTileDe265Tests {
         try Self.expectEqualTiles(try Self.tiles(bytes, name: name), name, taken: taken)
     }
 
+    /// A tile's rows alone (a crop converts only what it shows), with and without libde265's
+    /// worker threads: the same bytes as those rows of the whole tile on one thread, for odd
+    /// and even first rows (4:2:0 chroma pairs by the picture's row), alpha and 4:4:4 included.
+    @Test(arguments: ["orient-90-1.heic", "clap-90.heic", "p3.heic", "alpha.heic", "wide.heic"])
+    func tileRowsEqualTheWholeTile(_ name: String) throws {
+        let bytes = try FileSystem.readBytes(HEIFGridTests.path(name), limit: 1 << 26)
+        let tiles = try Self.tiles(bytes, name: name)
+        let size = tiles.grid.canvas.tile
+        let rowBytes = size.width * tiles.format.channels
+        for k in Set([0, tiles.grid.tiles.count - 1]) {
+            let whole = try #require(tiles.decodeWithDe265(tile: k))
+            let h = size.height
+            for rows in [0..<1, 1..<2, 5..<6, 7..<(min(30, h)), (h - 3)..<h, 0..<h] where rows.lowerBound >= 0 {
+                for workers in [0, 2] {
+                    let part = try #require(tiles.decodeWithDe265(tile: k, rows: rows, workers: workers))
+                    #expect(part.count == rows.count * rowBytes, "\(name) tile \(k) rows \(rows)")
+                    let expected = Array(whole[(rows.lowerBound * rowBytes)..<(rows.upperBound * rowBytes)])
+                    #expect(part == expected, "\(name) tile \(k) rows \(rows) workers \(workers)")
+                }
+            }
+        }
+    }
+
+    /// Rectangles read through the tiles they touch (each tile's shown rows only, a lone tile
+    /// with worker threads) equal the same rectangles cut from whole tiles.
+    @Test(arguments: ["orient-0-n.heic", "orient-90-1.heic", "alpha.heic", "wide.heic"])
+    func rowsOfTilesAssembleAsWholeTiles(_ name: String) throws {
+        let bytes = try FileSystem.readBytes(HEIFGridTests.path(name), limit: 1 << 26)
+        let tiles = try Self.tiles(bytes, name: name)
+        let size = tiles.grid.canvas.displayedSize
+        let rects = [
+            PixelRect(x: 0, y: 0, width: 1, height: 1), PixelRect(x: size.width / 2, y: size.height / 3, width: 5, height: 3),
+            PixelRect(x: 1, y: 1, width: size.width - 2, height: size.height - 2),
+            PixelRect(x: size.width - 7, y: size.height - 9, width: 7, height: 9),
+        ]
+        for threads in [1, 2] {
+            for rect in rects {
+                let part = try tiles.read([rect], threads: threads, as: Image.self)[0]
+                let all = tiles.tiles(for: [rect])
+                let whole = try tiles.decode(tiles: all, threads: 1, as: Image.self).images
+                #expect(part == tiles.assemble(rect, from: whole), "\(name) \(rect) on \(threads) threads")
+            }
+        }
+    }
+
     /// p3.heic's nclx rewritten in place to each matrix (0 GBR, 8 YCgCo, the Kr/Kb table,
     /// unknown ones that fall to BT.601's defaults) in both ranges: the same pixels as
     /// libheif's conversion. Matrices 12 and 13 (derived from the primaries) go to libheif.

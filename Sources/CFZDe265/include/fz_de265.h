@@ -41,13 +41,15 @@ int fz_de265_hvcc_info(const uint8_t *hvcc, size_t size, int *chroma, int *luma_
                        int *length_size);
 
 /* Decodes one tile: the hvcC body's parameter sets, then `data` (4-byte length-prefixed
-   NAL units), on a decoder of its own with no worker threads (the grid decodes tiles on
-   --jobs threads of its own). The picture must be width x height.
-   alpha = 0: its RGB goes to channels 0-2 of `out` (`channels` bytes a pixel, `stride`
-   bytes a row); alpha = 1 (an alpha tile): its Y plane goes to channel 3. */
+   NAL units), on a decoder of its own with `workers` libde265 worker threads (0 when the
+   grid decodes tiles side by side on --jobs threads of its own; 1-8 for a lone tile, whose
+   deblocking and SAO then run beside its decode). The picture must be width x height.
+   Only its rows [first_row, first_row + rows) are delivered, to `out`'s first `rows` rows:
+   alpha = 0: their RGB goes to channels 0-2 of `out` (`channels` bytes a pixel, `stride`
+   bytes a row); alpha = 1 (an alpha tile): their Y goes to channel 3. */
 int fz_de265_decode_tile(const uint8_t *hvcc, size_t hvcc_size, const uint8_t *data, size_t data_size,
-                         int width, int height, const fz_de265_colour *colour, int alpha, uint8_t *out,
-                         size_t stride, int channels, fz_de265_report *report);
+                         int width, int height, int first_row, int rows, const fz_de265_colour *colour, int alpha,
+                         uint8_t *out, size_t stride, int channels, int workers, fz_de265_report *report);
 
 /* Starts building libde265's tables (de265_init, about 5 ms) on a detached thread and
    returns at once; the first tile decoded waits for them. A hint: nothing fails without it. */

@@ -60,11 +60,15 @@ extension HEIFTileDecoder {
             && (grid.alphaTiles == nil || eightBit(grid.alphaTiles?.first, alpha: true))
     }
 
-    /// Tile `k` as interleaved 8-bit RGB (RGBA with an alpha grid) of the tile's coded size,
-    /// decoded by libde265; nil when this path does not decode it (libheif then does).
-    func decodeWithDe265(tile k: Int) -> [UInt8]? {
+    /// Tile `k` as interleaved 8-bit RGB (RGBA with an alpha grid) of the tile's coded width,
+    /// its rows `rows` only (all by default: a crop converts just the rows it shows), decoded by
+    /// libde265 with `workers` worker threads of its own (0: on this thread alone); nil when
+    /// this path does not decode it (libheif then does).
+    func decodeWithDe265(tile k: Int, rows: Range<Int>? = nil, workers: Int = 0) -> [UInt8]? {
         guard decodesWithDe265, let colour = de265Colour else { return nil }
         let size = grid.canvas.tile
+        let rows = rows ?? 0..<size.height
+        precondition(rows.lowerBound >= 0 && rows.upperBound <= size.height && !rows.isEmpty)
         let channels = format.channels
         var parts = [(grid.tiles[k], false)]
         if let alpha = grid.alphaTiles { parts.append((alpha[k], true)) }
@@ -72,7 +76,7 @@ extension HEIFTileDecoder {
         // (there is one whenever there are 4 channels) every alpha, and a tile that fails
         // gives nil, never these bytes.
         var ok = true
-        let count = size.width * size.height * channels
+        let count = size.width * rows.count * channels
         let out = [UInt8](unsafeUninitializedCapacity: count) { o, initialized in
             for (tile, isAlpha) in parts where ok {
                 let status = withTileData(tile) { data in
@@ -80,8 +84,9 @@ extension HEIFTileDecoder {
                         withUnsafePointer(to: colour) { c in
                             fz_de265_decode_tile(
                                 hvcC.baseAddress! + 8, hvcC.count - 8, data.baseAddress, data.count,
-                                Int32(size.width), Int32(size.height), c, isAlpha ? 1 : 0, o.baseAddress!,
-                                size.width * channels, Int32(channels), nil)
+                                Int32(size.width), Int32(size.height), Int32(rows.lowerBound), Int32(rows.count),
+                                c, isAlpha ? 1 : 0, o.baseAddress!, size.width * channels, Int32(channels),
+                                Int32(workers), nil)
                         }
                     }
                 }

@@ -89,11 +89,21 @@ struct HEIFTileDecoder: @unchecked Sendable {
     /// (`Image`), or 16-bit (`Image16`, 10 or 12 bits widened as the whole 16-bit decode does).
     /// 8-bit HEVC tiles go straight to libde265 (`decodeWithDe265`), the rest through libheif.
     func decode<P: HEIFTilePixels>(tile k: Int, as type: P.Type) throws(DecodeError) -> P {
-        if P.sampleBytes == 1, let samples = decodeWithDe265(tile: k) {
-            let size = grid.canvas.tile
-            return P(width: size.width, height: size.height, format: format, samples: samples)
+        try decode(tile: k, rows: nil, as: P.self).image
+    }
+
+    /// The same, only the tile's rows `rows` when libde265 decodes it (libheif gives the whole
+    /// tile), with `workers` libde265 worker threads.
+    /// - Returns: the image and the tile row its first row is.
+    func decode<P: HEIFTilePixels>(tile k: Int, rows: Range<Int>?, workers: Int = 0, as type: P.Type)
+        throws(DecodeError) -> (image: P, firstRow: Int)
+    {
+        let size = grid.canvas.tile
+        let rows = rows ?? 0..<size.height
+        if P.sampleBytes == 1, let samples = decodeWithDe265(tile: k, rows: rows, workers: workers) {
+            return (P(width: size.width, height: rows.count, format: format, samples: samples), rows.lowerBound)
         }
-        return try decodeThroughLibheif(tile: k, as: P.self)
+        return (try decodeThroughLibheif(tile: k, as: P.self), 0)
     }
 
     /// Tile `k` decoded by libheif from a one-tile HEIF file (`file(forTile:)`): the path for

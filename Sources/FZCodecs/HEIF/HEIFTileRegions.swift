@@ -10,38 +10,72 @@ extension HEIFTileDecoder {
     /// - Parameter type: `Image` for 8 bits a sample, `Image16` for 16.
     package func read<P: HEIFTilePixels>(_ rects: [PixelRect], threads: Int, as type: P.Type) throws(DecodeError) -> [P]
     {
-        let decoded = try decode(tiles: tiles(for: rects), threads: threads, as: P.self)
-        return rects.map { assemble($0, from: decoded) }
+        let list = tiles(for: rects)
+        let decoded = try decode(tiles: list, rows: rows(of: list, for: rects), threads: threads, as: P.self)
+        return rects.map { assemble($0, from: decoded.images, firstRows: decoded.firstRows) }
     }
 
-    /// Tiles `list`, each decoded once, several at a time on `threads` threads.
-    package func decode<P: HEIFTilePixels>(tiles list: [Int], threads: Int, as type: P.Type) throws(DecodeError)
-        -> [Int: P]
-    {
+    /// Tiles `list`, each decoded once (only its rows `rows[k]` converted, all without an
+    /// entry), several at a time on `threads` threads. A lone tile gets the threads instead:
+    /// libde265 runs its deblocking and SAO on them beside the decode (a one-tile crop).
+    /// - Returns: each tile's image and the tile row its first row is (0 for a whole tile).
+    package func decode<P: HEIFTilePixels>(
+        tiles list: [Int], rows: [Int: Range<Int>] = [:], threads: Int, as type: P.Type
+    ) throws(DecodeError) -> (images: [Int: P], firstRows: [Int: Int]) {
         var decoded: [Int: P] = [:]
+        var firstRows: [Int: Int] = [:]
         var failure: DecodeError?
         if threads <= 1 || list.count == 1 {
-            for t in list { decoded[t] = try decode(tile: t, as: P.self) }
-            return decoded
+            let workers = list.count == 1 && threads > 1 ? min(threads, 4) : 0
+            for t in list {
+                (decoded[t], firstRows[t]) = try decode(tile: t, rows: rows[t], workers: workers, as: P.self)
+            }
+            return (decoded, firstRows)
         }
         let job = self
-        WorkerPool<Result<P, DecodeError>>.run(
+        WorkerPool<Result<(P, Int), DecodeError>>.run(
             count: list.count, threads: threads,
-            work: { i in Result { () throws(DecodeError) in try job.decode(tile: list[i], as: P.self) } },
+            work: { i in
+                Result { () throws(DecodeError) in try job.decode(tile: list[i], rows: rows[list[i]], as: P.self) }
+            },
             onResult: { i, r in
                 switch r {
-                case .success(let image): decoded[list[i]] = image
+                case .success(let (image, first)): (decoded[list[i]], firstRows[list[i]]) = (image, first)
                 case .failure(let e): if failure == nil { failure = e }
                 }
             },
             onTick: { failure == nil })
         if let failure { throw failure }
-        return decoded
+        return (decoded, firstRows)
+    }
+
+    /// The rows of each tile of `list` that `rects` show (coded): the conversion reads 4:2:0
+    /// chroma by the picture's row, so any first row gives the whole tile's pixels.
+    package func rows(of list: [Int], for rects: [PixelRect]) -> [Int: Range<Int>] {
+        let canvas = grid.canvas
+        let coded = rects.map { canvas.codedRect(forDisplayed: $0) }
+        var rows: [Int: Range<Int>] = [:]
+        for t in list {
+            let place = canvas.rect(ofTile: t)
+            var low = Int.max
+            var high = Int.min
+            for r in coded {
+                let part = place.intersection(r)
+                guard part.width > 0, part.height > 0 else { continue }
+                low = min(low, part.y - place.y)
+                high = max(high, part.maxY - place.y)
+            }
+            guard low < high else { continue }
+            rows[t] = low..<high
+        }
+        return rows
     }
 
     /// The displayed rectangle `rect` from its decoded tiles (all the tiles it touches must be
     /// in `decoded`): copied in coded orientation, then turned as the grid's transformations say.
-    package func assemble<P: HEIFTilePixels>(_ rect: PixelRect, from decoded: [Int: P]) -> P {
+    package func assemble<P: HEIFTilePixels>(_ rect: PixelRect, from decoded: [Int: P], firstRows: [Int: Int] = [:])
+        -> P
+    {
         let canvas = grid.canvas
         let r = canvas.codedRect(forDisplayed: rect)
         let c = format.channels * P.sampleBytes
@@ -51,9 +85,10 @@ extension HEIFTileDecoder {
                 guard let image = decoded[t] else { continue }
                 let place = canvas.rect(ofTile: t)
                 let part = place.intersection(r)
+                let top = place.y + (firstRows[t] ?? 0)  // the canvas row of the image's first row
                 image.samples.withUnsafeBytes { src in
                     for y in part.y..<part.maxY {
-                        let s = ((y - place.y) * image.width + (part.x - place.x)) * c
+                        let s = ((y - top) * image.width + (part.x - place.x)) * c
                         let d = ((y - r.y) * r.width + (part.x - r.x)) * c
                         dst.baseAddress!.advanced(by: d).copyMemory(
                             from: src.baseAddress!.advanced(by: s), byteCount: part.width * c)
