@@ -87,7 +87,8 @@ struct HEIFTileDe265Tests {
         let tiles = try Self.tiles(bytes, name: name)
         let size = tiles.grid.canvas.displayedSize
         let rects = [
-            PixelRect(x: 0, y: 0, width: 1, height: 1), PixelRect(x: size.width / 2, y: size.height / 3, width: 5, height: 3),
+            PixelRect(x: 0, y: 0, width: 1, height: 1),
+            PixelRect(x: size.width / 2, y: size.height / 3, width: 5, height: 3),
             PixelRect(x: 1, y: 1, width: size.width - 2, height: size.height - 2),
             PixelRect(x: size.width - 7, y: size.height - 9, width: 7, height: 9),
         ]
