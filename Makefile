@@ -42,7 +42,7 @@ MAN_DATE := $(shell git log -1 --format=%cs 2>/dev/null)
 # libsixel-bin's sixel2png decodes what --show --graphics sixel writes (the sixel tests compare it).
 DEPS := libpng-dev libjpeg62-turbo-dev libturbojpeg0-dev libimage-exiftool-perl pkg-config zlib1g-dev libjpeg-turbo-progs python3-pil python3-png git ca-certificates time python3 \
         libwebp-dev libheif-dev webp libheif-examples liblcms2-dev libgs-common python3-numpy python3-jsonschema libsixel-bin
-# Camera RAW and DNG (issue 35): libraw-dev is the decoder (pkg-config libraw_r); libraw-bin's
+# Camera RAW and DNG (issue 35): libraw-dev is the decoder (opened on first use: CFZRaw); libraw-bin's
 # dcraw_emu, raw-identify and simple_dcraw are the tests' references and the bench's peers.
 # Test DNGs are written by Tools/raw/make-dng.py with python3-numpy and python3-pil alone.
 DEPS += libraw-dev libraw-bin

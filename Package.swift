@@ -64,14 +64,15 @@ let package = Package(
             name: "CHeif",
             providers: [.apt(["libheif-dev"])]
         ),
-        // Camera RAW and DNG (issue 35): libraw's C API, thread-safe build. No shim: libraw
-        // does not longjmp, its C entry points catch its exceptions, and its callbacks are
-        // set from Swift (RAW/RAWCodec.swift).
+        // Camera RAW and DNG (issue 35): libraw's C API, thread-safe build: its headers, and
+        // forwarders that open libraw_r on first use (CFZRaw/fz_raw_loader.c) rather than
+        // linking it. No other shim: libraw does not longjmp, its C entry points catch its
+        // exceptions, and its callbacks are set from Swift (RAW/RAWCodec.swift).
         .systemLibrary(
             name: "CRaw",
-            pkgConfig: "libraw_r",
             providers: [.apt(["libraw-dev"])]
         ),
+        .target(name: "CFZRaw", dependencies: ["CRaw"], cSettings: shimFlags),
         // GIF (issue 35): giflib reports errors by return codes (no longjmp), so no shim.
         .systemLibrary(
             name: "CGIF",
@@ -141,7 +142,7 @@ let package = Package(
             dependencies: [
                 "Geometry", "FZSystem", "FZImage", "CFZPNG", "CFZJPEG", "CFZDeflate", "CFZHeif", "CFZProcess", "CJPEG",
                 "CZlib", "CWebP", "CHeif",
-                "CRaw",
+                "CRaw", "CFZRaw",
                 "CGIF",
                 "CFZTIFF",
                 "CJXL", "CFZJXL",  // JPEG XL (issue 35)

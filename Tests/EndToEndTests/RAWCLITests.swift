@@ -147,6 +147,23 @@ struct RAWCLITests {
         #expect(r.stdout.contains("\"format\":\"DNG\""))
     }
 
+    /// libraw is opened on first use (CFZRaw/fz_raw_loader.c), not linked: the dynamic
+    /// loader's trace of a JPEG crop names neither libraw nor its OpenMP runtime, that of a DNG
+    /// develop names libraw_r, and the develop works through the forwarders.
+    @Test func librawIsOpenedOnlyForRAW() {
+        let jpeg = FileSystem.join(CLI.root, "Fixtures/photos/peek.jpg")
+        let out = FileSystem.join(CLI.scratch(), "o.png")
+        let plain = HEIFWithoutLibheifCLITests.librariesLoaded(["crop", jpeg, "--at", "5,5", "--size", "8", "-o", out])
+        #expect(plain.status == 0)
+        #expect(plain.libraries.contains { $0.hasPrefix("libjpeg") || $0.hasPrefix("libturbojpeg") }, "\(plain)")
+        #expect(!plain.libraries.contains { $0.contains("libraw") || $0.contains("libgomp") }, "\(plain.libraries)")
+        let dng = FileSystem.join(Self.dir, "none.dng")
+        let raw = HEIFWithoutLibheifCLITests.librariesLoaded(["crop", dng, "--at", "50,50", "--size", "8", "-o", out])
+        #expect(raw.status == 0)
+        #expect(raw.libraries.contains { $0.hasPrefix("libraw_r.so") }, "\(raw.libraries)")
+        #expect(CLI.bytes(out).count > 8)
+    }
+
     @Test func brokenFilesAreOneLine() {
         for (name, says) in [("lie.dng", "over"), ("cut.dng", "truncated")] {
             let input = FileSystem.join(Self.dir, name)

@@ -71,6 +71,8 @@ head -c 3000 "$W/peek.jpg" > "$W/in/broken.jpg"
 # A TIFF (libtiff, like libheif and libjxl, is opened with dlopen: Depends must name it).
 /usr/bin/python3 -c 'import sys; from PIL import Image; Image.open(sys.argv[1]).save(sys.argv[2], compression="tiff_lzw")' \
   "$W/peek.jpg" "$W/peek.tif"
+# A camera DNG (libraw is opened with dlopen too), without a preview so that libraw develops it.
+/usr/bin/python3 "$ROOT/Tools/raw/make-dng.py" "$W/scene.dng" --size 120x80 --preview none
 
 installed > "$WORK/before"
 # The install step of the Containerfile, word for word (the container recipe's test).
@@ -93,17 +95,19 @@ say "ldd: $(in_root ldd /usr/bin/forcezoom | wc -l) libraries, none of Swift, no
 in_root forcezoom crop /tmp/w/peek.jpg --at 62%,45% --size 300 -o /tmp/w/crop-jpeg.png
 in_root forcezoom crop /tmp/w/grid.heic --at 50%,50% --size 64 -o /tmp/w/crop-heic.jpg
 # The libraries forcezoom opens on first use, from the package's Depends: a TIFF crop, a
-# JPEG XL written and read back.
+# JPEG XL written and read back, a DNG developed by libraw.
 in_root forcezoom crop /tmp/w/peek.tif --at 50%,50% --size 100 -o /tmp/w/crop-tiff.png
 in_root forcezoom crop /tmp/w/crop-tiff.png --at 50%,50% --size 80 -o /tmp/w/crop.jxl
 in_root forcezoom crop /tmp/w/crop.jxl --at 50%,50% --size 40 -o /tmp/w/crop-jxl.png
+in_root forcezoom crop /tmp/w/scene.dng --at 50%,50% --size 32 -o /tmp/w/crop-dng.png
 in_root forcezoom info /tmp/w/crop-jpeg.png /tmp/w/crop-heic.jpg /tmp/w/crop-tiff.png /tmp/w/crop.jxl \
-  /tmp/w/crop-jxl.png | tee "$WORK/info"
+  /tmp/w/crop-jxl.png /tmp/w/crop-dng.png | tee "$WORK/info"
 grep -q 'crop-jpeg.png: PNG 300x300' "$WORK/info" || die "the JPEG crop is not a 300x300 PNG"
 grep -q 'crop-heic.jpg: JPEG 64x64' "$WORK/info" || die "the HEIC crop is not a 64x64 JPEG"
 grep -q 'crop-tiff.png: PNG 100x100' "$WORK/info" || die "the TIFF crop is not a 100x100 PNG"
 grep -q 'crop.jxl: JPEG XL 80x80' "$WORK/info" || die "the JPEG XL output is not an 80x80 JPEG XL"
 grep -q 'crop-jxl.png: PNG 40x40' "$WORK/info" || die "the JPEG XL crop is not a 40x40 PNG"
+grep -q 'crop-dng.png: PNG 32x32' "$WORK/info" || die "the DNG crop is not a 32x32 PNG"
 
 # A batch: a space in a name, an upper-case extension, a subfolder, a broken file (exit 1).
 set +e

@@ -1,6 +1,7 @@
 // Just over 300 lines on purpose: the one Swift file that owns libraw's pointers (the handle,
 // its callbacks, the developed image).
 
+import CFZRaw
 import CRaw
 import FZSystem
 import Geometry
@@ -108,7 +109,7 @@ final class LibRawHandle {
             fileSize = file.count
         }
         guard
-            let r = libraw_init(
+            let r = fz_libraw_init(
                 UInt32(LIBRAW_OPIONS_NO_MEMERR_CALLBACK.rawValue | LIBRAW_OPIONS_NO_DATAERR_CALLBACK.rawValue))
         else {
             Self.release(input)
@@ -117,7 +118,7 @@ final class LibRawHandle {
         raw = r
         // The handle lives no longer than `events`: both are this object's.
         let context = Unmanaged.passUnretained(events).toOpaque()
-        libraw_set_dataerror_handler(
+        fz_libraw_set_dataerror_handler(
             r,
             { data, _, offset in
                 guard let data else { return }
@@ -125,7 +126,7 @@ final class LibRawHandle {
                 events.dataErrors.append(
                     offset < 0 ? "the raw data ends early" : "the raw data is corrupt at byte \(offset)")
             }, context)
-        libraw_set_memerror_handler(
+        fz_libraw_set_memerror_handler(
             r,
             { data, _, place in
                 guard let data else { return }
@@ -149,7 +150,7 @@ final class LibRawHandle {
     }
 
     deinit {
-        libraw_close(raw)
+        fz_libraw_close(raw)
         Self.release(input)
     }
 
@@ -159,12 +160,12 @@ final class LibRawHandle {
         events.memoryError = nil
         // An open's data stream is libraw's (`new`ed in open_file); a second open without
         // recycle leaks the first (LeakSanitizer: 64 bytes and a 4 KB buffer per reopen).
-        libraw_recycle(raw)
+        fz_libraw_recycle(raw)
         let status: Int32
         switch input {
-        case .descriptor(let fd): status = libraw_open_file(raw, "/proc/self/fd/\(fd)")
+        case .descriptor(let fd): status = fz_libraw_open_file(raw, "/proc/self/fd/\(fd)")
         // libraw's buffer stream only reads: the mapping is PROT_READ.
-        case .mapped(let b), .bytes(let b): status = libraw_open_buffer(raw, b.baseAddress, b.count)
+        case .mapped(let b), .bytes(let b): status = fz_libraw_open_buffer(raw, b.baseAddress, b.count)
         }
         guard status == LIBRAW_SUCCESS.rawValue else { throw error(status, doing: "read the header", header: true) }
         raw.pointee.params.use_camera_wb = 1
@@ -202,7 +203,7 @@ final class LibRawHandle {
     /// pixel aspect, Fuji's rotation, the flip). Leaves the handle re-opened with `settings`.
     func developedSize(_ settings: RAWDevelopSettings) throws(DecodeError) -> PixelSize {
         try reopen(settings)
-        let status = libraw_adjust_sizes_info_only(raw)
+        let status = fz_libraw_adjust_sizes_info_only(raw)
         guard status == LIBRAW_SUCCESS.rawValue else { throw error(status, doing: "size the image", header: true) }
         let size = PixelSize(width: Int(raw.pointee.sizes.iwidth), height: Int(raw.pointee.sizes.iheight))
         try reopen(settings)  // adjust_sizes_info_only leaves the handle for information only
@@ -216,15 +217,15 @@ final class LibRawHandle {
         RAWDevelopedImage, warnings: [String]
     ) {
         try reopen(settings)
-        defer { libraw_recycle(raw) }
-        var status = libraw_unpack(raw)
+        defer { fz_libraw_recycle(raw) }
+        var status = fz_libraw_unpack(raw)
         guard status == LIBRAW_SUCCESS.rawValue else { throw error(status, doing: "unpack", header: false) }
         var warnings: [String] = []
         if let stub = stubReason() {
             guard lenient else { throw .corrupt(path: path, detail: stub) }
             warnings.append(stub)
         }
-        status = libraw_dcraw_process(raw)
+        status = fz_libraw_dcraw_process(raw)
         guard status == LIBRAW_SUCCESS.rawValue else { throw error(status, doing: "develop", header: false) }
         if let first = events.dataErrors.first {
             let detail = "libraw: \(first); what it developed is not the photo"
@@ -232,7 +233,7 @@ final class LibRawHandle {
             warnings.append(detail)
         }
         var code: Int32 = 0
-        guard let image = libraw_dcraw_make_mem_image(raw, &code) else {
+        guard let image = fz_libraw_dcraw_make_mem_image(raw, &code) else {
             throw error(code == 0 ? LIBRAW_UNSUFFICIENT_MEMORY.rawValue : code, doing: "make the image", header: false)
         }
         let developed = RAWDevelopedImage(image)
@@ -266,8 +267,8 @@ final class LibRawHandle {
     func previewJPEG() throws(DecodeError) -> [UInt8]? {
         guard facts.previewIsJPEG else { return nil }
         try reopen(RAWDevelopSettings())  // a develop before recycles the handle
-        defer { libraw_recycle(raw) }
-        let status = libraw_unpack_thumb(raw)
+        defer { fz_libraw_recycle(raw) }
+        let status = fz_libraw_unpack_thumb(raw)
         guard status == LIBRAW_SUCCESS.rawValue else { throw error(status, doing: "read the preview", header: false) }
         let t = raw.pointee.thumbnail
         guard t.tformat == LIBRAW_THUMBNAIL_JPEG, let data = t.thumb, t.tlength > 0 else { return nil }
@@ -276,7 +277,7 @@ final class LibRawHandle {
 
     /// A libraw status as one of our errors naming the file.
     private func error(_ status: Int32, doing: String, header: Bool) -> DecodeError {
-        let what = String(cString: libraw_strerror(status))
+        let what = String(cString: fz_libraw_strerror(status))
         if let memory = events.memoryError {
             return .corrupt(
                 path: path, detail: "libraw ran out of memory in \(memory) (sizes beyond what it allocates)")
@@ -317,5 +318,5 @@ final class RAWDevelopedImage {
         pixels = UnsafeMutableRawBufferPointer(start: start, count: count)
     }
 
-    deinit { libraw_dcraw_clear_mem(image) }
+    deinit { fz_libraw_dcraw_clear_mem(image) }
 }

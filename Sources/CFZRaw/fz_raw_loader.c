@@ -1,0 +1,92 @@
+// libraw, loaded on first use. libraw_r brings libgomp (OpenMP) with it, and it is C++ with
+// thousands of symbols to bind: loading and relocating them cost every forcezoom run about
+// 1 ms before main, camera RAW or not (a one-tile HEIC crop takes about 25 ms in all). So
+// forcezoom does not link libraw: each function RAWCodec.swift calls has a forwarder here,
+// fz_NAME for libraw's NAME, which calls that function in libraw_r.so.SHLIB (the thread-safe
+// build, soname from the headers' LIBRAW_SHLIB_CURRENT, so the library is the one compiled
+// against), opened with dlopen the first time one is called, as CFZTIFF does for libtiff.
+// The forwarders have names of our own so that this binary defines no libraw symbol.
+// Without the library the first RAW call ends the process with a message, as a missing
+// library used to end it at start-up.
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "fz_raw.h"
+
+#define FZ_STR2(x) #x
+#define FZ_STR(x) FZ_STR2(x)
+
+static const char fz_raw_name[] = "libraw_r.so." FZ_STR(LIBRAW_SHLIB_CURRENT);
+static void *fz_raw_library;
+static pthread_once_t fz_raw_once = PTHREAD_ONCE_INIT;
+
+static void fz_raw_open(void) { fz_raw_library = dlopen(fz_raw_name, RTLD_NOW | RTLD_LOCAL); }
+
+static void *fz_raw_symbol(const char *name) {
+    pthread_once(&fz_raw_once, fz_raw_open);
+    void *function = fz_raw_library ? dlsym(fz_raw_library, name) : NULL;
+    if (function == NULL) {
+        const char *why = dlerror();
+        fprintf(stderr, "forcezoom: camera RAW needs %s (%s): %s; install libraw (apt-get install libraw20)\n",
+                fz_raw_name, name, why ? why : "not found");
+        exit(1);
+    }
+    return function;
+}
+
+// The function `name` of libraw, looked up once (`slot` is unused: one library).
+#define FZ_SYMBOL(slot, name)                                               \
+    ({                                                                      \
+        static void *cache;                                                 \
+        void *function = __atomic_load_n(&cache, __ATOMIC_ACQUIRE);         \
+        if (function == NULL) {                                             \
+            function = fz_raw_symbol(#name);                                \
+            __atomic_store_n(&cache, function, __ATOMIC_RELEASE);           \
+        }                                                                   \
+        (__typeof__(&name))function;                                        \
+    })
+
+int fz_libraw_adjust_sizes_info_only(libraw_data_t * a0) {
+    return FZ_SYMBOL(0, libraw_adjust_sizes_info_only)(a0);
+}
+void fz_libraw_close(libraw_data_t * a0) {
+    FZ_SYMBOL(0, libraw_close)(a0);
+}
+void fz_libraw_dcraw_clear_mem(libraw_processed_image_t * a0) {
+    FZ_SYMBOL(0, libraw_dcraw_clear_mem)(a0);
+}
+libraw_processed_image_t * fz_libraw_dcraw_make_mem_image(libraw_data_t *lr, int *errc) {
+    return FZ_SYMBOL(0, libraw_dcraw_make_mem_image)(lr, errc);
+}
+int fz_libraw_dcraw_process(libraw_data_t *lr) {
+    return FZ_SYMBOL(0, libraw_dcraw_process)(lr);
+}
+libraw_data_t * fz_libraw_init(unsigned int flags) {
+    return FZ_SYMBOL(0, libraw_init)(flags);
+}
+int fz_libraw_open_buffer(libraw_data_t * a0, void *buffer, size_t size) {
+    return FZ_SYMBOL(0, libraw_open_buffer)(a0, buffer, size);
+}
+int fz_libraw_open_file(libraw_data_t * a0, const char * a1) {
+    return FZ_SYMBOL(0, libraw_open_file)(a0, a1);
+}
+void fz_libraw_recycle(libraw_data_t * a0) {
+    FZ_SYMBOL(0, libraw_recycle)(a0);
+}
+void fz_libraw_set_dataerror_handler(libraw_data_t * a0, data_callback func, void *datap) {
+    FZ_SYMBOL(0, libraw_set_dataerror_handler)(a0, func, datap);
+}
+void fz_libraw_set_memerror_handler(libraw_data_t * a0, memory_callback cb, void *datap) {
+    FZ_SYMBOL(0, libraw_set_memerror_handler)(a0, cb, datap);
+}
+const char * fz_libraw_strerror(int errorcode) {
+    return FZ_SYMBOL(0, libraw_strerror)(errorcode);
+}
+int fz_libraw_unpack(libraw_data_t * a0) {
+    return FZ_SYMBOL(0, libraw_unpack)(a0);
+}
+int fz_libraw_unpack_thumb(libraw_data_t * a0) {
+    return FZ_SYMBOL(0, libraw_unpack_thumb)(a0);
+}
