@@ -16,8 +16,12 @@ extension HEIFTileDecoder {
     }
 
     /// Tiles `list`, each decoded once (only its rows `rows[k]` converted, all without an
-    /// entry), several at a time on `threads` threads. A lone tile gets the threads instead:
-    /// libde265 runs its deblocking and SAO on them beside the decode (a one-tile crop).
+    /// entry), several at a time on `threads` threads, the largest (in coded bytes, a
+    /// stand-in for their decoding time) first. A lone tile gets the threads instead, and the
+    /// few tiles of a crop (at most two a thread) two more each: libde265 runs a picture's
+    /// in-loop filters on its worker threads beside the decode, so a core left idle while
+    /// the last, largest tile decodes is put to work. A 400 px crop of the iPhone photo
+    /// (four tiles of 16-80 KB on 2 cores) went from 38.6 to 32.0 ms median in the decode.
     /// - Returns: each tile's image and the tile row its first row is (0 for a whole tile).
     package func decode<P: HEIFTilePixels>(
         tiles list: [Int], rows: [Int: Range<Int>] = [:], threads: Int, as type: P.Type
@@ -33,12 +37,18 @@ extension HEIFTileDecoder {
             return (decoded, firstRows)
         }
         let job = self
+        let order = list.indices.sorted { job.codedBytes(ofTile: list[$0]) > job.codedBytes(ofTile: list[$1]) }
+        let workers = list.count <= 2 * threads ? 2 : 0
         WorkerPool<Result<(P, Int), DecodeError>>.run(
             count: list.count, threads: threads,
-            work: { i in
-                Result { () throws(DecodeError) in try job.decode(tile: list[i], rows: rows[list[i]], as: P.self) }
+            work: { k in
+                let i = order[k]
+                return Result { () throws(DecodeError) in
+                    try job.decode(tile: list[i], rows: rows[list[i]], workers: workers, as: P.self)
+                }
             },
-            onResult: { i, r in
+            onResult: { k, r in
+                let i = order[k]
                 switch r {
                 case .success(let (image, first)): (decoded[list[i]], firstRows[list[i]]) = (image, first)
                 case .failure(let e): if failure == nil { failure = e }
@@ -48,6 +58,9 @@ extension HEIFTileDecoder {
         if let failure { throw failure }
         return (decoded, firstRows)
     }
+
+    /// Tile `k`'s coded bytes.
+    func codedBytes(ofTile k: Int) -> Int { grid.tiles[k].extents.reduce(0) { $0 + $1.count } }
 
     /// The rows of each tile of `list` that `rects` show (coded): the conversion reads 4:2:0
     /// chroma by the picture's row, so any first row gives the whole tile's pixels.
