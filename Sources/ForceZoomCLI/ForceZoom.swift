@@ -31,12 +31,19 @@ public struct ForceZoom: ParsableCommand {
               forcezoom info *.jpg --json
             """,
         version: version,
-        subcommands: [
-            Crop.self, Fit.self, Frame.self, Transform.self, Animate.self, Thumb.self, Info.self, Fixture.self,
-            Compare.self,
-            View.self, Peek.self,
-        ]
+        subcommands: subcommandTable.map { $0.command }
     )
+
+    /// The subcommands, in help order, each with the name it is typed as (its configuration
+    /// says the same: `everySubcommandNamesItself`). Why a table: the names are needed before
+    /// any parse, to catch a mistyped subcommand, and asking each configuration for its name
+    /// would build all eleven help texts (about 0.6 ms of a 20 ms one-tile crop) for the one
+    /// that runs.
+    static let subcommandTable: [(name: String, command: ParsableCommand.Type)] = [
+        ("crop", Crop.self), ("fit", Fit.self), ("frame", Frame.self), ("transform", Transform.self),
+        ("animate", Animate.self), ("thumb", Thumb.self), ("info", Info.self), ("fixture", Fixture.self),
+        ("compare", Compare.self), ("view", View.self), ("peek", Peek.self),
+    ]
 
     /// Runs the command with forcezoom's exit codes: usage errors exit 2 (as scripts
     /// expect of command-line tools), tool failures 1. Every error is one line on stderr,
@@ -60,9 +67,9 @@ public struct ForceZoom: ParsableCommand {
         if let message = ArgumentRepair.unknownSubcommand(ProcessSetup.arguments, names: names) {
             usageError(message, subcommand: nil)
         }
-        let arguments = ArgumentRepair.joiningNegativeValues(
-            ProcessSetup.arguments, subcommands: configuration.subcommands)
-        if let bad = ShortFlags.misread(arguments, subcommands: configuration.subcommands) {
+        let subcommands = subcommandTable.map { $0.command }
+        let arguments = ArgumentRepair.joiningNegativeValues(ProcessSetup.arguments, subcommands: subcommands)
+        if let bad = ShortFlags.misread(arguments, subcommands: subcommands) {
             usageError(bad.message, subcommand: bad.subcommand)
         }
         do throws(ReadFilesError) { try ReadFiles.checkNotStandardOutput(arguments) } catch {
@@ -149,7 +156,7 @@ public struct ForceZoom: ParsableCommand {
     /// is the parser's own, word for word.
     static func parseDirect(_ arguments: [String]) -> ParsableCommand? {
         guard let name = arguments.first, name != "help",
-            let command = configuration.subcommands.first(where: { $0._commandName == name }),
+            let command = subcommandTable.first(where: { $0.name == name })?.command,
             command.configuration.subcommands.isEmpty
         else { return nil }
         let rest = arguments.dropFirst()
@@ -162,15 +169,16 @@ public struct ForceZoom: ParsableCommand {
         return try? command.parseAsRoot(Array(rest))
     }
 
-    /// The subcommands' names, as typed. Each subcommand names itself in its configuration:
-    /// without that, the parser derives the name with `String(describing:)` of the type, whose
-    /// first use for each type scans the binary's every protocol conformance (about a quarter
-    /// of `forcezoom --version`'s time). `everySubcommandNamesItself` keeps it so.
-    static var subcommandNames: [String] {
-        var names: [String] = []
-        for command in configuration.subcommands { names.append(command._commandName) }
-        return names
-    }
+    /// What each subcommand that `parseDirect` parses names as its "super command". Only a
+    /// command parsed as the root reads it: swift-argument-parser then skips its check for
+    /// `--generate-completion-script` (a parse of every argument against two more commands,
+    /// about a millisecond, which `parseDirect` leaves to the full parse anyway), and its
+    /// usage lines would say `forcezoom crop`. The full parse's root is `ForceZoom`, so its
+    /// help, errors, completion scripts and the man page do not change.
+    static let superCommandName = "forcezoom"
+
+    /// The subcommands' names, as typed (`subcommandTable`).
+    static var subcommandNames: [String] { subcommandTable.map { $0.name } }
 
     /// One line on stderr, exit 2.
     static func usageError(_ message: String, subcommand: String?) -> Never {

@@ -180,6 +180,9 @@ public struct GainMapParameters: Hashable, Sendable {
 
 extension String {
     fileprivate var trimmingSpaces: String {
-        String(drop(while: { $0.isWhitespace }).reversed().drop(while: { $0.isWhitespace }).reversed())
+        // An XMP packet's text between elements is mostly ASCII padding (kilobytes of it in
+        // phone files): answered from the bytes, without breaking it into characters.
+        if utf8.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return "" }
+        return String(drop(while: { $0.isWhitespace }).reversed().drop(while: { $0.isWhitespace }).reversed())
     }
 }

@@ -30,8 +30,9 @@ public enum ProcessSetup {
     }
 
     /// The arguments after the program name, as bytes (`PathBytes`): `CommandLine.arguments`
-    /// would have replaced every byte that is not UTF-8 with U+FFFD.
-    public static var arguments: [String] {
-        (1..<Int(CommandLine.argc)).compactMap { i in CommandLine.unsafeArgv[i].map { PathBytes.string(cString: $0) } }
+    /// would have replaced every byte that is not UTF-8 with U+FFFD. Made once (the CLI asks
+    /// for them a dozen times, each a conversion of every argument).
+    public static let arguments: [String] = (1..<max(1, Int(CommandLine.argc))).compactMap { i in
+        CommandLine.unsafeArgv[i].map { PathBytes.string(cString: $0) }
     }
 }

@@ -2,15 +2,27 @@ import ArgumentParser
 import FZOperations
 import Geometry
 
-// The core's closed sets of names, parsed by the argument parser itself: a wrong name is a
-// usage error listing the choices, and the help shows them.
-extension ResampleFilter: ExpressibleByArgument {}
-extension FitGeometry.Mode: ExpressibleByArgument {}
-extension Easing: ExpressibleByArgument {}
-extension DeviceOrientation: ExpressibleByArgument {}
-extension Overlay.Fade: ExpressibleByArgument {}
-extension Pattern.Kind: ExpressibleByArgument {}
-extension Pattern.GradientDirection: ExpressibleByArgument {}
+/// A closed set of names (an enum with String raw values) parsed by the argument parser
+/// itself: a wrong name is a usage error listing the choices, and the help shows them.
+/// The names and the default's description are the raw values, as the parser's own
+/// extensions give them, but without the key path (`\.rawValue.defaultValueDescription`)
+/// those build for each type, whose first use costs the Swift runtime a search of every
+/// protocol conformance in the binary: parsing a command reflects each of its choices.
+protocol ChoiceArgument: ExpressibleByArgument, CaseIterable, RawRepresentable where RawValue == String {}
+
+extension ChoiceArgument {
+    public static var allValueStrings: [String] { allCases.map { $0.rawValue } }
+    public var defaultValueDescription: String { rawValue }
+}
+
+// The core's closed sets of names.
+extension ResampleFilter: ChoiceArgument {}
+extension FitGeometry.Mode: ChoiceArgument {}
+extension Easing: ChoiceArgument {}
+extension DeviceOrientation: ChoiceArgument {}
+extension Overlay.Fade: ChoiceArgument {}
+extension Pattern.Kind: ChoiceArgument {}
+extension Pattern.GradientDirection: ChoiceArgument {}
 
 /// `--orientation`: a device orientation, or `auto` (the one that shows the image largest).
 enum OrientationChoice: ExpressibleByArgument, CaseIterable, Hashable {
@@ -30,7 +42,7 @@ enum OrientationChoice: ExpressibleByArgument, CaseIterable, Hashable {
     }
 
     var defaultValueDescription: String { name }
-    static var allValueStrings: [String] { allCases.map(\.name) }
+    static var allValueStrings: [String] { allCases.map { $0.name } }
 
     var name: String {
         switch self {

@@ -122,6 +122,6 @@ struct EncodeFlags: ParsableArguments {
 }
 
 /// `--icc`: carry the input's colour description into the output, or not (`ColorPolicy`).
-extension ColorPolicy.Mode: ExpressibleByArgument {}
+extension ColorPolicy.Mode: ChoiceArgument {}
 
-extension RenderingIntent: ExpressibleByArgument {}
+extension RenderingIntent: ChoiceArgument {}

@@ -12,4 +12,4 @@ struct DepthFlags: ParsableArguments {
     var depth: SampleDepth?
 }
 
-extension SampleDepth: ExpressibleByArgument {}
+extension SampleDepth: ChoiceArgument {}

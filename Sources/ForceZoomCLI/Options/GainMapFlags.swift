@@ -2,7 +2,7 @@ import ArgumentParser
 import FZCodecs
 import FZSystem
 
-extension GainMapPolicy: ExpressibleByArgument {}
+extension GainMapPolicy: ChoiceArgument {}
 
 /// `--gain-map keep|drop|apply` and `--hdr-headroom`: what outputs do with an input's HDR gain
 /// map, shared (through `MetadataFlags`) by every command that writes an image made from an input.

@@ -6,7 +6,7 @@ import Geometry
 import Glibc
 #endif
 
-extension GraphicsChoice: ExpressibleByArgument {}
+extension GraphicsChoice: ChoiceArgument {}
 
 /// `--graphics` (and `FORCEZOOM_GRAPHICS`), shared by `view`, `peek` and `--show`.
 struct GraphicsFlags: ParsableArguments {

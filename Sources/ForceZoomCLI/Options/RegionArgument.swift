@@ -33,4 +33,4 @@ extension PixelFuzz: ExpressibleByArgument {
     public init?(argument: String) { self.init(text: argument) }
 }
 
-extension CompareMetric: ExpressibleByArgument {}
+extension CompareMetric: ChoiceArgument {}

@@ -12,6 +12,7 @@ import Glibc
 struct Animate: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "animate",
+        _superCommandName: ForceZoom.superCommandName,
         abstract: "Render the zoom transition (thumbnail rect to fullscreen, with rotation) as frames.",
         discussion: """
             RECT is x,y,w,h in pixels of the portrait screen. Each frame shows the image aspect-filled (--mode fit to letterbox) into the view, which moves from --from to --to, clipped to it, on --background. `--to fullscreen` (the default) is the screen's bounds for --orientation as `fit` defines them: the last frame is `fit`'s output, pins included.

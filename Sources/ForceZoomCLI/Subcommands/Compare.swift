@@ -7,6 +7,7 @@ import Geometry
 struct Compare: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "compare",
+        _superCommandName: ForceZoom.superCommandName,
         abstract:
             "Measure how far apart two images are (PSNR, PAE, MAE, SSIM, differing pixels), with the exit codes test harnesses branch on.",
         discussion: """

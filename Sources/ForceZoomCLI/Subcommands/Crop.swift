@@ -9,6 +9,7 @@ import Geometry
 struct Crop: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "crop",
+        _superCommandName: ForceZoom.superCommandName,
         abstract: "Cut the square 1:1 detail around a point (the ForceZoom peek) into an image file.",
         discussion: """
             The square has side N image pixels: --size N, or --screen for N = min(W,H) of the screen's bounds in points, as ForceZoom sizes its peek from UIScreen bounds (default: the device --view names, else 390x844 points, so N = 390; --screen iphone-15 is 393x852 points, N = 393). --screen WxH is in points here; device names are in `forcezoom help`. The touched pixel lands at output pixel (N/2, N/2) rounded down; near an edge the square shifts just enough to stay inside the image. An image smaller than the square is centred on --background. The output is always N x N.

@@ -6,6 +6,7 @@ import Geometry
 struct Fit: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fit",
+        _superCommandName: ForceZoom.superCommandName,
         abstract: "Fit an image to a device screen for an orientation, turned into the portrait canvas.",
         discussion: """
             The output is the screen held in portrait: exactly W x H pixels. In landscape the content bounds are H x W; the image is aspect-fit (or, with --mode fill, filled and centre-cropped) into them, then the content is turned into the portrait canvas. Convention (UIKit's, y pointing down): landscape-left turns the content +90 degrees, clockwise as seen on the screen (the image's top edge lands on the canvas's right side, which is up for a person holding the phone turned counter-clockwise); landscape-right -90; upside-down 180. `auto` (the default) picks the orientation in which the image covers more of the screen: landscape-left for a wide image.

@@ -55,6 +55,6 @@ struct FixtureKit: ParsableCommand {
 }
 
 /// `--set`: a kit set or all of them.
-enum KitSetArgument: String, ExpressibleByArgument, CaseIterable {
+enum KitSetArgument: String, ChoiceArgument {
     case orientation, formats, colour, deep, alpha, hdr, all
 }

@@ -6,6 +6,7 @@ import Geometry
 struct Frame: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "frame",
+        _superCommandName: ForceZoom.superCommandName,
         abstract: "Render the aspect-fit view with the preview box at the touch point.",
         discussion: """
             The view is the image scaled by s = min(VW/W, VH/H), centred, letterboxed in --background. The box (ForceZoom's white 4-point stroke with a soft dark shadow) marks exactly the region `crop` outputs for the same --at, --view, --size and --screen: side N*s, shifted inside the image as the crop is. --with-peek puts the 1:1 peek beside the view in one image.

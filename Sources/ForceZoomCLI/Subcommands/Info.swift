@@ -6,6 +6,7 @@ import Geometry
 struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
+        _superCommandName: ForceZoom.superCommandName,
         abstract: "Show what image files are: format, size, orientation, colour, coding.",
         discussion: """
             Reads headers only. A bad file prints its error (on stderr, and as an {"file":..,"error":..} record with --json) and the others still print; the exit code is 1 if any file failed.

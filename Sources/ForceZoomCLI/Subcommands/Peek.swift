@@ -6,6 +6,7 @@ import Geometry
 struct Peek: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "peek",
+        _superCommandName: ForceZoom.superCommandName,
         abstract: "Peek interactively: move the touch point over the fitted image and see the 1:1 detail beside it.",
         discussion: """
             The alternate screen shows the image fitted with the preview box (as frame draws it) and, beside it, the peek: the pixels crop --at gives for the point with the side and zoom shown (the JSON records them). Arrows or hjkl move the point by one cell's worth of image pixels (shift: ten); a mouse click sets it; + and - zoom the peek (1x, 2x, 4x, 8x); s saves the peek (-o, default <stem>.peek-%d.png): with --size or --screen it has crop's side, else the pane's, so each saved file is what crop --at X,Y with the recorded side and zoom writes; q, Esc or Ctrl-C leave. On leaving, the terminal is restored and the crop --json object of each saved peek is printed on standard output, one line each. Ctrl-Z stops peek as in a shell; fg brings it back.

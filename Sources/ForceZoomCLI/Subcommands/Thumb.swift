@@ -13,6 +13,7 @@ import Glibc
 struct Thumb: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "thumb",
+        _superCommandName: ForceZoom.superCommandName,
         abstract: "Make upright thumbnails of many image files, two or more at once.",
         discussion: """
             Inputs are files and folders; folders are searched for \(FormatNames.allInputs) files by their content (not their names), --recursive to descend. --from FILE (or - for standard input) reads a list of paths, one per line, or NUL-separated with -0:

@@ -10,6 +10,7 @@ import Glibc
 struct Transform: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "transform",
+        _superCommandName: ForceZoom.superCommandName,
         abstract: "Apply an affine transform about the image centre: rotate, flip, scale, translate, skew or a matrix.",
         discussion: """
             Steps compose in the order given on the command line, about the image centre, as a view's transform acts about its centre. Angles are degrees, clockwise on screen (y down). --canvas defaults to the bounding box of the transformed image. Reductions are prefiltered (alias-free), and quarter turns are exact.

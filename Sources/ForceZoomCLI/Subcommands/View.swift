@@ -6,6 +6,7 @@ import Geometry
 struct View: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "view",
+        _superCommandName: ForceZoom.superCommandName,
         abstract: "Print images in the terminal, fitted to its window (kitty, iTerm2, sixel or text blocks).",
         discussion: """
             Each image is shown upright, converted to sRGB through its profile, scaled down with Lanczos to fit the window (never enlarged unless --enlarge), alpha over a checkerboard or --background, followed by a caption line: name, size, format. A file that fails prints its error and the others still show; the exit code is then 1.

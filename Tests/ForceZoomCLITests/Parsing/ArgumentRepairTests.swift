@@ -21,6 +21,15 @@ struct ArgumentRepairTests {
             #expect(named != nil, "\(command) has no commandName")
             #expect(named == String(describing: command).lowercased(), "\(command): \(named ?? "nil")")
         }
+        // Each command parseDirect may parse as the root names forcezoom as its super command
+        // (its completion check skipped); fixture, whose kit the full parse finds, does not.
+        for (name, command) in ForceZoom.subcommandTable {
+            let expected = command.configuration.subcommands.isEmpty ? ForceZoom.superCommandName : nil
+            #expect(command.configuration._superCommandName == expected, "\(name)")
+        }
+        // The table main reads the names from says what the configurations say, in order.
+        #expect(ForceZoom.subcommandTable.map { $0.name } == Self.subcommands.map { $0._commandName })
+        #expect(ForceZoom.subcommandNames == Self.subcommands.map { $0.configuration.commandName ?? "" })
     }
 
     @Test func negativeNumbersAreValues() throws {
