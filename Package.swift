@@ -72,7 +72,7 @@ let package = Package(
             name: "CRaw",
             providers: [.apt(["libraw-dev"])]
         ),
-        .target(name: "CFZRaw", dependencies: ["CRaw"], cSettings: shimFlags),
+        .target(name: "CFZRaw", dependencies: ["CFZCommon", "CRaw"], cSettings: shimFlags),
         // GIF (issue 35): giflib reports errors by return codes (no longjmp), so no shim.
         .systemLibrary(
             name: "CGIF",
@@ -114,8 +114,8 @@ let package = Package(
         ),
         .target(name: "CFZDeflate", dependencies: ["CFZCommon", "CZlib"], cSettings: shimFlags),
         .target(name: "CFZColor", dependencies: ["CFZCommon", "CLCMS2"], cSettings: shimFlags),
-        .target(name: "CFZHeif", dependencies: ["CHeif"], cSettings: shimFlags),
-        .target(name: "CFZJXL", dependencies: ["CJXL"], cSettings: shimFlags),
+        .target(name: "CFZHeif", dependencies: ["CFZCommon", "CHeif"], cSettings: shimFlags),
+        .target(name: "CFZJXL", dependencies: ["CFZCommon", "CJXL"], cSettings: shimFlags),
         // HEVC tiles of HEIF grids (issue 38): libde265 linked (it needs only libstdc++, which
         // the binary loads already) and driven by its shim, which also converts to RGB as
         // libheif 1.15 does; libheif stays for everything else and is opened only then.

@@ -20,34 +20,11 @@
 #include <unistd.h>
 
 #include "fz_heif.h"
+#include "fz_loader.h"
 
-static void *fz_heif_library;
-static pthread_once_t fz_heif_once = PTHREAD_ONCE_INIT;
+static fz_loader fz_heif_loader = {"HEIF", "", 1, {"libheif.so.1"}};
 
-static void fz_heif_open(void) { fz_heif_library = dlopen("libheif.so.1", RTLD_NOW | RTLD_LOCAL); }
-
-static void *fz_heif_symbol(const char *name) {
-    pthread_once(&fz_heif_once, fz_heif_open);
-    void *function = fz_heif_library ? dlsym(fz_heif_library, name) : NULL;
-    if (function == NULL) {
-        const char *why = dlerror();
-        fprintf(stderr, "forcezoom: HEIF needs libheif.so.1 (%s): %s\n", name, why ? why : "not found");
-        exit(1);
-    }
-    return function;
-}
-
-// The function `name` of libheif, looked up once.
-#define FZ_HEIF(name)                                                       \
-    ({                                                                      \
-        static void *cache;                                                 \
-        void *function = __atomic_load_n(&cache, __ATOMIC_ACQUIRE);         \
-        if (function == NULL) {                                             \
-            function = fz_heif_symbol(#name);                               \
-            __atomic_store_n(&cache, function, __ATOMIC_RELEASE);           \
-        }                                                                   \
-        (__typeof__(&name))function;                                        \
-    })
+#define FZ_HEIF(name) FZ_LOADER_SYMBOL(&fz_heif_loader, 0, name)
 
 struct heif_error fz_heif_context_add_exif_metadata(struct heif_context* a0, const struct heif_image_handle* a1, const void* a2, int a3) {
     return FZ_HEIF(heif_context_add_exif_metadata)(a0, a1, a2, a3);

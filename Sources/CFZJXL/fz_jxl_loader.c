@@ -9,50 +9,21 @@
 // changes its ABI with each minor version, so the library must be the one compiled against.
 // Without it the first JPEG XL call ends the process with a message, as a missing library
 // used to end it at start-up.
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdio.h>
-#include <stdlib.h>
-
 #include <jxl/version.h>
 
 #include "fz_jxl.h"
+#include "fz_loader.h"
 
 #define FZ_STR2(x) #x
 #define FZ_STR(x) FZ_STR2(x)
 #define FZ_JXL_SOVERSION FZ_STR(JPEGXL_MAJOR_VERSION) "." FZ_STR(JPEGXL_MINOR_VERSION)
 
-static const char *const fz_jxl_names[2] = {"libjxl.so." FZ_JXL_SOVERSION, "libjxl_threads.so." FZ_JXL_SOVERSION};
-static void *fz_jxl_libraries[2];
-static pthread_once_t fz_jxl_once = PTHREAD_ONCE_INIT;
-
-static void fz_jxl_open(void) {
-    for (int i = 0; i < 2; i++) fz_jxl_libraries[i] = dlopen(fz_jxl_names[i], RTLD_NOW | RTLD_LOCAL);
-}
-
-static void *fz_jxl_symbol(int slot, const char *name) {
-    pthread_once(&fz_jxl_once, fz_jxl_open);
-    void *function = fz_jxl_libraries[slot] ? dlsym(fz_jxl_libraries[slot], name) : NULL;
-    if (function == NULL) {
-        const char *why = dlerror();
-        fprintf(stderr, "forcezoom: JPEG XL needs %s (%s): %s; install libjxl (apt-get install libjxl%s)\n",
-                fz_jxl_names[slot], name, why ? why : "not found", FZ_JXL_SOVERSION);
-        exit(1);
-    }
-    return function;
-}
+static fz_loader fz_jxl_loader = {
+    "JPEG XL", "; install libjxl (apt-get install libjxl" FZ_JXL_SOVERSION ")", 2,
+    {"libjxl.so." FZ_JXL_SOVERSION, "libjxl_threads.so." FZ_JXL_SOVERSION}};
 
 // The function `name` of library `slot` (0 libjxl, 1 libjxl_threads), looked up once.
-#define FZ_SYMBOL(slot, name)                                               \
-    ({                                                                      \
-        static void *cache;                                                 \
-        void *function = __atomic_load_n(&cache, __ATOMIC_ACQUIRE);         \
-        if (function == NULL) {                                             \
-            function = fz_jxl_symbol(slot, #name);                          \
-            __atomic_store_n(&cache, function, __ATOMIC_RELEASE);           \
-        }                                                                   \
-        (__typeof__(&name))function;                                        \
-    })
+#define FZ_SYMBOL(slot, name) FZ_LOADER_SYMBOL(&fz_jxl_loader, slot, name)
 
 void fz_JxlColorEncodingSetToSRGB(JxlColorEncoding* color_encoding, int is_gray) {
     FZ_SYMBOL(0, JxlColorEncodingSetToSRGB)(color_encoding, is_gray);

@@ -8,45 +8,18 @@
 // The forwarders have names of our own so that this binary defines no libraw symbol.
 // Without the library the first RAW call ends the process with a message, as a missing
 // library used to end it at start-up.
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdio.h>
-#include <stdlib.h>
-
+#include "fz_loader.h"
 #include "fz_raw.h"
 
 #define FZ_STR2(x) #x
 #define FZ_STR(x) FZ_STR2(x)
 
-static const char fz_raw_name[] = "libraw_r.so." FZ_STR(LIBRAW_SHLIB_CURRENT);
-static void *fz_raw_library;
-static pthread_once_t fz_raw_once = PTHREAD_ONCE_INIT;
-
-static void fz_raw_open(void) { fz_raw_library = dlopen(fz_raw_name, RTLD_NOW | RTLD_LOCAL); }
-
-static void *fz_raw_symbol(const char *name) {
-    pthread_once(&fz_raw_once, fz_raw_open);
-    void *function = fz_raw_library ? dlsym(fz_raw_library, name) : NULL;
-    if (function == NULL) {
-        const char *why = dlerror();
-        fprintf(stderr, "forcezoom: camera RAW needs %s (%s): %s; install libraw (apt-get install libraw20)\n",
-                fz_raw_name, name, why ? why : "not found");
-        exit(1);
-    }
-    return function;
-}
+static fz_loader fz_raw_loader = {
+    "camera RAW", "; install libraw (apt-get install libraw" FZ_STR(LIBRAW_SHLIB_CURRENT) ")", 1,
+    {"libraw_r.so." FZ_STR(LIBRAW_SHLIB_CURRENT)}};
 
 // The function `name` of libraw, looked up once (`slot` is unused: one library).
-#define FZ_SYMBOL(slot, name)                                               \
-    ({                                                                      \
-        static void *cache;                                                 \
-        void *function = __atomic_load_n(&cache, __ATOMIC_ACQUIRE);         \
-        if (function == NULL) {                                             \
-            function = fz_raw_symbol(#name);                                \
-            __atomic_store_n(&cache, function, __ATOMIC_RELEASE);           \
-        }                                                                   \
-        (__typeof__(&name))function;                                        \
-    })
+#define FZ_SYMBOL(slot, name) FZ_LOADER_SYMBOL(&fz_raw_loader, slot, name)
 
 int fz_libraw_adjust_sizes_info_only(libraw_data_t * a0) {
     return FZ_SYMBOL(0, libraw_adjust_sizes_info_only)(a0);

@@ -7,42 +7,13 @@
 // per-file handlers) is soname 6. The forwarders have names of our own so that this binary
 // defines no libtiff symbol. Without the library the first TIFF call ends the process with a
 // message, as a missing library used to end it at start-up.
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdio.h>
-#include <stdlib.h>
-
+#include "fz_loader.h"
 #include "fz_tiff_lib.h"
 
-static const char fz_tiff_name[] = "libtiff.so.6";
-static void *fz_tiff_library;
-static pthread_once_t fz_tiff_once = PTHREAD_ONCE_INIT;
-
-static void fz_tiff_open(void) { fz_tiff_library = dlopen(fz_tiff_name, RTLD_NOW | RTLD_LOCAL); }
-
-static void *fz_tiff_symbol(const char *name) {
-    pthread_once(&fz_tiff_once, fz_tiff_open);
-    void *function = fz_tiff_library ? dlsym(fz_tiff_library, name) : NULL;
-    if (function == NULL) {
-        const char *why = dlerror();
-        fprintf(stderr, "forcezoom: TIFF needs %s (%s): %s; install libtiff (apt-get install libtiff6)\n", fz_tiff_name,
-                name, why ? why : "not found");
-        exit(1);
-    }
-    return function;
-}
+static fz_loader fz_tiff_loader = {"TIFF", "; install libtiff (apt-get install libtiff6)", 1, {"libtiff.so.6"}};
 
 // The function `name` of libtiff, looked up once (`slot` is unused: one library).
-#define FZ_SYMBOL(slot, name)                                               \
-    ({                                                                      \
-        static void *cache;                                                 \
-        void *function = __atomic_load_n(&cache, __ATOMIC_ACQUIRE);         \
-        if (function == NULL) {                                             \
-            function = fz_tiff_symbol(#name);                               \
-            __atomic_store_n(&cache, function, __ATOMIC_RELEASE);           \
-        }                                                                   \
-        (__typeof__(&name))function;                                        \
-    })
+#define FZ_SYMBOL(slot, name) FZ_LOADER_SYMBOL(&fz_tiff_loader, slot, name)
 
 TIFF * fz_TIFFClientOpenExt(const char * a0, const char * a1, thandle_t a2, TIFFReadWriteProc a3, TIFFReadWriteProc a4, TIFFSeekProc a5, TIFFCloseProc a6, TIFFSizeProc a7, TIFFMapFileProc a8, TIFFUnmapFileProc a9, TIFFOpenOptions *opts) {
     return FZ_SYMBOL(0, TIFFClientOpenExt)(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, opts);
