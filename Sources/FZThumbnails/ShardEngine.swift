@@ -1,3 +1,5 @@
+import FZSystem
+
 /// The job-array engines `--shard auto` reads its index and count from, as each documents
 /// its environment. Looked for in this order; the first whose index variable is set wins.
 ///
@@ -64,7 +66,7 @@ public enum ShardEngine: String, CaseIterable, Sendable {
         // ID >= MIN). `Int(_:)` itself refuses what does not fit 64 bits.
         func number(_ name: String, in range: ClosedRange<Int>) throws(ShardError) -> Int {
             let value = environment[name] ?? ""
-            guard let n = Int(value.trimmingSpaces) else {
+            guard let n = Int(value.trimmingWhitespace) else {
                 throw .badVariable(name: name, value: value, reason: "not a whole number; is this an array task?")
             }
             guard range.contains(n) else {
@@ -115,16 +117,6 @@ public enum ShardEngine: String, CaseIterable, Sendable {
         let option = "--shard \(count.map { "auto/\($0)" } ?? "auto"): \(source) gives"
         let shard = try Shard(index: index, count: total, option: option)
         return Found(engine: engine, shard: shard, source: source)
-    }
-}
-
-extension String {
-    /// Without leading and trailing white space (a value from a shell script).
-    fileprivate var trimmingSpaces: String {
-        var s = Substring(self)
-        while let f = s.first, f.isWhitespace { s.removeFirst() }
-        while let l = s.last, l.isWhitespace { s.removeLast() }
-        return String(s)
     }
 }
 

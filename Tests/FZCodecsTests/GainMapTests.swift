@@ -22,21 +22,6 @@ struct GainMapTests {
         return b
     }
 
-    /// XMP text trimmed as bytes (`xmpTrimmed`) is trimmed as characters are: ASCII padding,
-    /// Unicode's other spaces, a combining mark on a space, CR LF, nothing but spaces.
-    @Test func xmpTextTrimsAsCharactersDo() {
-        let samples = [
-            "", " ", "\n\t  \r\n", "1.5", "  2.25\n", "\u{A0}3\u{A0}", " \u{301}x ", "x\u{2028}", "\u{85}\n",
-            "\r\ntrue\r\n", "  é  ", String(repeating: " ", count: 4096) + "4" + String(repeating: "\n", count: 99),
-            "a b", "\u{B}\u{C}v\u{C}",
-        ]
-        for s in samples {
-            let reference = String(
-                s.drop(while: { $0.isWhitespace }).reversed().drop(while: { $0.isWhitespace }).reversed())
-            #expect(s.xmpTrimmed == reference, "\(Array(s.unicodeScalars))")
-        }
-    }
-
     @Test(arguments: [true, false])
     func mpfIndexInBothByteOrders(_ little: Bool) throws {
         let index = try MPFIndex(parsing: Self.mpf([(1000, 0), (200, 900)], little: little)[...])

@@ -1,3 +1,5 @@
+import FZSystem
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -84,7 +86,7 @@ public struct GainMapParameters: Hashable, Sendable {
             }
             var out: [Double] = []
             for t in texts {
-                guard let d = Double(t.xmpTrimmed), d.isFinite, abs(d) <= Self.maxStops else {
+                guard let d = Double(t.trimmingWhitespace), d.isFinite, abs(d) <= Self.maxStops else {
                     throw .malformed("hdrgm:\(key) '\(t.prefix(40))' is not a number within ±\(Int(Self.maxStops))")
                 }
                 out.append(d)
@@ -98,14 +100,14 @@ public struct GainMapParameters: Hashable, Sendable {
         offsetHDR = try numbers("OffsetHDR", [1.0 / 64])
         hdrCapacityMin = try numbers("HDRCapacityMin", [0])[0]
         hdrCapacityMax = try numbers("HDRCapacityMax", nil)[0]
-        baseRenditionIsHDR = p["BaseRenditionIsHDR"]?.first?.xmpTrimmed.lowercased() == "true"
+        baseRenditionIsHDR = p["BaseRenditionIsHDR"]?.first?.trimmingWhitespace.lowercased() == "true"
         try check()
     }
 
     private init(apple p: [String: [String]]) throws(Failure) {
         scheme = .apple
-        version = p["HDRGainMapVersion"]?.first?.xmpTrimmed ?? ""
-        guard let t = p["HDRGainMapHeadroom"]?.first, let h = Double(t.xmpTrimmed), h.isFinite, h >= 1,
+        version = p["HDRGainMapVersion"]?.first?.trimmingWhitespace ?? ""
+        guard let t = p["HDRGainMapHeadroom"]?.first, let h = Double(t.trimmingWhitespace), h.isFinite, h >= 1,
             h <= 65536
         else {
             throw .malformed("HDRGainMap:HDRGainMapHeadroom is missing or not a ratio from 1 to 65536")
@@ -168,29 +170,12 @@ public struct GainMapParameters: Hashable, Sendable {
                 let text = String(decoding: bytes, as: UTF8.self)
                 if o.inItem {
                     o.texts[o.texts.count - 1] += text
-                } else if o.depth == depth, !text.xmpTrimmed.isEmpty {
+                } else if o.depth == depth, !text.trimmingWhitespace.isEmpty {
                     o.texts = [text]
                 }
                 open = o
             }
         }
         return out
-    }
-}
-
-extension String {
-    var xmpTrimmed: String {
-        // An XMP packet's text is mostly ASCII, its padding kilobytes of ASCII spaces in phone
-        // files: trimmed as bytes. The characters' own test (Unicode's other spaces, a mark
-        // joined to a space) decides only where what is left begins or ends outside ASCII.
-        let bytes = Array(utf8)
-        let space: (UInt8) -> Bool = { $0 == 0x20 || (0x09...0x0D).contains($0) }
-        var start = 0
-        var end = bytes.count
-        while start < end, space(bytes[start]) { start += 1 }
-        while end > start, space(bytes[end - 1]) { end -= 1 }
-        if start == end { return "" }
-        if bytes[start] < 0x80, bytes[end - 1] < 0x80 { return String(decoding: bytes[start..<end], as: UTF8.self) }
-        return String(drop(while: { $0.isWhitespace }).reversed().drop(while: { $0.isWhitespace }).reversed())
     }
 }
