@@ -166,6 +166,7 @@ public struct ForceZoom: ParsableCommand {
                 special.contains($0) || $0.hasPrefix("--experimental") || $0.hasPrefix("--generate-completion")
             })
         else { return nil }
+        if command == Crop.self, let crop = Crop.quick(Array(rest)) { return crop }
         return try? command.parseAsRoot(Array(rest))
     }
 

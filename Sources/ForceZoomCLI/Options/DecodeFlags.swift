@@ -14,14 +14,14 @@ struct DecodeFlags: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp("Refuse images with more pixels than this, before decoding (0 = no limit).", valueName: "n"))
-    var maxPixels: Int64 = 268_435_456
+    var maxPixels: Int64 = Self.defaultMaxPixels
 
     @Option(
         name: .long,
         help: ArgumentHelp(
             "Refuse images whose decoding needs more memory than this many MiB, worked out from the header (0 = no limit).",
             valueName: "mib"))
-    var maxMemory: Int64 = 1024
+    var maxMemory: Int64 = Self.defaultMaxMemory
 
     // --page is the same option under the name TIFF users know (vips' [page=N]).
     @Option(
@@ -37,6 +37,10 @@ struct DecodeFlags: ParsableArguments {
             "The CMYK profile for CMYK and YCCK JPEGs that carry no usable one (default: Ghostscript's default_cmyk.icc from libgs-common, as make deps installs; without any, a plain formula).",
             valueName: "file"))
     var cmykProfile: String?
+
+    /// The defaults of --max-pixels (256 Mpx) and --max-memory (1 GiB), named for `quickDefault`.
+    static let defaultMaxPixels: Int64 = 268_435_456
+    static let defaultMaxMemory: Int64 = 1024
 
     func validate() throws {
         if frame < 1 || frame > 1_000_000 { throw ValidationError("--frame counts from 1 to 1000000, got \(frame)") }

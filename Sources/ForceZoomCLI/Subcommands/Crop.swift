@@ -65,14 +65,14 @@ struct Crop: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp("Magnification: the square shows N/Z image pixels, Z times larger.", valueName: "z"))
-    var zoom: Double = 1
+    var zoom: Double = Self.defaultZoom
 
     @Option(
         name: .long,
         help: ArgumentHelp(
             "Fill where the image is smaller than the square: black, white, transparent, #RRGGBB, #RRGGBBAA. A JPEG output, which has no alpha, also flattens transparent pixels onto it (onto white where it is transparent); PNG, WebP, HEIC and AVIF keep them.",
             valueName: "color"))
-    var background: ColorArgument = ColorArgument(.transparent)
+    var background: ColorArgument = Self.defaultBackground
 
     @Option(
         name: .shortAndLong,
@@ -100,6 +100,10 @@ struct Crop: ParsableCommand {
     @OptionGroup var meta: MetadataFlags
     @OptionGroup var sample: DepthFlags
     @OptionGroup var show: ShowFlags
+
+    /// --zoom's and --background's defaults, named for `quickDefault`.
+    static let defaultZoom = 1.0
+    static let defaultBackground = ColorArgument(.transparent)
 
     /// The most points `--at-from` reads, and the largest file it reads.
     static let pointLimit = 100_000
