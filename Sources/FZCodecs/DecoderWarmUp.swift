@@ -11,7 +11,10 @@ extension FormatRegistry {
     /// - Returns: the extensions whose decoder was asked, in order (for tests).
     @discardableResult
     public static func warmUp(forArguments arguments: [String]) -> [String] {
-        var started: Set<ObjectIdentifier> = []
+        // An array, not a Set: the first Set<ObjectIdentifier> of a run costs the Swift
+        // runtime a search of every protocol conformance in the binary (0.2 ms), and this
+        // runs before the set-up it starts; there are a dozen decoders.
+        var started: [ObjectIdentifier] = []
         var asked: [String] = []
         guard Threads.perImage > 1 else { return asked }
         for argument in arguments.prefix(32) where !argument.hasPrefix("-") {
@@ -20,7 +23,8 @@ extension FormatRegistry {
             }
             let fileExtension = argument[argument.index(after: dot)...].lowercased()
             for decoder in ImageDecoders.all where decoder.registration.extensions.contains(fileExtension) {
-                guard started.insert(ObjectIdentifier(decoder)).inserted else { continue }
+                guard !started.contains(ObjectIdentifier(decoder)) else { continue }
+                started.append(ObjectIdentifier(decoder))
                 decoder.warmUp(forExtension: fileExtension)
                 asked.append(fileExtension)
             }

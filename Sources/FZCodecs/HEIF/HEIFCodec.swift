@@ -132,9 +132,13 @@ final class HEIFDecoder: ImageDecoder {
     /// Why the grid cannot be decoded (tiles not covering it, missing...), said on decoding.
     private var gridProblem: String?
     /// The rows of a grid decoded a band of tiles at a time (`begin` of a grid), and the
-    /// same at 16 bits a sample (`beginDeep` of a grid).
-    private var stream: HEIFTileStream<Image>?
-    private var deepStream: HEIFTileStream<Image16>?
+    /// same at 16 bits a sample (`beginDeep` of a grid). Held by reference (`TileStreamBox`):
+    /// the decoder's deinit destroying an `Optional<HEIFTileStream<Image16>>` made the Swift
+    /// runtime build that type's metadata, a search of every protocol conformance in the
+    /// binary (0.2 ms at the end of every HEIC crop, which never streams); a nil reference
+    /// is released without it.
+    private var stream: TileStreamBox<Image>?
+    private var deepStream: TileStreamBox<Image16>?
     /// The rows of a grid averaged over whole blocks in Y'CbCr (`beginBlocks`).
     private var blockStream: HEIFBlockStream?
     /// The image at 16 bits a sample (`beginDeep`), instead of `plane`.
@@ -460,7 +464,7 @@ final class HEIFDecoder: ImageDecoder {
         if let gridProblem { throw .corrupt(path: path, detail: gridProblem) }
         if let tiles {
             let s: HEIFTileStream<Image> = try tileStream(tiles, columns: columns)
-            stream = s
+            stream = TileStreamBox(s)
             return RowLayout(firstColumn: s.columns.lowerBound, width: s.columns.count, height: storedSize.height)
         }
         try options.checkMemory(wholeDecodeMemory, path: path)
@@ -511,7 +515,7 @@ final class HEIFDecoder: ImageDecoder {
         if let gridProblem { throw .corrupt(path: path, detail: gridProblem) }
         if let tiles {
             let s: HEIFTileStream<Image16> = try tileStream(tiles, columns: columns)
-            deepStream = s
+            deepStream = TileStreamBox(s)
             return RowLayout(firstColumn: s.columns.lowerBound, width: s.columns.count, height: storedSize.height)
         }
         deep = try decodeWhole16().bytes
@@ -570,9 +574,9 @@ final class HEIFDecoder: ImageDecoder {
     }
 
     func skip(rows: Int) throws(DecodeError) {
-        if stream != nil { return stream!.skip(rows: rows) }
+        if let stream { return stream.value.skip(rows: rows) }
         if blockStream != nil { return blockStream!.skip(rows: rows) }
-        if deepStream != nil { return deepStream!.skip(rows: rows) }
+        if let deepStream { return deepStream.value.skip(rows: rows) }
         next = min(storedSize.height, next + max(0, rows))
     }
 
@@ -720,9 +724,9 @@ final class HEIFDecoder: ImageDecoder {
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer, rows: Int) throws(DecodeError) -> Int {
-        if stream != nil { return try stream!.read(into: buffer, rows: rows) }
+        if let stream { return try stream.value.read(into: buffer, rows: rows) }
         if blockStream != nil { return try blockStream!.read(into: buffer, rows: rows) }
-        if deepStream != nil { return try deepStream!.read(into: buffer, rows: rows) }
+        if let deepStream { return try deepStream.value.read(into: buffer, rows: rows) }
         if let deep {
             let n = max(0, min(rows, storedSize.height - next))
             let rowBytes = storedSize.width * pixelFormat.channels * 2

@@ -99,3 +99,11 @@ struct HEIFTileStream<P: HEIFTilePixels> {
         return done
     }
 }
+
+/// A tile stream held by reference, so that an absent one costs its owner nothing to
+/// destroy (`HEIFDecoder.stream`).
+final class TileStreamBox<P: HEIFTilePixels> {
+    var value: HEIFTileStream<P>
+
+    init(_ value: HEIFTileStream<P>) { self.value = value }
+}

@@ -19,8 +19,9 @@ struct QuickArguments {
     private var index = 0
     /// The value written after `=` in the option just read.
     private var attached: String?
-    /// The options read so far, by the name their property goes by (`once`).
-    private var seen: Set<String> = []
+    /// The options read so far, by the name their property goes by (`once`); a few, so an
+    /// array (a first Set<String> would cost a search of the binary's conformances).
+    private var seen: [String] = []
     /// Whether something was refused: the caller returns nil.
     private(set) var refused = false
 
@@ -86,7 +87,8 @@ struct QuickArguments {
 
     private mutating func once(_ key: String, repeats: Bool) -> Bool {
         if repeats { return true }
-        guard seen.insert(key).inserted else { return refuse() ?? false }
+        guard !seen.contains(key) else { return refuse() ?? false }
+        seen.append(key)
         return true
     }
 }
