@@ -62,19 +62,15 @@ public struct CropOperation {
             wanted: depth, reader, oneToOne: zoom == 1, pins: !markers.isEmpty, output: format)
         guard let why else { return try runSixteenBit(geometries, reader: reader, report) }
         if depth == .sixteen { throw ToolFailure("\(reader.path): --depth 16 \(why)", exitCode: 2) }
-        // What the outputs carry (colour, metadata, gain map) needs the header alone: worked
-        // out before the decode, it fills the wait of a first HEIC tile for libde265's
-        // tables (de265_init, 5 ms, begun at start; issue 38). Its warnings are held and said
-        // where they were said after the decode, so stderr reads as before, and not at all
-        // if the decode fails.
+        // The colour the outputs carry needs the header alone: worked out before the decode,
+        // it fills the wait of a first HEIC tile for libde265's tables (de265_init, 5 ms,
+        // begun at start; issue 38). Its warnings are held and said where they were said
+        // after the decode, and not at all if the decode fails. Metadata and the gain map
+        // stay after the decode: a decoder may read them from the same stream (a PNG's text
+        // after its pixels, an Ultra HDR JPEG's second image).
         let (ahead, held) = HeldWarnings.holding(settings)
         let carried = ahead.carry(header.color, path: reader.path)
         let carryWarnings = held.take()
-        let metadata = ahead.carriedMetadata(reader, format: format)?.resolved(
-            for: PixelSize(width: side, height: side))
-        let metadataWarnings = held.take()
-        let gain = target.writes ? ahead.carriedGainMap(reader, format: format) : GainMapCarry()
-        let gainWarnings = held.take()
         var sources = try reader.readUpright(rects)
         for i in sources.indices { try settings.convert(&sources[i], from: header.color, path: reader.path) }
         carryWarnings.say(to: settings.warnings)
@@ -83,8 +79,9 @@ public struct CropOperation {
         let drawn = !markers.isEmpty || geometries.contains(where: PeekRenderer.isPadded)
         let inks = DrawingColors(output: drawn ? carried : nil)
         for w in reader.warnings { settings.warnings.say("\(reader.path): \(w)") }
-        metadataWarnings.say(to: settings.warnings)
-        gainWarnings.say(to: settings.warnings)
+        let metadata = settings.carriedMetadata(reader, format: format)?.resolved(
+            for: PixelSize(width: side, height: side))
+        let gain = target.writes ? settings.carriedGainMap(reader, format: format) : GainMapCarry()
         for (i, g) in geometries.enumerated() {
             var peek = PeekRenderer.render(
                 g, source: sources[i], sourceRect: rects[i], background: inks.map(background), filter: filter)
