@@ -199,7 +199,10 @@ let package = Package(
         .testTarget(
             name: "FZCodecsTests",
             // CFZPNG: the PNG reader parity test calls the libpng reader and ours directly.
-            dependencies: ["CFZPNG", "FZCodecs", "FZFixtures", "FZImage", "FZSystem", "Geometry", "TestSupport"]),
+            // CFZDe265: the early warm-up's rule is compared with the registry's.
+            dependencies: [
+                "CFZDe265", "CFZPNG", "FZCodecs", "FZFixtures", "FZImage", "FZSystem", "Geometry", "TestSupport",
+            ]),
         .testTarget(
             name: "FZRenderTests",
             dependencies: ["FZCodecs", "FZFixtures", "FZImage", "FZRender", "FZSystem", "Geometry", "TestSupport"]),

@@ -27,6 +27,7 @@
 
 #include <libde265/de265.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,9 @@ void fz_de265_warm_up(void) {
     // de265_init builds its scan-position tables by a quadratic search (about 5 ms, a fifth
     // of a one-tile crop): begun on a thread of its own while the caller parses its
     // arguments, the first tile's pthread_once then waits only for what is left of it.
+    // One thread a process: the constructor in fz_de265_early.c may have started it.
+    static atomic_int started;
+    if (atomic_exchange(&started, 1)) return;
     pthread_attr_t attr;
     if (pthread_attr_init(&attr) != 0) return;
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);

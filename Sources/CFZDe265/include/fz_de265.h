@@ -55,6 +55,16 @@ int fz_de265_decode_tile(const uint8_t *hvcc, size_t hvcc_size, const uint8_t *d
    returns at once; the first tile decoded waits for them. A hint: nothing fails without it. */
 void fz_de265_warm_up(void);
 
+/* Whether the constructor in fz_de265_early.c starts that warm-up before main: some of the
+   first 32 arguments after the program's name, not options, ends in an extension
+   fz_de265_early_extension lists, and `threads` (FORCEZOOM_THREADS, may be NULL) or else
+   `cpus` allows more than one thread an image: FormatRegistry.warmUp's rule, in C. */
+int fz_de265_early_warm_up_wanted(int argc, char *const *argv, const char *threads, long cpus);
+
+/* The i-th extension (lower case) that calls for libde265, NULL past the last: HEIF's
+   registration's, less AVIF (tested against the registry). */
+const char *fz_de265_early_extension(int i);
+
 /* The YCbCr -> RGB conversion alone (libheif 1.15's Op_YCbCr_to_RGB<uint8_t>), for tests:
    chroma 1 (4:2:0), 2 (4:2:2) or 3 (4:4:4). Returns FZ_DE265_UNSUPPORTED for a matrix it
    does not convert (12, 13). */
