@@ -216,7 +216,6 @@ let package = Package(
             name: "FZFixturesTests", dependencies: ["FZCodecs", "FZFixtures", "FZImage", "Geometry", "TestSupport"]),
         // compare's pair core (issue 36): options, masks, verdicts, properties of the counts.
         .testTarget(name: "FZCompareTests", dependencies: ["FZCompare", "FZImage", "FZSystem", "Geometry"]),
-        .testTarget(name: "FZOperationsTests", dependencies: ["FZOperations", "FZCodecs", "FZImage"]),
         .testTarget(
             name: "ForceZoomCLITests",
             dependencies: [

@@ -3,7 +3,8 @@
 // to wake (about 1.5 ms on the 2-vCPU machine the bench runs on), and de265_init (5 ms)
 // then ran past the parse, the open and the header's work on the main thread: a one-tile
 // crop waited for it. Begun here, its start overlaps the Swift runtime's start-up and
-// the process set-up as well (one-tile crop 25.8 -> 24.0 ms median, 60 interleaved runs).
+// the process set-up as well (one-tile crop 25.3 -> 23.6 ms median, 60 interleaved runs, when
+// the second CPU was free; no difference in two slower minutes).
 // The rule is FormatRegistry.warmUp's, which still runs (a second call is a no-op); the
 // extensions are HEIF's registration's less AVIF, which DecoderWarmUpTests compares.
 #include "fz_de265.h"

@@ -64,16 +64,14 @@ public struct CropOperation {
         if depth == .sixteen { throw ToolFailure("\(reader.path): --depth 16 \(why)", exitCode: 2) }
         // The colour the outputs carry needs the header alone: worked out before the decode,
         // it fills the wait of a first HEIC tile for libde265's tables (de265_init, 5 ms,
-        // begun at start; issue 38). Its warnings are held and said where they were said
-        // after the decode, and not at all if the decode fails. Metadata and the gain map
-        // stay after the decode: a decoder may read them from the same stream (a PNG's text
-        // after its pixels, an Ultra HDR JPEG's second image).
-        let (ahead, held) = HeldWarnings.holding(settings)
-        let carried = ahead.carry(header.color, path: reader.path)
-        let carryWarnings = held.take()
+        // begun at start; issue 38). Its warning is said where it was said after the decode,
+        // and not at all if the decode fails. Metadata and the gain map stay after the
+        // decode: a decoder may read them from the same stream (a PNG's text after its
+        // pixels, an Ultra HDR JPEG's second image).
+        let (carried, dropped) = settings.color.carried(header.color)
         var sources = try reader.readUpright(rects)
         for i in sources.indices { try settings.convert(&sources[i], from: header.color, path: reader.path) }
-        carryWarnings.say(to: settings.warnings)
+        settings.sayDropped(dropped, path: reader.path)
         // Colours are turned into the output's profile only when one is drawn: lcms2's two
         // transforms cost ~10 ms, a fifth of a one-tile HEIC crop (issue 38).
         let drawn = !markers.isEmpty || geometries.contains(where: PeekRenderer.isPadded)

@@ -46,8 +46,14 @@ public struct RenderSettings {
     /// a profile `keep` must leave out is said once.
     public func carry(_ color: ColorDescription, path: String) -> ColorDescription? {
         let carried = self.color.carried(color)
-        if let dropped = carried.warning { warnings.once("\(path): \(dropped)") }
+        sayDropped(carried.warning, path: path)
         return carried.color
+    }
+
+    /// `carry`'s warning, for a caller that works the colour out (`color.carried`) before
+    /// it says anything: `CropOperation`, ahead of its decode.
+    func sayDropped(_ warning: String?, path: String) {
+        if let warning { warnings.once("\(path): \(warning)") }
     }
 
     /// The metadata an output of `reader`'s pixels written to `output` carries; what is

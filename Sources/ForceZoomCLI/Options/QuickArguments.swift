@@ -10,7 +10,7 @@
 /// 6-8 ms, a third of a one-tile crop (`crop --at X,Y --size 16` of a phone HEIC).
 struct QuickArguments {
     /// One argument as read: a positional value, or an option's name.
-    enum Item: Equatable {
+    enum Item {
         case value(String)
         case option(String)
     }
