@@ -4,6 +4,9 @@ import PackageDescription
 // The shims are C the hot paths call (PNG filters, deflate bands): optimised in every build.
 let shimFlags: [CSetting] = [.unsafeFlags(["-O2"])]
 
+// What every format target builds on.
+let formatBase: [Target.Dependency] = ["Geometry", "FZSystem", "FZImage", "FZMetadata", "FZFormat"]
+
 let package = Package(
     name: "forcezoom",
     products: [
@@ -18,7 +21,11 @@ let package = Package(
             ? [
                 .library(
                     name: "FZCodecs",
-                    targets: ["FZSystem", "FZImage", "FZCodecs", "FZRender", "FZThumbnails", "FZTerminal"])
+                    targets: [
+                        "FZSystem", "FZImage", "FZMetadata", "FZFormat", "FZGainMap", "FZCodecs", "FZRender",
+                        "FZThumbnails",
+                        "FZTerminal",
+                    ])
             ] : []),
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
@@ -136,39 +143,66 @@ let package = Package(
         .target(name: "FZSystem", dependencies: ["Geometry", "CFZProcess"]),
         // Pixels in memory and their colour (lcms2 through CFZColor).
         .target(name: "FZImage", dependencies: ["Geometry", "FZSystem", "CFZColor"]),
-        // The format registries, decoders, encoders and metadata, one folder per library.
+        // What every format shares: EXIF, XMP, IPTC and the containers an output has for them.
+        .target(name: "FZMetadata", dependencies: ["Geometry", "FZSystem"]),
+        // The decoder and encoder protocols, formats, headers, options, errors, byte output:
+        // what a format target implements and the layers above ask for (docs/architecture.md).
+        .target(name: "FZFormat", dependencies: ["Geometry", "FZSystem", "FZImage", "FZMetadata"]),
+        // One target per format, each declaring only its own C modules (as swift-nio gives
+        // each protocol its target): a format's change rebuilds it and what is above it.
+        .target(name: "FZPNG", dependencies: formatBase + ["CFZPNG", "CFZDeflate", "CZlib"]),
+        .target(name: "FZJPEG", dependencies: formatBase + ["CFZJPEG", "CJPEG"]),
+        .target(name: "FZWebP", dependencies: formatBase + ["CWebP"]),
+        // HEIF/HEIC/AVIF through libheif (opened on first use), grid tiles through libde265.
+        .target(name: "FZHEIF", dependencies: formatBase + ["CFZHeif", "CHeif", "CFZDe265", "CFZProcess"]),
+        .target(name: "FZTIFF", dependencies: formatBase + ["CFZTIFF"]),
+        .target(name: "FZGIF", dependencies: formatBase + ["CGIF"]),
+        .target(name: "FZBMP", dependencies: formatBase),
+        .target(name: "FZJXL", dependencies: formatBase + ["CFZJXL", "CJXL"]),
+        // RAW decodes a camera's embedded JPEG preview with the JPEG decoder.
+        .target(name: "FZRAW", dependencies: formatBase + ["CFZRaw", "CRaw", "FZJPEG"]),
+        // HDR gain maps: Ultra HDR/Adobe (JPEG + MPF + XMP) and Apple's (HEIC auxiliary image,
+        // maker note), above the two formats that carry them.
+        .target(name: "FZGainMap", dependencies: formatBase + ["FZJPEG", "FZHEIF"]),
+        // The registries (one line per format), ImageReader and ImageWriter over them, and the
+        // gain-map glue that reads and writes through them.
         .target(
             name: "FZCodecs",
-            dependencies: [
-                "Geometry", "FZSystem", "FZImage", "CFZPNG", "CFZJPEG", "CFZDeflate", "CFZHeif", "CFZProcess", "CJPEG",
-                "CZlib", "CWebP", "CHeif",
-                "CRaw", "CFZRaw",
-                "CGIF",
-                "CFZTIFF",
-                "CJXL", "CFZJXL",  // JPEG XL (issue 35)
-                "CFZDe265",  // HEVC grid tiles (issue 38)
+            dependencies: formatBase + [
+                "FZPNG", "FZJPEG", "FZWebP", "FZHEIF", "FZTIFF", "FZGIF", "FZBMP", "FZJXL", "FZRAW", "FZGainMap",
             ]
         ),
         // Drawing, resampling and rendering in one module, so the hot loops inline across them.
-        .target(name: "FZRender", dependencies: ["Geometry", "FZSystem", "FZImage", "FZCodecs"]),
-        .target(name: "FZCompare", dependencies: ["Geometry", "FZSystem", "FZImage", "FZCodecs"]),
+        .target(
+            name: "FZRender", dependencies: ["Geometry", "FZSystem", "FZImage", "FZFormat", "FZGainMap", "FZCodecs"]),
+        .target(name: "FZCompare", dependencies: ["Geometry", "FZSystem", "FZImage", "FZFormat", "FZCodecs"]),
         .target(
             name: "FZThumbnails",
-            dependencies: ["Geometry", "FZSystem", "FZImage", "FZCodecs", "FZRender"]
+            dependencies: [
+                "Geometry", "FZSystem", "FZImage", "FZMetadata", "FZFormat", "FZGainMap", "FZCodecs", "FZRender",
+            ]
         ),
         .target(
             name: "FZTerminal",
-            dependencies: ["Geometry", "FZSystem", "FZImage", "FZCodecs", "FZRender", "CFZProcess"]
+            dependencies: [
+                "Geometry", "FZSystem", "FZImage", "FZFormat", "FZPNG", "FZCodecs", "FZRender", "CFZProcess",
+            ]
         ),
         .target(
             name: "FZFixtures",
-            dependencies: ["Geometry", "FZSystem", "FZImage", "FZCodecs", "FZRender"]
+            // The fixture writer drives the PNG, JPEG, WebP and HEIF encoders directly (its
+            // options: progressive, subsampling, irot/imir...), beyond what the registry asks.
+            dependencies: [
+                "Geometry", "FZSystem", "FZImage", "FZFormat", "FZPNG", "FZJPEG", "FZWebP", "FZHEIF", "FZGainMap",
+                "FZCodecs", "FZRender",
+            ]
         ),
         // One operation per command: read, render, write.
         .target(
             name: "FZOperations",
             dependencies: [
-                "Geometry", "FZSystem", "FZImage", "FZCodecs", "FZRender", "FZCompare",
+                "Geometry", "FZSystem", "FZImage", "FZMetadata", "FZFormat", "FZPNG", "FZJPEG", "FZGainMap", "FZCodecs",
+                "FZRender", "FZCompare",
                 "FZThumbnails", "FZTerminal", "FZFixtures",
             ]
         ),
@@ -190,11 +224,12 @@ let package = Package(
         // the binary, the README's examples, test data paths) live in TestSupport.
         .target(
             name: "TestSupport",
-            dependencies: ["FZSystem", "FZImage", "FZCodecs"],
+            dependencies: ["FZSystem", "FZImage", "FZFormat", "FZCodecs"],
             path: "Tests/TestSupport"
         ),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
-        .testTarget(name: "FZSystemTests", dependencies: ["FZCodecs", "FZSystem"]),
+        // The CRC-32 test checks the PNG target's table against the system's.
+        .testTarget(name: "FZSystemTests", dependencies: ["FZPNG", "FZSystem"]),
         .testTarget(name: "FZImageTests", dependencies: ["FZImage", "Geometry"]),
         .testTarget(
             name: "FZCodecsTests",
@@ -202,18 +237,22 @@ let package = Package(
             // CFZDe265: the early warm-up's rule is compared with the registry's.
             dependencies: [
                 "CFZDe265", "CFZPNG", "FZCodecs", "FZFixtures", "FZImage", "FZSystem", "Geometry", "TestSupport",
+                "FZMetadata", "FZFormat", "FZPNG", "FZJPEG", "FZHEIF", "FZTIFF", "FZGIF", "FZBMP", "FZRAW", "FZGainMap",
             ]),
         .testTarget(
             name: "FZRenderTests",
-            dependencies: ["FZCodecs", "FZFixtures", "FZImage", "FZRender", "FZSystem", "Geometry", "TestSupport"]),
+            dependencies: [
+                "FZFormat", "FZGainMap", "FZCodecs", "FZFixtures", "FZImage", "FZRender", "FZSystem", "Geometry",
+                "TestSupport",
+            ]),
         .testTarget(
             name: "FZTerminalTests",
-            dependencies: ["FZCodecs", "FZImage", "FZSystem", "FZTerminal", "Geometry", "TestSupport"]),
+            dependencies: ["FZFormat", "FZPNG", "FZImage", "FZSystem", "FZTerminal", "Geometry", "TestSupport"]),
         .testTarget(
             name: "FZThumbnailsTests",
             dependencies: ["FZCodecs", "FZImage", "FZSystem", "FZThumbnails", "Geometry", "TestSupport"]),
         .testTarget(
-            name: "FZFixturesTests", dependencies: ["FZCodecs", "FZFixtures", "FZImage", "Geometry", "TestSupport"]),
+            name: "FZFixturesTests", dependencies: ["FZFixtures", "FZImage", "Geometry", "TestSupport"]),
         // compare's pair core (issue 36): options, masks, verdicts, properties of the counts.
         .testTarget(name: "FZCompareTests", dependencies: ["FZCompare", "FZImage", "FZSystem", "Geometry"]),
         .testTarget(
@@ -224,6 +263,10 @@ let package = Package(
             ]
         ),
         .testTarget(
-            name: "EndToEndTests", dependencies: ["FZCodecs", "FZImage", "FZSystem", "Geometry", "TestSupport"]),
+            name: "EndToEndTests",
+            dependencies: [
+                "FZFormat", "FZGainMap", "FZHEIF", "FZJXL", "FZWebP", "FZCodecs", "FZImage", "FZSystem", "Geometry",
+                "TestSupport",
+            ]),
     ]
 )

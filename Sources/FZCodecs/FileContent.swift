@@ -1,3 +1,4 @@
+import FZFormat
 import FZSystem
 
 /// What a file is, for a batch and for `info`: an image a decoder reads, or what else it is

@@ -1,4 +1,9 @@
+import FZFormat
+import FZHEIF
+import FZJPEG
+import FZPNG
 import FZSystem
+import FZWebP
 
 /// The formats forcezoom reads and writes, in one place: help texts, error messages, the
 /// batch walker's extension list and every command's choice of output format come from
@@ -32,77 +37,8 @@ public enum FormatRegistry {
     }
 }
 
-/// One readable format as its decoder declares it.
-public struct InputFormatInfo: Hashable, Sendable {
-    /// What the sniffer reports (`ImageHeader.format`).
-    public let format: ImageFormat
-    /// The names users know it by (HEIF's decoder reads "HEIF/HEIC" and "AVIF").
-    public let names: [String]
-    /// File extensions that say this format, lower case, without the dot.
-    public let extensions: [String]
-    public let capabilities: DecoderCapabilities
-}
-
-/// What a decoder can deliver beyond 8-bit pixels of one still image.
-public struct DecoderCapabilities: OptionSet, Hashable, Sendable {
-    public let rawValue: Int
-    public init(rawValue: Int) { self.rawValue = rawValue }
-
-    /// An alpha channel.
-    public static let alpha = DecoderCapabilities(rawValue: 1 << 0)
-    /// Samples deeper than 8 bits, kept (`ImageReader.readStored16`).
-    public static let deepSamples = DecoderCapabilities(rawValue: 1 << 1)
-    /// Animations (the first frame, or `DecodeOptions.frame`).
-    public static let frames = DecoderCapabilities(rawValue: 1 << 2)
-    /// A smaller image stored beside the primary one.
-    public static let embeddedThumbnails = DecoderCapabilities(rawValue: 1 << 3)
-    /// EXIF (the orientation).
-    public static let exif = DecoderCapabilities(rawValue: 1 << 4)
-    /// An ICC profile.
-    public static let icc = DecoderCapabilities(rawValue: 1 << 5)
-}
-
-/// A format forcezoom writes, as its encoder declares it (`ImageEncoder.registration`), and
-/// the one place an output's format is chosen from its name.
-public struct OutputFormat: Hashable, Sendable, CustomStringConvertible {
-    /// The format a reader of the output sniffs.
-    public let format: ImageFormat
-    /// The name in messages and help ("PNG").
-    public let name: String
-    /// Extensions that ask for it, lower case, the usual one first.
-    public let extensions: [String]
-    /// Whether the format stores alpha (else it is flattened onto the background).
-    public let keepsAlpha: Bool
-    /// Whether it writes 16-bit samples (`ImageWriter.write(_: Image16, ...)`).
-    public let writes16Bit: Bool
-    /// Which metadata it writes, and how large a block each container holds.
-    public let metadata: MetadataContainers
-    /// The command-line options that shape it.
-    public let encoderOptions: [EncoderOption]
-    /// The encoder that writes it.
-    package let encoder: any ImageEncoder.Type
-
-    package init(
-        format: ImageFormat, name: String, extensions: [String], keepsAlpha: Bool, writes16Bit: Bool = false,
-        metadata: MetadataContainers, options: [EncoderOption], encoder: any ImageEncoder.Type
-    ) {
-        self.format = format
-        self.name = name
-        self.extensions = extensions
-        self.keepsAlpha = keepsAlpha
-        self.writes16Bit = writes16Bit
-        self.metadata = metadata
-        self.encoderOptions = options
-        self.encoder = encoder
-    }
-
-    /// The options that shape it, for help texts ("--quality").
-    public var options: [String] { encoderOptions.map(\.flag) }
-
-    // One encoder per name: equality and hashing go by it (the encoder type is not Hashable).
-    public static func == (a: OutputFormat, b: OutputFormat) -> Bool { a.name == b.name }
-    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
-
+/// The encoders' formats by name, and the one place an output's name becomes a format.
+extension OutputFormat {
     public static var png: OutputFormat { PNGImageEncoder.registration }
     public static var jpeg: OutputFormat { JPEGImageEncoder.registration }
     public static var webp: OutputFormat { WebPImageEncoder.registration }
@@ -149,10 +85,6 @@ public struct OutputFormat: Hashable, Sendable, CustomStringConvertible {
             all.map { "\($0.name) (\($0.extensions.map { "." + $0 }.joined(separator: ", ")))" }, "or")
     }
 
-    /// How `ImageWriter` encodes this format with `settings`.
-    public func encoding(_ settings: EncodeSettings) -> OutputEncoding { OutputEncoding(self, settings) }
-
-    public var description: String { name }
 }
 
 extension OutputFormat {

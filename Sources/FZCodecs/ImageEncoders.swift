@@ -1,3 +1,10 @@
+import FZFormat
+import FZHEIF
+import FZJPEG
+import FZJXL
+import FZPNG
+import FZWebP
+
 /// Every format forcezoom writes, in the order help texts and messages list them.
 ///
 /// Adding an encoder: one file plus one line in `ImageEncoders.all`. The file declares a

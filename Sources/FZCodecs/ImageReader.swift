@@ -1,4 +1,7 @@
+import FZFormat
+import FZGainMap
 import FZImage
+import FZMetadata
 import Geometry
 
 /// Reads one image of any format a decoder exists for: the header on open, then the pixels
@@ -63,7 +66,7 @@ public final class ImageReader {
         switch source.sniffed {
         case .supported:
             guard let t = ImageDecoders.decoder(for: source.head) else {
-                throw .notAnImage(path: name, what: "no decoder")
+                throw .notAnImage(path: name, what: "no decoder", reads: FormatRegistry.inputNames())
             }
             type = t
         case .unsupported, .text, .unknown: throw Self.unreadable(source)
@@ -97,17 +100,19 @@ public final class ImageReader {
         let content = FileContent.classify(head: head, name: name)
         if case .skipped(let skip) = content {
             switch skip.category {
-            case .video, .sidecar: return .notAnImage(path: name, what: skip.what)
-            case .image: return .unsupportedFormat(path: name, format: skip.what)
+            case .video, .sidecar: return .notAnImage(path: name, what: skip.what, reads: FormatRegistry.inputNames())
+            case .image: return .unsupportedFormat(path: name, format: skip.what, reads: FormatRegistry.inputNames())
             case .other: break
             }
         }
         // Otherwise the sniffer's name for it ("PDF is not supported"), else what it is.
         switch (source.sniffed, content) {
-        case (.unsupported(let what), _): return .unsupportedFormat(path: name, format: what)
-        case (_, .skipped(let skip)): return .notAnImage(path: name, what: skip.what)
-        case (.text, _): return .notAnImage(path: name, what: "the file is text")
-        default: return .notAnImage(path: name, what: "unrecognised leading bytes")
+        case (.unsupported(let what), _):
+            return .unsupportedFormat(path: name, format: what, reads: FormatRegistry.inputNames())
+        case (_, .skipped(let skip)):
+            return .notAnImage(path: name, what: skip.what, reads: FormatRegistry.inputNames())
+        case (.text, _): return .notAnImage(path: name, what: "the file is text", reads: FormatRegistry.inputNames())
+        default: return .notAnImage(path: name, what: "unrecognised leading bytes", reads: FormatRegistry.inputNames())
         }
     }
 

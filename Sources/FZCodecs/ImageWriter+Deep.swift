@@ -1,4 +1,7 @@
+import FZFormat
 import FZImage
+import FZMetadata
+import FZPNG
 import FZSystem
 import Geometry
 

@@ -1,4 +1,6 @@
+import FZFormat
 import FZImage
+import FZMetadata
 import FZSystem
 import Geometry
 
@@ -6,25 +8,10 @@ import Geometry
 import Glibc
 #endif
 
-/// How an output is encoded: the format's encoder with these settings.
-public struct OutputEncoding: Hashable, Sendable {
-    public var format: OutputFormat
-    public var settings: EncodeSettings
-
-    public init(_ format: OutputFormat, _ settings: EncodeSettings = EncodeSettings()) {
-        self.format = format
-        self.settings = settings
-    }
-
-    /// PNG with `settings`.
-    public static func png(_ settings: PNGSettings) -> OutputEncoding {
-        OutputEncoding(.png, EncodeSettings(png: settings))
-    }
-}
-
 /// Writes images to files safely: a temporary file in the target folder, renamed into
-/// place when complete; "-" writes to standard output.
-public enum ImageWriter {
+/// place when complete; "-" writes to standard output. (The byte-level helpers every
+/// encoder uses are FZFormat's part of `ImageWriter`.)
+extension ImageWriter {
     /// Encodes `image` to `path`.
     /// - Parameters:
     ///   - image: the pixels (any format; JPEG has no alpha: flattened onto `background`).
@@ -106,37 +93,11 @@ public enum ImageWriter {
             background: background ?? encoding.settings.background, exif: exif, xmp: xmp, metadata: metadata)
         try encoding.format.encoder.encode(image, request)
     }
+}
 
-    /// Writes an encoded file's bytes into an open output.
-    /// The temporary output for `path`: relative to `folder`'s descriptor when given (the
-    /// batch writers), else as the user named it.
-    package static func openOutput(
-        _ path: String, in folder: (OutputFolder, shown: String)?, protecting inputs: [String]
-    ) throws(OutputError) -> OutputFile {
-        guard let (root, shown) = folder else { return try OutputFile(path: path, protecting: inputs) }
-        let sub = try root.subfolder(FileSystem.directory(of: path), create: false)
-        return try OutputFile(in: sub, name: FileSystem.basename(path), path: shown, protecting: inputs)
-    }
-
-    package static func writeBytes(_ bytes: [UInt8], into out: OutputFile) throws(OutputError) {
-        let written = out.file.withStream { stream in
-            bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, bytes.count, stream) }
-        }
-        if written != bytes.count { throw .writeFailed(path: out.path, reason: "short write") }
-    }
-
-    /// Hands an image's rows to `write` 64 at a time, so no encoder copies it whole.
-    package static func inBands(_ image: Image, _ write: (UnsafeRawBufferPointer, Int) throws(OutputError) -> Void)
-        throws(OutputError)
-    {
-        let band = 64
-        try image.pixels.withBytes { buffer throws(OutputError) in
-            var y = 0
-            while y < image.height {
-                let n = min(band, image.height - y)
-                try write(UnsafeRawBufferPointer(rebasing: buffer[(y * image.stride)...]), n)
-                y += n
-            }
-        }
+extension OutputEncoding {
+    /// PNG with `settings`.
+    public static func png(_ settings: PNGSettings) -> OutputEncoding {
+        OutputEncoding(.png, EncodeSettings(png: settings))
     }
 }

@@ -1,3 +1,4 @@
+import FZFormat
 import FZImage
 
 /// How a command's outputs are encoded, whatever their names: the format `--format` asks

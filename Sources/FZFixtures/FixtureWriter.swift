@@ -1,9 +1,13 @@
 // Over 300 lines: one writer for every fixture format (PNG at any depth, JPEG's variants, WebP,
 // HEIC/AVIF with irot/imir) so a pattern is encoded the same way whatever the container.
 
-import FZCodecs
+import FZFormat
+import FZHEIF
 import FZImage
+import FZJPEG
+import FZPNG
 import FZSystem
+import FZWebP
 import Geometry
 
 /// Why a fixture cannot be made as asked.

@@ -1,5 +1,5 @@
-import FZCodecs
 import FZImage
+import FZPNG
 import FZRender
 import FZSystem
 import Geometry

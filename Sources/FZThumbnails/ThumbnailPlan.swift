@@ -1,4 +1,4 @@
-import FZCodecs
+import FZFormat
 import FZSystem
 
 /// The outputs of a thumbnail batch, worked out and checked before any pixel is decoded:

@@ -1,5 +1,8 @@
 import FZCodecs
+import FZFormat
+import FZGainMap
 import FZImage
+import FZMetadata
 import FZRender
 import FZSystem
 import Geometry

@@ -2,8 +2,10 @@ import TestSupport
 import Testing
 
 @testable import FZCodecs
+@testable import FZFormat
 @testable import FZImage
 @testable import FZSystem
+@testable import FZWebP
 @testable import Geometry
 
 /// WebP, HEIC and AVIF through crop, fit, thumb and info of the built binary, against the

@@ -1,4 +1,3 @@
-import FZCodecs
 import FZSystem
 import TestSupport
 import Testing

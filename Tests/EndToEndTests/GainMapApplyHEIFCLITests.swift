@@ -1,4 +1,4 @@
-import FZCodecs
+import FZHEIF
 import FZSystem
 import TestSupport
 import Testing

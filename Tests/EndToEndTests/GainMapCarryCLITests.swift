@@ -1,7 +1,7 @@
 // Over 300 lines on purpose: most of it is the one NumPy reference (`verify`) every command's
 // output is checked against, kept beside the cases that feed it.
 
-import FZCodecs
+import FZGainMap
 import FZSystem
 import TestSupport
 import Testing

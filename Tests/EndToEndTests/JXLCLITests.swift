@@ -3,6 +3,7 @@ import Testing
 
 @testable import FZCodecs
 @testable import FZImage
+@testable import FZJXL
 @testable import FZSystem
 @testable import Geometry
 

@@ -1,7 +1,7 @@
 import TestSupport
 import Testing
 
-@testable import FZCodecs
+@testable import FZFormat
 @testable import FZSystem
 
 private let haveExiftool = CLI.shell("exiftool -ver > /dev/null 2>&1") == 0

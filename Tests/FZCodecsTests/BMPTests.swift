@@ -4,7 +4,9 @@ import Geometry
 import TestSupport
 import Testing
 
+@testable import FZBMP
 @testable import FZCodecs
+@testable import FZFormat
 
 /// The BMP reader against Pillow (`convert('RGBA')`), an independent BMP reader: the BMP
 /// Suite's good files (../shared/formats/bmp/bmpsuite-2.8/g, when present) must equal it;

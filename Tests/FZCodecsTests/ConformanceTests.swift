@@ -9,7 +9,10 @@ import Foundation
 import Testing
 
 @testable import FZCodecs
+@testable import FZFormat
 @testable import FZImage
+@testable import FZJPEG
+@testable import FZPNG
 @testable import Geometry
 
 // MARK: - Data location and manifests

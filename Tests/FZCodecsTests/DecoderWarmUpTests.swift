@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import FZCodecs
+@testable import FZHEIF
 @testable import FZImage
 @testable import FZSystem
 

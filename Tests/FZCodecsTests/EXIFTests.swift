@@ -1,6 +1,6 @@
 import Testing
 
-@testable import FZCodecs
+@testable import FZMetadata
 @testable import Geometry
 
 /// The EXIF (TIFF) orientation reader: bounded by the buffer, IFD0 only, never a loop.

@@ -2,7 +2,10 @@ import TestSupport
 import Testing
 
 @testable import FZCodecs
+@testable import FZFormat
+@testable import FZHEIF
 @testable import FZImage
+@testable import FZMetadata
 @testable import FZSystem
 @testable import Geometry
 

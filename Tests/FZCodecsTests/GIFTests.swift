@@ -4,6 +4,8 @@ import TestSupport
 import Testing
 
 @testable import FZCodecs
+@testable import FZFormat
+@testable import FZGIF
 
 /// The GIF decoder against Pillow (`convert('RGBA')`, `seek(n)` for frame n+1), an
 /// independent GIF reader and compositor: on files made by Tools/formats/make-gif-bmp.py

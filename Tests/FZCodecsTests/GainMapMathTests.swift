@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import FZCodecs
+@testable import FZGainMap
 
 /// `GainMapMath` against the published formulas written out here again, and the Apple-to-hdrgm
 /// restatement checked to mean the same gain for every stored sample.

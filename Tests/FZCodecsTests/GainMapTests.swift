@@ -1,6 +1,6 @@
 import Testing
 
-@testable import FZCodecs
+@testable import FZGainMap
 
 /// The gain-map readers on bytes made here: MPF indexes in both byte orders, hdrgm values as
 /// attributes and as rdf:Seq elements, Apple's headroom, and the spec's constraints.

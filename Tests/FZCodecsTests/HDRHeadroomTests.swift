@@ -1,6 +1,6 @@
 import Testing
 
-@testable import FZCodecs
+@testable import FZGainMap
 
 /// `--hdr-headroom`'s values: stops or a ratio, the map's maximum by default, and one usage
 /// line (exit 2) saying why for everything else.

@@ -2,6 +2,8 @@ import TestSupport
 import Testing
 
 @testable import FZCodecs
+@testable import FZFormat
+@testable import FZHEIF
 @testable import FZSystem
 
 /// The box reader reads every child of `iinf`, `iref`, `ipco` up to `HEIFBoxes.maxChildren`

@@ -1,6 +1,8 @@
 import Testing
 
 @testable import FZCodecs
+@testable import FZFormat
+@testable import FZHEIF
 @testable import FZImage
 @testable import FZSystem
 @testable import Geometry

@@ -2,6 +2,8 @@ import TestSupport
 import Testing
 
 @testable import FZCodecs
+@testable import FZFormat
+@testable import FZHEIF
 @testable import FZImage
 @testable import FZSystem
 @testable import Geometry

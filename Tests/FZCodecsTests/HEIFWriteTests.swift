@@ -3,6 +3,8 @@ import Testing
 
 @testable import FZCodecs
 @testable import FZFixtures
+@testable import FZFormat
+@testable import FZHEIF
 @testable import FZImage
 @testable import FZSystem
 @testable import Geometry

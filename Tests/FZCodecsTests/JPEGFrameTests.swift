@@ -1,7 +1,7 @@
 import TestSupport
 import Testing
 
-@testable import FZCodecs
+@testable import FZJPEG
 @testable import Geometry
 
 /// The marker walk `crop --lossless` checks before TurboJPEG reads anything: the frame, the

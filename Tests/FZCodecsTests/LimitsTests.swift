@@ -2,6 +2,8 @@ import TestSupport
 import Testing
 
 @testable import FZCodecs
+@testable import FZFormat
+@testable import FZPNG
 @testable import Geometry
 
 #if canImport(Glibc)

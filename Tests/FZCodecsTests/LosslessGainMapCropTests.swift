@@ -4,6 +4,8 @@ import TestSupport
 import Testing
 
 @testable import FZCodecs
+@testable import FZGainMap
+@testable import FZJPEG
 
 /// `LosslessGainMapCrop` on a made Ultra HDR file (a 200x120 4:2:0 primary, a gray map): the
 /// grid is lcm(image block, k x map block), the map's rectangle is the image's divided by k

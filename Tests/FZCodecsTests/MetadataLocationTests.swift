@@ -1,7 +1,7 @@
 import TestSupport
 import Testing
 
-@testable import FZCodecs
+@testable import FZMetadata
 @testable import Geometry
 
 /// Issue 40, reproducers 10-14, at the parsers: XML namespace scopes, pointers the EXIF

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import FZCodecs
+@testable import FZMetadata
 @testable import Geometry
 
 /// The EXIF rewriter (`EXIFBlock`) and the XMP editor (`XMPPacket`): what an output's copy

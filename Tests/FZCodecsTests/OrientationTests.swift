@@ -1,8 +1,8 @@
 import Testing
 
-@testable import FZCodecs
 @testable import FZFixtures
 @testable import FZImage
+@testable import FZMetadata
 @testable import Geometry
 
 /// The eight EXIF orientations, checked on a 3x2 stored image whose corners we can name.

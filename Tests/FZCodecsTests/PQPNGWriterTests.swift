@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import FZCodecs
+@testable import FZFormat
 
 /// The HDR rendition's PNG: 16-bit, a cICP chunk of BT.2100 PQ (9, 16, 0, 1) before the image
 /// data and no iCCP, sRGB, gAMA or cHRM beside it, checked by walking the chunks in Python;

@@ -2,7 +2,9 @@ import TestSupport
 import Testing
 
 @testable import FZCodecs
+@testable import FZFormat
 @testable import FZImage
+@testable import FZPNG
 @testable import FZSystem
 
 /// The parallel PNG encoder against the serial one (libpng's own row writer): the same

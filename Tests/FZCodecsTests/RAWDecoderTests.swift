@@ -4,6 +4,8 @@ import TestSupport
 import Testing
 
 @testable import FZCodecs
+@testable import FZFormat
+@testable import FZRAW
 
 /// The RAW sniffer (which heads are camera RAWs, which plain TIFFs or others) and the
 /// decoder on the real samples in ../shared/formats/raw, when present.

@@ -2,8 +2,11 @@ import TestSupport
 import Testing
 
 @testable import FZCodecs
+@testable import FZFormat
 @testable import FZImage
+@testable import FZMetadata
 @testable import FZSystem
+@testable import FZTIFF
 @testable import Geometry
 
 /// TIFF through libtiff against Pillow's decode of the same files (NAME.ref.png, written by

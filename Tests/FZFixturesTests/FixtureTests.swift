@@ -1,7 +1,6 @@
 import TestSupport
 import Testing
 
-@testable import FZCodecs
 @testable import FZFixtures
 @testable import FZImage
 @testable import Geometry

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import FZCodecs
+@testable import FZPNG
 @testable import FZSystem
 
 @Suite struct ChecksumTests {

@@ -2,8 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import FZCodecs
+@testable import FZFormat
 @testable import FZImage
+@testable import FZPNG
 @testable import FZSystem
 @testable import FZTerminal
 @testable import Geometry

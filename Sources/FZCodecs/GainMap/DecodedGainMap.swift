@@ -1,3 +1,6 @@
+import FZFormat
+import FZGainMap
+import FZHEIF
 import FZImage
 import FZSystem
 import Geometry

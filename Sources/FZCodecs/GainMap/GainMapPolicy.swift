@@ -1,3 +1,5 @@
+import FZFormat
+import FZGainMap
 import FZImage
 import FZSystem
 import Geometry

@@ -1,4 +1,9 @@
+import FZFormat
+import FZGainMap
+import FZHEIF
 import FZImage
+import FZJPEG
+import FZMetadata
 import FZSystem
 import Geometry
 

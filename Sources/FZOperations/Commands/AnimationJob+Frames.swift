@@ -1,5 +1,8 @@
 import FZCodecs
+import FZFormat
 import FZImage
+import FZMetadata
+import FZPNG
 import FZRender
 import FZSystem
 import Geometry

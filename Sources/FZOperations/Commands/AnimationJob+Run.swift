@@ -1,4 +1,3 @@
-import FZCodecs
 import FZImage
 import FZRender
 import FZSystem

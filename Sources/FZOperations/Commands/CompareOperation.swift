@@ -1,4 +1,3 @@
-import FZCodecs
 import FZCompare
 import FZImage
 import FZSystem

@@ -1,4 +1,7 @@
 import FZCodecs
+import FZFormat
+import FZGainMap
+import FZJPEG
 import FZSystem
 import Geometry
 

@@ -1,5 +1,6 @@
 import FZCodecs
 import FZFixtures
+import FZFormat
 import FZImage
 import FZSystem
 

@@ -1,5 +1,5 @@
-import FZCodecs
 import FZCompare
+import FZFormat
 import FZImage
 import FZSystem
 

@@ -1,5 +1,6 @@
 import FZCodecs
 import FZCompare
+import FZFormat
 import FZImage
 import FZSystem
 import Geometry

@@ -1,5 +1,5 @@
-import FZCodecs
 import FZCompare
+import FZFormat
 import FZSystem
 
 /// `compare EXPECTED ACTUAL --update`: the accepted actual images become the baselines,

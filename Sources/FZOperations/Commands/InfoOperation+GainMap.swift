@@ -1,4 +1,4 @@
-import FZCodecs
+import FZGainMap
 import FZSystem
 
 /// `info`'s words for a gain map: its JSON object (docs/json/info.schema.json, `gainMap`) and

@@ -1,4 +1,7 @@
 import FZCodecs
+import FZFormat
+import FZGainMap
+import FZMetadata
 import FZSystem
 import Geometry
 

@@ -1,5 +1,8 @@
 import FZCodecs
+import FZFormat
+import FZGainMap
 import FZImage
+import FZMetadata
 import FZSystem
 import FZTerminal
 import FZThumbnails

@@ -1,5 +1,7 @@
 import FZCodecs
+import FZFormat
 import FZImage
+import FZMetadata
 import FZSystem
 
 /// Where a command writes its images, decided once before any work: nowhere (`--show`

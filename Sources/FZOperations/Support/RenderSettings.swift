@@ -1,5 +1,8 @@
 import FZCodecs
+import FZFormat
+import FZGainMap
 import FZImage
+import FZMetadata
 
 /// What every rendering job (`TransformJob`, `AnimationJob`) shares: how its inputs are
 /// read, what colour its outputs carry, and how they are encoded. The command line fills

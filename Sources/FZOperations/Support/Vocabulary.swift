@@ -4,16 +4,10 @@
 // behind the operations, so `import` says what the CLI can reach. Scoped re-exports name
 // each type, so a new one is a decision made here.
 
-@_exported import struct FZCodecs.DecodeOptions
-@_exported import struct FZCodecs.EncodeSettings
-@_exported import struct FZCodecs.EncoderOption
 // Formats and how outputs are encoded and coloured.
 @_exported import enum FZCodecs.FormatRegistry
-@_exported import struct FZCodecs.ImageFormat
-@_exported import struct FZCodecs.MetadataPolicy
+@_exported import enum FZCodecs.GainMapPolicy
 @_exported import struct FZCodecs.OutputChoice
-@_exported import struct FZCodecs.OutputFormat
-@_exported import struct FZCodecs.PNGSettings
 @_exported import enum FZCompare.CompareMetric
 @_exported import enum FZCompare.CompareThreshold
 @_exported import struct FZCompare.ImageComparison
@@ -23,10 +17,18 @@
 @_exported import struct FZFixtures.FixtureEncoding
 @_exported import enum FZFixtures.KitSet
 @_exported import struct FZFixtures.Pattern
+@_exported import struct FZFormat.DecodeOptions
+@_exported import struct FZFormat.EncodeSettings
+@_exported import struct FZFormat.EncoderOption
+@_exported import struct FZFormat.ImageFormat
+@_exported import struct FZFormat.OutputFormat
+@_exported import struct FZFormat.PNGSettings
+@_exported import enum FZGainMap.HDRHeadroom
 @_exported import struct FZImage.CMYKProfile
 @_exported import struct FZImage.Color
 @_exported import struct FZImage.ColorPolicy
 @_exported import enum FZImage.RenderingIntent
+@_exported import struct FZMetadata.MetadataPolicy
 @_exported import struct FZRender.BoxStyle
 @_exported import struct FZRender.Marker
 @_exported import struct FZRender.Overlay

@@ -1,4 +1,4 @@
-import FZCodecs
+import FZGainMap
 import FZImage
 
 /// One HDR rendition split into bands of rows (`GainMapRendition.render`): each band reads

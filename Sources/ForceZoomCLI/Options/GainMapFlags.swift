@@ -1,5 +1,5 @@
 import ArgumentParser
-import FZCodecs
+import FZOperations
 import FZSystem
 
 extension GainMapPolicy: ChoiceArgument {}

@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import FZCodecs
+@testable import FZGainMap
 @testable import FZRender
 
 /// `GainMapRendition` against a NumPy transcription of the published formulas

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Testing
 
-@testable import FZCodecs
 @testable import ForceZoomCLI
 
 /// `--hdr-headroom` parsed in process: a value arrives as stops, and a bad one is one line that

@@ -1,5 +1,7 @@
 import FZCodecs
+import FZFormat
 import FZImage
+import FZMetadata
 import FZRender
 import Geometry
 

@@ -1,0 +1,15 @@
+import FZGainMap
+import FZMetadata
+
+extension GainMapCarry {
+    /// This carry for an output carrying `metadata`: a map an Ultra HDR JPEG would keep, but
+    /// whose description does not fit beside that XMP (`UltraHDRContainer.noRoom`), is
+    /// dropped with that reason and one warning (the output is the SDR JPEG alone). `metadata`
+    /// is only worked out for a kept map.
+    public func fitting(_ metadata: @autoclosure () -> CarriedMetadata?, path: String) -> GainMapCarry {
+        guard outcome == .kept, let why = UltraHDRContainer.noRoom(beside: metadata()) else {
+            return self
+        }
+        return GainMapCarry(outcome: .dropped(why), warning: "\(path): \(why)")
+    }
+}
