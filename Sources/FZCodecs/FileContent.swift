@@ -73,18 +73,18 @@ public enum FileContent: Equatable, Sendable {
     /// RawTherapee, DxO, Capture One, a camera's video thumbnail).
     public static let sidecarExtensions: Set<String> = ["aae", "xmp", "pp3", "dop", "cos", "on1", "thm"]
 
-    /// Camera raw extensions, for raws whose bytes no decoder or magic here knows (CRW, RAF,
-    /// MRW, IIQ...): named as images forcezoom does not read rather than "not images".
-    public static let rawExtensions: Set<String> = [
-        "crw", "cr2", "cr3", "nef", "nrw", "arw", "srf", "sr2", "raf", "orf", "rw2", "rwl", "pef", "dng", "mrw", "iiq",
-        "3fr", "fff", "x3f", "srw", "erf", "kdc", "dcr", "mos", "mef", "gpr",
-    ]
+    /// Camera raw extensions no decoder claims (the RAW decoder's registration lists the
+    /// rest), for raws whose bytes no decoder or magic here knows: named as images
+    /// forcezoom does not read rather than "not images".
+    public static let rawExtensions: Set<String> = ["fff", "mos", "mef"]
 
-    /// Extensions of image formats that may have no magic the sniffer knows (an OS/2
-    /// bitmap array, a TGA), named as images forcezoom does not read.
+    /// Extensions of image formats forcezoom does not read that may have no magic the
+    /// sniffer knows (a TGA, a PCX), named as images forcezoom does not read. No extension
+    /// the registry's decoders claim is here (FileContentTests checks it): those files are
+    /// their decoder's to judge.
     public static let otherImageExtensions: Set<String> = [
-        "bmp", "dib", "gif", "tif", "tiff", "jxl", "psd", "psb", "jp2", "j2k", "jpx", "ico", "cur", "tga", "pcx", "exr",
-        "hdr", "pbm", "pgm", "ppm", "pnm", "qoi", "svg", "xcf", "jfif",
+        "psd", "psb", "jp2", "j2k", "jpx", "ico", "cur", "tga", "pcx", "exr", "hdr", "pbm", "pgm", "ppm", "pnm", "qoi",
+        "svg", "xcf",
     ]
 
     /// Classifies a file.

@@ -121,11 +121,9 @@ public final class ImageReader {
     public func probeGainMap() -> GainMap.Probe {
         precondition(!consumed, "an ImageReader decodes once")
         consumed = true
-        if header.format == .jpeg { return GainMap.probeJPEG(source.file, primary: header.storedSize) }
-        if header.format == .heif {
-            return HEIFGainMap.probe(source.file, primary: header.storedSize, exif: metadata.exif)
-        }
-        return .none
+        // Asked of the decoder: a format that carries gain maps probes for its own.
+        guard let probing = type(of: decoder) as? any GainMapProbing.Type else { return .none }
+        return probing.probeGainMap(source.file, primary: header.storedSize, exif: metadata.exif)
     }
 
     /// Decodes stored-pixel rectangles in one pass over the file: the decoder is asked for

@@ -16,11 +16,9 @@ import Geometry
 /// fails an assertion and aborts the process (libheif #788). 12-bit 4:2:0 is a valid
 /// professional-profile stream, which dav1d (Chrome, Firefox, Android 12+) decodes.
 extension ImageWriter {
-    /// Whether `--gain-map apply` renders into `format`: a 16-bit PQ PNG, or a 10-bit PQ AVIF
-    /// or HEIC.
-    public static func rendersHDR(_ format: OutputFormat) -> Bool {
-        format == .png || format == .avif || format == .heic
-    }
+    /// Whether `--gain-map apply` renders into `format`: its registration declares an HDR
+    /// rendition (a 16-bit PQ PNG, a 10-bit PQ HEIC or a 12-bit PQ AVIF).
+    public static func rendersHDR(_ format: OutputFormat) -> Bool { format.hdrRendition != .none }
 
     /// Writes `image` (its samples PQ-coded in BT.2020, 16-bit; gray is widened to RGB, as
     /// libheif codes no gray) as a 10-bit HEIC or a 12-bit AVIF, per `encoding`, carrying `metadata`'s

@@ -44,13 +44,15 @@ extension ImageWriter {
         if let gainMap, let render = gainMap.rendition, rendersHDR(encoding.format) {
             let hdr = try render(image, color)
             let metadata = metadata?.withoutGainMap()
-            if encoding.format == .png {
+            switch encoding.format.hdrRendition {
+            case .cicp16:
                 return try writePQ(
                     hdr, to: path, in: folder, settings: encoding.settings.png, protecting: inputs, metadata: metadata)
+            case .nclxCodec, .none:
+                return try writePQ(hdr, to: path, in: folder, heif: encoding, protecting: inputs, metadata: metadata)
             }
-            return try writePQ(hdr, to: path, in: folder, heif: encoding, protecting: inputs, metadata: metadata)
         }
-        if let gainMap, isHEIC(encoding.format), gainMap.parameters.scheme == .apple, gainMap.image.format == .gray {
+        if let gainMap, keepsAppleMap(encoding.format), gainMap.parameters.scheme == .apple, gainMap.image.format == .gray {
             return try writeAppleHEIC(
                 image, map: gainMap, to: path, in: folder, encoding: encoding, protecting: inputs, color: color,
                 background: background, metadata: metadata)

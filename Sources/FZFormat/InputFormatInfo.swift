@@ -9,12 +9,19 @@ public struct InputFormatInfo: Hashable, Sendable {
     /// File extensions that say this format, lower case, without the dot.
     public let extensions: [String]
     public let capabilities: DecoderCapabilities
+    /// The names `info` reports for its files (`ImageHeader.formatName`), as the JSON schema
+    /// lists them: the format's own name, or its variants' (HEIC and AVIF, RAW and DNG).
+    public let reportedNames: [String]
 
-    package init(format: ImageFormat, names: [String], extensions: [String], capabilities: DecoderCapabilities) {
+    package init(
+        format: ImageFormat, names: [String], extensions: [String], capabilities: DecoderCapabilities,
+        reportedNames: [String]? = nil
+    ) {
         self.format = format
         self.names = names
         self.extensions = extensions
         self.capabilities = capabilities
+        self.reportedNames = reportedNames ?? [format.rawValue]
     }
 }
 
@@ -35,4 +42,6 @@ public struct DecoderCapabilities: OptionSet, Hashable, Sendable {
     public static let exif = DecoderCapabilities(rawValue: 1 << 4)
     /// An ICC profile.
     public static let icc = DecoderCapabilities(rawValue: 1 << 5)
+    /// An HDR gain map beside the image (its decoder is `GainMapProbing`).
+    public static let gainMaps = DecoderCapabilities(rawValue: 1 << 6)
 }

@@ -19,12 +19,17 @@ public struct OutputFormat: Hashable, Sendable, CustomStringConvertible {
     public let metadata: MetadataContainers
     /// The command-line options that shape it.
     public let encoderOptions: [EncoderOption]
+    /// Which gain maps it carries beside its image.
+    public let gainMaps: GainMapAbilities
+    /// How it holds an HDR rendition, if it can.
+    public let hdrRendition: HDRRendition
     /// The encoder that writes it.
     package let encoder: any ImageEncoder.Type
 
     package init(
         format: ImageFormat, name: String, extensions: [String], keepsAlpha: Bool, writes16Bit: Bool = false,
-        metadata: MetadataContainers, options: [EncoderOption], encoder: any ImageEncoder.Type
+        metadata: MetadataContainers, options: [EncoderOption], gainMaps: GainMapAbilities = [],
+        hdrRendition: HDRRendition = .none, encoder: any ImageEncoder.Type
     ) {
         self.format = format
         self.name = name
@@ -33,6 +38,8 @@ public struct OutputFormat: Hashable, Sendable, CustomStringConvertible {
         self.writes16Bit = writes16Bit
         self.metadata = metadata
         self.encoderOptions = options
+        self.gainMaps = gainMaps
+        self.hdrRendition = hdrRendition
         self.encoder = encoder
     }
 

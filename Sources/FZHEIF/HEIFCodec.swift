@@ -58,7 +58,8 @@ public struct HEIFDetails: Hashable, Sendable {
 package final class HEIFDecoder: ImageDecoder {
     package static let registration = InputFormatInfo(
         format: .heif, names: ["HEIF/HEIC", "AVIF"], extensions: ["heic", "heif", "hif", "avif"],
-        capabilities: [.alpha, .deepSamples, .embeddedThumbnails, .exif, .icc])
+        capabilities: [.alpha, .deepSamples, .embeddedThumbnails, .exif, .icc, .gainMaps],
+        reportedNames: ["HEIC", "AVIF"])
     static let brands: Set<String> = [
         "heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1", "avif", "avis", "miaf",
     ]

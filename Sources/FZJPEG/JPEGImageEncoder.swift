@@ -20,7 +20,7 @@ package enum JPEGImageEncoder: ImageEncoder {
             exif: .init(limit: exifLimit, place: "JPEG's 64 KiB APP1 segment"),
             xmp: .init(limit: xmpLimit, place: "JPEG's 64 KiB APP1 segment"),
             iptc: .init(limit: segmentLimit, place: "JPEG's 64 KiB APP13 segment"), icc: true),
-        options: [.quality], encoder: JPEGImageEncoder.self)
+        options: [.quality], gainMaps: [.ultraHDR], encoder: JPEGImageEncoder.self)
 
     package static func encode(_ image: Image, _ r: EncodeRequest) throws(OutputError) {
         let flat = image.flattened(onto: r.background)

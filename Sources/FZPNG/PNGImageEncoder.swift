@@ -8,7 +8,8 @@ import Geometry
 package enum PNGImageEncoder: ImageEncoder {
     package static let registration = OutputFormat(
         format: .png, name: "PNG", extensions: ["png"], keepsAlpha: true, writes16Bit: true,
-        metadata: .exifXMPICC, options: [.compression], encoder: PNGImageEncoder.self)
+        metadata: .exifXMPICC, options: [.compression], hdrRendition: .cicp16,
+        encoder: PNGImageEncoder.self)
 
     package static func encode(_ image: Image, _ r: EncodeRequest) throws(OutputError) {
         let settings = r.settings.png

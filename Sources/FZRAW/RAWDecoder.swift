@@ -42,7 +42,7 @@ package final class RAWDecoder: ImageDecoder {
             "dng", "cr2", "cr3", "crw", "nef", "nrw", "arw", "srf", "sr2", "raf", "orf", "rw2", "rwl", "pef", "mrw",
             "iiq", "3fr", "erf", "kdc", "dcr", "srw", "x3f", "gpr",
         ],
-        capabilities: [.deepSamples, .embeddedThumbnails])
+        capabilities: [.deepSamples, .embeddedThumbnails], reportedNames: ["RAW", "DNG"])
     package static func sniff(_ head: [UInt8]) -> Bool { RAWSniffer.isCameraRAW(head) }
 
     package let storedSize: PixelSize

@@ -20,31 +20,36 @@ extension ImageWriter {
     /// may be halved).
     package static let gainMapQuality = 95
 
-    /// Whether an output format can carry a gain map (JPEG, as Ultra HDR).
-    public static func carriesGainMap(_ format: OutputFormat) -> Bool { format.format == .jpeg }
+    /// Whether an output format can carry any gain map (as Ultra HDR: JPEG's registration).
+    public static func carriesGainMap(_ format: OutputFormat) -> Bool { format.gainMaps.contains(.ultraHDR) }
 
-    /// Whether an output in `format` carries a map of this scheme and channel count: JPEG any
-    /// (as Ultra HDR), HEIC Apple's one-channel maps (as Apple's auxiliary image).
+    /// Whether an output in `format` carries a map of this scheme and channel count: an Ultra
+    /// HDR carrier any, an Apple auxiliary-image carrier (HEIC) Apple's one-channel maps.
     public static func carriesGainMap(_ format: OutputFormat, scheme: GainMapParameters.Scheme, channels: Int) -> Bool {
-        carriesGainMap(format) || (isHEIC(format) && scheme == .apple && channels == 1)
+        carriesGainMap(format) || (keepsAppleMap(format) && scheme == .apple && channels == 1)
     }
 
-    static func isHEIC(_ format: OutputFormat) -> Bool {
-        ObjectIdentifier(format.encoder) == ObjectIdentifier(HEICImageEncoder.self)
+    static func keepsAppleMap(_ format: OutputFormat) -> Bool { format.gainMaps.contains(.appleAuxiliary) }
+
+    /// The names of the formats with `ability` ("JPEG"), from the encoders' registrations.
+    static func names(with ability: GainMapAbilities) -> String {
+        FormatRegistry.sentence(OutputFormat.all.filter { $0.gainMaps.contains(ability) }.map(\.name), "and")
     }
 
     /// Why an output in `format` leaves `map` out (`--json`'s gainMapNote).
     public static func noGainMap(_ format: OutputFormat, _ map: GainMap) -> String {
-        guard isHEIC(format) else {
-            let heic = map.parameters.scheme == .apple && map.channels == 1 ? ", and HEIC outputs Apple's" : ""
-            return "\(format.name) has no gain-map form every reader knows (JPEG outputs keep it\(heic))"
+        let keepers = "\(names(with: .ultraHDR)) outputs keep it"
+        guard keepsAppleMap(format) else {
+            let apple =
+                map.parameters.scheme == .apple && map.channels == 1
+                ? ", and \(names(with: .appleAuxiliary)) outputs Apple's" : ""
+            return "\(format.name) has no gain-map form every reader knows (\(keepers)\(apple))"
         }
         if map.parameters.scheme == .apple {
-            return
-                "HEIC keeps Apple's one-channel gain maps; this one has \(map.channels) channels (JPEG outputs keep it)"
+            return "\(format.name) keeps Apple's one-channel gain maps; this one has \(map.channels) channels (\(keepers))"
         }
-        return "HEIC keeps Apple's gain maps only: an Ultra HDR or Adobe map has no headroom in Apple's form"
-            + " (an Apple maker note), and libheif 1.15 reads no ISO 21496-1 tmap (JPEG outputs keep it)"
+        return "\(format.name) keeps Apple's gain maps only: an Ultra HDR or Adobe map has no headroom in Apple's form"
+            + " (an Apple maker note), and libheif 1.15 reads no ISO 21496-1 tmap (\(keepers))"
     }
 
     /// Writes `image` as an HEIC with Apple's gain map (`AppleHEICGainMap`): `image` encoded as

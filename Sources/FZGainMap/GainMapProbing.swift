@@ -1,0 +1,28 @@
+import FZFormat
+import FZHEIF
+import FZJPEG
+import FZSystem
+import Geometry
+
+/// A decoder whose format carries an HDR gain map beside its image: `ImageReader` asks the
+/// decoder it opened whether it conforms, never the format's name. Its registration says
+/// `.gainMaps` (DecoderRegistryTests holds the two to each other).
+package protocol GainMapProbing: ImageDecoder {
+    /// The gain map stored beside a primary image of `primary` stored pixels, read from
+    /// `file`'s start (the reader decodes nothing after this).
+    static func probeGainMap(_ file: CFile, primary: PixelSize, exif: [UInt8]?) -> GainMap.Probe
+}
+
+/// JPEG: an MPF image with Ultra HDR / Adobe (`hdrgm`) or Apple gain-map XMP.
+extension JPEGDecoder: GainMapProbing {
+    package static func probeGainMap(_ file: CFile, primary: PixelSize, exif: [UInt8]?) -> GainMap.Probe {
+        GainMap.probeJPEG(file, primary: primary)
+    }
+}
+
+/// HEIF: Apple's `urn:com:apple:photo:2020:aux:hdrgainmap` auxiliary image.
+extension HEIFDecoder: GainMapProbing {
+    package static func probeGainMap(_ file: CFile, primary: PixelSize, exif: [UInt8]?) -> GainMap.Probe {
+        HEIFGainMap.probe(file, primary: primary, exif: exif)
+    }
+}
