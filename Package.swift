@@ -12,13 +12,15 @@ let package = Package(
         .executable(name: "forcezoom", targets: ["forcezoom"])
     ]
         // The fuzz harness (Tools/fuzz, a package of its own so this one never links
-        // libFuzzer) links the codecs, the resampler, the journal and the terminal parsers;
+        // libFuzzer) links the geometry, the codecs, the resampler, the journal and the terminal parsers;
         // `make fuzz` sets FORCEZOOM_FUZZ=1 to expose them.
         + (Context.environment["FORCEZOOM_FUZZ"] == "1"
             ? [
                 .library(
                     name: "FZCodecs",
-                    targets: ["FZSystem", "FZImage", "FZCodecs", "FZRender", "FZThumbnails", "FZTerminal"])
+                    targets: [
+                        "Geometry", "FZSystem", "FZImage", "FZCodecs", "FZRender", "FZThumbnails", "FZTerminal",
+                    ])
             ] : []),
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
@@ -211,7 +213,9 @@ let package = Package(
             dependencies: ["FZCodecs", "FZImage", "FZSystem", "FZTerminal", "Geometry", "TestSupport"]),
         .testTarget(
             name: "FZThumbnailsTests",
-            dependencies: ["FZCodecs", "FZImage", "FZSystem", "FZThumbnails", "Geometry", "TestSupport"]),
+            dependencies: [
+                "FZCodecs", "FZImage", "FZRender", "FZSystem", "FZThumbnails", "Geometry", "TestSupport",
+            ]),
         .testTarget(
             name: "FZFixturesTests", dependencies: ["FZCodecs", "FZFixtures", "FZImage", "Geometry", "TestSupport"]),
         // compare's pair core (issue 36): options, masks, verdicts, properties of the counts.
