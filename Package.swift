@@ -220,6 +220,13 @@ let package = Package(
             name: "FZFixturesTests", dependencies: ["FZCodecs", "FZFixtures", "FZImage", "Geometry", "TestSupport"]),
         // compare's pair core (issue 36): options, masks, verdicts, properties of the counts.
         .testTarget(name: "FZCompareTests", dependencies: ["FZCompare", "FZImage", "FZSystem", "Geometry"]),
+        // The operations in process (issue 48): output targets, crop and fit on coordinate-coded images.
+        .testTarget(
+            name: "FZOperationsTests",
+            dependencies: [
+                "FZCodecs", "FZFixtures", "FZImage", "FZOperations", "FZRender", "FZSystem", "Geometry", "TestSupport",
+            ]
+        ),
         .testTarget(
             name: "ForceZoomCLITests",
             dependencies: [
