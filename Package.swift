@@ -8,7 +8,7 @@ let package = Package(
     name: "forcezoom",
     products: [
         // The binary is the product. The FZ* layers are targets only: their API serves the
-        // command line and is not offered to other packages (README, "Structure").
+        // command line and is not offered to other packages (docs/architecture.md, "Structure").
         .executable(name: "forcezoom", targets: ["forcezoom"])
     ]
         // The fuzz harness (Tools/fuzz, a package of its own so this one never links
@@ -130,8 +130,8 @@ let package = Package(
         // Signals, temp-output cleanup and the terminal's raw mode: async-signal-safe C.
         .target(name: "CFZProcess", cSettings: shimFlags),
 
-        // The Swift layers, bottom up; each imports only what it declares here (README,
-        // "Structure" draws the graph).
+        // The Swift layers, bottom up; each imports only what it declares here (make lint checks;
+        // docs/architecture.md, "Structure", draws the graph).
         // Placement, fitting and timing maths: the standard library and libm only.
         .target(name: "Geometry"),
         // Files, paths, outputs, signals, threads, the budget, JSON, digests.

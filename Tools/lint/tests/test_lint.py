@@ -113,6 +113,12 @@ class LengthLintTests(unittest.TestCase):
         self.assertIn("X.swift:4: S.run is 81 lines", found[0])
         self.assertEqual(self.findings(self.long_function(78, reason="one pass over the rows")), [])
 
+    def test_a_doc_comment_line_is_a_reason_a_blank_line_ends_the_search(self):
+        documented = self.long_function(78).replace("    /// Docs.", "    /// Docs.\n    /// Length: a hot loop.")
+        self.assertEqual(self.findings(documented), [])
+        detached = self.long_function(78).replace("struct S {", "struct S {\n    // Length: not this one.\n")
+        self.assertEqual(len(self.findings(detached)), 1)
+
     def test_initialisers_and_stored_closures_count_too(self):
         init = self.long_function(90, signature="    init(\n        a: Int\n    ) throws {")
         self.assertIn("S.init is", self.findings(init)[0])
