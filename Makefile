@@ -132,7 +132,8 @@ release: deps ## Release build, Swift stdlib linked statically (.build/release/f
 # every target's imports against what `swift package describe` says it declares (the fuzz
 # package's too, FORCEZOOM_FUZZ=1 exposing the product it uses); Tools/lint/lengths.py checks
 # that files over 300 lines and functions over 80 say why (`// Length: ...`). Their own tests
-# (Tools/lint/tests) run first. No build: about 5 s. Every check runs; lint fails if any did.
+# (Tools/lint/tests) run first. No build (23 s with the 2-core machine busy, most of it
+# swift-format). Every check runs; lint fails if any did.
 FORMAT_PATHS := Sources Tests Tools/fuzz/Sources Package.swift
 format: ## Reformat the Swift sources in place with swift-format
 	$(SWIFT) format format --in-place --parallel --recursive $(FORMAT_PATHS)
