@@ -33,7 +33,7 @@ DEFAULT_PATHS = ["Sources", "Tests", "Tools/fuzz/Sources", "Package.swift"]
 EXCLUDED = ["Sources/FZCodecs/"]
 
 MODIFIERS = (
-    r"(?:@\w+(?:\([^()]*\))?|public|private|fileprivate|internal|package|open|static|class|final"
+    r"(?:@\w+(?:\((?:[^()]|\([^()]*\))*\))?|public|private|fileprivate|internal|package|open|static|class|final"
     r"|override|mutating|nonmutating|lazy|weak|unowned|convenience|required|dynamic|nonisolated"
     r"|isolated|consuming|borrowing|distributed|indirect|optional|prefix|postfix|infix"
     r"|(?:private|fileprivate|internal|package|public)\(set\))"

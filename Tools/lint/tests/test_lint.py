@@ -124,6 +124,8 @@ class LengthLintTests(unittest.TestCase):
         self.assertIn("S.init is", self.findings(init)[0])
         closure = self.long_function(90, signature="    let make: () -> Int = {")
         self.assertIn("S.make is", self.findings(closure)[0])
+        test = self.long_function(90, signature="    @Test(.enabled(if: ok), arguments: [1]) func check() {")
+        self.assertIn("S.check is", self.findings(test)[0])
 
     def test_a_long_type_is_not_a_long_function(self):
         members = [f"    func f{i}() {{}}" for i in range(120)]
