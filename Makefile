@@ -128,14 +128,24 @@ release: deps ## Release build, Swift stdlib linked statically (.build/release/f
 	@$(FZ) --version >/dev/null && echo "built $(FZ) ($$($(FZ) --version))"
 
 # swift-format ships with the toolchain (`swift format`); .swift-format holds the house style.
-# The layers need no lint of their own: they are SwiftPM targets, so the compiler refuses
-# an import a target does not declare (docs/architecture.md, "Structure").
+# SwiftPM lets a target import its dependencies' dependencies, so Tools/lint/imports.py checks
+# every target's imports against what `swift package describe` says it declares (the fuzz
+# package's too, FORCEZOOM_FUZZ=1 exposing the product it uses); Tools/lint/lengths.py checks
+# that files over 300 lines and functions over 80 say why (`// Length: ...`). Their own tests
+# (Tools/lint/tests) run first. No build (23 s with the 2-core machine busy, most of it
+# swift-format). Every check runs; lint fails if any did.
 FORMAT_PATHS := Sources Tests Tools/fuzz/Sources Package.swift
 format: ## Reformat the Swift sources in place with swift-format
 	$(SWIFT) format format --in-place --parallel --recursive $(FORMAT_PATHS)
 
-lint: ## swift-format lint (strict)
-	$(SWIFT) format lint --strict --parallel --recursive $(FORMAT_PATHS)
+lint: ## swift-format lint (strict), undeclared imports, long files and functions without a reason
+	@status=0; \
+	$(SWIFT) format lint --strict --parallel --recursive $(FORMAT_PATHS) || status=1; \
+	python3 -m unittest discover -s Tools/lint/tests || status=1; \
+	python3 Tools/lint/imports.py || status=1; \
+	FORCEZOOM_FUZZ=1 python3 Tools/lint/imports.py --package-path Tools/fuzz || status=1; \
+	python3 Tools/lint/lengths.py $(FORMAT_PATHS) || status=1; \
+	exit $$status
 
 # `make cluster-test`: a one-machine Slurm cluster (Debian's slurm-wlm and munge, no systemd)
 # runs Tools/cluster/thumbs.sbatch, the recipe in docs/clusters.md, as job arrays: outputs identical to

@@ -11,20 +11,19 @@ let package = Package(
     name: "forcezoom",
     products: [
         // The binary is the product. The FZ* layers are targets only: their API serves the
-        // command line and is not offered to other packages (README, "Structure").
+        // command line and is not offered to other packages (docs/architecture.md, "Structure").
         .executable(name: "forcezoom", targets: ["forcezoom"])
     ]
         // The fuzz harness (Tools/fuzz, a package of its own so this one never links
-        // libFuzzer) links the codecs, the resampler, the journal and the terminal parsers;
+        // libFuzzer) links the geometry, the codecs, the resampler, the journal and the terminal parsers;
         // `make fuzz` sets FORCEZOOM_FUZZ=1 to expose them.
         + (Context.environment["FORCEZOOM_FUZZ"] == "1"
             ? [
                 .library(
                     name: "FZCodecs",
                     targets: [
-                        "FZSystem", "FZImage", "FZMetadata", "FZFormat", "FZGainMap", "FZCodecs", "FZRender",
-                        "FZThumbnails",
-                        "FZTerminal",
+                        "Geometry", "FZSystem", "FZImage", "FZMetadata", "FZFormat", "FZGainMap", "FZCodecs",
+                        "FZRender", "FZThumbnails", "FZTerminal",
                     ])
             ] : []),
     dependencies: [
@@ -135,8 +134,8 @@ let package = Package(
         // Signals, temp-output cleanup and the terminal's raw mode: async-signal-safe C.
         .target(name: "CFZProcess", cSettings: shimFlags),
 
-        // The Swift layers, bottom up; each imports only what it declares here (README,
-        // "Structure" draws the graph).
+        // The Swift layers, bottom up; each imports only what it declares here (make lint checks;
+        // docs/architecture.md, "Structure", draws the graph).
         // Placement, fitting and timing maths: the standard library and libm only.
         .target(name: "Geometry"),
         // Files, paths, outputs, signals, threads, the budget, JSON, digests.
@@ -250,11 +249,20 @@ let package = Package(
             dependencies: ["FZFormat", "FZPNG", "FZImage", "FZSystem", "FZTerminal", "Geometry", "TestSupport"]),
         .testTarget(
             name: "FZThumbnailsTests",
-            dependencies: ["FZCodecs", "FZImage", "FZSystem", "FZThumbnails", "Geometry", "TestSupport"]),
+            dependencies: [
+                "FZCodecs", "FZImage", "FZRender", "FZSystem", "FZThumbnails", "Geometry", "TestSupport",
+            ]),
         .testTarget(
             name: "FZFixturesTests", dependencies: ["FZFixtures", "FZImage", "Geometry", "TestSupport"]),
         // compare's pair core (issue 36): options, masks, verdicts, properties of the counts.
         .testTarget(name: "FZCompareTests", dependencies: ["FZCompare", "FZImage", "FZSystem", "Geometry"]),
+        // The operations in process (issue 48): output targets, crop and fit on coordinate-coded images.
+        .testTarget(
+            name: "FZOperationsTests",
+            dependencies: [
+                "FZCodecs", "FZFixtures", "FZImage", "FZOperations", "FZRender", "FZSystem", "Geometry", "TestSupport",
+            ]
+        ),
         .testTarget(
             name: "ForceZoomCLITests",
             dependencies: [

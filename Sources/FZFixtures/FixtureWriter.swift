@@ -1,4 +1,4 @@
-// Over 300 lines: one writer for every fixture format (PNG at any depth, JPEG's variants, WebP,
+// Length: over 300 lines: one writer for every fixture format (PNG at any depth, JPEG's variants, WebP,
 // HEIC/AVIF with irot/imir) so a pattern is encoded the same way whatever the container.
 
 import FZFormat

@@ -1,4 +1,4 @@
-// Over 300 lines: the kit's five sets are one table of files with their tags, references,
+// Length: over 300 lines: the kit's five sets are one table of files with their tags, references,
 // tolerances and the sentence a failing test prints; split, the table would lose its shape.
 
 import Geometry

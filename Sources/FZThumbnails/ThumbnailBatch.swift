@@ -64,20 +64,8 @@ public struct ThumbnailBatch {
         // From here a first Ctrl-C stops handing out work instead of ending the process:
         // running jobs discard their outputs and the summary says what finished.
         Interrupts.deferSignals()
-        var counts = BatchProgress(total: jobs.count + walkFailures.count)
-        // Each task of a sharded batch names only its own share of the files passed over.
-        for file in skippedFiles where sharding.shard.contains(file.input) {
-            counts.skippedFiles.add(file)
-            sharding.record(file)
-            onSkip(file)
-        }
-        counts.duplicates = duplicates.filter { self.sharding.shard.contains($0.input) }
         let gate = BatchGate(maxFailures: maxFailures)
-        for failure in walkFailures {
-            counts.recordFailure()
-            gate.record(.failed(failure))
-            onFailure(failure, counts)
-        }
+        var counts = countBeforeWork(gate: gate, onSkip: onSkip, onFailure: onFailure)
         var notDoneIndexes: [Int] = []
         var configured = thumbnailer
         // Images, not outputs: a ladder's sizes are one image's work.
@@ -94,29 +82,7 @@ public struct ThumbnailBatch {
             started = WorkerPool<[ThumbnailResult]>.run(
                 count: groups.count, threads: workers,
                 work: { g in
-                    let group = Array(jobs[groups[g]])
-                    func notDone(_ job: ThumbnailPlan.Job, _ stop: Stop) -> ThumbnailResult {
-                        let outcome = ThumbnailResult.Outcome.failed(
-                            .notDone(path: job.input.path, because: stop.description))
-                        return ThumbnailResult(input: job.input.path, output: job.output, outcome: outcome)
-                    }
-                    if let stop = gate.stop { return group.map { notDone($0, stop) } }
-                    var results = sharding.make(ladder: group, with: worker) {
-                        Interrupts.interrupted || gate.stop != nil
-                    }
-                    // Stopped mid-way by the gate (not by a signal): not done, for the same reason.
-                    for (k, result) in results.enumerated() {
-                        if case .failed(.interrupted) = result.outcome, !Interrupts.interrupted, let stop = gate.stop {
-                            results[k] = notDone(group[k], stop)
-                        }
-                    }
-                    // --max-failures counts inputs: a ladder whose decode failed fails every
-                    // size, once. A full disk stops the batch whichever size found it.
-                    let failed = results.filter { $0.error.map { !$0.isStop } ?? false }
-                    for (k, result) in failed.enumerated() where k == 0 || result.error?.isOutOfSpace == true {
-                        gate.record(result.outcome)
-                    }
-                    return results
+                    Self.make(Array(jobs[groups[g]]), with: worker, sharding: sharding, gate: gate)
                 },
                 onResult: { g, results in
                     for (i, result) in zip(groups[g], results) {
@@ -147,6 +113,54 @@ public struct ThumbnailBatch {
 }
 
 extension ThumbnailBatch {
+    /// The counts before any job runs: the files passed over and the duplicates that fall to
+    /// this shard, and the walk's failures, each said (`onSkip`, `onFailure`) and, for the
+    /// failures, told to `gate`.
+    func countBeforeWork(
+        gate: BatchGate, onSkip: (SkippedFile) -> Void, onFailure: (ThumbnailError, BatchProgress) -> Void
+    ) -> BatchProgress {
+        var counts = BatchProgress(total: jobs.count + walkFailures.count)
+        // Each task of a sharded batch names only its own share of the files passed over.
+        for file in skippedFiles where sharding.shard.contains(file.input) {
+            counts.skippedFiles.add(file)
+            sharding.record(file)
+            onSkip(file)
+        }
+        counts.duplicates = duplicates.filter { self.sharding.shard.contains($0.input) }
+        for failure in walkFailures {
+            counts.recordFailure()
+            gate.record(.failed(failure))
+            onFailure(failure, counts)
+        }
+        return counts
+    }
+
+    /// One work item, on a worker thread: the thumbnails of one input (one job, or a ladder's
+    /// sizes from one decode), or each not done once `gate` has stopped the batch.
+    static func make(
+        _ group: [ThumbnailPlan.Job], with worker: Thumbnailer, sharding: ShardRun, gate: BatchGate
+    ) -> [ThumbnailResult] {
+        func notDone(_ job: ThumbnailPlan.Job, _ stop: Stop) -> ThumbnailResult {
+            let outcome = ThumbnailResult.Outcome.failed(.notDone(path: job.input.path, because: stop.description))
+            return ThumbnailResult(input: job.input.path, output: job.output, outcome: outcome)
+        }
+        if let stop = gate.stop { return group.map { notDone($0, stop) } }
+        var results = sharding.make(ladder: group, with: worker) { Interrupts.interrupted || gate.stop != nil }
+        // Stopped mid-way by the gate (not by a signal): not done, for the same reason.
+        for (k, result) in results.enumerated() {
+            if case .failed(.interrupted) = result.outcome, !Interrupts.interrupted, let stop = gate.stop {
+                results[k] = notDone(group[k], stop)
+            }
+        }
+        // --max-failures counts inputs: a ladder whose decode failed fails every
+        // size, once. A full disk stops the batch whichever size found it.
+        let failed = results.filter { $0.error.map { !$0.isStop } ?? false }
+        for (k, result) in failed.enumerated() where k == 0 || result.error?.isOutOfSpace == true {
+            gate.record(result.outcome)
+        }
+        return results
+    }
+
     /// The jobs of each input: consecutive jobs of one input with a size (a ladder) make
     /// one group; every other job is a group of its own.
     static func groups(of jobs: [ThumbnailPlan.Job]) -> [Range<Int>] {

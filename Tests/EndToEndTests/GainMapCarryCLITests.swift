@@ -1,4 +1,4 @@
-// Over 300 lines on purpose: most of it is the one NumPy reference (`verify`) every command's
+// Length: over 300 lines on purpose: most of it is the one NumPy reference (`verify`) every command's
 // output is checked against, kept beside the cases that feed it.
 
 import FZGainMap

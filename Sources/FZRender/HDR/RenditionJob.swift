@@ -51,7 +51,8 @@ struct RenditionJob: @unchecked Sendable {
     }
 
     /// Renders rows `band * bandRows ..< (band + 1) * bandRows` into `out` (the whole image's
-    /// bytes). Why one long function: it is the per-pixel loop, its buffers reused per row.
+    /// bytes).
+    /// Length: one function because it is the per-pixel loop, its buffers reused per row.
     func render(band: Int, into out: UnsafeMutablePointer<UInt8>) {
         let w = base.width
         let y0 = band * GainMapRendition.bandRows

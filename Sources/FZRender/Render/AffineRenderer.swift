@@ -1,4 +1,4 @@
-// Over 300 lines on purpose: the warp's fixed-point kernels, tiles and unrolled bilinear
+// Length: over 300 lines on purpose: the warp's fixed-point kernels, tiles and unrolled bilinear
 // interior are one hot loop, kept together so their integer sums read against each other.
 
 import FZImage

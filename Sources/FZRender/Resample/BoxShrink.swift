@@ -41,7 +41,7 @@ public struct BoxShrink: Sendable {
     ///   when no row came.
     /// - Returns: a closure filling one output row; it returns false once no source row is left.
     ///
-    /// Long on purpose: a named hot loop (issue 34). Every source byte of a large reduction
+    /// Length: long on purpose, a named hot loop (issue 34). Every source byte of a large reduction
     /// passes through the closure once; its accumulation runs inside the buffers' pointer
     /// scopes, with the RGB case unrolled, and split into helpers it would re-enter those
     /// scopes (or pass the three buffers and the factors) for every source row. The set-up

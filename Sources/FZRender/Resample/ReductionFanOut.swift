@@ -66,17 +66,7 @@ public struct ReductionFanOut: Sendable {
                 target: o.swapsAxes ? t.size.transposed : t.size
             )
         }
-        var minimum = PixelSize(width: 1, height: 1)
-        for s in spans {
-            minimum = PixelSize(
-                width: max(
-                    minimum.width,
-                    Int((k * Double(s.target.width) * Double(stored.width) / s.region.width - 1e-9).rounded(.up))),
-                height: max(
-                    minimum.height,
-                    Int((k * Double(s.target.height) * Double(stored.height) / s.region.height - 1e-9).rounded(.up))))
-        }
-        let d = reader.reductionDenominator(keepingAtLeast: minimum)
+        let d = reader.reductionDenominator(keepingAtLeast: Self.smallestDecode(spans, stored: stored, headroom: k))
         func factor(_ regionLength: Double, _ targetLength: Int) -> Int {
             min(BoxShrink.maximumFactor, max(1, Int(regionLength / (k * Double(targetLength)))))
         }
@@ -101,21 +91,9 @@ public struct ReductionFanOut: Sendable {
         let sy = fy / Double(by)
         let fed = feeding(o.swapsAxes ? sy : sx, o.swapsAxes ? sx : sy)
         let c = header.pixelFormat.channels
-        var resamplers: [(index: Int, resampler: Resampler)] = []
-        var memory: Int64 = 0
-        for (i, s) in spans.enumerated() where fed[i] {
-            let stepX = s.region.width * sx / Double(s.target.width)
-            let stepY = s.region.height * sy / Double(s.target.height)
-            memory += Resampler.memoryNeeded(
-                source: box.outputSize, output: s.target, stepX: stepX, stepY: stepY, channels: c, filter: filter)
-            resamplers.append(
-                (
-                    i,
-                    Resampler(
-                        source: box.outputSize, output: s.target, originX: s.region.x * sx, originY: s.region.y * sy,
-                        stepX: stepX, stepY: stepY, format: header.pixelFormat, filter: filter)
-                ))
-        }
+        let planned = resamplers(spans, fed: fed, from: box.outputSize, scale: (sx, sy), header.pixelFormat)
+        let resamplers = planned.resamplers
+        var memory = planned.memory
         let rowBytes = box.outputSize.width * c
         memory += Int64(rowBytes) * Int64(RowFanOut.slots * resamplers.count + 1)
         try reader.options.checkMemory(memory, path: reader.path)
@@ -141,6 +119,50 @@ public struct ReductionFanOut: Sendable {
         var images = [Image?](repeating: nil, count: targets.count)
         for (n, r) in resamplers.enumerated() { images[r.index] = made[n].oriented(o) }
         return Result(images: images, denominator: d, kx: o.swapsAxes ? sy : sx, ky: o.swapsAxes ? sx : sy)
+    }
+
+    /// The smallest decode (stored orientation) that keeps `headroom` source pixels per output
+    /// pixel for every target's region.
+    static func smallestDecode(
+        _ spans: [(region: Rect, target: PixelSize)], stored: PixelSize, headroom k: Double
+    ) -> PixelSize {
+        var minimum = PixelSize(width: 1, height: 1)
+        for s in spans {
+            minimum = PixelSize(
+                width: max(
+                    minimum.width,
+                    Int((k * Double(s.target.width) * Double(stored.width) / s.region.width - 1e-9).rounded(.up))),
+                height: max(
+                    minimum.height,
+                    Int((k * Double(s.target.height) * Double(stored.height) / s.region.height - 1e-9).rounded(.up))))
+        }
+        return minimum
+    }
+
+    /// A resampler per fed target, from `source` (the box-shrunk decode, scaled by `scale` from
+    /// the stored image), with the memory their buffers take.
+    func resamplers(
+        _ spans: [(region: Rect, target: PixelSize)], fed: [Bool], from source: PixelSize,
+        scale: (x: Double, y: Double),
+        _ format: PixelFormat
+    ) -> (resamplers: [(index: Int, resampler: Resampler)], memory: Int64) {
+        var resamplers: [(index: Int, resampler: Resampler)] = []
+        var memory: Int64 = 0
+        for (i, s) in spans.enumerated() where fed[i] {
+            let stepX = s.region.width * scale.x / Double(s.target.width)
+            let stepY = s.region.height * scale.y / Double(s.target.height)
+            memory += Resampler.memoryNeeded(
+                source: source, output: s.target, stepX: stepX, stepY: stepY, channels: format.channels,
+                filter: filter)
+            resamplers.append(
+                (
+                    i,
+                    Resampler(
+                        source: source, output: s.target, originX: s.region.x * scale.x,
+                        originY: s.region.y * scale.y, stepX: stepX, stepY: stepY, format: format, filter: filter)
+                ))
+        }
+        return (resamplers, memory)
     }
 }
 

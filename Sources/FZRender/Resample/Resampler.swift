@@ -76,7 +76,7 @@ public struct Resampler: Sendable {
     /// fills one source row (`sourceSize.width * channels` bytes) and returns false to stop
     /// (the output rows not reached then stay zero).
     ///
-    /// Long on purpose: a named hot loop (issue 34), the hot path of fit and thumb. The ring
+    /// Length: long on purpose, a named hot loop (issue 34), the hot path of fit and thumb. The ring
     /// of horizontally filtered rows, `fill` and the vertical pass share the raw scratch
     /// pointers and the ring's bookkeeping; the per-channel row filters are already functions
     /// of their own (`filterRow1`...), and splitting what is left would pass that shared state

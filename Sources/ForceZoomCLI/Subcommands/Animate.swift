@@ -1,4 +1,4 @@
-// Over 300 lines: animate has some forty options and their validation; the work itself is
+// Length: over 300 lines: animate has some forty options and their validation; the work itself is
 // the core's AnimationJob.
 import ArgumentParser
 import FZOperations

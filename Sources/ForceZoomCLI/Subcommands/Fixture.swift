@@ -1,4 +1,4 @@
-// Over 300 lines: fixture has a dozen patterns, each with its options and their checks;
+// Length: over 300 lines: fixture has a dozen patterns, each with its options and their checks;
 // the pixels are the core's FixtureWriter.
 import ArgumentParser
 import FZOperations

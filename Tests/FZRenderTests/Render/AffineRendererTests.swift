@@ -164,8 +164,6 @@ enum ReferenceWarp {
         var out = [UInt8](repeating: 0, count: canvas.width * canvas.height * c)
         let support = filter == .nearest ? 0.5 : filter.support
         let taps = filter == .nearest ? 1 : Int((2 * support).rounded(.up))
-        var wx = [Float](repeating: 0, count: taps)
-        var wy = [Float](repeating: 0, count: taps)
         var acc = [Float](repeating: 0, count: c)
         src.pixels.withUnsafeBufferPointer { sp in
             for oy in 0..<canvas.height {
@@ -195,20 +193,8 @@ enum ReferenceWarp {
                         for k in 0..<c { out[d + k] = bgBytes[k] }  // no tap reaches the image
                         continue
                     }
-                    var sx: Float = 0
-                    var sy: Float = 0
-                    for j in 0..<taps {
-                        wx[j] = Float(filter.weight(Double(x0 + j) - fu))
-                        sx += wx[j]
-                    }
-                    for j in 0..<taps {
-                        wy[j] = Float(filter.weight(Double(y0 + j) - fv))
-                        sy += wy[j]
-                    }
-                    for j in 0..<taps {
-                        wx[j] /= sx
-                        wy[j] /= sy
-                    }
+                    let wx = weights(filter, first: x0, centre: fu, taps: taps)
+                    let wy = weights(filter, first: y0, centre: fv, taps: taps)
                     for k in 0..<c { acc[k] = 0 }
                     for jy in 0..<taps {
                         let y = y0 + jy
@@ -230,18 +216,30 @@ enum ReferenceWarp {
                             }
                         }
                     }
-                    if alpha {
-                        let a = acc[c - 1]
-                        let inv: Float = a > 0 ? 255 / a : 0
-                        for k in 0..<(c - 1) { out[d + k] = Resampler.clampByte(acc[k] * inv) }
-                        out[d + c - 1] = Resampler.clampByte(a)
-                    } else {
-                        for k in 0..<c { out[d + k] = Resampler.clampByte(acc[k]) }
-                    }
+                    store(acc, alpha: alpha, into: &out, at: d)
                 }
             }
         }
         return Image(width: canvas.width, height: canvas.height, format: format, pixels: out)
     }
 
+    /// The filter's `taps` weights for pixels `first`, `first + 1`... around `centre`, summing to 1.
+    static func weights(_ filter: ResampleFilter, first: Int, centre: Double, taps: Int) -> [Float] {
+        let w = (0..<taps).map { Float(filter.weight(Double(first + $0) - centre)) }
+        let sum = w.reduce(0, +)
+        return w.map { $0 / sum }
+    }
+
+    /// One output pixel from its premultiplied sums: unpremultiplied where there is alpha.
+    static func store(_ acc: [Float], alpha: Bool, into out: inout [UInt8], at d: Int) {
+        let c = acc.count
+        if alpha {
+            let a = acc[c - 1]
+            let inv: Float = a > 0 ? 255 / a : 0
+            for k in 0..<(c - 1) { out[d + k] = Resampler.clampByte(acc[k] * inv) }
+            out[d + c - 1] = Resampler.clampByte(a)
+        } else {
+            for k in 0..<c { out[d + k] = Resampler.clampByte(acc[k]) }
+        }
+    }
 }
