@@ -260,7 +260,8 @@ let package = Package(
         .testTarget(
             name: "FZOperationsTests",
             dependencies: [
-                "FZCodecs", "FZFixtures", "FZImage", "FZOperations", "FZRender", "FZSystem", "Geometry", "TestSupport",
+                "FZFormat", "FZCodecs", "FZFixtures", "FZImage", "FZOperations", "FZRender", "FZSystem", "Geometry",
+                "TestSupport",
             ]
         ),
         .testTarget(

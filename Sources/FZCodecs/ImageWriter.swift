@@ -52,7 +52,9 @@ extension ImageWriter {
                 return try writePQ(hdr, to: path, in: folder, heif: encoding, protecting: inputs, metadata: metadata)
             }
         }
-        if let gainMap, keepsAppleMap(encoding.format), gainMap.parameters.scheme == .apple, gainMap.image.format == .gray {
+        if let gainMap, keepsAppleMap(encoding.format), gainMap.parameters.scheme == .apple,
+            gainMap.image.format == .gray
+        {
             return try writeAppleHEIC(
                 image, map: gainMap, to: path, in: folder, encoding: encoding, protecting: inputs, color: color,
                 background: background, metadata: metadata)

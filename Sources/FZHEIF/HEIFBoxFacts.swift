@@ -37,28 +37,7 @@ struct HEIFBoxFacts {
         guard let items = HEIFGrid.Items(bytes), let primary = items.primary else { return nil }
         let top = HEIFBoxes.boxes(bytes[...])
         guard let meta = top.first(where: { $0.type == "meta" }), meta.body.count >= 4 else { return nil }
-        var entries: [UInt32: Entry] = [:]
-        var refs: [String: [(UInt32, [UInt32])]] = [:]
-        for child in HEIFBoxes.boxes(meta.body.dropFirst(4)) {
-            let b = child.body
-            guard let v = b.first else { continue }
-            if child.type == "iinf" {
-                for infe in HEIFBoxes.boxes(b.dropFirst(v == 0 ? 6 : 8)) where infe.type == "infe" {
-                    guard let (id, entry) = Self.entry(infe.body) else { return nil }
-                    entries[id] = entry
-                }
-            } else if child.type == "iref" {
-                let n = v == 0 ? 2 : 4
-                for r in HEIFBoxes.boxes(b.dropFirst(4)) {
-                    let e = r.body
-                    guard let from = HEIFBoxes.uint(e, e.startIndex, n),
-                        let count = HEIFBoxes.uint(e, e.startIndex + n, 2), e.count >= n + 2 + Int(count) * n
-                    else { return nil }
-                    let to = (0..<Int(count)).compactMap { HEIFBoxes.uint(e, e.startIndex + n + 2 + $0 * n, n) }
-                    refs[r.type, default: []].append((from, to))
-                }
-            }
-        }
+        guard let (entries, refs) = Self.entriesAndReferences(meta.body.dropFirst(4)) else { return nil }
         func referring(_ type: String) -> [UInt32] {
             (refs[type] ?? []).filter { $0.1.contains(primary) }.map(\.0).sorted()
         }
@@ -87,24 +66,7 @@ struct HEIFBoxFacts {
             }
             facts.thumbnails.append(size)
         }
-        func data(_ id: UInt32) -> [UInt8]? {
-            guard let (method, extents) = items.locations[id], !extents.isEmpty else { return nil }
-            var out: [UInt8] = []
-            for e in extents {
-                guard e.count > 0 else { return nil }
-                if method == 0 {
-                    guard e.upperBound <= file.count else { return nil }
-                    out += UnsafeRawBufferPointer(rebasing: file[e])
-                } else if method == 1 {
-                    guard e.upperBound <= items.idat.count else { return nil }
-                    out += items.idat[(items.idat.startIndex + e.lowerBound)..<(items.idat.startIndex + e.upperBound)]
-                } else {
-                    return nil
-                }
-                guard out.count < 1 << 24 else { return nil }
-            }
-            return out
-        }
+        func data(_ id: UInt32) -> [UInt8]? { Self.itemData(id, items: items, file: file) }
         let metadata = referring("cdsc")
         // More than one block of a kind: which libheif lists first is not checked here.
         guard metadata.filter({ entries[$0]?.type == "Exif" }).count <= 1,
@@ -126,6 +88,57 @@ struct HEIFBoxFacts {
             break
         }
         return facts
+    }
+
+    /// The `iinf` entries and `iref` references of a `meta` box's children; nil when one is
+    /// malformed (as libheif refuses the file).
+    private static func entriesAndReferences(
+        _ children: ArraySlice<UInt8>
+    ) -> ([UInt32: Entry], [String: [(UInt32, [UInt32])]])? {
+        var entries: [UInt32: Entry] = [:]
+        var refs: [String: [(UInt32, [UInt32])]] = [:]
+        for child in HEIFBoxes.boxes(children) {
+            let b = child.body
+            guard let v = b.first else { continue }
+            if child.type == "iinf" {
+                for infe in HEIFBoxes.boxes(b.dropFirst(v == 0 ? 6 : 8)) where infe.type == "infe" {
+                    guard let (id, entry) = Self.entry(infe.body) else { return nil }
+                    entries[id] = entry
+                }
+            } else if child.type == "iref" {
+                let n = v == 0 ? 2 : 4
+                for r in HEIFBoxes.boxes(b.dropFirst(4)) {
+                    let e = r.body
+                    guard let from = HEIFBoxes.uint(e, e.startIndex, n),
+                        let count = HEIFBoxes.uint(e, e.startIndex + n, 2), e.count >= n + 2 + Int(count) * n
+                    else { return nil }
+                    let to = (0..<Int(count)).compactMap { HEIFBoxes.uint(e, e.startIndex + n + 2 + $0 * n, n) }
+                    refs[r.type, default: []].append((from, to))
+                }
+            }
+        }
+        return (entries, refs)
+    }
+
+    /// An item's data, from the file (`iloc` construction method 0) or `idat` (1); nil for
+    /// another method, an empty or out-of-bounds extent, or 16 MiB and more.
+    private static func itemData(_ id: UInt32, items: HEIFGrid.Items, file: UnsafeRawBufferPointer) -> [UInt8]? {
+        guard let (method, extents) = items.locations[id], !extents.isEmpty else { return nil }
+        var out: [UInt8] = []
+        for e in extents {
+            guard e.count > 0 else { return nil }
+            if method == 0 {
+                guard e.upperBound <= file.count else { return nil }
+                out += UnsafeRawBufferPointer(rebasing: file[e])
+            } else if method == 1 {
+                guard e.upperBound <= items.idat.count else { return nil }
+                out += items.idat[(items.idat.startIndex + e.lowerBound)..<(items.idat.startIndex + e.upperBound)]
+            } else {
+                return nil
+            }
+            guard out.count < 1 << 24 else { return nil }
+        }
+        return out
     }
 
     /// An `infe` box's item id and type, with a `mime` item's content type and encoding.

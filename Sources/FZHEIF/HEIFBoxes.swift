@@ -1,4 +1,4 @@
-// Over 300 lines on purpose: one bounds-checked reader of the boxes libheif would otherwise
+// Length: over 300 lines on purpose: one bounds-checked reader of the boxes libheif would otherwise
 // read first (meta, iinf, iloc, iprp, iref, grid); split, its bounds discipline would be too.
 
 import Geometry

@@ -1,4 +1,4 @@
-// Over 300 lines on purpose: this is the one Swift file that owns libjpeg's pointers (the
+// Length: over 300 lines on purpose: this is the one Swift file that owns libjpeg's pointers (the
 // reader, the writer and their streams), as every C library has one (house rule).
 
 import CFZJPEG

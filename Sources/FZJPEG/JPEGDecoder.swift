@@ -9,7 +9,8 @@ import Geometry
 /// decoding to 1/2, 1/4 and 1/8; a column window (jpeg_crop_scanline) and skipped rows.
 package final class JPEGDecoder: ImageDecoder {
     package static let registration = InputFormatInfo(
-        format: .jpeg, names: ["JPEG"], extensions: ["jpg", "jpeg", "jpe", "jfif"], capabilities: [.exif, .icc, .gainMaps])
+        format: .jpeg, names: ["JPEG"], extensions: ["jpg", "jpeg", "jpe", "jfif"],
+        capabilities: [.exif, .icc, .gainMaps])
     package static func sniff(_ head: [UInt8]) -> Bool { head.starts(with: [0xFF, 0xD8, 0xFF]) }
 
     private let reader: JPEGReader

@@ -1,4 +1,4 @@
-// Over 300 lines on purpose: the one Swift file that owns libjxl's pointers (the
+// Length: over 300 lines on purpose: the one Swift file that owns libjxl's pointers (the
 // decoder's header pass and frame decode, the encoder, the thread runner).
 
 import CFZJXL

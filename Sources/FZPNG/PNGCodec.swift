@@ -1,4 +1,4 @@
-// Over 300 lines on purpose: every CFZPNG handle (our reader, libpng's row writer and
+// Length: over 300 lines on purpose: every CFZPNG handle (our reader, libpng's row writer and
 // whole-image fixture writer) lives in this one file, as the house rule for C libraries asks.
 
 import CFZPNG

@@ -1,4 +1,4 @@
-// Just over 300 lines on purpose: the one Swift file that owns libraw's pointers (the handle,
+// Length: just over 300 lines on purpose: the one Swift file that owns libraw's pointers (the handle,
 // its callbacks, the developed image).
 
 import CFZRaw

@@ -1,4 +1,4 @@
-// Over 300 lines on purpose: the one Swift file that owns libwebp's pointers (the
+// Length: over 300 lines on purpose: the one Swift file that owns libwebp's pointers (the
 // incremental decoder, the animation demuxer, the encoder).
 
 import CWebP

@@ -1,6 +1,6 @@
 // fz_jxl.h: libjxl and libjxl_threads, opened on first use (fz_jxl_loader.c says why). Each
 // fz_NAME has the prototype of libjxl's NAME and forwards to it; Swift calls these
-// (Sources/FZCodecs/JXL/JXLCodec.swift), and libjxl's headers, included for their types and
+// (Sources/FZJXL/JXLCodec.swift), and libjxl's headers, included for their types and
 // constants, are never linked. Remade by Tools/shims/make-forwarders.py.
 #ifndef FZ_JXL_H
 #define FZ_JXL_H

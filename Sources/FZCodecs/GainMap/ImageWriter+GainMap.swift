@@ -46,7 +46,8 @@ extension ImageWriter {
             return "\(format.name) has no gain-map form every reader knows (\(keepers)\(apple))"
         }
         if map.parameters.scheme == .apple {
-            return "\(format.name) keeps Apple's one-channel gain maps; this one has \(map.channels) channels (\(keepers))"
+            return
+                "\(format.name) keeps Apple's one-channel gain maps; this one has \(map.channels) channels (\(keepers))"
         }
         return "\(format.name) keeps Apple's gain maps only: an Ultra HDR or Adobe map has no headroom in Apple's form"
             + " (an Apple maker note), and libheif 1.15 reads no ISO 21496-1 tmap (\(keepers))"
