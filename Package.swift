@@ -173,7 +173,9 @@ let package = Package(
         ),
         // Drawing, resampling and rendering in one module, so the hot loops inline across them.
         .target(
-            name: "FZRender", dependencies: ["Geometry", "FZSystem", "FZImage", "FZFormat", "FZGainMap", "FZCodecs"]),
+            // Not FZCodecs: the resampler reads rows through FZFormat's ImageReader and the HDR
+            // kernels take FZGainMap's values, so rendering builds beside the format targets.
+            name: "FZRender", dependencies: ["Geometry", "FZSystem", "FZImage", "FZMetadata", "FZFormat", "FZGainMap"]),
         .target(name: "FZCompare", dependencies: ["Geometry", "FZSystem", "FZImage", "FZFormat", "FZCodecs"]),
         .target(
             name: "FZThumbnails",
@@ -246,7 +248,9 @@ let package = Package(
             ]),
         .testTarget(
             name: "FZTerminalTests",
-            dependencies: ["FZFormat", "FZPNG", "FZImage", "FZSystem", "FZTerminal", "Geometry", "TestSupport"]),
+            dependencies: [
+                "FZFormat", "FZPNG", "FZCodecs", "FZImage", "FZSystem", "FZTerminal", "Geometry", "TestSupport",
+            ]),
         .testTarget(
             name: "FZThumbnailsTests",
             dependencies: [

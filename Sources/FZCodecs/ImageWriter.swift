@@ -1,4 +1,5 @@
 import FZFormat
+import FZGainMap
 import FZImage
 import FZMetadata
 import FZSystem

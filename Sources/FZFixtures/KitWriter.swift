@@ -1,3 +1,4 @@
+import FZCodecs
 import FZFormat
 import FZImage
 import FZSystem

@@ -1,4 +1,4 @@
-import FZCodecs
+import FZGainMap
 import FZSystem
 import Geometry
 

@@ -1,7 +1,6 @@
 import TestSupport
 import Testing
 
-@testable import FZCodecs
 @testable import FZImage
 @testable import FZSystem
 @testable import Geometry

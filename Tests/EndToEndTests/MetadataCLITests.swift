@@ -1,6 +1,7 @@
 import TestSupport
 import Testing
 
+@testable import FZCodecs
 @testable import FZFormat
 @testable import FZSystem
 

@@ -2,6 +2,7 @@ import TestSupport
 import Testing
 
 @testable import FZCodecs
+@testable import FZFormat
 @testable import FZSystem
 
 /// Every command writes every format by its output's extension (or --format), refuses an

@@ -8,7 +8,6 @@
 import Foundation
 import Testing
 
-@testable import FZCodecs
 @testable import FZImage
 @testable import Geometry
 

@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import FZCodecs
+@testable import FZFormat
 @testable import FZGainMap
 
 /// Ultra HDR files assembled from two JPEGs made by Pillow: exiftool reads the MPF index and the

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import FZCodecs
+@testable import FZFormat
 @testable import FZImage
 @testable import FZOperations
 @testable import FZRender

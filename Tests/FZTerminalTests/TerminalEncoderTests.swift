@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import FZCodecs
 @testable import FZFormat
 @testable import FZImage
 @testable import FZPNG

@@ -2,6 +2,7 @@ import TestSupport
 import Testing
 
 @testable import FZCodecs
+@testable import FZFormat
 @testable import FZImage
 @testable import FZRender
 @testable import FZSystem

@@ -1,5 +1,6 @@
 import FZCodecs
 import FZFormat
+import FZGainMap
 import FZImage
 import FZMetadata
 import FZPNG

@@ -1,4 +1,4 @@
-import FZCodecs
+import FZGainMap
 import FZImage
 import FZRender
 import Geometry

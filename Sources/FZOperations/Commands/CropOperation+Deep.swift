@@ -1,4 +1,4 @@
-import FZCodecs
+import FZFormat
 import FZImage
 import FZSystem
 import FZTerminal

@@ -1,4 +1,6 @@
 import FZCodecs
+import FZFormat
+import FZGainMap
 import FZImage
 import FZRender
 import FZSystem

@@ -1,4 +1,5 @@
 import FZCodecs
+import FZGainMap
 import FZImage
 import FZRender
 import Geometry

@@ -1,4 +1,5 @@
 import FZCodecs
+import FZFormat
 import FZImage
 import FZSystem
 import FZTerminal

@@ -1,4 +1,3 @@
-import FZCodecs
 import FZFormat
 import FZGainMap
 import FZImage

@@ -1,12 +1,10 @@
-// The core's words the command line needs, and no more: the value types its options parse
-// into and the results it prints. The command line depends on this target alone (with
-// Geometry and ArgumentParser); the readers, writers and renderers that do the work stay
-// behind the operations, so `import` says what the CLI can reach. Scoped re-exports name
-// each type, so a new one is a decision made here.
+import FZCodecs
+import FZFormat
+import FZGainMap
+import FZMetadata
 
 // Formats and how outputs are encoded and coloured.
 @_exported import enum FZCodecs.FormatRegistry
-@_exported import enum FZCodecs.GainMapPolicy
 @_exported import struct FZCodecs.OutputChoice
 @_exported import enum FZCompare.CompareMetric
 @_exported import enum FZCompare.CompareThreshold
@@ -23,6 +21,7 @@
 @_exported import struct FZFormat.ImageFormat
 @_exported import struct FZFormat.OutputFormat
 @_exported import struct FZFormat.PNGSettings
+@_exported import enum FZGainMap.GainMapPolicy
 @_exported import enum FZGainMap.HDRHeadroom
 @_exported import struct FZImage.CMYKProfile
 @_exported import struct FZImage.Color

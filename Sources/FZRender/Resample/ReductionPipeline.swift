@@ -1,4 +1,3 @@
-import FZCodecs
 import FZFormat
 import FZImage
 import FZSystem

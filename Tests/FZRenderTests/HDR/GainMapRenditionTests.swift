@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import FZCodecs
+@testable import FZFormat
 @testable import FZGainMap
 @testable import FZRender
 

@@ -3,6 +3,7 @@ import Testing
 
 @testable import FZCodecs
 @testable import FZFixtures
+@testable import FZFormat
 @testable import FZImage
 @testable import FZRender
 @testable import FZSystem

@@ -1,4 +1,5 @@
 import FZCodecs
+import FZFormat
 import FZSystem
 import FZTerminal
 import FZThumbnails

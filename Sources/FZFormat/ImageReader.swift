@@ -1,5 +1,3 @@
-import FZFormat
-import FZGainMap
 import FZImage
 import FZMetadata
 import Geometry
@@ -21,56 +19,20 @@ public final class ImageReader {
     public var warnings: [String] { decoder.warnings }
 
     package let decoder: any ImageDecoder
-    private var consumed = false
+    /// Whether the pixels (or a probe that reads the file again) were read: a reader decodes once.
+    package var consumed = false
     /// Row-by-row reading state (`beginRows`).
     private var rowsLeft = 0
     private var rowBytes = 0
 
-    /// Opens a file (or "-" for stdin), sniffs its format and reads the header.
-    /// - Throws: `DecodeError` for missing, unreadable, empty, unsupported or corrupt
-    ///   files, and for images over the pixel or memory limit.
-    public convenience init(path: String, options: DecodeOptions = DecodeOptions()) throws(DecodeError) {
-        try self.init(source: ImageSource(path: path, stdinLimit: options.stdinLimit), options: options)
-    }
-
-    /// Reads the header for `info`, which decodes nothing: a file whose decoding the memory
-    /// limit would refuse is still described, and that refusal comes back beside it.
-    /// - Throws: `DecodeError` as `init(path:options:)`, except over the memory limit.
-    public static func header(path: String, options: DecodeOptions) throws(DecodeError) -> (
-        reader: ImageReader, decodingRefused: DecodeError?
-    ) {
-        let source = try ImageSource(path: path, stdinLimit: options.stdinLimit)
-        do {
-            return (try ImageReader(source: source, options: options), nil)
-        } catch {
-            guard case .overMemoryLimit = error, source.file.rewind() else { throw error }
-            var headerOnly = options
-            headerOnly.headerOnly = true
-            return (try ImageReader(source: source, options: headerOnly), error)
-        }
-    }
-
-    /// Reads an image held in memory (a download, a fuzzer's input), as `init(path:)` reads a file.
-    public convenience init(bytes: [UInt8], name: String, options: DecodeOptions = DecodeOptions()) throws(DecodeError)
-    {
-        try self.init(source: ImageSource(bytes: bytes, name: name), options: options)
-    }
-
-    /// Reads the header of an opened input with the decoder its first bytes ask for.
-    public init(source: ImageSource, options: DecodeOptions = DecodeOptions()) throws(DecodeError) {
+    /// Reads the header of an opened input with `type`, the decoder the registry chose for its
+    /// first bytes (FZCodecs' `init(source:options:)` chooses; a format's own code may name
+    /// its decoder, as RAW's preview does).
+    package init(source: ImageSource, options: DecodeOptions, decoder type: any ImageDecoder.Type) throws(DecodeError) {
         let name = source.name
         path = name
         self.options = options
         self.source = source
-        let type: any ImageDecoder.Type
-        switch source.sniffed {
-        case .supported:
-            guard let t = ImageDecoders.decoder(for: source.head) else {
-                throw .notAnImage(path: name, what: "no decoder", reads: FormatRegistry.inputNames())
-            }
-            type = t
-        case .unsupported, .text, .unknown: throw Self.unreadable(source)
-        }
         let d = try type.init(source: source, options: options)
         decoder = d
         // Only a decoder that reads animations has frames past the first (it checks the number).
@@ -88,16 +50,6 @@ public final class ImageReader {
         header = ImageHeader(
             format: type.format, storedSize: size, pixelFormat: d.pixelFormat, bitDepth: d.bitDepth,
             exifOrientationValue: value, orientation: orientation, color: d.color, details: d.details)
-    }
-
-    /// The HDR gain map stored beside the image (JPEG: an MPF image with gain-map XMP), for
-    /// `info`. It reads the file again from its start, so this reader decodes nothing after.
-    public func probeGainMap() -> GainMap.Probe {
-        precondition(!consumed, "an ImageReader decodes once")
-        consumed = true
-        // Asked of the decoder: a format that carries gain maps probes for its own.
-        guard let probing = type(of: decoder) as? any GainMapProbing.Type else { return .none }
-        return probing.probeGainMap(source.file, primary: header.storedSize, exif: metadata.exif)
     }
 
     /// Decodes stored-pixel rectangles in one pass over the file: the decoder is asked for
@@ -279,14 +231,6 @@ public final class ImageReader {
         guard let carried else { return (nil, warnings) }
         let (fitted, more) = carried.fitting(format)
         return (fitted, warnings + more)
-    }
-
-    /// `carriedMetadata(_:for:)` for the first encoder that writes `format` (callers that
-    /// hold the sniffed format: HEIC and AVIF declare the same containers).
-    public func carriedMetadata(
-        _ policy: MetadataPolicy, for format: ImageFormat
-    ) -> (CarriedMetadata?, warnings: [String]) {
-        carriedMetadata(policy, for: OutputFormat.writing(format) ?? .png)
     }
 
     /// A reader decodes once: the decoder's stream moves forward only.

@@ -1,0 +1,71 @@
+import FZFormat
+import FZGainMap
+import FZMetadata
+
+/// Opening an input through the registry: its first bytes choose the decoder
+/// (`ImageDecoders`), and what no decoder takes is named (`unreadable`). The reading itself is
+/// FZFormat's `ImageReader`, which the layers that only read rows (the resampler) use
+/// without waiting for every format to build.
+extension ImageReader {
+    /// Opens a file (or "-" for stdin), sniffs its format and reads the header.
+    /// - Throws: `DecodeError` for missing, unreadable, empty, unsupported or corrupt
+    ///   files, and for images over the pixel or memory limit.
+    public convenience init(path: String, options: DecodeOptions = DecodeOptions()) throws(DecodeError) {
+        try self.init(source: ImageSource(path: path, stdinLimit: options.stdinLimit), options: options)
+    }
+
+    /// Reads the header for `info`, which decodes nothing: a file whose decoding the memory
+    /// limit would refuse is still described, and that refusal comes back beside it.
+    /// - Throws: `DecodeError` as `init(path:options:)`, except over the memory limit.
+    public static func header(path: String, options: DecodeOptions) throws(DecodeError) -> (
+        reader: ImageReader, decodingRefused: DecodeError?
+    ) {
+        let source = try ImageSource(path: path, stdinLimit: options.stdinLimit)
+        do {
+            return (try ImageReader(source: source, options: options), nil)
+        } catch {
+            guard case .overMemoryLimit = error, source.file.rewind() else { throw error }
+            var headerOnly = options
+            headerOnly.headerOnly = true
+            return (try ImageReader(source: source, options: headerOnly), error)
+        }
+    }
+
+    /// Reads an image held in memory (a download, a fuzzer's input), as `init(path:)` reads a file.
+    public convenience init(bytes: [UInt8], name: String, options: DecodeOptions = DecodeOptions()) throws(DecodeError)
+    {
+        try self.init(source: ImageSource(bytes: bytes, name: name), options: options)
+    }
+
+    /// Reads the header of an opened input with the decoder its first bytes ask for.
+    public convenience init(source: ImageSource, options: DecodeOptions = DecodeOptions()) throws(DecodeError) {
+        let type: any ImageDecoder.Type
+        switch source.sniffed {
+        case .supported:
+            guard let t = ImageDecoders.decoder(for: source.head) else {
+                throw .notAnImage(path: source.name, what: "no decoder", reads: FormatRegistry.inputNames())
+            }
+            type = t
+        case .unsupported, .text, .unknown: throw Self.unreadable(source)
+        }
+        try self.init(source: source, options: options, decoder: type)
+    }
+
+    /// The HDR gain map stored beside the image (JPEG: an MPF image with gain-map XMP), for
+    /// `info`. It reads the file again from its start, so this reader decodes nothing after.
+    public func probeGainMap() -> GainMap.Probe {
+        precondition(!consumed, "an ImageReader decodes once")
+        consumed = true
+        // Asked of the decoder: a format that carries gain maps probes for its own.
+        guard let probing = type(of: decoder) as? any GainMapProbing.Type else { return .none }
+        return probing.probeGainMap(source.file, primary: header.storedSize, exif: metadata.exif)
+    }
+
+    /// `carriedMetadata(_:for:)` for the first encoder that writes `format` (callers that
+    /// hold the sniffed format: HEIC and AVIF declare the same containers).
+    public func carriedMetadata(
+        _ policy: MetadataPolicy, for format: ImageFormat
+    ) -> (CarriedMetadata?, warnings: [String]) {
+        carriedMetadata(policy, for: OutputFormat.writing(format) ?? .png)
+    }
+}
