@@ -254,7 +254,7 @@ let package = Package(
         .testTarget(
             name: "FZThumbnailsTests",
             dependencies: [
-                "FZCodecs", "FZImage", "FZRender", "FZSystem", "FZThumbnails", "Geometry", "TestSupport",
+                "FZFormat", "FZCodecs", "FZImage", "FZRender", "FZSystem", "FZThumbnails", "Geometry", "TestSupport",
             ]),
         .testTarget(
             name: "FZFixturesTests", dependencies: ["FZFixtures", "FZImage", "Geometry", "TestSupport"]),
