@@ -1,5 +1,4 @@
 import ArgumentParser
-import FZCodecs
 import FZOperations
 
 #if canImport(Glibc)

@@ -9,6 +9,9 @@
 @_exported import struct FZCodecs.EncoderOption
 // Formats and how outputs are encoded and coloured.
 @_exported import enum FZCodecs.FormatRegistry
+// What outputs do with an input's HDR gain map (`--gain-map`, `--hdr-headroom`).
+@_exported import enum FZCodecs.GainMapPolicy
+@_exported import enum FZCodecs.HDRHeadroom
 @_exported import struct FZCodecs.ImageFormat
 @_exported import struct FZCodecs.MetadataPolicy
 @_exported import struct FZCodecs.OutputChoice

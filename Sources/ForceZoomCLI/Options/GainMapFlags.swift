@@ -1,6 +1,5 @@
 import ArgumentParser
-import FZCodecs
-import FZSystem
+import FZOperations
 
 extension GainMapPolicy: ChoiceArgument {}
 

@@ -1,5 +1,4 @@
 import ArgumentParser
-import FZCodecs
 import FZOperations
 
 /// An option group that `QuickArguments` can fill without swift-argument-parser: its value
