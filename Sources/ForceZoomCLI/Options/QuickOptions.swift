@@ -157,3 +157,17 @@ extension ShowFlags: QuickOptions {
         return true
     }
 }
+
+extension BackgroundFlags: QuickOptions {
+    static var quickDefault: Self {
+        var flags = Self()
+        flags.background = ColorArgument(Help.defaultColor)
+        return flags
+    }
+
+    mutating func take(_ name: String, from arguments: inout QuickArguments) -> Bool {
+        guard name == "--background" else { return false }
+        background = arguments.value(name, as: ColorArgument.init(argument:)) ?? background
+        return true
+    }
+}

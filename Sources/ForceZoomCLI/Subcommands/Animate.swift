@@ -143,12 +143,7 @@ struct Animate: ParsableCommand {
             "out (opaque at the rect, gone fullscreen; the default) or in (the other way).", valueName: "fade"))
     var overlayFade: Overlay.Fade?
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Background colour. A JPEG output, which has no alpha, also flattens transparent pixels onto it (onto white where it is transparent); PNG, WebP, HEIC and AVIF keep them.",
-            valueName: "color"))
-    var background: ColorArgument = ColorArgument(.black)
+    @OptionGroup var fill: BackgroundFlags<AnimateBackground>
 
     @Option(
         name: .shortAndLong,
@@ -364,9 +359,9 @@ struct Animate: ParsableCommand {
 
     func run() throws {
         var settings = encode.settings(decode, metadata: meta)
-        settings.output = formats.choice(encoder.settings(png: encode.png, background: background.color))
+        settings.output = formats.choice(encoder.settings(png: encode.png, background: fill.background.color))
         var job = AnimationJob(
-            input: input, settings: settings, screen: screenPixels, background: background.color, fps: fps,
+            input: input, settings: settings, screen: screenPixels, background: fill.background.color, fps: fps,
             threads: ThumbOperation.processorCount)
         if let overlay {
             job.overlay = (overlay, overlayAt.flatMap(Self.point) ?? PixelPoint(x: 0, y: 0), overlayFade ?? .out)

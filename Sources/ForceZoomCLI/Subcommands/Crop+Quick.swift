@@ -48,8 +48,8 @@ extension Crop {
     static var quickDefault: Crop {
         var crop = Crop()
         (crop.input, crop.at, crop.atFrom, crop.size, crop.screen, crop.view) = ("", [], nil, nil, nil, nil)
-        (crop.zoom, crop.background, crop.output, crop.json, crop.geometryOnly) =
-            (defaultZoom, defaultBackground, nil, false, false)
+        (crop.zoom, crop.fill, crop.output, crop.json, crop.geometryOnly) =
+            (defaultZoom, .quickDefault, nil, false, false)
         (crop.encoder, crop.formats, crop.pins, crop.decode) = (
             .quickDefault, .quickDefault, .quickDefault, .quickDefault
         )
@@ -66,12 +66,12 @@ extension Crop {
         case "--screen", "--screen-points": screen = arguments.value("--screen", as: Size.init(argument:))
         case "--view": view = arguments.value(name, as: Size.init(argument:))
         case "--zoom": zoom = arguments.value(name, as: Double.init(argument:)) ?? zoom
-        case "--background": background = arguments.value(name, as: ColorArgument.init(argument:)) ?? background
         case "-o", "--output": output = arguments.value("--output")
         case "--json": json = arguments.flag(name)
         case "--geometry-only": geometryOnly = arguments.flag(name)
         default:
-            return encoder.take(name, from: &arguments) || formats.take(name, from: &arguments)
+            return fill.take(name, from: &arguments) || encoder.take(name, from: &arguments)
+                || formats.take(name, from: &arguments)
                 || pins.take(name, from: &arguments) || decode.take(name, from: &arguments)
                 || encode.take(name, from: &arguments) || meta.take(name, from: &arguments)
                 || sample.take(name, from: &arguments) || show.take(name, from: &arguments)

@@ -73,12 +73,7 @@ struct Transform: ParsableCommand {
             valueName: "ax,ay|name"))
     var anchor: String?
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "What shows outside the image. A JPEG output, which has no alpha, also flattens transparent pixels onto it (onto white where it is transparent); PNG, WebP, HEIC and AVIF keep them.",
-            valueName: "color"))
-    var background: ColorArgument = ColorArgument(.transparent)
+    @OptionGroup var fill: BackgroundFlags<TransformBackground>
 
     @Option(name: .long, help: ArgumentHelp("nearest, bilinear (default), bicubic, lanczos.", valueName: "filter"))
     var filter: ResampleFilter = .bilinear
@@ -218,8 +213,8 @@ struct Transform: ParsableCommand {
         var job = TransformJob(
             input: input, output: outputOptions.path(input: input, suffix: "transform"),
             settings: encode.settings(decode, metadata: meta),
-            steps: steps(in: arguments), background: background.color, filter: filter)
-        job.settings.output = outputOptions.choice(png: encode.png, background: background.color)
+            steps: steps(in: arguments), background: fill.background.color, filter: filter)
+        job.settings.output = outputOptions.choice(png: encode.png, background: fill.background.color)
         job.quarterTurns = quarterTurns
         job.canvas = canvas?.pixels
         if let a = anchor.flatMap(Self.anchorPoint) { job.anchor = a }
