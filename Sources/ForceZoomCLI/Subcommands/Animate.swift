@@ -357,16 +357,25 @@ struct Animate: ParsableCommand {
         return animation.frames
     }
 
+    /// Where the frames go: -o's numbered series (validate() parsed it), with the format
+    /// and encoding each name gets; nowhere without -o.
+    var frameTarget: OutputTarget {
+        let choice = formats.choice(encoder.settings(png: encode.png, background: fill.background.color))
+        let pattern = output.flatMap { try? OutputPattern(parsing: $0) }
+        return OutputTarget(pattern.map { .numbered($0) } ?? .none, choice: choice)
+    }
+
     func run() throws {
         var settings = encode.settings(decode, metadata: meta)
-        settings.output = formats.choice(encoder.settings(png: encode.png, background: fill.background.color))
+        let target = frameTarget
+        settings.output = target.choice
         var job = AnimationJob(
             input: input, settings: settings, screen: screenPixels, background: fill.background.color, fps: fps,
             threads: ThumbOperation.processorCount)
         if let overlay {
             job.overlay = (overlay, overlayAt.flatMap(Self.point) ?? PixelPoint(x: 0, y: 0), overlayFade ?? .out)
         }
-        (job.output, job.apng, job.contactSheet, job.clip) = (output, apng, contactSheet, !bounce)
+        (job.target, job.apng, job.contactSheet, job.clip) = (target, apng, contactSheet, !bounce)
         let writes = output != nil || apng != nil || contactSheet != nil || show.show
         try job.perform(
             Report.terminal, markers: pins.source, geometry: geometry(image:), pinSizes: pinRange.pinSizes,

@@ -49,11 +49,7 @@ struct Fit: ParsableCommand {
 
     @OptionGroup var fill: BackgroundFlags<FitBackground>
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp("Reduction kernel: lanczos (default), bicubic, bilinear, box, nearest.", valueName: "filter")
-    )
-    var filter: ResampleFilter = .lanczos
+    @OptionGroup var kernel: FilterFlags<FitFilter>
 
     @OptionGroup var outputOptions: OutputOptions
     @OptionGroup var pins: MarkerFlags
@@ -89,7 +85,7 @@ struct Fit: ParsableCommand {
     func run() throws {
         var operation = FitOperation(
             input: input, screen: screenPixels, orientation: orientation.fixed, mode: mode,
-            background: fill.background.color, filter: filter, settings: settings,
+            background: fill.background.color, filter: kernel.filter, settings: settings,
             target: outputOptions.target(
                 input: input, suffix: "fit", png: encode.png, background: fill.background.color, show: show))
         operation.markers = pins.source
