@@ -4,6 +4,7 @@
 import ArgumentParser
 import FZOperations
 import Geometry
+import Synchronization
 
 /// `forcezoom crop`: the ForceZoom peek, a square 1:1 crop around a touch point.
 struct Crop: ParsableCommand {
@@ -103,8 +104,21 @@ struct Crop: ParsableCommand {
     static let pointLimit = 100_000
     static let pointFileLimit = 16 << 20
 
-    /// The points of an `--at-from` file, in order.
+    /// The points of an `--at-from` file, in order, read once per process: the quick
+    /// reading validates a line before the parser does when it refuses it (`Crop.quick`),
+    /// and a second read of standard input (`--at-from -`) would find it empty.
     static func points(from path: String) throws -> [Point] {
+        if let read = pointFiles.withLock({ $0[path] }) { return try read.get() }
+        let read = Result { try readPoints(from: path) }
+        pointFiles.withLock { $0[path] = read }
+        return try read.get()
+    }
+
+    /// The `--at-from` files read so far, by path: their points or why they have none.
+    private static let pointFiles = Mutex<[String: Result<[Point], any Error>]>([:])
+
+    /// Reads and parses an `--at-from` file.
+    private static func readPoints(from path: String) throws -> [Point] {
         let text: String
         do { text = try FileSystem.readText(path, limit: pointFileLimit) } catch {
             throw ValidationError(
