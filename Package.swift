@@ -271,7 +271,7 @@ let package = Package(
         .testTarget(
             name: "ForceZoomCLITests",
             dependencies: [
-                "Geometry", "ForceZoomCLI", "FZSystem", "FZThumbnails", "TestSupport",
+                "Geometry", "ForceZoomCLI", "FZOperations", "FZSystem", "FZThumbnails", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

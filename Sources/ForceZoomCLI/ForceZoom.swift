@@ -53,23 +53,11 @@ public struct ForceZoom: ParsableCommand {
         guard ProcessSetup.start() else { Glibc.exit(1) }
         // Decoder libraries' set-up (libde265's tables) runs beside the parsing below.
         FormatRegistry.warmUp(forArguments: ProcessSetup.arguments)
-        // `help NAME` for a NAME that is no subcommand: the parser shows the root help and
-        // exits 0; a typo should be a usage error.
-        let names = subcommandNames
-        if ProcessSetup.arguments.first == "help", ProcessSetup.arguments.count > 1,
-            !names.contains(ProcessSetup.arguments[1])
-        {
-            usageError(
-                ArgumentRepair.unknownSubcommand(Array(ProcessSetup.arguments.dropFirst()), names: names) ?? "",
-                subcommand: nil)
-        }
-        if let message = ArgumentRepair.unknownSubcommand(ProcessSetup.arguments, names: names) {
-            usageError(message, subcommand: nil)
-        }
-        let subcommands = subcommandTable.map { $0.command }
-        let arguments = ArgumentRepair.joiningNegativeValues(ProcessSetup.arguments, subcommands: subcommands)
-        if let bad = ShortFlags.misread(arguments, subcommands: subcommands) {
-            usageError(bad.message, subcommand: bad.subcommand)
+        // The command line as people type it, repaired where the parser reads it otherwise.
+        let arguments: [String]
+        switch ArgumentRepair.beforeParsing(ProcessSetup.arguments, subcommands: subcommandTable) {
+        case .success(let repaired): arguments = repaired
+        case .failure(let refusal): usageError(refusal.message, subcommand: refusal.subcommand)
         }
         do throws(ReadFilesError) { try ReadFiles.checkNotStandardOutput(arguments) } catch {
             if case .namedIsStandardOutput(let path) = error {

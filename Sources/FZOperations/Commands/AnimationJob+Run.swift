@@ -43,8 +43,7 @@ extension AnimationJob {
     /// Every path this run writes, worked out once and checked before any work: none twice
     /// (a usage error), none an input.
     private mutating func checkOutputs() throws {
-        let parsed = output.flatMap { try? OutputPattern(parsing: $0) }
-        framePaths = parsed.map { pattern in (1...frames.count).map { pattern.path($0) } } ?? []
+        if case .numbered(let pattern) = target.place { framePaths = (1...frames.count).map(pattern.path) }
         var named = framePaths.enumerated().map { ("-o frame \($0.offset + 1)", $0.element) }
         if let apng { named.append(("--apng", apng)) }
         if let contactSheet { named.append(("--contact-sheet", contactSheet)) }

@@ -25,8 +25,9 @@ public struct AnimationJob {
     public var clip = true
     /// `--overlay`: the picture's path, where it sits on the screen and how it fades.
     public var overlay: (path: String, origin: PixelPoint, fade: Overlay.Fade)?
-    /// The -o pattern as given, and the path of each frame it names.
-    public var output: String?
+    /// Where the frames go (-o: a numbered series, the format and encoding each name gets;
+    /// nowhere without -o), and the path of each frame it names once their number is known.
+    public var target = OutputTarget(.none)
     public var framePaths: [String] = []
     public var apng: String?
     public var contactSheet: String?
@@ -69,9 +70,9 @@ public struct AnimationJob {
         let fitted = try fittedFrames(reader, background: bg)
         let source = try decodeMoving(reader)
         for w in reader.warnings { settings.warnings.say("\(reader.path): \(w)") }
-        if let output {
+        if case .numbered(let pattern) = target.place {
             // The sequence's folder, made before any work (as thumb --out does).
-            let dir = FileSystem.directory(of: framePaths.first ?? output)
+            let dir = FileSystem.directory(of: framePaths.first ?? pattern.path(1))
             do { try FileSystem.makeDirectories(dir) } catch {
                 throw ToolFailure("\(dir): cannot create the output folder: \(error)")
             }

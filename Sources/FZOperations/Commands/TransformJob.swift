@@ -12,7 +12,8 @@ import Geometry
 /// command line only parses and reports.
 public struct TransformJob {
     public var input: String
-    public var output: String
+    /// Where the output goes and how it is encoded: nowhere with `--show` and no -o.
+    public var target: OutputTarget
     public var settings: RenderSettings
     /// The steps, composed in command-line order, about the image centre.
     public var steps: AffineTransform
@@ -29,17 +30,15 @@ public struct TransformJob {
     /// error a run reports first, as before the job was a type of its own).
     public var markers = MarkerSource()
     public var depth: SampleDepth?
-    /// Whether the output is written (not with `--show` and no -o), and what is told the
-    /// rendered pixels (`--show`; 16-bit turns at 8 bits).
-    public var writes = true
+    /// What is told the rendered pixels (`--show`; 16-bit turns at 8 bits).
     public var display: InlineDisplay?
 
     public init(
-        input: String, output: String, settings: RenderSettings, steps: AffineTransform, background: Color,
+        input: String, target: OutputTarget, settings: RenderSettings, steps: AffineTransform, background: Color,
         filter: ResampleFilter
     ) {
         self.input = input
-        self.output = output
+        self.target = target
         self.settings = settings
         self.steps = steps
         self.background = background
@@ -52,7 +51,8 @@ public struct TransformJob {
         public var uprightSize: PixelSize
         public var transform: AffineTransform
         public var canvas: PixelSize
-        public var output: String
+        /// The path written, nil when nothing is.
+        public var output: String?
         /// 16 when the samples were copied at 16 bits, else nil (8).
         public var bitDepth: Int?
         /// What the output did with the input's gain map (nil: it has none, or nothing was written).
@@ -62,6 +62,7 @@ public struct TransformJob {
     public func run() throws -> Result {
         let reader = try ImageReader(path: input, options: settings.decode)
         let markers = try markers.load()
+        try target.checkNotInputs([input] + (self.markers.file.map { [$0] } ?? []))
         let size = reader.header.uprightSize
         guard steps.inverted != nil else {
             throw ToolFailure("\(reader.path): the transform collapses the image (determinant 0)")
@@ -70,7 +71,7 @@ public struct TransformJob {
             quarterTurns != nil
             ? SampleDepth.sixteenBitProblem(
                 wanted: depth, reader, oneToOne: true, pins: !markers.isEmpty,
-                output: settings.output.format(for: output))
+                output: target.format())
             : "copies samples only for quarter turns (--rotate 90, 180, 270 alone)"
         if let why, depth == .sixteen { throw ToolFailure("\(reader.path): --depth 16 \(why)", exitCode: 2) }
         if why == nil, let quarterTurns { return try turnSixteenBit(reader, quarterTurns: quarterTurns) }
@@ -94,16 +95,17 @@ public struct TransformJob {
             source, transform: warp, canvas: canvasSize, background: inks.map(background), filter: filter)
         PinLayer(markers, color: inks.map(PinRenderer.color)).draw(on: &out, transform: full)
         var gain = GainMapCarry()
-        if writes {
+        if target.writes {
             // The gain map under the same affine, at its own scale (`GainMapRenderer`).
-            gain = settings.carriedGainMap(reader, format: settings.output.format(for: output))
-            try ImageWriter.write(
-                out, to: output, encoding: settings.encoding(forRendered: output), protecting: [input], color: carried,
-                background: settings.background, metadata: settings.carriedMetadata(reader, output: output),
+            gain = settings.carriedGainMap(reader, format: target.format())
+            try target.write(
+                out, protecting: [input], color: carried,
+                metadata: settings.carriedMetadata(reader, format: target.format()),
                 gainMap: gain.map?.carried(imageToOutput: full, output: canvasSize, filter: filter))
         }
         try display?.show([out])
-        var result = Result(input: reader.path, uprightSize: size, transform: full, canvas: canvasSize, output: output)
+        var result = Result(
+            input: reader.path, uprightSize: size, transform: full, canvas: canvasSize, output: target.writtenPath(0))
         result.gainMap = settings.written(gain, path: reader.path)
         return result
     }
@@ -114,17 +116,15 @@ public struct TransformJob {
         var image = try reader.readStored16([PixelRect(size: size)])[0]
         try settings.convert(&image, from: reader.header.color, path: reader.path)
         let turned = image.rotated(quarterTurns: Int(quarterTurns.truncatingRemainder(dividingBy: 4)))
-        if writes {
-            try ImageWriter.write(
-                turned, to: output, settings: settings.png, protecting: [input],
-                color: settings.carry(reader.header.color, path: reader.path),
-                metadata: settings.carriedMetadata(reader, output: output),
-                encoding: settings.encoding(forRendered: output))
+        if target.writes {
+            try target.write(
+                turned, protecting: [input], color: settings.carry(reader.header.color, path: reader.path),
+                metadata: settings.carriedMetadata(reader, format: target.format()))
         }
         if let display { try display.show([InlineImage.eightBit(turned)]) }
         return Result(
             input: reader.path, uprightSize: size, transform: .rotation(degrees: quarterTurns * 90),
-            canvas: turned.size, output: output,
+            canvas: turned.size, output: target.writtenPath(0),
             bitDepth: 16)
     }
 

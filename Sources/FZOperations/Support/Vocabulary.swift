@@ -1,7 +1,8 @@
-import FZCodecs
-import FZFormat
-import FZGainMap
-import FZMetadata
+// The core's words the command line needs, and no more: the value types its options parse
+// into and the results it prints. The command line depends on this target alone (with
+// Geometry and ArgumentParser); the readers, writers and renderers that do the work stay
+// behind the operations, so `import` says what the CLI can reach. Scoped re-exports name
+// each type, so a new one is a decision made here.
 
 // Formats and how outputs are encoded and coloured.
 @_exported import enum FZCodecs.FormatRegistry
@@ -21,6 +22,7 @@ import FZMetadata
 @_exported import struct FZFormat.ImageFormat
 @_exported import struct FZFormat.OutputFormat
 @_exported import struct FZFormat.PNGSettings
+// What outputs do with an input's HDR gain map (`--gain-map`, `--hdr-headroom`).
 @_exported import enum FZGainMap.GainMapPolicy
 @_exported import enum FZGainMap.HDRHeadroom
 @_exported import struct FZImage.CMYKProfile

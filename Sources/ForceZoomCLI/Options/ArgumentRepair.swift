@@ -2,15 +2,45 @@ import ArgumentParser
 import FZOperations
 import FoundationEssentials
 
-/// Arguments as people type them, where swift-argument-parser reads them otherwise.
+/// Arguments as people type them, where swift-argument-parser reads them otherwise: every
+/// pass over the command line besides the parser's own is here (`beforeParsing`, then
+/// `unknownOption` and `withValidValues` when a parse failed).
 ///
 /// Why: the parser takes `--rotate -30` as `--rotate` without a value followed by an option
 /// `-30` ("Missing value"), reports a mistyped `--atx 5,5` as whatever `validate()` misses
-/// first, and `forcezoom crp x.jpg` as "2 unexpected arguments". What each subcommand
-/// accepts is read from the parser's own description of it (`_dumpHelp`), so new options
-/// count without a list here; and only when needed (a negative number on the line, or a
-/// parse that failed), so the common path pays nothing.
+/// first, `forcezoom crp x.jpg` as "2 unexpected arguments", and `-dash.png` as bundled short
+/// flags whose `-h` shows the help and exits 0. What each subcommand accepts is read from the
+/// parser's own description of it (`_dumpHelp`), so new options count without a list here;
+/// and only when needed (a negative number or a one-dash word on the line, or a parse that
+/// failed), so the common path pays nothing.
 enum ArgumentRepair {
+    /// A usage error found before the parse: what to say, and whose help to point to.
+    struct Refusal: Error {
+        let message: String
+        let subcommand: String?
+    }
+
+    /// The command line the parser is to see, or the usage error found first: `help NAME`
+    /// for a NAME that is no subcommand (the parser would show the root help and exit 0), a
+    /// first word that names none, negative numbers joined to their options, then one-dash
+    /// words that are no bundle of the command's short flags.
+    static func beforeParsing(
+        _ arguments: [String], subcommands table: [(name: String, command: ParsableCommand.Type)]
+    ) -> Result<[String], Refusal> {
+        let names = table.map(\.name)
+        if arguments.first == "help", arguments.count > 1, !names.contains(arguments[1]) {
+            let message = unknownSubcommand(Array(arguments.dropFirst()), names: names) ?? ""
+            return .failure(Refusal(message: message, subcommand: nil))
+        }
+        if let message = unknownSubcommand(arguments, names: names) {
+            return .failure(Refusal(message: message, subcommand: nil))
+        }
+        let commands = table.map(\.command)
+        let joined = joiningNegativeValues(arguments, subcommands: commands)
+        if let refusal = misreadShortFlags(joined, subcommands: commands) { return .failure(refusal) }
+        return .success(joined)
+    }
+
     /// `--name -5` becomes `--name=-5` when `--name` takes a value: a negative number (or a
     /// list that starts with one, `-1,1`, `-5%,10`) is a value, never an option.
     static func joiningNegativeValues(_ arguments: [String], subcommands: [ParsableCommand.Type]) -> [String] {
@@ -180,5 +210,45 @@ struct CommandOptions {
         }
         struct Command: Decodable { let arguments: [Argument]? }
         let command: Command
+    }
+}
+
+extension ArgumentRepair {
+    /// An argument the parser would take as bundled short flags that are not: swift-argument-
+    /// parser reads `-dash.png` as `-d -a -s -h ...`, and the `-h` in it shows the help and
+    /// exits 0, so a file whose name starts with `-` silently did nothing. An argument with
+    /// one dash whose letters are not all short flags of the command is a usage error that
+    /// says how to name such a file. Numbers (`-5`, `-0.5,3`) are left to the parser.
+    static func misreadShortFlags(_ arguments: [String], subcommands: [ParsableCommand.Type]) -> Refusal? {
+        guard let name = arguments.first, let command = subcommands.first(where: { $0._commandName == name }) else {
+            return nil
+        }
+        var shorts: Set<Character>?
+        for argument in arguments.dropFirst() {
+            if argument == "--" { break }
+            guard argument.hasPrefix("-"), !argument.hasPrefix("--"), argument.count > 2 else { continue }
+            let rest = argument.dropFirst()
+            if let first = rest.first, first.isNumber || first == "." { continue }
+            let known = shorts ?? shortNames(of: command)
+            shorts = known
+            if rest.allSatisfy({ known.contains($0) }) { continue }
+            let shown = Echo.value(argument)
+            let file = shown.hasPrefix("-") ? "./" + shown : shown
+            return Refusal(
+                message:
+                    "unknown option '\(shown)'; for a file whose name starts with '-', write \(file) or put it after --",
+                subcommand: name)
+        }
+        return nil
+    }
+
+    /// The command's one-letter option names, from the parser's own description of it
+    /// (`CommandOptions`, so new options count without a list here), and `h` for help.
+    static func shortNames(of command: ParsableCommand.Type) -> Set<Character> {
+        var found: Set<Character> = ["h"]
+        for name in CommandOptions(command).takesValue.keys where name.count == 2 && name.hasPrefix("-") {
+            found.insert(name[name.index(after: name.startIndex)])
+        }
+        return found
     }
 }

@@ -29,7 +29,7 @@ struct DecodeFlags: ParsableArguments {
         help: ArgumentHelp(
             "The frame of an animated WebP or GIF to read, from 1 (default: the first, with a note); --page N: the page of a multi-page TIFF.",
             valueName: "n"))
-    var frame: Int = 1
+    var frame: Int = Self.defaultFrame
 
     @Option(
         name: .long,
@@ -41,6 +41,7 @@ struct DecodeFlags: ParsableArguments {
     /// The defaults of --max-pixels (256 Mpx) and --max-memory (1 GiB), named for `quickDefault`.
     static let defaultMaxPixels: Int64 = 268_435_456
     static let defaultMaxMemory: Int64 = 1024
+    static let defaultFrame = 1
 
     func validate() throws {
         if frame < 1 || frame > 1_000_000 { throw ValidationError("--frame counts from 1 to 1000000, got \(frame)") }
@@ -83,18 +84,22 @@ struct EncodeFlags: ParsableArguments {
         help: ArgumentHelp(
             "Colour in the output: keep (default: the input's ICC profile, or PNG's sRGB/gAMA/cHRM chunks, copied unchanged with the stored samples; one that cannot be used is left out with a warning; a CMYK JPEG, converted through its CMYK profile, is tagged sRGB), srgb (pixels converted from the input's profile to sRGB with lcms2 and tagged sRGB: the mode for web thumbnails; inputs without a profile are taken as sRGB) or strip (no colour information written, samples unchanged).",
             valueName: "mode"))
-    var icc: ColorPolicy.Mode = .keep
+    var icc: ColorPolicy.Mode = Self.defaultICC
 
     @Option(
         name: .long,
         help: ArgumentHelp(
             "The rendering intent of --icc srgb and of CMYK JPEGs' conversion to sRGB: relative (default, with black-point compensation, as vips), perceptual, saturation or absolute.",
             valueName: "intent"))
-    var intent: RenderingIntent = .relative
+    var intent: RenderingIntent = Self.defaultIntent
 
     func validate() throws {
         if let problem = EncoderOption.compression.problem(compression) { throw ValidationError(problem) }
     }
+
+    /// --icc's and --intent's defaults, named for `quickTable`.
+    static let defaultICC = ColorPolicy.Mode.keep
+    static let defaultIntent = RenderingIntent.relative
 
     /// The core's colour policy these flags choose (shared with `Thumbnailer`).
     var colorPolicy: ColorPolicy { ColorPolicy(mode: icc, intent: intent) }

@@ -27,6 +27,29 @@ extension FormatNames {
         FormatRegistry.sentence(OutputFormat.all.filter { $0.metadata.icc }.map(\.name), "or")
     }
 
+    /// "PNG, WebP, HEIC, AVIF and JPEG XL": the formats whose encoders keep alpha.
+    static func keepingAlpha(_ conjunction: String = "and") -> String {
+        FormatRegistry.sentence(OutputFormat.all.filter(\.keepsAlpha).map(\.name), conjunction)
+    }
+
+    /// "JPEG": the formats whose encoders flatten alpha onto the background.
+    static func withoutAlpha(_ conjunction: String = "or") -> String {
+        FormatRegistry.sentence(OutputFormat.all.filter { !$0.keepsAlpha }.map(\.name), conjunction)
+    }
+
+    /// What `--background` means to the formats: "A JPEG output, which has no alpha, also
+    /// flattens transparent pixels onto it (onto white where it is transparent); PNG, WebP,
+    /// HEIC, AVIF and JPEG XL keep them."
+    static var flattening: String {
+        "A \(withoutAlpha()) output, which has no alpha, also flattens transparent pixels onto it (onto white where it is transparent); \(keepingAlpha()) keep them."
+    }
+
+    /// ".webp, .heic, .avif or .jxl": the usual extension of each format `option` applies to.
+    static func extensions(taking option: EncoderOption, _ conjunction: String = "or") -> String {
+        FormatRegistry.sentence(
+            OutputFormat.all.filter { $0.encoderOptions.contains(option) }.map { ".\($0.extensions[0])" }, conjunction)
+    }
+
     /// The formats an option applies to, as their encoders declare: "JPEG, WebP, HEIC and
     /// AVIF" for --quality.
     static func taking(_ option: EncoderOption, _ conjunction: String = "and") -> String {

@@ -1,6 +1,5 @@
 import ArgumentParser
 import FZOperations
-import FZSystem
 
 extension GainMapPolicy: ChoiceArgument {}
 
@@ -12,7 +11,7 @@ struct GainMapFlags: ParsableArguments {
         help: ArgumentHelp(
             "What outputs do with an input's HDR gain map (Ultra HDR, Adobe and Apple JPEGs, Apple HEICs): keep carries it cut and resampled with the output's geometry, JPEG outputs then being Ultra HDR JPEGs and HEIC outputs keeping an Apple map as Apple does (other formats leave it out, as --json notes); drop writes SDR outputs only; apply writes PNG, AVIF and HEIC outputs as what an HDR display shows (BT.2100 PQ: a 16-bit PNG with cICP, a 10-bit HEIC or 12-bit AVIF with nclx).",
             valueName: "keep|drop|apply"))
-    var gainMap: GainMapPolicy = .keep
+    var gainMap: GainMapPolicy = Self.defaultGainMap
 
     @Option(
         name: .customLong("hdr-headroom"), help: ArgumentHelp(HDRHeadroom.help, valueName: "stops|ratio"),
@@ -23,5 +22,9 @@ struct GainMapFlags: ParsableArguments {
                 throw ValidationError(error.message)
             }
         })
-    var hdrHeadroom: HDRHeadroom = .mapMaximum
+    var hdrHeadroom: HDRHeadroom = Self.defaultHeadroom
+
+    /// The defaults, named for `quickTable`.
+    static let defaultGainMap = GainMapPolicy.keep
+    static let defaultHeadroom = HDRHeadroom.mapMaximum
 }

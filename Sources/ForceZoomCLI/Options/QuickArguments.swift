@@ -48,12 +48,14 @@ struct QuickArguments {
     }
 
     /// The value of the option just read (`key` names its property): after `=`, else the
-    /// next argument, which must not look like an option; nil (and refused) without one.
+    /// next argument, which must not look like an option; nil (and refused) without one or
+    /// with an empty one.
     mutating func value(_ key: String, repeats: Bool = false) -> String? {
         guard once(key, repeats: repeats) else { return nil }
         if let value = attached {
             attached = nil
-            return value
+            // `--marker=`: the parser says "Missing value"; an empty value is never taken here.
+            return value.isEmpty ? refuse() : value
         }
         guard index < arguments.count else { return refuse() }
         let value = arguments[index]

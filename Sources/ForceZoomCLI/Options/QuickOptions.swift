@@ -1,159 +1,203 @@
 import ArgumentParser
 import FZOperations
 
-/// An option group that `QuickArguments` can fill without swift-argument-parser: its value
-/// with every option at its default, and each of its options read by name. What each one
-/// gives is the parser's own conversion (`init?(argument:)`, or the option's transform);
+/// An option group that `QuickArguments` can fill without swift-argument-parser, read from
+/// one table (`quickTable`): each option's names, the property it sets, its conversion (the
+/// parser's own: `init?(argument:)`, or the option's transform) and its default (the constant
+/// its declaration uses). The value with every option at its default and the reading of each
+/// option by name both come from the table, so neither is written out a second time;
 /// `QuickParsingTests` compares the outcome with the parser's, value for value, for every
 /// option the command has.
 protocol QuickOptions {
+    init()
+    /// One row per option, nested groups included (`QuickOption.group`).
+    static var quickTable: [QuickOption<Self>] { get }
     /// Every option at the default its declaration gives.
     static var quickDefault: Self { get }
+}
+
+extension QuickOptions {
+    static var quickDefault: Self { tableDefault }
+
+    /// `init()`, then every row's default.
+    static var tableDefault: Self {
+        var value = Self()
+        for option in quickTable { option.reset(&value) }
+        return value
+    }
 
     /// Reads option `name` if it is one of this group's; false if it is not.
-    mutating func take(_ name: String, from arguments: inout QuickArguments) -> Bool
+    mutating func take(_ name: String, from arguments: inout QuickArguments) -> Bool {
+        guard let option = Self.quickTable.first(where: { $0.names.contains(name) }) else { return false }
+        option.take(&self, &arguments)
+        return true
+    }
+}
+
+/// One option of a group `Root`: the names it is typed as (the first is the one the parser
+/// counts repeats by), how its value is read into `Root`, and how its default is set.
+///
+/// Why setters and not key paths: a key path's write through a computed property reads it
+/// first, and a parser's property wrapper that holds no value yet (`Self()`, before any
+/// default is set) stops the process when read.
+struct QuickOption<Root> {
+    let names: [String]
+    let take: (inout Root, inout QuickArguments) -> Void
+    let reset: (inout Root) -> Void
+
+    /// An option with a default: `--zoom 2`.
+    static func value<T>(
+        _ names: String..., default value: T, as convert: @escaping (String) -> T?,
+        set: @escaping (inout Root, T) -> Void
+    ) -> Self {
+        let key = names[0]
+        return Self(
+            names: names, take: { root, arguments in set(&root, arguments.value(key, as: convert) ?? value) },
+            reset: { set(&$0, value) })
+    }
+
+    /// An optional option, nil by default: `--size 64`.
+    static func optional<T>(
+        _ names: String..., as convert: @escaping (String) -> T?, set: @escaping (inout Root, T?) -> Void
+    ) -> Self {
+        let key = names[0]
+        return Self(
+            names: names, take: { root, arguments in set(&root, arguments.value(key, as: convert)) },
+            reset: { set(&$0, nil) })
+    }
+
+    /// An option that repeats, empty by default: `--at 1,2 --at 3,4`.
+    static func repeating<T>(
+        _ names: String..., as convert: @escaping (String) -> T?, at path: WritableKeyPath<Root, [T]>,
+        set: @escaping (inout Root, [T]) -> Void
+    ) -> Self {
+        let key = names[0]
+        return Self(
+            names: names,
+            take: { root, arguments in
+                arguments.value(key, repeats: true, as: convert).map { set(&root, root[keyPath: path] + [$0]) }
+            },
+            reset: { set(&$0, []) })
+    }
+
+    /// A flag, false by default: `--json`.
+    static func flag(_ names: String..., set: @escaping (inout Root, Bool) -> Void) -> Self {
+        let key = names[0]
+        return Self(
+            names: names, take: { root, arguments in set(&root, arguments.flag(key)) }, reset: { set(&$0, false) })
+    }
+
+    /// Every row of the group at `path` (an `@OptionGroup`, stored by `set`), read into it;
+    /// its reset makes the group (`init()`, every default) and stores it whole.
+    static func group<Group: QuickOptions>(
+        _ path: KeyPath<Root, Group>, set: @escaping (inout Root, Group) -> Void
+    ) -> [Self] {
+        let made = Self(names: [], take: { _, _ in }, reset: { set(&$0, Group.tableDefault) })
+        return [made]
+            + Group.quickTable.compactMap { option in
+                guard !option.names.isEmpty else { return nil }  // the group's own `made` rows: done above
+                return Self(
+                    names: option.names,
+                    take: { root, arguments in
+                        var group = root[keyPath: path]
+                        option.take(&group, &arguments)
+                        set(&root, group)
+                    }, reset: { _ in })
+            }
+    }
+}
+
+extension BackgroundFlags: QuickOptions {
+    static var quickTable: [QuickOption<Self>] {
+        [
+            .value("--background", default: ColorArgument(Help.defaultColor), as: ColorArgument.init(argument:)) {
+                $0.background = $1
+            }
+        ]
+    }
 }
 
 extension EncoderFlags: QuickOptions {
-    static var quickDefault: Self {
-        var flags = Self()
-        (flags.quality, flags.lossless) = (Help.defaultQuality, false)
-        return flags
-    }
-
-    mutating func take(_ name: String, from arguments: inout QuickArguments) -> Bool {
-        switch name {
-        case "--quality": quality = arguments.value(name, as: Int.init(argument:)) ?? quality
-        case "--lossless": lossless = arguments.flag(name)
-        default: return false
-        }
-        return true
+    static var quickTable: [QuickOption<Self>] {
+        [
+            .value("--quality", default: Help.defaultQuality, as: Int.init(argument:)) { $0.quality = $1 },
+            .flag("--lossless") { $0.lossless = $1 },
+        ]
     }
 }
 
 extension FormatFlags: QuickOptions {
-    static var quickDefault: Self {
-        var flags = Self()
-        flags.format = nil
-        return flags
-    }
-
-    mutating func take(_ name: String, from arguments: inout QuickArguments) -> Bool {
-        guard name == "--format" else { return false }
-        format = arguments.value(name, as: OutputFormat.init(argument:))
-        return true
+    static var quickTable: [QuickOption<Self>] {
+        [.optional("--format", as: OutputFormat.init(argument:)) { $0.format = $1 }]
     }
 }
 
 extension MarkerFlags: QuickOptions {
-    static var quickDefault: Self {
-        var flags = Self()
-        (flags.marker, flags.markers) = ([], nil)
-        return flags
-    }
-
-    mutating func take(_ name: String, from arguments: inout QuickArguments) -> Bool {
-        switch name {
-        case "--marker": arguments.value(name, repeats: true).map { marker.append($0) }
-        case "--markers": markers = arguments.value(name)
-        default: return false
-        }
-        return true
+    static var quickTable: [QuickOption<Self>] {
+        [
+            .repeating("--marker", as: String.init(argument:), at: \.marker) { $0.marker = $1 },
+            .optional("--markers", as: String.init(argument:)) { $0.markers = $1 },
+        ]
     }
 }
 
 extension DecodeFlags: QuickOptions {
-    static var quickDefault: Self {
-        var flags = Self()
-        (flags.noAutoOrient, flags.lenient, flags.frame, flags.cmykProfile) = (false, false, 1, nil)
-        (flags.maxPixels, flags.maxMemory) = (defaultMaxPixels, defaultMaxMemory)
-        return flags
-    }
-
-    mutating func take(_ name: String, from arguments: inout QuickArguments) -> Bool {
-        switch name {
-        case "--no-auto-orient": noAutoOrient = arguments.flag(name)
-        case "--lenient": lenient = arguments.flag(name)
-        case "--max-pixels": maxPixels = arguments.value(name, as: Int64.init(argument:)) ?? maxPixels
-        case "--max-memory": maxMemory = arguments.value(name, as: Int64.init(argument:)) ?? maxMemory
-        case "--frame", "--page": frame = arguments.value("--frame", as: Int.init(argument:)) ?? frame
-        case "--cmyk-profile": cmykProfile = arguments.value(name)
-        default: return false
-        }
-        return true
+    static var quickTable: [QuickOption<Self>] {
+        [
+            .flag("--no-auto-orient") { $0.noAutoOrient = $1 }, .flag("--lenient") { $0.lenient = $1 },
+            .value("--max-pixels", default: defaultMaxPixels, as: Int64.init(argument:)) { $0.maxPixels = $1 },
+            .value("--max-memory", default: defaultMaxMemory, as: Int64.init(argument:)) { $0.maxMemory = $1 },
+            .value("--frame", "--page", default: defaultFrame, as: Int.init(argument:)) { $0.frame = $1 },
+            .optional("--cmyk-profile", as: String.init(argument:)) { $0.cmykProfile = $1 },
+        ]
     }
 }
 
 extension EncodeFlags: QuickOptions {
-    static var quickDefault: Self {
-        var flags = Self()
-        (flags.compression, flags.icc, flags.intent) = (PNGSettings.defaultCompression, .keep, .relative)
-        return flags
-    }
-
-    mutating func take(_ name: String, from arguments: inout QuickArguments) -> Bool {
-        switch name {
-        case "--compression": compression = arguments.value(name, as: Int.init(argument:)) ?? compression
-        case "--icc": icc = arguments.value(name, as: ColorPolicy.Mode.init(argument:)) ?? icc
-        case "--intent": intent = arguments.value(name, as: RenderingIntent.init(argument:)) ?? intent
-        default: return false
-        }
-        return true
+    static var quickTable: [QuickOption<Self>] {
+        [
+            .value("--compression", default: PNGSettings.defaultCompression, as: Int.init(argument:)) {
+                $0.compression = $1
+            },
+            .value("--icc", default: defaultICC, as: ColorPolicy.Mode.init(argument:)) { $0.icc = $1 },
+            .value("--intent", default: defaultIntent, as: RenderingIntent.init(argument:)) { $0.intent = $1 },
+        ]
     }
 }
 
-extension MetadataFlags: QuickOptions {
-    static var quickDefault: Self {
-        var flags = Self()
-        (flags.strip, flags.noLocation) = (false, false)
-        flags.gain = GainMapFlags()
-        (flags.gain.gainMap, flags.gain.hdrHeadroom) = (.keep, .mapMaximum)
-        return flags
+extension GainMapFlags: QuickOptions {
+    static var quickTable: [QuickOption<Self>] {
+        [
+            .value("--gain-map", default: defaultGainMap, as: GainMapPolicy.init(argument:)) { $0.gainMap = $1 },
+            .value("--hdr-headroom", default: defaultHeadroom, as: headroom) { $0.hdrHeadroom = $1 },
+        ]
     }
 
-    mutating func take(_ name: String, from arguments: inout QuickArguments) -> Bool {
-        switch name {
-        case "--strip": strip = arguments.flag(name)
-        case "--no-location": noLocation = arguments.flag(name)
-        case "--gain-map": gain.gainMap = arguments.value(name, as: GainMapPolicy.init(argument:)) ?? gain.gainMap
-        case "--hdr-headroom":
-            // The option's transform: a failure is the parser's message.
-            gain.hdrHeadroom = arguments.value(name, as: { try? HDRHeadroom(parsing: $0) }) ?? gain.hdrHeadroom
-        default: return false
-        }
-        return true
+    /// The option's transform: a failure is the parser's message.
+    static func headroom(_ text: String) -> HDRHeadroom? { try? HDRHeadroom(parsing: text) }
+}
+
+extension MetadataFlags: QuickOptions {
+    static var quickTable: [QuickOption<Self>] {
+        [.flag("--strip") { $0.strip = $1 }, .flag("--no-location") { $0.noLocation = $1 }]
+            + QuickOption.group(\Self.gain) { $0.gain = $1 }
     }
 }
 
 extension DepthFlags: QuickOptions {
-    static var quickDefault: Self {
-        var flags = Self()
-        flags.depth = nil
-        return flags
+    static var quickTable: [QuickOption<Self>] {
+        [.optional("--depth", as: SampleDepth.init(argument:)) { $0.depth = $1 }]
     }
+}
 
-    mutating func take(_ name: String, from arguments: inout QuickArguments) -> Bool {
-        guard name == "--depth" else { return false }
-        depth = arguments.value(name, as: SampleDepth.init(argument:))
-        return true
+extension GraphicsFlags: QuickOptions {
+    static var quickTable: [QuickOption<Self>] {
+        [.optional("--graphics", as: GraphicsChoice.init(argument:)) { $0.graphics = $1 }]
     }
 }
 
 extension ShowFlags: QuickOptions {
-    static var quickDefault: Self {
-        var flags = Self()
-        flags.show = false
-        flags.graphics = GraphicsFlags()
-        flags.graphics.graphics = nil
-        return flags
-    }
-
-    mutating func take(_ name: String, from arguments: inout QuickArguments) -> Bool {
-        switch name {
-        case "--show": show = arguments.flag(name)
-        case "--graphics": graphics.graphics = arguments.value(name, as: GraphicsChoice.init(argument:))
-        default: return false
-        }
-        return true
+    static var quickTable: [QuickOption<Self>] {
+        [.flag("--show") { $0.show = $1 }] + QuickOption.group(\Self.graphics) { $0.graphics = $1 }
     }
 }

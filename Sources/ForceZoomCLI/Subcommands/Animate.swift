@@ -143,12 +143,7 @@ struct Animate: ParsableCommand {
             "out (opaque at the rect, gone fullscreen; the default) or in (the other way).", valueName: "fade"))
     var overlayFade: Overlay.Fade?
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Background colour. A JPEG output, which has no alpha, also flattens transparent pixels onto it (onto white where it is transparent); PNG, WebP, HEIC and AVIF keep them.",
-            valueName: "color"))
-    var background: ColorArgument = ColorArgument(.black)
+    @OptionGroup var fill: BackgroundFlags<AnimateBackground>
 
     @Option(
         name: .shortAndLong,
@@ -362,16 +357,25 @@ struct Animate: ParsableCommand {
         return animation.frames
     }
 
+    /// Where the frames go: -o's numbered series (validate() parsed it), with the format
+    /// and encoding each name gets; nowhere without -o.
+    var frameTarget: OutputTarget {
+        let choice = formats.choice(encoder.settings(png: encode.png, background: fill.background.color))
+        let pattern = output.flatMap { try? OutputPattern(parsing: $0) }
+        return OutputTarget(pattern.map { .numbered($0) } ?? .none, choice: choice)
+    }
+
     func run() throws {
         var settings = encode.settings(decode, metadata: meta)
-        settings.output = formats.choice(encoder.settings(png: encode.png, background: background.color))
+        let target = frameTarget
+        settings.output = target.choice
         var job = AnimationJob(
-            input: input, settings: settings, screen: screenPixels, background: background.color, fps: fps,
+            input: input, settings: settings, screen: screenPixels, background: fill.background.color, fps: fps,
             threads: ThumbOperation.processorCount)
         if let overlay {
             job.overlay = (overlay, overlayAt.flatMap(Self.point) ?? PixelPoint(x: 0, y: 0), overlayFade ?? .out)
         }
-        (job.output, job.apng, job.contactSheet, job.clip) = (output, apng, contactSheet, !bounce)
+        (job.target, job.apng, job.contactSheet, job.clip) = (target, apng, contactSheet, !bounce)
         let writes = output != nil || apng != nil || contactSheet != nil || show.show
         try job.perform(
             Report.terminal, markers: pins.source, geometry: geometry(image:), pinSizes: pinRange.pinSizes,

@@ -6,7 +6,7 @@ import Geometry
 /// not decoded and re-encoded. Kept apart from the rendering path in Crop.swift: it shares
 /// only the point resolution and the geometry record.
 extension Crop {
-    /// Whether --lossless asks a WebP, HEIC or AVIF output (by -o's extension or --format)
+    /// Whether --lossless asks an output whose encoder has a lossless mode (WebP, JPEG XL...) (by -o's extension or --format)
     /// for its lossless mode: the rendering path, not a copy of JPEG blocks.
     var encodesLossless: Bool {
         guard lossless else { return false }
@@ -48,7 +48,7 @@ extension Crop {
             let ext = FileSystem.fileExtension(output).lowercased()
             if ext != "jpg" && ext != "jpeg" {
                 throw ValidationError(
-                    "--lossless copies JPEG blocks into a .jpg, or encodes .webp, .heic or .avif lossless "
+                    "--lossless copies JPEG blocks into a .jpg, or encodes \(FormatNames.extensions(taking: .lossless)) lossless "
                         + "(PNG always is); -o \(Echo.value(output)) is none of them")
             }
         }

@@ -6,7 +6,7 @@ import ArgumentParser
 /// images spend their time elsewhere. The value is the parser's, field for field
 /// (`QuickParsingTests`); whatever this reading refuses, and every line that fails a check,
 /// goes to the parser, so each message and rule stays the parser's own.
-extension Crop {
+extension Crop: QuickOptions {
     /// The parsed and validated command, or nil to leave the line to the parser.
     static func quick(_ arguments: [String]) -> Crop? {
         guard var crop = quickValue(arguments) else { return nil }
@@ -44,38 +44,38 @@ extension Crop {
         return crop
     }
 
-    /// Every option at its declared default (the input set by `quickValue`).
+    /// Every option at its declared default, and the input (the one positional value, set
+    /// by `quickValue`) empty.
     static var quickDefault: Crop {
-        var crop = Crop()
-        (crop.input, crop.at, crop.atFrom, crop.size, crop.screen, crop.view) = ("", [], nil, nil, nil, nil)
-        (crop.zoom, crop.background, crop.output, crop.json, crop.geometryOnly) =
-            (defaultZoom, defaultBackground, nil, false, false)
-        (crop.encoder, crop.formats, crop.pins, crop.decode) = (
-            .quickDefault, .quickDefault, .quickDefault, .quickDefault
-        )
-        (crop.encode, crop.meta, crop.sample, crop.show) = (.quickDefault, .quickDefault, .quickDefault, .quickDefault)
+        var crop = tableDefault
+        crop.input = ""
         return crop
     }
 
-    /// Reads option `name`, crop's own or one of its groups'; false if crop has none of that name.
-    private mutating func take(_ name: String, from arguments: inout QuickArguments) -> Bool {
-        switch name {
-        case "--at": arguments.value(name, repeats: true, as: Point.init(argument:)).map { at.append($0) }
-        case "--at-from": atFrom = arguments.value(name)
-        case "--size": size = arguments.value(name, as: Int.init(argument:))
-        case "--screen", "--screen-points": screen = arguments.value("--screen", as: Size.init(argument:))
-        case "--view": view = arguments.value(name, as: Size.init(argument:))
-        case "--zoom": zoom = arguments.value(name, as: Double.init(argument:)) ?? zoom
-        case "--background": background = arguments.value(name, as: ColorArgument.init(argument:)) ?? background
-        case "-o", "--output": output = arguments.value("--output")
-        case "--json": json = arguments.flag(name)
-        case "--geometry-only": geometryOnly = arguments.flag(name)
-        default:
-            return encoder.take(name, from: &arguments) || formats.take(name, from: &arguments)
-                || pins.take(name, from: &arguments) || decode.take(name, from: &arguments)
-                || encode.take(name, from: &arguments) || meta.take(name, from: &arguments)
-                || sample.take(name, from: &arguments) || show.take(name, from: &arguments)
-        }
-        return true
-    }
+    /// Crop's own options, then its groups', in the order its declaration gives them: made
+    /// once (each option read looks its row up), immutable after.
+    static var quickTable: [QuickOption<Crop>] { quickRows }
+
+    nonisolated(unsafe) private static let quickRows: [QuickOption<Crop>] = {
+        let own: [QuickOption<Crop>] = [
+            .repeating("--at", as: Point.init(argument:), at: \.at) { $0.at = $1 },
+            .optional("--at-from", as: String.init(argument:)) { $0.atFrom = $1 },
+            .optional("--size", as: Int.init(argument:)) { $0.size = $1 },
+            .optional("--screen", "--screen-points", as: Size.init(argument:)) { $0.screen = $1 },
+            .optional("--view", as: Size.init(argument:)) { $0.view = $1 },
+            .value("--zoom", default: defaultZoom, as: Double.init(argument:)) { $0.zoom = $1 },
+            .optional("--output", "-o", as: String.init(argument:)) { $0.output = $1 },
+            .flag("--json") { $0.json = $1 },
+            .flag("--geometry-only") { $0.geometryOnly = $1 },
+        ]
+        var rows = own + QuickOption.group(\Crop.fill) { $0.fill = $1 }
+        rows += QuickOption.group(\Crop.encoder) { $0.encoder = $1 }
+        rows += QuickOption.group(\Crop.formats) { $0.formats = $1 }
+        rows += QuickOption.group(\Crop.pins) { $0.pins = $1 }
+        rows += QuickOption.group(\Crop.decode) { $0.decode = $1 }
+        rows += QuickOption.group(\Crop.encode) { $0.encode = $1 }
+        rows += QuickOption.group(\Crop.meta) { $0.meta = $1 }
+        rows += QuickOption.group(\Crop.sample) { $0.sample = $1 }
+        return rows + QuickOption.group(\Crop.show) { $0.show = $1 }
+    }()
 }

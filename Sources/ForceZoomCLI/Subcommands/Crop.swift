@@ -4,6 +4,7 @@
 import ArgumentParser
 import FZOperations
 import Geometry
+import Synchronization
 
 /// `forcezoom crop`: the ForceZoom peek, a square 1:1 crop around a touch point.
 struct Crop: ParsableCommand {
@@ -67,12 +68,7 @@ struct Crop: ParsableCommand {
         help: ArgumentHelp("Magnification: the square shows N/Z image pixels, Z times larger.", valueName: "z"))
     var zoom: Double = Self.defaultZoom
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Fill where the image is smaller than the square: black, white, transparent, #RRGGBB, #RRGGBBAA. A JPEG output, which has no alpha, also flattens transparent pixels onto it (onto white where it is transparent); PNG, WebP, HEIC and AVIF keep them.",
-            valueName: "color"))
-    var background: ColorArgument = Self.defaultBackground
+    @OptionGroup var fill: BackgroundFlags<CropBackground>
 
     @Option(
         name: .shortAndLong,
@@ -101,16 +97,28 @@ struct Crop: ParsableCommand {
     @OptionGroup var sample: DepthFlags
     @OptionGroup var show: ShowFlags
 
-    /// --zoom's and --background's defaults, named for `quickDefault`.
+    /// --zoom's default, named for `quickDefault`.
     static let defaultZoom = 1.0
-    static let defaultBackground = ColorArgument(.transparent)
 
     /// The most points `--at-from` reads, and the largest file it reads.
     static let pointLimit = 100_000
     static let pointFileLimit = 16 << 20
 
-    /// The points of an `--at-from` file, in order.
+    /// The points of an `--at-from` file, in order, read once per process: the quick
+    /// reading validates a line before the parser does when it refuses it (`Crop.quick`),
+    /// and a second read of standard input (`--at-from -`) would find it empty.
     static func points(from path: String) throws -> [Point] {
+        if let read = pointFiles.withLock({ $0[path] }) { return try read.get() }
+        let read = Result { try readPoints(from: path) }
+        pointFiles.withLock { $0[path] = read }
+        return try read.get()
+    }
+
+    /// The `--at-from` files read so far, by path: their points or why they have none.
+    private static let pointFiles = Mutex<[String: Result<[Point], any Error>]>([:])
+
+    /// Reads and parses an `--at-from` file.
+    private static func readPoints(from path: String) throws -> [Point] {
         let text: String
         do { text = try FileSystem.readText(path, limit: pointFileLimit) } catch {
             throw ValidationError(
@@ -180,7 +188,7 @@ struct Crop: ParsableCommand {
     /// Where the crops go: -o (a pattern with %d for several points), else
     /// `<stem>.crop[-N].<ext>` here (.jpg when copying JPEG blocks); nothing with --show and no -o.
     var target: OutputTarget {
-        let choice = formats.choice(encoder.settings(png: encode.png, background: background.color))
+        let choice = formats.choice(encoder.settings(png: encode.png, background: fill.background.color))
         guard show.writes(output: output) || geometryOnly else { return OutputTarget(.none, choice: choice) }
         let stem = StandardStream.stem(of: input)
         let ext = copiesBlocks ? "jpg" : formats.defaultExtension
@@ -198,7 +206,8 @@ struct Crop: ParsableCommand {
                 var touch = point.touch
                 touch.view = view
                 return (touch, point.description)
-            }, side: side, zoom: zoom, background: background.color, settings: encode.settings(decode, metadata: meta),
+            }, side: side, zoom: zoom, background: fill.background.color,
+            settings: encode.settings(decode, metadata: meta),
             target: target)
         operation.view = view
         operation.markers = pins.source

@@ -47,18 +47,9 @@ struct Fit: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("fit (letterbox) or fill (centre crop).", valueName: "mode"))
     var mode: FitGeometry.Mode = .fit
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "The blanking colour: black, white, transparent, #RRGGBB, #RRGGBBAA. A JPEG output, which has no alpha, also flattens transparent pixels onto it (onto white where it is transparent); PNG, WebP, HEIC and AVIF keep them.",
-            valueName: "color"))
-    var background: ColorArgument = ColorArgument(.black)
+    @OptionGroup var fill: BackgroundFlags<FitBackground>
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp("Reduction kernel: lanczos (default), bicubic, bilinear, box, nearest.", valueName: "filter")
-    )
-    var filter: ResampleFilter = .lanczos
+    @OptionGroup var kernel: FilterFlags<FitFilter>
 
     @OptionGroup var outputOptions: OutputOptions
     @OptionGroup var pins: MarkerFlags
@@ -94,9 +85,9 @@ struct Fit: ParsableCommand {
     func run() throws {
         var operation = FitOperation(
             input: input, screen: screenPixels, orientation: orientation.fixed, mode: mode,
-            background: background.color, filter: filter, settings: settings,
+            background: fill.background.color, filter: kernel.filter, settings: settings,
             target: outputOptions.target(
-                input: input, suffix: "fit", png: encode.png, background: background.color, show: show))
+                input: input, suffix: "fit", png: encode.png, background: fill.background.color, show: show))
         operation.markers = pins.source
         operation.json = outputOptions.json
         operation.display = try show.display()

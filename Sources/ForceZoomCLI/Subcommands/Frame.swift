@@ -42,12 +42,7 @@ struct Frame: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Box colour.", valueName: "color"))
     var color: ColorArgument = ColorArgument(.white)
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Letterbox colour. A JPEG output, which has no alpha, also flattens transparent pixels onto it (onto white where it is transparent); PNG, WebP, HEIC and AVIF keep them.",
-            valueName: "color"))
-    var background: ColorArgument = ColorArgument(.black)
+    @OptionGroup var fill: BackgroundFlags<FrameBackground>
 
     @Flag(name: .long, help: "Put the 1:1 peek beside the view.")
     var withPeek = false
@@ -91,10 +86,11 @@ struct Frame: ParsableCommand {
         style.stroke = stroke
         style.color = color.color
         var operation = FrameOperation(
-            input: input, view: view.points, touch: at.touch, side: side, style: style, background: background.color,
+            input: input, view: view.points, touch: at.touch, side: side, style: style,
+            background: fill.background.color,
             withPeek: withPeek, settings: encode.settings(decode, metadata: meta),
             target: outputOptions.target(
-                input: input, suffix: "frame", png: encode.png, background: background.color, show: show))
+                input: input, suffix: "frame", png: encode.png, background: fill.background.color, show: show))
         operation.markers = pins.source
         operation.json = outputOptions.json
         operation.display = try show.display()

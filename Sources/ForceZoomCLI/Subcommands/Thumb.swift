@@ -21,7 +21,7 @@ struct Thumb: ParsableCommand {
 
             --size: N (longest side N), WxH (fit inside the box), Wx or xH (one side), with one modifier: > only shrink (the default: never enlarge), < only enlarge, ! exactly that size ignoring aspect (a missing side keeps the image's own). Quote it in the shell: --size '256x256!'. Several sizes, comma-separated (--size 320,640x480,1280, up to 16), make a ladder of each input from one decode at the scale the largest needs, each smaller size resampled from it or from a size at least twice as large; name them with %z (default %s-%z.thumb.png). --crop fills the box instead and cuts the overflow evenly; --crop-at X,Y (pixels or percent) keeps the part around that point of the upright image, placed as `crop` places its square.
 
-            Outputs go to --out (default ./thumbs, created if missing) named by --name: %s input stem, %e input extension, %d input folder relative to the folder argument it was found in (for a file named directly or listed: its folder as written), %i running index from 1, %z the size as typed, %w and %h its box width and height, %% a percent sign; default %s.thumb.png, and %d/%s.thumb.png with --recursive (the tree mirrored, so equal names in two folders never collide). One input file and an --out ending in an image extension (not an existing folder) write that file: thumb one.jpg -o small.jpg. The name's extension picks the format: \(FormatNames.outputsWithExtensions); --format for a name without one (and the default name's extension). JPEG, WebP, HEIC and AVIF are lossy at --quality (default \(EncodeSettings.defaultQuality); 100 stays lossy), WebP, HEIC and AVIF lossless with --lossless. JPEG has no alpha: transparent pixels are composited over --background (default white) in premultiplied arithmetic, as ImageMagick's -flatten and browsers do; the formats that keep alpha ignore --background. Two inputs with one output name, or an output that is an input, stop the batch before anything is done (exit 2). --skip-existing leaves outputs that are newer than their input.
+            Outputs go to --out (default ./thumbs, created if missing) named by --name: %s input stem, %e input extension, %d input folder relative to the folder argument it was found in (for a file named directly or listed: its folder as written), %i running index from 1, %z the size as typed, %w and %h its box width and height, %% a percent sign; default %s.thumb.png, and %d/%s.thumb.png with --recursive (the tree mirrored, so equal names in two folders never collide). One input file and an --out ending in an image extension (not an existing folder) write that file: thumb one.jpg -o small.jpg. The name's extension picks the format: \(FormatNames.outputsWithExtensions); --format for a name without one (and the default name's extension). \(FormatNames.taking(.quality)) are lossy at --quality (default \(EncodeSettings.defaultQuality); 100 stays lossy), \(FormatNames.taking(.lossless)) lossless with --lossless. \(FormatNames.withoutAlpha("and")) has no alpha: transparent pixels are composited over --background (default white) in premultiplied arithmetic, as ImageMagick's -flatten and browsers do; the formats that keep alpha ignore --background. Two inputs with one output name, or an output that is an input, stop the batch before anything is done (exit 2). --skip-existing leaves outputs that are newer than their input.
 
             Each input is decoded straight into the reducer: JPEGs at the smallest DCT scale (1/2, 1/4, 1/8) still at least the thumbnail, PNG rows streamed, then a Lanczos-3 reduction (area-correct at any factor), EXIF orientation applied.
 
@@ -93,12 +93,7 @@ struct Thumb: ParsableCommand {
             valueName: "format"))
     var format: OutputFormat?
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "What JPEG outputs flatten transparent pixels onto: black, white (default), gray, red, green, blue, #RRGGBB. Ignored by the formats that keep alpha.",
-            valueName: "color"))
-    var background: ColorArgument = ColorArgument(.white)
+    @OptionGroup var fill: BackgroundFlags<ThumbBackground>
 
     @Option(
         name: .shortAndLong, help: ArgumentHelp("Parallel jobs (default: the number of processors).", valueName: "n"))
@@ -223,7 +218,7 @@ struct Thumb: ParsableCommand {
     func run() throws {
         var settings = ThumbnailSettings(
             size: size, decode: encode.reading(decode),
-            encode: encoder.settings(png: encode.png, background: background.color.overWhite),
+            encode: encoder.settings(png: encode.png, background: fill.background.color.overWhite),
             skipExisting: skipExisting)
         settings.crop(centre: crop, at: cropAt?.touch)
         settings.colorPolicy = encode.colorPolicy

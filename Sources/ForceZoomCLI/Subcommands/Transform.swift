@@ -73,15 +73,9 @@ struct Transform: ParsableCommand {
             valueName: "ax,ay|name"))
     var anchor: String?
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "What shows outside the image. A JPEG output, which has no alpha, also flattens transparent pixels onto it (onto white where it is transparent); PNG, WebP, HEIC and AVIF keep them.",
-            valueName: "color"))
-    var background: ColorArgument = ColorArgument(.transparent)
+    @OptionGroup var fill: BackgroundFlags<TransformBackground>
 
-    @Option(name: .long, help: ArgumentHelp("nearest, bilinear (default), bicubic, lanczos.", valueName: "filter"))
-    var filter: ResampleFilter = .bilinear
+    @OptionGroup var kernel: FilterFlags<TransformFilter>
 
     @OptionGroup var outputOptions: OutputOptions
     @OptionGroup var pins: MarkerFlags
@@ -130,7 +124,7 @@ struct Transform: ParsableCommand {
             for f in v[0..<4] { try Check.number(f, "--matrix a,b,c,d", in: -Self.factorLimit...Self.factorLimit) }
             for f in v[4...] { try Check.number(f, "--matrix tx,ty", in: -Self.shiftLimit...Self.shiftLimit) }
         }
-        if filter == .box {
+        if kernel.filter == .box {
             throw ValidationError("--filter must be nearest, bilinear, bicubic or lanczos")
         }
         if let canvas {
@@ -215,23 +209,24 @@ struct Transform: ParsableCommand {
     func run() throws { try run(arguments: ProcessSetup.arguments) }
 
     func run(arguments: [String]) throws {
+        let target = outputOptions.target(
+            input: input, suffix: "transform", png: encode.png, background: fill.background.color, show: show)
         var job = TransformJob(
-            input: input, output: outputOptions.path(input: input, suffix: "transform"),
-            settings: encode.settings(decode, metadata: meta),
-            steps: steps(in: arguments), background: background.color, filter: filter)
-        job.settings.output = outputOptions.choice(png: encode.png, background: background.color)
+            input: input, target: target, settings: encode.settings(decode, metadata: meta),
+            steps: steps(in: arguments), background: fill.background.color, filter: kernel.filter)
+        job.settings.output = target.choice
         job.quarterTurns = quarterTurns
         job.canvas = canvas?.pixels
         if let a = anchor.flatMap(Self.anchorPoint) { job.anchor = a }
         job.markers = pins.source
         job.depth = sample.depth
-        (job.writes, job.display) = (show.writes(output: outputOptions.output), try show.display())
+        job.display = try show.display()
         let result = try job.run()
         guard outputOptions.json else { return }
         var members: [(String, JSON)] = [
             ("input", .string(result.input)), ("uprightSize", result.uprightSize.json),
             ("transform", result.transform.json),
-            ("canvas", result.canvas.json), ("output", job.writes ? .string(result.output) : .null),
+            ("canvas", result.canvas.json), ("output", result.output.map(JSON.string) ?? .null),
         ]
         if let depth = result.bitDepth { members.append(("bitDepth", .int(depth))) }
         if let gain = result.gainMap {

@@ -27,7 +27,7 @@ struct ParsingTests {
         ])
         #expect(fit.orientation == .fixed(.landscapeLeft))
         #expect(fit.mode == .fill)
-        #expect(fit.filter == .bicubic)
+        #expect(fit.kernel.filter == .bicubic)
         #expect(fit.outputOptions.output == "x.png" && fit.outputOptions.json)
         #expect(fit.screenPixels == PixelSize(width: 1179, height: 2556))
 
@@ -47,7 +47,7 @@ struct ParsingTests {
             "a.png", "--scale", "2,3", "--matrix", "1,0,0,1,5,6", "--filter", "nearest",
         ])
         #expect(transform.scale.map(\.values) == [[2, 3]] && transform.matrix.first?.values == [1, 0, 0, 1, 5, 6])
-        #expect(transform.filter == .nearest)
+        #expect(transform.kernel.filter == .nearest)
 
         let fixture = try Fixture.parse([
             "gradient", "--size", "64x16", "--direction", "radial", "--format", "webp", "-o", "g",

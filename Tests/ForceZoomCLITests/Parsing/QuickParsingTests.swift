@@ -143,6 +143,9 @@ struct QuickParsingTests {
             ["a.png", "--at", "1,1", "-o"],
             ["a.png", "--at", "1,1", "--hdr-headroom", "lots"],
             ["a.png", "--at", "1,1", "--at-from", "/nonexistent/p.txt"],
+            // An empty attached value is the parser's "Missing value", never a value taken here.
+            ["a.png", "--at", "10,10", "--marker=", "-o", "q.png"], ["a.png", "--at", "1,1", "--quality="],
+            ["a.png", "--at=", "-o", "q.png"],
         ]
         for arguments in refused {
             #expect(Crop.quick(arguments) == nil, "\(arguments)")
