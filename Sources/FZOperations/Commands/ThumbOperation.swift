@@ -17,11 +17,9 @@ public struct ThumbOperation {
     public var from: String?
     public var nulSeparated = false
     public var recursive = false
-    /// `--out`: the folder every thumbnail goes below.
-    public var out: String
-    public var name: ThumbnailName
-    /// `--format`: every thumbnail's format (else each name's extension chooses).
-    public var format: OutputFormat?
+    /// `--out` and `--name`: the folder every thumbnail goes below and the pattern that names
+    /// each, with `--format` (else each name's extension chooses), as one target.
+    public let target: OutputTarget
     /// What each thumbnail is: size, crop, encoding, colour, metadata.
     public var thumbnailer: ThumbnailSettings
     /// `--size 320,640,1280`: several sizes of each input, from one decode (nil or one
@@ -41,13 +39,19 @@ public struct ThumbOperation {
     public var progress = false
     public var display: InlineDisplay?
 
-    public init(inputs: [String], out: String, name: ThumbnailName, thumbnailer: ThumbnailSettings, workers: Int) {
+    /// - Parameter target: a `.folder` target (the batch's outputs are named per input).
+    public init(inputs: [String], target: OutputTarget, thumbnailer: ThumbnailSettings, workers: Int) {
+        precondition(target.folder != nil, "thumb writes below a folder")
         self.inputs = inputs
-        self.out = out
-        self.name = name
+        self.target = target
         self.thumbnailer = thumbnailer
         self.workers = workers
     }
+
+    /// The folder every thumbnail goes below, its names' pattern, and `--format`.
+    private var out: String { target.folder?.path ?? "" }
+    private var name: ThumbnailName { target.folder?.names ?? .standard }
+    private var format: OutputFormat? { target.choice.requested }
 
     /// Processors online: the default number of workers.
     public static var processorCount: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
@@ -196,6 +200,8 @@ public struct ThumbnailSettings: Sendable {
     }
 
     public var decode: DecodeOptions { thumbnailer.decode }
+    /// How each thumbnail is encoded (its format is the target's choice, per name).
+    public var encode: EncodeSettings { thumbnailer.encode }
 
     /// Fill the box, cutting evenly (`centre`) or around a point; nil: fit inside it.
     public mutating func crop(centre: Bool, at point: TouchPoint?) {

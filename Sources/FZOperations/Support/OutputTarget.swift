@@ -4,10 +4,12 @@ import FZGainMap
 import FZImage
 import FZMetadata
 import FZSystem
+import FZThumbnails
 
 /// Where a command writes its images, decided once before any work: nowhere (`--show`
-/// without `-o`), standard output, a list of files known up front, or a numbered series
-/// (`peek`'s saves) — with the format and encoding each name gets (`OutputChoice`).
+/// without `-o`), standard output, a list of files known up front, a numbered series
+/// (`peek`'s saves), or a folder with a name pattern (`thumb`'s batch) — with the format and
+/// encoding each name gets (`OutputChoice`).
 ///
 /// Why one value: the path of output N, its format, its encoding and the check that it is
 /// no input were worked out in several places, which disagreed (an output named after a
@@ -22,6 +24,10 @@ public struct OutputTarget: Sendable {
         case files([String])
         /// Output N (from 1) is the pattern's path N: a series whose length is not known.
         case numbered(OutputPattern)
+        /// Every output below one folder, named from its input by a pattern (`thumb --out`
+        /// and `--name`): the batch's plan resolves each name, after the inputs are walked,
+        /// and checks each against the inputs by file identity before anything is written.
+        case folder(String, names: ThumbnailName)
     }
 
     public let place: Place
@@ -56,12 +62,19 @@ public struct OutputTarget: Sendable {
     /// Whether anything is written.
     public var writes: Bool { place != .none }
 
+    /// A `.folder` target's folder and name pattern, else nil.
+    public var folder: (path: String, names: ThumbnailName)? {
+        if case .folder(let path, let names) = place { return (path, names) }
+        return nil
+    }
+
     /// The path of output `index` (from 0): "-" for standard output.
     public func path(_ index: Int) -> String {
         switch place {
         case .none, .standardOutput: return StandardStream.argument
         case .files(let paths): return paths[min(index, paths.count - 1)]
         case .numbered(let pattern): return pattern.path(index + 1)
+        case .folder(let folder, _): return folder
         }
     }
 

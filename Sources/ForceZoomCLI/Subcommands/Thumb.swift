@@ -226,13 +226,15 @@ struct Thumb: ParsableCommand {
         settings.gainMap = meta.gain.gainMap
         settings.hdrHeadroom = meta.gain.hdrHeadroom
         settings.useEmbeddedThumbnail = !noEmbeddedThumbnail
-        let target = try outputTarget()
+        let (folder, names) = try outputTarget()
         var operation = ThumbOperation(
-            inputs: inputs, out: target.folder, name: target.name, thumbnailer: settings,
-            workers: jobs ?? ThumbOperation.processorCount)
+            inputs: inputs,
+            target: OutputTarget(
+                .folder(folder, names: names), choice: OutputChoice(requested: format, settings: settings.encode)),
+            thumbnailer: settings, workers: jobs ?? ThumbOperation.processorCount)
         operation.ladder = sizes
         (operation.from, operation.nulSeparated, operation.recursive) = (from, nulSeparated, recursive)
-        (operation.format, operation.maxFailures, operation.shard) = (format, maxFailures, shard)
+        (operation.maxFailures, operation.shard) = (maxFailures, shard)
         (operation.dryRun, operation.journal, operation.resume) = (dryRun, journal, resume)
         (operation.json, operation.quiet, operation.verbose) = (json, quiet, verbose)
         operation.progress = progress || Terminal.stderrIsTerminal
