@@ -20,6 +20,11 @@ extension ImageWriter {
     /// rendition (a 16-bit PQ PNG, a 10-bit PQ HEIC or a 12-bit PQ AVIF).
     public static func rendersHDR(_ format: OutputFormat) -> Bool { format.hdrRendition != .none }
 
+    /// "PNG, HEIC and AVIF": the formats `rendersHDR`, in the registry's order, for messages.
+    public static var namesRenderingHDR: String {
+        FormatRegistry.sentence(OutputFormat.all.filter(rendersHDR).map(\.name), "and")
+    }
+
     /// Writes `image` (its samples PQ-coded in BT.2020, 16-bit; gray is widened to RGB, as
     /// libheif codes no gray) as a 10-bit HEIC or a 12-bit AVIF, per `encoding`, carrying `metadata`'s
     /// EXIF and XMP (temporary file, renamed; `folder` as `write`'s).

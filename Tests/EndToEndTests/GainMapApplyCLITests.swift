@@ -57,7 +57,7 @@ struct GainMapApplyCLITests {
         #expect(verdict.split(separator: "\n").last == "ok", "\(verdict)")
         let jpeg = CLI.run(crop + ["--gain-map", "apply", "-o", "h.jpg"], in: dir)
         #expect(
-            jpeg.status == 0 && jpeg.stderr.contains("renders into PNG, AVIF and HEIC outputs only"), "\(jpeg.stderr)")
+            jpeg.status == 0 && jpeg.stderr.contains("renders into PNG, HEIC and AVIF outputs only"), "\(jpeg.stderr)")
         #expect(jpeg.stdout.contains("\"gainMap\":\"dropped\""))
     }
 }

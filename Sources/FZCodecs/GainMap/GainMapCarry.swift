@@ -59,7 +59,7 @@ public struct GainMapCarry: Sendable {
         case .found(let found):
             if policy == .apply {
                 let why =
-                    "--gain-map apply renders into PNG, AVIF and HEIC outputs only; this \(format.name) output is SDR"
+                    "--gain-map apply renders into \(ImageWriter.namesRenderingHDR) outputs only; this \(format.name) output is SDR"
                 return GainMapCarry(outcome: .dropped(why), warning: "\(reader.path): \(why) (use -o NAME.png)")
             }
             return GainMapCarry(

@@ -27,6 +27,11 @@ extension FormatNames {
         FormatRegistry.sentence(OutputFormat.all.filter { $0.metadata.icc }.map(\.name), "or")
     }
 
+    /// "PNG, HEIC and AVIF": the formats whose encoders declare an HDR rendition (`--gain-map apply`).
+    static var renderingHDR: String {
+        FormatRegistry.sentence(OutputFormat.all.filter { $0.hdrRendition != .none }.map(\.name), "and")
+    }
+
     /// "PNG, WebP, HEIC, AVIF and JPEG XL": the formats whose encoders keep alpha.
     static func keepingAlpha(_ conjunction: String = "and") -> String {
         FormatRegistry.sentence(OutputFormat.all.filter(\.keepsAlpha).map(\.name), conjunction)

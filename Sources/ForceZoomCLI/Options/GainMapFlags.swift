@@ -9,7 +9,9 @@ struct GainMapFlags: ParsableArguments {
     @Option(
         name: .customLong("gain-map"),
         help: ArgumentHelp(
-            "What outputs do with an input's HDR gain map (Ultra HDR, Adobe and Apple JPEGs, Apple HEICs): keep carries it cut and resampled with the output's geometry, JPEG outputs then being Ultra HDR JPEGs and HEIC outputs keeping an Apple map as Apple does (other formats leave it out, as --json notes); drop writes SDR outputs only; apply writes PNG, AVIF and HEIC outputs as what an HDR display shows (BT.2100 PQ: a 16-bit PNG with cICP, a 10-bit HEIC or 12-bit AVIF with nclx).",
+            "What outputs do with an input's HDR gain map (Ultra HDR, Adobe and Apple JPEGs, Apple HEICs): keep carries it cut and resampled with the output's geometry, JPEG outputs then being Ultra HDR JPEGs and HEIC outputs keeping an Apple map as Apple does (other formats leave it out, as --json notes); drop writes SDR outputs only; apply writes "
+                + FormatNames.renderingHDR
+                + " outputs as what an HDR display shows (BT.2100 PQ: a 16-bit PNG with cICP, a 10-bit HEIC or 12-bit AVIF with nclx).",
             valueName: "keep|drop|apply"))
     var gainMap: GainMapPolicy = Self.defaultGainMap
 

@@ -32,11 +32,12 @@ struct FormatListTests {
         "takes --compression": Set(outputs.filter { $0.encoderOptions.contains(.compression) }.map(\.name)),
         "writes ICC": Set(outputs.filter { $0.metadata.icc }.map(\.name)),
         "writes 16-bit": Set(outputs.filter(\.writes16Bit).map(\.name)),
+        "renders HDR": Set(outputs.filter { $0.hdrRendition != .none }.map(\.name)),
     ]
 
-    /// Lists that are no registry property, and why: --gain-map apply names the formats the
-    /// HDR (PQ) writers handle, which are the gain-map code's, not the encoders' registrations.
-    static let notRegistryLists: Set<String> = ["PNG, AVIF and HEIC"]
+    /// Lists that are no registry property, and why (none now: --gain-map apply's formats are
+    /// the encoders' declared HDR renditions).
+    static let notRegistryLists: Set<String> = []
 
     /// Format names that are not the registry's, for the detector to catch: formats other
     /// tools handle that a help might name by mistake.
