@@ -253,11 +253,15 @@ FUZZ_FLAGS   ?=
 FUZZ_BIN     := .build-fuzz/debug/fuzz-decode
 FUZZ_SEEDS   := Fixtures .cache/fuzz/seeds $(wildcard .cache/conformance/png .cache/conformance/jpeg .cache/jxl)
 FUZZ_ENV     := SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=$(abspath Tools/sanitize/lsan.supp):print_suppressions=0
-# The target, and its seeds in .cache/fuzz/seeds. .cache/fuzz lives outside a fresh clone
-# (Tools/testdata/cached.sh), so the corpus a run adds to is kept for the next clone.
+# The target (FUZZ_OPT=-O, fuzz's speed; fuzz-replay builds it -Onone into .build-fuzz-replay,
+# which compiles in about half the time and runs a few hundred files as well), and its seeds in
+# .cache/fuzz/seeds. .cache/fuzz lives outside a fresh clone (Tools/testdata/cached.sh), so the
+# corpus a fuzz run adds to is kept for the next clone's replay.
+FUZZ_OPT     ?= -O
+FUZZ_SCRATCH ?= .build-fuzz
 fuzz-build: deps heicgrids
-	FORCEZOOM_FUZZ=1 $(SWIFT) build --package-path Tools/fuzz --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address \
-	  -Xswiftc -sanitize=fuzzer -Xswiftc -O
+	FORCEZOOM_FUZZ=1 $(SWIFT) build --package-path Tools/fuzz --scratch-path $(FUZZ_SCRATCH) --sanitize=fuzzer \
+	  --sanitize=address -Xswiftc -sanitize=fuzzer -Xswiftc $(FUZZ_OPT)
 	@$(CACHED) fuzz ''
 	@mkdir -p .cache/fuzz/corpus .cache/fuzz/artifacts
 	/usr/bin/python3 Tools/fuzz/make-seeds.py .cache/fuzz/seeds
@@ -266,10 +270,11 @@ fuzz-build: deps heicgrids
 # (libFuzzer given files, not folders, runs each once and stops), with fuzz's limits; a crash,
 # leak, timeout or over-large allocation fails it and names the file.
 FUZZ_REPLAY := Fixtures/hostile .cache/fuzz/seeds .cache/fuzz/corpus
-fuzz-replay: fuzz-build ## Run the hostile files, fuzz seeds and corpus once each through the ASan fuzz target
+fuzz-replay: ## Run the hostile files, fuzz seeds and corpus once each through the ASan fuzz target
+	@$(MAKE) --no-print-directory fuzz-build FUZZ_OPT=-Onone FUZZ_SCRATCH=.build-fuzz-replay
 	@n=$$(find -L $(FUZZ_REPLAY) -type f ! -name MANIFEST.tsv | wc -l); echo "fuzz-replay: $$n files"; \
 	find -L $(FUZZ_REPLAY) -type f ! -name MANIFEST.tsv -print0 | sort -z | \
-	  xargs -0 -n 100 env $(FUZZ_ENV) $(FUZZ_BIN) -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 \
+	  xargs -0 -n 100 env $(FUZZ_ENV) .build-fuzz-replay/debug/fuzz-decode -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 \
 	    -artifact_prefix=.cache/fuzz/artifacts/ > .cache/fuzz/replay.log 2>&1 || \
 	  { tail -n 60 .cache/fuzz/replay.log; echo "fuzz-replay: FAILED (all of it in .cache/fuzz/replay.log)"; exit 1; }; \
 	echo "fuzz-replay: $$(grep -c '^Executed ' .cache/fuzz/replay.log) files executed, no finding"
@@ -346,4 +351,4 @@ uninstall: ## Remove exactly what install put there
 
 clean: ## Remove build products and out/ (keeps .cache/ test data)
 	$(SWIFT) package clean
-	rm -rf out .build-asan .build-fuzz
+	rm -rf out .build-asan .build-fuzz .build-fuzz-replay
