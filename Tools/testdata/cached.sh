@@ -26,7 +26,9 @@ store=${FORCEZOOM_DATA_CACHE:-${HOME:-/root}/.cache/forcezoom}
 # The hash of every input (by name and content, sorted), the names and $CACHED_KEY.
 # shellcheck disable=SC2086  # the input list is words on purpose
 hash=$({
-  if [ -n "$inputs" ]; then find $inputs -type f -print0 | sort -z | xargs -0 -r sha256sum; fi
+  if [ -n "$inputs" ]; then
+    find $inputs -type f ! -name "*.pyc" ! -path "*/__pycache__/*" -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum
+  fi
   echo "names: $names"
   echo "key: ${CACHED_KEY:-}"
 } | sha256sum | cut -c1-16)
