@@ -105,7 +105,7 @@ DEMO_OUT := out/demo-peek.png
 # The data scripts share apt's lock, so never run targets side by side (make -j).
 .NOTPARALLEL:
 
-.PHONY: help deps build format lint release cluster-test term-test report-test conformance photos formats heicgrids heicgrids-bench fixtures hostile test test-sanitize fuzz demo bench-deps bench man install uninstall clean
+.PHONY: help deps build format lint release cluster-test term-test report-test conformance photos formats heicgrids heicgrids-bench fixtures hostile test test-sanitize test-sanitize-full fuzz-build fuzz-replay fuzz demo bench-deps bench man install uninstall clean
 
 help: ## List the targets
 	@echo "forcezoom make targets:"
@@ -115,8 +115,8 @@ help: ## List the targets
 deps: ## apt-get install the missing system packages (nothing if all present)
 	@$(call apt_install,deps,$(DEPS))
 	@$(call pip_install,deps,$(PIP_DEPS))
-	@test -f .cache/pillow-heif/pillow_heif/__init__.py || \
-	  /usr/bin/python3 -m pip install -q --disable-pip-version-check --target .cache/pillow-heif $(PILLOW_HEIF)
+	@CACHED_KEY=$(PILLOW_HEIF) $(CACHED) pillow-heif '' sh -c 'test -f .cache/pillow-heif/pillow_heif/__init__.py || \
+	  /usr/bin/python3 -m pip install -q --disable-pip-version-check --target .cache/pillow-heif $(PILLOW_HEIF)'
 
 build: deps ## Debug build (.build/debug/forcezoom)
 	$(SWIFT) build
@@ -176,25 +176,29 @@ report-test: build ## Chromium opens compare's HTML report from disk; screenshot
 	@$(call apt_install,report-test,$(REPORT_DEPS))
 	FZ=$(FZ_DEBUG) /usr/bin/python3 Tools/report/chromium_test.py
 
+# Generated test data is made once per content of the scripts that make it (and the files they
+# read): Tools/testdata/cached.sh keeps the sha256 of those inputs in a stamp and runs the
+# scripts only when it differs. In a clone without .cache/NAME folders of its own (CI's fresh
+# clone) the data lives outside the clone, in $${FORCEZOOM_DATA_CACHE:-$$HOME/.cache/forcezoom}/NAME-HASH,
+# and .cache/NAME links there, so a later clone on the same machine reuses it.
+CACHED := Tools/testdata/cached.sh
 conformance: deps ## Fetch decoder conformance images into .cache/conformance/
-	Tools/conformance/fetch.sh
-	python3 Tools/conformance/pngref.py
-	Tools/conformance/jpegref.sh
+	@$(CACHED) conformance Tools/conformance sh -ec \
+	  'Tools/conformance/fetch.sh; python3 Tools/conformance/pngref.py; Tools/conformance/jpegref.sh'
 
 photos: deps ## Fetch real photos from Debian packages into .cache/photos/
-	Tools/photos/get-photos.sh
+	@$(CACHED) photos 'Tools/photos/get-photos.sh Tools/photos/lib.sh' Tools/photos/get-photos.sh
 
 formats: deps ## Make the WebP/HEIC/AVIF test files and their reference decodes in .cache/formats/
-	Tools/formats/make-formats.sh
-	Tools/formats/make-tiff.sh --big
-	Tools/formats/make-jxl.sh
-	mkdir -p .cache/formats/gifbmp && /usr/bin/python3 Tools/formats/make-gif-bmp.py .cache/formats/gifbmp
+	@$(CACHED) 'formats jxl' 'Tools/formats Fixtures/generated' sh -ec 'Tools/formats/make-formats.sh; \
+	  Tools/formats/make-tiff.sh --big; Tools/formats/make-jxl.sh; \
+	  mkdir -p .cache/formats/gifbmp && /usr/bin/python3 Tools/formats/make-gif-bmp.py .cache/formats/gifbmp'
 
 heicgrids: deps ## Make the HEIF grid test files (tiles from heif-enc) and references in .cache/heicgrid/
-	Tools/heicgrid/make-grids.sh
+	@$(CACHED) heicgrid Tools/heicgrid Tools/heicgrid/make-grids.sh
 
 # The 48 MP and 200 MP grids the benchmark crops and thumbnails (about 30 s, 116 MB).
-heicgrids-bench: deps
+heicgrids-bench: heicgrids
 	Tools/heicgrid/make-grids.sh --bench
 
 fixtures: build ## Remake Fixtures/generated from Tools/fixtures/fixtures.txt
@@ -203,30 +207,47 @@ fixtures: build ## Remake Fixtures/generated from Tools/fixtures/fixtures.txt
 hostile: ## Regenerate Fixtures/hostile/ (crafted broken and bomb files; byte-identical each time)
 	python3 Tools/hostile/make-hostile.py
 
-# Tests read .cache/conformance and .cache/photos; the CLI tests run the debug binary,
-# so build it first (swift test alone does not build the executable).
+# Tests read .cache/conformance and .cache/photos; the end-to-end tests run the binary in
+# FORCEZOOM_BIN (swift test alone does not build the executable).
 # No --parallel by default: swift-testing already runs tests concurrently, and XCTest's
 # process-level --parallel has not been shown reliable here. Opt in: make test TEST_FLAGS=--parallel
 TEST_FLAGS ?=
-# The end-to-end tests run twice: against the debug binary, then against the release binary (the
-# configuration users run: Swift's checks kept, no -Ounchecked); ArgumentLimitTests always
-# runs the release one (FORCEZOOM_RELEASE_BIN).
+# The end-to-end tests run once, on the release binary: the configuration users run (Swift's
+# checks kept, no -Ounchecked), and what `make deb` packages. The debug binary is still built:
+# term-test, report-test and fixtures run it, and it costs only the link once swift test has
+# compiled every module in debug for the tests (`swift build` is run after the tests' build).
 test: deps conformance photos formats heicgrids ## Build and run all tests (fetches test data first)
-	$(SWIFT) build
 	$(SWIFT) build $(RELEASE_FLAGS)
-	FORCEZOOM_BIN=$(abspath $(FZ_DEBUG)) FORCEZOOM_RELEASE_BIN=$(abspath $(FZ)) $(SWIFT) test $(TEST_FLAGS)
-	FORCEZOOM_BIN=$(abspath $(FZ)) $(SWIFT) test --skip-build --filter EndToEndTests $(TEST_FLAGS)
+	$(SWIFT) build --build-tests
+	FORCEZOOM_BIN=$(abspath $(FZ)) FORCEZOOM_RELEASE_BIN=$(abspath $(FZ)) $(SWIFT) test --skip-build $(TEST_FLAGS)
 
-# The whole suite under AddressSanitizer (with LeakSanitizer) and UndefinedBehaviorSanitizer
-# (for the C shims; Swift's own checks trap anyway), in its own build folder. The CLI tests
-# run the sanitized binary, so a leak or overflow in any run fails the test that made it.
-# FORCEZOOM_SANITIZED widens the hostile-input time and memory limits (ASan's shadow
+# Tests under AddressSanitizer (with LeakSanitizer) and UndefinedBehaviorSanitizer (for the C
+# shims; Swift's own checks trap anyway), in their own build folder. The CLI tests run the
+# sanitized binary, so a leak or overflow in any run fails the test that made it.
+# FORCEZOOM_SANITIZED widens the hostile-input CPU-time and memory limits (ASan's shadow
 # memory and slower code), see Tests/EndToEndTests/HostileInputTests.swift.
 SANITIZE_FLAGS := --scratch-path .build-asan --sanitize=address -Xcc -fsanitize=undefined -Xcc -fno-sanitize-recover=undefined
 SANITIZE_ENV   := ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
                   LSAN_OPTIONS=suppressions=$(abspath Tools/sanitize/lsan.supp):print_suppressions=0 \
                   SWIFT_BACKTRACE=enable=no FORCEZOOM_SANITIZED=1
-test-sanitize: deps conformance photos formats heicgrids ## Build and run all tests under ASan+UBSan (.build-asan/)
+# `make test-sanitize` (CI): the suites whose code reaches C, by suite name (swift test --filter
+# matches Target.Suite/test): every test of the targets over the codecs, the colour engine,
+# rendering and the C process shims, and the end-to-end suites that feed hostile input to the
+# binary (broken and bomb files, terminal replies, journals, locations, decode budgets, HEIF box
+# counts). Then every hostile file and fuzz seed (and the corpus, when `make fuzz` kept one) runs
+# once through the ASan fuzz target, which reaches the surfaces the tests do not (fuzz-replay).
+# The rest is Swift over values that the sanitizers add nothing to, and 35-45 minutes:
+# `make test-sanitize-full` runs the whole suite, before a release.
+SANITIZE_TARGETS := FZCodecsTests|FZRenderTests|FZImageTests|FZSystemTests|FZCompareTests|FZFixturesTests|FZTerminalTests
+SANITIZE_SUITES  := HostileInputTests|TerminalHostileTests|JournalAttackTests|LocationAttackTests|DecodeBudgetCLITests|HEIFBoxCountCLITests|HEIFBoxCountGridCLITests
+SANITIZE_FILTER  := ^($(SANITIZE_TARGETS))\.|^EndToEndTests\.($(SANITIZE_SUITES))/
+# fuzz-replay comes first, so that the output ends with swift test's closing lines.
+test-sanitize: deps conformance photos formats heicgrids fuzz-replay ## Tests that reach C under ASan+UBSan (.build-asan/); hostile files and fuzz seeds through the fuzz target
+	$(SWIFT) build $(SANITIZE_FLAGS)
+	$(SANITIZE_ENV) FORCEZOOM_BIN=$(abspath .build-asan/debug/forcezoom) $(SWIFT) test $(SANITIZE_FLAGS) \
+	  --filter '$(SANITIZE_FILTER)' $(TEST_FLAGS)
+
+test-sanitize-full: deps conformance photos formats heicgrids ## The whole suite under ASan+UBSan (.build-asan/; 35-45 min, before a release)
 	$(SWIFT) build $(SANITIZE_FLAGS)
 	$(SANITIZE_ENV) FORCEZOOM_BIN=$(abspath .build-asan/debug/forcezoom) $(SWIFT) test $(SANITIZE_FLAGS) $(TEST_FLAGS)
 
@@ -241,11 +262,34 @@ FUZZ_SECONDS ?= 300
 FUZZ_FLAGS   ?=
 FUZZ_BIN     := .build-fuzz/debug/fuzz-decode
 FUZZ_SEEDS   := Fixtures .cache/fuzz/seeds $(wildcard .cache/conformance/png .cache/conformance/jpeg .cache/jxl)
-fuzz: deps heicgrids ## Fuzz the decode path for FUZZ_SECONDS (default 300) under ASan, seeded from Fixtures/
-	FORCEZOOM_FUZZ=1 $(SWIFT) build --package-path Tools/fuzz --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address \
-	  -Xswiftc -sanitize=fuzzer -Xswiftc -O
+FUZZ_ENV     := SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=$(abspath Tools/sanitize/lsan.supp):print_suppressions=0
+# The target (FUZZ_OPT=-O, fuzz's speed; fuzz-replay builds it -Onone into .build-fuzz-replay,
+# which compiles in about half the time and runs a few hundred files as well), and its seeds in
+# .cache/fuzz/seeds. .cache/fuzz lives outside a fresh clone (Tools/testdata/cached.sh), so the
+# corpus a fuzz run adds to is kept for the next clone's replay.
+FUZZ_OPT     ?= -O
+FUZZ_SCRATCH ?= .build-fuzz
+fuzz-build: deps heicgrids
+	FORCEZOOM_FUZZ=1 $(SWIFT) build --package-path Tools/fuzz --scratch-path $(FUZZ_SCRATCH) --sanitize=fuzzer \
+	  --sanitize=address -Xswiftc -sanitize=fuzzer -Xswiftc $(FUZZ_OPT)
+	@$(CACHED) fuzz ''
 	@mkdir -p .cache/fuzz/corpus .cache/fuzz/artifacts
 	/usr/bin/python3 Tools/fuzz/make-seeds.py .cache/fuzz/seeds
+
+# Every file of Fixtures/hostile, the seeds and the corpus run once through the ASan fuzz target
+# (libFuzzer given files, not folders, runs each once and stops), with fuzz's limits; a crash,
+# leak, timeout or over-large allocation fails it and names the file.
+FUZZ_REPLAY := Fixtures/hostile .cache/fuzz/seeds .cache/fuzz/corpus
+fuzz-replay: ## Run the hostile files, fuzz seeds and corpus once each through the ASan fuzz target
+	@$(MAKE) --no-print-directory fuzz-build FUZZ_OPT=-Onone FUZZ_SCRATCH=.build-fuzz-replay
+	@n=$$(find -L $(FUZZ_REPLAY) -type f ! -name MANIFEST.tsv | wc -l); echo "fuzz-replay: $$n files"; \
+	find -L $(FUZZ_REPLAY) -type f ! -name MANIFEST.tsv -print0 | sort -z | \
+	  xargs -0 -n 100 env $(FUZZ_ENV) .build-fuzz-replay/debug/fuzz-decode -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 \
+	    -artifact_prefix=.cache/fuzz/artifacts/ > .cache/fuzz/replay.log 2>&1 || \
+	  { tail -n 60 .cache/fuzz/replay.log; echo "fuzz-replay: FAILED (all of it in .cache/fuzz/replay.log)"; exit 1; }; \
+	echo "fuzz-replay: $$(grep -c '^Executed ' .cache/fuzz/replay.log) files executed, no finding"
+
+fuzz: fuzz-build ## Fuzz the decode path for FUZZ_SECONDS (default 300) under ASan, seeded from Fixtures/
 	SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=$(abspath Tools/sanitize/lsan.supp):print_suppressions=0 \
 	  $(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 \
 	  -max_len=65536 -dict=Tools/fuzz/png-jpeg.dict -artifact_prefix=.cache/fuzz/artifacts/ \
@@ -305,7 +349,10 @@ deb: release man ## Build out/forcezoom_VERSION_ARCH.deb (binary, man page, comp
 # (Tools/deb/deb-test.sh). The root is made once into .cache/deb-test (40 s on a quiet machine,
 # 2 min niced on a busy one); a run after that takes about 25 s, most of it apt-get unpacking
 # the libraries (their .debs are kept in .cache/deb-test/archives).
+# .cache/deb-test lives outside a fresh clone (Tools/testdata/cached.sh), kept while deb-test.sh
+# is unchanged, so CI makes the root once per machine.
 deb-test: deb ## Install the .deb in a bare bookworm chroot: crop, thumb, man, ldd; purge leaves nothing
+	@$(CACHED) deb-test Tools/deb/deb-test.sh
 	Tools/deb/deb-test.sh $(DEB)
 
 uninstall: ## Remove exactly what install put there
@@ -314,4 +361,4 @@ uninstall: ## Remove exactly what install put there
 
 clean: ## Remove build products and out/ (keeps .cache/ test data)
 	$(SWIFT) package clean
-	rm -rf out .build-asan .build-fuzz
+	rm -rf out .build-asan .build-fuzz .build-fuzz-replay

@@ -50,10 +50,15 @@ struct EnvironmentProcessTests {
         #expect(r.stderr.contains("cannot start a thread for the HEVC decoder"))
     }
 
+    /// TERM to exit within the grace period (FZ_GRACE_SECONDS, 2 s) plus a margin that holds at
+    /// a load of 10 on two cores: 10 s. The batch is 16 thumbnails of about 1.3 s of CPU each
+    /// (release build) on two jobs, longer than that on an idle machine, so a stop that waited
+    /// for the batch still fails.
     @Test func oneStopSignalEndsABatchWithinTheGracePeriod() {
         let r = Env.run(
             """
-            mkdir g; for i in 1 2 3 4; do "$FZ" fixture noise --size 2000x2000 -o g/n$i.png; done
+            mkdir g; "$FZ" fixture noise --size 2000x2000 -o g/n1.png
+            for i in $(seq 2 16); do cp g/n1.png g/n$i.png; done
             "$FZ" thumb g --out th --size '4000x4000<' --compression 9 -j 2 -q & p=$!
             for i in $(seq 1 200); do [ "$(temps th 2>/dev/null)" != 0 ] && break; sleep 0.05; done
             start=$(date +%s%N); kill -TERM $p; wait $p; echo rc=$?
@@ -61,7 +66,7 @@ struct EnvironmentProcessTests {
             echo temps=$(temps th)
             """)
         #expect(r["rc"] == "143")
-        #expect((Int(r["ms"] ?? "") ?? .max) < 5000, "\(r.values)")
+        #expect((Int(r["ms"] ?? "") ?? .max) < 10_000, "stop within the grace period (and a margin): \(r.values)")
         #expect(r["temps"] == "0")
     }
 

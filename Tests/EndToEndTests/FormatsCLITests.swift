@@ -13,14 +13,18 @@ import Testing
 @Suite(.serialized)
 struct FormatsCLITests {
     static let dir = CLI.scratch()
-    static func file(_ name: String) -> String { FileSystem.join(CLI.root, ".cache/formats/\(name)") }
+    /// A file of .cache/formats, or of the repository when `name` starts with Fixtures/ (never
+    /// reached through .cache/formats/../..: .cache/formats may be a link out of the clone).
+    static func file(_ name: String) -> String {
+        FileSystem.join(CLI.root, name.hasPrefix("Fixtures/") ? name : ".cache/formats/\(name)")
+    }
 
     /// The upright reference picture of each input: the reference decoder's output (read as
     /// stored: heif-convert copies EXIF into the PNG) or, for EXIF-oriented WebP, the picture it was made from.
     static let cases: [(input: String, reference: String, upright: PixelSize)] = [
         ("webp-lossy.webp", "webp-lossy.ref.png", PixelSize(width: 600, height: 400)),
         ("webp-alpha.webp", "webp-alpha.ref.png", PixelSize(width: 64, height: 48)),
-        ("webp-exif-6.webp", "../../Fixtures/generated/png-rgb-8-trns.png", PixelSize(width: 96, height: 64)),
+        ("webp-exif-6.webp", "Fixtures/generated/png-rgb-8-trns.png", PixelSize(width: 96, height: 64)),
         ("heic-corners.heic", "heic-corners.ref.png", PixelSize(width: 600, height: 400)),
         ("avif-corners.avif", "avif-corners.ref.png", PixelSize(width: 600, height: 400)),
         ("heic-irot-90.heic", "heic-irot-90.ref.png", PixelSize(width: 96, height: 64)),
@@ -111,7 +115,7 @@ struct FormatsCLITests {
         // The upright WebP and HEIC thumbnails show the orientation picture's top-left corner colour.
         for stem in ["webp-exif-6", "heic-irot-90"] {
             let image = try ImageReader(path: FileSystem.join(out, "\(stem).thumb.png")).readImage()
-            let source = try Self.reference("../../Fixtures/generated/png-rgb-8-trns.png")
+            let source = try Self.reference("Fixtures/generated/png-rgb-8-trns.png")
             let a = image.rgba(x: 0, y: 0)
             let b = source.rgba(x: 0, y: 0)
             #expect(

@@ -38,7 +38,7 @@ struct HEIFBoxCountCLITests {
     ])
     func everyCommandRefusesTheHiddenLoop(_ arguments: [String]) throws {
         try #require(FileSystem.kind(of: FileSystem.join(Self.dir, "loop.heic")) == .regular)
-        let r = CLI.measure(arguments, in: Self.dir, timeout: 30)
+        let r = CLI.measure(arguments, in: Self.dir)
         #expect(r.signal == nil && r.exitCode == 1, "\(r)")
         #expect(
             r.stderr

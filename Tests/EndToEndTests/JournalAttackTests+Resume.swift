@@ -33,7 +33,7 @@ extension JournalAttackTests {
         let size = FileSystem.status(journal).map { Int($0.st_size) } ?? 0
         #expect(size > 320 << 20)
         let r = CLI.measure(
-            ["thumb", "a.jpg", "--out", "t", "--journal", "j.jsonl", "--resume", "--json"], in: dir, timeout: 120,
+            ["thumb", "a.jpg", "--out", "t", "--journal", "j.jsonl", "--resume", "--json"], in: dir,
             binary: Self.wrapper(ulimitKiB: CLI.sanitized ? nil : 800_000))
         #expect(r.exitCode == 0, "\(r)")
         #expect(r.signal == nil)

@@ -5,7 +5,13 @@ import Glibc
 #endif
 
 /// One run of the binary, measured by the kernel through GNU time (`/usr/bin/time`, Debian
-/// package `time`): how it ended, how long it took and the most memory it held.
+/// package `time`): how it ended, how long it took, the CPU time it used and the most memory
+/// it held.
+///
+/// Why guards bound `cpuSeconds` and not `seconds`: wall-clock time grows with whatever else
+/// runs on the machine (CI and five engineers share two cores), CPU time does not; a run that
+/// loops or does quadratic work still spends its CPU. The wall clock is only the timeout that
+/// ends a hang, set wide enough to hold at a load of 10 on two cores.
 ///
 /// Why GNU time and not wait4 here: the kernel carries the old address space's peak RSS
 /// into a process across exec, and posix_spawn (vfork) starts children in the test
@@ -18,7 +24,10 @@ package struct MeasuredRun: CustomStringConvertible {
     package let signal: Int32?
     package let stdout: String
     package let stderr: String
+    /// Wall-clock seconds: reported, never a guard (it depends on the machine's load).
     package let seconds: Double
+    /// User plus system CPU seconds of the run, all its threads together (ru_utime + ru_stime).
+    package let cpuSeconds: Double
     /// Peak resident set size in KiB (ru_maxrss).
     package let maxRSSKiB: Int
     /// Killed (SIGKILL) after the timeout.
@@ -26,7 +35,8 @@ package struct MeasuredRun: CustomStringConvertible {
 
     package var description: String {
         let end = exitCode.map { "exit \($0)" } ?? "signal \(signal ?? 0)"
-        return "\(end), \(seconds) s, \(maxRSSKiB / 1024) MiB\(timedOut ? ", timed out" : ""), stderr: \(stderr)"
+        return
+            "\(end), \(seconds) s (CPU \(cpuSeconds) s), \(maxRSSKiB / 1024) MiB\(timedOut ? ", timed out" : ""), stderr: \(stderr)"
     }
 }
 
@@ -96,10 +106,15 @@ extension CLI {
         return (status, usage, timedOut, now() - started)
     }
 
+    /// The wall-clock seconds after which `measure` kills a run as hung. Not a bound on the
+    /// run's work (its CPU time is, see `MeasuredRun`): wide enough that a run within a 20 s
+    /// CPU guard still ends in time at a load of 10 on two cores (a fifth of a core: 100 s).
+    package static let hangSeconds: Double = sanitized ? 300 : 120
+
     /// Runs forcezoom under /usr/bin/time and measures it (see `MeasuredRun`); kills the
     /// whole process group after `timeout` s.
     package static func measure(
-        _ arguments: [String], in directory: String? = nil, timeout: Double = 60, binary: String = binary
+        _ arguments: [String], in directory: String? = nil, timeout: Double = hangSeconds, binary: String = binary
     ) -> MeasuredRun {
         let dir = scratch()
         let out = FileSystem.join(dir, "stdout")
@@ -109,11 +124,11 @@ extension CLI {
         guard FileSystem.kind(of: "/usr/bin/time") == .regular,
             let pid = spawn(
                 arguments, in: directory, stdout: out, stderr: err,
-                prefix: ["/usr/bin/time", "-f", "%e %M", "-o", times], binary: binary)
+                prefix: ["/usr/bin/time", "-f", "%e %M %U %S", "-o", times], binary: binary)
         else {
             return MeasuredRun(
                 exitCode: nil, signal: nil, stdout: "", stderr: "could not start /usr/bin/time \(binary) (make deps)",
-                seconds: 0, maxRSSKiB: 0, timedOut: false)
+                seconds: 0, cpuSeconds: 0, maxRSSKiB: 0, timedOut: false)
         }
         let (status, _, timedOut, seconds) = wait(pid, started: started, timeout: timeout)
         // time writes "Command terminated by signal N" before its line when the child was
@@ -123,12 +138,15 @@ extension CLI {
             Int32($0.split(separator: " ").last ?? "")
         }
         let last = (report.last ?? "").split(separator: " ")
-        let measured = last.count == 2 ? (Double(last[0]), Int(last[1])) : (nil, nil)
+        let measured = last.count == 4 ? (Double(last[0]), Int(last[1])) : (nil, nil)
+        // Unreadable CPU times count as unbounded, so that a guard on them fails rather than passes.
+        let cpu = last.count == 4 ? (Double(last[2]) ?? .infinity) + (Double(last[3]) ?? .infinity) : .infinity
         let timeSignaled = (status & 0x7F) != 0
         let result = MeasuredRun(
             exitCode: signal == nil && !timeSignaled ? (status >> 8) & 0xFF : nil,
             signal: signal ?? (timeSignaled ? status & 0x7F : nil),
-            stdout: read(out), stderr: read(err), seconds: measured.0 ?? seconds, maxRSSKiB: measured.1 ?? Int.max,
+            stdout: read(out), stderr: read(err), seconds: measured.0 ?? seconds, cpuSeconds: cpu,
+            maxRSSKiB: measured.1 ?? Int.max,
             timedOut: timedOut)
         _ = shell("rm -rf \(quote(dir))")
         return result
