@@ -41,6 +41,8 @@ public struct InputFormatInfo: Hashable, Sendable {
     /// File extensions that say this format, lower case, without the dot.
     public let extensions: [String]
     public let capabilities: DecoderCapabilities
+    /// The library it is opened with on first use, nil when linked (`FormatLibrary`).
+    public var library: FormatLibrary? = nil
 }
 
 /// What a decoder can deliver beyond 8-bit pixels of one still image.
@@ -81,10 +83,13 @@ public struct OutputFormat: Hashable, Sendable, CustomStringConvertible {
     public let encoderOptions: [EncoderOption]
     /// The encoder that writes it.
     package let encoder: any ImageEncoder.Type
+    /// The library it is opened with on first use, nil when linked (`FormatLibrary`).
+    public let library: FormatLibrary?
 
     package init(
         format: ImageFormat, name: String, extensions: [String], keepsAlpha: Bool, writes16Bit: Bool = false,
-        metadata: MetadataContainers, options: [EncoderOption], encoder: any ImageEncoder.Type
+        metadata: MetadataContainers, options: [EncoderOption], encoder: any ImageEncoder.Type,
+        library: FormatLibrary? = nil
     ) {
         self.format = format
         self.name = name
@@ -94,6 +99,7 @@ public struct OutputFormat: Hashable, Sendable, CustomStringConvertible {
         self.metadata = metadata
         self.encoderOptions = options
         self.encoder = encoder
+        self.library = library
     }
 
     /// The options that shape it, for help texts ("--quality").

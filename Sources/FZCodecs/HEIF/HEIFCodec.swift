@@ -57,7 +57,7 @@ public struct HEIFDetails: Hashable, Sendable {
 final class HEIFDecoder: ImageDecoder {
     static let registration = InputFormatInfo(
         format: .heif, names: ["HEIF/HEIC", "AVIF"], extensions: ["heic", "heif", "hif", "avif"],
-        capabilities: [.alpha, .deepSamples, .embeddedThumbnails, .exif, .icc])
+        capabilities: [.alpha, .deepSamples, .embeddedThumbnails, .exif, .icc], library: .heif)
     static let brands: Set<String> = [
         "heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1", "avif", "avis", "miaf",
     ]
@@ -834,7 +834,7 @@ extension HEIFDetails: CodecDetails {
 package enum HEIFEncoder {
     /// Whether libheif has an encoder for the format on this machine.
     package static func available(avif: Bool) -> Bool {
-        guard let ctx = fz_heif_context_alloc() else { return false }
+        guard FormatLibrary.heif.loadProblem == nil, let ctx = fz_heif_context_alloc() else { return false }
         defer { fz_heif_context_free(ctx) }
         var enc: OpaquePointer?
         let err = fz_heif_context_get_encoder_for_format(ctx, avif ? heif_compression_AV1 : heif_compression_HEVC, &enc)
@@ -863,6 +863,7 @@ package enum HEIFEncoder {
         mirror: Int? = nil, tenBit: [UInt16]? = nil, bits: Int = 10, xmp: [UInt8]? = nil, path: String,
         icc: [UInt8]? = nil, nclx: NCLX? = nil
     ) throws(OutputError) -> [UInt8] {
+        try FormatLibrary.heif.require(avif ? "AVIF" : "HEIC", output: path)
         let source = image.format.isGray ? image.converted(to: image.format.hasAlpha ? .rgba : .rgb) : image
         func fail(_ what: String, _ e: heif_error? = nil) -> OutputError { failure(what, e, path: path) }
         guard let ctx = fz_heif_context_alloc() else { throw fail("no context") }
@@ -901,6 +902,7 @@ package enum HEIFEncoder {
         throws(OutputError) -> [UInt8]
     {
         precondition(image.format == .gray, "a monochrome HEVC image is gray")
+        try FormatLibrary.heif.require("HEIC", output: path)
         func fail(_ what: String, _ e: heif_error? = nil) -> OutputError { failure(what, e, path: path) }
         guard let ctx = fz_heif_context_alloc() else { throw fail("no context") }
         defer { fz_heif_context_free(ctx) }

@@ -7,7 +7,8 @@ import Geometry
 package enum HEICImageEncoder: ImageEncoder {
     package static let registration = OutputFormat(
         format: .heif, name: "HEIC", extensions: ["heic", "heif", "hif"], keepsAlpha: true,
-        metadata: .exifXMPICC, options: [.quality, .lossless], encoder: HEICImageEncoder.self)
+        metadata: .exifXMPICC, options: [.quality, .lossless], encoder: HEICImageEncoder.self,
+        library: .heif)
 
     package static func encode(_ image: Image, _ r: EncodeRequest) throws(OutputError) {
         try HEIFImageEncoding.encode(image, avif: false, r)
@@ -18,7 +19,8 @@ package enum HEICImageEncoder: ImageEncoder {
 package enum AVIFImageEncoder: ImageEncoder {
     package static let registration = OutputFormat(
         format: .heif, name: "AVIF", extensions: ["avif"], keepsAlpha: true, metadata: .exifXMPICC,
-        options: [.quality, .lossless], encoder: AVIFImageEncoder.self)
+        options: [.quality, .lossless], encoder: AVIFImageEncoder.self,
+        library: .heif)
 
     package static func encode(_ image: Image, _ r: EncodeRequest) throws(OutputError) {
         try HEIFImageEncoding.encode(image, avif: true, r)

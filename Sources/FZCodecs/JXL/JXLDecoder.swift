@@ -36,7 +36,7 @@ public struct JXLDetails: Hashable, Sendable {
 final class JXLDecoder: ImageDecoder {
     static let registration = InputFormatInfo(
         format: .jxl, names: ["JPEG XL"], extensions: ["jxl"],
-        capabilities: [.alpha, .deepSamples, .frames, .exif, .icc])
+        capabilities: [.alpha, .deepSamples, .frames, .exif, .icc], library: .jxl)
     /// The bare codestream (FF 0A) or the container's signature box.
     static func sniff(_ head: [UInt8]) -> Bool {
         head.starts(with: [0xFF, 0x0A])

@@ -40,7 +40,7 @@ final class RAWDecoder: ImageDecoder {
             "dng", "cr2", "cr3", "crw", "nef", "nrw", "arw", "srf", "sr2", "raf", "orf", "rw2", "rwl", "pef", "mrw",
             "iiq", "3fr", "erf", "kdc", "dcr", "srw", "x3f", "gpr",
         ],
-        capabilities: [.deepSamples, .embeddedThumbnails])
+        capabilities: [.deepSamples, .embeddedThumbnails], library: .raw)
     static func sniff(_ head: [UInt8]) -> Bool { RAWSniffer.isCameraRAW(head) }
 
     let storedSize: PixelSize

@@ -12,7 +12,7 @@ import Geometry
 final class TIFFDecoder: ImageDecoder {
     static let registration = InputFormatInfo(
         format: .tiff, names: ["TIFF"], extensions: ["tif", "tiff"],
-        capabilities: [.alpha, .deepSamples, .frames, .exif, .icc])
+        capabilities: [.alpha, .deepSamples, .frames, .exif, .icc], library: .tiff)
     static func sniff(_ head: [UInt8]) -> Bool {
         head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A])
             || head.starts(with: [0x49, 0x49, 0x2B, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2B])
