@@ -40,7 +40,9 @@ public struct FormatLibrary: Hashable, Sendable, CustomStringConvertible {
     /// "JPEG XL needs libjxl.so.0.7 and libjxl_threads.so.0.7: WHY; apt-get install libjxl0.7",
     /// or nil when the library loaded.
     public func problem(for format: String) -> String? {
-        loadProblem.map { "\(format) needs \(FormatRegistry.sentence(sonames, "and")): \($0); apt-get install \(package)" }
+        loadProblem.map {
+            "\(format) needs \(FormatRegistry.sentence(sonames, "and")): \($0); apt-get install \(package)"
+        }
     }
 
     /// Throws, for the input `path` of `format`, when the library cannot be had.

@@ -34,11 +34,17 @@ public struct FormatsReport {
                 // spellings ("HEIC" of "HEIF/HEIC").
                 let output = outputs.first { name.split(separator: "/").contains(Substring($0.name)) }
                 let extensions = input.names.count > 1 ? output?.extensions ?? input.extensions : input.extensions
-                rows.append(Row(name: name, extensions: extensions, read: true, write: output != nil, library: input.library ?? output?.library))
+                rows.append(
+                    Row(
+                        name: name, extensions: extensions, read: true, write: output != nil,
+                        library: input.library ?? output?.library))
             }
         }
-        for output in outputs where !rows.contains(where: { $0.name.split(separator: "/").contains(Substring(output.name)) }) {
-            rows.append(Row(name: output.name, extensions: output.extensions, read: false, write: true, library: output.library))
+        for output in outputs
+        where !rows.contains(where: { $0.name.split(separator: "/").contains(Substring(output.name)) }) {
+            rows.append(
+                Row(name: output.name, extensions: output.extensions, read: false, write: true, library: output.library)
+            )
         }
         for i in rows.indices { rows[i].problem = rows[i].library?.loadProblem }
         self.rows = rows
