@@ -62,6 +62,14 @@ public struct FormatLibrary: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(sonames.joined(separator: ", ")) (\(package))" }
 }
 
+extension InputFormatInfo {
+    /// Throws, for the input `path`, when this format's library cannot be had: each decoder
+    /// asks before its first call into the library (HEIF only where libheif is used at all).
+    package func requireLibrary(path: String) throws(DecodeError) {
+        try library?.require(names.joined(separator: "/"), input: path)
+    }
+}
+
 extension FormatLibrary {
     /// libheif (HEIF/HEIC and AVIF, read and written); 1.15 has every call HEIFCodec makes.
     package static let heif = FormatLibrary(

@@ -68,8 +68,6 @@ public final class ImageReader {
             type = t
         case .unsupported, .text, .unknown: throw Self.unreadable(source)
         }
-        // A format whose library cannot be loaded fails this file only (`FormatLibrary`).
-        try type.registration.library?.require(type.registration.names.joined(separator: "/"), input: name)
         let d = try type.init(source: source, options: options)
         decoder = d
         // Only a decoder that reads animations has frames past the first (it checks the number).

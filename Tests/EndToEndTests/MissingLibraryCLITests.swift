@@ -137,6 +137,22 @@ struct MissingLibraryCLITests {
         #expect(line?.contains("unavailable: ") == true, "\(text.stdout)")
     }
 
+    /// A HEIC grid whose tiles go to libde265 never needs libheif (issue 38): without libheif
+    /// it is still made, while a single-image HEIC, which libheif decodes, fails.
+    @Test(.enabled(if: canHide, "unshare -m with mount --bind is refused here (needs root)"))
+    func aGridNeedsNoLibheif() throws {
+        let grid = FileSystem.join(CLI.root, ".cache/heicgrid/p3.heic")
+        try #require(FileSystem.kind(of: grid) == .regular, "make heicgrids first")
+        let dir = CLI.scratch()
+        #expect(CLI.shell("cp \(CLI.quote(grid)) \(CLI.quote(dir))/grid.heic") == 0)
+        let single = FileSystem.join(Self.folder, "in/h.heic")
+        #expect(CLI.shell("cp \(CLI.quote(single)) \(CLI.quote(dir))/single.heic") == 0)
+        let result = Self.run(hiding: "libheif.so.1", ["thumb", "grid.heic", "single.heic", "--out", "out"], in: dir)
+        #expect(result.status == 1)
+        #expect(try FileSystem.list(FileSystem.join(dir, "out")) == ["grid.thumb.png"], "\(result.stderr)")
+        #expect(result.stderr.contains("single.heic: HEIF/HEIC/AVIF needs libheif.so.1"), "\(result.stderr)")
+    }
+
     /// An output in a hidden library's format fails, each output once, and leaves nothing.
     @Test(.enabled(if: canHide, "unshare -m with mount --bind is refused here (needs root)"))
     func outputsFailEachAlone() throws {

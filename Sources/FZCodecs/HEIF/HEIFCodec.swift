@@ -413,6 +413,8 @@ final class HEIFDecoder: ImageDecoder {
         let handle: OpaquePointer
 
         init(_ file: HEIFFileBytes, path: String) throws(DecodeError) {
+            // libheif is opened here, not for every HEIF file: grids go to libde265 (issue 38).
+            try HEIFDecoder.registration.requireLibrary(path: path)
             guard let ctx = fz_heif_context_alloc() else {
                 throw .readFailed(path: path, reason: "libheif could not allocate a context")
             }
@@ -468,6 +470,7 @@ final class HEIFDecoder: ImageDecoder {
             return RowLayout(firstColumn: s.columns.lowerBound, width: s.columns.count, height: storedSize.height)
         }
         try options.checkMemory(wholeDecodeMemory, path: path)
+        try Self.registration.requireLibrary(path: path)
         guard let decodeOptions = fz_heif_decoding_options_alloc() else {
             throw .readFailed(path: path, reason: "libheif could not allocate decoding options")
         }
@@ -634,6 +637,7 @@ final class HEIFDecoder: ImageDecoder {
         _ bytes: [UInt8], alpha: Bool, size: PixelSize, as type: P.Type, path: String, mismatch: String,
         error: (heif_error) -> DecodeError
     ) throws(DecodeError) -> P {
+        try registration.requireLibrary(path: path)
         guard let ctx = fz_heif_context_alloc() else {
             throw .readFailed(path: path, reason: "libheif could not allocate a context")
         }

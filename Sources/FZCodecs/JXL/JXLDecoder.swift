@@ -57,6 +57,7 @@ final class JXLDecoder: ImageDecoder {
     init(source: ImageSource, options: DecodeOptions) throws(DecodeError) {
         path = source.name
         self.options = options
+        try Self.registration.requireLibrary(path: path)
         let cap = options.maxMemory > 0 ? Int(min(options.maxMemory, Int64(Int.max / 2))) : Int.max / 2
         guard let bytes = source.file.readAll(limit: cap) else {
             throw .overMemoryLimit(path: path, needed: Int64(cap) + 1, limit: options.maxMemory)

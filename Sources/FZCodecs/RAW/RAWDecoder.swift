@@ -76,6 +76,7 @@ final class RAWDecoder: ImageDecoder {
     init(source: ImageSource, options: DecodeOptions) throws(DecodeError) {
         path = source.name
         self.options = options
+        try Self.registration.requireLibrary(path: path)
         handle = try LibRawHandle(source: source, path: path, memoryLimit: options.maxMemory)
         facts = handle.facts
         try options.checkPixels(facts.rawSize, path: path)

@@ -35,6 +35,7 @@ final class TIFFDecoder: ImageDecoder {
     init(source: ImageSource, options: DecodeOptions) throws(DecodeError) {
         path = source.name
         self.options = options
+        try Self.registration.requireLibrary(path: path)
         let metadata = TIFFMetadata(file: source.file)
         if metadata.isDNG {
             throw .unsupportedVariant(
