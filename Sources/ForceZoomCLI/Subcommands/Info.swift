@@ -20,7 +20,7 @@ struct Info: ParsableCommand {
     @Argument(help: ArgumentHelp("\(FormatNames.inputs) files, or - to read standard input.", valueName: "file"))
     var files: [String] = []
 
-    @Flag(name: .long, help: "List the formats, their libraries and whether each loads here, instead of files.")
+    @Flag(name: .long, help: "List every format, its library and whether that loads here (no files).")
     var formats = false
 
     @Flag(name: .long, help: "One JSON object per file (JSON Lines).")
