@@ -238,7 +238,7 @@ SANITIZE_ENV   := ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 UBSAN_OPTIONS=halt
 # once through the ASan fuzz target, which reaches the surfaces the tests do not (fuzz-replay).
 # The rest is Swift over values that the sanitizers add nothing to, and 35-45 minutes:
 # `make test-sanitize-full` runs the whole suite, before a release.
-SANITIZE_TARGETS := FZCodecsTests|FZRenderTests|FZImageTests|FZSystemTests|FZCompareTests|FZFixturesTests|FZTerminalTests
+SANITIZE_TARGETS := FZCodecsTests|FZRenderTests|FZImageTests|FZSystemTests|FZCompareTests|FZFixturesTests|FZTerminalTests|FZOperationsTests
 SANITIZE_SUITES  := HostileInputTests|TerminalHostileTests|JournalAttackTests|LocationAttackTests|DecodeBudgetCLITests|HEIFBoxCountCLITests|HEIFBoxCountGridCLITests
 SANITIZE_FILTER  := ^($(SANITIZE_TARGETS))\.|^EndToEndTests\.($(SANITIZE_SUITES))/
 # fuzz-replay comes first, so that the output ends with swift test's closing lines.

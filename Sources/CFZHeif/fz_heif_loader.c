@@ -9,8 +9,8 @@
 //
 // One forwarder per function HEIFCodec.swift calls, declared in fz_heif.h with heif.h's
 // prototype (libheif 1.15; FZ_HEIF's cast checks each against heif.h at compile time). A call
-// to a libheif function without a forwarder fails to link. Without libheif.so.1 the first
-// HEIF call ends the process with a message, as a missing library used to end it at start-up.
+// to a libheif function without a forwarder fails to link. Without libheif.so.1 only HEIF
+// and AVIF files fail: fz_heif_available is asked first (fz_loader.h, FormatLibrary.swift).
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -22,7 +22,72 @@
 #include "fz_heif.h"
 #include "fz_loader.h"
 
-static fz_loader fz_heif_loader = {"HEIF", "", 1, {"libheif.so.1"}};
+// Every symbol the forwarders below use (fz_loader_available resolves them all before the
+// first call; LibraryTableTests checks this table against the forwarders).
+static const fz_loader_entry fz_heif_symbols[] = {
+    {0, "heif_context_add_exif_metadata"},
+    {0, "heif_context_add_XMP_metadata"},
+    {0, "heif_context_alloc"},
+    {0, "heif_context_encode_image"},
+    {0, "heif_context_free"},
+    {0, "heif_context_get_encoder_for_format"},
+    {0, "heif_context_get_primary_image_handle"},
+    {0, "heif_context_read_from_memory_without_copy"},
+    {0, "heif_context_set_max_decoding_threads"},
+    {0, "heif_context_write"},
+    {0, "heif_decode_image"},
+    {0, "heif_decoding_options_alloc"},
+    {0, "heif_decoding_options_free"},
+    {0, "heif_encoder_release"},
+    {0, "heif_encoding_options_alloc"},
+    {0, "heif_encoding_options_free"},
+    {0, "heif_encoder_set_lossless"},
+    {0, "heif_encoder_set_lossy_quality"},
+    {0, "heif_image_add_plane"},
+    {0, "heif_image_create"},
+    {0, "heif_image_get_bits_per_pixel_range"},
+    {0, "heif_image_get_height"},
+    {0, "heif_image_get_plane"},
+    {0, "heif_image_get_plane_readonly"},
+    {0, "heif_image_get_width"},
+    {0, "heif_image_handle_get_color_profile_type"},
+    {0, "heif_image_handle_get_height"},
+    {0, "heif_image_handle_get_ispe_height"},
+    {0, "heif_image_handle_get_ispe_width"},
+    {0, "heif_image_handle_get_list_of_metadata_block_IDs"},
+    {0, "heif_image_handle_get_list_of_auxiliary_image_IDs"},
+    {0, "heif_image_handle_get_auxiliary_image_handle"},
+    {0, "heif_image_handle_get_list_of_thumbnail_IDs"},
+    {0, "heif_image_handle_get_luma_bits_per_pixel"},
+    {0, "heif_image_handle_get_metadata"},
+    {0, "heif_image_handle_get_metadata_size"},
+    {0, "heif_image_handle_get_metadata_content_type"},
+    {0, "heif_image_handle_get_nclx_color_profile"},
+    {0, "heif_image_handle_get_number_of_thumbnails"},
+    {0, "heif_image_handle_get_raw_color_profile"},
+    {0, "heif_image_handle_get_raw_color_profile_size"},
+    {0, "heif_image_handle_get_thumbnail"},
+    {0, "heif_image_handle_get_width"},
+    {0, "heif_image_handle_has_alpha_channel"},
+    {0, "heif_image_handle_release"},
+    {0, "heif_image_release"},
+    {0, "heif_image_set_nclx_color_profile"},
+    {0, "heif_image_set_raw_color_profile"},
+    {0, "heif_nclx_color_profile_alloc"},
+    {0, "heif_nclx_color_profile_free"},
+    {0, "heif_context_read_from_reader"},
+};
+
+static fz_loader fz_heif_loader = {
+    .format = "HEIF",
+    .count = 1,
+    .names = {"libheif.so.1"},
+    .symbols = fz_heif_symbols,
+    .symbol_count = sizeof fz_heif_symbols / sizeof fz_heif_symbols[0],
+};
+
+int fz_heif_available(char *why, size_t size) { return fz_loader_available(&fz_heif_loader, why, size); }
+const char *fz_heif_soname(int slot) { return fz_loader_soname(&fz_heif_loader, slot); }
 
 #define FZ_HEIF(name) FZ_LOADER_SYMBOL(&fz_heif_loader, 0, name)
 

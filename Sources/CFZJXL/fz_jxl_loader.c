@@ -7,8 +7,8 @@
 // is called, as CFZHeif does for libheif. The forwarders have names of our own so that this
 // binary defines no libjxl symbol. The sonames come from the headers' version: libjxl 0.x
 // changes its ABI with each minor version, so the library must be the one compiled against.
-// Without it the first JPEG XL call ends the process with a message, as a missing library
-// used to end it at start-up.
+// Without it only JPEG XL files fail: fz_jxl_available is asked first (fz_loader.h,
+// FormatLibrary.swift).
 #include <jxl/version.h>
 
 #include "fz_jxl.h"
@@ -18,9 +18,64 @@
 #define FZ_STR(x) FZ_STR2(x)
 #define FZ_JXL_SOVERSION FZ_STR(JPEGXL_MAJOR_VERSION) "." FZ_STR(JPEGXL_MINOR_VERSION)
 
+// Every symbol the forwarders below use (fz_loader_available resolves them all before the
+// first call; LibraryTableTests checks this table against the forwarders).
+static const fz_loader_entry fz_jxl_symbols[] = {
+    {0, "JxlColorEncodingSetToSRGB"},
+    {0, "JxlDecoderCloseInput"},
+    {0, "JxlDecoderCreate"},
+    {0, "JxlDecoderDestroy"},
+    {0, "JxlDecoderFlushImage"},
+    {0, "JxlDecoderGetBasicInfo"},
+    {0, "JxlDecoderGetBoxType"},
+    {0, "JxlDecoderGetColorAsEncodedProfile"},
+    {0, "JxlDecoderGetColorAsICCProfile"},
+    {0, "JxlDecoderGetICCProfileSize"},
+    {0, "JxlDecoderImageOutBufferSize"},
+    {0, "JxlDecoderProcessInput"},
+    {0, "JxlDecoderReleaseBoxBuffer"},
+    {0, "JxlDecoderSetBoxBuffer"},
+    {0, "JxlDecoderSetDecompressBoxes"},
+    {0, "JxlDecoderSetImageOutBuffer"},
+    {0, "JxlDecoderSetInput"},
+    {0, "JxlDecoderSetKeepOrientation"},
+    {0, "JxlDecoderSetParallelRunner"},
+    {0, "JxlDecoderSetUnpremultiplyAlpha"},
+    {0, "JxlDecoderSkipFrames"},
+    {0, "JxlDecoderSubscribeEvents"},
+    {0, "JxlEncoderAddBox"},
+    {0, "JxlEncoderAddImageFrame"},
+    {0, "JxlEncoderCloseInput"},
+    {0, "JxlEncoderCreate"},
+    {0, "JxlEncoderDestroy"},
+    {0, "JxlEncoderFrameSettingsCreate"},
+    {0, "JxlEncoderFrameSettingsSetOption"},
+    {0, "JxlEncoderGetError"},
+    {0, "JxlEncoderInitBasicInfo"},
+    {0, "JxlEncoderProcessOutput"},
+    {0, "JxlEncoderSetBasicInfo"},
+    {0, "JxlEncoderSetColorEncoding"},
+    {0, "JxlEncoderSetFrameDistance"},
+    {0, "JxlEncoderSetFrameLossless"},
+    {0, "JxlEncoderSetICCProfile"},
+    {0, "JxlEncoderSetParallelRunner"},
+    {0, "JxlEncoderUseBoxes"},
+    {0, "JxlEncoderUseContainer"},
+    {1, "JxlThreadParallelRunnerCreate"},
+    {1, "JxlThreadParallelRunnerDestroy"},
+    {1, "JxlThreadParallelRunner"},
+};
+
 static fz_loader fz_jxl_loader = {
-    "JPEG XL", "; install libjxl (apt-get install libjxl" FZ_JXL_SOVERSION ")", 2,
-    {"libjxl.so." FZ_JXL_SOVERSION, "libjxl_threads.so." FZ_JXL_SOVERSION}};
+    .format = "JPEG XL",
+    .count = 2,
+    .names = {"libjxl.so." FZ_JXL_SOVERSION, "libjxl_threads.so." FZ_JXL_SOVERSION},
+    .symbols = fz_jxl_symbols,
+    .symbol_count = sizeof fz_jxl_symbols / sizeof fz_jxl_symbols[0],
+};
+
+int fz_jxl_available(char *why, size_t size) { return fz_loader_available(&fz_jxl_loader, why, size); }
+const char *fz_jxl_soname(int slot) { return fz_loader_soname(&fz_jxl_loader, slot); }
 
 // The function `name` of library `slot` (0 libjxl, 1 libjxl_threads), looked up once.
 #define FZ_SYMBOL(slot, name) FZ_LOADER_SYMBOL(&fz_jxl_loader, slot, name)

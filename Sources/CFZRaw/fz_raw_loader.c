@@ -6,17 +6,43 @@
 // build, soname from the headers' LIBRAW_SHLIB_CURRENT, so the library is the one compiled
 // against), opened with dlopen the first time one is called, as CFZTIFF does for libtiff.
 // The forwarders have names of our own so that this binary defines no libraw symbol.
-// Without the library the first RAW call ends the process with a message, as a missing
-// library used to end it at start-up.
+// Without the library only camera RAW files fail: fz_raw_available is asked first
+// (fz_loader.h, FormatLibrary.swift).
 #include "fz_loader.h"
 #include "fz_raw.h"
 
 #define FZ_STR2(x) #x
 #define FZ_STR(x) FZ_STR2(x)
 
+// Every symbol the forwarders below use (fz_loader_available resolves them all before the
+// first call; LibraryTableTests checks this table against the forwarders).
+static const fz_loader_entry fz_raw_symbols[] = {
+    {0, "libraw_adjust_sizes_info_only"},
+    {0, "libraw_close"},
+    {0, "libraw_dcraw_clear_mem"},
+    {0, "libraw_dcraw_make_mem_image"},
+    {0, "libraw_dcraw_process"},
+    {0, "libraw_init"},
+    {0, "libraw_open_buffer"},
+    {0, "libraw_open_file"},
+    {0, "libraw_recycle"},
+    {0, "libraw_set_dataerror_handler"},
+    {0, "libraw_set_memerror_handler"},
+    {0, "libraw_strerror"},
+    {0, "libraw_unpack"},
+    {0, "libraw_unpack_thumb"},
+};
+
 static fz_loader fz_raw_loader = {
-    "camera RAW", "; install libraw (apt-get install libraw" FZ_STR(LIBRAW_SHLIB_CURRENT) ")", 1,
-    {"libraw_r.so." FZ_STR(LIBRAW_SHLIB_CURRENT)}};
+    .format = "camera RAW",
+    .count = 1,
+    .names = {"libraw_r.so." FZ_STR(LIBRAW_SHLIB_CURRENT)},
+    .symbols = fz_raw_symbols,
+    .symbol_count = sizeof fz_raw_symbols / sizeof fz_raw_symbols[0],
+};
+
+int fz_raw_available(char *why, size_t size) { return fz_loader_available(&fz_raw_loader, why, size); }
+const char *fz_raw_soname(int slot) { return fz_loader_soname(&fz_raw_loader, slot); }
 
 // The function `name` of libraw, looked up once (`slot` is unused: one library).
 #define FZ_SYMBOL(slot, name) FZ_LOADER_SYMBOL(&fz_raw_loader, slot, name)

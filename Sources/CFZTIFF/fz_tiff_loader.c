@@ -5,12 +5,52 @@
 // in libtiff.so.6, opened with dlopen the first time one is called, as CFZHeif does for
 // libheif. libtiff 4.5 (TIFFOpenOptions, which fz_tiff.c needs for its memory limit and
 // per-file handlers) is soname 6. The forwarders have names of our own so that this binary
-// defines no libtiff symbol. Without the library the first TIFF call ends the process with a
-// message, as a missing library used to end it at start-up.
+// defines no libtiff symbol. Without the library only TIFF files fail: fz_tiff_available is
+// asked first (fz_loader.h, FormatLibrary.swift).
 #include "fz_loader.h"
 #include "fz_tiff_lib.h"
 
-static fz_loader fz_tiff_loader = {"TIFF", "; install libtiff (apt-get install libtiff6)", 1, {"libtiff.so.6"}};
+// Every symbol the forwarders below use (fz_loader_available resolves them all before the
+// first call; LibraryTableTests checks this table against the forwarders).
+static const fz_loader_entry fz_tiff_symbols[] = {
+    {0, "TIFFClientOpenExt"},
+    {0, "TIFFClose"},
+    {0, "TIFFComputeStrip"},
+    {0, "TIFFComputeTile"},
+    {0, "TIFFIsTiled"},
+    {0, "TIFFOpenOptionsAlloc"},
+    {0, "TIFFOpenOptionsFree"},
+    {0, "TIFFOpenOptionsSetErrorHandlerExtR"},
+    {0, "TIFFOpenOptionsSetMaxSingleMemAlloc"},
+    {0, "TIFFOpenOptionsSetWarningHandlerExtR"},
+    {0, "TIFFRGBAImageBegin"},
+    {0, "TIFFRGBAImageEnd"},
+    {0, "TIFFRGBAImageGet"},
+    {0, "TIFFRGBAImageOK"},
+    {0, "TIFFReadDirectory"},
+    {0, "TIFFReadEncodedStrip"},
+    {0, "TIFFReadEncodedTile"},
+    {0, "TIFFSetDirectory"},
+    {0, "TIFFSetErrorHandler"},
+    {0, "TIFFSetSubDirectory"},
+    {0, "TIFFSetWarningHandler"},
+    {0, "TIFFStripSize"},
+    {0, "TIFFTileSize"},
+    {0, "TIFFVGetField"},
+    {0, "TIFFVGetFieldDefaulted"},
+    {0, "TIFFVSetField"},
+};
+
+static fz_loader fz_tiff_loader = {
+    .format = "TIFF",
+    .count = 1,
+    .names = {"libtiff.so.6"},
+    .symbols = fz_tiff_symbols,
+    .symbol_count = sizeof fz_tiff_symbols / sizeof fz_tiff_symbols[0],
+};
+
+int fz_tiff_available(char *why, size_t size) { return fz_loader_available(&fz_tiff_loader, why, size); }
+const char *fz_tiff_soname(int slot) { return fz_loader_soname(&fz_tiff_loader, slot); }
 
 // The function `name` of libtiff, looked up once (`slot` is unused: one library).
 #define FZ_SYMBOL(slot, name) FZ_LOADER_SYMBOL(&fz_tiff_loader, slot, name)

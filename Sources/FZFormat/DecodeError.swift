@@ -39,6 +39,8 @@ public enum DecodeError: ForceZoomError, Equatable, Sendable, CustomStringConver
     /// colour space, or APP2 segments that do not fit together), and the run asked for a
     /// conversion without `--lenient`.
     case unusableProfile(path: String, reason: String)
+    /// The format's library cannot be loaded (`FormatLibrary`): only this file fails.
+    case missingLibrary(path: String, reason: String)
 
     public var path: String {
         switch self {
@@ -47,7 +49,7 @@ public enum DecodeError: ForceZoomError, Equatable, Sendable, CustomStringConver
             .overMemoryLimit(let p, _, _), .tooManyScans(let p, _), .truncatedHeader(let p, _),
             .corruptHeader(let p, _),
             .truncated(let p, _), .corrupt(let p, _), .readFailed(let p, _), .noSuchFrame(let p, _, _),
-            .unusableProfile(let p, _):
+            .unusableProfile(let p, _), .missingLibrary(let p, _):
             return p
         }
     }
@@ -82,6 +84,7 @@ public enum DecodeError: ForceZoomError, Equatable, Sendable, CustomStringConver
         case .truncated(_, let detail): return "file is truncated (\(detail)); use --lenient to keep what decoded"
         case .corrupt(_, let detail): return "corrupt image data (\(detail)); use --lenient to keep what decoded"
         case .readFailed(_, let reason): return "read failed: \(reason)"
+        case .missingLibrary(_, let reason): return reason
         case .noSuchFrame(_, let frame, let frames):
             return
                 "has \(frames) frame\(frames == 1 ? "" : "s"); --frame \(frame) is past the last (frames count from 1)"

@@ -12,16 +12,19 @@ public struct InputFormatInfo: Hashable, Sendable {
     /// The names `info` reports for its files (`ImageHeader.formatName`), as the JSON schema
     /// lists them: the format's own name, or its variants' (HEIC and AVIF, RAW and DNG).
     public let reportedNames: [String]
+    /// The library it is opened with on first use, nil when linked (`FormatLibrary`).
+    public let library: FormatLibrary?
 
     package init(
         format: ImageFormat, names: [String], extensions: [String], capabilities: DecoderCapabilities,
-        reportedNames: [String]? = nil
+        reportedNames: [String]? = nil, library: FormatLibrary? = nil
     ) {
         self.format = format
         self.names = names
         self.extensions = extensions
         self.capabilities = capabilities
         self.reportedNames = reportedNames ?? [format.rawValue]
+        self.library = library
     }
 }
 

@@ -23,13 +23,15 @@ public struct OutputFormat: Hashable, Sendable, CustomStringConvertible {
     public let gainMaps: GainMapAbilities
     /// How it holds an HDR rendition, if it can.
     public let hdrRendition: HDRRendition
+    /// The library it is opened with on first use, nil when linked (`FormatLibrary`).
+    public let library: FormatLibrary?
     /// The encoder that writes it.
     package let encoder: any ImageEncoder.Type
 
     package init(
         format: ImageFormat, name: String, extensions: [String], keepsAlpha: Bool, writes16Bit: Bool = false,
         metadata: MetadataContainers, options: [EncoderOption], gainMaps: GainMapAbilities = [],
-        hdrRendition: HDRRendition = .none, encoder: any ImageEncoder.Type
+        hdrRendition: HDRRendition = .none, encoder: any ImageEncoder.Type, library: FormatLibrary? = nil
     ) {
         self.format = format
         self.name = name
@@ -40,6 +42,7 @@ public struct OutputFormat: Hashable, Sendable, CustomStringConvertible {
         self.encoderOptions = options
         self.gainMaps = gainMaps
         self.hdrRendition = hdrRendition
+        self.library = library
         self.encoder = encoder
     }
 

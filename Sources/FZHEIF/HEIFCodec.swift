@@ -26,7 +26,7 @@ package final class HEIFDecoder: ImageDecoder {
     package static let registration = InputFormatInfo(
         format: .heif, names: ["HEIF/HEIC", "AVIF"], extensions: ["heic", "heif", "hif", "avif"],
         capabilities: [.alpha, .deepSamples, .embeddedThumbnails, .exif, .icc, .gainMaps],
-        reportedNames: ["HEIC", "AVIF"])
+        reportedNames: ["HEIC", "AVIF"], library: .heif)
     static let brands: Set<String> = [
         "heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1", "avif", "avis", "miaf",
     ]
@@ -382,6 +382,8 @@ package final class HEIFDecoder: ImageDecoder {
         let handle: OpaquePointer
 
         init(_ file: HEIFFileBytes, path: String) throws(DecodeError) {
+            // libheif is opened here, not for every HEIF file: grids go to libde265 (issue 38).
+            try HEIFDecoder.registration.requireLibrary(path: path)
             guard let ctx = fz_heif_context_alloc() else {
                 throw .readFailed(path: path, reason: "libheif could not allocate a context")
             }
@@ -437,6 +439,7 @@ package final class HEIFDecoder: ImageDecoder {
             return RowLayout(firstColumn: s.columns.lowerBound, width: s.columns.count, height: storedSize.height)
         }
         try options.checkMemory(wholeDecodeMemory, path: path)
+        try Self.registration.requireLibrary(path: path)
         guard let decodeOptions = fz_heif_decoding_options_alloc() else {
             throw .readFailed(path: path, reason: "libheif could not allocate decoding options")
         }
@@ -603,6 +606,7 @@ package final class HEIFDecoder: ImageDecoder {
         _ bytes: [UInt8], alpha: Bool, size: PixelSize, as type: P.Type, path: String, mismatch: String,
         error: (heif_error) -> DecodeError
     ) throws(DecodeError) -> P {
+        try registration.requireLibrary(path: path)
         guard let ctx = fz_heif_context_alloc() else {
             throw .readFailed(path: path, reason: "libheif could not allocate a context")
         }
@@ -756,7 +760,7 @@ package final class HEIFDecoder: ImageDecoder {
 package enum HEIFEncoder {
     /// Whether libheif has an encoder for the format on this machine.
     package static func available(avif: Bool) -> Bool {
-        guard let ctx = fz_heif_context_alloc() else { return false }
+        guard FormatLibrary.heif.loadProblem == nil, let ctx = fz_heif_context_alloc() else { return false }
         defer { fz_heif_context_free(ctx) }
         var enc: OpaquePointer?
         let err = fz_heif_context_get_encoder_for_format(ctx, avif ? heif_compression_AV1 : heif_compression_HEVC, &enc)
@@ -785,6 +789,7 @@ package enum HEIFEncoder {
         mirror: Int? = nil, tenBit: [UInt16]? = nil, bits: Int = 10, xmp: [UInt8]? = nil, path: String,
         icc: [UInt8]? = nil, nclx: NCLX? = nil
     ) throws(OutputError) -> [UInt8] {
+        try FormatLibrary.heif.require(avif ? "AVIF" : "HEIC", output: path)
         let source = image.format.isGray ? image.converted(to: image.format.hasAlpha ? .rgba : .rgb) : image
         func fail(_ what: String, _ e: heif_error? = nil) -> OutputError { failure(what, e, path: path) }
         guard let ctx = fz_heif_context_alloc() else { throw fail("no context") }
@@ -823,6 +828,7 @@ package enum HEIFEncoder {
         throws(OutputError) -> [UInt8]
     {
         precondition(image.format == .gray, "a monochrome HEVC image is gray")
+        try FormatLibrary.heif.require("HEIC", output: path)
         func fail(_ what: String, _ e: heif_error? = nil) -> OutputError { failure(what, e, path: path) }
         guard let ctx = fz_heif_context_alloc() else { throw fail("no context") }
         defer { fz_heif_context_free(ctx) }

@@ -1,5 +1,3 @@
-import FZFormat
-
 extension HEIFEncoder {
     /// A `colr` `nclx` box's values (ITU-T H.273 code points), which libheif also converts
     /// RGB to YCbCr by.

@@ -9,7 +9,7 @@ package enum HEICImageEncoder: ImageEncoder {
     package static let registration = OutputFormat(
         format: .heif, name: "HEIC", extensions: ["heic", "heif", "hif"], keepsAlpha: true,
         metadata: .exifXMPICC, options: [.quality, .lossless], gainMaps: [.appleAuxiliary],
-        hdrRendition: .nclxCodec, encoder: HEICImageEncoder.self)
+        hdrRendition: .nclxCodec, encoder: HEICImageEncoder.self, library: .heif)
 
     package static func encode(_ image: Image, _ r: EncodeRequest) throws(OutputError) {
         try HEIFImageEncoding.encode(image, avif: false, r)
@@ -20,7 +20,7 @@ package enum HEICImageEncoder: ImageEncoder {
 package enum AVIFImageEncoder: ImageEncoder {
     package static let registration = OutputFormat(
         format: .heif, name: "AVIF", extensions: ["avif"], keepsAlpha: true, metadata: .exifXMPICC,
-        options: [.quality, .lossless], hdrRendition: .nclxCodec, encoder: AVIFImageEncoder.self)
+        options: [.quality, .lossless], hdrRendition: .nclxCodec, encoder: AVIFImageEncoder.self, library: .heif)
 
     package static func encode(_ image: Image, _ r: EncodeRequest) throws(OutputError) {
         try HEIFImageEncoding.encode(image, avif: true, r)

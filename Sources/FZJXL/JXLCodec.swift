@@ -307,6 +307,7 @@ extension JXLCodec {
         -> [UInt8]
     {
         func failed(_ what: String) -> OutputError { .writeFailed(path: path, reason: "libjxl: \(what)") }
+        try FormatLibrary.jxl.require("JPEG XL", output: path)
         guard let enc = fz_JxlEncoderCreate(nil) else { throw failed("could not make an encoder") }
         defer { fz_JxlEncoderDestroy(enc) }
         let runner = Runner(threads: job.threads)

@@ -37,7 +37,7 @@ public struct JXLDetails: Hashable, Sendable {
 package final class JXLDecoder: ImageDecoder {
     package static let registration = InputFormatInfo(
         format: .jxl, names: ["JPEG XL"], extensions: ["jxl"],
-        capabilities: [.alpha, .deepSamples, .frames, .exif, .icc])
+        capabilities: [.alpha, .deepSamples, .frames, .exif, .icc], library: .jxl)
     /// The bare codestream (FF 0A) or the container's signature box.
     package static func sniff(_ head: [UInt8]) -> Bool {
         head.starts(with: [0xFF, 0x0A])
@@ -58,6 +58,7 @@ package final class JXLDecoder: ImageDecoder {
     package init(source: ImageSource, options: DecodeOptions) throws(DecodeError) {
         path = source.name
         self.options = options
+        try Self.registration.requireLibrary(path: path)
         let cap = options.maxMemory > 0 ? Int(min(options.maxMemory, Int64(Int.max / 2))) : Int.max / 2
         guard let bytes = source.file.readAll(limit: cap) else {
             throw .overMemoryLimit(path: path, needed: Int64(cap) + 1, limit: options.maxMemory)

@@ -13,7 +13,8 @@ import Glibc
 package enum JXLImageEncoder: ImageEncoder {
     package static let registration = OutputFormat(
         format: .jxl, name: "JPEG XL", extensions: ["jxl"], keepsAlpha: true, writes16Bit: true,
-        metadata: .exifXMPICC, options: [.quality, .lossless], encoder: JXLImageEncoder.self)
+        metadata: .exifXMPICC, options: [.quality, .lossless], encoder: JXLImageEncoder.self,
+        library: .jxl)
 
     package static func encode(_ image: Image, _ r: EncodeRequest) throws(OutputError) {
         let bytes = try image.pixels.withBytes { p throws(OutputError) in

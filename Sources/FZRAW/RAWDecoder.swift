@@ -42,7 +42,7 @@ package final class RAWDecoder: ImageDecoder {
             "dng", "cr2", "cr3", "crw", "nef", "nrw", "arw", "srf", "sr2", "raf", "orf", "rw2", "rwl", "pef", "mrw",
             "iiq", "3fr", "erf", "kdc", "dcr", "srw", "x3f", "gpr",
         ],
-        capabilities: [.deepSamples, .embeddedThumbnails], reportedNames: ["RAW", "DNG"])
+        capabilities: [.deepSamples, .embeddedThumbnails], reportedNames: ["RAW", "DNG"], library: .raw)
     package static func sniff(_ head: [UInt8]) -> Bool { RAWSniffer.isCameraRAW(head) }
 
     package let storedSize: PixelSize
@@ -78,6 +78,7 @@ package final class RAWDecoder: ImageDecoder {
     package init(source: ImageSource, options: DecodeOptions) throws(DecodeError) {
         path = source.name
         self.options = options
+        try Self.registration.requireLibrary(path: path)
         handle = try LibRawHandle(source: source, path: path, memoryLimit: options.maxMemory)
         facts = handle.facts
         try options.checkPixels(facts.rawSize, path: path)

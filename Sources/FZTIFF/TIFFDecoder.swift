@@ -13,7 +13,7 @@ import Geometry
 package final class TIFFDecoder: ImageDecoder {
     package static let registration = InputFormatInfo(
         format: .tiff, names: ["TIFF"], extensions: ["tif", "tiff"],
-        capabilities: [.alpha, .deepSamples, .frames, .exif, .icc])
+        capabilities: [.alpha, .deepSamples, .frames, .exif, .icc], library: .tiff)
     package static func sniff(_ head: [UInt8]) -> Bool {
         head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A])
             || head.starts(with: [0x49, 0x49, 0x2B, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2B])
@@ -36,6 +36,7 @@ package final class TIFFDecoder: ImageDecoder {
     package init(source: ImageSource, options: DecodeOptions) throws(DecodeError) {
         path = source.name
         self.options = options
+        try Self.registration.requireLibrary(path: path)
         let metadata = TIFFMetadata(file: source.file)
         if metadata.isDNG {
             throw .unsupportedVariant(

@@ -82,6 +82,8 @@ package enum CLI {
         if command == "compare" && read(stdout).hasPrefix("{\"schemaVersion\":1,\"mode\":\"folders\"") {
             command = "compare-folder"
         }
+        // info --formats lists formats, not files (docs/json/info-formats.schema.json).
+        if command == "info" && arguments.contains("--formats") { command = "info-formats" }
         if let problem = jsonProblem(file: stdout, command: command) {
             #if canImport(Testing)
             Issue.record("forcezoom \(arguments.joined(separator: " ")): \(problem)")

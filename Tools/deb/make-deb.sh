@@ -55,9 +55,9 @@ find "$STAGE/usr" -type f -exec chmod 644 {} + && chmod 755 "$STAGE/usr/bin/forc
 # Depends from the ELF's NEEDED entries (libpng16-16, libjpeg62-turbo, libwebp7, libde265-0,
 # liblcms2-2, libgif7, libturbojpeg0, libisal2, zlib1g, libc6, libstdc++6, libgcc-s1). libheif,
 # libjxl, libtiff and libraw are opened with dlopen on first use (CFZHeif, CFZJXL, CFZTIFF,
-# CFZRaw: *_loader.c), which dpkg-shlibdeps cannot see: they are added by name (libheif1 brings
-# the HEVC/AV1 codecs and the x265/aom encoders; libjxl0.7 is the ABI fz_jxl_loader.c opens,
-# libjxl.so.0.7; libtiff6 is libtiff.so.6; libraw20 is libraw_r.so.20).
+# CFZRaw: *_loader.c), which dpkg-shlibdeps cannot see: the binary's own format registry names
+# their packages (dlopen-depends.sh reads `forcezoom info --formats --json`: libheif1 brings the
+# HEVC/AV1 codecs and the x265/aom encoders, libjxl0.7 is the ABI fz_jxl_loader.c opens).
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/debian"
@@ -65,7 +65,7 @@ printf 'Source: forcezoom\n\nPackage: forcezoom\nArchitecture: any\n' > "$work/d
 (cd "$work" && dpkg-shlibdeps -O "$STAGE/usr/bin/forcezoom") > "$work/shlibs"
 depends=$(sed -n 's/^shlibs:Depends=//p' "$work/shlibs")
 [[ -n $depends ]] || die "dpkg-shlibdeps found no dependencies"
-depends="$depends, libheif1 (>= 1.15), libjxl0.7, libtiff6 (>= 4.5), libraw20"
+depends="$depends, $("$HERE/dlopen-depends.sh" "$FZ")"
 
 size=$(du -sk --exclude=DEBIAN "$STAGE" | cut -f1)
 {

@@ -2,7 +2,9 @@
 """Writes the forwarders of a library forcezoom opens on first use (dlopen) instead of linking,
 as Sources/CFZJXL/fz_jxl_loader.c does for libjxl: for each function the Swift code calls, one
 fz_NAME with the library's prototype, read from its preprocessed headers, that calls NAME in
-the opened library. Prints the declarations (for the shim's header) and the definitions.
+the opened library. Prints the declarations (for the shim's header), the definitions, and the
+entries of the loader's symbol table (fz_loader_entry: every name, which fz_loader_available
+resolves before the first call; LibraryTableTests compares it with the forwarders).
 
 usage: make-forwarders.py HEADER NAME... > /tmp/forwarders.txt
 HEADER is a file that #includes the library's headers (e.g. Sources/CJXL/shim.h); NAME@LIB
@@ -16,7 +18,7 @@ def main():
     header, names = sys.argv[1], sys.argv[2:]
     text = subprocess.run(["cc", "-E", "-P", header], check=True, capture_output=True, text=True).stdout
     text = re.sub(r"\s+", " ", text)
-    decls, defs = [], []
+    decls, defs, table = [], [], []
     for item in names:
         name, _, slot = item.partition("@")
         m = re.search(r"([A-Za-z_][\w\s\*]*?)\b" + re.escape(name) + r"\s*\(([^;{]*?)\)\s*;", text)
@@ -31,10 +33,13 @@ def main():
         proto = f"{ret} fz_{name}({', '.join(args) or 'void'})"
         call = f"FZ_SYMBOL({slot or 0}, {name})({', '.join(names_)})"
         decls.append(proto + ";")
+        table.append(f'    {{{slot or 0}, "{name}"}},')
         defs.append(proto + " {\n    " + ("" if ret == "void" else "return ") + call + ";\n}")
     print("\n".join(decls))
     print()
     print("\n".join(defs))
+    print()
+    print("\n".join(table))
 
 
 def named(param, i):

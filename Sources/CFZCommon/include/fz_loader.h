@@ -2,28 +2,52 @@
 // linking them (libheif, libjxl, libtiff, libraw: loading and relocating them, and their
 // codecs' initialisers, cost every run milliseconds before main, that format or not). Each
 // shim has forwarders fz_NAME for the library's NAME (Tools/shims/make-forwarders.py), each
-// looking NAME up once through FZ_LOADER_SYMBOL. Without the library the first call ends
-// the process with one line naming it, as a missing library used to end it at start-up.
+// looking NAME up once through FZ_LOADER_SYMBOL, and a table of every NAME they use.
+//
+// A missing library (or one without a symbol we call) must fail only the files of its format
+// (issue 48): before the first forwarder of a format is called, its Swift side asks
+// fz_loader_available, which opens the libraries and resolves every symbol of the table once
+// and keeps the answer, and throws a per-file error when it is no. A forwarder whose symbol
+// is still missing is then a bug (a call that skipped the check, or a name not in the table,
+// which LibraryTableTests catches): it aborts with a message rather than return garbage.
 #ifndef FZ_LOADER_H
 #define FZ_LOADER_H
 
+#include <stddef.h>
 #include <stdint.h>
 
+/* One symbol a forwarder looks up: `name` in library `slot`. */
+typedef struct fz_loader_entry {
+    int slot;
+    const char *name;
+} fz_loader_entry;
+
 /* One format's libraries (at most two: libjxl and libjxl_threads), opened together the first
-   time a symbol of any is looked up. `format` and `install` make the message: "forcezoom:
-   FORMAT needs SONAME (SYMBOL): WHY" then `install` ("; install libtiff (apt-get install
-   libtiff6)", or "" to say nothing more). */
+   time any is needed. `format` names it in the defensive message. */
 typedef struct fz_loader {
     const char *format;
-    const char *install;
     int count;
     const char *names[2];
+    /* Every symbol the shim's forwarders use, checked by fz_loader_available. */
+    const fz_loader_entry *symbols;
+    int symbol_count;
+    /* Under the loader lock (fz_loader.c): */
     void *handles[2];
-    int opened; /* under fz_loader_symbol's lock */
+    int opened;
+    int state; /* 0 not checked, 1 available, -1 not */
+    char why[512];
 } fz_loader;
 
-/* The function `name` of library `slot` of `loader`, opening them on the first call; exits
-   the process with the message when it cannot be had. */
+/* Whether every library of `loader` opens and every symbol of its table resolves: 1, or 0
+   with the first failure's dlerror text in `why` (at most `size` bytes, NUL-terminated).
+   Checked once (thread-safe); later calls return the kept answer. */
+int fz_loader_available(fz_loader *loader, char *why, size_t size);
+
+/* The soname of library `slot` of `loader`, or NULL past the last. */
+const char *fz_loader_soname(const fz_loader *loader, int slot);
+
+/* The function `name` of library `slot` of `loader`, opening them on the first call. When it
+   cannot be had (unreachable after fz_loader_available said 1) it prints why and aborts. */
 void *fz_loader_symbol(fz_loader *loader, int slot, const char *name);
 
 /* `name` from library `slot` of `loader` (a fz_loader *), looked up once per call site and

@@ -78,6 +78,12 @@ typedef struct fz_heif_memory_reader {
 struct heif_error fz_heif_context_read_memory(struct heif_context *ctx, fz_heif_memory_reader *state, const void *base,
                                               size_t size, int drop);
 
+/* Whether libheif opens and has every function the forwarders call: 1, or 0 with the dlerror
+   text in `why` (fz_loader_available, checked once). Asked before the first forwarder. */
+int fz_heif_available(char *why, size_t size);
+/* The soname of library `slot` (0, 1...), or NULL past the last. */
+const char *fz_heif_soname(int slot);
+
 #ifdef __cplusplus
 }
 #endif

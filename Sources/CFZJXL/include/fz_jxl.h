@@ -57,6 +57,12 @@ void* fz_JxlThreadParallelRunnerCreate(const JxlMemoryManager* memory_manager, s
 void fz_JxlThreadParallelRunnerDestroy(void* runner_opaque);
 JxlParallelRetCode fz_JxlThreadParallelRunner(void* runner_opaque, void* jpegxl_opaque, JxlParallelRunInit init, JxlParallelRunFunction func, uint32_t start_range, uint32_t end_range);
 
+/* Whether libjxl (and libjxl_threads) opens and has every function the forwarders call: 1, or 0 with the dlerror
+   text in `why` (fz_loader_available, checked once). Asked before the first forwarder. */
+int fz_jxl_available(char *why, size_t size);
+/* The soname of library `slot` (0, 1...), or NULL past the last. */
+const char *fz_jxl_soname(int slot);
+
 #ifdef __cplusplus
 }
 #endif

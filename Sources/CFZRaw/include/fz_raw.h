@@ -21,4 +21,10 @@ const char * fz_libraw_strerror(int errorcode);
 int fz_libraw_unpack(libraw_data_t * a0);
 int fz_libraw_unpack_thumb(libraw_data_t * a0);
 
+/* Whether libraw opens and has every function the forwarders call: 1, or 0 with the dlerror
+   text in `why` (fz_loader_available, checked once). Asked before the first forwarder. */
+int fz_raw_available(char *why, size_t size);
+/* The soname of library `slot` (0, 1...), or NULL past the last. */
+const char *fz_raw_soname(int slot);
+
 #endif

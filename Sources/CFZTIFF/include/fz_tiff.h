@@ -90,6 +90,12 @@ void fz_tiff_skip(fz_tiff *t, uint32_t rows);
 /// is zeros, `*warned` is set, and FZ_OK is returned.
 int fz_tiff_read_row(fz_tiff *t, uint8_t *dst, int lenient, int *warned, char *message);
 
+/* Whether libtiff opens and has every function the forwarders call: 1, or 0 with the dlerror
+   text in `why` (fz_loader_available, checked once). Asked before the first forwarder. */
+int fz_tiff_available(char *why, size_t size);
+/* The soname of library `slot` (0, 1...), or NULL past the last. */
+const char *fz_tiff_soname(int slot);
+
 #ifdef __cplusplus
 }
 #endif

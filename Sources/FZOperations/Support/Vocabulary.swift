@@ -1,8 +1,7 @@
-// The core's words the command line needs, and no more: the value types its options parse
-// into and the results it prints. The command line depends on this target alone (with
-// Geometry and ArgumentParser); the readers, writers and renderers that do the work stay
-// behind the operations, so `import` says what the CLI can reach. Scoped re-exports name
-// each type, so a new one is a decision made here.
+import FZCodecs
+import FZFormat
+import FZGainMap
+import FZMetadata
 
 // Formats and how outputs are encoded and coloured.
 @_exported import enum FZCodecs.FormatRegistry

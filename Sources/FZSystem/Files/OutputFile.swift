@@ -24,11 +24,15 @@ public enum OutputError: ForceZoomError, Equatable, Sendable, CustomStringConver
     /// Something other than a regular file is at the output path (a device, a FIFO, a
     /// socket): forcezoom replaces only regular files and never writes into others.
     case notRegularFile(path: String, kind: String)
+    /// The format's library cannot be loaded (`FormatLibrary`): its reason names the soname,
+    /// the loader's message and the package to install. Fails this output only.
+    case missingLibrary(path: String, reason: String)
 
     public var path: String {
         switch self {
         case .wouldOverwriteInput(let p), .cannotCreate(let p, _), .writeFailed(let p, _),
-            .cannotRename(let p, _), .isDirectory(let p), .notRegularFile(let p, _), .folderUnusable(let p, _):
+            .cannotRename(let p, _), .isDirectory(let p), .notRegularFile(let p, _), .folderUnusable(let p, _),
+            .missingLibrary(let p, _):
             return p
         }
     }
@@ -51,6 +55,7 @@ public enum OutputError: ForceZoomError, Equatable, Sendable, CustomStringConver
         case .writeFailed(_, let r): return "write failed: \(r); no partial file was left"
         case .cannotRename(_, let r): return "cannot move the finished file into place: \(r)"
         case .isDirectory: return "output is a directory; give a file name"
+        case .missingLibrary(_, let r): return "\(r); no file was written"
         case .folderUnusable(_, let r): return "\(r) (check the output folder and its permissions)"
         case .notRegularFile(_, let kind):
             return
