@@ -1,19 +1,19 @@
 import FZSystem
 
 /// A library a format's codec opens with dlopen on first use instead of linking it (libheif,
-/// libjxl, libtiff, libraw: `fz_loader.h` says why). Without it, or with one that lacks a
+/// libtiff, libraw and the rest: `fz_loader.h` says why). Without it, or with one that lacks a
 /// function the codec calls, only that format's files and outputs fail, each with one message
 /// naming the soname, the loader's reason and the Debian package to install (issue 48);
 /// every other file of a batch is still made. The decoder's and encoder's registrations
 /// (`InputFormatInfo.library`, `OutputFormat.library`) name it, so `info --formats` and the
 /// Debian package's Depends (Tools/deb/make-deb.sh) come from the same place.
 public struct FormatLibrary: Hashable, Sendable, CustomStringConvertible {
-    /// What users call it ("libjxl").
+    /// What users call it ("libtiff").
     public let name: String
     /// The files opened, as the shim names them from the headers compiled against
-    /// ("libjxl.so.0.7", "libjxl_threads.so.0.7").
+    /// ("libtiff.so.6"; a codec and its thread runner are two).
     public let sonames: [String]
-    /// Debian bookworm's runtime package holding them ("libjxl0.7").
+    /// Debian bookworm's runtime package holding them ("libtiff6").
     public let package: String
     /// The oldest version of `package` the codec works with, when it matters ("1.15").
     public let minimumVersion: String?
@@ -45,7 +45,7 @@ public struct FormatLibrary: Hashable, Sendable, CustomStringConvertible {
         return text.isEmpty ? "it could not be loaded" : text
     }
 
-    /// "JPEG XL needs libjxl.so.0.7 and libjxl_threads.so.0.7: WHY; apt-get install libjxl0.7",
+    /// "TIFF needs libtiff.so.6: WHY; apt-get install libtiff6",
     /// or nil when the library loaded.
     public func problem(for format: String) -> String? {
         loadProblem.map {
@@ -86,7 +86,7 @@ extension FormatLibrary {
         return names
     }
 
-    /// "0.7" of "libjxl.so.0.7": the ABI version Debian's package name ends in.
+    /// "6" of "libtiff.so.6": the ABI version Debian's package name ends in.
     package static func version(_ soname: (Int32) -> UnsafePointer<CChar>?) -> String {
         guard let first = sonames(soname).first, let range = first.firstRange(of: ".so.") else { return "" }
         return String(first[range.upperBound...])

@@ -1,5 +1,5 @@
 // fz_loader.h: libraries forcezoom opens with dlopen on their format's first call instead of
-// linking them (libheif, libjxl, libtiff, libraw: loading and relocating them, and their
+// linking them (libheif, libtiff, libraw and the rest: loading and relocating them, and their
 // codecs' initialisers, cost every run milliseconds before main, that format or not). Each
 // shim has forwarders fz_NAME for the library's NAME (Tools/shims/make-forwarders.py), each
 // looking NAME up once through FZ_LOADER_SYMBOL, and a table of every NAME they use.
@@ -22,7 +22,7 @@ typedef struct fz_loader_entry {
     const char *name;
 } fz_loader_entry;
 
-/* One format's libraries (at most two: libjxl and libjxl_threads), opened together the first
+/* One format's libraries (at most two: a codec and its thread runner), opened together the first
    time any is needed. `format` names it in the defensive message. */
 typedef struct fz_loader {
     const char *format;

@@ -59,7 +59,7 @@ public struct FormatsReport {
         }
     }
 
-    /// "JPEG XL    read write  libjxl.so.0.7, libjxl_threads.so.0.7 (libjxl0.7): loaded".
+    /// "TIFF       read        libtiff.so.6 (libtiff6): loaded".
     static func text(_ row: Row, width: Int) -> String {
         let name = row.name + String(repeating: " ", count: max(0, width - row.name.count))
         let abilities = (row.read ? "read " : "-    ") + (row.write ? "write" : "-    ")

@@ -49,7 +49,7 @@ extension FormatNames {
         "A \(withoutAlpha()) output, which has no alpha, also flattens transparent pixels onto it (onto white where it is transparent); \(keepingAlpha()) keep them."
     }
 
-    /// ".webp, .heic, .avif or .jxl": the usual extension of each format `option` applies to.
+    /// ".webp, .heic, ...": the usual extension of each format `option` applies to.
     static func extensions(taking option: EncoderOption, _ conjunction: String = "or") -> String {
         FormatRegistry.sentence(
             OutputFormat.all.filter { $0.encoderOptions.contains(option) }.map { ".\($0.extensions[0])" }, conjunction)
