@@ -54,18 +54,21 @@ int fz_begin_temp(void) {
 
 void fz_end_temp(void) { __atomic_sub_fetch(&fz_creating, 1, __ATOMIC_SEQ_CST); }
 
-// At most half a second on the monotonic clock (async-signal-safe). A creation is a
-// registration and an openat, microseconds; a creating thread that waits longer for the
-// CPU (a thousand jobs on two cores) has its name registered already, so running out
-// loses nothing.
+// At most two seconds on the monotonic clock (async-signal-safe), sleeping a millisecond at
+// a time so that the threads waited for get the CPU. A creation is a registration and an
+// openat, microseconds on a quiet machine; on a loaded one (a thousand jobs on two busy
+// cores, the directory's lock contended) a thread can sit in openat for long: a file it
+// makes after the handler's unlink would be left behind when the process dies. No creation
+// starts once the process is ending, so the count only falls; running out of time (a thread
+// that never gets the CPU) leaves at most the files still being made.
 static void fz_wait_for_creations(void) {
     struct timespec start, now;
     clock_gettime(CLOCK_MONOTONIC, &start);
     while (__atomic_load_n(&fz_creating, __ATOMIC_SEQ_CST) > 0) {
         clock_gettime(CLOCK_MONOTONIC, &now);
         long elapsed = (now.tv_sec - start.tv_sec) * 1000000000L + (now.tv_nsec - start.tv_nsec);
-        if (elapsed >= 500000000L) return;
-        struct timespec pause = {0, 50000};
+        if (elapsed >= 2000000000L) return;
+        struct timespec pause = {0, 1000000};
         nanosleep(&pause, NULL);
     }
 }
@@ -148,6 +151,10 @@ static int fz_is_deferrable(int sig) { return sig == SIGINT || sig == SIGTERM ||
 static void fz_die_by(int sig) {
     __atomic_store_n(&fz_dying, 1, __ATOMIC_SEQ_CST);
     fz_term_restore();  // a raw terminal (peek, the probe) gets its mode and screen back
+    fz_wait_for_creations();
+    fz_unlink_temps();
+    // Once more: a file whose openat was already in the kernel when the names were unlinked
+    // exists by now (seen at a load of 10: a double stop of a thousand jobs left 76 such).
     fz_wait_for_creations();
     fz_unlink_temps();
     signal(sig, SIG_DFL);
