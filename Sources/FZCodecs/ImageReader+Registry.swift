@@ -57,7 +57,7 @@ extension ImageReader {
         precondition(!consumed, "an ImageReader decodes once")
         consumed = true
         // Asked of the decoder: a format that carries gain maps probes for its own.
-        guard let probing = type(of: decoder) as? any GainMapProbing.Type else { return .none }
+        guard let probing = GainMapProbers.prober(for: decoder) else { return .none }
         return probing.probeGainMap(source.file, primary: header.storedSize, exif: metadata.exif)
     }
 

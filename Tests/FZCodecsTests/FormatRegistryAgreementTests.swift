@@ -46,6 +46,8 @@ struct FormatRegistryAgreementTests {
         for decoder in ImageDecoders.all {
             let declared = decoder.registration.capabilities.contains(.gainMaps)
             #expect(declared == (decoder is any GainMapProbing.Type), "\(decoder.registration.names)")
+            let listed = GainMapProbers.all.contains { ObjectIdentifier($0) == ObjectIdentifier(decoder) }
+            #expect(declared == listed, "\(decoder.registration.names): GainMapProbers.all")
         }
     }
 

@@ -14,7 +14,7 @@ extension ImageReader {
     /// `readGainMap(decode:)`, decoding the map only where `decode` says for what the probe found.
     public func readGainMap(decodeIf decode: (GainMap) -> Bool) -> GainMapRead {
         // Asked of the decoder, as `probeGainMap`: a format that carries gain maps probes its own.
-        guard let probing = type(of: decoder) as? any GainMapProbing.Type else { return .none }
+        guard let probing = GainMapProbers.prober(for: decoder) else { return .none }
         switch probing.probeGainMap(source.file, primary: header.storedSize, exif: metadata.exif) {
         case .none: return .none
         case .malformed(let why): return .malformed(why)
