@@ -56,7 +56,12 @@ extension ImageReader {
     public func probeGainMap() -> GainMap.Probe {
         precondition(!consumed, "an ImageReader decodes once")
         consumed = true
-        // Asked of the decoder: a format that carries gain maps probes for its own.
+        return probedGainMap()
+    }
+
+    /// The gain-map probe of this reader's file, asked of its decoder (a format that carries
+    /// gain maps probes for its own): `probeGainMap` before the pixels, `readGainMap` after.
+    func probedGainMap() -> GainMap.Probe {
         guard let probing = GainMapProbers.prober(for: decoder) else { return .none }
         return probing.probeGainMap(source.file, primary: header.storedSize, exif: metadata.exif)
     }

@@ -13,9 +13,7 @@ extension ImageReader {
 
     /// `readGainMap(decode:)`, decoding the map only where `decode` says for what the probe found.
     public func readGainMap(decodeIf decode: (GainMap) -> Bool) -> GainMapRead {
-        // Asked of the decoder, as `probeGainMap`: a format that carries gain maps probes its own.
-        guard let probing = GainMapProbers.prober(for: decoder) else { return .none }
-        switch probing.probeGainMap(source.file, primary: header.storedSize, exif: metadata.exif) {
+        switch probedGainMap() {
         case .none: return .none
         case .malformed(let why): return .malformed(why)
         case .found(let map):
