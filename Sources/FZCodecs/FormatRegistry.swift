@@ -32,8 +32,7 @@ public enum FormatRegistry {
 
     /// "a, b and c".
     public static func sentence(_ words: [String], _ conjunction: String) -> String {
-        guard words.count > 1 else { return words.first ?? "" }
-        return words.dropLast().joined(separator: ", ") + " \(conjunction) " + words.last!
+        FZFormat.sentence(words, conjunction)
     }
 }
 

@@ -49,7 +49,7 @@ public struct FormatLibrary: Hashable, Sendable, CustomStringConvertible {
     /// or nil when the library loaded.
     public func problem(for format: String) -> String? {
         loadProblem.map {
-            "\(format) needs \(sonames.count > 1 ? sonames.dropLast().joined(separator: ", ") + " and " + sonames.last! : sonames.joined()): \($0); apt-get install \(package)"
+            "\(format) needs \(sentence(sonames, "and")): \($0); apt-get install \(package)"
         }
     }
 
