@@ -33,8 +33,10 @@ public enum DecodeError: ForceZoomError, Equatable, Sendable, CustomStringConver
     case corrupt(path: String, detail: String)
     /// Reading failed (I/O error).
     case readFailed(path: String, reason: String)
-    /// `--frame` asks for a frame the file does not have.
-    case noSuchFrame(path: String, frame: Int, frames: Int)
+    /// `--frame` asks for a frame the file does not have. `option` is the option as typed
+    /// (`--page` or `--frame`, `DecodeOptions.frameOption`); `atLeast` when `frames` is only
+    /// what forcezoom reads of a file that has more (a TIFF past its directory limit).
+    case noSuchFrame(path: String, frame: Int, frames: Int, option: String = "--frame", atLeast: Bool = false)
     /// The embedded ICC profile cannot be used to convert the pixels (damaged, of another
     /// colour space, or APP2 segments that do not fit together), and the run asked for a
     /// conversion without `--lenient`.
@@ -48,7 +50,7 @@ public enum DecodeError: ForceZoomError, Equatable, Sendable, CustomStringConver
             .notAnImage(let p, _, _), .unsupportedVariant(let p, _), .tooManyPixels(let p, _, _),
             .overMemoryLimit(let p, _, _), .tooManyScans(let p, _), .truncatedHeader(let p, _),
             .corruptHeader(let p, _),
-            .truncated(let p, _), .corrupt(let p, _), .readFailed(let p, _), .noSuchFrame(let p, _, _),
+            .truncated(let p, _), .corrupt(let p, _), .readFailed(let p, _), .noSuchFrame(let p, _, _, _, _),
             .unusableProfile(let p, _), .missingLibrary(let p, _):
             return p
         }
@@ -85,9 +87,14 @@ public enum DecodeError: ForceZoomError, Equatable, Sendable, CustomStringConver
         case .corrupt(_, let detail): return "corrupt image data (\(detail)); use --lenient to keep what decoded"
         case .readFailed(_, let reason): return "read failed: \(reason)"
         case .missingLibrary(_, let reason): return reason
-        case .noSuchFrame(_, let frame, let frames):
+        case .noSuchFrame(_, let frame, let frames, let option, let atLeast):
+            let unit = option == "--page" || atLeast ? "page" : "frame"
+            if atLeast {
+                return "has at least \(frames) \(unit)s and forcezoom reads the first \(frames); "
+                    + "\(option) \(frame) is past them"
+            }
             return
-                "has \(frames) frame\(frames == 1 ? "" : "s"); --frame \(frame) is past the last (frames count from 1)"
+                "has \(frames) \(unit)\(frames == 1 ? "" : "s"); \(option) \(frame) is past the last (\(unit)s count from 1)"
         case .unusableProfile(_, let reason):
             return
                 "the embedded ICC profile cannot be used (\(reason)); use --lenient to convert without it, or --icc keep"

@@ -25,6 +25,8 @@ public struct DecodeOptions: Hashable, Sendable {
     public var maxMemory: Int64 = MemoryLimit.cap(1 << 30)
     /// The frame of an animated image to read, from 1 (animated WebP; other files have one).
     public var frame = 1
+    /// The option `frame` was given as, for messages: `--frame`, or `--page` (its TIFF name).
+    public var frameOption = "--frame"
     /// Threads one image's decoding may use (HEIF grid tiles decode side by side); a batch
     /// (`thumb -j`) gives each image its share.
     public var threads = Threads.perImage

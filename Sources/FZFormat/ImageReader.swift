@@ -37,7 +37,7 @@ public final class ImageReader {
         decoder = d
         // Only a decoder that reads animations has frames past the first (it checks the number).
         if options.frame > 1 && !type.registration.capabilities.contains(.frames) {
-            throw .noSuchFrame(path: name, frame: options.frame, frames: 1)
+            throw .noSuchFrame(path: name, frame: options.frame, frames: 1, option: options.frameOption)
         }
         let size = d.storedSize
         if size.width <= 0 || size.height <= 0 {

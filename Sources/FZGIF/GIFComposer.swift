@@ -11,10 +11,22 @@ struct GIFComposer {
 
     private var pixels: UnsafeMutablePointer<UInt8> { canvas.baseAddress!.assumingMemoryBound(to: UInt8.self) }
 
-    /// Decodes frames 1...`number`, disposing of each before the next as it asks.
+    /// The LZW work spent on pixels off the screen that all frames together may cost: rows
+    /// are decoded whole, so a frame far wider than the screen costs its width on every row
+    /// that shows (a 65535x4096 frame on a 1x4096 screen: 268 M pixels decoded, 4096 shown,
+    /// seconds each). Frames inside the screen, as encoders write them, cost nothing here.
+    static let offScreenAllowance: Int64 = 1 << 24
+
+    /// Decodes frames 1...`number`, disposing of each before the next as it asks. A frame is
+    /// clipped to the screen (as Firefox does): the rows below it are not decoded, interlaced
+    /// or not; the columns beside it must be (LZW codes rows whole) and count against
+    /// `offScreenAllowance` (or the screen's area, if larger), checked before the frame is
+    /// decoded.
     func compose(_ stream: GIFStream, upTo number: Int) throws(DecodeError) {
         var control = GIFControl()
         var index = 0
+        var offScreen: Int64 = 0
+        let allowance = max(Self.offScreenAllowance, Int64(screen.width) * Int64(screen.height))
         // The frame drawn last: its rectangle, disposal and (restore-to-previous) what it covered.
         var last: (rect: PixelRect, disposal: Int, saved: [UInt8]?)?
         while true {
@@ -23,11 +35,25 @@ struct GIFComposer {
             case .end: return
             case .frame(let d):
                 index += 1
-                if let last { dispose(last.rect, last.disposal, saved: last.saved) }
+                if let previous = last {
+                    dispose(previous.rect, previous.disposal, saved: previous.saved)
+                }
+                // Its saved region goes before the next one is copied: one is held at a time,
+                // as the decoder's memory check counts (two were, and a third for a moment).
+                last = nil
                 let rect = try GIFDecoderRects.visible(d, screen: screen, number: index, path: path, header: false)
                 try options.checkPixels(PixelSize(width: d.width, height: d.height), path: path)
+                let rows = GIFRowOrder.rowsDecoded(d, bottom: rect.y + rect.height)
+                offScreen += Int64(rows) * Int64(d.width) - Int64(rect.width) * Int64(rect.height)
+                if offScreen > allowance {
+                    throw .corrupt(
+                        path: path,
+                        detail:
+                            "frame \(index) (\(d.width)x\(d.height) at \(d.left),\(d.top)) reaches far past the \(screen) screen: "
+                            + "\(offScreen) pixels decoded off the screen so far, over the limit of \(allowance)")
+                }
                 let saved = index < number && control.disposal == 3 ? copy(rect) : nil
-                try draw(d, visible: rect, control: control, stream: stream)
+                try draw(d, visible: rect, rows: rows, control: control, stream: stream)
                 if index == number { return }
                 last = (rect, control.disposal, saved)
                 control = GIFControl()
@@ -35,10 +61,11 @@ struct GIFComposer {
         }
     }
 
-    /// Decodes one frame's rows and puts its visible pixels on the canvas.
-    private func draw(_ d: GIFFrameDescriptor, visible: PixelRect, control: GIFControl, stream: GIFStream)
-        throws(DecodeError)
-    {
+    /// Decodes the first `rows` stored rows of a frame (those that reach the screen), puts
+    /// their visible pixels on the canvas and passes over the rest of its data undecoded.
+    private func draw(
+        _ d: GIFFrameDescriptor, visible: PixelRect, rows: Int, control: GIFControl, stream: GIFStream
+    ) throws(DecodeError) {
         let table = GIFPalette(d.palette ?? stream.globalPalette)
         let row = UnsafeMutablePointer<UInt8>.allocate(capacity: d.width)
         defer { row.deallocate() }
@@ -46,13 +73,8 @@ struct GIFComposer {
         let x0 = visible.x
         let x1 = visible.x + visible.width
         let bottom = visible.y + visible.height
-        for k in 0..<d.height {
+        for k in 0..<rows {
             let y = d.top + (d.interlaced ? GIFRowOrder.interlacedRow(k, height: d.height) : k)
-            // A plain frame's rows below the screen are not decoded at all.
-            if !d.interlaced && y >= bottom {
-                try stream.skipData()
-                return
-            }
             try stream.readRow(into: row, width: d.width, last: k == d.height - 1)
             guard y < bottom else { continue }
             let line = pixels + y * screen.width * 4
@@ -62,6 +84,7 @@ struct GIFComposer {
                 table.put(i, at: line + x * 4)
             }
         }
+        if rows < d.height { try stream.skipData() }
     }
 
     private func copy(_ r: PixelRect) -> [UInt8] {
@@ -94,6 +117,16 @@ struct GIFComposer {
 
 /// Where an interlaced frame's rows go.
 enum GIFRowOrder {
+    /// How many of frame `d`'s stored rows must be decoded to draw every one of its rows above
+    /// canvas row `bottom`: up to the last such row in storage order (interlaced rows below
+    /// the screen come between rows on it, and LZW cannot skip them).
+    static func rowsDecoded(_ d: GIFFrameDescriptor, bottom: Int) -> Int {
+        guard d.interlaced else { return max(0, min(d.height, bottom - d.top)) }
+        var k = d.height
+        while k > 0 && d.top + interlacedRow(k - 1, height: d.height) >= bottom { k -= 1 }
+        return k
+    }
+
     /// The canvas row the `k`-th stored row of an interlaced frame belongs on: rows
     /// 0, 8, 16... first, then 4, 12..., then 2, 6..., then the odd ones.
     static func interlacedRow(_ k: Int, height h: Int) -> Int {

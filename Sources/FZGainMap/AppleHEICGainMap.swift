@@ -32,7 +32,7 @@ package enum AppleHEICGainMap {
     /// The map's XMP packet, as Apple's HDRGainMap namespace says it (iOS 18 writes the headroom
     /// here too; with it the map is read right even where the EXIF maker note is left out).
     static func xmp(_ parameters: GainMapParameters) -> [UInt8] {
-        let version = parameters.version.isEmpty ? "65536" : parameters.version
+        let version = GainMapParameters.writtenVersion(parameters.version, default: "65536")
         let headroom = parameters.appleHeadroom.map {
             "\n         <HDRGainMap:HDRGainMapHeadroom>\($0)</HDRGainMap:HDRGainMapHeadroom>"
         }

@@ -101,7 +101,7 @@ public enum UltraHDRContainer {
     /// The gain map's XMP: every hdrgm value, one channel as attributes, three as rdf:Seq.
     static func gainMapXMP(_ p: GainMapParameters) -> [UInt8] {
         func text(_ v: Double) -> String { String(v) }
-        var attributes = [("Version", p.version.isEmpty ? "1.0" : p.version)]
+        var attributes = [("Version", GainMapParameters.writtenVersion(p.version, default: "1.0"))]
         var elements = ""
         for (key, v) in [
             ("GainMapMin", p.gainMapMin), ("GainMapMax", p.gainMapMax), ("Gamma", p.gamma),

@@ -74,7 +74,7 @@ package final class JXLDecoder: ImageDecoder {
             animated: facts.animated, frameCount: max(1, facts.frames), xyb: facts.xyb, hasICC: facts.icc != nil,
             hasEXIF: facts.exif != nil, hasXMP: facts.xmp != nil)
         if options.frame > jxl.frameCount {
-            throw .noSuchFrame(path: path, frame: options.frame, frames: jxl.frameCount)
+            throw .noSuchFrame(path: path, frame: options.frame, frames: jxl.frameCount, option: options.frameOption)
         }
     }
 
@@ -117,7 +117,8 @@ package final class JXLDecoder: ImageDecoder {
         rowBytes = size.width * pixelFormat.channels * (deep ? 2 : 1)
         let (bytes, overflow) = rowBytes.multipliedReportingOverflow(by: size.height)
         if overflow { throw .overMemoryLimit(path: path, needed: .max, limit: options.maxMemory) }
-        try options.checkMemory(Int64(bytes) + Int64(data.count), path: path)
+        // The path really taken: our rows at its depth, the file, and libjxl's own planes.
+        try options.checkMemory(Int64(bytes) + Int64(data.count) + facts.ownBytes(deep: deep), path: path)
         guard let out = ZeroedBuffer(count: bytes) else {
             throw .readFailed(
                 path: path, reason: "out of memory for the \(DecodeError.mebibytes(Int64(bytes))) MiB image")

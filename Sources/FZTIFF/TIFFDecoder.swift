@@ -46,9 +46,10 @@ package final class TIFFDecoder: ImageDecoder {
         // directory itself cannot be read (the budget is then checked against the header).
         let budget = options.budget.maxBytes
         tiff = try TIFFFile(file: source.file, path: path, maxAlloc: budget > 0 ? max(budget, 16 << 20) : 0)
-        let pages = try TIFFPage.scan(tiff, limit: Self.directoryLimit)
+        let (pages, capped) = try TIFFPage.scan(tiff, limit: Self.directoryLimit)
         guard options.frame <= pages.count else {
-            throw .noSuchFrame(path: path, frame: options.frame, frames: pages.count)
+            throw .noSuchFrame(
+                path: path, frame: options.frame, frames: pages.count, option: options.frameOption, atLeast: capped)
         }
         page = try TIFFPage.withSubIFDLevels(pages[options.frame - 1], tiff)
         let info = try tiff.select(page.index)
@@ -67,7 +68,8 @@ package final class TIFFDecoder: ImageDecoder {
         xmp = tiff.xmp(limit: 16 << 20)
         let orientation = info.orientation != 1 || metadata.hasOrientationTag ? Int(info.orientation) : nil
         exif = metadata.block(orientation: orientation)
-        tiffDetails = TIFFDetails(info, layout: layout, pages: pages.count, page: options.frame, levels: page.levels)
+        tiffDetails = TIFFDetails(
+            info, layout: layout, pages: pages.count, pagesCapped: capped, page: options.frame, levels: page.levels)
         let full = layout.plan(columns: 0..<Int(info.width), deep: false)
         try options.checkMemory(tiff.memoryNeeded(full), path: path)
     }

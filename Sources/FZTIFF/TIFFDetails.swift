@@ -21,11 +21,14 @@ public struct TIFFDetails: Hashable, Sendable {
     /// associated, unassociated, or nil (no alpha).
     public var alpha: String?
     public var pages: Int
+    /// The file has more directories than forcezoom reads (`TIFFDecoder.directoryLimit`):
+    /// `pages` is those among the first ones, not the file's count.
+    public var pagesCapped: Bool
     public var page: Int
     /// The page's reduced-resolution copies (a pyramid), largest first.
     public var levels: [PixelSize]
 
-    init(_ info: fz_tiff_info, layout: TIFFLayout, pages: Int, page: Int, levels: [TIFFLevel]) {
+    init(_ info: fz_tiff_info, layout: TIFFLayout, pages: Int, pagesCapped: Bool, page: Int, levels: [TIFFLevel]) {
         bitDepth = Int(info.bits)
         samplesPerPixel = Int(info.spp)
         photometric = Self.photometricName(Int(info.photometric))
@@ -36,6 +39,7 @@ public struct TIFFDetails: Hashable, Sendable {
         planar = info.planar == 2
         alpha = layout.pixelFormat.hasAlpha ? (info.extra_type == 1 ? "associated" : "unassociated") : nil
         self.pages = pages
+        self.pagesCapped = pagesCapped
         self.page = page
         self.levels = levels.map(\.size)
     }
@@ -68,7 +72,12 @@ extension TIFFDetails: CodecDetails {
         }
         if planar { parts.append("planar") }
         if let alpha { parts.append("\(alpha) alpha") }
-        if pages > 1 { parts.append("page \(page) of \(pages)") }
+        if pagesCapped {
+            parts.append(
+                "page \(page) of at least \(pages) (forcezoom reads the first \(TIFFDecoder.directoryLimit) directories)")
+        } else if pages > 1 {
+            parts.append("page \(page) of \(pages)")
+        }
         if !levels.isEmpty {
             parts.append("pyramid " + levels.map { "\($0.width)x\($0.height)" }.joined(separator: ", "))
         }
@@ -83,7 +92,8 @@ extension TIFFDetails: CodecDetails {
             ("tileWidth", tileSize.map { .int($0.width) } ?? .null),
             ("tileHeight", tileSize.map { .int($0.height) } ?? .null),
             ("rowsPerStrip", rowsPerStrip.map { .int($0) } ?? .null), ("planar", .bool(planar)),
-            ("alphaKind", alpha.map { .string($0) } ?? .null), ("pages", .int(pages)), ("page", .int(page)),
+            ("alphaKind", alpha.map { .string($0) } ?? .null), ("pages", .int(pages)), ("pagesCapped", .bool(pagesCapped)),
+            ("page", .int(page)),
             ("levels", .array(levels.map { .array([.int($0.width), .int($0.height)]) })),
         ]
     }

@@ -85,11 +85,13 @@ struct TIFFPage {
     var info: fz_tiff_info
     var levels: [TIFFLevel] = []
 
-    /// The pages of the file; directories marked reduced-resolution (NewSubfileType bit 0)
-    /// after a page are its levels.
-    static func scan(_ tiff: TIFFFile, limit: Int) throws(DecodeError) -> [TIFFPage] {
+    /// The pages of the first `limit` directories of the file; directories marked
+    /// reduced-resolution (NewSubfileType bit 0) after a page are its levels. `capped` when
+    /// the file has more directories than that (one more is looked at to know).
+    static func scan(_ tiff: TIFFFile, limit: Int) throws(DecodeError) -> (pages: [TIFFPage], capped: Bool) {
         var pages: [TIFFPage] = []
-        for (index, info) in try tiff.scan(limit: limit).enumerated() {
+        let infos = try tiff.scan(limit: limit + 1)
+        for (index, info) in infos.prefix(limit).enumerated() {
             let size = PixelSize(width: Int(info.width), height: Int(info.height))
             if info.subfile_type & 1 != 0, let last = pages.indices.last {
                 pages[last].addLevel(index: index, subIFD: 0, info: info)
@@ -97,7 +99,7 @@ struct TIFFPage {
                 pages.append(TIFFPage(index: index, size: size, info: info))
             }
         }
-        return pages
+        return (pages, infos.count > limit)
     }
 
     /// `page` with its SubIFDs (as `vips tiffsave --subifd` writes a pyramid) as levels too.

@@ -162,7 +162,7 @@ package final class WebPDecoder: ImageDecoder {
             hasICC: flags & ICCP_FLAG.rawValue != 0, hasEXIF: exifBlock != nil,
             hasXMP: flags & XMP_FLAG.rawValue != 0)
         if options.frame > webp.frameCount {
-            throw .noSuchFrame(path: path, frame: options.frame, frames: webp.frameCount)
+            throw .noSuchFrame(path: path, frame: options.frame, frames: webp.frameCount, option: options.frameOption)
         }
         if width <= 0 || height <= 0 { return }
         try options.checkPixels(storedSize, path: path)

@@ -110,16 +110,30 @@ public struct FolderCompareOperation {
     }
 
     /// The report folder may not be, or be inside, a compared folder: its pictures would be
-    /// walked as images next time, and writing there would change an input.
+    /// walked as images next time, and writing there would change an input. Nor may a
+    /// compared folder be, or be inside, the folder the report writes its pictures to
+    /// (`REPORT/images`): `--report .` beside `./images` would put them among the baselines.
+    /// A compared folder elsewhere inside the report folder (`--report .` over `./expected`)
+    /// is left alone: the report writes only `images/` and its three files there.
     private func checkReportOutside() throws(FolderPairing.Failure) {
         guard let reportFolder else { return }
         let target = Self.absolute(reportFolder)
+        let pictures = Self.absolute(FileSystem.join(reportFolder, "images"))
+        func within(_ path: String, _ folder: String) -> Bool {
+            path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
+        }
         for folder in [expected, actual] {
             guard let inside = FileSystem.resolved(folder) else { continue }
-            if target == inside || target.hasPrefix(inside.hasSuffix("/") ? inside : inside + "/") {
+            if within(target, inside) {
                 throw FolderPairing.Failure(
                     message:
                         "--report \(Echo.line(reportFolder)) is inside the compared folder \(Echo.line(folder)); write the report elsewhere"
+                )
+            }
+            if within(inside, pictures) {
+                throw FolderPairing.Failure(
+                    message:
+                        "--report \(Echo.line(reportFolder)) would write its pictures into the compared folder \(Echo.line(folder)) (the report's images/ folder); write the report elsewhere"
                 )
             }
         }

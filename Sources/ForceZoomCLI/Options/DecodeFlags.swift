@@ -44,7 +44,9 @@ struct DecodeFlags: ParsableArguments {
     static let defaultFrame = 1
 
     func validate() throws {
-        if frame < 1 || frame > 1_000_000 { throw ValidationError("--frame counts from 1 to 1000000, got \(frame)") }
+        if frame < 1 || frame > 1_000_000 {
+            throw ValidationError("\(Self.frameOption) counts from 1 to 1000000, got \(frame)")
+        }
         if maxPixels < 0 { throw ValidationError("--max-pixels must be 0 (no limit) or positive, got \(maxPixels)") }
         if maxMemory < 0 || maxMemory > Int64.max >> 20 {
             throw ValidationError("--max-memory must be 0 (no limit) to \(Int64.max >> 20) MiB, got \(maxMemory)")
@@ -61,8 +63,21 @@ struct DecodeFlags: ParsableArguments {
         o.maxPixels = maxPixels
         o.maxMemory = MemoryLimit.cap(maxMemory << 20)
         o.frame = frame
+        o.frameOption = Self.frameOption
         o.cmykProfile = cmykProfile.flatMap { try? CMYKProfile.load(path: $0) }
         return o
+    }
+
+    /// The name --frame was typed under, for messages (the parser does not keep it): the last
+    /// of `--frame`/`--page` before any `--`, as the last one given is the value used.
+    static var frameOption: String {
+        var name = "--frame"
+        for argument in CommandLine.arguments.dropFirst() {
+            if argument == "--" { break }
+            if argument == "--page" || argument.hasPrefix("--page=") { name = "--page" }
+            if argument == "--frame" || argument.hasPrefix("--frame=") { name = "--frame" }
+        }
+        return name
     }
 
     /// What a command may allocate for the images it makes: the same two limits.

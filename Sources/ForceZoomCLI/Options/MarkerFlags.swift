@@ -22,6 +22,8 @@ struct MarkerFlags: ParsableArguments {
     var markers: String?
 
     func validate() throws {
+        // `--markers ""` would be read as a file named nothing ("'': cannot read marker file").
+        if markers == "" { throw ValidationError("--markers is empty; give a marker file (CSV or JSON)") }
         for m in marker where (try? Marker.parseList(m, file: "--marker")) == nil || m.contains("\n") {
             throw ValidationError(
                 "--marker takes X,Y[,label] in image pixels (label up to \(Marker.maxLabel) characters), got '\(Echo.value(m))'"
