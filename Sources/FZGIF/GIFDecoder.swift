@@ -24,14 +24,16 @@ public struct GIFDetails: Hashable, Sendable {
 /// (1: kept, 2: cleared to transparent, 3: restored to what was there before).
 ///
 /// Frames reaching past the screen are clipped to it (as Firefox does; Pillow would widen the
-/// screen instead); a frame with no pixel on the screen, or none at all, is an error. Colour
+/// screen instead), their rows below it not decoded and the LZW work beside it bounded
+/// (`GIFComposer.offScreenAllowance`); a frame with no pixel on the screen, or none at all,
+/// is an error. Colour
 /// indices past the colour table are shown as Pillow does (the gray ramp: index i as i,i,i),
 /// and so is a file with no colour table at all.
 ///
 /// `init` walks every record once without decoding (the frame count for `info` and
 /// `--frame`, whether the result can be transparent); `begin` reads the file again and
 /// decodes the frames up to the one asked for onto one canvas. Memory: the canvas (4 bytes a
-/// pixel), the region a restore-to-previous frame covers, one frame row.
+/// pixel), the region a restore-to-previous frame covers (one at a time), one frame row.
 package final class GIFDecoder: ImageDecoder {
     package static let registration = InputFormatInfo(
         format: .gif, names: ["GIF"], extensions: ["gif"], capabilities: [.alpha, .frames])

@@ -7,7 +7,8 @@ libgs-common is installed; and, when `make heicgrids` has made them, small HEIC/
 several tiles (turned, cropped, alpha, 10-bit, AV1) so that mutations reach the tile path
 (HEIFTileDecoder, HEIFTileStream); and two small camera DNGs with a JPEG preview (RAWDecoder,
 libraw); GIFs and BMPs (Tools/formats/make-gif-bmp.py); small TIFFs in every compression
-Pillow writes and a tiled one (tiffcp). Usage: make-seeds.py DIR."""
+Pillow writes and a tiled one (tiffcp); small copies of issue 51's attack files
+(Tools/hostile/hostile_attacks51.py). Usage: make-seeds.py DIR."""
 import os, shutil, subprocess, sys
 out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
@@ -54,3 +55,16 @@ im.convert("L").convert("I").point(lambda v: v * 257).convert("I;16").save(os.pa
 if shutil.which("tiffcp"):
     subprocess.run(["tiffcp", "-t", "-w", "16", "-l", "16", "-c", "zip", os.path.join(out, "tiff-raw.tif"),
                     os.path.join(out, "tiff-tiled.tif")], check=True)
+# Issue 51's attack structures, small (Tools/hostile/hostile_attacks51.py): GIF frames wider
+# than their screen, restore-to-previous frames, gain-map versions that are no number, a TIFF
+# of many pages.
+import importlib.util
+hostile = os.path.join(here, "..", "hostile")
+sys.path.insert(0, hostile)
+spec = importlib.util.spec_from_file_location("make_hostile", os.path.join(hostile, "make-hostile.py"))
+make_hostile = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(make_hostile)
+import hostile_attacks51
+for name, data in hostile_attacks51.seed_files(make_hostile.jpeg):
+    with open(os.path.join(out, name), "wb") as f:
+        f.write(data)

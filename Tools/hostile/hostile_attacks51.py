@@ -13,7 +13,7 @@ import struct
 import sys
 import zlib
 
-from hostile_gif_bmp import PALETTE4, sub_blocks
+from hostile_gif_bmp import PALETTE4, lzw, sub_blocks
 
 
 # ---------------------------------------------------------------------------------------
@@ -76,6 +76,16 @@ def gif_frames(screen, frames, disposal=0, interlaced=False, left_top=(0, 0)):
             cache[(w, h)] = b"\x02" + sub_blocks(lzw_zeros(w * h))
         out += cache[(w, h)]
     return bytes(out + b"\x3B")
+
+
+def gif_indices(screen, size, indices, interlaced=False):
+    """One frame of `size` at 0,0 on `screen` whose palette indices, in storage order (the
+    interlaced passes' order too), are `indices`."""
+    sw, sh = screen
+    w, h = size
+    return (b"GIF89a" + struct.pack("<HHBBB", sw, sh, 0x81, 0, 0) + PALETTE4
+            + b"\x2C" + struct.pack("<HHHHB", 0, 0, w, h, 0x40 if interlaced else 0)
+            + b"\x02" + sub_blocks(lzw(indices)) + b"\x3B")
 
 
 def gif_time_bomb(frames=2, screen=(1, 1)):
@@ -236,7 +246,7 @@ def seed_files(jpeg):
         ("a51-gif-restore.gif", gif_frames((24, 16), [(24, 16), (12, 8), (24, 16)], disposal=3)),
         ("a51-tiff-pages.tif", tiff_pages(40)),
     ]
-    return seeds + [(name, data) for name, data, _ in gain_map_version_files(jpeg)]
+    return seeds + [("a51-" + name, data) for name, data, _ in gain_map_version_files(jpeg)]
 
 
 if __name__ == "__main__":
