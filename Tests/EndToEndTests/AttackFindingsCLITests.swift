@@ -78,8 +78,8 @@ struct AttackFindingsCLITests {
             #expect(r.status == 2, "\(args): \(r.status) \(r.stderr)")
             #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains("into the compared folder \(folder) ("), "\(args): \(r.stderr)")
         }
-        #expect(FileSystem.kind(of: FileSystem.join(dir, "images/000000")) == nil)
-        #expect(FileSystem.kind(of: FileSystem.join(dir, "index.html")) == nil)
+        #expect(FileSystem.kind(of: FileSystem.join(dir, "images/000000")) == .missing)
+        #expect(FileSystem.kind(of: FileSystem.join(dir, "index.html")) == .missing)
         let beside = CLI.run(["compare", "exp", "act", "--report", "."], in: dir)
         #expect(beside.status == 0, "\(beside.stderr)")
         #expect(FileSystem.kind(of: FileSystem.join(dir, "index.html")) == .regular)
@@ -121,7 +121,7 @@ struct AttackFindingsCLITests {
         ] {
             let r = CLI.run(["crop", "in.png"] + args + ["-o", "q.png"], in: dir)
             #expect(r.status == 2 && r.stderr.contains(says), "\(args): \(r.status) \(r.stderr)")
-            #expect(FileSystem.kind(of: FileSystem.join(dir, "q.png")) == nil, "\(args) wrote q.png")
+            #expect(FileSystem.kind(of: FileSystem.join(dir, "q.png")) == .missing, "\(args) wrote q.png")
         }
     }
 
