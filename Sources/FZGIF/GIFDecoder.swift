@@ -77,7 +77,8 @@ package final class GIFDecoder: ImageDecoder {
             version: stream.version, frameCount: scan.frames, interlaced: scan.first.interlaced,
             transparency: scan.firstTransparent, paletteColors: (stream.globalPalette?.count ?? 0) / 3)
         if options.frame > scan.frames {
-            throw scan.error ?? .noSuchFrame(path: path, frame: options.frame, frames: scan.frames, option: options.frameOption)
+            throw scan.error
+                ?? .noSuchFrame(path: path, frame: options.frame, frames: scan.frames, option: options.frameOption)
         }
         // The canvas, a copy of it for restore-to-previous, one row of the widest frame.
         let area = Int64(screen.width) * Int64(screen.height)

@@ -26,7 +26,8 @@ extension GainMapParameters {
     /// its map unreadable on the next read (issue 51).
     package static func writtenVersion(_ version: String, default fallback: String) -> String {
         let v = version.trimmingWhitespace
-        let number = !v.isEmpty && v.count <= 16 && v.first != "." && v.last != "."
+        let number =
+            !v.isEmpty && v.count <= 16 && v.first != "." && v.last != "."
             && v.unicodeScalars.allSatisfy { ("0"..."9").contains($0) || $0 == "." }
         return number ? v : fallback
     }

@@ -74,7 +74,8 @@ extension TIFFDetails: CodecDetails {
         if let alpha { parts.append("\(alpha) alpha") }
         if pagesCapped {
             parts.append(
-                "page \(page) of at least \(pages) (forcezoom reads the first \(TIFFDecoder.directoryLimit) directories)")
+                "page \(page) of at least \(pages) (forcezoom reads the first \(TIFFDecoder.directoryLimit) directories)"
+            )
         } else if pages > 1 {
             parts.append("page \(page) of \(pages)")
         }
@@ -92,7 +93,8 @@ extension TIFFDetails: CodecDetails {
             ("tileWidth", tileSize.map { .int($0.width) } ?? .null),
             ("tileHeight", tileSize.map { .int($0.height) } ?? .null),
             ("rowsPerStrip", rowsPerStrip.map { .int($0) } ?? .null), ("planar", .bool(planar)),
-            ("alphaKind", alpha.map { .string($0) } ?? .null), ("pages", .int(pages)), ("pagesCapped", .bool(pagesCapped)),
+            ("alphaKind", alpha.map { .string($0) } ?? .null), ("pages", .int(pages)),
+            ("pagesCapped", .bool(pagesCapped)),
             ("page", .int(page)),
             ("levels", .array(levels.map { .array([.int($0.width), .int($0.height)]) })),
         ]

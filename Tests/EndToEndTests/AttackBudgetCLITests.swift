@@ -37,14 +37,18 @@ struct AttackBudgetCLITests {
         defer { _ = CLI.shell("rm -rf \(CLI.quote(dir))") }
         Self.make("bomb.gif", "h.gif_time_bomb(10)", in: dir)
         Self.make("tall.gif", "h.gif_time_bomb(1, screen=(1, 4096))", in: dir)
-        let tenth = CLI.measure(["crop", "bomb.gif", "--frame", "10", "--at", "0,0", "--size", "8", "-o", "t.png"], in: dir)
+        let tenth = CLI.measure(
+            ["crop", "bomb.gif", "--frame", "10", "--at", "0,0", "--size", "8", "-o", "t.png"], in: dir)
         #expect(tenth.exitCode == 0, "\(tenth)")
         #expect(tenth.cpuSeconds < 1.0, "CPU-time guard: \(tenth)")
         let tall = CLI.measure(["crop", "tall.gif", "--at", "0,0", "--size", "8", "-o", "u.png"], in: dir)
         #expect(tall.exitCode == 1 && tall.cpuSeconds < 1.0, "CPU-time guard: \(tall)")
-        #expect(tall.stderr.hasPrefix("forcezoom: error: tall.gif: ") && tall.stderr.contains("reaches far past the 1x4096 screen"), "\(tall.stderr)")
+        #expect(
+            tall.stderr.hasPrefix("forcezoom: error: tall.gif: ")
+                && tall.stderr.contains("reaches far past the 1x4096 screen"), "\(tall.stderr)")
         #expect(tall.stderr.split(separator: "\n").count == 1, "\(tall.stderr)")
-        let lenient = CLI.measure(["crop", "tall.gif", "--lenient", "--at", "0,0", "--size", "8", "-o", "v.png"], in: dir)
+        let lenient = CLI.measure(
+            ["crop", "tall.gif", "--lenient", "--at", "0,0", "--size", "8", "-o", "v.png"], in: dir)
         #expect(lenient.exitCode == 0 && lenient.stderr.contains("warning") && lenient.cpuSeconds < 1.0, "\(lenient)")
     }
 
@@ -87,9 +91,11 @@ struct AttackBudgetCLITests {
         Self.make("small.gif", "h.gif_restore_previous(16, 4)", in: dir)
         let budget = (2 * 3000 * 3000 * 4 + 65536 + (1 << 20) - 1) >> 20  // MiB, rounded up: 69
         let tail = ["--frame", "4", "--at", "0,0", "--size", "16", "-o", "f.png", "--max-memory", "\(budget)"]
-        let (r, extra) = Self.extraKiB(["crop", "restore.gif"] + tail, baseline: ["crop", "small.gif"] + tail, in: dir)
+        let (r, extra) = Self.extraKiB(
+            ["crop", "restore.gif"] + tail, baseline: ["crop", "small.gif"] + tail, in: dir)
         #expect(r.exitCode == 0, "\(r)")
-        #expect(extra <= (budget + 4) << 10, "memory guard: \(extra >> 10) MiB over start-up, budget \(budget) MiB: \(r)")
+        #expect(
+            extra <= (budget + 4) << 10, "memory guard: \(extra >> 10) MiB over start-up, budget \(budget) MiB: \(r)")
         let refused = CLI.measure(["crop", "restore.gif"] + tail.dropLast() + ["\(budget - 1)"], in: dir)
         #expect(refused.exitCode == 1 && refused.stderr.contains("--max-memory"), "\(refused)")
     }
@@ -107,7 +113,8 @@ struct AttackBudgetCLITests {
         Self.make("p16.png", "h.png16(3000, 2000)", in: dir)
         Self.make("s16.png", "h.png16(64, 64)", in: dir)
         let made = CLI.shell(
-            "cd \(CLI.quote(dir)) && cjxl p16.png lossy.jxl -d 1 && cjxl p16.png lossless.jxl -d 0 && cjxl s16.png small.jxl -d 0")
+            "cd \(CLI.quote(dir)) && cjxl p16.png lossy.jxl -d 1 && cjxl p16.png lossless.jxl -d 0 && cjxl s16.png small.jxl -d 0"
+        )
         #expect(made == 0)
         var fitted = 0
         for file in ["lossy.jxl", "lossless.jxl"] {

@@ -41,7 +41,9 @@ struct AttackFindingsCLITests {
         let dir = CLI.scratch()
         defer { _ = CLI.shell("rm -rf \(CLI.quote(dir))") }
         let out = FileSystem.join(dir, "out.\(ext)")
-        let r = CLI.run(["crop", FileSystem.join(Self.hostile, name), "--at", "16,16", "--size", "16", "-o", out, "--json"])
+        let r = CLI.run([
+            "crop", FileSystem.join(Self.hostile, name), "--at", "16,16", "--size", "16", "-o", out, "--json",
+        ])
         #expect(r.status == 0 && r.stdout.contains("\"gainMap\":\"kept\""), "\(r.stdout) \(r.stderr)")
         let problems = Self.xmpProblems(out)
         #expect(problems.hasPrefix("ok") && !problems.hasPrefix("ok 0"), "\(name) -> \(ext): \(problems)")
@@ -76,7 +78,9 @@ struct AttackFindingsCLITests {
         ] {
             let r = CLI.run(args, in: dir)
             #expect(r.status == 2, "\(args): \(r.status) \(r.stderr)")
-            #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains("into the compared folder \(folder) ("), "\(args): \(r.stderr)")
+            #expect(
+                r.stderr.split(separator: "\n").count == 1 && r.stderr.contains("into the compared folder \(folder) ("),
+                "\(args): \(r.stderr)")
         }
         #expect(FileSystem.kind(of: FileSystem.join(dir, "images/000000")) == .missing)
         #expect(FileSystem.kind(of: FileSystem.join(dir, "index.html")) == .missing)
@@ -97,13 +101,17 @@ struct AttackFindingsCLITests {
         let stdin = FileSystem.join(dir, "points.txt")
         CLI.write(stdin, Array("5,5\n".utf8))
         for from in ["-", "points.txt"] {
-            let r = CLI.run(["crop", "in.png", "--at-from", from, "--at", "7,7", "-o", "b.png", "--json"], in: dir, stdin: stdin)
+            let r = CLI.run(
+                ["crop", "in.png", "--at-from", from, "--at", "7,7", "-o", "b.png", "--json"], in: dir, stdin: stdin)
             #expect(r.status == 2 && r.stderr.contains("needs %d"), "\(from): \(r.status) \(r.stderr)")
         }
-        let r = CLI.run(["crop", "in.png", "--at-from", "-", "--at", "7,7", "-o", "b-%d.png", "--json"], in: dir, stdin: stdin)
+        let r = CLI.run(
+            ["crop", "in.png", "--at-from", "-", "--at", "7,7", "-o", "b-%d.png", "--json"], in: dir, stdin: stdin)
         #expect(r.status == 0, "\(r.stderr)")
         let lines = r.stdout.split(separator: "\n")
-        #expect(lines.count == 2 && lines[0].contains("\"requested\":\"7,7\"") && lines[1].contains("\"requested\":\"5,5\""), "\(r.stdout)")
+        #expect(
+            lines.count == 2 && lines[0].contains("\"requested\":\"7,7\"")
+                && lines[1].contains("\"requested\":\"5,5\""), "\(r.stdout)")
     }
 
     /// `--marker=` and `--markers=`: the parser's "Missing value" (the quick reading ignored the
@@ -133,18 +141,25 @@ struct AttackFindingsCLITests {
     @Test func aTIFFPastTheDirectoryLimitSaysSo() {
         let file = FileSystem.join(Self.hostile, "tiff-2000-pages.tif")
         let text = CLI.run(["info", file])
-        #expect(text.status == 0 && text.stdout.contains("page 1 of at least 1024 (forcezoom reads the first 1024"), "\(text.stdout)")
+        #expect(
+            text.status == 0 && text.stdout.contains("page 1 of at least 1024 (forcezoom reads the first 1024"),
+            "\(text.stdout)")
         let json = CLI.run(["info", "--json", file])
         #expect(json.stdout.contains("\"pages\":1024,\"pagesCapped\":true"), "\(json.stdout)")
         let dir = CLI.scratch()
         defer { _ = CLI.shell("rm -rf \(CLI.quote(dir))") }
         for option in ["--page", "--frame"] {
             let r = CLI.run(["crop", file, option, "1500", "--at", "0,0", "-o", FileSystem.join(dir, "p.png")])
-            #expect(r.status == 1 && r.stderr.contains("at least 1024 pages") && r.stderr.contains("\(option) 1500 is past"), "\(r.stderr)")
+            #expect(
+                r.status == 1 && r.stderr.contains("at least 1024 pages")
+                    && r.stderr.contains("\(option) 1500 is past"), "\(r.stderr)")
         }
         let last = CLI.run(["crop", file, "--page", "1024", "--at", "0,0", "-o", FileSystem.join(dir, "p.png")])
         #expect(last.status == 0, "\(last.stderr)")
-        let gif = CLI.run(["crop", FileSystem.join(Self.hostile, "good.gif"), "--page=3", "--at", "0,0", "-o", FileSystem.join(dir, "g.png")])
+        let gif = CLI.run([
+            "crop", FileSystem.join(Self.hostile, "good.gif"), "--page=3", "--at", "0,0", "-o",
+            FileSystem.join(dir, "g.png"),
+        ])
         #expect(gif.status == 1 && gif.stderr.contains("--page 3 is past the last"), "\(gif.stderr)")
         let zero = CLI.run(["crop", file, "--page", "0", "--at", "0,0"])
         #expect(zero.status == 2 && zero.stderr.contains("--page counts from 1"), "\(zero.stderr)")

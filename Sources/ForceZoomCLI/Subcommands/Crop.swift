@@ -149,7 +149,9 @@ struct Crop: ParsableCommand {
     }
 
     mutating func validate() throws {
-        if atFrom == "" { throw ValidationError("--at-from is empty; give a file of X,Y lines (or - for standard input)") }
+        if atFrom == "" {
+            throw ValidationError("--at-from is empty; give a file of X,Y lines (or - for standard input)")
+        }
         if let atFrom { at += try Self.points(from: atFrom) }
         if at.isEmpty { throw ValidationError("give a point with --at X,Y (pixels, or percent like 50%,50%)") }
         for point in at { try point.check("--at") }
