@@ -205,7 +205,9 @@ def tiff_pages(count):
 
 
 def png16(width, height):
-    """A 16-bit RGB PNG of smooth ramps (R across, G down, B a diagonal), zlib level 1."""
+    """A 16-bit RGB PNG of smooth ramps (R across, G down, B a pattern across), compressed by
+    zlib level 1: not part of the hostile set (its bytes may change with zlib's version; its
+    pixels do not), only the input the JPEG XL budget test gives cjxl."""
     def chunk(kind, data):
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
     base = bytearray(width * 6)
