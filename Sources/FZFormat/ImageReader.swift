@@ -211,7 +211,8 @@ public final class ImageReader {
     /// - Returns: the size of the reduced rows `readNextRow` will deliver.
     public func beginBlockRows(factorX: Int, factorY: Int) throws(DecodeError) -> PixelSize? {
         precondition(!consumed, "an ImageReader decodes once")
-        let blocks = try saying { () throws(DecodeError) in try decoder.beginBlocks(factorX: factorX, factorY: factorY) }
+        let blocks = try saying { () throws(DecodeError) in try decoder.beginBlocks(factorX: factorX, factorY: factorY)
+        }
         guard let layout = blocks else { return nil }
         consumed = true
         rowsLeft = layout.height

@@ -14,7 +14,9 @@ struct MessagesCLITests {
     static let haveCJXL = CLI.shell("command -v cjxl >/dev/null") == 0
 
     /// How often `path` occurs in `line`.
-    private func occurrences(_ path: String, in line: Substring) -> Int { line.split(separator: path, omittingEmptySubsequences: false).count - 1 }
+    private func occurrences(_ path: String, in line: Substring) -> Int {
+        line.split(separator: path, omittingEmptySubsequences: false).count - 1
+    }
 
     /// A gain-map JPEG cut inside its map: the warning of each command names the file once
     /// (thumb said `cut.jpg: cut.jpg: ...`: the carry's warning held the path and the batch
@@ -78,11 +80,15 @@ struct MessagesCLITests {
         #expect(CLI.run(["fixture", "coords", "--size", "32x24", "-o", "photos/a/one.png"], in: dir).status == 0)
         let r = CLI.run(["thumb", "photos", "-o", "photos/thumbs"], in: dir)
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stderr.contains("0 thumbnails") && r.stderr.contains("; 3 subfolders not searched: add -r"), "\(r.stderr)")
+        #expect(
+            r.stderr.contains("0 thumbnails") && r.stderr.contains("; 3 subfolders not searched: add -r"), "\(r.stderr)"
+        )
         let dry = CLI.run(["thumb", "photos", "-o", "photos/thumbs", "--dry-run"], in: dir)
         #expect(dry.stderr.contains("3 subfolders not searched: add -r"), "\(dry.stderr)")
         let deep = CLI.run(["thumb", "photos", "-r", "-o", "photos/thumbs"], in: dir)
-        #expect(deep.status == 0 && deep.stderr.contains("1 thumbnail,") && !deep.stderr.contains("not searched"), "\(deep.stderr)")
+        #expect(
+            deep.status == 0 && deep.stderr.contains("1 thumbnail,") && !deep.stderr.contains("not searched"),
+            "\(deep.stderr)")
     }
 
     /// A broken link, a link to a folder and a FIFO in a folder are each named as passed over,
@@ -90,7 +96,10 @@ struct MessagesCLITests {
     @Test func brokenLinksAreNamed() throws {
         let dir = CLI.scratch()
         defer { _ = CLI.shell("rm -rf \(CLI.quote(dir))") }
-        #expect(CLI.shell("cd \(CLI.quote(dir)) && mkdir -p photos/sub && ln -s gone.jpg photos/broken.jpg && ln -s sub photos/link") == 0)
+        #expect(
+            CLI.shell(
+                "cd \(CLI.quote(dir)) && mkdir -p photos/sub && ln -s gone.jpg photos/broken.jpg && ln -s sub photos/link"
+            ) == 0)
         #expect(mkfifo(FileSystem.join(dir, "photos/pipe"), 0o600) == 0)
         #expect(CLI.run(["fixture", "coords", "--size", "32x24", "-o", "photos/one.png"], in: dir).status == 0)
         let r = CLI.run(["thumb", "photos", "-o", "t", "--json", "--verbose"], in: dir)
@@ -106,7 +115,9 @@ struct MessagesCLITests {
         #expect(skipped["photos/link"]?.contains("a link to a folder") == true, "\(skipped)")
         #expect(skipped["photos/pipe"]?.contains("FIFO") == true, "\(skipped)")
         #expect(r.stderr.contains("photos/broken.jpg: skipped: a broken link"), "\(r.stderr)")
-        #expect(r.stderr.contains("1 thumbnail, 0 failed") && r.stderr.contains("skipped 3: 3 not images (broken link, link to a folder, FIFO)"), "\(r.stderr)")
+        #expect(
+            r.stderr.contains("1 thumbnail, 0 failed")
+                && r.stderr.contains("skipped 3: 3 not images (broken link, link to a folder, FIFO)"), "\(r.stderr)")
     }
 
     /// On a terminal (a pty), the progress line of a batch of JPEG XL files is redrawn in
@@ -144,7 +155,8 @@ struct MessagesCLITests {
             """
         CLI.write(FileSystem.join(dir, "progress_pty.py"), Array(script.utf8))
         let out = FileSystem.join(dir, "progress.txt")
-        _ = CLI.shell("cd \(CLI.quote(dir)) && \(CLI.python) progress_pty.py \(CLI.quote(CLI.binary)) > progress.txt 2>&1")
+        _ = CLI.shell(
+            "cd \(CLI.quote(dir)) && \(CLI.python) progress_pty.py \(CLI.quote(CLI.binary)) > progress.txt 2>&1")
         let said = CLI.read(out)
         let words = said.split(whereSeparator: { $0 == " " || $0 == "\n" })
         func number(after key: String) -> Int? {

@@ -21,7 +21,8 @@ public enum HTMLReport {
         var out = head(report)
         out += "<main>\n"
         // Failures first, each group in the run's order; ids keep the run's index.
-        let ordered = report.images.enumerated().filter { $0.element.status.fails }
+        let ordered =
+            report.images.enumerated().filter { $0.element.status.fails }
             + report.images.enumerated().filter { !$0.element.status.fails }
         for (index, image) in ordered {
             out += section(image, index: index, report: report)
@@ -54,7 +55,8 @@ public enum HTMLReport {
         out += "<p class=\"summary\">\(e(report.summaryLine))</p>\n<nav>\n"
         let changed = report.images.filter { $0.status.filter == "changed" }.count
         for (filter, count) in [
-            ("failed", report.images.filter { $0.status.fails }.count), ("changed", changed), ("new", report.count(.new)), ("missing", report.count(.missing)),
+            ("failed", report.images.filter { $0.status.fails }.count), ("changed", changed),
+            ("new", report.count(.new)), ("missing", report.count(.missing)),
             ("passed", report.count(.passed)), ("all", report.images.count),
         ] {
             out += "<a class=\"filter\" id=\"filter-\(filter)\" href=\"#\(filter)\" data-filter=\"\(filter)\">"
@@ -92,7 +94,8 @@ public enum HTMLReport {
             for (role, path, size) in pictures {
                 guard let path else { continue }
                 out += "<figure class=\"\(role)\"><figcaption>\(role)</figcaption>"
-                out += "<img src=\"\(e(path))\" alt=\"\(role)\" title=\"click: 1:1 / fit\"\(dimensions(size))></figure>\n"
+                out +=
+                    "<img src=\"\(e(path))\" alt=\"\(role)\" title=\"click: 1:1 / fit\"\(dimensions(size))></figure>\n"
             }
             out += "</div>\n"
         }

@@ -28,7 +28,8 @@ struct Peek: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The saved peek's side in image pixels, as crop's --size (default: crop's default side, 390).", valueName: "n"))
+            "The saved peek's side in image pixels, as crop's --size (default: crop's default side, 390).",
+            valueName: "n"))
     var size: Int?
 
     @Option(

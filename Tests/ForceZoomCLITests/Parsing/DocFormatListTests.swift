@@ -1,7 +1,7 @@
 import FZOperations
 import FZSystem
-import Testing
 import TestSupport
+import Testing
 
 @testable import ForceZoomCLI
 
