@@ -335,15 +335,35 @@ install: release man ## Install binary, man page, completions under $(DESTDIR)$(
 # (SwiftPM links without dpkg-buildflags' -z now and _FORTIFY_SOURCE) and spelling-error-in-binary
 # (fragments of strings in the linked Swift runtime). debootstrap makes deb-test's bookworm root;
 # libheif-examples' heif-enc makes its HEIC.
+# `make deb` and `make deb-test` install nothing: lintian and debootstrap bring about 130
+# packages onto the host, so they come from `make deb-deps`, which says what it installs first
+# (CI's .ci/run calls it). Without them, deb and deb-test stop at once (before the release
+# build) with one line naming `make deb-deps`. lintian runs as nobody where it can
+# (Tools/deb/lintian.sh: a copy only nobody reads, setpriv), not as root.
 VERSION  := $(shell sed -n 's/^ *static let version = "\(.*\)"$$/\1/p' Sources/ForceZoomCLI/ForceZoom.swift)
 DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null)
 DEB      := out/forcezoom_$(VERSION)_$(DEB_ARCH).deb
-DEB_DEPS := dpkg-dev lintian debootstrap libheif-examples
-.PHONY: deb deb-test
-deb: release man ## Build out/forcezoom_VERSION_ARCH.deb (binary, man page, completions, docs) and lintian it
-	@$(call apt_install,deb,$(DEB_DEPS))
+DEB_BUILD_DEPS := dpkg-dev lintian
+DEB_DEPS := $(DEB_BUILD_DEPS) debootstrap libheif-examples
+# $(call deb_need,TARGET,PACKAGES): fails, naming make deb-deps, when dpkg lacks one of PACKAGES.
+deb_need = missing=""; \
+	for p in $(2); do dpkg -s "$$p" >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "make $(1): missing$$missing; run 'make deb-deps' first (it apt-get installs $(DEB_DEPS) and what they need, about 130 packages)" >&2; \
+	  exit 1; \
+	fi
+.PHONY: deb deb-deps deb-test deb-check deb-test-check
+deb-deps: ## apt-get install what deb and deb-test need (dpkg-dev, lintian, debootstrap, libheif-examples: ~130 packages)
+	@echo "deb-deps: make deb needs dpkg-dev (dpkg-shlibdeps, strip) and lintian; make deb-test needs debootstrap"
+	@echo "deb-deps: and libheif-examples (heif-enc). lintian and debootstrap bring about 130 packages (perl modules...)."
+	@$(call apt_install,deb-deps,$(DEB_DEPS))
+deb-check:
+	@$(call deb_need,deb,$(DEB_BUILD_DEPS))
+deb-test-check:
+	@$(call deb_need,deb-test,$(DEB_DEPS))
+deb: deb-check release man ## Build out/forcezoom_VERSION_ARCH.deb (binary, man page, completions, docs) and lintian it (as nobody)
 	Tools/deb/make-deb.sh $(FZ) $(MAN_OUT) $(VERSION) out
-	lintian --fail-on error,warning $(DEB)
+	Tools/deb/lintian.sh $(DEB)
 
 # Installs the package in a fresh debootstrap bookworm root and uses it there, then purges it
 # (Tools/deb/deb-test.sh). The root is made once into .cache/deb-test (40 s on a quiet machine,
@@ -351,7 +371,7 @@ deb: release man ## Build out/forcezoom_VERSION_ARCH.deb (binary, man page, comp
 # the libraries (their .debs are kept in .cache/deb-test/archives).
 # .cache/deb-test lives outside a fresh clone (Tools/testdata/cached.sh), kept while deb-test.sh
 # is unchanged, so CI makes the root once per machine.
-deb-test: deb ## Install the .deb in a bare bookworm chroot: crop, thumb, man, ldd; purge leaves nothing
+deb-test: deb-test-check deb ## Install the .deb in a bare bookworm chroot: crop, thumb, man, ldd; purge leaves nothing
 	@$(CACHED) deb-test Tools/deb/deb-test.sh
 	Tools/deb/deb-test.sh $(DEB)
 

@@ -90,7 +90,7 @@ package final class BMPDecoder: ImageDecoder {
             let rle = BMPRunLengthDecoder(data: data, header: header, path: path)
             do { try rle.decode(into: out.bytes) } catch {
                 guard options.lenient else { throw error }
-                warnings.append(error.reason)
+                warnings.append(error.keptReason)
             }
         }
         return RowLayout(firstColumn: 0, width: header.width, height: header.height)
@@ -109,7 +109,7 @@ package final class BMPDecoder: ImageDecoder {
                 try readRow(y, into: out)
             } catch {
                 guard options.lenient else { throw error }
-                warnings.append(error.reason)
+                warnings.append(error.keptReason)
                 available = y
                 next = y
                 return i

@@ -52,9 +52,14 @@ public enum FileContent: Equatable, Sendable {
         /// parentheses: messages put it in some).
         public let what: String
 
-        public init(_ category: Category, _ what: String) {
+        /// How the summary lists it in its group, when not by its extension (or format):
+        /// "broken link", "link to a folder".
+        public let listedAs: String?
+
+        public init(_ category: Category, _ what: String, listedAs: String? = nil) {
             self.category = category
             self.what = what
+            self.listedAs = listedAs
         }
 
         /// The reason a batch gives: "a QuickTime video, brand 'qt'", "Photoshop PSD, which

@@ -43,6 +43,9 @@ public enum DecodeError: ForceZoomError, Equatable, Sendable, CustomStringConver
     case unusableProfile(path: String, reason: String)
     /// The format's library cannot be loaded (`FormatLibrary`): only this file fails.
     case missingLibrary(path: String, reason: String)
+    /// Truncated or corrupt data (`problem`: that error's words, without its hint) where
+    /// `--lenient` was given and still nothing could be kept (`given(lenient:)`).
+    case nothingKept(path: String, problem: String)
 
     public var path: String {
         switch self {
@@ -51,7 +54,7 @@ public enum DecodeError: ForceZoomError, Equatable, Sendable, CustomStringConver
             .overMemoryLimit(let p, _, _), .tooManyScans(let p, _), .truncatedHeader(let p, _),
             .corruptHeader(let p, _),
             .truncated(let p, _), .corrupt(let p, _), .readFailed(let p, _), .noSuchFrame(let p, _, _, _, _),
-            .unusableProfile(let p, _), .missingLibrary(let p, _):
+            .unusableProfile(let p, _), .missingLibrary(let p, _), .nothingKept(let p, _):
             return p
         }
     }
@@ -83,8 +86,8 @@ public enum DecodeError: ForceZoomError, Equatable, Sendable, CustomStringConver
         case .truncatedHeader(_, let detail):
             return "file is truncated inside its header (\(detail)); there is nothing to decode, get a complete copy"
         case .corruptHeader(_, let detail): return "corrupt image header (\(detail)); the file cannot be decoded"
-        case .truncated(_, let detail): return "file is truncated (\(detail)); use --lenient to keep what decoded"
-        case .corrupt(_, let detail): return "corrupt image data (\(detail)); use --lenient to keep what decoded"
+        case .truncated, .corrupt: return (problem ?? "") + "; use --lenient to keep what decoded"
+        case .nothingKept(_, let problem): return problem + "; nothing decoded to keep, even with --lenient"
         case .readFailed(_, let reason): return "read failed: \(reason)"
         case .missingLibrary(_, let reason): return reason
         case .noSuchFrame(_, let frame, let frames, let option, let atLeast):
@@ -102,6 +105,30 @@ public enum DecodeError: ForceZoomError, Equatable, Sendable, CustomStringConver
     }
 
     public var description: String { "\(path): \(reason)" }
+
+    /// What a truncated or corrupt file's data is, without the hint to add --lenient; nil
+    /// for any other error.
+    private var problem: String? {
+        switch self {
+        case .truncated(_, let detail): "file is truncated (\(detail))"
+        case .corrupt(_, let detail): "corrupt image data (\(detail))"
+        default: nil
+        }
+    }
+
+    /// This error as said where --lenient was given (`lenient`): truncated or corrupt data
+    /// that still failed says so instead of asking for --lenient (`nothingKept`).
+    public func given(lenient: Bool) -> DecodeError {
+        guard lenient, let problem else { return self }
+        return .nothingKept(path: path, problem: problem)
+    }
+
+    /// The warning of a decoder that --lenient let go on past this error: the problem and
+    /// that what decoded is kept (`reason` asks for --lenient, given already).
+    public var keptReason: String {
+        guard let problem else { return reason }
+        return problem + "; kept what decoded (--lenient)"
+    }
 
     /// Bytes as whole MiB, rounded up (a limit of 1 byte over shows as one more MiB).
     package static func mebibytes(_ bytes: Int64) -> Int64 { bytes / (1 << 20) + (bytes % (1 << 20) == 0 ? 0 : 1) }

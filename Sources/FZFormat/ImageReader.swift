@@ -33,7 +33,8 @@ public final class ImageReader {
         path = name
         self.options = options
         self.source = source
-        let d = try type.init(source: source, options: options)
+        let d: any ImageDecoder
+        do { d = try type.init(source: source, options: options) } catch { throw error.given(lenient: options.lenient) }
         decoder = d
         // Only a decoder that reads animations has frames past the first (it checks the number).
         if options.frame > 1 && !type.registration.capabilities.contains(.frames) {
@@ -58,6 +59,15 @@ public final class ImageReader {
     /// - Returns: one image per rectangle, in stored orientation.
     /// - Throws: `DecodeError` on corrupt or truncated data (unless lenient).
     public func readStored(_ rects: [PixelRect]) throws(DecodeError) -> [Image] {
+        try saying { () throws(DecodeError) in try readStoredPieces(rects) }
+    }
+
+    /// An error of `body` as said under this reader's --lenient (`DecodeError.given`).
+    private func saying<T>(_ body: () throws(DecodeError) -> T) throws(DecodeError) -> T {
+        do { return try body() } catch { throw error.given(lenient: options.lenient) }
+    }
+
+    private func readStoredPieces(_ rects: [PixelRect]) throws(DecodeError) -> [Image] {
         let bounds = PixelRect(size: header.storedSize)
         precondition(rects.allSatisfy { !$0.isEmpty && $0.intersection(bounds) == $0 }, "region outside image")
         // A decoder that reads regions better than rows (the tiles of an HEIF grid).
@@ -80,6 +90,10 @@ public final class ImageReader {
     /// Decodes stored-pixel rectangles at full depth (16 bits a sample) in one pass, as
     /// `readStored` does, from an image with `hasDeepSamples`.
     public func readStored16(_ rects: [PixelRect]) throws(DecodeError) -> [Image16] {
+        try saying { () throws(DecodeError) in try readStored16Pieces(rects) }
+    }
+
+    private func readStored16Pieces(_ rects: [PixelRect]) throws(DecodeError) -> [Image16] {
         let bounds = PixelRect(size: header.storedSize)
         precondition(rects.allSatisfy { !$0.isEmpty && $0.intersection(bounds) == $0 }, "region outside image")
         // A decoder that reads regions better than rows (the tiles of an HEIF grid).
@@ -165,7 +179,7 @@ public final class ImageReader {
         }
         guard let (index, _) = candidates.min(by: { $0.element.area < $1.element.area }) else { return nil }
         try options.checkPixels(decoder.embeddedThumbnails[index], path: path)
-        return try decoder.decodeEmbeddedThumbnail(index)
+        return try saying { () throws(DecodeError) in try decoder.decodeEmbeddedThumbnail(index) }
     }
 
     /// The decoding reduction (1/d, from what the decoder offers: JPEG's DCT scaling) that
@@ -184,7 +198,7 @@ public final class ImageReader {
     /// the decoder's, see `reductionDenominator`).
     /// - Returns: the size of the rows `readNextRow` will deliver.
     public func beginRows(denominator: Int) throws(DecodeError) -> PixelSize {
-        let layout = try begin(denominator: denominator, columns: nil)
+        let layout = try saying { () throws(DecodeError) in try begin(denominator: denominator, columns: nil) }
         rowsLeft = layout.height
         rowBytes = layout.width * header.pixelFormat.channels
         return PixelSize(width: layout.width, height: layout.height)
@@ -197,7 +211,9 @@ public final class ImageReader {
     /// - Returns: the size of the reduced rows `readNextRow` will deliver.
     public func beginBlockRows(factorX: Int, factorY: Int) throws(DecodeError) -> PixelSize? {
         precondition(!consumed, "an ImageReader decodes once")
-        guard let layout = try decoder.beginBlocks(factorX: factorX, factorY: factorY) else { return nil }
+        let blocks = try saying { () throws(DecodeError) in try decoder.beginBlocks(factorX: factorX, factorY: factorY)
+        }
+        guard let layout = blocks else { return nil }
         consumed = true
         rowsLeft = layout.height
         rowBytes = layout.width * header.pixelFormat.channels
@@ -209,7 +225,9 @@ public final class ImageReader {
     /// - Throws: `DecodeError` on corrupt or truncated data (unless lenient).
     public func readNextRow(into row: UnsafeMutablePointer<UInt8>) throws(DecodeError) -> Bool {
         guard rowsLeft > 0 else { return false }
-        let got = try decoder.read(into: UnsafeMutableRawBufferPointer(start: row, count: rowBytes), rows: 1)
+        let got = try saying { () throws(DecodeError) in
+            try decoder.read(into: UnsafeMutableRawBufferPointer(start: row, count: rowBytes), rows: 1)
+        }
         rowsLeft = got == 1 ? rowsLeft - 1 : 0
         return got == 1
     }

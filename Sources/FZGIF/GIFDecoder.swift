@@ -145,7 +145,7 @@ package final class GIFDecoder: ImageDecoder {
             try composer.compose(try GIFStream(source: source), upTo: options.frame)
         } catch {
             guard options.lenient else { throw error }
-            warnings.append(error.reason)
+            warnings.append(error.keptReason)
         }
         available = storedSize.height
         if gif.frameCount > 1 {

@@ -286,7 +286,7 @@ enum JXLCodec {
             case JXL_DEC_NEED_MORE_INPUT:
                 let problem = DecodeError.truncated(path: path, detail: "the JPEG XL frame data ends early")
                 guard lenient, ok(fz_JxlDecoderFlushImage(dec)) else { throw problem }
-                return problem.reason
+                return problem.keptReason
             case JXL_DEC_ERROR:
                 throw .corrupt(path: path, detail: "libjxl could not decode frame \(frame)")
             default:

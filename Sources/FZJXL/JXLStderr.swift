@@ -1,3 +1,4 @@
+import FZSystem
 import Synchronization
 
 #if canImport(Glibc)
@@ -9,7 +10,8 @@ import Glibc
 /// one corrupt file, while forcezoom says one line per failure. While libjxl runs, fd 2
 /// points at a temporary file; when the last libjxl call in the process returns, fd 2 is
 /// restored and every line in the file that is not libjxl's goes on to the real stderr:
-/// messages other threads wrote meanwhile arrive a little later, never lost.
+/// messages other threads wrote meanwhile arrive a little later, never lost. forcezoom's own
+/// messages and progress line do not go through 2 but `StandardError`, a copy made first.
 enum JXLStderr {
     private struct State {
         var depth = 0
@@ -29,6 +31,8 @@ enum JXLStderr {
     private static func enter() {
         state.withLock { s in
             if s.depth == 0 {
+                // forcezoom's own stderr is copied before 2 is first pointed elsewhere.
+                _ = StandardError.descriptor
                 if s.file == nil { s.file = tmpfile() }
                 if let file = s.file {
                     s.saved = dup(2)

@@ -29,9 +29,9 @@ public struct PeekSession {
     }
 
     /// Runs until q, Esc, Ctrl-C or the end of input (Ctrl-Z stops it, as in a shell). `save`
-    /// is called for `s` with the geometry and pixels of the peek, and returns the status
-    /// line's note.
-    public mutating func run(save: (PeekGeometry, Image) throws -> String) throws {
+    /// is called for `s` with the geometry and pixels of the peek and the pane's side (which
+    /// shows the peek scaled when they differ), and returns the status line's note.
+    public mutating func run(save: (PeekGeometry, Image, _ pane: Int) throws -> String) throws {
         let clear = target.graphics == .kitty ? Self.kittyClear : ""
         guard TerminalScreen.enterRaw(leave: Array((clear + Self.leave).utf8)) else {
             throw ToolFailure("peek needs a terminal on standard input")
@@ -52,7 +52,7 @@ public struct PeekSession {
             for event in PeekKeys.parse(input) {
                 switch event {
                 case .quit: break loop
-                case .save: note = try save(screen.geometry, screen.peek())
+                case .save: note = try save(screen.geometry, screen.peek(), screen.side)
                 case .suspend: TerminalScreen.suspend()
                 default: _ = screen.apply(event)
                 }

@@ -12,6 +12,9 @@ public struct BatchProgress: Hashable, Sendable {
     public var skippedFiles = SkipTally()
     /// Inputs taken once as the same file as another (`DuplicateInput`), named in the summary.
     public var duplicates: [DuplicateInput] = []
+    /// Subfolders of the folders named that a walk without -r did not search: the summary says
+    /// so (`; 17 subfolders not searched: add -r`).
+    public var unsearchedFolders = 0
 
     public init(total: Int) { self.total = total }
 
@@ -62,6 +65,12 @@ public struct BatchProgress: Hashable, Sendable {
         let prefix = stopped.map { "stopped: \($0): " } ?? (interrupted ? "interrupted: " : "")
         return prefix + parts.joined(separator: ", ") + (skippedFiles.summary.map { "; " + $0 } ?? "")
             + (DuplicateInput.summary(duplicates).map { "; " + $0 } ?? "")
+            + (Self.unsearched(unsearchedFolders).map { "; " + $0 } ?? "")
+    }
+
+    /// `17 subfolders not searched: add -r`, nil for none.
+    public static func unsearched(_ count: Int) -> String? {
+        count == 0 ? nil : "\(count) subfolder\(count == 1 ? "" : "s") not searched: add -r"
     }
 
     /// `12.3`: one decimal, no exponent (no Foundation formatting).

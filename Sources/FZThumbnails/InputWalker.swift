@@ -62,7 +62,11 @@ public struct InputWalker: Sendable {
             seen[id] = path
             return nil
         }
-        func add(_ input: ThumbnailPlan.Input, sorted: Bool) {
+        func add(_ input: ThumbnailPlan.Input, sorted: Bool, known: FileContent.Skip? = nil) {
+            if let known {
+                found.skipped.append(SkippedFile(input: input, skip: known))
+                return
+            }
             if let earlier = takenBefore(input.path) {
                 found.duplicates.append(DuplicateInput(input: input, sameAs: earlier))
                 return
@@ -75,14 +79,18 @@ public struct InputWalker: Sendable {
         }
         // Apart from `found`: `add` changes it while the walk holds the failures.
         var failures: [ThumbnailError] = []
+        var unsearched = 0
         for (argument, isListed) in arguments.map({ ($0, false) }) + listed.map({ ($0, true) }) {
             if FileSystem.kind(of: argument) == .directory {
-                walk(argument, relative: "", into: { add($0, sorted: true) }, failures: &failures)
+                walk(
+                    argument, relative: "", into: { add($0, sorted: true, known: $1) }, failures: &failures,
+                    unsearched: &unsearched)
             } else {
                 add(ThumbnailPlan.Input(path: argument, folder: Self.folderAsWritten(argument)), sorted: isListed)
             }
         }
         found.failures = failures
+        found.unsearchedFolders = unsearched
         return found
     }
 
@@ -96,10 +104,15 @@ public struct InputWalker: Sendable {
         public var skipped: [SkippedFile] = []
         /// The files reached a second time (named twice, or named and found in a folder), dropped.
         public var duplicates: [DuplicateInput] = []
+        /// Without `recursive`: the subfolders of the folders named that were not searched
+        /// (hidden ones and the output folder not counted), for the summary's hint to add -r.
+        public var unsearchedFolders = 0
     }
 
     private func walk(
-        _ root: String, relative: String, into add: (ThumbnailPlan.Input) -> Void, failures: inout [ThumbnailError]
+        _ root: String, relative: String, into add: (ThumbnailPlan.Input, FileContent.Skip?) -> Void,
+        failures: inout [ThumbnailError],
+        unsearched: inout Int
     ) {
         let folder = relative.isEmpty ? root : FileSystem.join(root, relative)
         // A folder named as input is always read, even if it is also the output folder
@@ -118,11 +131,16 @@ public struct InputWalker: Sendable {
             case .directory:
                 if recursive {
                     walk(
-                        root, relative: relative.isEmpty ? name : relative + "/" + name, into: add, failures: &failures)
+                        root, relative: relative.isEmpty ? name : relative + "/" + name, into: add, failures: &failures,
+                        unsearched: &unsearched)
+                } else if let id = FileSystem.identity(of: path), !excluded.contains(id) {
+                    unsearched += 1
                 }
             case .regular, .other:
-                // .other includes links: followed only to regular files.
-                if FileSystem.kind(of: path) == .regular { add(ThumbnailPlan.Input(path: path, folder: relative)) }
+                // .other includes links: followed only to regular files. Anything else is
+                // passed over with its name: a broken link, a FIFO, a device.
+                let input = ThumbnailPlan.Input(path: path, folder: relative)
+                add(input, Self.notAFile(path))
             case .missing:
                 break
             }

@@ -49,7 +49,8 @@ public struct SkipTally: Hashable, Sendable {
         // Unreadable images are listed by format (the name says less), unless only their name
         // told what they are; the rest by extension.
         let byFormat = file.skip.category == .image && !file.skip.what.contains(" by its name")
-        let kind = byFormat ? file.skip.what : ext.isEmpty ? "no extension" : "." + Echo.value(ext)
+        let kind =
+            file.skip.listedAs ?? (byFormat ? file.skip.what : ext.isEmpty ? "no extension" : "." + Echo.value(ext))
         var g = groups[file.skip.category] ?? (0, [])
         g.count += 1
         if !g.kinds.contains(kind) { g.kinds.append(kind) }

@@ -15,6 +15,8 @@ public struct ThumbnailBatch {
     public var skippedFiles: [SkippedFile] = []
     /// Inputs dropped as the same file as another: named in the summary of the shard they fall to.
     public var duplicates: [DuplicateInput] = []
+    /// Subfolders a walk without -r did not search (`BatchProgress.unsearchedFolders`).
+    public var unsearchedFolders = 0
     public var workers: Int
     /// `--max-failures`: stop handing out work once this many inputs failed (nil: never).
     public var maxFailures: Int?
@@ -127,6 +129,7 @@ extension ThumbnailBatch {
             onSkip(file)
         }
         counts.duplicates = duplicates.filter { self.sharding.shard.contains($0.input) }
+        counts.unsearchedFolders = unsearchedFolders
         for failure in walkFailures {
             counts.recordFailure()
             gate.record(.failed(failure))

@@ -15,7 +15,7 @@ extension Thumbnailer {
         -> GainMapCarry
     {
         let carry = GainMapCarry.read(reader, policy: gainMap, format: format, headroom: hdrHeadroom)
-            .fitting(reader.carriedMetadata(metadata, for: format).0, path: reader.path)
+            .fitting(reader.carriedMetadata(metadata, for: format).0)
         if let w = carry.warning { result.warnings.append(w) }
         result.gainMap = carry.outcome
         return carry
@@ -32,8 +32,8 @@ extension Thumbnailer {
 
     /// What the written thumbnail did with the map: dropped, with one warning, when the writer
     /// could not carry it after all (`GainMapCarry.drops`).
-    func noteWritten(_ carry: GainMapCarry, _ path: String, into result: inout ThumbnailResult) {
-        guard let w = carry.droppedWarning(path) else { return }
+    func noteWritten(_ carry: GainMapCarry, into result: inout ThumbnailResult) {
+        guard let w = carry.droppedWarning else { return }
         result.warnings.append(w)
         result.gainMap = carry.written
     }

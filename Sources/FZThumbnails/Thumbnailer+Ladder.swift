@@ -193,7 +193,7 @@ extension Thumbnailer {
         }
         for (n, i) in slots.enumerated() {
             results[i] = rest.results[n]
-            if results[i].outcome == .made { noteWritten(gain, reader.path, into: &results[i]) }
+            if results[i].outcome == .made { noteWritten(gain, into: &results[i]) }
         }
     }
 

@@ -116,7 +116,7 @@ public struct Thumbnailer: Sendable {
             try write(
                 image, of: reader, job, into: &result, shouldStop: shouldStop,
                 gainMap: carriedGainMap(gain, geometry: geometry))
-            noteWritten(gain, reader.path, into: &result)
+            noteWritten(gain, into: &result)
         } catch {
             return .failed(error)
         }

@@ -335,7 +335,7 @@ package final class WebPDecoder: ImageDecoder {
     /// Throws, or (lenient) keeps the rows decoded so far and says why.
     private func fail(_ error: DecodeError) throws(DecodeError) {
         guard lenient else { throw error }
-        warnings.append(error.reason)
+        warnings.append(error.keptReason)
         finished = true
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FZOperations
+import Geometry
 
 #if canImport(Glibc)
 import Glibc
@@ -20,8 +21,7 @@ public struct ForceZoom: ParsableCommand {
 
             Exit codes: 0 success, 1 an input or output failed, 2 bad usage; compare has its own for test harnesses (1 over its threshold, 2 an unreadable input, 3 a size mismatch: forcezoom help compare).
 
-            Devices (--screen NAME), in portrait. `crop` and `frame` use the points (the peek's side is min of the bounds in points, as ForceZoom sizes it); `fit` and `animate` render at the pixels (--scale 1 for a point-sized preview).
-            \(Size.deviceTable)
+            Devices (--screen NAME, e.g. iphone-15): \(Device.all.count) phones and tablets, whose points, scale and pixels `forcezoom help fit` lists. `crop` and `frame` use the points (the peek's side is min of the bounds in points, as ForceZoom sizes it); `fit` and `animate` render at the pixels (--scale 1 for a point-sized preview).
 
             Examples:
               forcezoom crop photo.jpg --at 1200,800 -o detail.png

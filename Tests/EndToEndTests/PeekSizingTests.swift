@@ -31,8 +31,11 @@ struct PeekSizingTests {
         #expect(JSONValue.object(wxh.stdout.trimmingCharacters)?["side"] == .number(390), "\(wxh.stdout)")
     }
 
-    /// peek --size/--screen --zoom: the saved peek has crop's side and zoom and crop's pixels.
-    @Test(arguments: [(["--size", "100", "--zoom", "2"], 100, 2.0), (["--screen", "iphone-15"], 393, 1.0)])
+    /// peek --size/--screen --zoom: the saved peek has crop's side and zoom and crop's pixels;
+    /// without them, crop's default side (390), not the pane's (38 in an 80x24 window).
+    @Test(arguments: [
+        (["--size", "100", "--zoom", "2"], 100, 2.0), (["--screen", "iphone-15"], 393, 1.0), ([], 390, 1.0),
+    ])
     func peekSavesWhatCropWould(_ options: [String], _ side: Int, _ zoom: Double) throws {
         let (dir, image) = TerminalCLITests.fixture()
         let r = TerminalHostileTests.run(

@@ -72,18 +72,31 @@ extension TerminalCLITests {
         #expect(records.count == 1 && records.first?["output"] == .string(FileSystem.join(dir, "p-1.png")))
     }
 
-    /// A resize (SIGWINCH) lays peek out again: the saved peek has the new window's side.
+    /// A resize (SIGWINCH) lays peek out again: the status line of each save says the pane's
+    /// new side; the saved peeks keep crop's side (390, whatever the pane).
     @Test func peekFollowsAResize() throws {
         let (dir, image) = Self.fixture()
         let jsonl = FileSystem.join(dir, "saved.jsonl")
-        let (report, _) = Self.onPTY(
+        let (report, output) = Self.onPTY(
             ["peek", image, "--graphics", "blocks", "-o", FileSystem.join(dir, "p-%d.png")],
-            keys: ["s", "@resize", "s", "q"],
+            // Each next key once the save's status line is drawn (a 390-pixel save takes a while).
+            keys: ["s", "@await:1:shown at 38", "@resize", "s", "@await:1:shown at 48", "q"],
             stdout: jsonl, resize: "100x30")
         #expect(report["status"] == .number(0), "\(report)")
         let records = CLI.read(jsonl).split(separator: "\n").compactMap { JSONValue.object($0) }
-        // 80x24 blocks: the side is min(2 * 23, 79 / 2) on even rows = 38; 100x30: 48.
-        #expect(records.map { $0["side"] } == [.number(38), .number(48)])
+        // 80x24 blocks: the pane's side is min(2 * 23, 79 / 2) on even rows = 38; 100x30: 48.
+        #expect(Self.panes(output) == [38, 48], "\(Self.panes(output))")
+        #expect(records.map { $0["side"] } == [.number(390), .number(390)])
+    }
+
+    /// The pane sides the status line said at each save (`saved P: 390 px, shown at 38`).
+    static func panes(_ output: [UInt8]) -> [Int] {
+        let text = String(decoding: output, as: UTF8.self)
+        var sides: [Int] = []
+        for piece in text.split(separator: "px, shown at ").dropFirst() {
+            if let n = Int(piece.prefix { $0.isNumber }), sides.last != n || sides.isEmpty { sides.append(n) }
+        }
+        return sides
     }
 
     /// `stty -a`'s words (CRLF is one Character, so split the scalars).

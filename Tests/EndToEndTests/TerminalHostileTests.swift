@@ -80,13 +80,16 @@ struct TerminalHostileTests {
         let (dir, image) = TerminalCLITests.fixture()
         let r = Self.run(
             ["peek", image, "--graphics", "blocks", "-o", FileSystem.join(dir, "p-%d.png")],
-            options: ["--resize-to", "65535x65535"], keys: ["s", "@resize", "s", "q"])
+            options: ["--resize-to", "65535x65535"],
+            keys: ["s", "@await:1:shown at 38", "@resize", "s", "@await:2:shown at 38", "q"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.isEmpty)
         #expect(r.maxRSSMiB < CLI.rssBoundKiB(300) >> 10)
         #expect(r.output.contains("window of 65535x65535 cells too large, layout kept"))
-        // 80x24 blocks: side 38 (as TerminalCLITests.peekFollowsAResize), before and after.
-        #expect(Self.records(r).map { $0["side"] } == [.number(38), .number(38)])
+        // 80x24 blocks: a pane of 38 (as TerminalCLITests.peekFollowsAResize), before and after;
+        // the saved peeks have crop's side.
+        #expect(TerminalCLITests.panes(Array(r.output.utf8)) == [38], "\(r.output.suffix(300))")
+        #expect(Self.records(r).map { $0["side"] } == [.number(390), .number(390)])
         #expect(r.modes.isSuperset(of: Self.cooked))
     }
 
@@ -102,13 +105,14 @@ struct TerminalHostileTests {
         let (dir, image) = TerminalCLITests.fixture()
         let r = Self.run(
             ["peek", image, "--graphics", "sixel", "-o", FileSystem.join(dir, "p-%d.png")],
-            options: ["--xpixel", "65535", "--ypixel", "65535"], keys: ["s", "q"])
+            options: ["--xpixel", "65535", "--ypixel", "65535"], keys: ["s", "@await:1:shown at 304", "q"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.isEmpty)
         #expect(r.maxRSSMiB < CLI.rssBoundKiB(300) >> 10)
-        // 640x368 canvas pixels: the peek's side is 304 (see PeekScreen: whole cells both ways).
+        // 640x368 canvas pixels: the pane's side is 304 (see PeekScreen: whole cells both ways).
+        #expect(TerminalCLITests.panes(Array(r.output.utf8)) == [304], "\(r.output.suffix(300))")
         let record = Self.records(r).first
-        #expect(record?["side"] == .number(304), "\(String(describing: record))")
+        #expect(record?["side"] == .number(390), "\(String(describing: record))")
         #expect(r.modes.isSuperset(of: Self.cooked))
     }
 

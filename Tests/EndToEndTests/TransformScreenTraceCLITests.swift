@@ -105,8 +105,9 @@ struct TransformScreenTraceCLITests {
         ])
         #expect(a.status == 0 && Self.image(FileSystem.join(dir, "a2.png"))?.size == PixelSize(width: 393, height: 852))
         #expect(CLI.run(["fit", coords, "--screen", "390x844", "--scale", "1"]).status == 2)  // WxH is already pixels
-        // `forcezoom help` lists every device with points, scale and pixels.
-        let help = CLI.run(["help"])
+        // `forcezoom help fit` lists every device with points, scale and pixels (`forcezoom
+        // help` names it, without the 23 rows before its subcommands).
+        let help = CLI.run(["help", "fit"])
         for line in [
             "name               points     scale    pixels", "iphone-15          393x852    @3x      1179x2556",
             "iphone-se          375x667    @2x      750x1334", "pixel-8            411x914    @2.625x  1080x2400",

@@ -86,6 +86,23 @@ struct TerminalDetectionTests {
     }
 }
 
+/// What `s` saves in a small window: the peek at crop's side, not the pane's (issue 51: 58x58
+/// files came out of a small terminal). The command line gives crop's default, 390.
+struct SavedPeekSizeTests {
+    @Test func aSavedPeekHasCropsSideWhateverThePane() {
+        var image = Image(width: 800, height: 600, format: .rgb)
+        for i in 0..<image.pixels.count { image.pixels[i] = UInt8(i % 251) }
+        var screen = PeekScreen(image: image, columns: 80, rows: 24, cell: PixelSize(width: 1, height: 2))
+        screen.size(side: 390, zoom: 1)
+        #expect(screen.side == 38)
+        let saved = screen.peek()
+        #expect(saved.size == PixelSize(width: 390, height: 390))
+        // At 1x inside the image, the pixels crop --at gives: the source's own, one to one.
+        #expect(saved == image.cropped(to: screen.geometry.coveredRect))
+        #expect(screen.shownPeek().size == PixelSize(width: 38, height: 38))
+    }
+}
+
 /// `peek` redraws only the cells that changed.
 struct PeekRedrawTests {
     @Test func changedCellsCoverTheDifferenceOnTheCellGrid() {

@@ -39,6 +39,11 @@ struct BatchSupportTests {
         #expect(failures.isEmpty)
         #expect(flat.map(\.path) == [root + "/a.jpg", root + "/b.txt"])
         #expect(flat.map(\.folder) == ["", ""])
+        // The subfolders left unsearched without -r are counted for the summary's hint,
+        // the output folder not among them; with -r none is left.
+        #expect(InputWalker().collectAll([root]).unsearchedFolders == 2)
+        #expect(InputWalker(excluding: [root + "/thumbs"]).collectAll([root]).unsearchedFolders == 1)
+        #expect(InputWalker(recursive: true).collectAll([root]).unsearchedFolders == 0)
     }
 
     /// A file named like a photo (.heic, .webp, .avif...) is attempted even when its bytes are

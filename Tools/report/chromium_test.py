@@ -13,7 +13,14 @@ opened in a real browser, headless Chromium (Debian's chromium), from disk (file
 3. Each filter link (new, missing, passed, all, changed) is clicked: the sections listed as
    shown and the screenshot's colours must be exactly that filter's; `index.html#missing`
    loaded afresh opens on missing.
-4. The page makes no network request: that browser's net log (--log-net-log) holds no
+4. The first screen of a report of large pictures (1200x800), loaded with no fragment in a
+   1400x900 window, shows the failures: the page opens on "failed", the passed pair listed
+   first by name is hidden and every section on the screen is a failure (DOM), and the
+   first failure's expected, actual and diff pictures are all inside the screen, side by
+   side, each fitted to a third of the width at the picture's aspect ratio (screenshot, by
+   colour); a click on one shows them at 1:1 (1200 px wide, DOM), another fits them again.
+   Identical images' PSNR is the word inf, no quotes.
+5. The page makes no network request: that browser's net log (--log-net-log) holds no
    http(s) request a document started (Chromium's own update and account checks are told
    apart by their initiator); and, so this check can fail, a page with an <img> from http://127.0.0.1:9/
    and no Content-Security-Policy, screenshot by a second Chromium, is caught by it.
@@ -45,6 +52,74 @@ passes = []
 def check(ok, what):
     print(("ok   " if ok else "FAIL ") + what)
     (passes if ok else failures).append(what)
+
+
+# The large report's pictures (4.): colours apart from the others and from the page's badges.
+ORANGE, PURPLE, OLIVE = (255, 140, 0), (120, 0, 255), (128, 128, 0)
+
+
+def make_large_folders(root):
+    for d in ("exp", "act"):
+        os.makedirs(os.path.join(root, d), exist_ok=True)
+    # "a-same" sorts before "b-changed": a report in the run's order would show it first.
+    Image.new("RGB", (1200, 800), OLIVE).save(os.path.join(root, "exp/a-same.png"))
+    Image.new("RGB", (1200, 800), OLIVE).save(os.path.join(root, "act/a-same.png"))
+    Image.new("RGB", (1200, 800), ORANGE).save(os.path.join(root, "exp/b-changed.png"))
+    Image.new("RGB", (1200, 800), PURPLE).save(os.path.join(root, "act/b-changed.png"))
+
+
+def first_screen(browser, folder):
+    """4.: the large report's first screen at 1400x900, and the click for 1:1."""
+    root = os.path.join(folder, "large")
+    make_large_folders(root)
+    run = subprocess.run([FZ, "compare", "exp", "act", "--report", "rep"], cwd=root, capture_output=True, text=True)
+    check(run.returncode == 1, "large compare exits 1 (one changed): %d %s" % (run.returncode, run.stderr.strip()))
+    report = json.load(open(os.path.join(root, "rep/report.json")))
+    changed = next(i for i in report["images"] if i["path"] == "b-changed.png")
+    diff_colour = Image.open(os.path.join(root, "rep", changed["pictures"]["diff"])).convert("RGB").getpixel((0, 0))
+    page = open(os.path.join(root, "rep/index.html")).read()
+    check("psnr inf" in page and 'psnr "inf"' not in page and "&quot;inf" not in page,
+          "identical images' PSNR is printed as the word inf, without quotes")
+    browser.call("Emulation.setDeviceMetricsOverride",
+                 {"width": 1400, "height": 900, "deviceScaleFactor": 1, "mobile": False}, page=True)
+    check(browser.load("file://" + os.path.join(root, "rep/index.html")), "the large report loads with its images")
+    state = json.loads(browser.evaluate(
+        "JSON.stringify({filter: document.body.getAttribute('data-filter'),"
+        " first: document.querySelector('section.entry').getAttribute('data-status'),"
+        " onScreen: Array.from(document.querySelectorAll('section.entry')).filter(function (s) {"
+        "   var r = s.getBoundingClientRect(); return !s.hidden && s.offsetHeight > 0 && r.top < innerHeight; })"
+        "   .map(function (s) { return s.getAttribute('data-status'); }),"
+        " passedHidden: document.querySelector('section.entry.passed').hidden})"))
+    print("first screen:", state)
+    check(state["filter"] == "failed", "with no fragment the page opens on the failures: %s" % state["filter"])
+    check(state["first"] == "changed", "the failure comes first in the page, before the passed pair named before it")
+    check(state["onScreen"] == ["changed"] and state["passedHidden"], "the first screen shows the failure only")
+    shot = browser.screenshot()
+    shot.save(os.path.join(folder, "large-first-screen.png"))
+    check(shot.size == (1400, 900), "the screenshot is the 1400x900 screen: %s" % (shot.size,))
+    found = {name: boxes(shot, colour) for name, colour in (("expected", ORANGE), ("actual", PURPLE),
+                                                             ("diff", diff_colour))}
+    print("large first screen:", found)
+    trio = {name: bands[0] for name, bands in found.items() if bands}
+    check(len(trio) == 3, "the first failure's expected, actual and diff are all on the first screen")
+    if len(trio) == 3:
+        e, a, d = trio["expected"], trio["actual"], trio["diff"]
+        inside = all(0 <= b[0] and b[2] <= 1400 and 0 <= b[1] and b[3] <= 900 for b in (e, a, d))
+        check(inside, "each picture wholly inside the screen: %s %s %s" % (e, a, d))
+        check(e[2] <= a[0] and a[2] <= d[0] and abs(e[1] - a[1]) <= 1 and abs(a[1] - d[1]) <= 1,
+              "side by side, left to right: expected, actual, diff")
+        widths = [b[2] - b[0] for b in (e, a, d)]
+        ratios = [(b[2] - b[0]) / (b[3] - b[1]) for b in (e, a, d)]
+        check(all(300 <= w <= 1400 / 3 for w in widths) and all(abs(r - 1.5) < 0.02 for r in ratios),
+              "each fitted to about a third of the width at 3:2: widths %s" % widths)
+    sizes = ("JSON.stringify(Array.from(document.querySelectorAll('section.changed .trio img')).map(function (i) {"
+             " return [i.naturalWidth, Math.round(i.getBoundingClientRect().width)]; }))")
+    browser.evaluate("document.querySelector('section.changed .trio img').click()")
+    one = json.loads(browser.evaluate(sizes))
+    check(len(one) == 3 and all(w == n == 1200 for n, w in one), "a click shows the three at 1:1: %s" % one)
+    browser.evaluate("document.querySelector('section.changed .trio img').click()")
+    fit = json.loads(browser.evaluate(sizes))
+    check(len(fit) == 3 and all(w < n for n, w in fit), "a second click fits them again: %s" % fit)
 
 
 def make_folders(root):
@@ -234,14 +309,15 @@ def main():
             check(False, "slider stack shown below the pair")
         check(not shows(shot, YELLOW) and not shows(shot, MAGENTA), "#changed hides new and missing")
         # Each filter link clicked in turn: what the page shows, and the screenshot's colours.
-        for name, present in (("new", [YELLOW]), ("missing", [MAGENTA]), ("passed", []),
+        for name, present in (("failed", [GREEN, BLUE, YELLOW, MAGENTA]), ("new", [YELLOW]), ("missing", [MAGENTA]), ("passed", []),
                               ("all", [GREEN, BLUE, YELLOW, MAGENTA]), ("changed", [GREEN, BLUE])):
             browser.evaluate("document.getElementById('filter-%s').click()" % name)
             browser.wait("document.body.getAttribute('data-filter') === '%s'" % name)
             listed = browser.shown()
             shot = browser.screenshot()
             shot.save(os.path.join(folder, "click-%s.png" % name))
-            wanted = {"new": ["new"], "missing": ["missing"], "passed": ["passed"], "changed": ["changed"]}.get(
+            wanted = {"new": ["new"], "missing": ["missing"], "passed": ["passed"], "changed": ["changed"],
+                      "failed": ["changed", "missing", "new"]}.get(
                 name, ["changed", "missing", "new", "passed"])
             check(sorted(listed) == wanted, "after a click on '%s' the page lists %s" % (name, listed))
             absent = [c for c in COLOURS if c not in present]
@@ -249,6 +325,7 @@ def main():
                   "after a click on '%s' the screenshot shows exactly its images" % name)
         # A fragment opens the page on one filter.
         check(browser.load(index + "?again#missing") and browser.shown() == ["missing"], "index.html#missing opens on missing")
+        first_screen(browser, folder)
     finally:
         browser.close()
     urls = requested_urls(netlog)

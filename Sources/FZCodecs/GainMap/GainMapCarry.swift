@@ -11,7 +11,8 @@ public struct GainMapCarry: Sendable {
     public var map: DecodedGainMap?
     /// What outputs do with it; nil when the input has none.
     public var outcome: GainMapOutcome?
-    /// A map announced but unusable: said once, the output is SDR.
+    /// A map announced but unusable: said once, the output is SDR. The reason alone, without
+    /// the file's name: the layer that prints it names the file (once).
     public var warning: String?
     /// The writer's record of outputs written without the map.
     public var drops = GainMapDrops()
@@ -23,10 +24,11 @@ public struct GainMapCarry: Sendable {
         return .dropped(why)
     }
 
-    /// The warning for an output written without its map (nil when all kept it).
-    public func droppedWarning(_ path: String) -> String? {
+    /// The warning for an output written without its map (nil when all kept it), without the
+    /// file's name (as `warning`).
+    public var droppedWarning: String? {
         guard outcome == .kept, let why = drops.first else { return nil }
-        return "\(path): \(why); the output is SDR"
+        return "\(why); the output is SDR"
     }
 
     public init(
@@ -55,12 +57,12 @@ public struct GainMapCarry: Sendable {
         switch decoded {
         case .none: return GainMapCarry()
         case .malformed(let why):
-            return GainMapCarry(outcome: .dropped(why), warning: "\(reader.path): \(why); gain map ignored")
+            return GainMapCarry(outcome: .dropped(why), warning: "\(why); gain map ignored")
         case .found(let found):
             if policy == .apply {
                 let why =
                     "--gain-map apply renders into \(ImageWriter.namesRenderingHDR) outputs only; this \(format.name) output is SDR"
-                return GainMapCarry(outcome: .dropped(why), warning: "\(reader.path): \(why) (use -o NAME.png)")
+                return GainMapCarry(outcome: .dropped(why), warning: "\(why) (use -o NAME.png)")
             }
             return GainMapCarry(
                 outcome: .dropped(policy == .drop ? "--gain-map drop" : ImageWriter.noGainMap(format, found)))

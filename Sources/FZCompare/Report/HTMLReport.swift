@@ -1,11 +1,15 @@
 import FZSystem
 import Geometry
 
-/// `index.html`: the folder comparison for people. Every image is a section; a failed pair
-/// shows expected, actual and the difference picture side by side at their pixel size, then
-/// the two stacked under a slider (drag to wipe from one to the other) with a blink toggle.
-/// Filter links (changed, new, missing, passed, all) set the page's fragment, which the
-/// script reads, so `index.html#new` opens on the new images and a link can be shared.
+/// `index.html`: the folder comparison for people. Every image is a section, the failures
+/// first (changed, size, unreadable, new, missing, in the run's order), then the passed; a
+/// failed pair shows expected, actual and the difference picture side by side, fitted to the
+/// page's width (a click on one shows the three at 1:1, another fits them again), then the
+/// two stacked under a slider (drag to wipe from one to the other) with a blink toggle.
+/// Filter links (failed, changed, new, missing, passed, all) set the page's fragment, which
+/// the script reads, so `index.html#new` opens on the new images and a link can be shared;
+/// without a fragment the page opens on the failures (as Playwright's and reg-cli's reports
+/// do), or on all when nothing failed.
 ///
 /// It works offline from the folder it is written in: the pictures are PNGs beside it
 /// (`images/NNNNNN/...`, relative links), the CSS and script are inline, nothing is fetched
@@ -16,7 +20,11 @@ public enum HTMLReport {
     public static func html(_ report: FolderReport) -> String {
         var out = head(report)
         out += "<main>\n"
-        for (index, image) in report.images.enumerated() {
+        // Failures first, each group in the run's order; ids keep the run's index.
+        let ordered =
+            report.images.enumerated().filter { $0.element.status.fails }
+            + report.images.enumerated().filter { !$0.element.status.fails }
+        for (index, image) in ordered {
             out += section(image, index: index, report: report)
         }
         out += "</main>\n<script>\n\(script)</script>\n</body>\n</html>\n"
@@ -36,7 +44,7 @@ public enum HTMLReport {
             <style>
             \(style)</style>
             </head>
-            <body data-filter="all">
+            <body data-filter="\(opening(report))" data-opening="\(opening(report))">
             <header>
             <h1>forcezoom compare</h1>
 
@@ -47,7 +55,8 @@ public enum HTMLReport {
         out += "<p class=\"summary\">\(e(report.summaryLine))</p>\n<nav>\n"
         let changed = report.images.filter { $0.status.filter == "changed" }.count
         for (filter, count) in [
-            ("changed", changed), ("new", report.count(.new)), ("missing", report.count(.missing)),
+            ("failed", report.images.filter { $0.status.fails }.count), ("changed", changed),
+            ("new", report.count(.new)), ("missing", report.count(.missing)),
             ("passed", report.count(.passed)), ("all", report.images.count),
         ] {
             out += "<a class=\"filter\" id=\"filter-\(filter)\" href=\"#\(filter)\" data-filter=\"\(filter)\">"
@@ -57,10 +66,14 @@ public enum HTMLReport {
         return out
     }
 
+    /// The filter the page opens on without a fragment: the failures, or all when none failed.
+    private static func opening(_ report: FolderReport) -> String { report.passed ? "all" : "failed" }
+
     private static func section(_ image: FolderImage, index: Int, report: FolderReport) -> String {
         let e = JUnitReport.escape
         var out = "<section class=\"entry \(image.status.rawValue)\" id=\"image-\(index)\""
-        out += " data-status=\"\(image.status.rawValue)\" data-filter=\"\(image.status.filter)\">\n"
+        out += " data-status=\"\(image.status.rawValue)\" data-filter=\"\(image.status.filter)\""
+        out += " data-fails=\"\(image.status.fails)\">\n"
         out += "<h2><span class=\"status\">\(image.status.rawValue)</span> \(e(image.pair.key))</h2>\n"
         out += "<p class=\"meta\">"
         var facts: [String] = []
@@ -81,7 +94,8 @@ public enum HTMLReport {
             for (role, path, size) in pictures {
                 guard let path else { continue }
                 out += "<figure class=\"\(role)\"><figcaption>\(role)</figcaption>"
-                out += "<img src=\"\(e(path))\" alt=\"\(role)\"\(dimensions(size))></figure>\n"
+                out +=
+                    "<img src=\"\(e(path))\" alt=\"\(role)\" title=\"click: 1:1 / fit\"\(dimensions(size))></figure>\n"
             }
             out += "</div>\n"
         }
@@ -118,12 +132,19 @@ public enum HTMLReport {
         .passed .status { background: #080; color: #fff; }
         .meta, .message { margin: 0 0 6px; color: #555; }
         .trio { display: flex; gap: 16px; align-items: flex-start; flex-wrap: nowrap; }
+        .trio figure { flex: 0 1 auto; min-width: 0; }
         figure { margin: 0; }
         figcaption { font-size: 12px; color: #555; }
-        img { display: block; image-rendering: pixelated; max-width: none; }
+        img { display: block; image-rendering: pixelated; width: auto; height: auto; max-width: 100%; }
+        .trio img { cursor: zoom-in; max-height: 70vh; }
+        .one-to-one .trio, .one-to-one .wipe { overflow-x: auto; }
+        .one-to-one .trio figure { flex: none; }
+        .one-to-one img, .one-to-one .trio img, .one-to-one .stack { max-width: none; max-height: none; }
+        .one-to-one .trio img { cursor: zoom-out; }
         .wipe { margin-top: 8px; }
-        .stack { position: relative; display: inline-block; }
+        .stack { position: relative; display: inline-block; max-width: 100%; vertical-align: top; }
         .stack .over { position: absolute; top: 0; left: 0; bottom: 0; width: 50%; overflow: hidden; }
+        .stack .over img { max-width: none; height: 100%; width: auto; }
         .stack.blinking .over { width: 100% !important; visibility: hidden; }
         .stack.blinking.on .over { visibility: visible; }
 
@@ -131,14 +152,16 @@ public enum HTMLReport {
 
     private static let script = """
         (function () {
-          var filters = ["changed", "new", "missing", "passed", "all"];
+          var filters = ["failed", "changed", "new", "missing", "passed", "all"];
           function apply() {
             var f = location.hash.slice(1);
-            if (filters.indexOf(f) < 0) f = "all";
+            if (filters.indexOf(f) < 0) f = document.body.getAttribute("data-opening");
             document.body.setAttribute("data-filter", f);
             var entries = document.querySelectorAll("section.entry");
             for (var i = 0; i < entries.length; i++) {
-              entries[i].hidden = !(f === "all" || entries[i].getAttribute("data-filter") === f);
+              var e = entries[i];
+              e.hidden = !(f === "all" || e.getAttribute("data-filter") === f
+                || (f === "failed" && e.getAttribute("data-fails") === "true"));
             }
             var links = document.querySelectorAll("nav a.filter");
             for (var j = 0; j < links.length; j++) {
@@ -147,6 +170,12 @@ public enum HTMLReport {
           }
           window.addEventListener("hashchange", apply);
           apply();
+          var trios = document.querySelectorAll(".trio img");
+          for (var t = 0; t < trios.length; t++) {
+            trios[t].addEventListener("click", function (ev) {
+              ev.currentTarget.closest("section.entry").classList.toggle("one-to-one");
+            });
+          }
           var wipes = document.querySelectorAll(".wipe");
           for (var k = 0; k < wipes.length; k++) {
             (function (w) {

@@ -102,7 +102,11 @@ struct FolderPairCheck: Sendable {
             verdict += " (\(closer) \(PairComparison.text(threshold)))"
         }
         let shown = ["pae", "psnr", "mae", "ssim", "differentPixels"]
-        let details = result.members.filter { shown.contains($0.0) && $0.1 != .null }.map { "\($0.0) \($0.1)" }
+        // Text, not JSON: identical images' PSNR is the word inf (JSON's "inf" has quotes).
+        let details = result.members.filter { shown.contains($0.0) && $0.1 != .null }.map { name, value in
+            if case .string(let word) = value { return "\(name) \(word)" }
+            return "\(name) \(value)"
+        }
         return FolderImage.Measures(
             pass: result.reason == nil, verdict: verdict, details: details.joined(separator: ", "))
     }

@@ -15,7 +15,8 @@ public struct PeekOperation {
     /// The saved peeks: a numbered series (`OutputTarget.Place.numbered`).
     public var target: OutputTarget
     public var display: InlineDisplay
-    /// The saved peek's side as `crop --size/--screen` gives it, nil: the pane's side.
+    /// The saved peek's side as `crop --size/--screen` gives it (the command line gives crop's
+    /// default, 390, without them), nil: the pane's side.
     public var side: Int?
     /// The zoom the session starts at (`crop --zoom`).
     public var zoom: Double = 1
@@ -64,7 +65,7 @@ public struct PeekOperation {
         var failed = false
         var session = PeekSession(
             screen: screen, target: inline, columns: window.columns, rows: window.rows, budget: settings.decode.budget)
-        try session.run { g, peek in
+        try session.run { g, peek, pane in
             let index = saved.count
             let path = target.path(index)
             do {
@@ -73,7 +74,8 @@ public struct PeekOperation {
                     CropOperation.geometryJSON(
                         g, header: header, requested: "\(g.point.x),\(g.point.y)", view: nil, output: path,
                         bytes: bytes, path: reader.path))
-                return "saved \(Echo.path(path))"
+                // Its side (crop's), and the pane's where that shows it scaled.
+                return "saved \(Echo.path(path)): \(g.side) px" + (pane == g.side ? "" : ", shown at \(pane)")
             } catch {
                 failed = true
                 return "not saved: \(error)"

@@ -70,7 +70,7 @@ public struct ThumbOperation {
             requested: format, ladder: ladder)
         let jobs = sharding.select(plan.jobs)
         if dryRun {
-            dryRunReport(jobs, skipped: found.skipped, duplicates: found.duplicates, sharding, report)
+            dryRunReport(jobs, found, sharding, report)
             return .done
         }
         let maker = try makeThumbnailer(jobs)
@@ -78,7 +78,7 @@ public struct ThumbOperation {
         try sharding.openJournal()
         var batch = ThumbnailBatch(thumbnailer: maker, sharding: sharding, jobs: jobs, workers: workers)
         (batch.walkFailures, batch.skippedFiles, batch.maxFailures) = (found.failures, found.skipped, maxFailures)
-        batch.duplicates = found.duplicates
+        (batch.duplicates, batch.unsearchedFolders) = (found.duplicates, found.unsearchedFolders)
         var shown: [String] = []
         // A ladder's sizes fail together when their one decode fails: said once.
         var lastError: (input: String, reason: String)?
@@ -157,9 +157,9 @@ public struct ThumbOperation {
     /// objects with `input` and `output`), minus what --resume would skip, and the files the
     /// batch would pass over (grouped on stderr, each with `--verbose`); nothing written.
     private func dryRunReport(
-        _ jobs: [ThumbnailPlan.Job], skipped: [SkippedFile], duplicates: [DuplicateInput], _ sharding: ShardRun,
-        _ report: Report
+        _ jobs: [ThumbnailPlan.Job], _ found: InputWalker.Collected, _ sharding: ShardRun, _ report: Report
     ) {
+        let (skipped, duplicates) = (found.skipped, found.duplicates)
         let todo = resume ? jobs.filter { !sharding.isDone($0) } : jobs
         for job in todo {
             if json {
@@ -176,8 +176,9 @@ public struct ThumbOperation {
         if !quiet {
             let skips = SkipTally(mine).summary.map { "; " + $0 } ?? ""
             let once = DuplicateInput.summary(duplicates.filter { sharding.shard.contains($0.input) }).map { "; " + $0 }
+            let unsearched = BatchProgress.unsearched(found.unsearchedFolders).map { "; " + $0 } ?? ""
             report.note(
-                "\(label)dry run: \(todo.count) of \(jobs.count) input\(jobs.count == 1 ? "" : "s") to do\(skips)\(once ?? "")"
+                "\(label)dry run: \(todo.count) of \(jobs.count) input\(jobs.count == 1 ? "" : "s") to do\(skips)\(once ?? "")\(unsearched)"
             )
         }
         StandardOutput.flush()

@@ -78,15 +78,15 @@ public struct RenderSettings {
     /// malformed one is said once.
     package func carriedGainMap(_ reader: ImageReader, format: OutputFormat) -> GainMapCarry {
         let carry = GainMapCarry.read(reader, policy: gainMap, format: format, headroom: hdrHeadroom)
-            .fitting(carriedMetadata(reader, format: format), path: reader.path)
-        if let w = carry.warning { warnings.once(w) }
+            .fitting(carriedMetadata(reader, format: format))
+        if let w = carry.warning { warnings.once("\(reader.path): \(w)") }
         return carry
     }
 
     /// What the outputs of `carry`'s input did with its map once written; an output the writer
     /// wrote without it (`GainMapCarry.drops`) is said once.
     package func written(_ carry: GainMapCarry, path: String) -> GainMapOutcome? {
-        if let w = carry.droppedWarning(path) { warnings.once(w) }
+        if let w = carry.droppedWarning { warnings.once("\(path): \(w)") }
         return carry.written
     }
 

@@ -48,6 +48,7 @@ import FZMetadata
 @_exported import enum FZSystem.ProcessSetup
 @_exported import enum FZSystem.ReadFiles
 @_exported import enum FZSystem.ReadFilesError
+@_exported import enum FZSystem.StandardError
 @_exported import enum FZSystem.StandardOutput
 @_exported import enum FZSystem.StandardStream
 @_exported import struct FZSystem.Stopwatch

@@ -53,6 +53,14 @@ public enum FileSystem {
         }
     }
 
+    /// What a symbolic link holds (`readlink`, not resolved); nil for no link. At most PATH_MAX bytes.
+    public static func linkTarget(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = PathBytes.withCPath(path) { readlink($0, &buffer, buffer.count - 1) }
+        guard n >= 0 else { return nil }
+        return PathBytes.string(of: buffer[..<n].map { UInt8(bitPattern: $0) })
+    }
+
     /// The absolute path with every link resolved (`realpath`); nil when it cannot be.
     public static func resolved(_ path: String) -> String? {
         guard let p = PathBytes.withCPath(path, { realpath($0, nil) }) else { return nil }

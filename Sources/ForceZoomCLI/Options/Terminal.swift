@@ -8,17 +8,8 @@ import Glibc
 
 /// stderr helpers: one line per message, unbuffered.
 enum Terminal {
-    static func writeError(_ text: String) {
-        var t = text
-        t.withUTF8 { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = write(2, buffer.baseAddress! + offset, buffer.count - offset)
-                if n <= 0 { break }
-                offset += n
-            }
-        }
-    }
+    /// Through `StandardError`: the real stderr even while libjxl's messages are held back.
+    static func writeError(_ text: String) { StandardError.write(text) }
 
     /// Messages are escaped whole (`Echo.line`): a file name can hold any byte, and none
     /// of them may move the cursor, retitle the terminal or start a line of its own.

@@ -9,7 +9,7 @@ struct Peek: ParsableCommand {
         _superCommandName: ForceZoom.superCommandName,
         abstract: "Peek interactively: move the touch point over the fitted image and see the 1:1 detail beside it.",
         discussion: """
-            The alternate screen shows the image fitted with the preview box (as frame draws it) and, beside it, the peek: the pixels crop --at gives for the point with the side and zoom shown (the JSON records them). Arrows or hjkl move the point by one cell's worth of image pixels (shift: ten); a mouse click sets it; + and - zoom the peek (1x, 2x, 4x, 8x); s saves the peek (-o, default <stem>.peek-%d.png): with --size or --screen it has crop's side, else the pane's, so each saved file is what crop --at X,Y with the recorded side and zoom writes; q, Esc or Ctrl-C leave. On leaving, the terminal is restored and the crop --json object of each saved peek is printed on standard output, one line each. Ctrl-Z stops peek as in a shell; fg brings it back.
+            The alternate screen shows the image fitted with the preview box (as frame draws it) and, beside it, the peek: the pixels crop --at gives for the point with the side and zoom shown (the JSON records them). Arrows or hjkl move the point by one cell's worth of image pixels (shift: ten); a mouse click sets it; + and - zoom the peek (1x, 2x, 4x, 8x); s saves the peek (-o, default <stem>.peek-%d.png) at crop's side: --size, --screen, or crop's default (390, of the default --screen 390x844) whatever the pane's size, so each saved file is what crop --at X,Y with the recorded side and zoom writes (the pane shows it scaled); q, Esc or Ctrl-C leave. On leaving, the terminal is restored and the crop --json object of each saved peek is printed on standard output, one line each. Ctrl-Z stops peek as in a shell; fg brings it back.
 
             Examples:
               forcezoom peek photo.jpg
@@ -28,7 +28,8 @@ struct Peek: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The saved peek's side in image pixels, as crop's --size (default: the side of the pane).", valueName: "n"))
+            "The saved peek's side in image pixels, as crop's --size (default: crop's default side, 390).",
+            valueName: "n"))
     var size: Int?
 
     @Option(
@@ -63,15 +64,13 @@ struct Peek: ParsableCommand {
         if let size { try Check.integer(size, "--size", in: 1...Budget.maxSide) }
         try screen?.check("--screen")
         try Check.number(zoom, "--zoom", in: Crop.zoomRange)
-        if size != nil || screen != nil {
-            let side = PeekSide(size: size, screen: screen).side
-            if Double(side) / zoom > Double(Budget.maxSide) {
-                throw ValidationError(
-                    "--zoom \(Echo.number(zoom)) with side \(side) would show more than \(Budget.maxSide) image pixels a side; give a larger --zoom"
-                )
-            }
-            try PeekSide(size: size, screen: screen).check(decode.budget)
+        let side = PeekSide(size: size, screen: screen).side
+        if Double(side) / zoom > Double(Budget.maxSide) {
+            throw ValidationError(
+                "--zoom \(Echo.number(zoom)) with side \(side) would show more than \(Budget.maxSide) image pixels a side; give a larger --zoom"
+            )
         }
+        try PeekSide(size: size, screen: screen).check(decode.budget)
         try Outputs.checkNotEmpty(output, "-o")
         if let output { _ = try Outputs.pattern(output, "-o", needsCounter: true, example: "peek-%d.png") }
         // The saved peeks' format is the pattern's extension (JPEG flattens onto white).
@@ -90,7 +89,8 @@ struct Peek: ParsableCommand {
             input: input, start: at?.touch, settings: encode.settings(decode),
             target: OutputTarget(.numbered(pattern), choice: OutputChoice(png: encode.png)),
             display: try graphics.display(reserve: 1))
-        operation.side = size != nil || screen != nil ? PeekSide(size: size, screen: screen).side : nil
+        // A saved peek is crop's: its side is never the pane's (58 px in a small terminal).
+        operation.side = PeekSide(size: size, screen: screen).side
         operation.zoom = zoom
         try operation.run(Report.terminal)
     }
