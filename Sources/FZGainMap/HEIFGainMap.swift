@@ -9,6 +9,7 @@ import Geometry
 /// (`AppleMakerNote`). Read from the `meta` box alone, with `HEIFBoxes`' bounded readers.
 package enum HEIFGainMap {
     static let appleType = "urn:com:apple:photo:2020:aux:hdrgainmap"
+    static let samsungType = "urn:com:samsung:photo:2024:aux:hdrgainmap"
     /// The most bytes of a `meta` box read (a 200 MP grid's is well under 1 MB).
     static let metaLimit = 16 << 20
 
@@ -57,7 +58,14 @@ package enum HEIFGainMap {
             return String(decoding: c.body.dropFirst(4).prefix { $0 != 0 }, as: UTF8.self)
         }
         guard let item = auxl.first(where: { $0.to.contains(primaryItem) && auxType($0.from) == appleType })?.from
-        else { return .none }
+        else {
+            // Samsung's (Galaxy S24 on): where its parameters are kept is not published, and
+            // forcezoom reads none; said, not dropped silently.
+            guard let samsung = auxl.first(where: { $0.to.contains(primaryItem) && auxType($0.from) == samsungType })
+            else { return .none }
+            return .malformed(
+                "its Samsung gain map (auxiliary image \(samsung.from), \(samsungType)) has parameters forcezoom cannot read")
+        }
         guard let ispe = props(item).first(where: { $0.type == "ispe" }),
             let w = HEIFBoxes.uint(ispe.body, ispe.body.startIndex + 4, 4),
             let h = HEIFBoxes.uint(ispe.body, ispe.body.startIndex + 8, 4), w > 0, h > 0
