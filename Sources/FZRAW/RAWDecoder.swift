@@ -44,6 +44,9 @@ package final class RAWDecoder: ImageDecoder {
         ],
         capabilities: [.deepSamples, .embeddedThumbnails], reportedNames: ["RAW", "DNG"], library: .raw)
     package static func sniff(_ head: [UInt8]) -> Bool { RAWSniffer.isCameraRAW(head) }
+    /// Extensions of RAWs with no header to sniff, which libraw knows by their size: an
+    /// input so named that no sniffer takes is given to libraw.
+    package static let headerless: Set<String> = ["raw"]
 
     package let storedSize: PixelSize
     package var pixelFormat: PixelFormat { .rgb }
