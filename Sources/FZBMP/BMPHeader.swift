@@ -65,7 +65,8 @@ struct BMPHeader: Equatable, Sendable {
         }
         guard head.count >= 14 + headerSize else { throw short("information header") }
         var h = BMPHeader(
-            kind: Self.name(headerSize) + (base > 0 ? " (first of a bitmap array)" : ""), headerSize: headerSize, width: 0, height: 0, topDown: false, bitCount: 0,
+            kind: Self.name(headerSize) + (base > 0 ? " (first of a bitmap array)" : ""), headerSize: headerSize,
+            width: 0, height: 0, topDown: false, bitCount: 0,
             compression: 0, dataOffset: Int(u32(10)), dataBytes: 0)
         let planes: Int
         if headerSize == 12 {

@@ -57,15 +57,9 @@ package enum HEIFGainMap {
             guard let c = props(item).first(where: { $0.type == "auxC" }), c.body.count > 4 else { return nil }
             return String(decoding: c.body.dropFirst(4).prefix { $0 != 0 }, as: UTF8.self)
         }
-        guard let item = auxl.first(where: { $0.to.contains(primaryItem) && auxType($0.from) == appleType })?.from
-        else {
-            // Samsung's (Galaxy S24 on): where its parameters are kept is not published, and
-            // forcezoom reads none; said, not dropped silently.
-            guard let samsung = auxl.first(where: { $0.to.contains(primaryItem) && auxType($0.from) == samsungType })
-            else { return .none }
-            return .malformed(
-                "its Samsung gain map (auxiliary image \(samsung.from), \(samsungType)) has parameters forcezoom cannot read")
+        let auxiliary = { (type: String) in auxl.first { $0.to.contains(primaryItem) && auxType($0.from) == type }?.from
         }
+        guard let item = auxiliary(appleType) else { return auxiliary(samsungType).map(samsungNote) ?? .none }
         guard let ispe = props(item).first(where: { $0.type == "ispe" }),
             let w = HEIFBoxes.uint(ispe.body, ispe.body.startIndex + 4, 4),
             let h = HEIFBoxes.uint(ispe.body, ispe.body.startIndex + 8, 4), w > 0, h > 0
@@ -96,6 +90,13 @@ package enum HEIFGainMap {
             GainMap(
                 container: .heifAuxiliary, offset: 0, length: 0, item: item, size: size, channels: 1,
                 parameters: parameters))
+    }
+
+    /// Samsung's map (Galaxy S24 on): where its parameters are kept is not published and
+    /// forcezoom reads none; said, not dropped silently.
+    private static func samsungNote(_ item: UInt32) -> GainMap.Probe {
+        .malformed(
+            "its Samsung gain map (auxiliary image \(item), \(samsungType)) has parameters forcezoom cannot read")
     }
 
     /// HDRGainMapVersion alone (an XMP without a headroom).

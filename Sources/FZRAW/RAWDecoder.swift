@@ -88,8 +88,7 @@ package final class RAWDecoder: ImageDecoder {
         let flip = options.autoOrient
         applied = flip ? facts.orientation : .up
         storedSize = try handle.developedSize(RAWDevelopSettings(flip: flip))
-        halfSize =
-            facts.filters == 0 ? storedSize : try handle.developedSize(RAWDevelopSettings(half: true, flip: flip))
+        halfSize = facts.filters == 0 ? storedSize : try handle.halfDevelopedSize(full: storedSize, flip: flip)
         try options.checkPixels(storedSize, path: path)
         fileBytes = handle.fileSize
         // The least any develop holds (half size where the sensor has a mosaic), judged

@@ -59,7 +59,8 @@ struct GainMapMakerNoteCLITests {
         let script = FileSystem.join(dir, "check.py")
         CLI.write(script, Array(Self.check.utf8))
         _ = CLI.shell(
-            "cd \(CLI.quote(dir)) && /usr/bin/python3 check.py \(CLI.quote(file)) fz.json \(CLI.quote(out)) > verdict 2>&1")
+            "cd \(CLI.quote(dir)) && /usr/bin/python3 check.py \(CLI.quote(file)) fz.json \(CLI.quote(out)) > verdict 2>&1"
+        )
         let verdict = CLI.read(FileSystem.join(dir, "verdict"))
         #expect(verdict.split(separator: "\n").last == "ok", "\(name): \(verdict)")
     }

@@ -41,7 +41,7 @@ struct GainMapSamsungCLITests {
         let out = FileSystem.join(dir, "crop.png")
         let crop = CLI.run(["crop", Self.made, "--at", "50%,50%", "--size", "64", "-o", out, "--json"])
         #expect(crop.status == 0, "\(crop.stderr)")
-                #expect(jsonString(crop.stdout, "gainMap") == "dropped", "\(crop.stdout)")
+        #expect(jsonString(crop.stdout, "gainMap") == "dropped", "\(crop.stdout)")
         #expect(jsonString(crop.stdout, "gainMapNote")?.contains(Self.type) == true, "\(crop.stdout)")
         #expect(crop.stderr.split(separator: "\n").filter { $0.contains(Self.type) }.count == 1, "\(crop.stderr)")
     }

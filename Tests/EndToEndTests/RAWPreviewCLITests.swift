@@ -12,7 +12,8 @@ import Testing
 struct RAWPreviewCLITests {
     static let r6 = FileSystem.join(RAWCLITests.shared, "stubs/exiv2_Canon-R6-pruned.CR3")
     static let r6Ready =
-        FileSystem.kind(of: r6) == .regular && CLI.shell("command -v exiftool >/dev/null && command -v djpeg >/dev/null") == 0
+        FileSystem.kind(of: r6) == .regular
+        && CLI.shell("command -v exiftool >/dev/null && command -v djpeg >/dev/null") == 0
 
     @Test(.enabled(if: r6Ready))
     func prunedCR3IsItsPreviewWithAWarning() {

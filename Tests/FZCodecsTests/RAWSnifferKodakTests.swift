@@ -25,7 +25,11 @@ struct RAWSnifferKodakTests {
 
     @Test func eastmanKodakWithSubIFDsIsRAW() {
         let at = UInt32(8 + 2 + 12 * 2 + 4)
-        #expect(RAWSniffer.isCameraRAW(Self.tiff([(271, 2, UInt32(Self.make.count), at), (330, 4, 1, 300)], tail: Self.make)))
-        #expect(!RAWSniffer.isCameraRAW(Self.tiff([(271, 2, UInt32(Self.make.count), at), (305, 2, 4, 0)], tail: Self.make)))
+        #expect(
+            RAWSniffer.isCameraRAW(
+                Self.tiff([(271, 2, UInt32(Self.make.count), at), (330, 4, 1, 300)], tail: Self.make)))
+        #expect(
+            !RAWSniffer.isCameraRAW(
+                Self.tiff([(271, 2, UInt32(Self.make.count), at), (305, 2, 4, 0)], tail: Self.make)))
     }
 }
