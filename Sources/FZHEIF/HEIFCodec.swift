@@ -122,10 +122,7 @@ package final class HEIFDecoder: ImageDecoder {
     init(source: ImageSource, options: DecodeOptions, boxFacts: Bool) throws(DecodeError) {
         path = source.name
         self.options = options
-        // libde265's decoder a tile, and libheif's whole-image planes, free and fault in again
-        // what glibc would give back at once (ProcessSetup says why; a 12 MP HEIC crop took
-        // 1.25x as long without).
-        ProcessSetup.keepFreedPages()
+        ProcessSetup.keepFreedPages()  // libde265's tiles and libheif's planes (ProcessSetup says why)
         try Self.checkThreadStart(path: path)
         let limit = options.maxMemory > 0 ? Int(min(options.maxMemory, Int64(Int.max - 1))) : Int.max - 1
         guard let file = try HEIFFileBytes.load(source, limit: limit, path: path) else {
