@@ -1,4 +1,4 @@
-// glibc's malloc settings for the process (ProcessSetup.start says why).
+// glibc's malloc settings for the HEIF tile paths (ProcessSetup.keepFreedPages says why).
 
 #include "fz_process.h"
 

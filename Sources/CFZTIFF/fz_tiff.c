@@ -409,6 +409,47 @@ static inline uint16_t fz_tiff_to8(unsigned v, int bits) {
     return (uint16_t)(v * 255 / ((1u << bits) - 1));
 }
 
+// CMYK samples (and the extra sample after them as alpha, when the plan has 4 channels) into
+// sRGB(A): through the profile, else the formula. Associated alpha is undone on the inks
+// before they are converted.
+static void fz_tiff_convert_cmyk(fz_tiff *t, uint8_t *dst) {
+    const fz_tiff_plan *plan = &t->plan;
+    uint32_t n = plan->x1 - plan->x0;
+    int spp = t->info.spp, bits = t->info.bits, alpha = plan->out_channels == 4;
+    const uint16_t *s = t->samples;
+    uint8_t *c = t->cmyk_row;
+    for (uint32_t x = 0; x < n; x++) {
+        unsigned a = alpha ? fz_tiff_to8(s[(size_t)x * spp + 4], bits) : 255u;
+        for (int k = 0; k < 4; k++) {
+            unsigned v = fz_tiff_to8(s[(size_t)x * spp + k], bits);
+            if (alpha && plan->unpremultiply && a != 255u) {
+                unsigned q = a == 0 ? 0 : v * 255u / a;
+                v = q > 255u ? 255u : q;
+            }
+            c[x * 4 + k] = (uint8_t)v;
+        }
+    }
+    if (t->cmyk) {
+        fz_color_apply(t->cmyk, c, dst, n);
+    } else {
+        uint8_t *o = dst;
+        for (uint32_t x = 0; x < n; x++, c += 4, o += 3)
+            for (int k = 0; k < 3; k++) {
+                unsigned v = (255u - c[k]) * (255u - c[3]) + 128;  // as CMYK JPEGs' formula
+                o[k] = (uint8_t)((v + (v >> 8)) >> 8);
+            }
+    }
+    if (!alpha) return;
+    // RGB was written packed at the front of the row: spread it to RGBA from the end, so no
+    // pixel is overwritten before it moves.
+    for (uint32_t x = n; x-- > 0;) {
+        dst[(size_t)x * 4 + 2] = dst[(size_t)x * 3 + 2];
+        dst[(size_t)x * 4 + 1] = dst[(size_t)x * 3 + 1];
+        dst[(size_t)x * 4] = dst[(size_t)x * 3];
+        dst[(size_t)x * 4 + 3] = (uint8_t)fz_tiff_to8(s[(size_t)x * spp + 4], bits);
+    }
+}
+
 // t->samples into `dst` as the plan says.
 static void fz_tiff_convert(fz_tiff *t, uint8_t *dst) {
     const fz_tiff_info *i = &t->info;
@@ -425,18 +466,7 @@ static void fz_tiff_convert(fz_tiff *t, uint8_t *dst) {
         return;
     }
     if (plan->mode == FZ_TIFF_CMYK) {
-        uint8_t *c = t->cmyk_row;
-        for (uint32_t x = 0; x < n; x++)
-            for (int k = 0; k < 4; k++) c[x * 4 + k] = (uint8_t)fz_tiff_to8(s[(size_t)x * spp + k], bits);
-        if (t->cmyk) {
-            fz_color_apply(t->cmyk, c, dst, n);
-            return;
-        }
-        for (uint32_t x = 0; x < n; x++, c += 4, dst += 3)
-            for (int k = 0; k < 3; k++) {
-                unsigned v = (255u - c[k]) * (255u - c[3]) + 128;  // as CMYK JPEGs' formula
-                dst[k] = (uint8_t)((v + (v >> 8)) >> 8);
-            }
+        fz_tiff_convert_cmyk(t, dst);
         return;
     }
     int colors = plan->mode == FZ_TIFF_GRAY ? 1 : 3, alpha = out > colors;

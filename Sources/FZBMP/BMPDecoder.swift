@@ -36,7 +36,15 @@ package final class BMPDecoder: ImageDecoder {
     package static func sniff(_ head: [UInt8]) -> Bool {
         // "BM" and an information header size under 64 KiB (its top bytes 0): a text file
         // starting "BM" is not taken for one; an odd size gets BMPHeader's own message.
-        head.count >= 18 && head[0] == 0x42 && head[1] == 0x4D && head[16] == 0 && head[17] == 0
+        // An OS/2 bitmap array: "BA", then the first bitmap's "BM" header at 14.
+        let at = arrayHeader(head) ? 14 : 0
+        return head.count >= at + 18 && head[at] == 0x42 && head[at + 1] == 0x4D && head[at + 16] == 0
+            && head[at + 17] == 0
+    }
+
+    /// `head` starts an OS/2 bitmap array whose first entry is a bitmap ("BA" ... "BM").
+    static func arrayHeader(_ head: [UInt8]) -> Bool {
+        head.count >= 16 && head[0] == 0x42 && head[1] == 0x41 && head[14] == 0x42 && head[15] == 0x4D
     }
 
     package let storedSize: PixelSize
@@ -65,7 +73,7 @@ package final class BMPDecoder: ImageDecoder {
         path = source.name
         let file = source.file
         let fileSize = Self.size(of: file)
-        let head = Self.read(file, at: 0, count: 14 + 124)
+        let head = Self.read(file, at: 0, count: 14 + 14 + 124)
         header = try BMPHeader.parse(head, fileSize: fileSize, path: path) { Self.read(file, at: $0, count: $1) }
         storedSize = PixelSize(width: header.width, height: header.height)
         pixelFormat = header.hasAlpha ? .rgba : .rgb

@@ -43,9 +43,13 @@ struct BMPHeader: Equatable, Sendable {
     /// The 14-byte file header and up to 124 bytes of information header are in `head`
     /// (as many as the file has); the masks after a short header and the palette are read
     /// from `read(offset, count)`.
+    /// An OS/2 bitmap array ("BA", 14 bytes, then a bitmap's "BM" file header; the offsets
+    /// inside it count from the start of the file) gives its first bitmap.
     static func parse(
-        _ head: [UInt8], fileSize: Int, path: String, read: (Int, Int) -> [UInt8]
+        _ file: [UInt8], fileSize: Int, path: String, read: (Int, Int) -> [UInt8]
     ) throws(DecodeError) -> BMPHeader {
+        let base = BMPDecoder.arrayHeader(file) ? 14 : 0
+        let head = Array(file.dropFirst(base))
         func u16(_ o: Int) -> Int { Int(head[o]) | Int(head[o + 1]) << 8 }
         func u32(_ o: Int) -> UInt32 {
             UInt32(head[o]) | UInt32(head[o + 1]) << 8 | UInt32(head[o + 2]) << 16 | UInt32(head[o + 3]) << 24
@@ -61,7 +65,8 @@ struct BMPHeader: Equatable, Sendable {
         }
         guard head.count >= 14 + headerSize else { throw short("information header") }
         var h = BMPHeader(
-            kind: Self.name(headerSize), headerSize: headerSize, width: 0, height: 0, topDown: false, bitCount: 0,
+            kind: Self.name(headerSize) + (base > 0 ? " (first of a bitmap array)" : ""), headerSize: headerSize,
+            width: 0, height: 0, topDown: false, bitCount: 0,
             compression: 0, dataOffset: Int(u32(10)), dataBytes: 0)
         let planes: Int
         if headerSize == 12 {
@@ -84,7 +89,7 @@ struct BMPHeader: Equatable, Sendable {
         }
         try h.checkCoding(path: path)
         let colorsUsed = headerSize >= 36 ? Int(u32(46)) : 0
-        var next = 14 + headerSize
+        var next = base + 14 + headerSize
         if h.compression == 3 || h.compression == 6 {
             if headerSize >= 52 {
                 h.masks = (0..<4).map { headerSize >= 56 || $0 < 3 ? u32(54 + $0 * 4) : 0 }

@@ -1,6 +1,8 @@
 import FZFormat
 import FZGainMap
 import FZMetadata
+import FZRAW
+import FZSystem
 
 /// Opening an input through the registry: its first bytes choose the decoder
 /// (`ImageDecoders`), and what no decoder takes is named (`unreadable`). The reading itself is
@@ -46,9 +48,20 @@ extension ImageReader {
                 throw .notAnImage(path: source.name, what: "no decoder", reads: FormatRegistry.inputNames())
             }
             type = t
+        case .unknown where RAWDecoder.headerless.contains(FileSystem.fileExtension(source.name).lowercased()):
+            // A RAW without a header (Kodak's C330 .raw, Casio's, Nokia's): libraw knows the
+            // camera by the file's size alone; its error, not "not an image", when it does not.
+            type = RAWDecoder.self
         case .unsupported, .text, .unknown: throw Self.unreadable(source)
         }
-        try self.init(source: source, options: options, decoder: type)
+        do {
+            try self.init(source: source, options: options, decoder: type)
+        } catch {
+            // A RAW libraw cannot read whose embedded JPEG preview is there: that, with a warning.
+            guard type == RAWDecoder.self, error.isHeaderFailure, RAWPreviewDecoder.canonPreview(source.file) != nil
+            else { throw error }
+            try self.init(source: source, options: options, decoder: RAWPreviewDecoder.self)
+        }
     }
 
     /// The HDR gain map stored beside the image (JPEG: an MPF image with gain-map XMP), for
@@ -72,5 +85,15 @@ extension ImageReader {
         _ policy: MetadataPolicy, for format: ImageFormat
     ) -> (CarriedMetadata?, warnings: [String]) {
         carriedMetadata(policy, for: OutputFormat.writing(format) ?? .png)
+    }
+}
+
+extension DecodeError {
+    /// The header could not be read (as opposed to a limit refusing the image, or its data).
+    fileprivate var isHeaderFailure: Bool {
+        switch self {
+        case .unsupportedVariant, .corruptHeader, .truncatedHeader: return true
+        default: return false
+        }
     }
 }

@@ -36,7 +36,8 @@ public struct GainMap: Hashable, Sendable {
 
     /// Looks for an MPF gain map in the JPEG `file` (which is rewound first and left anywhere).
     /// `primary` is the primary image's stored size: a gain map larger than it is refused.
-    package static func probeJPEG(_ file: CFile, primary: PixelSize) -> Probe {
+    /// An Apple map whose XMP has no headroom takes it from `exif`'s Apple maker note.
+    package static func probeJPEG(_ file: CFile, primary: PixelSize, exif: [UInt8]? = nil) -> Probe {
         guard file.rewind() else { return .none }
         let head = file.read(upTo: headLimit)
         guard let segments = JPEGSegments(head) else { return .none }
@@ -52,6 +53,7 @@ public struct GainMap: Hashable, Sendable {
         guard index.entries.count >= 2 else { return .none }
         let fileLength = file.length ?? Int.max
         var problem: String?
+        let makerNote = exif.flatMap(AppleMakerNote.headroom)
         for (k, entry) in index.entries.enumerated().dropFirst() {
             let start = mpf.lowerBound + entry.offset
             guard entry.offset > 0, entry.size > 0, start < fileLength, entry.size <= fileLength - start else {
@@ -67,7 +69,7 @@ public struct GainMap: Hashable, Sendable {
             guard let xmp = s.xmp(in: bytes) else { continue }  // a depth map, a second view: no gain map
             let parameters: GainMapParameters
             do {
-                parameters = try GainMapParameters(xmp: xmp)
+                parameters = try GainMapParameters(xmp: xmp, makerNoteHeadroom: makerNote)
             } catch {
                 if case .malformed(let why) = error { problem = why }
                 continue

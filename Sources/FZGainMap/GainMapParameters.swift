@@ -60,14 +60,16 @@ public struct GainMapParameters: Hashable, Sendable {
         offsetHDR = [0]
     }
 
-    /// Reads the gain-map properties of an XMP packet.
-    public init(xmp: [UInt8]) throws(Failure) {
+    /// Reads the gain-map properties of an XMP packet. An Apple packet without
+    /// HDRGainMapHeadroom (iOS 14 to 17 wrote only the version) takes `makerNoteHeadroom`,
+    /// derived from the image's Apple maker note (`AppleMakerNote`), when there is one.
+    public init(xmp: [UInt8], makerNoteHeadroom: Double? = nil) throws(Failure) {
         guard let packet = try? XMPPacket(parsing: xmp) else { throw .absent }
         let props = Self.properties(packet)
         if let hdr = props[Self.hdrgm] {
             try self.init(hdrgm: hdr)
         } else if let a = props[Self.apple] {
-            try self.init(apple: a)
+            try self.init(apple: a, makerNoteHeadroom: makerNoteHeadroom)
         } else {
             throw .absent
         }
@@ -105,13 +107,18 @@ public struct GainMapParameters: Hashable, Sendable {
         try check()
     }
 
-    private init(apple p: [String: [String]]) throws(Failure) {
+    private init(apple p: [String: [String]], makerNoteHeadroom: Double?) throws(Failure) {
         scheme = .apple
         version = p["HDRGainMapVersion"]?.first?.trimmingWhitespace ?? ""
-        guard let t = p["HDRGainMapHeadroom"]?.first, let h = Double(t.trimmingWhitespace), h.isFinite, h >= 1,
-            h <= 65536
-        else {
-            throw .malformed("HDRGainMap:HDRGainMapHeadroom is missing or not a ratio from 1 to 65536")
+        guard let t = p["HDRGainMapHeadroom"]?.first else {
+            guard let makerNoteHeadroom else {
+                throw .malformed("the gain map's headroom is missing (no HDRGainMapHeadroom, no Apple maker note 33)")
+            }
+            setAppleHeadroom(makerNoteHeadroom)
+            return
+        }
+        guard let h = Double(t.trimmingWhitespace), h.isFinite, h >= 1, h <= 65536 else {
+            throw .malformed("HDRGainMap:HDRGainMapHeadroom is not a ratio from 1 to 65536")
         }
         setAppleHeadroom(h)
     }

@@ -16,7 +16,7 @@ package protocol GainMapProbing: ImageDecoder {
 /// JPEG: an MPF image with Ultra HDR / Adobe (`hdrgm`) or Apple gain-map XMP.
 extension JPEGDecoder: GainMapProbing {
     package static func probeGainMap(_ file: CFile, primary: PixelSize, exif: [UInt8]?) -> GainMap.Probe {
-        GainMap.probeJPEG(file, primary: primary)
+        GainMap.probeJPEG(file, primary: primary, exif: exif)
     }
 }
 

@@ -9,6 +9,7 @@ import Geometry
 /// (`AppleMakerNote`). Read from the `meta` box alone, with `HEIFBoxes`' bounded readers.
 package enum HEIFGainMap {
     static let appleType = "urn:com:apple:photo:2020:aux:hdrgainmap"
+    static let samsungType = "urn:com:samsung:photo:2024:aux:hdrgainmap"
     /// The most bytes of a `meta` box read (a 200 MP grid's is well under 1 MB).
     static let metaLimit = 16 << 20
 
@@ -56,8 +57,9 @@ package enum HEIFGainMap {
             guard let c = props(item).first(where: { $0.type == "auxC" }), c.body.count > 4 else { return nil }
             return String(decoding: c.body.dropFirst(4).prefix { $0 != 0 }, as: UTF8.self)
         }
-        guard let item = auxl.first(where: { $0.to.contains(primaryItem) && auxType($0.from) == appleType })?.from
-        else { return .none }
+        let auxiliary = { (type: String) in auxl.first { $0.to.contains(primaryItem) && auxType($0.from) == type }?.from
+        }
+        guard let item = auxiliary(appleType) else { return auxiliary(samsungType).map(samsungNote) ?? .none }
         guard let ispe = props(item).first(where: { $0.type == "ispe" }),
             let w = HEIFBoxes.uint(ispe.body, ispe.body.startIndex + 4, 4),
             let h = HEIFBoxes.uint(ispe.body, ispe.body.startIndex + 8, 4), w > 0, h > 0
@@ -88,6 +90,13 @@ package enum HEIFGainMap {
             GainMap(
                 container: .heifAuxiliary, offset: 0, length: 0, item: item, size: size, channels: 1,
                 parameters: parameters))
+    }
+
+    /// Samsung's map (Galaxy S24 on): where its parameters are kept is not published and
+    /// forcezoom reads none; said, not dropped silently.
+    private static func samsungNote(_ item: UInt32) -> GainMap.Probe {
+        .malformed(
+            "its Samsung gain map (auxiliary image \(item), \(samsungType)) has parameters forcezoom cannot read")
     }
 
     /// HDRGainMapVersion alone (an XMP without a headroom).

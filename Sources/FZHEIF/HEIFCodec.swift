@@ -122,6 +122,7 @@ package final class HEIFDecoder: ImageDecoder {
     init(source: ImageSource, options: DecodeOptions, boxFacts: Bool) throws(DecodeError) {
         path = source.name
         self.options = options
+        ProcessSetup.keepFreedPages()  // libde265's tiles and libheif's planes (ProcessSetup says why)
         try Self.checkThreadStart(path: path)
         let limit = options.maxMemory > 0 ? Int(min(options.maxMemory, Int64(Int.max - 1))) : Int.max - 1
         guard let file = try HEIFFileBytes.load(source, limit: limit, path: path) else {

@@ -155,10 +155,20 @@ final class LibRawHandle {
         Self.release(input)
     }
 
-    /// (Re)reads the header with `settings`: libraw forgets any earlier decode first.
+    /// Whether the handle holds a header just read, nothing run on it since: settings can be
+    /// changed without reading it again (each read of a DNG's header walks its IFDs; a
+    /// thumbnail read it six times, about a tenth of its time).
+    private var fresh = false
+
+    /// (Re)reads the header with `settings`: libraw forgets any earlier decode first. A
+    /// header just read is kept, only the settings set.
     func reopen(_ settings: RAWDevelopSettings) throws(DecodeError) {
         events.dataErrors = []
         events.memoryError = nil
+        if fresh {
+            apply(settings)
+            return
+        }
         // An open's data stream is libraw's (`new`ed in open_file); a second open without
         // recycle leaks the first (LeakSanitizer: 64 bytes and a 4 KB buffer per reopen).
         fz_libraw_recycle(raw)
@@ -169,6 +179,12 @@ final class LibRawHandle {
         case .mapped(let b), .bytes(let b): status = fz_libraw_open_buffer(raw, b.baseAddress, b.count)
         }
         guard status == LIBRAW_SUCCESS.rawValue else { throw error(status, doing: "read the header", header: true) }
+        fresh = true
+        apply(settings)
+    }
+
+    /// libraw's parameters for `settings`, read when it unpacks and develops.
+    private func apply(_ settings: RAWDevelopSettings) {
         raw.pointee.params.use_camera_wb = 1
         raw.pointee.params.user_qual = 3
         raw.pointee.params.output_color = 1  // sRGB
@@ -201,14 +217,29 @@ final class LibRawHandle {
     }
 
     /// The size the developed image will have with `settings` (libraw's own sums: half size,
-    /// pixel aspect, Fuji's rotation, the flip). Leaves the handle re-opened with `settings`.
+    /// pixel aspect, Fuji's rotation, the flip). Leaves the handle for information only: the next call reads the header again.
     func developedSize(_ settings: RAWDevelopSettings) throws(DecodeError) -> PixelSize {
         try reopen(settings)
+        fresh = false  // adjust_sizes_info_only leaves the handle for information only
         let status = fz_libraw_adjust_sizes_info_only(raw)
         guard status == LIBRAW_SUCCESS.rawValue else { throw error(status, doing: "size the image", header: true) }
-        let size = PixelSize(width: Int(raw.pointee.sizes.iwidth), height: Int(raw.pointee.sizes.iheight))
-        try reopen(settings)  // adjust_sizes_info_only leaves the handle for information only
-        return size
+        return PixelSize(width: Int(raw.pointee.sizes.iwidth), height: Int(raw.pointee.sizes.iheight))
+    }
+
+    /// The half-size develop's size, given the full one's (`developedSize` of the same
+    /// flip, just before): each side halved, rounded up, as libraw shrinks a mosaic, where
+    /// no pixel aspect or Fuji rotation stretches it; else libraw's own sums. After a
+    /// half-size `adjust_sizes_info_only`, libraw 0.20-0.21 keeps the shrink for one more
+    /// call (a recycle does not reset it): a Kodak C330's full develop came out 2334x1742
+    /// against the 2335x1743 sized; a full-size sizing after it takes that call.
+    func halfDevelopedSize(full: PixelSize, flip: Bool) throws(DecodeError) -> PixelSize {
+        let p = raw.pointee
+        if abs(p.sizes.pixel_aspect - 1) < 0.005, !facts.make.lowercased().hasPrefix("fuji") {
+            return PixelSize(width: (full.width + 1) >> 1, height: (full.height + 1) >> 1)
+        }
+        let half = try developedSize(RAWDevelopSettings(half: true, flip: flip))
+        _ = try developedSize(RAWDevelopSettings(flip: flip))
+        return half
     }
 
     /// Unpacks and develops the image with `settings` (the handle re-opened first); libraw's
@@ -218,6 +249,7 @@ final class LibRawHandle {
         RAWDevelopedImage, warnings: [String]
     ) {
         try reopen(settings)
+        fresh = false
         defer { fz_libraw_recycle(raw) }
         var status = fz_libraw_unpack(raw)
         guard status == LIBRAW_SUCCESS.rawValue else { throw error(status, doing: "unpack", header: false) }
@@ -268,6 +300,7 @@ final class LibRawHandle {
     func previewJPEG() throws(DecodeError) -> [UInt8]? {
         guard facts.previewIsJPEG else { return nil }
         try reopen(RAWDevelopSettings())  // a develop before recycles the handle
+        fresh = false
         defer { fz_libraw_recycle(raw) }
         let status = fz_libraw_unpack_thumb(raw)
         guard status == LIBRAW_SUCCESS.rawValue else { throw error(status, doing: "read the preview", header: false) }

@@ -44,6 +44,9 @@ package final class RAWDecoder: ImageDecoder {
         ],
         capabilities: [.deepSamples, .embeddedThumbnails], reportedNames: ["RAW", "DNG"], library: .raw)
     package static func sniff(_ head: [UInt8]) -> Bool { RAWSniffer.isCameraRAW(head) }
+    /// Extensions of RAWs with no header to sniff, which libraw knows by their size: an
+    /// input so named that no sniffer takes is given to libraw.
+    package static let headerless: Set<String> = ["raw"]
 
     package let storedSize: PixelSize
     package var pixelFormat: PixelFormat { .rgb }
@@ -85,8 +88,7 @@ package final class RAWDecoder: ImageDecoder {
         let flip = options.autoOrient
         applied = flip ? facts.orientation : .up
         storedSize = try handle.developedSize(RAWDevelopSettings(flip: flip))
-        halfSize =
-            facts.filters == 0 ? storedSize : try handle.developedSize(RAWDevelopSettings(half: true, flip: flip))
+        halfSize = facts.filters == 0 ? storedSize : try handle.halfDevelopedSize(full: storedSize, flip: flip)
         try options.checkPixels(storedSize, path: path)
         fileBytes = handle.fileSize
         // The least any develop holds (half size where the sensor has a mosaic), judged

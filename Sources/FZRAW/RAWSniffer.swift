@@ -5,7 +5,8 @@
 enum RAWSniffer {
     /// TIFF Make values of the cameras whose RAWs are plain TIFFs otherwise.
     static let makers = [
-        "NIKON", "SONY", "PENTAX", "RICOH", "CANON", "OLYMPUS", "SAMSUNG", "LEICA", "KODAK", "EPSON", "MINOLTA",
+        "NIKON", "SONY", "PENTAX", "RICOH", "CANON", "OLYMPUS", "SAMSUNG", "LEICA", "KODAK", "EASTMAN KODAK", "EPSON",
+        "MINOLTA",
         "HASSELBLAD", "PHASE ONE", "LEAF", "MAMIYA", "SIGMA", "FUJIFILM", "PANASONIC", "GOPRO", "DJI", "XIAOMI",
     ]
 
@@ -48,6 +49,7 @@ enum RAWSniffer {
             case 262 where value == 32803: return true  // PhotometricInterpretation: CFA
             case 259 where [32767, 32769, 32770, 34713, 65000, 65535].contains(value ?? 0):
                 return true  // Compression: Sony, Nikon, Pentax and Kodak raw codings
+            case 33424: return true  // KodakIFD: Kodak's KDC and DCR (IFD0 is their small preview)
             case 330: subIFDs = true
             case 271 where type == 2:  // Make
                 let at = n <= 4 ? entry + 8 : (u32(entry + 8) ?? -1)

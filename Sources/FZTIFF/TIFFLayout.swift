@@ -37,7 +37,7 @@ struct TIFFLayout {
             pixelFormat = .rgb
         case 5 where plainBits && bits >= 8 && spp >= 4 && info.inkset == 1:  // CMYK
             mode = FZ_TIFF_CMYK
-            pixelFormat = .rgb
+            pixelFormat = alpha && spp >= 5 ? .rgba : .rgb
         case 6 where info.compression == 7 && bits == 8 && spp == 3:  // YCbCr in JPEG: libjpeg's RGB
             tiff.jpegToRGB()
             mode = FZ_TIFF_RGB

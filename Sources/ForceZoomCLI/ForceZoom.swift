@@ -154,6 +154,7 @@ public struct ForceZoom: ParsableCommand {
             })
         else { return nil }
         if command == Crop.self, let crop = Crop.quick(Array(rest)) { return crop }
+        if command == Thumb.self, let thumb = Thumb.quick(Array(rest)) { return thumb }
         return try? command.parseAsRoot(Array(rest))
     }
 

@@ -80,7 +80,7 @@ void fz_defer_interrupts(void);
 void fz_end_by_signal(int sig);
 
 /// Sets glibc's malloc to keep 4 MB at the top of each heap and to map only blocks of 32 MB
-/// or more (ProcessSetup.start says why). Call before any thread starts.
+/// or more (ProcessSetup.keepFreedPages says why and when).
 void fz_keep_freed_pages(void);
 
 #ifdef __cplusplus
