@@ -250,6 +250,8 @@ package final class HEIFDecoder: ImageDecoder {
                     "HEIF structure: its \(parent) box has more than \(HEIFBoxes.maxChildren) entries, more than forcezoom checks before libheif reads the file"
             )
         }
+        // What libheif 1.15 follows unchecked (asserts, endless recursion): issue 53.
+        if let problem = HEIFReferences.problem(bytes) { throw .corruptHeader(path: path, detail: problem) }
         if boxes.referenceLoop {
             throw .corruptHeader(path: path, detail: "the image's derivation references (dimg) form a loop")
         }
