@@ -6,11 +6,12 @@
 ///   (absent, or declared with another type): only a grid's tiles are checked;
 /// - recurses without end (stack overflow) along `dimg` and alpha (`auxl`) references that
 ///   come back to an item (`decode_image_planar`, `get_id_of_non_virtual_child_image`);
-/// - asserts in `Box_idat::read_data` (`box.cc`, "Assertion 'success' failed") when an item
-///   stored in `idat` (construction method 1) has an offset and length whose sum wraps, as
-///   nothing bounds them by the `idat` box (method 0 extents are bounded by `MAX_FILE_POS`).
+/// - reads an item stored in `idat` (construction method 1) within the box's size counted
+///   with its header, and drops the error when it does not fit (`Box_iloc::read_data`): the
+///   item is then empty. Here its data must lie in the box's body, 64-bit sums unwrapped.
 /// What it checks itself (a `thmb`, `auxl` or `cdsc` naming an absent item, method 2) it
 /// refuses with a message of its own; this says each the same way, in one sentence, first.
+/// Its other asserts a file can reach are already guarded or unreachable (see issue 53's note).
 struct HEIFReferences {
     /// One reference box as libheif reads it.
     struct Reference {
