@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import FZCodecs
+import FZFormat
 
 /// Bit-field masks that are not contiguous (issue 51 item 1, issue 53): the files of
 /// Tools/hostile/hostile_bmp_masks.py, each 2x2 with the stored pixels 0xFFFFFFFF, 0x80000000
@@ -39,7 +40,7 @@ struct BMPMaskTests {
     @Test func sixteenBitMask() throws {
         #expect(
             try Self.rgba("bmp-mask16-8001.bmp") == [
-                85, 0, 0, 255, 0, 17 * 255 / 63, 10 * 255 / 15, 255,
+                85, 0, 0, 255, 0, 68, 170, 255, /* G 17 * 255 / 63, B 10 * 255 / 15 */
                 255, 255, 255, 255, 170, 0, 0, 255,
             ])
     }
@@ -62,6 +63,6 @@ struct BMPMaskTests {
     /// The fuzz find: R 0xb00 (bits 8, 9, 11) in a 56-byte V3 header; 0x1234 holds bit 9.
     @Test func theFuzzFind() throws {
         let p = try Self.rgba("bmp-v3-mask-b00.bmp")
-        #expect([p[0], p[4], p[8], p[12]] == [0, 2 * 255 / 7, 255, 0])
+        #expect([p[0], p[4], p[8], p[12]] == [0, 72, 255, 0] /* 0x1234: R 0b010, 2 * 255 / 7 */)
     }
 }
