@@ -127,16 +127,22 @@ struct HEIFReferences {
         }
     }
 
-    /// A `dimg`, `thmb`, `auxl` or `cdsc` reference from or to an item the file does not
-    /// declare, to an item libheif does not decode, or to its own source.
+    /// Whether libheif follows `r`: a `dimg` from a grid, iden or iovl item, a `thmb` or
+    /// `auxl` from an image, a `cdsc` from any declared item. It never looks at the others
+    /// (dummy references from undeclared items, a `dimg` from an item of an unknown type).
+    func followed(_ r: Reference) -> Bool {
+        guard let type = types[r.from] else { return false }
+        switch r.type {
+        case "dimg": return ["grid", "iden", "iovl"].contains(type)
+        case "thmb", "auxl": return Self.imageTypes.contains(type) || type == "vvc1"
+        default: return r.type == "cdsc"
+        }
+    }
+
+    /// A `dimg`, `thmb`, `auxl` or `cdsc` reference libheif follows to an item the file does
+    /// not declare, to an item libheif does not decode, or to its own source.
     func referenceProblem() -> String? {
-        for r in references where ["dimg", "thmb", "auxl", "cdsc"].contains(r.type) {
-            guard let fromType = types[r.from] else {
-                return "a \(r.type) reference comes from item \(r.from), which the file does not declare"
-            }
-            if r.type == "dimg" && !["grid", "iden", "iovl"].contains(fromType) {
-                return "item \(r.from) ('\(fromType)') has dimg references, but only a grid, iden or iovl item derives"
-            }
+        for r in references where followed(r) {
             if r.type != "dimg" && r.to.count != 1 {
                 return "\(name(r)) has \(r.to.count) \(r.type) references (one is allowed)"
             }
@@ -159,7 +165,7 @@ struct HEIFReferences {
     /// primary one (a thumbnail is decoded the same way).
     func loop() -> String? {
         var next: [UInt32: [UInt32]] = [:]
-        for r in references {
+        for r in references where followed(r) {
             if r.type == "dimg" {
                 next[r.from, default: []] += r.to
             } else if r.type == "auxl" {

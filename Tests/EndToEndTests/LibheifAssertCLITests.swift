@@ -18,10 +18,10 @@ struct LibheifAssertCLITests {
     static let refused: [(file: String, words: String)] = [
         ("heif-iden-ref-box-size-5.heic", "derived image 2 refers to item 24934, which the file does not declare"),
         ("heif-iden-source-not-image.heic", "derived image 2 refers to item 1, an item of type 'Exif'"),
-        ("heif-iovl-missing-source.heic", "derived image 2 refers to item 24934, which the file does not declare"),
+        ("heif-iovl-missing-source.heic", "the image derives from item 24934, which the file does not have"),
         ("heif-idat-extent-wraps.heic", "item 2's data lies outside the idat box"),
         ("heif-alpha-loop.heic", "the derivation and alpha references (dimg, auxl) of item 1 come back to it (a loop)"),
-        ("heif-iden-two-item-loop.heic", "the derivation and alpha references (dimg, auxl) of item 2 come back to it"),
+        ("heif-iden-two-item-loop.heic", "the image's derivation references (dimg) form a loop"),
         ("heif-thumbnail-missing-master.heic", "thumbnail 3 refers to item 24934, which the file does not declare"),
         ("heif-auxl-to-itself.heic", "auxiliary image 3 refers to itself"),
         ("heif-cdsc-missing-image.heic", "metadata item 3 describes item 24934, which the file does not declare"),

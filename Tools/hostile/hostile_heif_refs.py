@@ -134,7 +134,7 @@ def heif_reference_files(add, heic, grid):
     add("heif-iden-source-not-image.heic", exif_tile, "header", "not an image",
         "an iden primary item deriving from item 1, declared an Exif item: " + imginfo)
     add("heif-iovl-missing-source.heic", derived(b"iovl", [(b"dimg", 2, [0x6166], None)], idat=overlay), "header",
-        "does not declare", "an iovl overlay whose one dimg source, item 0x6166, is not declared: " + imginfo)
+        "does not have|does not declare", "an iovl overlay whose one dimg source, item 0x6166, is not declared: " + imginfo)
     add("heif-idat-extent-wraps.heic",
         derived(b"grid", [(b"dimg", 2, [1], None)], wide=True, loc2=("idat", 1 << 63, 1 << 63)), "header", "idat",
         "a grid whose descriptor is in idat at offset 2^63, length 2^63 (their sum wraps to 0; libheif bounds it, "
