@@ -89,24 +89,34 @@ struct HEIFReferences {
         var i = b.startIndex + 4
         while i < b.endIndex && references.count < HEIFBoxes.maxChildren {
             let start = i
-            guard let size32 = HEIFBoxes.uint(b, i, 4) else { return cutShort = true }
+            guard let size32 = HEIFBoxes.uint(b, i, 4) else {
+                cutShort = true
+                return
+            }
             let type = HEIFBoxes.fourCC(b, i + 4)
             var declared = UInt64(size32)
             i += 8
             if size32 == 1 {
-                guard let large = HEIFBoxes.uint64(b, i) else { return cutShort = true }
+                guard let large = HEIFBoxes.uint64(b, i) else {
+                    cutShort = true
+                    return
+                }
                 declared = large
                 i += 8
             }
             if type == "uuid" { i += 16 }
             let header = i - start
             guard let from = HEIFBoxes.uint(b, i, idSize), let n = HEIFBoxes.uint(b, i + idSize, 2) else {
-                return cutShort = true
+                cutShort = true
+                return
             }
             i += idSize + 2
             var to: [UInt32] = []
             for _ in 0..<n {
-                guard let t = HEIFBoxes.uint(b, i, idSize) else { return cutShort = true }
+                guard let t = HEIFBoxes.uint(b, i, idSize) else {
+                    cutShort = true
+                    return
+                }
                 to.append(t)
                 i += idSize
             }
@@ -153,7 +163,8 @@ struct HEIFReferences {
                     return "\(name(r)) \(verb) item \(t), which the file does not declare"
                 }
                 if !Self.imageTypes.contains(type) {
-                    return "\(name(r)) \(verb) item \(t), an item of type '\(type)', which is not an image libheif decodes"
+                    return
+                        "\(name(r)) \(verb) item \(t), an item of type '\(type)', which is not an image libheif decodes"
                 }
             }
         }
@@ -187,7 +198,8 @@ struct HEIFReferences {
                 top.index += 1
                 stack.append(top)
                 switch state[child] {
-                case 1: return "the derivation and alpha references (dimg, auxl) of item \(child) come back to it (a loop)"
+                case 1:
+                    return "the derivation and alpha references (dimg, auxl) of item \(child) come back to it (a loop)"
                 case nil:
                     state[child] = 1
                     stack.append((child, 0))
@@ -207,7 +219,9 @@ struct HEIFReferences {
             if r.declared < UInt64(r.header) {
                 return "\(which) declares \(r.declared) bytes, fewer than its own \(r.header)-byte header"
             }
-            if r.declared > UInt64(r.room) { return "\(which) declares \(r.declared) bytes, past the end of the iref box" }
+            if r.declared > UInt64(r.room) {
+                return "\(which) declares \(r.declared) bytes, past the end of the iref box"
+            }
             if r.declared != UInt64(r.read) { return "\(which) declares \(r.declared) bytes but holds \(r.read)" }
         }
         return nil

@@ -45,7 +45,8 @@ struct LibheifAssertCLITests {
             let label = "\(command.joined(separator: " ")) \(file)"
             #expect(r.signal == nil && r.exitCode == 1, "\(label): \(r)")
             #expect(
-                r.stderr.hasPrefix("forcezoom: error: \(file): corrupt image header (\(words)"), "\(label): \(r.stderr)")
+                r.stderr.hasPrefix("forcezoom: error: \(file): corrupt image header (\(words)"), "\(label): \(r.stderr)"
+            )
             #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains(words), "\(label): \(r.stderr)")
             if command == ["info", "--json"] {
                 #expect(r.stdout.contains("\"file\":\"\(file)\"") && r.stdout.contains(words), "\(label): \(r.stdout)")

@@ -1,10 +1,10 @@
+import FZFormat
 import FZImage
 import FZSystem
 import TestSupport
 import Testing
 
 @testable import FZCodecs
-import FZFormat
 
 /// Bit-field masks that are not contiguous (issue 51 item 1, issue 53): the files of
 /// Tools/hostile/hostile_bmp_masks.py, each 2x2 with the stored pixels 0xFFFFFFFF, 0x80000000
@@ -23,10 +23,11 @@ struct BMPMaskTests {
 
     /// R mask 0x80000001: bit 0 is the field's low bit, bit 31 its high one (2 bits, max 3).
     @Test func twoBitsThirtyOneApart() throws {
+        // Top row 0x00000001 (R 0b01), 0x12345678 (R 0); bottom 0xFFFFFFFF, 0x80000000 (R 0b10).
         #expect(
             try Self.rgba("bmp-mask-80000001.bmp") == [
-                85, 0, 0, 255, /* 0x00000001: R 0b01 */ 0, 0x56, 0x34, 255, /* 0x12345678: R 0 */
-                255, 255, 255, 255, /* 0xFFFFFFFF */ 170, 0, 0, 255, /* 0x80000000: R 0b10 */
+                85, 0, 0, 255, 0, 0x56, 0x34, 255,
+                255, 255, 255, 255, 170, 0, 0, 255,
             ])
     }
 
@@ -38,9 +39,10 @@ struct BMPMaskTests {
 
     /// 16 bits, R 0x8001 (2 bits), G 0x07E0 (6), B 0x001E (4): 0x1234 gives G 17, B 10.
     @Test func sixteenBitMask() throws {
+        // G 17 * 255 / 63 = 68, B 10 * 255 / 15 = 170.
         #expect(
             try Self.rgba("bmp-mask16-8001.bmp") == [
-                85, 0, 0, 255, 0, 68, 170, 255, /* G 17 * 255 / 63, B 10 * 255 / 15 */
+                85, 0, 0, 255, 0, 68, 170, 255,
                 255, 255, 255, 255, 170, 0, 0, 255,
             ])
     }
@@ -63,6 +65,7 @@ struct BMPMaskTests {
     /// The fuzz find: R 0xb00 (bits 8, 9, 11) in a 56-byte V3 header; 0x1234 holds bit 9.
     @Test func theFuzzFind() throws {
         let p = try Self.rgba("bmp-v3-mask-b00.bmp")
-        #expect([p[0], p[4], p[8], p[12]] == [0, 72, 255, 0] /* 0x1234: R 0b010, 2 * 255 / 7 */)
+        // 0x1234: R 0b010, 2 * 255 / 7 = 72.
+        #expect([p[0], p[4], p[8], p[12]] == [0, 72, 255, 0])
     }
 }
