@@ -31,6 +31,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from hostile_gif_bmp import gif_bmp_files  # noqa: E402
 from hostile_bmp_masks import bmp_mask_files  # noqa: E402
 from hostile_heif_refs import heif_reference_files  # noqa: E402
+from hostile_raw_phaseone import raw_phase_one_files  # noqa: E402
 
 # ---------------------------------------------------------------------------------------
 # Deterministic bytes
@@ -1109,6 +1110,7 @@ def build():
     jxl_files(add)
     bmp_mask_files(add)  # issue 51 item 1, issue 53
     heif_reference_files(add, HEIC, HEIC_GRID)  # issue 53: what libheif 1.15 asserts on
+    raw_phase_one_files(add)  # issue 53: the fuzz run's libraw hang
     return files
 
 
