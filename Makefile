@@ -234,12 +234,13 @@ SANITIZE_ENV   := ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 UBSAN_OPTIONS=halt
 # matches Target.Suite/test): every test of the targets over the codecs, the colour engine,
 # rendering and the C process shims, and the end-to-end suites that feed hostile input to the
 # binary (broken and bomb files, terminal replies, journals, locations, decode budgets, HEIF box
-# counts). Then every hostile file and fuzz seed (and the corpus, when `make fuzz` kept one) runs
+# counts, the BMP Suite's and GIF files through the binary, what libheif asserts on). The BMP and
+# GIF readers' own suites (BMPTests, BMPMaskTests, GIFTests) are FZCodecsTests'. Then every hostile file and fuzz seed (and the corpus, when `make fuzz` kept one) runs
 # once through the ASan fuzz target, which reaches the surfaces the tests do not (fuzz-replay).
 # The rest is Swift over values that the sanitizers add nothing to, and 35-45 minutes:
 # `make test-sanitize-full` runs the whole suite, before a release.
 SANITIZE_TARGETS := FZCodecsTests|FZRenderTests|FZImageTests|FZSystemTests|FZCompareTests|FZFixturesTests|FZTerminalTests|FZOperationsTests
-SANITIZE_SUITES  := HostileInputTests|TerminalHostileTests|JournalAttackTests|LocationAttackTests|DecodeBudgetCLITests|HEIFBoxCountCLITests|HEIFBoxCountGridCLITests
+SANITIZE_SUITES  := HostileInputTests|TerminalHostileTests|JournalAttackTests|LocationAttackTests|DecodeBudgetCLITests|HEIFBoxCountCLITests|HEIFBoxCountGridCLITests|GIFBMPCLITests|LibheifAssertCLITests
 SANITIZE_FILTER  := ^($(SANITIZE_TARGETS))\.|^EndToEndTests\.($(SANITIZE_SUITES))/
 # fuzz-replay comes first, so that the output ends with swift test's closing lines.
 test-sanitize: deps conformance photos formats heicgrids fuzz-replay ## Tests that reach C under ASan+UBSan (.build-asan/); hostile files and fuzz seeds through the fuzz target
@@ -289,12 +290,20 @@ fuzz-replay: ## Run the hostile files, fuzz seeds and corpus once each through t
 	  { tail -n 60 .cache/fuzz/replay.log; echo "fuzz-replay: FAILED (all of it in .cache/fuzz/replay.log)"; exit 1; }; \
 	echo "fuzz-replay: $$(grep -c '^Executed ' .cache/fuzz/replay.log) files executed, no finding"
 
-fuzz: fuzz-build ## Fuzz the decode path for FUZZ_SECONDS (default 300) under ASan, seeded from Fixtures/
+# FUZZ_FORK=N runs N worker processes (libFuzzer's fork mode) that go on past a crash, a
+# timeout or an out-of-memory input (-ignore_crashes, -ignore_timeouts, -ignore_ooms): one
+# run collects every distinct finding in .cache/fuzz/artifacts/ instead of stopping at the
+# first (`make fuzz FUZZ_FORK=1 FUZZ_SECONDS=1800`).
+FUZZ_FORK    ?=
+FUZZ_FORK_FLAGS := $(if $(FUZZ_FORK),-fork=$(FUZZ_FORK) -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
+fuzz: fuzz-build ## Fuzz the decode path for FUZZ_SECONDS (default 300) under ASan, seeded from Fixtures/ (FUZZ_FORK=1: collect every crash)
+	@echo "fuzz: $$(find -L $(FUZZ_SEEDS) -type f ! -name MANIFEST.tsv | wc -l) seed files, $$(find .cache/fuzz/corpus -type f | wc -l) in the corpus"
 	SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=$(abspath Tools/sanitize/lsan.supp):print_suppressions=0 \
 	  $(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 \
 	  -max_len=65536 -dict=Tools/fuzz/png-jpeg.dict -artifact_prefix=.cache/fuzz/artifacts/ \
-	  -print_final_stats=1 $(FUZZ_FLAGS) .cache/fuzz/corpus $(FUZZ_SEEDS) 2>&1 | tee .cache/fuzz/last-run.log; \
-	  status=$${PIPESTATUS[0]}; grep -E '^(Done|stat::number_of_executed_units)' .cache/fuzz/last-run.log; exit $$status
+	  -print_final_stats=1 $(FUZZ_FORK_FLAGS) $(FUZZ_FLAGS) .cache/fuzz/corpus $(FUZZ_SEEDS) 2>&1 | tee .cache/fuzz/last-run.log; \
+	  status=$${PIPESTATUS[0]}; grep -E '^(Done|stat::number_of_executed_units|#[0-9]+: cov)' .cache/fuzz/last-run.log | tail -n 3; \
+	  ls .cache/fuzz/artifacts/ | sed 's/^/fuzz: finding /'; exit $$status
 
 demo: release ## Crop Fixtures/photos/peek.jpg into out/demo-peek.png
 	@mkdir -p out

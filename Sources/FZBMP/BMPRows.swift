@@ -5,17 +5,17 @@ struct BMPRowUnpacker: Sendable {
     let header: BMPHeader
     let channels: Int
     let path: String
-    /// Per mask (red, green, blue, alpha): the shift to its lowest bit and its width.
-    private let fields: [(shift: UInt32, bits: UInt32)]
+    /// Per mask (red, green, blue, alpha): the shift to its lowest bit, its width (the mask's
+    /// set bits) and whether those bits are contiguous.
+    private let fields: [(shift: UInt32, bits: UInt32, contiguous: Bool)]
 
     init(header: BMPHeader, channels: Int, path: String) {
         self.header = header
         self.channels = channels
         self.path = path
         fields = header.masks.map { m in
-            m == 0
-                ? (0, 0)
-                : (UInt32(m.trailingZeroBitCount), UInt32((m >> UInt32(m.trailingZeroBitCount)).nonzeroBitCount))
+            let low = m >> UInt32(m.trailingZeroBitCount & 31)
+            return (UInt32(m.trailingZeroBitCount & 31), UInt32(m.nonzeroBitCount), low & (low &+ 1) == 0)
         }
     }
 
@@ -66,13 +66,32 @@ struct BMPRowUnpacker: Sendable {
     }
 
     /// One masked field widened to 8 bits: v * 255 / max, rounded down (Pillow's 5- and
-    /// 6-bit rule); a missing mask is 0.
-    private func sample(_ v: UInt32, _ mask: UInt32, _ field: (shift: UInt32, bits: UInt32)) -> UInt8 {
+    /// 6-bit rule); a missing mask is 0. A mask whose bits are not contiguous (0x80000001,
+    /// 0xb00, overlapping masks) has its set bits gathered, lowest first, into a value as wide
+    /// as the mask's popcount (Pillow refuses such layouts; this reads them), so the value
+    /// never passes `max` (issue 51: the width stopped at the first gap and
+    /// `UInt8(value * 255 / max)` trapped, exit 132).
+    private func sample(_ v: UInt32, _ mask: UInt32, _ field: (shift: UInt32, bits: UInt32, contiguous: Bool))
+        -> UInt8
+    {
         guard field.bits > 0 else { return 0 }
-        let value = UInt64((v & mask) >> field.shift)
+        var value: UInt64
+        if field.contiguous {
+            value = UInt64((v & mask) >> field.shift)
+        } else {
+            value = 0
+            var m = mask
+            var bit: UInt64 = 1
+            while m != 0 {
+                let low = m & (0 &- m)
+                if v & low != 0 { value |= bit }
+                bit <<= 1
+                m &= m &- 1
+            }
+        }
         if field.bits == 8 { return UInt8(value) }
         let max = (UInt64(1) << UInt64(field.bits)) - 1
-        return UInt8(value * 255 / max)
+        return UInt8(min(value, max) * 255 / max)
     }
 }
 

@@ -258,6 +258,8 @@ package final class HEIFDecoder: ImageDecoder {
             throw .corruptHeader(
                 path: path, detail: "the image derives from item \(item), which the file does not have")
         }
+        // What else libheif 1.15 follows unchecked (asserts, endless recursion): issue 53.
+        if let problem = HEIFReferences.problem(bytes) { throw .corruptHeader(path: path, detail: problem) }
         if let size = boxes.primarySize { try options.checkPixels(size, path: path) }
         var wholeMemory: Int64 = 0
         // libde265 allocates for the size its parameter sets declare (up to 16 bits a

@@ -109,6 +109,15 @@ final class LibRawHandle {
             input = .bytes(copy)
             fileSize = file.count
         }
+        // What libraw 0.20 would loop on for minutes (PhaseOneDirectory), refused first.
+        if case .mapped(let b) = input, let problem = PhaseOneDirectory.problem(UnsafeRawBufferPointer(b)) {
+            Self.release(input)
+            throw .corruptHeader(path: path, detail: problem)
+        }
+        if case .bytes(let b) = input, let problem = PhaseOneDirectory.problem(UnsafeRawBufferPointer(b)) {
+            Self.release(input)
+            throw .corruptHeader(path: path, detail: problem)
+        }
         guard
             let r = fz_libraw_init(
                 UInt32(LIBRAW_OPIONS_NO_MEMERR_CALLBACK.rawValue | LIBRAW_OPIONS_NO_DATAERR_CALLBACK.rawValue))

@@ -8,7 +8,12 @@ several tiles (turned, cropped, alpha, 10-bit, AV1) so that mutations reach the 
 (HEIFTileDecoder, HEIFTileStream); and two small camera DNGs with a JPEG preview (RAWDecoder,
 libraw); GIFs and BMPs (Tools/formats/make-gif-bmp.py); small TIFFs in every compression
 Pillow writes and a tiled one (tiffcp); small copies of issue 51's attack files
-(Tools/hostile/hostile_attacks51.py). Usage: make-seeds.py DIR."""
+(Tools/hostile/hostile_attacks51.py);
+the hostile set as Tools/hostile/make-hostile.py writes
+it now (its generators' outputs, whether or not Fixtures/hostile was regenerated); and every
+format's real files in ../shared/formats/ and ../shared/heic-phone/ when present (the BMP
+Suite's bit-field files and a derived HEIF item found crashes in seconds that seeds without them
+never reached: issue 53). Usage: make-seeds.py DIR."""
 import os, shutil, subprocess, sys
 out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
@@ -68,3 +73,20 @@ import hostile_attacks51
 for name, data in hostile_attacks51.seed_files(make_hostile.jpeg):
     with open(os.path.join(out, name), "wb") as f:
         f.write(data)
+# The hostile set, from its generators (issue 53: every reproducer a seed).
+subprocess.run([sys.executable, os.path.join(here, "..", "hostile", "make-hostile.py"), "--out",
+                os.path.join(out, "hostile")], check=True, stdout=subprocess.DEVNULL)
+# Real third-party files (read-only, never in the repository): ../shared beside the checkout,
+# as the tests find it (a worktree at /work/wt/NAME sees it through /work/wt/shared).
+shared = os.path.normpath(os.path.join(here, "..", "..", "..", "shared"))
+real = 0
+for folder in ("formats", "heic-phone"):
+    for root, _, names in sorted(os.walk(os.path.join(shared, folder))):
+        for name in sorted(names):
+            if name.lower().endswith((".md", ".txt")):
+                continue
+            rel = os.path.relpath(os.path.join(root, name), shared).replace(os.sep, "__")
+            shutil.copyfile(os.path.join(root, name), os.path.join(out, "shared__" + rel))
+            real += 1
+print("make-seeds: %d files in %s (%d real files from %s)" % (
+    sum(len(f) for _, _, f in os.walk(out)), out, real, shared if real else "nowhere: ../shared is absent"))

@@ -29,6 +29,9 @@ import zlib
 # (importlib), which does not put its folder on sys.path.
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from hostile_gif_bmp import gif_bmp_files  # noqa: E402
+from hostile_bmp_masks import bmp_mask_files  # noqa: E402
+from hostile_heif_refs import heif_reference_files  # noqa: E402
+from hostile_raw_phaseone import raw_phase_one_files  # noqa: E402
 from hostile_attacks51 import attacks51_files  # noqa: E402
 
 # ---------------------------------------------------------------------------------------
@@ -1106,6 +1109,9 @@ def build():
     gif_bmp_files(add)
     tiff_files(add)
     jxl_files(add)
+    bmp_mask_files(add)  # issue 51 item 1, issue 53
+    heif_reference_files(add, HEIC, HEIC_GRID)  # issue 53: what libheif 1.15 asserts on
+    raw_phase_one_files(add)  # issue 53: the fuzz run's libraw hang
     attacks51_files(add, jpeg)  # issue 51: last, so the files before keep their bytes
     return files
 
