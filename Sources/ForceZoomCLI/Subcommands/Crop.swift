@@ -203,13 +203,14 @@ struct Crop: ParsableCommand {
         var operation = CropOperation(
             input: input,
             points: at.map { point in
-                var touch = point.touch
+                guard var touch = point.touch else { return (point.place, point.description) }
                 touch.view = view
-                return (touch, point.description)
+                return (.point(touch), point.description)
             }, side: side, zoom: zoom, background: fill.background.color,
             settings: encode.settings(decode, metadata: meta),
             target: target)
         operation.view = view
+        operation.sizedToRegion = size == nil && screen == nil
         operation.markers = pins.source
         operation.alsoRead = atFrom.map { [$0] } ?? []
         operation.depth = sample.depth

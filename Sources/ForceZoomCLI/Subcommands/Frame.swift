@@ -86,12 +86,13 @@ struct Frame: ParsableCommand {
         style.stroke = stroke
         style.color = color.color
         var operation = FrameOperation(
-            input: input, view: view.points, touch: at.touch, side: side, style: style,
+            input: input, view: view.points, place: at.place, side: side, style: style,
             background: fill.background.color,
             withPeek: withPeek, settings: encode.settings(decode, metadata: meta),
             target: outputOptions.target(
                 input: input, suffix: "frame", png: encode.png, background: fill.background.color, show: show))
         operation.markers = pins.source
+        operation.sizedToRegion = size == nil && screen == nil
         operation.json = outputOptions.json
         operation.display = try show.display()
         try operation.run(Report.terminal)

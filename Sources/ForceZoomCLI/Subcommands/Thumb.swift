@@ -220,7 +220,7 @@ struct Thumb: ParsableCommand {
             size: size, decode: encode.reading(decode),
             encode: encoder.settings(png: encode.png, background: fill.background.color.overWhite),
             skipExisting: skipExisting)
-        settings.crop(centre: crop, at: cropAt?.touch)
+        settings.crop(centre: crop, at: cropAt?.place)
         settings.colorPolicy = encode.colorPolicy
         settings.metadata = meta.policy
         settings.gainMap = meta.gain.gainMap
