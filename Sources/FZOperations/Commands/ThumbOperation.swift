@@ -204,10 +204,12 @@ public struct ThumbnailSettings: Sendable {
     public var encode: EncodeSettings { thumbnailer.encode }
 
     /// Fill the box, cutting evenly (`centre`) or around a point; nil: fit inside it.
-    /// A word (`region:NAME`, `face`, `attention`...) is found per input (`Thumbnailer.place`).
+    /// The place is found per input (`Thumbnailer.place`), so its record says how.
     public mutating func crop(centre: Bool, at place: Where?) {
         switch place {
-        case .point(let t)?: thumbnailer.crop = .point(t)
+        case .point(let t)?:
+            thumbnailer.crop = .point(t)
+            thumbnailer.place = .point(t)
         case let word?:
             thumbnailer.crop = .centre
             thumbnailer.place = word

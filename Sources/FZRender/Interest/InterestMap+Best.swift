@@ -10,8 +10,8 @@ extension InterestMap {
     /// The best place, in map pixels: the centre of the box (`box` map pixels a side, clamped
     /// to the map) holding the most saliency or entropy, or with no box the map's maximum
     /// (attention) or the centre of the quarter-size box of most entropy.
-    /// - Returns: the centre (continuous map coordinates) and its score: the mean saliency
-    ///   in the box (at the point), or the box's entropy in bits.
+    /// - Returns: the centre (continuous map coordinates) and its score: the root mean square
+    ///   saliency in the box (the value at the point), or the box's entropy in bits.
     public func best(box: (width: Double, height: Double)?) -> (x: Double, y: Double, score: Double) {
         if kind == .attention && box == nil {
             var best = 0
@@ -35,7 +35,7 @@ extension InterestMap {
                 }
             }
         }
-        let mean = kind == .attention ? best.score / Double(bw * bh) : best.score
+        let mean = kind == .attention ? (best.score / Double(bw * bh)).squareRoot() : best.score
         // The box's centre, placed as the caller's box is (not the rounded one).
         return (Double(best.x) + Double(bw) / 2, Double(best.y) + Double(bh) / 2, mean)
     }
@@ -46,9 +46,10 @@ extension InterestMap {
         return dx * dx + dy * dy
     }
 
-    /// The sum of the values in the box at (x, y), from a summed-area table.
+    /// The sum of the squared values in the box at (x, y), from a summed-area table.
     private func boxSum(_ bw: Int, _ bh: Int) -> (Int, Int) -> Double {
-        let sat = Self.summedArea(values.map(Double.init), width: width, height: height)
+        // Squared: a box around one strong peak beats one over a wide low plateau (a gradient's ends).
+        let sat = Self.summedArea(values.map { Double($0) * Double($0) }, width: width, height: height)
         let w1 = width + 1
         return { x, y in
             sat[(y + bh) * w1 + x + bw] - sat[y * w1 + x + bw] - sat[(y + bh) * w1 + x] + sat[y * w1 + x]
