@@ -29,6 +29,7 @@ import zlib
 # (importlib), which does not put its folder on sys.path.
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from hostile_gif_bmp import gif_bmp_files  # noqa: E402
+from hostile_regions import regions_files  # noqa: E402
 
 # ---------------------------------------------------------------------------------------
 # Deterministic bytes
@@ -1105,6 +1106,7 @@ def build():
     gif_bmp_files(add)
     tiff_files(add)
     jxl_files(add)
+    regions_files(add, png, chunk)
     return files
 
 

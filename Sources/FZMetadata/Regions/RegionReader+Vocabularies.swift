@@ -31,10 +31,9 @@ extension RegionReader {
                     "MWG regions: AppliedToDimensions \(Self.dimText(w, h)) is the upright size, not the stored \(stored); read in the upright picture"
                 )
             case .disagrees(let why):
-                let list = tree.structure(info, Self.mwgRS, "RegionList").map { _ in
-                    tree.items(info, Self.mwgRS, "RegionList").count
-                }
-                warnings.append("MWG regions: AppliedToDimensions \(why); its \(list ?? 0) regions left out")
+                let n = tree.items(info, Self.mwgRS, "RegionList").count
+                warnings.append(
+                    "MWG regions: AppliedToDimensions \(why); \(n == 1 ? "its region" : "its \(n) regions") left out")
                 return []
             }
         }

@@ -155,7 +155,8 @@ public struct InfoOperation {
         if !regions.isEmpty {
             parts.append(
                 "\(regions.count) region\(regions.count == 1 ? "" : "s") ("
-                    + regions.map(\.summary).joined(separator: "; ") + ")")
+                    + regions.prefix(10).map(\.summary).joined(separator: "; ")
+                    + (regions.count > 10 ? "; \(regions.count - 10) more: info --json lists them" : "") + ")")
         }
         switch gainMap {
         case .found(let g): parts.append(Self.text(g))
