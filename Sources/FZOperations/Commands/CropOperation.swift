@@ -168,7 +168,7 @@ public struct CropOperation {
         let longer = max(area.width, area.height)
         let room = Double(min(image.width, image.height))
         let shown = max(longer, min(longer * 1.5, room))
-        return max(1, min(Budget.maxSide, Int((shown * zoom).rounded(.up))))
+        return max(1, min(Budget.maxSide, Int((shown * zoom - 1e-9).rounded(.up))))
     }
 
     /// The decoded pieces are held together (one decode for every point): their bytes meet
