@@ -126,7 +126,8 @@ extension ThumbnailError {
         case .invalidSize, .invalidSizeList, .invalidPattern, .collision, .wouldOverwriteInput, .journalIsBatchFile,
             .outsideOutputFolder, .unsupportedOutputFormat:
             2
-        case .cannotReadList, .cannotListFolder, .decode, .geometry, .place, .output, .color, .thumbnailTooLarge, .interrupted,
+        case .cannotReadList, .cannotListFolder, .decode, .geometry, .place, .output, .color, .thumbnailTooLarge,
+            .interrupted,
             .notDone:
             1
         }

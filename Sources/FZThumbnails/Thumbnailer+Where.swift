@@ -22,7 +22,8 @@ extension Thumbnailer {
             placement = try WhereResolver.resolve(
                 place, path: path, upright: upright, box: (box.width, box.height),
                 regions: {
-                    let r = first.metadata.regions(stored: first.header.storedSize, orientation: first.header.orientation)
+                    let r = first.metadata.regions(
+                        stored: first.header.storedSize, orientation: first.header.orientation)
                     warnings = r.warnings
                     return r
                 },
@@ -49,7 +50,9 @@ extension Thumbnailer {
 
     /// A message without its leading "path: " (the batch adds its own).
     static func withoutPath(_ message: String, _ path: String) -> String {
-        for prefix in [path + ": ", "<stdin>: "] where message.hasPrefix(prefix) { return String(message.dropFirst(prefix.count)) }
+        for prefix in [path + ": ", "<stdin>: "] where message.hasPrefix(prefix) {
+            return String(message.dropFirst(prefix.count))
+        }
         return message
     }
 }

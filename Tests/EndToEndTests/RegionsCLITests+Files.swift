@@ -25,7 +25,9 @@ struct RegionsFilesCLITests {
         guard let o = JSONValue.objects(r.stdout).first, case .array(let list)? = o["regions"] else { return nil }
         for case .object(let region) in list {
             guard case .string(name)? = region["name"], case .object(let rect)? = region["rect"] else { continue }
-            return ["x", "y", "width", "height"].map { k in if case .number(let n)? = rect[k] { return n } else { return .nan } }
+            return ["x", "y", "width", "height"].map { k in
+                if case .number(let n)? = rect[k] { return n } else { return .nan }
+            }
         }
         return nil
     }
@@ -38,7 +40,8 @@ struct RegionsFilesCLITests {
         // upright y = stored x, the sides exchanged (upright 840x700).
         let out = CLI.scratch() + "/mwg.txt"
         _ = CLI.shell(
-            "exiftool -n -p '$RegionAreaX $RegionAreaY $RegionAreaW $RegionAreaH' \(CLI.quote(Self.turned)) > \(CLI.quote(out))")
+            "exiftool -n -p '$RegionAreaX $RegionAreaY $RegionAreaW $RegionAreaH' \(CLI.quote(Self.turned)) > \(CLI.quote(out))"
+        )
         let v = CLI.read(out).split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\n" }).compactMap { Double($0) }
         try #require(v.count >= 8, "exiftool read \(CLI.read(out))")
         // First region: Marie Curie (exiftool lists the X values of both, then Y...).
@@ -100,9 +103,12 @@ struct RegionsFilesCLITests {
         #expect(second.stdout.contains("\"name\":\"Pierre Curie\""), "\(second.stdout)")
     }
 
-    static let tag = "-XMP-mwg-rs:RegionInfo={RegionList=[{Area={X=0.5,Y=0.25,W=0.2,H=0.3,Unit=normalized},Name=Alice,Type=Face}]}"
+    static let tag =
+        "-XMP-mwg-rs:RegionInfo={RegionList=[{Area={X=0.5,Y=0.25,W=0.2,H=0.3,Unit=normalized},Name=Alice,Type=Face}]}"
 
-    @Test("Regions are read from the XMP of PNG, WebP, HEIC, AVIF, TIFF and JPEG XL", arguments: ["png", "webp", "heic", "avif", "tiff", "jxl"])
+    @Test(
+        "Regions are read from the XMP of PNG, WebP, HEIC, AVIF, TIFF and JPEG XL",
+        arguments: ["png", "webp", "heic", "avif", "tiff", "jxl"])
     func formats(_ ext: String) throws {
         let dir = CLI.scratch()
         let made: Int32
@@ -121,7 +127,9 @@ struct RegionsFilesCLITests {
             made = CLI.run(["fixture", "coords", "--size", "240x160", "-o", "src.\(ext)"], in: dir).status
         }
         try #require(made == 0, "could not make src.\(ext) here")
-        try #require(CLI.shell("cd \(CLI.quote(dir)) && exiftool -q -q -m -overwrite_original \(CLI.quote(Self.tag)) src.\(ext)") == 0)
+        try #require(
+            CLI.shell("cd \(CLI.quote(dir)) && exiftool -q -q -m -overwrite_original \(CLI.quote(Self.tag)) src.\(ext)")
+                == 0)
         // By hand: centre (0.5, 0.25) and size 0.2 x 0.3 of 240x160 -> 48x48 at (96, 16).
         let got = try #require(Self.rect(FileSystem.join(dir, "src.\(ext)"), "Alice"))
         for (g, e) in zip(got, [96.0, 16, 48, 48]) { #expect(abs(g - e) <= 1, "\(ext): \(got)") }

@@ -80,20 +80,26 @@ struct RegionsCLITests {
         if case .object(let info)? = top["RegionInfo"], case .array(let list)? = info["RegionList"] {
             for case .object(let r) in list {
                 guard case .string(let name)? = r["Name"], case .object(let a)? = r["Area"] else { continue }
-                let v = ["X", "Y", "W", "H"].map { k -> Double in if case .number(let n)? = a[k] { return n } else { return .nan } }
+                let v = ["X", "Y", "W", "H"].map { k -> Double in
+                    if case .number(let n)? = a[k] { return n } else { return .nan }
+                }
                 found[name] = ([v[0] - v[2] / 2, v[1] - v[3] / 2, v[2], v[3]], false)
             }
         }
         if case .object(let info)? = top["RegionInfoMP"], case .array(let list)? = info["Regions"] {
             for case .object(let r) in list {
-                guard case .string(let name)? = r["PersonDisplayName"], case .string(let rect)? = r["Rectangle"] else { continue }
+                guard case .string(let name)? = r["PersonDisplayName"], case .string(let rect)? = r["Rectangle"] else {
+                    continue
+                }
                 found[name] = (rect.split(separator: ",").compactMap { Double($0.trimmingCharacters) }, true)
             }
         }
         if case .array(let list)? = top["ImageRegion"] {
             for case .object(let r) in list {
                 guard case .string(let name)? = r["Name"], case .object(let b)? = r["RegionBoundary"] else { continue }
-                var v = ["RbX", "RbY", "RbW", "RbH"].map { k -> Double in if case .number(let n)? = b[k] { return n } else { return .nan } }
+                var v = ["RbX", "RbY", "RbW", "RbH"].map { k -> Double in
+                    if case .number(let n)? = b[k] { return n } else { return .nan }
+                }
                 if case .string(let unit)? = b["RbUnit"], unit.lowercased() == "pixel" {
                     v = [v[0] / stored.0, v[1] / stored.1, v[2] / stored.0, v[3] / stored.1]
                 }
@@ -110,7 +116,9 @@ struct RegionsCLITests {
         var out: [String: [Double]] = [:]
         for case .object(let region) in list {
             guard case .string(let name)? = region["name"], case .object(let rect)? = region["rect"] else { continue }
-            out[name] = ["x", "y", "width", "height"].map { k in if case .number(let n)? = rect[k] { return n } else { return .nan } }
+            out[name] = ["x", "y", "width", "height"].map { k in
+                if case .number(let n)? = rect[k] { return n } else { return .nan }
+            }
         }
         return out
     }
@@ -126,8 +134,10 @@ struct RegionsCLITests {
         for (name, region) in theirs {
             let expected =
                 region.upright
-                ? [region.rect[0] * Self.upright.w, region.rect[1] * Self.upright.h, region.rect[2] * Self.upright.w,
-                    region.rect[3] * Self.upright.h]
+                ? [
+                    region.rect[0] * Self.upright.w, region.rect[1] * Self.upright.h, region.rect[2] * Self.upright.w,
+                    region.rect[3] * Self.upright.h,
+                ]
                 : Self.uprightRect(region.rect, orientation: orientation)
             let got = try #require(ours[name], "\(name) missing at orientation \(orientation)")
             // Edges: forcezoom rounds left/top and right/bottom to the nearest pixel.

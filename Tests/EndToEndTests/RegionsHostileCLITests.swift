@@ -22,7 +22,9 @@ struct RegionsHostileCLITests {
     func budgetGuard() {
         let r = CLI.measure(["info", "--json", "regions-100k.png"], in: Self.dir)
         #expect(r.exitCode == 0, "\(r)")
-        #expect(r.cpuSeconds < Self.maxCPUSeconds, "CPU-time guard: \(r.cpuSeconds) s of CPU, limit \(Self.maxCPUSeconds) s")
+        #expect(
+            r.cpuSeconds < Self.maxCPUSeconds, "CPU-time guard: \(r.cpuSeconds) s of CPU, limit \(Self.maxCPUSeconds) s"
+        )
         #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
         #expect(r.stderr.contains("100000 regions, over the budget of 1000"))
         #expect(r.stdout.components(separatedBy: "\"source\":\"mwg\"").count - 1 == 1000)
@@ -39,7 +41,8 @@ struct RegionsHostileCLITests {
         #expect(r.stderr.components(separatedBy: "control characters taken out").count - 1 == 4, "\(r.stderr)")
         #expect(r.stdout.contains("4 regions"))
         // The names stay usable: region: finds the cleaned name.
-        let crop = CLI.run(["crop", "regions-escapes.png", "--at", "region:tab and newline", "--geometry-only"], in: Self.dir)
+        let crop = CLI.run(
+            ["crop", "regions-escapes.png", "--at", "region:tab and newline", "--geometry-only"], in: Self.dir)
         #expect(crop.status == 0, "\(crop.stderr)")
     }
 

@@ -16,7 +16,10 @@ struct RegionReaderTests {
         """
 
     /// A packet whose mwg-rs:Regions holds `items` (rdf:li contents), measured on `applied`.
-    static func mwg(_ items: [String], applied: String? = "<mwg-rs:AppliedToDimensions stDim:w=\"200\" stDim:h=\"100\" stDim:unit=\"pixel\"/>") -> [UInt8] {
+    static func mwg(
+        _ items: [String],
+        applied: String? = "<mwg-rs:AppliedToDimensions stDim:w=\"200\" stDim:h=\"100\" stDim:unit=\"pixel\"/>"
+    ) -> [UInt8] {
         let list = items.map { "<rdf:li>\($0)</rdf:li>" }.joined()
         return Array(
             """
@@ -26,7 +29,9 @@ struct RegionReaderTests {
             """.utf8)
     }
 
-    static func area(_ name: String, _ x: String, _ y: String, _ w: String, _ h: String, unit: String = "normalized") -> String {
+    static func area(_ name: String, _ x: String, _ y: String, _ w: String, _ h: String, unit: String = "normalized")
+        -> String
+    {
         """
         <rdf:Description mwg-rs:Name="\(name)" mwg-rs:Type="Face"><mwg-rs:Area stArea:x="\(x)" stArea:y="\(y)" \
         stArea:w="\(w)" stArea:h="\(h)" stArea:unit="\(unit)"/></rdf:Description>
@@ -74,7 +79,10 @@ struct RegionReaderTests {
         let r = Self.read(Self.mwg(items))
         #expect(r.regions.map(\.name) == ["good", "esc[31mape"])
         #expect(r.warnings.count == 8, "\(r.warnings)")
-        for word in ["not all numbers", "outside 0...1", "zero size", "\"inch\"", "already taken", "control characters", "no Area"] {
+        for word in [
+            "not all numbers", "outside 0...1", "zero size", "\"inch\"", "already taken", "control characters",
+            "no Area",
+        ] {
             #expect(r.warnings.contains { $0.contains(word) }, "no warning saying \(word): \(r.warnings)")
         }
         #expect(!r.warnings.joined().contains("\u{1B}"))
@@ -83,15 +91,20 @@ struct RegionReaderTests {
     @Test func appliedToDimensionsDecidesTheFrame() {
         let one = [Self.area("A", "0.25", "0.5", "0.1", "0.2")]
         // Proportional to the stored 200x100 (a resized copy): the stored frame, no warning.
-        let resized = Self.read(Self.mwg(one, applied: "<mwg-rs:AppliedToDimensions stDim:w=\"400\" stDim:h=\"200\" stDim:unit=\"pixel\"/>"))
+        let resized = Self.read(
+            Self.mwg(one, applied: "<mwg-rs:AppliedToDimensions stDim:w=\"400\" stDim:h=\"200\" stDim:unit=\"pixel\"/>")
+        )
         #expect(resized.warnings.isEmpty && resized.regions.count == 1)
         // Disagreeing: every region of that list left out, one warning.
-        let wrong = Self.read(Self.mwg(one, applied: "<mwg-rs:AppliedToDimensions stDim:w=\"300\" stDim:h=\"100\" stDim:unit=\"pixel\"/>"))
+        let wrong = Self.read(
+            Self.mwg(one, applied: "<mwg-rs:AppliedToDimensions stDim:w=\"300\" stDim:h=\"100\" stDim:unit=\"pixel\"/>")
+        )
         #expect(wrong.regions.isEmpty && wrong.warnings.count == 1)
         #expect(wrong.warnings.first?.contains("disagrees with the image's 200x100") == true)
         // The upright size of an image stored turned: read in the upright frame, said once.
         let turned = Self.read(
-            Self.mwg(one, applied: "<mwg-rs:AppliedToDimensions stDim:w=\"100\" stDim:h=\"200\" stDim:unit=\"pixel\"/>"),
+            Self.mwg(
+                one, applied: "<mwg-rs:AppliedToDimensions stDim:w=\"100\" stDim:h=\"200\" stDim:unit=\"pixel\"/>"),
             stored: PixelSize(width: 200, height: 100), .rotate90)
         #expect(turned.regions.count == 1 && turned.warnings.count == 1)
         // Upright 100x200: centre (25, 100), 10 x 40.
@@ -129,9 +142,11 @@ struct RegionReaderTests {
         // Within XMPPacket.maxBytes (4 MiB): 1000 regions, then 99,000 empty items.
         let one = Self.area("", "0.5", "0.5", "0.1", "0.1")
         let bad = Self.area("", "2", "0.5", "0.1", "0.1")
-        let r = Self.read(Self.mwg(Array(repeating: one, count: 1000) + Array(repeating: "", count: 99_000), applied: nil))
+        let r = Self.read(
+            Self.mwg(Array(repeating: one, count: 1000) + Array(repeating: "", count: 99_000), applied: nil))
         #expect(r.regions.count == RegionReading.maxRegions)
-        #expect(r.warnings.count == 1 && r.warnings[0].contains("100000 regions, over the budget of 1000"), "\(r.warnings)")
+        #expect(
+            r.warnings.count == 1 && r.warnings[0].contains("100000 regions, over the budget of 1000"), "\(r.warnings)")
         let many = Self.read(Self.mwg(Array(repeating: bad, count: 50), applied: nil))
         #expect(many.regions.isEmpty)
         #expect(many.warnings.count == RegionReading.maxWarnings + 1)
@@ -139,7 +154,10 @@ struct RegionReaderTests {
     }
 
     @Test func lookUpByNameIsCaseInsensitiveAndByPosition() {
-        let r = Self.read(Self.mwg([Self.area("Marie Curie", "0.3", "0.5", "0.1", "0.1"), Self.area("Pierre", "0.7", "0.5", "0.2", "0.2")]))
+        let r = Self.read(
+            Self.mwg([
+                Self.area("Marie Curie", "0.3", "0.5", "0.1", "0.1"), Self.area("Pierre", "0.7", "0.5", "0.2", "0.2"),
+            ]))
         #expect(r.region(named: "marie curie")?.name == "Marie Curie")
         #expect(r.region(named: "2")?.name == "Pierre")
         #expect(r.region(named: "3") == nil)

@@ -83,8 +83,9 @@ extension RegionReader {
     /// http://cv.iptc.org/newscodes/imageregiontype/human), faces for human and headshot.
     func iptcType(_ item: Int) -> String {
         let types = tree.items(item, Self.iptcExt, "rCtype")
-        guard let first = types.first, let id = tree.field(first, "http://iptc.org/std/Iptc4xmpExt/2008-02-29/", "Identifier")
-            ?? tree.items(first, Self.iptcExt, "Identifier").first.map({ tree.nodes[$0].text })
+        guard let first = types.first,
+            let id = tree.field(first, "http://iptc.org/std/Iptc4xmpExt/2008-02-29/", "Identifier")
+                ?? tree.items(first, Self.iptcExt, "Identifier").first.map({ tree.nodes[$0].text })
         else { return "area" }
         let word = id.xmpTrimmed.split(separator: "/").last.map(String.init)?.lowercased() ?? ""
         if word == "human" || word == "headshot" || word == "face" { return "face" }
@@ -107,7 +108,8 @@ extension RegionReader {
         var changed = false
         for u in s.unicodeScalars {
             let v = u.value
-            let control = v < 0x20 || (0x7F...0x9F).contains(v) || (0x202A...0x202E).contains(v)
+            let control =
+                v < 0x20 || (0x7F...0x9F).contains(v) || (0x202A...0x202E).contains(v)
                 || (0x2066...0x2069).contains(v) || v == 0x200E || v == 0x200F
             if control {
                 changed = true

@@ -71,13 +71,17 @@ extension RegionReader {
             }
             out.append(
                 Candidate(
-                    name: name, type: type, source: .mwg, normalized: Rect(x: x - w / 2, y: y - h / 2, width: w, height: h),
+                    name: name, type: type, source: .mwg,
+                    normalized: Rect(x: x - w / 2, y: y - h / 2, width: w, height: h),
                     upright: frameUpright, label: label))
         }
         return out
     }
 
-    enum Frame: Equatable { case stored, upright, disagrees(String) }
+    enum Frame: Equatable {
+        case stored, upright
+        case disagrees(String)
+    }
 
     /// Which picture MWG's `AppliedToDimensions` names: the stored one (or a resized copy of
     /// it, whose normalised areas still hold), the upright one (a writer that measured the
@@ -96,7 +100,9 @@ extension RegionReader {
     }
 
     static func dimText(_ w: Double?, _ h: Double?) -> String {
-        func f(_ v: Double?) -> String { v.map { $0 == $0.rounded() && abs($0) < 1e12 ? String(Int($0)) : "\($0)" } ?? "?" }
+        func f(_ v: Double?) -> String {
+            v.map { $0 == $0.rounded() && abs($0) < 1e12 ? String(Int($0)) : "\($0)" } ?? "?"
+        }
         return "\(f(w))x\(f(h))"
     }
 

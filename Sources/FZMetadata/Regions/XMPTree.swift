@@ -127,7 +127,9 @@ package struct XMPTree: Sendable {
             let preferred = items.first { nodes[$0].attributes.contains { $0.name == lang && $0.value == "x-default" } }
             return (preferred ?? items.first).map { nodes[$0].text }
         }
-        if let value = nodes[c].attributes.first(where: { $0.name == XMPNamespaces.Name(uri: Self.rdf, local: "resource") }) {
+        if let value = nodes[c].attributes.first(where: {
+            $0.name == XMPNamespaces.Name(uri: Self.rdf, local: "resource")
+        }) {
             return value.value
         }
         return nodes[c].text

@@ -137,7 +137,8 @@ public struct CropOperation {
                     point.place, path: path, upright: upright, box: box,
                     regions: {
                         if let regions { return regions }
-                        let r = reader.metadata.regions(stored: reader.header.storedSize, orientation: reader.header.orientation)
+                        let r = reader.metadata.regions(
+                            stored: reader.header.storedSize, orientation: reader.header.orientation)
                         for w in r.warnings { warnings.say("\(path): \(w)") }
                         regions = r
                         return r
@@ -151,7 +152,9 @@ public struct CropOperation {
             } catch let error as GeometryError { throw ToolFailure(path: input, error) }
             let n = placement.area.map { sized ? Self.regionSide($0, image: upright, zoom: zoom) : side } ?? side
             if n != side {
-                do { try settings.decode.budget.check("the peek of \(point.typed)", size: PixelSize(width: n, height: n)) } catch {
+                do {
+                    try settings.decode.budget.check("the peek of \(point.typed)", size: PixelSize(width: n, height: n))
+                } catch {
                     throw ToolFailure("\(path): \(error)")
                 }
             }

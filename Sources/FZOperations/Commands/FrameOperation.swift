@@ -60,7 +60,8 @@ public struct FrameOperation {
                 place, path: reader.path, upright: image,
                 box: sizedToRegion ? nil : (Double(side), Double(side)),
                 regions: {
-                    let r = first.metadata.regions(stored: first.header.storedSize, orientation: first.header.orientation)
+                    let r = first.metadata.regions(
+                        stored: first.header.storedSize, orientation: first.header.orientation)
                     for w in r.warnings { warnings.say("\(path): \(w)") }
                     return r
                 },
@@ -72,7 +73,8 @@ public struct FrameOperation {
         // The reduced decode used the reader: a new one decodes the view.
         if decoded { reader = try reader.reopened() }
         let point = placement.point
-        let n = placement.area.map { sizedToRegion ? CropOperation.regionSide($0, image: image, zoom: 1) : side } ?? side
+        let n =
+            placement.area.map { sizedToRegion ? CropOperation.regionSide($0, image: image, zoom: 1) : side } ?? side
         let fit = AspectFit(image: image, view: view)
         let peek = PeekGeometry(image: image, point: point, side: n)
         let carried = settings.carry(reader.header.color, path: reader.path)

@@ -36,8 +36,9 @@ public struct InfoOperation {
                     json
                         ? Self.json(
                             h, path: reader.path, metadata: m, regions: regions.regions, decodingRefused: refused,
-                            gainMap: gain)
-                            .description
+                            gainMap: gain
+                        )
+                        .description
                         : Echo.line(
                             Self.text(
                                 h, path: reader.path, metadata: m, regions: regions.regions, decodingRefused: refused,

@@ -97,7 +97,8 @@ public struct InterestMap: Sendable {
             // smartcrop.js: the distance of the normalised colour from a skin tone, within a brightness range.
             let mag = (R * R + G * G + B * B).squareRoot()
             if mag > 0 && l >= 0.2 && l <= 0.95 {
-                let d = ((R / mag - 0.78) * (R / mag - 0.78) + (G / mag - 0.57) * (G / mag - 0.57)
+                let d =
+                    ((R / mag - 0.78) * (R / mag - 0.78) + (G / mag - 0.57) * (G / mag - 0.57)
                     + (B / mag - 0.44) * (B / mag - 0.44)).squareRoot()
                 skin[i] = max(0, (1 - d) - 0.8) / 0.2
             }

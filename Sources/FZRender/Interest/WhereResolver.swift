@@ -41,14 +41,18 @@ public enum WhereResolver {
         switch place {
         case .point(let t):
             let p = try t.resolve(in: upright)
-            return Placement(point: p, area: nil, record: .object([("by", .string("point")), ("x", .int(p.x)), ("y", .int(p.y))]))
+            return Placement(
+                point: p, area: nil, record: .object([("by", .string("point")), ("x", .int(p.x)), ("y", .int(p.y))]))
         case .center:
             let p = PixelPoint(x: upright.width / 2, y: upright.height / 2)
-            return Placement(point: p, area: nil, record: .object([("by", .string("center")), ("x", .int(p.x)), ("y", .int(p.y))]))
+            return Placement(
+                point: p, area: nil, record: .object([("by", .string("center")), ("x", .int(p.x)), ("y", .int(p.y))]))
         case .region(let name):
             let reading = regions()
             guard let r = reading.region(named: name) else {
-                throw WhereError(message: "\(StandardStream.inputName(path)): has no region \(Echo.value(name)); \(Self.having(reading))")
+                throw WhereError(
+                    message:
+                        "\(StandardStream.inputName(path)): has no region \(Echo.value(name)); \(Self.having(reading))")
             }
             let index = (reading.regions.firstIndex(of: r) ?? 0) + 1
             return Placement(
@@ -60,7 +64,8 @@ public enum WhereResolver {
         case .face:
             let faces = regions().faces
             guard !faces.isEmpty else {
-                throw WhereError(message: "\(StandardStream.inputName(path)): has no face regions; \(Self.having(regions()))")
+                throw WhereError(
+                    message: "\(StandardStream.inputName(path)): has no face regions; \(Self.having(regions()))")
             }
             return framed(faces, upright: upright, box: box)
         case .attention:

@@ -104,7 +104,8 @@ extension Point {
     /// The numbers, or a usage error for a word where only numbers are taken.
     func numbers(_ option: String) throws -> TouchPoint {
         guard let touch else {
-            throw ValidationError("\(option) takes X,Y (pixels, or percent like 50%,50%) here, not \(Echo.value(description))")
+            throw ValidationError(
+                "\(option) takes X,Y (pixels, or percent like 50%,50%) here, not \(Echo.value(description))")
         }
         return touch
     }

@@ -37,7 +37,8 @@ struct Crop: ParsableCommand {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("The touch point, X,Y in pixels or percent, or region:NAME, face, attention, entropy, center; repeat it for more points.",
+        help: ArgumentHelp(
+            "The touch point, X,Y in pixels or percent, or region:NAME, face, attention, entropy, center; repeat it for more points.",
             valueName: "x,y|word"))
     var at: [Point] = []
 

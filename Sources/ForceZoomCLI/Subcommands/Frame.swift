@@ -22,7 +22,9 @@ struct Frame: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The view size in points (= output pixels).", valueName: "wxh"))
     var view: Size
 
-    @Option(name: .long, help: ArgumentHelp(
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
             "The touch, in view points (or percent of the view), or region:NAME, face, attention, entropy, center (in the image).",
             valueName: "x,y|word"))
     var at: Point
