@@ -258,3 +258,16 @@ public final class ImageReader {
         return try decoder.begin(denominator: denominator, columns: columns)
     }
 }
+
+extension ImageReader {
+    /// A new reader of the same input from its start (a reader decodes once: a reduced decode
+    /// to find where to look, then the decode that crops). Standard input is held in memory,
+    /// so it rewinds too.
+    /// - Throws: `DecodeError` when the input cannot be read again from its start.
+    public func reopened() throws(DecodeError) -> ImageReader {
+        guard source.file.rewind() else {
+            throw .corrupt(path: path, detail: "cannot be read a second time from its start")
+        }
+        return try ImageReader(source: source, options: options, decoder: type(of: decoder))
+    }
+}

@@ -32,6 +32,8 @@ public enum ThumbnailError: ForceZoomError, Equatable, Sendable, CustomStringCon
     case decode(DecodeError)
     /// The crop point does not fit the input.
     case geometry(path: String, GeometryError)
+    /// `--crop-at` names what the input does not have (a region, faces): the message.
+    case place(path: String, String)
     /// The output could not be written.
     case output(OutputError)
     /// The input's ICC profile cannot be used for --icc srgb.
@@ -52,6 +54,7 @@ public enum ThumbnailError: ForceZoomError, Equatable, Sendable, CustomStringCon
         case .journalIsBatchFile(let j, _, _): return "--journal \(j)"
         case .wouldOverwriteInput(_, let o), .outsideOutputFolder(_, let o), .unsupportedOutputFormat(let o): return o
         case .cannotReadList(let p, _), .cannotListFolder(let p, _), .geometry(let p, _), .interrupted(let p),
+            .place(let p, _),
             .notDone(let p, _),
             .thumbnailTooLarge(let p, _):
             return p
@@ -90,6 +93,7 @@ public enum ThumbnailError: ForceZoomError, Equatable, Sendable, CustomStringCon
         case .cannotListFolder(_, let r): return "cannot list the folder: \(r)"
         case .decode(let e): return e.reason
         case .geometry(_, let e): return e.description
+        case .place(_, let m): return m
         case .output(let e): return e.reason
         case .thumbnailTooLarge(_, let e): return e.description
         case .color(.unusableProfile(_, let r)):
@@ -122,7 +126,8 @@ extension ThumbnailError {
         case .invalidSize, .invalidSizeList, .invalidPattern, .collision, .wouldOverwriteInput, .journalIsBatchFile,
             .outsideOutputFolder, .unsupportedOutputFormat:
             2
-        case .cannotReadList, .cannotListFolder, .decode, .geometry, .output, .color, .thumbnailTooLarge, .interrupted,
+        case .cannotReadList, .cannotListFolder, .decode, .geometry, .place, .output, .color, .thumbnailTooLarge,
+            .interrupted,
             .notDone:
             1
         }

@@ -42,6 +42,12 @@ public struct ThumbnailResult: Sendable {
     public var decodes: Int?
     /// What the output did with the input's HDR gain map (nil: the input has none).
     public var gainMap: GainMapOutcome?
+    /// `--crop-at` with a word: how the place was found (`"where"`), and the upright source
+    /// window kept (`"window"`).
+    public var place: JSON?
+    public var window: Rect?
+    /// What reading the input's regions warned about (said with `warnings`).
+    public var regionWarnings: [String] = []
 
     public init(input: String, output: String, outcome: Outcome) {
         self.input = input
@@ -85,6 +91,8 @@ public struct ThumbnailResult: Sendable {
             members.append(("madeFrom", madeFrom.map { .string($0) } ?? .null))
             members.append(("decodes", decodes.map { .int(Int64($0)) } ?? .null))
         }
+        if let place { members.append(("where", place)) }
+        if let window { members.append(("window", window.json)) }
         if let gainMap {
             members.append(("gainMap", .string(gainMap.word)))
             if let note = gainMap.note { members.append(("gainMapNote", .string(note))) }

@@ -67,9 +67,11 @@ extension Thumbnailer {
         let input = jobs[0].input.path
         var options = decode
         options.threads = min(options.threads, encodeThreads)
-        let reader: ImageReader
+        var reader: ImageReader
         do { reader = try ImageReader(path: input, options: options) } catch { throw .decode(error) }
         let upright = reader.header.uprightSize
+        // One place for every size, found for the largest box.
+        let crop = try resolvedCrop(&reader, size: jobs[todo[0]].size ?? size, into: &results[todo[0]])
         var geometries: [Int: ThumbnailGeometry] = [:]
         for i in todo {
             let spec = jobs[i].size ?? size
@@ -78,6 +80,7 @@ extension Thumbnailer {
             do { g = try ThumbnailGeometry(source: upright, size: spec, crop: crop) } catch {
                 throw .geometry(path: reader.path, error)
             }
+            if place != nil { (results[i].place, results[i].window) = (results[todo[0]].place, g.window) }
             do { try decode.budget.check("the thumbnail (--size \(spec))", size: g.output) } catch {
                 throw .thumbnailTooLarge(path: reader.path, error)
             }

@@ -13,6 +13,9 @@ import Geometry
 public struct Thumbnailer: Sendable {
     public var size: ThumbnailSize
     public var crop: ThumbnailGeometry.Crop
+    /// `--crop-at` with a word (region:NAME, face, attention, entropy, center): found per
+    /// input (`resolvedCrop`), then placed as a point.
+    public var place: Where?
     public var decode: DecodeOptions
     /// How outputs are encoded: quality, lossless, PNG's settings and what JPEG outputs
     /// flatten transparent pixels onto (opaque), as every command has them.
@@ -111,7 +114,7 @@ public struct Thumbnailer: Sendable {
         do throws(ThumbnailError) {
             let (reader, geometry) = try open(input, into: &result)
             let image = try decodePixels(reader, geometry, into: &result)
-            result.warnings = reader.warnings
+            result.warnings = result.regionWarnings + reader.warnings
             let gain = gainMap(of: reader, format: job.format, into: &result)
             try write(
                 image, of: reader, job, into: &result, shouldStop: shouldStop,
@@ -160,17 +163,19 @@ public struct Thumbnailer: Sendable {
     private func open(_ input: String, into result: inout ThumbnailResult) throws(ThumbnailError) -> (
         ImageReader, ThumbnailGeometry
     ) {
-        let reader: ImageReader
         // The image's share of the processors (1 in a batch that keeps every one busy).
         var options = decode
         options.threads = min(options.threads, encodeThreads)
+        var reader: ImageReader
         do { reader = try ImageReader(path: input, options: options) } catch { throw .decode(error) }
         let upright = reader.header.uprightSize
         result.sourceSize = upright
+        let crop = try resolvedCrop(&reader, size: size, into: &result)
         let geometry: ThumbnailGeometry
         do { geometry = try ThumbnailGeometry(source: upright, size: size, crop: crop) } catch {
             throw .geometry(path: reader.path, error)
         }
+        if place != nil { result.window = geometry.window }
         // An enlargement (<, !) is held whole: keep it under the decode pixel limit too.
         do { try decode.budget.check("the thumbnail (--size \(size))", size: geometry.output) } catch {
             throw .thumbnailTooLarge(path: reader.path, error)

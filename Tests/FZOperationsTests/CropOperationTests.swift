@@ -14,8 +14,8 @@ import Testing
 /// side N starts N/2 to its left and above it, the touched pixel at (N/2, N/2)).
 @Suite("CropOperation")
 struct CropOperationTests {
-    static func point(_ x: Int, _ y: Int) -> (touch: TouchPoint, typed: String) {
-        (TouchPoint(x: .absolute(Double(x)), y: .absolute(Double(y))), "\(x),\(y)")
+    static func point(_ x: Int, _ y: Int) -> (place: Where, typed: String) {
+        (.point(TouchPoint(x: .absolute(Double(x)), y: .absolute(Double(y)))), "\(x),\(y)")
     }
 
     static func crop(_ input: String, _ points: [(Int, Int)], side: Int, to target: OutputTarget, _ said: Said)

@@ -33,6 +33,7 @@ from hostile_bmp_masks import bmp_mask_files  # noqa: E402
 from hostile_heif_refs import heif_reference_files  # noqa: E402
 from hostile_raw_phaseone import raw_phase_one_files  # noqa: E402
 from hostile_attacks51 import attacks51_files  # noqa: E402
+from hostile_regions import regions_files  # noqa: E402
 
 # ---------------------------------------------------------------------------------------
 # Deterministic bytes
@@ -1113,6 +1114,7 @@ def build():
     heif_reference_files(add, HEIC, HEIC_GRID)  # issue 53: what libheif 1.15 asserts on
     raw_phase_one_files(add)  # issue 53: the fuzz run's libraw hang
     attacks51_files(add, jpeg)  # issue 51: last, so the files before keep their bytes
+    regions_files(add, png, chunk)  # issue 49
     return files
 
 

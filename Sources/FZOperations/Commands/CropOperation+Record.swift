@@ -8,7 +8,7 @@ extension CropOperation {
     /// upright image, and with `view` the preview box in the view.
     public static func geometryJSON(
         _ g: PeekGeometry, header: ImageHeader, requested: String, view: PixelSize?, output: String?, bytes: Int64?,
-        path: String, depth: Int? = nil
+        path: String, depth: Int? = nil, where place: JSON? = nil
     ) -> JSON {
         var members: [(String, JSON)] = [
             ("input", .string(path)),
@@ -28,6 +28,7 @@ extension CropOperation {
             ("normalizedRect", g.normalizedRect.json),
             ("storedRect", header.storedRect(forUpright: g.coveredRect).json),
         ]
+        if let place { members.append(("where", place)) }
         if let v = view {
             let fit = AspectFit(image: header.uprightSize, view: v)
             members.append(

@@ -1,6 +1,7 @@
 import FZCodecs
 import FZFormat
 import FZImage
+import FZMetadata
 import FZRender
 import FZSystem
 import Geometry
@@ -11,9 +12,14 @@ import Geometry
 /// (`CropOperation+Lossless`), the geometry alone with `geometryOnly`.
 public struct CropOperation {
     public var input: String
-    /// The touch points (their `view` set when they are view points), and each as typed.
-    public var points: [(touch: TouchPoint, typed: String)]
+    /// Where to look (points have their `view` set when they are view points), and each as typed.
+    public var points: [(place: Where, typed: String)]
     public var side: Int
+    /// No --size or --screen: a region's or the faces' square is sized to show them whole
+    /// (`regionSide`), other places keep `side`.
+    public var sizedToRegion = false
+    /// Per point, the `"where"` record of how it was found (filled by `run`).
+    var wheres: [JSON] = []
     public var zoom: Double
     /// `--view`: points are in an aspect-fit view of this size (recorded in --json).
     public var view: PixelSize?
@@ -32,7 +38,7 @@ public struct CropOperation {
     public var display: InlineDisplay?
 
     public init(
-        input: String, points: [(touch: TouchPoint, typed: String)], side: Int, zoom: Double, background: Color,
+        input: String, points: [(place: Where, typed: String)], side: Int, zoom: Double, background: Color,
         settings: RenderSettings, target: OutputTarget
     ) {
         self.input = input
@@ -45,9 +51,17 @@ public struct CropOperation {
     }
 
     public func run(_ report: Report) throws {
-        let reader = try ImageReader(path: input, options: settings.decode)
+        var resolved = self
+        try resolved.runResolving(report)
+    }
+
+    /// `run`, the places found first (their records kept for the outputs' JSON).
+    private mutating func runResolving(_ report: Report) throws {
+        var reader = try ImageReader(path: input, options: settings.decode)
         let header = reader.header
-        let geometries = try peekGeometries(in: header.uprightSize)
+        let (geometries, decoded) = try peekGeometries(reader)
+        // A reduced decode (attention, entropy) used the reader: a new one decodes the squares.
+        if decoded { reader = try reader.reopened() }
         if copiesBlocks { return try runLossless(reader, geometries, report) }
         if geometryOnly {
             for (i, g) in geometries.enumerated() { report.record(record(g, header, i, path: reader.path)) }
@@ -104,15 +118,60 @@ public struct CropOperation {
         }
     }
 
-    /// One peek geometry per point, in the upright image.
-    func peekGeometries(in upright: PixelSize) throws -> [PeekGeometry] {
+    /// One peek geometry per point, in the upright image: each place found (the regions read
+    /// once, a reduced decode once for attention and entropy), its record kept in `wheres`.
+    mutating func peekGeometries(_ reader: ImageReader) throws -> ([PeekGeometry], decoded: Bool) {
+        let upright = reader.header.uprightSize
         var geometries: [PeekGeometry] = []
+        var regions: RegionReading?
+        var pixels: Image?
+        let path = reader.path
+        let warnings = settings.warnings
+        wheres = []
         for point in points {
-            let pixel: PixelPoint
-            do { pixel = try point.touch.resolve(in: upright) } catch { throw ToolFailure(path: input, error) }
-            geometries.append(PeekGeometry(image: upright, point: pixel, side: side, zoom: zoom))
+            let sized = sizedToRegion
+            let box = sized ? nil : (Double(side) / zoom, Double(side) / zoom)
+            let placement: Placement
+            do {
+                placement = try WhereResolver.resolve(
+                    point.place, path: path, upright: upright, box: box,
+                    regions: {
+                        if let regions { return regions }
+                        let r = reader.metadata.regions(
+                            stored: reader.header.storedSize, orientation: reader.header.orientation)
+                        for w in r.warnings { warnings.say("\(path): \(w)") }
+                        regions = r
+                        return r
+                    },
+                    pixels: {
+                        if let pixels { return pixels }
+                        let p = try WhereResolver.reducedPixels(reader)
+                        pixels = p
+                        return p
+                    })
+            } catch let error as GeometryError { throw ToolFailure(path: input, error) }
+            let n = placement.area.map { sized ? Self.regionSide($0, image: upright, zoom: zoom) : side } ?? side
+            if n != side {
+                do {
+                    try settings.decode.budget.check("the peek of \(point.typed)", size: PixelSize(width: n, height: n))
+                } catch {
+                    throw ToolFailure("\(path): \(error)")
+                }
+            }
+            geometries.append(PeekGeometry(image: upright, point: placement.point, side: n, zoom: zoom))
+            wheres.append(placement.record)
         }
-        return geometries
+        return (geometries, pixels != nil)
+    }
+
+    /// The side of a square that shows `area` whole at `zoom`: its longer side with a quarter
+    /// of it as margin on each side, the margin narrowed where the image is too small to
+    /// hold it (never below the area itself).
+    static func regionSide(_ area: Rect, image: PixelSize, zoom: Double) -> Int {
+        let longer = max(area.width, area.height)
+        let room = Double(min(image.width, image.height))
+        let shown = max(longer, min(longer * 1.5, room))
+        return max(1, min(Budget.maxSide, Int((shown * zoom - 1e-9).rounded(.up))))
     }
 
     /// The decoded pieces are held together (one decode for every point): their bytes meet
@@ -135,6 +194,6 @@ public struct CropOperation {
     ) -> JSON {
         Self.geometryJSON(
             g, header: header, requested: points[index].typed, view: view, output: output, bytes: bytes, path: path,
-            depth: depth)
+            depth: depth, where: index < wheres.count ? wheres[index] : nil)
     }
 }

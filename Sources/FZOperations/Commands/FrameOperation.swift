@@ -1,6 +1,7 @@
 import FZCodecs
 import FZFormat
 import FZImage
+import FZMetadata
 import FZRender
 import FZSystem
 import Geometry
@@ -11,9 +12,11 @@ public struct FrameOperation {
     public var input: String
     /// The view's size in points (the output's pixels).
     public var view: PixelSize
-    /// The touch point, in image pixels, percent or view points.
-    public var touch: TouchPoint
+    /// Where to look: a touch point (image pixels, percent or view points) or a word.
+    public var place: Where
     public var side: Int
+    /// No --size or --screen: a region's box is sized as `crop` sizes its square (`CropOperation.regionSide`).
+    public var sizedToRegion = false
     public var style: BoxStyle
     public var background: Color
     public var withPeek: Bool
@@ -24,12 +27,12 @@ public struct FrameOperation {
     public var display: InlineDisplay?
 
     public init(
-        input: String, view: PixelSize, touch: TouchPoint, side: Int, style: BoxStyle, background: Color,
+        input: String, view: PixelSize, place: Where, side: Int, style: BoxStyle, background: Color,
         withPeek: Bool, settings: RenderSettings, target: OutputTarget
     ) {
         self.input = input
         self.view = view
-        self.touch = touch
+        self.place = place
         self.side = side
         self.style = style
         self.background = background
@@ -39,15 +42,41 @@ public struct FrameOperation {
     }
 
     public func run(_ report: Report) throws {
-        let reader = try ImageReader(path: input, options: settings.decode)
+        var reader = try ImageReader(path: input, options: settings.decode)
         let markers = try markers.load()
         let image = reader.header.uprightSize
-        var touch = touch
-        touch.view = view
-        let point: PixelPoint
-        do { point = try touch.resolve(in: image) } catch { throw ToolFailure(path: input, error) }
+        var place = place
+        if var touch = place.touch {
+            touch.view = view
+            place = .point(touch)
+        }
+        let placement: Placement
+        var decoded = false
+        let first = reader
+        let path = reader.path
+        let warnings = settings.warnings
+        do {
+            placement = try WhereResolver.resolve(
+                place, path: reader.path, upright: image,
+                box: sizedToRegion ? nil : (Double(side), Double(side)),
+                regions: {
+                    let r = first.metadata.regions(
+                        stored: first.header.storedSize, orientation: first.header.orientation)
+                    for w in r.warnings { warnings.say("\(path): \(w)") }
+                    return r
+                },
+                pixels: {
+                    decoded = true
+                    return try WhereResolver.reducedPixels(first)
+                })
+        } catch let error as GeometryError { throw ToolFailure(path: input, error) }
+        // The reduced decode used the reader: a new one decodes the view.
+        if decoded { reader = try reader.reopened() }
+        let point = placement.point
+        let n =
+            placement.area.map { sizedToRegion ? CropOperation.regionSide($0, image: image, zoom: 1) : side } ?? side
         let fit = AspectFit(image: image, view: view)
-        let peek = PeekGeometry(image: image, point: point, side: side)
+        let peek = PeekGeometry(image: image, point: point, side: n)
         let carried = settings.carry(reader.header.color, path: reader.path)
         let canvas = try render(reader, fit: fit, peek: peek, markers: markers, inks: DrawingColors(output: carried))
         var gain = GainMapCarry()
@@ -64,8 +93,9 @@ public struct FrameOperation {
                 JSON.record([
                     ("input", .string(reader.path)), ("uprightSize", image.json), ("view", view.json),
                     ("scale", .number(fit.scale)), ("imageRect", fit.imageRect.json),
-                    ("point", .object([("x", .int(point.x)), ("y", .int(point.y))])), ("side", .int(side)),
+                    ("point", .object([("x", .int(point.x)), ("y", .int(point.y))])), ("side", .int(n)),
                     ("cropRect", peek.coveredRect.json), ("box", FrameRenderer.boxRect(fit: fit, peek: peek).json),
+                    ("where", placement.record),
                     ("output", target.writtenPath(0).map { .string($0) } ?? .null),
                 ]).noting(outcome))
         }

@@ -26,16 +26,23 @@ public struct InfoOperation {
                 let (reader, refused) = try ImageReader.header(path: file, options: decode)
                 let h = reader.header
                 let m = reader.metadata
+                let regions = m.regions(stored: h.storedSize, orientation: h.orientation)
+                for w in regions.warnings { report.warnings.say("\(reader.path): \(w)") }
                 let gain = reader.probeGainMap()
                 if case .malformed(let why) = gain {
                     report.warnings.say("\(reader.path): gain map ignored, the image reads as SDR: \(why)")
                 }
                 report.line(
                     json
-                        ? Self.json(h, path: reader.path, metadata: m, decodingRefused: refused, gainMap: gain)
-                            .description
+                        ? Self.json(
+                            h, path: reader.path, metadata: m, regions: regions.regions, decodingRefused: refused,
+                            gainMap: gain
+                        )
+                        .description
                         : Echo.line(
-                            Self.text(h, path: reader.path, metadata: m, decodingRefused: refused, gainMap: gain)))
+                            Self.text(
+                                h, path: reader.path, metadata: m, regions: regions.regions, decodingRefused: refused,
+                                gainMap: gain)))
             } catch {
                 failed = true
                 report.error(error.description)
@@ -52,8 +59,8 @@ public struct InfoOperation {
     /// `icc` whether a profile is embedded), then its codec's own (`CodecDetails`); a codec
     /// field is never a second copy of a common one.
     static func json(
-        _ h: ImageHeader, path: String, metadata: ImageMetadata = ImageMetadata(), decodingRefused: DecodeError? = nil,
-        gainMap: GainMap.Probe = .none
+        _ h: ImageHeader, path: String, metadata: ImageMetadata = ImageMetadata(), regions: [ImageRegion] = [],
+        decodingRefused: DecodeError? = nil, gainMap: GainMap.Probe = .none
     ) -> JSON {
         var m: [(String, JSON)] = [
             ("file", .string(path)),
@@ -98,6 +105,7 @@ public struct InfoOperation {
                     ("iptc", block(metadata.iptcSummary)),
                 ])
             ))
+        m.append(("regions", .array(regions.map(\.json))))
         switch gainMap {
         case .found(let g): m.append(("gainMap", Self.json(g)))
         case .none: m.append(("gainMap", .null))
@@ -111,8 +119,8 @@ public struct InfoOperation {
     }
 
     static func text(
-        _ h: ImageHeader, path: String, metadata: ImageMetadata = ImageMetadata(), decodingRefused: DecodeError? = nil,
-        gainMap: GainMap.Probe = .none
+        _ h: ImageHeader, path: String, metadata: ImageMetadata = ImageMetadata(), regions: [ImageRegion] = [],
+        decodingRefused: DecodeError? = nil, gainMap: GainMap.Probe = .none
     ) -> String {
         // Led by the stored size (HEIF: coded, before irot/imir/clap), as info --json's width/height.
         var parts = ["\(h.formatName) \(h.codedSize)"]
@@ -144,6 +152,12 @@ public struct InfoOperation {
             let notes = (s.location ? ["location"] : []) + (s.valid ? [] : ["malformed: not copied to outputs"])
             let note = notes.isEmpty ? "" : " (\(notes.joined(separator: ", ")))"
             parts.append("\(name) block \(s.bytes) bytes" + note)
+        }
+        if !regions.isEmpty {
+            parts.append(
+                "\(regions.count) region\(regions.count == 1 ? "" : "s") ("
+                    + regions.prefix(10).map(\.summary).joined(separator: "; ")
+                    + (regions.count > 10 ? "; \(regions.count - 10) more: info --json lists them" : "") + ")")
         }
         switch gainMap {
         case .found(let g): parts.append(Self.text(g))

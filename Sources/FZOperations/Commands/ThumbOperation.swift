@@ -205,8 +205,17 @@ public struct ThumbnailSettings: Sendable {
     public var encode: EncodeSettings { thumbnailer.encode }
 
     /// Fill the box, cutting evenly (`centre`) or around a point; nil: fit inside it.
-    public mutating func crop(centre: Bool, at point: TouchPoint?) {
-        if let point { thumbnailer.crop = .point(point) } else if centre { thumbnailer.crop = .centre }
+    /// The place is found per input (`Thumbnailer.place`), so its record says how.
+    public mutating func crop(centre: Bool, at place: Where?) {
+        switch place {
+        case .point(let t)?:
+            thumbnailer.crop = .point(t)
+            thumbnailer.place = .point(t)
+        case let word?:
+            thumbnailer.crop = .centre
+            thumbnailer.place = word
+        case nil: if centre { thumbnailer.crop = .centre }
+        }
     }
 
     public var colorPolicy: ColorPolicy {

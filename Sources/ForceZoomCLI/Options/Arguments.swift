@@ -4,14 +4,18 @@ import Geometry
 
 /// `X,Y`: pixels (`1200,800`), percentages (`50%,25%`) or a mix.
 struct Point: ExpressibleByArgument, CustomStringConvertible {
-    let touch: TouchPoint
+    /// Where: numbers, or a word (`Where.words`).
+    let place: Where
 
     init?(argument: String) {
-        guard let t = TouchPoint(parsing: argument) else { return nil }
-        touch = t
+        guard let w = Where(parsing: argument) else { return nil }
+        place = w
     }
 
-    var description: String { touch.description }
+    /// The numbers, when they are numbers.
+    var touch: TouchPoint? { place.touch }
+
+    var description: String { place.description }
     static var defaultCompletionKind: CompletionKind { .default }
 }
 
@@ -92,9 +96,18 @@ extension Size {
 extension Point {
     /// Refuses a point outside every image (percent past 0...100, negative pixels).
     func check(_ option: String) throws {
-        if let problem = touch.argumentProblem {
+        if let touch, let problem = touch.argumentProblem {
             throw ValidationError("\(option) \(Echo.value(touch.description)): \(problem)")
         }
+    }
+
+    /// The numbers, or a usage error for a word where only numbers are taken.
+    func numbers(_ option: String) throws -> TouchPoint {
+        guard let touch else {
+            throw ValidationError(
+                "\(option) takes X,Y (pixels, or percent like 50%,50%) here, not \(Echo.value(description))")
+        }
+        return touch
     }
 }
 

@@ -15,7 +15,7 @@ struct Crop: ParsableCommand {
         discussion: """
             The square has side N image pixels: --size N, or --screen for N = min(W,H) of the screen's bounds in points, as ForceZoom sizes its peek from UIScreen bounds (default: the device --view names, else 390x844 points, so N = 390; --screen iphone-15 is 393x852 points, N = 393). --screen WxH is in points here; device names are in `forcezoom help`. The touched pixel lands at output pixel (N/2, N/2) rounded down; near an edge the square shifts just enough to stay inside the image. An image smaller than the square is centred on --background. The output is always N x N.
 
-            --at takes image pixels (1200,800), percentages (50%,25%), or with --view WxH a point in an aspect-fit view of that size, mapped back to the image (a touch on the letterbox goes to the nearest edge). --at may repeat: one decode, one output per point (-o then needs %d, from 1).
+            --at takes image pixels (1200,800), percentages (50%,25%), or with --view WxH a point in an aspect-fit view of that size, mapped back to the image (a touch on the letterbox goes to the nearest edge). --at may repeat: one decode, one output per point (-o then needs %d, from 1). --at also takes a place the file names or its pixels show: region:NAME (a region of its XMP metadata, case-insensitive; region:N the Nth, as info lists them), face (its face regions framed together), attention (its faces, else the most salient part of the pixels), entropy (the busiest part) or center; without --size or --screen a region's or the faces' square shows them whole with a quarter of their longer side as margin each side (less where the image is too small). --json says where each point came from ("where"). See docs/regions.md.
 
             --zoom Z shows N/Z image pixels magnified Z times: nearest neighbour for whole Z, Catmull-Rom bicubic otherwise.
 
@@ -27,6 +27,7 @@ struct Crop: ParsableCommand {
               forcezoom crop photo.jpg --view 390x844 --at 195,300 --json
               forcezoom crop photo.jpg --at 10%,10% --at 90%,90% -o 'peek-%d.png'
               forcezoom crop photo.jpg --at 3990,10 --geometry-only
+              forcezoom crop photo.jpg --at 'region:Marie Curie' -o marie.png
               forcezoom crop photo.jpg --at 1200,800 --lossless -o detail.jpg --json
             """)
 
@@ -36,7 +37,9 @@ struct Crop: ParsableCommand {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("The touch point, X,Y in pixels or percent; repeat it for more points.", valueName: "x,y"))
+        help: ArgumentHelp(
+            "The touch point, X,Y in pixels or percent, or region:NAME, face, attention, entropy, center; repeat it for more points.",
+            valueName: "x,y|word"))
     var at: [Point] = []
 
     @Option(
@@ -206,13 +209,14 @@ struct Crop: ParsableCommand {
         var operation = CropOperation(
             input: input,
             points: at.map { point in
-                var touch = point.touch
+                guard var touch = point.touch else { return (point.place, point.description) }
                 touch.view = view
-                return (touch, point.description)
+                return (.point(touch), point.description)
             }, side: side, zoom: zoom, background: fill.background.color,
             settings: encode.settings(decode, metadata: meta),
             target: target)
         operation.view = view
+        operation.sizedToRegion = size == nil && screen == nil
         operation.markers = pins.source
         operation.alsoRead = atFrom.map { [$0] } ?? []
         operation.depth = sample.depth

@@ -22,7 +22,11 @@ struct Frame: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The view size in points (= output pixels).", valueName: "wxh"))
     var view: Size
 
-    @Option(name: .long, help: ArgumentHelp("The touch, in view points (or percent of the view).", valueName: "x,y"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The touch, in view points (or percent of the view), or region:NAME, face, attention, entropy, center (in the image).",
+            valueName: "x,y|word"))
     var at: Point
 
     @Option(name: .long, help: ArgumentHelp("The peek's side in image pixels.", valueName: "n"))
@@ -86,12 +90,13 @@ struct Frame: ParsableCommand {
         style.stroke = stroke
         style.color = color.color
         var operation = FrameOperation(
-            input: input, view: view.points, touch: at.touch, side: side, style: style,
+            input: input, view: view.points, place: at.place, side: side, style: style,
             background: fill.background.color,
             withPeek: withPeek, settings: encode.settings(decode, metadata: meta),
             target: outputOptions.target(
                 input: input, suffix: "frame", png: encode.png, background: fill.background.color, show: show))
         operation.markers = pins.source
+        operation.sizedToRegion = size == nil && screen == nil
         operation.json = outputOptions.json
         operation.display = try show.display()
         try operation.run(Report.terminal)

@@ -59,6 +59,7 @@ struct Peek: ParsableCommand {
             throw ValidationError("peek reads its keys from standard input; name the image file")
         }
         try at?.check("--at")
+        _ = try at?.numbers("--at")
         // crop's sizing checks, so a saved peek is what crop would write for the same options.
         if size != nil && screen != nil { throw ValidationError("--size and --screen both set the side; give one") }
         if let size { try Check.integer(size, "--size", in: 1...Budget.maxSide) }

@@ -19,7 +19,7 @@ struct Thumb: ParsableCommand {
             Inputs are files and folders; folders are searched for \(FormatNames.allInputs) files by their content (not their names), --recursive to descend. --from FILE (or - for standard input) reads a list of paths, one per line, or NUL-separated with -0:
               find photos -name '*.jpg' -print0 | forcezoom thumb --from - -0
 
-            --size: N (longest side N), WxH (fit inside the box), Wx or xH (one side), with one modifier: > only shrink (the default: never enlarge), < only enlarge, ! exactly that size ignoring aspect (a missing side keeps the image's own). Quote it in the shell: --size '256x256!'. Several sizes, comma-separated (--size 320,640x480,1280, up to 16), make a ladder of each input from one decode at the scale the largest needs, each smaller size resampled from it or from a size at least twice as large; name them with %z (default %s-%z.thumb.png). --crop fills the box instead and cuts the overflow evenly; --crop-at X,Y (pixels or percent) keeps the part around that point of the upright image, placed as `crop` places its square.
+            --size: N (longest side N), WxH (fit inside the box), Wx or xH (one side), with one modifier: > only shrink (the default: never enlarge), < only enlarge, ! exactly that size ignoring aspect (a missing side keeps the image's own). Quote it in the shell: --size '256x256!'. Several sizes, comma-separated (--size 320,640x480,1280, up to 16), make a ladder of each input from one decode at the scale the largest needs, each smaller size resampled from it or from a size at least twice as large; name them with %z (default %s-%z.thumb.png). --crop fills the box instead and cuts the overflow evenly; --crop-at X,Y (pixels or percent) keeps the part around that point of the upright image, placed as `crop` places its square; --crop-at also takes region:NAME, face, attention (the faces of the file's metadata, else the most salient part of its pixels), entropy or center, found per input (--json says where, as "where").
 
             Outputs go to --out (default ./thumbs, created if missing) named by --name: %s input stem, %e input extension, %d input folder relative to the folder argument it was found in (for a file named directly or listed: its folder as written), %i running index from 1, %z the size as typed, %w and %h its box width and height, %% a percent sign; default %s.thumb.png, and %d/%s.thumb.png with --recursive (the tree mirrored, so equal names in two folders never collide). One input file and an --out ending in an image extension (not an existing folder) write that file: thumb one.jpg -o small.jpg. The name's extension picks the format: \(FormatNames.outputsWithExtensions); --format for a name without one (and the default name's extension). \(FormatNames.taking(.quality)) are lossy at --quality (default \(EncodeSettings.defaultQuality); 100 stays lossy), \(FormatNames.taking(.lossless)) lossless with --lossless. \(FormatNames.withoutAlpha("and")) has no alpha: transparent pixels are composited over --background (default white) in premultiplied arithmetic, as ImageMagick's -flatten and browsers do; the formats that keep alpha ignore --background. Two inputs with one output name, or an output that is an input, stop the batch before anything is done (exit 2). --skip-existing leaves outputs that are newer than their input.
 
@@ -67,8 +67,8 @@ struct Thumb: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Fill the box and keep the part around this point (pixels or percent of the upright image).",
-            valueName: "x,y"))
+            "Fill the box and keep the part around this point (pixels or percent of the upright image), or region:NAME, face, attention, entropy, center.",
+            valueName: "x,y|word"))
     var cropAt: Point?
 
     @Option(
@@ -220,7 +220,7 @@ struct Thumb: ParsableCommand {
             size: size, decode: encode.reading(decode),
             encode: encoder.settings(png: encode.png, background: fill.background.color.overWhite),
             skipExisting: skipExisting)
-        settings.crop(centre: crop, at: cropAt?.touch)
+        settings.crop(centre: crop, at: cropAt?.place)
         settings.colorPolicy = encode.colorPolicy
         settings.metadata = meta.policy
         settings.gainMap = meta.gain.gainMap

@@ -1,0 +1,58 @@
+import FZFormat
+import FZMetadata
+import FZRender
+import Geometry
+
+extension Thumbnailer {
+    /// The crop for one input: `crop` as it is, or with `place` the point it finds for the
+    /// box this size fills (its record in `result.place`). A reduced decode (attention,
+    /// entropy) uses the reader up: `reader` is then a new one for the thumbnail's decode.
+    func resolvedCrop(_ reader: inout ImageReader, size: ThumbnailSize, into result: inout ThumbnailResult)
+        throws(ThumbnailError) -> ThumbnailGeometry.Crop
+    {
+        guard let place else { return crop }
+        let upright = reader.header.uprightSize
+        let path = reader.path
+        let first = reader
+        var decoded = false
+        var warnings: [String] = []
+        let placement: Placement
+        do {
+            let box = try ThumbnailGeometry(source: upright, size: size, crop: .centre).window
+            placement = try WhereResolver.resolve(
+                place, path: path, upright: upright, box: (box.width, box.height),
+                regions: {
+                    let r = first.metadata.regions(
+                        stored: first.header.storedSize, orientation: first.header.orientation)
+                    warnings = r.warnings
+                    return r
+                },
+                pixels: {
+                    decoded = true
+                    return try WhereResolver.reducedPixels(first)
+                })
+        } catch let e as DecodeError {
+            throw .decode(e)
+        } catch let e as GeometryError {
+            throw .geometry(path: path, e)
+        } catch let e as WhereError {
+            throw .place(path: path, Self.withoutPath(e.message, path))
+        } catch {
+            throw .place(path: path, "\(error)")
+        }
+        result.regionWarnings = warnings
+        result.place = placement.record
+        if decoded {
+            do { reader = try reader.reopened() } catch { throw .decode(error) }
+        }
+        return .point(placement.touch)
+    }
+
+    /// A message without its leading "path: " (the batch adds its own).
+    static func withoutPath(_ message: String, _ path: String) -> String {
+        for prefix in [path + ": ", "<stdin>: "] where message.hasPrefix(prefix) {
+            return String(message.dropFirst(prefix.count))
+        }
+        return message
+    }
+}
