@@ -8,7 +8,7 @@ written to out.png: every one of its pixels must be on the screen, in one place,
 `forcezoom peek` runs in the same kind of xterm: after l and s, the peek it saved must be on
 the screen while it runs, and q must end it (driven by keys through Tools/term/pty_run.py --relay). Needs xvfb, xterm, x11-apps, netpbm (make term-test installs them). FZ=path/to/forcezoom.
 """
-import os
+import os, re
 import shutil
 import subprocess
 import sys
@@ -125,11 +125,14 @@ def main():
         term.wait()
         # 2. peek in xterm, driven through Tools/term/pty_run.py --relay (a pty inside xterm's
         # that copies the picture to it and types the keys): move one cell right, save, and
-        # while it is still running the screen must hold the peek it saved.
+        # while it is still running the screen must hold the peek it saved. A saved peek has
+        # crop's side (390 by default), which the pane shows scaled: --size 348, the pane's side
+        # in this xterm's fixed geometry and font, makes the pane show the saved pixels 1:1 (the
+        # status line says "shown at N" where they differ, and the failure below prints it).
         saved = os.path.join(folder, "in.peek-1.png")
         relay = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pty_run.py")
         cmd = (f"cd {folder} && python3 '{relay}' --relay --capture cap --delay 1.5 --wait-for '\\x1b[?25l' "
-               f"--keys l --keys s --keys '' --keys '' --keys q -- '{FZ}' peek in.png --at 480,360 --graphics sixel "
+               f"--keys l --keys s --keys '' --keys '' --keys q -- '{FZ}' peek in.png --at 480,360 --size 348 --graphics sixel "
                f"2> relay.txt; echo $? > pdone; sleep 60")
         term = xterm(display, cmd, env)
         if not wait_for(lambda: os.path.exists(saved), 30):
@@ -141,6 +144,8 @@ def main():
             print(f"term-test: peek's saved 1:1 pane {'found at ' + str(where) if where else 'NOT found'} on the xterm screen")
             if where is None:
                 failures.append("peek's pane is not on the screen")
+                cap = open(os.path.join(folder, "cap"), "rb").read()
+                print("term-test: the status line said", re.findall(rb"shown at [0-9]+", cap)[:1] or "no 'shown at'")
         if not wait_for(lambda: os.path.exists(os.path.join(folder, "pdone")) and os.path.getsize(os.path.join(folder, "pdone")) > 0, 20):
             failures.append("peek did not leave on q")
         term.kill()
