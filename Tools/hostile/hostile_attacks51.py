@@ -13,7 +13,7 @@ import struct
 import sys
 import zlib
 
-from hostile_gif_bmp import PALETTE4, lzw, sub_blocks
+from hostile_gif_bmp import PALETTE4, lzw, pack_codes, sub_blocks
 
 
 # ---------------------------------------------------------------------------------------
@@ -49,18 +49,7 @@ def lzw_zeros(count, min_code_size=2):
                 width += 1
     codes.append(end)
     widths.append(width)
-    acc = bits = 0
-    out = bytearray()
-    for c, w in zip(codes, [min_code_size + 1] + widths):
-        acc |= c << bits
-        bits += w
-        while bits >= 8:
-            out.append(acc & 0xFF)
-            acc >>= 8
-            bits -= 8
-    if bits:
-        out.append(acc & 0xFF)
-    return bytes(out)
+    return pack_codes(codes, [min_code_size + 1] + widths)
 
 
 def gif_frames(screen, frames, disposal=0, interlaced=False, left_top=(0, 0)):

@@ -17,11 +17,16 @@ def lzw(indices, min_code_size=2):
             codes.append(clear)
         codes.append(v)
     codes.append(end)
+    return pack_codes(codes, [width] * len(codes))
+
+
+def pack_codes(codes, widths):
+    """GIF's LZW bit stream: each code in its width, least significant bit first."""
     acc = bits = 0
     out = bytearray()
-    for c in codes:
+    for c, w in zip(codes, widths):
         acc |= c << bits
-        bits += width
+        bits += w
         while bits >= 8:
             out.append(acc & 0xFF)
             acc >>= 8
