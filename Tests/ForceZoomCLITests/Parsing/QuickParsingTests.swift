@@ -56,10 +56,19 @@ struct QuickParsingTests {
         "/usr/share/color/icc/ghostscript/default_cmyk.icc", "/usr/share/ghostscript/iccprofiles/default_cmyk.icc",
     ]
 
-    /// Crop's option names as the parser describes them (`--experimental-dump-help`).
-    static func parserNames() throws -> [String] {
+    /// Crop's option names as the parser describes them.
+    static func parserNames() throws -> [String] { try parserNames(of: Crop.self) }
+
+    /// A command's option names as the parser describes them (`--experimental-dump-help`), less
+    /// the parser's own (help, version, the dump): the quick readings of crop and thumb are held
+    /// to them.
+    static func parserNames<Command: ParsableCommand>(of command: Command.Type) throws -> [String] {
         var text = ""
-        do { _ = try Crop.parseAsRoot(["--experimental-dump-help"]) } catch { text = Crop.fullMessage(for: error) }
+        do {
+            _ = try Command.parseAsRoot(["--experimental-dump-help"])
+        } catch {
+            text = Command.fullMessage(for: error)
+        }
         guard case .object(let command)? = JSONValue.object(text)?["command"],
             case .array(let arguments)? = command["arguments"]
         else { throw ValidationError("no dump-help JSON: \(text.prefix(200))") }

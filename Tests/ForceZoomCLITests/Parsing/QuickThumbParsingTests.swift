@@ -34,25 +34,10 @@ struct QuickThumbParsingTests {
         ]
     }
 
-    /// Thumb's option names as the parser describes them (`--experimental-dump-help`).
+    /// Thumb's option names as the parser describes them (`--experimental-dump-help`), less
+    /// the positional input.
     static func parserNames() throws -> [String] {
-        var text = ""
-        do { _ = try Thumb.parseAsRoot(["--experimental-dump-help"]) } catch { text = Thumb.fullMessage(for: error) }
-        guard case .object(let command)? = JSONValue.object(text)?["command"],
-            case .array(let arguments)? = command["arguments"]
-        else { throw ValidationError("no dump-help JSON: \(text.prefix(200))") }
-        var names: [String] = []
-        for case .object(let argument) in arguments {
-            guard case .array(let spellings)? = argument["names"] else { continue }
-            for case .object(let spelling) in spellings {
-                guard case .string(let kind)? = spelling["kind"], case .string(let name)? = spelling["name"] else {
-                    continue
-                }
-                names.append(kind == "short" ? "-\(name)" : "--\(name)")
-            }
-        }
-        let parsers = ["-h", "--help", "--help-hidden", "--version", "--experimental-dump-help"]
-        return names.filter { !parsers.contains($0) && !$0.isEmpty && $0 != "--input" }
+        try QuickParsingTests.parserNames(of: Thumb.self).filter { !$0.isEmpty && $0 != "--input" }
     }
 
     static func both(_ arguments: [String]) -> (quick: Thumb?, full: String?) {
