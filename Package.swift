@@ -198,6 +198,9 @@ let package = Package(
                 "FZCodecs", "FZRender",
             ]
         ),
+        // S3 (issue 52): SigV4 signing, the credential chain, requests, listings and manifests in
+        // pure Swift; bytes go through the S3Transport protocol an HTTP client conforms to.
+        .target(name: "FZS3", dependencies: ["FZSystem"]),
         // One operation per command: read, render, write.
         .target(
             name: "FZOperations",
@@ -279,6 +282,8 @@ let package = Package(
                 "TestSupport",
             ]
         ),
+        // S3 (issue 52): signing vectors, credentials, XML, manifests; moto on 127.0.0.1 through curl.
+        .testTarget(name: "FZS3Tests", dependencies: ["FZS3", "FZSystem"]),
         .testTarget(
             name: "ForceZoomCLITests",
             dependencies: [
