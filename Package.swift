@@ -283,7 +283,7 @@ let package = Package(
             ]
         ),
         // S3 (issue 52): signing vectors, credentials, XML, manifests; moto on 127.0.0.1 through curl.
-        .testTarget(name: "FZS3Tests", dependencies: ["FZS3", "FZSystem"]),
+        .testTarget(name: "FZS3Tests", dependencies: ["FZS3", "FZSystem", "TestSupport"]),
         .testTarget(
             name: "ForceZoomCLITests",
             dependencies: [
