@@ -35,4 +35,29 @@ enum Digest {
         let values = hex.utf8.map { $0 >= 0x61 ? $0 - 0x61 + 10 : $0 - 0x30 }
         return stride(from: 0, to: values.count - 1, by: 2).map { values[$0] << 4 | values[$0 + 1] }
     }
+
+    /// The bytes of standard base64 text (S3's `x-amz-checksum-sha256`), nil when malformed.
+    static func base64Decode(_ text: String) -> [UInt8]? {
+        var out: [UInt8] = []
+        var bits: UInt32 = 0
+        var count = 0
+        for byte in text.utf8 where byte != UInt8(ascii: "=") {
+            let value: UInt8
+            switch byte {
+            case 0x41...0x5A: value = byte - 0x41
+            case 0x61...0x7A: value = byte - 0x61 + 26
+            case 0x30...0x39: value = byte - 0x30 + 52
+            case UInt8(ascii: "+"): value = 62
+            case UInt8(ascii: "/"): value = 63
+            default: return nil
+            }
+            bits = bits << 6 | UInt32(value)
+            count += 6
+            if count >= 8 {
+                count -= 8
+                out.append(UInt8(truncatingIfNeeded: bits >> UInt32(count)))
+            }
+        }
+        return out
+    }
 }
