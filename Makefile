@@ -67,6 +67,11 @@ pip_install = missing=""; \
 	  echo "$(1) pip installing:$$missing"; \
 	  $(SUDO) /usr/bin/python3 -m pip install -q --break-system-packages $$missing; \
 	else echo "$(1): pip packages present"; fi
+# S3 (issue 52): FZS3Tests' S3 server on 127.0.0.1 is PyPI's moto in server mode with SigV4
+# checked (Tools/s3/moto_server.py; flask and flask-cors are its [server] extra), botocore (moto's
+# dependency) is the independent signer, and curl carries the test requests.
+DEPS += curl
+PIP_DEPS += moto==5.2.5 flask flask-cors
 # compare on folders (issue 36): python3-junitparser reads the junit.xml it writes (the tests).
 DEPS += python3-junitparser
 # HDR gain maps (issue 39): pillow-heif (PyPI; not packaged by Debian) reads HEIC auxiliary images,

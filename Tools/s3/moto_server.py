@@ -70,8 +70,9 @@ def xml_error(code, message, status, extra=""):
     return status, [("Content-Type", "application/xml")], body
 
 
-def listing(bucket, token):
-    n = int(token or "0")
+def listing(bucket, token, count):
+    # endless-same: new keys on every page, the same token; endless-growing: new keys, new tokens.
+    n = count if bucket == "endless-same" else int(token or "0")
     next_token = "same" if bucket == "endless-same" else str(n + 1)
     body = ('<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>' + bucket + "</Name><Prefix></Prefix>"
             f"<KeyCount>1</KeyCount><MaxKeys>1</MaxKeys><IsTruncated>true</IsTruncated>"
@@ -113,7 +114,8 @@ class Front:
             if self.slow % 3 != 0:
                 return xml_error("SlowDown", "Please reduce your request rate.", 503)
         if first in ("endless-same", "endless-growing") and "list-type" in query:
-            return listing(first, query.get("continuation-token", [""])[0])
+            self.pages = getattr(self, "pages", 0) + 1
+            return listing(first, query.get("continuation-token", [""])[0], self.pages)
         if path == "/" and method == "POST" and not environ.get("HTTP_AUTHORIZATION"):
             size = int(environ.get("CONTENT_LENGTH") or 0)
             body = environ["wsgi.input"].read(size)
