@@ -109,9 +109,11 @@ extension CredentialChain {
             throw S3Failure(.credentials, url: request.url, "no credentials from \(source)")
         }
         guard response.status == 200 else {
+            // STS's error code (InvalidIdentityToken, AccessDenied...) names the cause, never the token.
+            let code = S3XML(response.body).value("Code")
             throw S3Failure(
-                response.status >= 500 ? .unavailable : .credentials, url: request.url, status: response.status,
-                "no credentials from \(source)")
+                response.status >= 500 ? .unavailable : .credentials, url: request.url, code: code,
+                status: response.status, "no credentials from \(source)")
         }
         return response
     }

@@ -1,3 +1,5 @@
+import FZSystem
+
 /// `--from` manifests beyond one path a line (issue 52): what a listing or an inventory gives.
 /// - `.jsonl`/`.ndjson`: a JSON object a line, its `url`, `key`, `input` or `path` member
 ///   (the first present), or a JSON string; a line that is neither is taken as written.
@@ -27,6 +29,23 @@ public enum Manifest {
 
     /// The longest record: a URL of a 1024-byte key, percent-encoded, with room to spare.
     public static let recordLimit = 16 << 10
+
+    /// The most bytes of a manifest: the limit of thumb's `--from` lists.
+    public static let byteLimit = 64 << 20
+
+    /// The entries of the manifest at `path`, its kind from its name.
+    public static func read(_ path: String) throws(S3Failure) -> [String] {
+        let file: CFile
+        switch CFile.open(readingFrom: path) {
+        case .success(let f): file = f
+        case .failure(let e): throw S3Failure(.other, url: path, "cannot read the manifest: \(e)")
+        }
+        defer { _ = file.close() }
+        guard let bytes = file.readAll(limit: byteLimit) else {
+            throw S3Failure(.usage, url: path, "the manifest is larger than \(byteLimit >> 20) MiB: split it")
+        }
+        return try entries(bytes, kind: Kind(path: path), name: path)
+    }
 
     /// The entries of a manifest's bytes.
     public static func entries(_ bytes: [UInt8], kind: Kind, name: String) throws(S3Failure) -> [String] {

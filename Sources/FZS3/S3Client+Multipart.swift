@@ -44,7 +44,7 @@ extension S3Client {
         guard let id = S3XML(created.body).value("UploadId"), !id.isEmpty else {
             throw S3Failure(.badResponse, url: name, "CreateMultipartUpload gave no UploadId")
         }
-        do {
+        do throws(S3Failure) {
             var etags: [String] = []
             for (index, part) in plan.parts(size: size).enumerated() {
                 let response = try perform(

@@ -53,8 +53,9 @@ extension S3Client {
             }
             headers["range"] = "bytes=\(range.lowerBound)-\(range.upperBound - 1)"
         }
-        if let ifMatch { headers["if-match"] = ifMatch }
-        let limit = range.map { Int(min(Int64(maxBytes), $0.upperBound - $0.lowerBound)) } ?? maxBytes
+        if let ifMatch, !ifMatch.isEmpty { headers["if-match"] = ifMatch }
+        // Room for an error's XML body too, however small the range: the 206 is checked below.
+        let limit = max(64 << 10, range.map { Int(min(Int64(maxBytes), $0.upperBound - $0.lowerBound)) } ?? maxBytes)
         let response: S3HTTPResponse
         do {
             response = try perform(Call(method: "GET", location: location, headers: headers, maxBodyBytes: limit, accept: [200, 206]))
@@ -95,6 +96,7 @@ extension S3Client {
         if case .bytes(let bytes) = body { hash = Digest.sha256Hex(bytes) }
         if let checksum = (sha256 ?? (hash == SigV4.unsignedPayload ? nil : hash)).flatMap(Self.base64OfHex) {
             headers["x-amz-checksum-sha256"] = checksum
+            headers["x-amz-sdk-checksum-algorithm"] = "SHA256"
         }
         let response = try perform(Call(method: "PUT", location: location, headers: headers, body: body, payloadHash: hash))
         return response.headers["etag"] ?? ""

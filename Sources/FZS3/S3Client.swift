@@ -37,7 +37,8 @@ public struct S3Client: Sendable {
     public static let systemClock: @Sendable () -> Int64 = { Int64(time(nil)) }
     public static let systemSleep: @Sendable (Double) -> Void = { seconds in
         var wait = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
-        while nanosleep(&wait, &wait) != 0 && errno == EINTR {}
+        var left = timespec()
+        while nanosleep(&wait, &left) != 0 && errno == EINTR { wait = left }
     }
 
     /// One S3 operation, signed and retried.

@@ -78,10 +78,10 @@ public struct S3Failure: ForceZoomError, Equatable, Sendable {
             let server = xml.value("ServerTime").flatMap(AmzDate.parseISO8601)
                 ?? response.headers["date"].flatMap(AmzDate.parseHTTPDate)
             let minutes = server.map { Int((signedAt - $0) / 60) } ?? 0
-            let which = minutes >= 0 ? "ahead" : "behind"
+            let which = minutes >= 0 ? "ahead of" : "behind"
             return S3Failure(
                 .clockSkew(minutes: minutes), url: url, code: code, status: status,
-                "the clock is \(abs(minutes)) minutes \(which) of the store's: fix the clock (chrony, ntpd or systemd-timesyncd); SigV4 allows 15 minutes"
+                "the clock is \(abs(minutes)) minutes \(which) the store's: fix the clock (chrony, ntpd or systemd-timesyncd); SigV4 allows 15 minutes"
             )
         case "SignatureDoesNotMatch":
             return failure(.signature, "the secret key does not match \(who): check the credentials")

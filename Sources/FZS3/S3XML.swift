@@ -20,7 +20,7 @@ struct S3XML {
                 continue
             }
             guard let end = after.firstIndex(of: ">") else { break }
-            if after[after.index(before: end)] == "/" {  // <name/>: empty.
+            if end > after.startIndex, after[after.index(before: end)] == "/" {  // <name/>: empty.
                 found.append(S3XML(after[end..<end]))
                 rest = after[after.index(after: end)...]
                 continue

@@ -96,7 +96,7 @@ import Testing
         let failure = #expect(throws: S3Failure.self) { try Self.chain(env).resolve(now: 0) }
         let message = failure?.message ?? ""
         let order = ["AWS_ACCESS_KEY_ID", "AWS_WEB_IDENTITY_TOKEN_FILE", "profile default", "container", "EC2 instance metadata"]
-        let positions = order.compactMap { message.range(of: $0)?.lowerBound }
+        let positions = order.compactMap { message.firstRange(of: $0)?.lowerBound }
         #expect(positions.count == order.count)
         #expect(positions == positions.sorted())
     }

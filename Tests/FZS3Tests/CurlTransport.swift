@@ -1,6 +1,7 @@
 import FZS3
 import Synchronization
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
 import Glibc
@@ -63,11 +64,18 @@ struct CurlTransport: S3Transport {
             status: Int(CLI.read(base + ".status")) ?? 0, headers: Self.headers(CLI.read(base + ".headers")), body: body)
     }
 
-    /// The last response's headers (after any `100 Continue`), names lower-cased.
+    /// The last response's headers (after any `100 Continue`), names lower-cased. Split as
+    /// bytes: "\r\n" is one Character, which String's split would not cut.
     static func headers(_ text: String) -> [String: String] {
-        let blocks = text.replacing("\r", with: "").split(separator: "\n\n", omittingEmptySubsequences: true)
+        let lines = Array(text.utf8).split(separator: 10, omittingEmptySubsequences: false).map {
+            String(decoding: $0.last == 13 ? $0.dropLast() : $0, as: UTF8.self)
+        }
         var out: [String: String] = [:]
-        for line in (blocks.last ?? "").split(separator: "\n").dropFirst() {
+        for line in lines {
+            if line.hasPrefix("HTTP/") {
+                out = [:]
+                continue
+            }
             guard let colon = line.firstIndex(of: ":") else { continue }
             let name = line[..<colon].lowercased()
             let value = String(line[line.index(after: colon)...].drop { $0 == " " })

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import FZS3
@@ -64,5 +65,16 @@ import Testing
         let long = String(repeating: "x", count: Manifest.recordLimit + 1)
         #expect(throws: S3Failure.self) { try Self.entries(long, .csv) }
         #expect(throws: S3Failure.self) { try Self.entries(long, .lines) }
+    }
+
+    @Test("A manifest file: its kind from its name; a missing one names the path")
+    func files() throws {
+        let dir = CLI.scratch()
+        CLI.write(dir + "/m.csv", Array("\"b\",\"k%20one.jpg\"\n".utf8))
+        CLI.write(dir + "/m.jsonl", Array("{\"url\":\"s3://b/k\"}\n".utf8))
+        #expect(try Manifest.read(dir + "/m.csv") == ["s3://b/k one.jpg"])
+        #expect(try Manifest.read(dir + "/m.jsonl") == ["s3://b/k"])
+        let missing = #expect(throws: S3Failure.self) { try Manifest.read(dir + "/none.csv") }
+        #expect(missing?.description.hasPrefix(dir + "/none.csv: cannot read") == true)
     }
 }

@@ -1,4 +1,5 @@
 import FZSystem
+import TestSupport
 import Testing
 
 @testable import FZS3
