@@ -198,8 +198,7 @@ let package = Package(
                 "FZCodecs", "FZRender",
             ]
         ),
-        // S3 (issue 52): SigV4 signing, the credential chain, requests, listings and manifests in
-        // pure Swift; bytes go through the S3Transport protocol an HTTP client conforms to.
+        // S3 (issue 52): SigV4, credentials, requests, manifests; pure Swift over the S3Transport protocol.
         .target(name: "FZS3", dependencies: ["FZSystem"]),
         // One operation per command: read, render, write.
         .target(
@@ -282,7 +281,6 @@ let package = Package(
                 "TestSupport",
             ]
         ),
-        // S3 (issue 52): signing vectors, credentials, XML, manifests; moto on 127.0.0.1 through curl.
         .testTarget(name: "FZS3Tests", dependencies: ["FZS3", "FZSystem", "TestSupport"]),
         .testTarget(
             name: "ForceZoomCLITests",

@@ -5,8 +5,10 @@ extension CredentialChain {
         let file = env("AWS_WEB_IDENTITY_TOKEN_FILE") ?? config["web_identity_token_file"]
         let role = file == nil ? nil : env("AWS_ROLE_ARN") ?? config["role_arn"]
         guard let file, let role else { return nil }
-        guard let token = SharedConfig.read(file)?.trimmingBlanks.filter({ $0 != "\n" && $0 != "\r" }), !token.isEmpty else {
-            throw S3Failure(.credentials, url: "s3://", "the web identity token file \(file) cannot be read or is empty")
+        guard let token = SharedConfig.read(file)?.trimmingBlanks.filter({ $0 != "\n" && $0 != "\r" }), !token.isEmpty
+        else {
+            throw S3Failure(
+                .credentials, url: "s3://", "the web identity token file \(file) cannot be read or is empty")
         }
         let session = env("AWS_ROLE_SESSION_NAME") ?? config["role_session_name"] ?? "forcezoom-\(now)"
         let endpoint =
@@ -55,7 +57,9 @@ extension CredentialChain {
         }
         var headers = ["accept": "application/json"]
         if let file = env("AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE") {
-            guard let token = SharedConfig.read(file)?.trimmingBlanks.filter({ $0 != "\n" && $0 != "\r" }), !token.isEmpty else {
+            guard let token = SharedConfig.read(file)?.trimmingBlanks.filter({ $0 != "\n" && $0 != "\r" }),
+                !token.isEmpty
+            else {
                 throw S3Failure(.credentials, url: url, "the container authorization token file \(file) cannot be read")
             }
             headers["authorization"] = String(token)
@@ -75,7 +79,8 @@ extension CredentialChain {
         guard
             let token = try? transport.send(
                 S3HTTPRequest(
-                    method: "PUT", url: base + "/latest/api/token", headers: ["x-aws-ec2-metadata-token-ttl-seconds": "21600"],
+                    method: "PUT", url: base + "/latest/api/token",
+                    headers: ["x-aws-ec2-metadata-token-ttl-seconds": "21600"],
                     maxBodyBytes: 4096, timeoutSeconds: 1)), token.status == 200
         else { return nil }
         let session = String(decoding: token.body, as: UTF8.self)
@@ -87,7 +92,8 @@ extension CredentialChain {
         guard let role = String(decoding: roles.body, as: UTF8.self).split(separator: "\n").first?.trimmingBlanks,
             !role.isEmpty, !role.contains("/")
         else {
-            throw S3Failure(.credentials, url: listing, "EC2 instance metadata names no IAM role: attach an instance profile")
+            throw S3Failure(
+                .credentials, url: listing, "EC2 instance metadata names no IAM role: attach an instance profile")
         }
         let response = try fetch(
             S3HTTPRequest(
@@ -120,7 +126,8 @@ extension CredentialChain {
 
     /// `{"AccessKeyId", "SecretAccessKey", "Token", "Expiration"}` (the container endpoint's and IMDS's).
     static func credentials(json: [UInt8], source: String, url: String) throws(S3Failure) -> S3Credentials {
-        guard let members = FlatJSON.members(json), let id = members["AccessKeyId"], let secret = members["SecretAccessKey"]
+        guard let members = FlatJSON.members(json), let id = members["AccessKeyId"],
+            let secret = members["SecretAccessKey"]
         else { throw S3Failure(.credentials, url: url, "\(source) answered without AccessKeyId and SecretAccessKey") }
         return S3Credentials(
             accessKeyID: id, secretAccessKey: secret, sessionToken: members["Token"],
@@ -133,7 +140,9 @@ extension CredentialChain {
         if url.hasPrefix("https://") { return true }
         guard url.hasPrefix("http://") else { return false }
         let authority = url.dropFirst(7).prefix { $0 != "/" }
-        let host = authority.hasPrefix("[") ? String(authority.prefix { $0 != "]" }.dropFirst()) : String(authority.prefix { $0 != ":" })
+        let host =
+            authority.hasPrefix("[")
+            ? String(authority.prefix { $0 != "]" }.dropFirst()) : String(authority.prefix { $0 != ":" })
         return host == "localhost" || host.hasPrefix("127.") || host == "::1" || host == "169.254.170.2"
             || host == "169.254.170.23" || host == "fd00:ec2::23"
     }

@@ -38,7 +38,9 @@ public struct CredentialChain: Sendable {
         if let keys = try fromWebIdentity(now: now) { return keys }
         if let keys = try fromProfile() { return keys }
         if let keys = try fromContainer() { return keys }
-        if env("AWS_EC2_METADATA_DISABLED")?.lowercased() != "true", let keys = try fromInstanceMetadata() { return keys }
+        if env("AWS_EC2_METADATA_DISABLED")?.lowercased() != "true", let keys = try fromInstanceMetadata() {
+            return keys
+        }
         throw S3Failure(
             .credentials, url: "s3://",
             "no AWS credentials found: looked in AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, AWS_WEB_IDENTITY_TOKEN_FILE, profile \(config.profile) of the shared credentials and config files, the container endpoint (AWS_CONTAINER_CREDENTIALS_*) and EC2 instance metadata; set one of them"
@@ -60,24 +62,28 @@ public struct CredentialChain: Sendable {
     }
 
     func fromProfile() throws(S3Failure) -> S3Credentials? {
-        let where_ = "profile \(config.profile)"
+        let profileName = "profile \(config.profile)"
         if config.missing {
             throw S3Failure(
-                .credentials, url: "s3://", "AWS_PROFILE names \(config.profile), which neither shared file has: check the name")
+                .credentials, url: "s3://",
+                "AWS_PROFILE names \(config.profile), which neither shared file has: check the name")
         }
         if let id = config["aws_access_key_id"] {
             guard let secret = config["aws_secret_access_key"] else {
-                throw S3Failure(.credentials, url: "s3://", "\(where_) has aws_access_key_id without aws_secret_access_key")
+                throw S3Failure(
+                    .credentials, url: "s3://", "\(profileName) has aws_access_key_id without aws_secret_access_key")
             }
             return S3Credentials(
                 accessKeyID: id, secretAccessKey: secret, sessionToken: config["aws_session_token"],
-                source: config.origin["aws_access_key_id"] ?? where_)
+                source: config.origin["aws_access_key_id"] ?? profileName)
         }
-        for unsupported in ["sso_start_url", "sso_session", "credential_process", "source_profile", "credential_source"]
+        for unsupported in [
+            "sso_start_url", "sso_session", "credential_process", "source_profile", "credential_source",
+        ]
         where config[unsupported] != nil {
             throw S3Failure(
                 .credentials, url: "s3://",
-                "\(where_) uses \(unsupported), which forcezoom does not support: export keys for it first (eval \"$(aws configure export-credentials --profile \(config.profile) --format env)\")"
+                "\(profileName) uses \(unsupported), which forcezoom does not support: export keys for it first (eval \"$(aws configure export-credentials --profile \(config.profile) --format env)\")"
             )
         }
         return nil

@@ -27,7 +27,8 @@ enum FlatJSON {
                 case 0x62: out.append(0x08)
                 case 0x66: out.append(0x0C)
                 case 0x75:
-                    guard i + 4 <= bytes.count, let code = UInt32(String(decoding: bytes[i..<(i + 4)], as: UTF8.self), radix: 16)
+                    guard i + 4 <= bytes.count,
+                        let code = UInt32(String(decoding: bytes[i..<(i + 4)], as: UTF8.self), radix: 16)
                     else { return nil }
                     i += 4
                     out += Array(String(Unicode.Scalar(code).map(Character.init) ?? "\u{FFFD}").utf8)

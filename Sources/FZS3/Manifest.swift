@@ -58,13 +58,17 @@ public enum Manifest {
                 let text = String(decoding: line, as: UTF8.self)
                 if line.first == UInt8(ascii: "{") {
                     guard let members = FlatJSON.members(Array(line)),
-                        let value = ["url", "key", "input", "path"].lazy.compactMap({ members[$0] }).first, !value.isEmpty
+                        let value = ["url", "key", "input", "path"].lazy.compactMap({ members[$0] }).first,
+                        !value.isEmpty
                     else {
                         throw S3Failure(
-                            .usage, url: name, "line \(number) is a JSON object without a url, key, input or path member")
+                            .usage, url: name,
+                            "line \(number) is a JSON object without a url, key, input or path member")
                     }
                     out.append(value)
-                } else if line.first == UInt8(ascii: "\""), let value = FlatJSON.members(Array("{\"v\":".utf8) + line + [0x7D])?["v"] {
+                } else if line.first == UInt8(ascii: "\""),
+                    let value = FlatJSON.members(Array("{\"v\":".utf8) + line + [0x7D])?["v"]
+                {
                     out.append(value)
                 } else {
                     out.append(text)
@@ -83,7 +87,8 @@ public enum Manifest {
             var line = raw
             if line.last == 13 { line = line.dropLast() }
             guard line.count <= recordLimit else {
-                throw S3Failure(.usage, url: name, "line \(index + 1) is longer than \(recordLimit) bytes: is it a manifest?")
+                throw S3Failure(
+                    .usage, url: name, "line \(index + 1) is longer than \(recordLimit) bytes: is it a manifest?")
             }
             if !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { out.append((index + 1, line)) }
         }
@@ -113,7 +118,8 @@ public enum Manifest {
                 continue
             }
             guard let key = S3Encoding.decode(row[1], plusIsSpace: true) else {
-                throw S3Failure(.usage, url: name, "row \(index + 1)'s key is not URL-encoded as S3 Inventory writes keys")
+                throw S3Failure(
+                    .usage, url: name, "row \(index + 1)'s key is not URL-encoded as S3 Inventory writes keys")
             }
             out.append("s3://\(row[0])/\(key)")
         }
@@ -138,7 +144,9 @@ public enum Manifest {
             i += 1
             recordBytes += 1
             guard recordBytes <= recordLimit else {
-                throw S3Failure(.usage, url: name, "record at line \(line) is longer than \(recordLimit) bytes: is it a CSV manifest?")
+                throw S3Failure(
+                    .usage, url: name,
+                    "record at line \(line) is longer than \(recordLimit) bytes: is it a CSV manifest?")
             }
             if quoted {
                 if b == 0x22 {

@@ -24,7 +24,8 @@ extension S3Client {
             guard page <= pageCap else {
                 throw S3Failure(
                     .badResponse, url: name,
-                    "the listing did not end after \(pageCap) pages: a store that paginates forever, or list a narrower prefix")
+                    "the listing did not end after \(pageCap) pages: a store that paginates forever, or list a narrower prefix"
+                )
             }
             var query: [(String, String)] = [
                 ("list-type", "2"), ("prefix", prefix.key), ("max-keys", String(maxKeys)), ("encoding-type", "url"),
@@ -32,7 +33,9 @@ extension S3Client {
             if let delimiter { query.append(("delimiter", delimiter)) }
             if let token { query.append(("continuation-token", token)) }
             let response = try perform(
-                Call(method: "GET", location: S3Location(bucket: prefix.bucket, key: ""), query: query, maxBodyBytes: 16 << 20))
+                Call(
+                    method: "GET", location: S3Location(bucket: prefix.bucket, key: ""), query: query,
+                    maxBodyBytes: 16 << 20))
             let xml = S3XML(response.body)
             let encoded = xml.value("EncodingType") == "url"
             func key(_ text: String) throws(S3Failure) -> String {
@@ -44,20 +47,26 @@ extension S3Client {
             }
             var objects: [S3ObjectInfo] = []
             for entry in xml.blocks("Contents") {
-                guard let raw = entry.value("Key"), let size = entry.value("Size").flatMap({ Int64($0) }), size >= 0 else {
+                guard let raw = entry.value("Key"), let size = entry.value("Size").flatMap({ Int64($0) }), size >= 0
+                else {
                     throw S3Failure(.badResponse, url: name, "the listing has an entry without a key or size")
                 }
                 let k = try key(raw)
                 objects.append(
-                    S3ObjectInfo(location: S3Location(bucket: prefix.bucket, key: k), size: size, etag: entry.value("ETag") ?? ""))
+                    S3ObjectInfo(
+                        location: S3Location(bucket: prefix.bucket, key: k), size: size, etag: entry.value("ETag") ?? ""
+                    ))
             }
             var prefixes: [String] = []
-            for entry in xml.blocks("CommonPrefixes") { if let p = entry.value("Prefix") { prefixes.append(try key(p)) } }
+            for entry in xml.blocks("CommonPrefixes") {
+                if let p = entry.value("Prefix") { prefixes.append(try key(p)) }
+            }
             if let first = (objects.map(\.location.key) + prefixes).min(by: Self.binaryOrder), let lastKey,
                 !Self.binaryOrder(lastKey, first)
             {
                 throw S3Failure(
-                    .badResponse, url: name, "the listing went back to keys it had given (\(first)): a store that paginates forever")
+                    .badResponse, url: name,
+                    "the listing went back to keys it had given (\(first)): a store that paginates forever")
             }
             if let last = (objects.map(\.location.key) + prefixes).max(by: Self.binaryOrder) { lastKey = last }
             try each(S3ListPage(objects: objects, commonPrefixes: prefixes))
@@ -67,7 +76,8 @@ extension S3Client {
             }
             guard seen.insert(next).inserted else {
                 throw S3Failure(
-                    .badResponse, url: name, "the listing gave the same continuation token twice: a store that paginates forever")
+                    .badResponse, url: name,
+                    "the listing gave the same continuation token twice: a store that paginates forever")
             }
             token = next
         }

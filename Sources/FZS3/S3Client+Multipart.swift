@@ -35,7 +35,9 @@ extension S3Client {
         contentType: String? = nil, sha256: String? = nil
     ) throws(S3Failure) -> String {
         if size <= plan.threshold {
-            return try put(location, body: .fileRange(path: path, offset: 0, length: size), contentType: contentType, sha256: sha256)
+            return try put(
+                location, body: .fileRange(path: path, offset: 0, length: size), contentType: contentType,
+                sha256: sha256)
         }
         let name = location.description
         var headers: [String: String] = [:]
@@ -49,7 +51,8 @@ extension S3Client {
             for (index, part) in plan.parts(size: size).enumerated() {
                 let response = try perform(
                     Call(
-                        method: "PUT", location: location, query: [("partNumber", String(index + 1)), ("uploadId", id)],
+                        method: "PUT", location: location,
+                        query: [("partNumber", String(index + 1)), ("uploadId", id)],
                         body: .fileRange(path: path, offset: part.offset, length: part.length),
                         payloadHash: SigV4.unsignedPayload))
                 guard let etag = response.headers["etag"], !etag.isEmpty else {
@@ -77,7 +80,8 @@ extension S3Client {
 
     /// AbortMultipartUpload: the parts are dropped and nothing appears under the key.
     public func abort(_ location: S3Location, uploadID: String) throws(S3Failure) {
-        _ = try perform(Call(method: "DELETE", location: location, query: [("uploadId", uploadID)], accept: [200, 204, 404]))
+        _ = try perform(
+            Call(method: "DELETE", location: location, query: [("uploadId", uploadID)], accept: [200, 204, 404]))
     }
 
     /// CompleteMultipartUpload's body.

@@ -58,7 +58,8 @@ extension S3Client {
         let limit = max(64 << 10, range.map { Int(min(Int64(maxBytes), $0.upperBound - $0.lowerBound)) } ?? maxBytes)
         let response: S3HTTPResponse
         do {
-            response = try perform(Call(method: "GET", location: location, headers: headers, maxBodyBytes: limit, accept: [200, 206]))
+            response = try perform(
+                Call(method: "GET", location: location, headers: headers, maxBodyBytes: limit, accept: [200, 206]))
         } catch let failure where failure.status == 412 {
             throw S3Failure(
                 .badResponse, url: name, code: failure.code, status: 412,
@@ -71,7 +72,8 @@ extension S3Client {
                 last < range.upperBound
             else {
                 throw S3Failure(
-                    .badResponse, url: name, status: 206, "the Content-Range does not match the bytes asked for or sent")
+                    .badResponse, url: name, status: 206, "the Content-Range does not match the bytes asked for or sent"
+                )
             }
             return S3ObjectBytes(bytes: response.body, offset: first, totalSize: total, etag: etag)
         }
@@ -80,7 +82,8 @@ extension S3Client {
         guard let range else { return S3ObjectBytes(bytes: response.body, offset: 0, totalSize: total, etag: etag) }
         let lower = Int(min(range.lowerBound, total))
         let upper = Int(min(range.upperBound, total))
-        return S3ObjectBytes(bytes: Array(response.body[lower..<upper]), offset: Int64(lower), totalSize: total, etag: etag)
+        return S3ObjectBytes(
+            bytes: Array(response.body[lower..<upper]), offset: Int64(lower), totalSize: total, etag: etag)
     }
 
     /// PutObject of `body`: bytes in memory are hashed and signed; a file range is sent as
@@ -98,7 +101,8 @@ extension S3Client {
             headers["x-amz-checksum-sha256"] = checksum
             headers["x-amz-sdk-checksum-algorithm"] = "SHA256"
         }
-        let response = try perform(Call(method: "PUT", location: location, headers: headers, body: body, payloadHash: hash))
+        let response = try perform(
+            Call(method: "PUT", location: location, headers: headers, body: body, payloadHash: hash))
         return response.headers["etag"] ?? ""
     }
 

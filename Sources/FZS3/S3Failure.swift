@@ -75,7 +75,8 @@ public struct S3Failure: ForceZoomError, Equatable, Sendable {
         let who = credentials.map { "\($0)" } ?? "no credentials"
         switch code {
         case "RequestTimeTooSkewed":
-            let server = xml.value("ServerTime").flatMap(AmzDate.parseISO8601)
+            let server =
+                xml.value("ServerTime").flatMap(AmzDate.parseISO8601)
                 ?? response.headers["date"].flatMap(AmzDate.parseHTTPDate)
             let minutes = server.map { Int((signedAt - $0) / 60) } ?? 0
             let which = minutes >= 0 ? "ahead of" : "behind"

@@ -20,9 +20,12 @@ public struct S3Settings: Sendable, Equatable {
         let path = pathStyle || config["s3.addressing_style"] == "path"
         let ignore = environment["AWS_IGNORE_CONFIGURED_ENDPOINT_URLS"]?.lowercased() == "true"
         let url =
-            ignore ? nil : nonEmpty("AWS_ENDPOINT_URL_S3") ?? nonEmpty("AWS_ENDPOINT_URL") ?? config["s3.endpoint_url"]
-            ?? config["endpoint_url"]
-        endpoint = try url.map { url throws(S3Failure) in try S3Endpoint(url: url, pathStyle: path) }
+            ignore
+            ? nil
+            : nonEmpty("AWS_ENDPOINT_URL_S3") ?? nonEmpty("AWS_ENDPOINT_URL") ?? config["s3.endpoint_url"]
+                ?? config["endpoint_url"]
+        endpoint =
+            try url.map { url throws(S3Failure) in try S3Endpoint(url: url, pathStyle: path) }
             ?? S3Endpoint.aws(region: region, pathStyle: path)
         self.config = config
     }

@@ -59,9 +59,12 @@ struct S3XML {
             case "apos": out += "'"
             default:
                 let number =
-                    entity.hasPrefix("#x") ? UInt32(entity.dropFirst(2), radix: 16)
+                    entity.hasPrefix("#x")
+                    ? UInt32(entity.dropFirst(2), radix: 16)
                     : entity.hasPrefix("#") ? UInt32(entity.dropFirst(), radix: 10) : nil
-                if let number, let scalar = Unicode.Scalar(number) { out.unicodeScalars.append(scalar) } else {
+                if let number, let scalar = Unicode.Scalar(number) {
+                    out.unicodeScalars.append(scalar)
+                } else {
                     out += rest[amp...semi]
                 }
             }

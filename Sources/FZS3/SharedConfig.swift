@@ -27,7 +27,8 @@ public struct SharedConfig: Sendable, Equatable {
         var origin: [String: String] = [:]
         var found = false
         let config = Self.parse(Self.read(configPath) ?? "")
-        if let section = config[profile == "default" ? "default" : "profile \(profile)"] ?? config["profile \(profile)"] {
+        if let section = config[profile == "default" ? "default" : "profile \(profile)"] ?? config["profile \(profile)"]
+        {
             found = true
             for (key, value) in section {
                 settings[key] = value
@@ -59,7 +60,8 @@ public struct SharedConfig: Sendable, Equatable {
             let line = raw.trimmingBlanks
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
             if line.hasPrefix("["), line.hasSuffix("]") {
-                current = line.dropFirst().dropLast().split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
+                current = line.dropFirst().dropLast().split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(
+                    separator: " ")
                 parent = nil
                 if let current, sections[current] == nil { sections[current] = [:] }
                 continue
@@ -94,7 +96,8 @@ extension StringProtocol {
     var trimmingBlanks: Substring {
         let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
         let text = self[...]
-        guard let first = text.firstIndex(where: { !blank($0) }), let last = text.lastIndex(where: { !blank($0) }) else {
+        guard let first = text.firstIndex(where: { !blank($0) }), let last = text.lastIndex(where: { !blank($0) })
+        else {
             return Substring("")
         }
         return Substring(text[first...last])

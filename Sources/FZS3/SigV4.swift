@@ -56,7 +56,8 @@ public struct SigV4: Sendable {
         method: String, path: String, query: String, headers: [String: String], signed: [String], payloadHash: String
     ) -> String {
         let lines = signed.map { "\($0):\(Self.trimmed(headers[$0] ?? ""))\n" }.joined()
-        return "\(method)\n\(path.isEmpty ? "/" : path)\n\(query)\n\(lines)\n\(signed.joined(separator: ";"))\n\(payloadHash)"
+        return
+            "\(method)\n\(path.isEmpty ? "/" : path)\n\(query)\n\(lines)\n\(signed.joined(separator: ";"))\n\(payloadHash)"
     }
 
     /// kSigning = HMAC(HMAC(HMAC(HMAC("AWS4" + secret, day), region), service), "aws4_request").
@@ -92,7 +93,8 @@ public enum S3Encoding {
         out.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
             switch byte {
-            case 0x41...0x5A, 0x61...0x7A, 0x30...0x39, 0x2D, 0x5F, 0x2E, 0x7E: out.append(Character(Unicode.Scalar(byte)))
+            case 0x41...0x5A, 0x61...0x7A, 0x30...0x39, 0x2D, 0x5F, 0x2E, 0x7E:
+                out.append(Character(Unicode.Scalar(byte)))
             case 0x2F where keepSlash: out.append("/")
             default:
                 out.append("%")

@@ -1,3 +1,4 @@
+import Synchronization
 import TestSupport
 import Testing
 
@@ -18,7 +19,9 @@ import Testing
         let dir = CLI.scratch()
         CLI.write(dir + "/credentials", Array(credentials.utf8))
         CLI.write(dir + "/config", Array(config.utf8))
-        return (dir, ["AWS_SHARED_CREDENTIALS_FILE": dir + "/credentials", "AWS_CONFIG_FILE": dir + "/config", "HOME": dir])
+        return (
+            dir, ["AWS_SHARED_CREDENTIALS_FILE": dir + "/credentials", "AWS_CONFIG_FILE": dir + "/config", "HOME": dir]
+        )
     }
 
     static let credentialsFile = """
@@ -49,7 +52,9 @@ import Testing
     @Test("The environment wins over the profile; a session token goes with it")
     func environmentFirst() throws {
         let (_, files) = Self.files(credentials: Self.credentialsFile, config: Self.configFile)
-        let env = files.merging(["AWS_ACCESS_KEY_ID": "AKIDENV", "AWS_SECRET_ACCESS_KEY": "secret-env", "AWS_SESSION_TOKEN": "tok"]) { $1 }
+        let env = files.merging([
+            "AWS_ACCESS_KEY_ID": "AKIDENV", "AWS_SECRET_ACCESS_KEY": "secret-env", "AWS_SESSION_TOKEN": "tok",
+        ]) { $1 }
         let keys = try Self.chain(env).resolve(now: 0)
         #expect(keys.accessKeyID == "AKIDENV")
         #expect(keys.sessionToken == "tok")
@@ -95,7 +100,9 @@ import Testing
         let env = ["HOME": dir, "AWS_EC2_METADATA_SERVICE_ENDPOINT": "http://127.0.0.1:9"]
         let failure = #expect(throws: S3Failure.self) { try Self.chain(env).resolve(now: 0) }
         let message = failure?.message ?? ""
-        let order = ["AWS_ACCESS_KEY_ID", "AWS_WEB_IDENTITY_TOKEN_FILE", "profile default", "container", "EC2 instance metadata"]
+        let order = [
+            "AWS_ACCESS_KEY_ID", "AWS_WEB_IDENTITY_TOKEN_FILE", "profile default", "container", "EC2 instance metadata",
+        ]
         let positions = order.compactMap { message.firstRange(of: $0)?.lowerBound }
         #expect(positions.count == order.count)
         #expect(positions == positions.sorted())
@@ -128,7 +135,9 @@ import Testing
     func settings() throws {
         let (_, files) = Self.files(credentials: "", config: Self.configFile)
         #expect(try S3Settings(environment: files).region == "eu-central-1")
-        #expect(try S3Settings(environment: files.merging(["AWS_DEFAULT_REGION": "us-west-2"]) { $1 }).region == "us-west-2")
+        #expect(
+            try S3Settings(environment: files.merging(["AWS_DEFAULT_REGION": "us-west-2"]) { $1 }).region == "us-west-2"
+        )
         let both = files.merging(["AWS_DEFAULT_REGION": "us-west-2", "AWS_REGION": "sa-east-1"]) { $1 }
         let s = try S3Settings(environment: both)
         #expect(s.region == "sa-east-1")
@@ -143,5 +152,23 @@ import Testing
         let ignored = endpoints.merging(["AWS_IGNORE_CONFIGURED_ENDPOINT_URLS": "true"]) { $1 }
         #expect(try S3Settings(environment: ignored).endpoint.host == "s3.eu-central-1.amazonaws.com")
         #expect(throws: S3Failure.self) { try S3Settings(environment: ["AWS_ENDPOINT_URL_S3": "ftp://x"]) }
+    }
+
+    @Test("The cache resolves once, again within five minutes of expiry, and after invalidate (ExpiredToken)")
+    func cache() throws {
+        let calls = Atomic<Int>(0)
+        let cache = S3CredentialCache { now throws(S3Failure) in
+            calls.add(1, ordering: .relaxed)
+            return S3Credentials(
+                accessKeyID: "ASIA", secretAccessKey: "s", sessionToken: "t", expiration: now + 3_600, source: "test")
+        }
+        _ = try cache.current(now: 1_000)
+        _ = try cache.current(now: 1_000 + 3_000)
+        #expect(calls.load(ordering: .relaxed) == 1)
+        _ = try cache.current(now: 1_000 + 3_301)
+        #expect(calls.load(ordering: .relaxed) == 2)
+        cache.invalidate()
+        _ = try cache.current(now: 5_000)
+        #expect(calls.load(ordering: .relaxed) == 3)
     }
 }

@@ -48,7 +48,8 @@ struct CurlTransport: S3Transport {
         }
         arguments.append(request.url)
         let status = CLI.shell(
-            arguments.map(CLI.quote).joined(separator: " ") + " > \(CLI.quote(base + ".status")) 2> \(CLI.quote(base + ".err"))")
+            arguments.map(CLI.quote).joined(separator: " ")
+                + " > \(CLI.quote(base + ".status")) 2> \(CLI.quote(base + ".err"))")
         defer { _ = CLI.shell("rm -f \(CLI.quote(base)).*") }
         switch status {
         case 0: break
@@ -61,7 +62,8 @@ struct CurlTransport: S3Transport {
             throw S3TransportFailure(.tooLarge, "\(body.count) bytes, at most \(request.maxBodyBytes) asked")
         }
         return S3HTTPResponse(
-            status: Int(CLI.read(base + ".status")) ?? 0, headers: Self.headers(CLI.read(base + ".headers")), body: body)
+            status: Int(CLI.read(base + ".status")) ?? 0, headers: Self.headers(CLI.read(base + ".headers")), body: body
+        )
     }
 
     /// The last response's headers (after any `100 Continue`), names lower-cased. Split as

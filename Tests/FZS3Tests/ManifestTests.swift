@@ -52,7 +52,10 @@ import Testing
 
     @Test("A CSV with a header: the url column, or bucket and key, or key alone; quotes and commas inside")
     func headers() throws {
-        #expect(try Self.entries("id,URL\n1,https://h/a.jpg\n2,\"s3://b/x,y.jpg\"\n", .csv) == ["https://h/a.jpg", "s3://b/x,y.jpg"])
+        #expect(
+            try Self.entries("id,URL\n1,https://h/a.jpg\n2,\"s3://b/x,y.jpg\"\n", .csv) == [
+                "https://h/a.jpg", "s3://b/x,y.jpg",
+            ])
         #expect(try Self.entries("bucket,key,size\r\nb1,\"a \"\"q\"\".jpg\",3\r\n", .csv) == ["s3://b1/a \"q\".jpg"])
         #expect(try Self.entries("key\nk1\n\nk2", .csv) == ["k1", "k2"])
         #expect(try Self.entries("one.jpg\ntwo.jpg\n", .csv) == ["one.jpg", "two.jpg"])

@@ -6,10 +6,12 @@ import Testing
 /// credential endpoints answer: parsing alone, no server. Adds well under a second.
 @Suite struct S3ParsingTests {
     static func error(_ code: String, _ status: Int, extra: String = "") -> S3Failure {
-        let body = "<?xml version=\"1.0\"?><Error><Code>\(code)</Code><Message>It &amp; said &lt;so&gt;.</Message>\(extra)</Error>"
+        let body =
+            "<?xml version=\"1.0\"?><Error><Code>\(code)</Code><Message>It &amp; said &lt;so&gt;.</Message>\(extra)</Error>"
         return S3Failure.from(
             S3HTTPResponse(status: status, headers: [:], body: Array(body.utf8)), url: "s3://bucket/a b.jpg",
-            credentials: S3Credentials(accessKeyID: "AKIAIOSFODNN7EXAMPLE", secretAccessKey: "SECRET", source: "the environment"),
+            credentials: S3Credentials(
+                accessKeyID: "AKIAIOSFODNN7EXAMPLE", secretAccessKey: "SECRET", source: "the environment"),
             signedAt: 1_796_196_000)
     }
 
@@ -44,7 +46,8 @@ import Testing
 
     @Test("A HEAD's error has no body: the status speaks")
     func bodiless() {
-        let f = S3Failure.from(S3HTTPResponse(status: 403, headers: [:], body: []), url: "s3://b/k", credentials: nil, signedAt: 0)
+        let f = S3Failure.from(
+            S3HTTPResponse(status: 403, headers: [:], body: []), url: "s3://b/k", credentials: nil, signedAt: 0)
         #expect(f.kind == .accessDenied)
         #expect(f.code == "AccessDenied")
     }

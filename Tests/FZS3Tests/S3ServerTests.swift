@@ -4,6 +4,10 @@ import Testing
 
 @testable import FZS3
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// FZS3 against a real S3 server on 127.0.0.1 that checks every signature: moto in server mode
 /// with authentication on (Tools/s3/moto_server.py says why and what it adds), requests carried
 /// by curl (CurlTransport). Put, get, ranges, head, odd keys, pagination, wrong credentials, a
@@ -69,7 +73,9 @@ import Testing
         let keys = (0..<7).map { "p/\($0).jpg" } + ["p/deep/x.jpg", "p/deep/y.jpg", "q/other.jpg"]
         for key in keys { try client.put(S3Location(bucket: "pages", key: key), body: .bytes([1])) }
         var pages: [[String]] = []
-        try client.list(S3Location(bucket: "pages", key: "p/"), maxKeys: 2) { pages.append($0.objects.map(\.location.key)) }
+        try client.list(S3Location(bucket: "pages", key: "p/"), maxKeys: 2) {
+            pages.append($0.objects.map(\.location.key))
+        }
         #expect(pages.count == 5)
         #expect(pages.allSatisfy { $0.count <= 2 })
         #expect(pages.flatMap { $0 } == keys.filter { $0.hasPrefix("p/") }.sorted())
@@ -98,7 +104,9 @@ import Testing
         #expect(text.hasPrefix("s3://refusals/k.jpg: SignatureDoesNotMatch, HTTP 403"))
         #expect(!text.contains("not-the-secret"))
         #expect(!text.contains(MotoServer.state?.key ?? "-"))
-        let missingBucket = #expect(throws: S3Failure.self) { try good.get(S3Location(bucket: "no-such-bucket", key: "k")) }
+        let missingBucket = #expect(throws: S3Failure.self) {
+            try good.get(S3Location(bucket: "no-such-bucket", key: "k"))
+        }
         #expect(missingBucket?.code == "NoSuchBucket")
         #expect(missingBucket?.exitCode == 1)
         let missingKey = #expect(throws: S3Failure.self) { try good.get(object.appending("x")) }
@@ -164,12 +172,31 @@ import Testing
         let refused = #expect(throws: S3Failure.self) { try dead.head(S3Location(bucket: "any-bucket", key: "k")) }
         #expect(refused?.exitCode == 75)
         #expect(refused?.message.contains("gave up after 3 tries") == true)
+        // A server that accepts and never answers: curl's timeout (1 s), twice, then exit 75.
+        let dir = CLI.scratch()
+        _ = CLI.shell(
+            "\(CLI.python) -c 'import socket,sys,time,os; s=socket.socket(); s.bind((\"127.0.0.1\",0)); s.listen(8); open(sys.argv[1],\"w\").write(str(s.getsockname()[1])); time.sleep(20)' \(dir)/port > /dev/null 2>&1 &"
+        )
+        var port = ""
+        for _ in 0..<100 where port.isEmpty {
+            usleep(100_000)
+            port = CLI.read(dir + "/port")
+        }
+        let silent = S3Client(
+            transport: CurlTransport(), endpoint: try S3Endpoint(url: "http://127.0.0.1:\(port)"), region: "us-east-1",
+            credentials: S3CredentialCache(fixed: keys),
+            retry: S3RetryPolicy(attempts: 2, baseSeconds: 0.01, timeoutSeconds: 1))
+        let timedOut = #expect(throws: S3Failure.self) { try silent.get(S3Location(bucket: "any-bucket", key: "k")) }
+        #expect(timedOut?.exitCode == 75)
+        #expect(timedOut?.message.hasPrefix("timed out") == true)
     }
 
     @Test("Endless listings end: a repeated continuation token, or a page cap")
     func endless() throws {
         let client = try MotoServer.client()
-        let same = #expect(throws: S3Failure.self) { try client.list(S3Location(bucket: "endless-same", key: "")) { _ in } }
+        let same = #expect(throws: S3Failure.self) {
+            try client.list(S3Location(bucket: "endless-same", key: "")) { _ in }
+        }
         #expect(same?.message.contains("same continuation token twice") == true)
         #expect(same?.exitCode == 1)
         var pages = 0
@@ -180,20 +207,27 @@ import Testing
         #expect(growing?.message.contains("did not end after 6 pages") == true)
     }
 
-    @Test("The chain's remote sources against the server: web identity via STS, the container endpoint, IMDSv2, a profile")
+    @Test(
+        "The chain's remote sources against the server: web identity via STS, the container endpoint, IMDSv2, a profile"
+    )
     func chain() throws {
         let state = try #require(MotoServer.state)
         let dir = CLI.scratch()
         CLI.write(dir + "/web-token", Array(state.webToken.utf8))
         CLI.write(dir + "/container-token", Array((state.containerToken + "\n").utf8))
-        CLI.write(dir + "/credentials", Array("[batch]\naws_access_key_id = \(state.key)\naws_secret_access_key = \(state.secret)\n".utf8))
+        CLI.write(
+            dir + "/credentials",
+            Array("[batch]\naws_access_key_id = \(state.key)\naws_secret_access_key = \(state.secret)\n".utf8))
         let base = [
             "HOME": dir, "AWS_ENDPOINT_URL_S3": state.endpoint, "AWS_REGION": "us-east-1",
             "AWS_EC2_METADATA_SERVICE_ENDPOINT": "http://127.0.0.1:9",
         ]
         let sources: [([String: String], String)] = [
             (
-                ["AWS_WEB_IDENTITY_TOKEN_FILE": dir + "/web-token", "AWS_ROLE_ARN": state.role, "AWS_ENDPOINT_URL_STS": state.endpoint],
+                [
+                    "AWS_WEB_IDENTITY_TOKEN_FILE": dir + "/web-token", "AWS_ROLE_ARN": state.role,
+                    "AWS_ENDPOINT_URL_STS": state.endpoint,
+                ],
                 "web identity"
             ),
             (
@@ -219,7 +253,8 @@ import Testing
         // A wrong web identity token: STS refuses, and the token is not in the message.
         CLI.write(dir + "/bad-token", Array("forged".utf8))
         let env = base.merging([
-            "AWS_WEB_IDENTITY_TOKEN_FILE": dir + "/bad-token", "AWS_ROLE_ARN": state.role, "AWS_ENDPOINT_URL_STS": state.endpoint,
+            "AWS_WEB_IDENTITY_TOKEN_FILE": dir + "/bad-token", "AWS_ROLE_ARN": state.role,
+            "AWS_ENDPOINT_URL_STS": state.endpoint,
         ]) { $1 }
         let client = try S3Client.standard(transport: CurlTransport(), environment: env)
         let refused = #expect(throws: S3Failure.self) { try client.get(S3Location(bucket: "chain", key: "k")) }

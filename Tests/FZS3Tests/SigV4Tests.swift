@@ -54,7 +54,8 @@ import Testing
             payloadHash: SigV4.emptyPayloadHash, now: Self.docTime)
         #expect(Self.signature(lifecycle) == "fea454ca298b7da1c68078a5d1bdbfbbe0d65c699e0f91ac7a200a0136783543")
         let list = signer.sign(
-            method: "GET", host: "examplebucket.s3.amazonaws.com", path: "/", query: [("prefix", "J"), ("max-keys", "2")],
+            method: "GET", host: "examplebucket.s3.amazonaws.com", path: "/",
+            query: [("prefix", "J"), ("max-keys", "2")],
             payloadHash: SigV4.emptyPayloadHash, now: Self.docTime)
         #expect(Self.signature(list) == "34b48302e7b5fa45bde8084f4b7868a86f0a534bc59db6670ed5711ef69dc6f7")
     }
@@ -125,18 +126,20 @@ import Testing
             ours.append(headers["authorization"] ?? "")
             let url = "http://\(host)\(path)" + (queryText.isEmpty ? "" : "?\(queryText)")
             let sent = extra.merging(["x-amz-security-token": keys.sessionToken ?? ""]) { a, _ in a }
-            lines += JSON.object([
-                ("method", .string(method)), ("url", .string(url)),
-                ("headers", .object(sent.sorted { $0.key < $1.key }.map { ($0.key, JSON.string($0.value)) })),
-                ("payload", .string(payload)), ("now", .int(Int(now))), ("key", .string(keys.accessKeyID)),
-                ("secret", .string(keys.secretAccessKey)), ("token", .string(keys.sessionToken ?? "")),
-                ("region", .string("eu-west-3")),
-            ]).description + "\n"
+            lines +=
+                JSON.object([
+                    ("method", .string(method)), ("url", .string(url)),
+                    ("headers", .object(sent.sorted { $0.key < $1.key }.map { ($0.key, JSON.string($0.value)) })),
+                    ("payload", .string(payload)), ("now", .int(Int(now))), ("key", .string(keys.accessKeyID)),
+                    ("secret", .string(keys.secretAccessKey)), ("token", .string(keys.sessionToken ?? "")),
+                    ("region", .string("eu-west-3")),
+                ]).description + "\n"
         }
         let dir = CLI.scratch()
         CLI.write(dir + "/cases.jsonl", Array(lines.utf8))
         let status = CLI.shell(
-            "\(CLI.python) \(CLI.root)/Tools/s3/sign_reference.py < \(dir)/cases.jsonl > \(dir)/out.txt 2> \(dir)/err.txt")
+            "\(CLI.python) \(CLI.root)/Tools/s3/sign_reference.py < \(dir)/cases.jsonl > \(dir)/out.txt 2> \(dir)/err.txt"
+        )
         #expect(status == 0, "\(CLI.read(dir + "/err.txt"))")
         let theirs = CLI.read(dir + "/out.txt").split(separator: "\n").map(String.init)
         #expect(theirs == ours)
