@@ -181,6 +181,7 @@ let package = Package(
             name: "FZThumbnails",
             dependencies: [
                 "Geometry", "FZSystem", "FZImage", "FZMetadata", "FZFormat", "FZGainMap", "FZCodecs", "FZRender",
+                "FZS3",
             ]
         ),
         .target(

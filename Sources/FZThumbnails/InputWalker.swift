@@ -1,4 +1,5 @@
 import FZCodecs
+import FZS3
 import FZSystem
 
 #if canImport(Glibc)
@@ -184,7 +185,8 @@ public struct InputWalker: Sendable {
         return d.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
     }
 
-    /// Reads a list of paths, one per line or NUL-separated (`find -print0`).
+    /// Reads a list of paths, one per line or NUL-separated (`find -print0`), or a manifest:
+    /// `.csv` and `.jsonl` names are read by FZS3's `Manifest` (a key/url column or member).
     /// - Parameters:
     ///   - path: the list file, or "-" for standard input.
     ///   - nulSeparated: split on NUL bytes instead of newlines.
@@ -233,6 +235,15 @@ public struct InputWalker: Sendable {
                 throw .cannotReadList(path: name, reason: "more than \(Self.listLimit >> 20) MiB; split the list")
             }
             if chunk.count < 1 << 16 { break }
+        }
+        // A manifest (issue 52): `.csv` (a key/url column, or an S3 Inventory report) or `.jsonl`.
+        let kind = Manifest.Kind(path: path)
+        if !nulSeparated, kind != .lines {
+            do throws(S3Failure) {
+                return try Manifest.entries(bytes, kind: kind, name: name)
+            } catch {
+                throw .cannotReadList(path: name, reason: error.message)
+            }
         }
         return split(bytes, nulSeparated: nulSeparated)
     }
