@@ -27,17 +27,19 @@ public struct S3UploadPlan: Sendable, Equatable {
 
 extension S3Client {
     /// Uploads `size` bytes of the file at `path` to `location`, in one PUT or in parts.
-    /// - Parameter sha256: the file's SHA-256 hex (the journal's), sent as S3's checksum on a single PUT.
+    /// - Parameters:
+    ///   - sha256: the file's SHA-256 hex (the journal's), sent as S3's checksum on a single PUT.
+    ///   - overwrite: false sends `If-None-Match: *` (on the PUT, or on CompleteMultipartUpload).
     /// - Returns: the object's ETag.
     @discardableResult
     public func upload(
         file path: String, size: Int64, to location: S3Location, plan: S3UploadPlan = S3UploadPlan(),
-        contentType: String? = nil, sha256: String? = nil
+        contentType: String? = nil, sha256: String? = nil, overwrite: Bool = true
     ) throws(S3Failure) -> String {
         if size <= plan.threshold {
             return try put(
                 location, body: .fileRange(path: path, offset: 0, length: size), contentType: contentType,
-                sha256: sha256)
+                sha256: sha256, overwrite: overwrite)
         }
         let name = location.description
         var headers: [String: String] = [:]
@@ -63,7 +65,8 @@ extension S3Client {
             let body = Array(Self.completion(etags).utf8)
             let done = try perform(
                 Call(
-                    method: "POST", location: location, query: [("uploadId", id)], body: .bytes(body),
+                    method: "POST", location: location, query: [("uploadId", id)],
+                    headers: overwrite ? [:] : ["if-none-match": "*"], body: .bytes(body),
                     payloadHash: Digest.sha256Hex(body)))
             // Complete can answer 200 and still fail: the error is in the body.
             if !S3XML(done.body).blocks("Error").isEmpty {

@@ -88,22 +88,32 @@ extension S3Client {
 
     /// PutObject of `body`: bytes in memory are hashed and signed; a file range is sent as
     /// `UNSIGNED-PAYLOAD` (TLS guards it in transit) with `sha256` as S3's checksum header when
-    /// given, so the store verifies what it stored. Returns the new ETag.
+    /// given, so the store verifies what it stored. With `overwrite` false it sends
+    /// `If-None-Match: *`: an object already under the key (another task's, `--skip-existing`
+    /// racing) makes it fail with `.exists` instead of replacing it. Returns the new ETag.
     @discardableResult
     public func put(
-        _ location: S3Location, body: S3Body, contentType: String? = nil, sha256: String? = nil
+        _ location: S3Location, body: S3Body, contentType: String? = nil, sha256: String? = nil,
+        overwrite: Bool = true
     ) throws(S3Failure) -> String {
         var headers: [String: String] = [:]
         if let contentType { headers["content-type"] = contentType }
+        if !overwrite { headers["if-none-match"] = "*" }
         var hash = SigV4.unsignedPayload
         if case .bytes(let bytes) = body { hash = Digest.sha256Hex(bytes) }
         if let checksum = (sha256 ?? (hash == SigV4.unsignedPayload ? nil : hash)).flatMap(Self.base64OfHex) {
             headers["x-amz-checksum-sha256"] = checksum
             headers["x-amz-sdk-checksum-algorithm"] = "SHA256"
         }
-        let response = try perform(
-            Call(method: "PUT", location: location, headers: headers, body: body, payloadHash: hash))
-        return response.headers["etag"] ?? ""
+        do throws(S3Failure) {
+            let response = try perform(
+                Call(method: "PUT", location: location, headers: headers, body: body, payloadHash: hash))
+            return response.headers["etag"] ?? ""
+        } catch let failure where !overwrite && failure.status == 412 {
+            throw S3Failure(
+                .exists, url: location.description, code: failure.code, status: 412,
+                "an object is already under this key, and it was not to be replaced")
+        }
     }
 
     /// DeleteObject (a 404 is no error: the object is gone either way).

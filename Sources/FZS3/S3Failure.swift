@@ -21,6 +21,8 @@ public struct S3Failure: ForceZoomError, Equatable, Sendable {
         case unavailable
         /// An answer that breaks the protocol (a listing that never ends, a malformed body).
         case badResponse
+        /// An object is already under the key and the write asked not to replace it (412).
+        case exists
         case other
     }
 
@@ -92,6 +94,8 @@ public struct S3Failure: ForceZoomError, Equatable, Sendable {
             return failure(.accessDenied, "\(who) may not do this: check the IAM policy and the bucket policy")
         case "NoSuchBucket":
             return failure(.notFound, "no such bucket: check the bucket name, the region and the endpoint")
+        case "PreconditionFailed":
+            return failure(.exists, "a condition of the request failed: the object exists or changed")
         case "NoSuchKey", "NotFound":
             return failure(.notFound, "no such object: check the key")
         case "SlowDown", "RequestTimeout", "InternalError", "ServiceUnavailable", "Throttling", "ThrottlingException":

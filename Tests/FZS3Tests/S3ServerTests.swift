@@ -151,6 +151,17 @@ import Glibc
         #expect(try client.get(small).bytes == Array(bytes[0..<1000]))
         // The store keeps the checksum and gives it back (moto does not verify it as S3 does).
         #expect(try client.head(small)?.sha256 == sha)
+        // Not replacing: If-None-Match: * refuses a key that exists (exit 1), and writes a new one.
+        CLI.write(dir + "/other.bin", Array(bytes[0..<1000].reversed()))
+        let kept = #expect(throws: S3Failure.self) {
+            try client.upload(file: dir + "/other.bin", size: 1000, to: small, plan: plan, overwrite: false)
+        }
+        #expect(kept?.kind == .exists)
+        #expect(kept?.exitCode == 1)
+        #expect(try client.get(small).bytes == Array(bytes[0..<1000]))
+        try client.upload(
+            file: dir + "/other.bin", size: 1000, to: small.appending(".new"), plan: plan, overwrite: false)
+        #expect(try client.head(small.appending(".new"))?.size == 1000)
     }
 
     @Test("Throttling (503 SlowDown) is retried with backoff; past the tries, exit 75; a dead endpoint too")
