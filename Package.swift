@@ -147,6 +147,10 @@ let package = Package(
         // The decoder and encoder protocols, formats, headers, options, errors, byte output:
         // what a format target implements and the layers above ask for (docs/architecture.md).
         .target(name: "FZFormat", dependencies: ["Geometry", "FZSystem", "FZImage", "FZMetadata"]),
+        // Live Photos and motion photos (issue 50): the ISO-BMFF/QuickTime boxes, Apple maker note,
+        // Google XMP and Samsung trailer that pair a still with its movie or find its clip, in
+        // Swift without FFmpeg, so a batch pairs before anything decodes.
+        .target(name: "FZMotion", dependencies: ["FZSystem", "FZMetadata"]),
         // One target per format, each declaring only its own C modules (as swift-nio gives
         // each protocol its target): a format's change rebuilds it and what is above it.
         .target(name: "FZPNG", dependencies: formatBase + ["CFZPNG", "CFZDeflate", "CZlib"]),
@@ -181,6 +185,7 @@ let package = Package(
             name: "FZThumbnails",
             dependencies: [
                 "Geometry", "FZSystem", "FZImage", "FZMetadata", "FZFormat", "FZGainMap", "FZCodecs", "FZRender",
+                "FZMotion",
             ]
         ),
         .target(
@@ -204,7 +209,7 @@ let package = Package(
             dependencies: [
                 "Geometry", "FZSystem", "FZImage", "FZMetadata", "FZFormat", "FZPNG", "FZJPEG", "FZGainMap", "FZCodecs",
                 "FZRender", "FZCompare",
-                "FZThumbnails", "FZTerminal", "FZFixtures",
+                "FZThumbnails", "FZTerminal", "FZFixtures", "FZMotion",
             ]
         ),
         // The subcommands, their options and validation: a library, so tests parse in process.
@@ -267,6 +272,8 @@ let package = Package(
             dependencies: [
                 "FZFormat", "FZCodecs", "FZImage", "FZRender", "FZSystem", "FZThumbnails", "Geometry", "TestSupport",
             ]),
+        // Live Photo and motion photo parsing (issue 50), on bytes the tests build.
+        .testTarget(name: "FZMotionTests", dependencies: ["FZMotion", "FZSystem"]),
         .testTarget(
             name: "FZFixturesTests", dependencies: ["FZFixtures", "FZImage", "Geometry", "TestSupport"]),
         // compare's pair core (issue 36): options, masks, verdicts, properties of the counts.
