@@ -23,7 +23,7 @@ let package = Package(
                     name: "FZCodecs",
                     targets: [
                         "Geometry", "FZSystem", "FZImage", "FZMetadata", "FZFormat", "FZGainMap", "FZCodecs",
-                        "FZRender", "FZThumbnails", "FZTerminal",
+                        "FZRender", "FZThumbnails", "FZTerminal", "FZMotion",
                     ])
             ] : []),
     dependencies: [
@@ -147,9 +147,7 @@ let package = Package(
         // The decoder and encoder protocols, formats, headers, options, errors, byte output:
         // what a format target implements and the layers above ask for (docs/architecture.md).
         .target(name: "FZFormat", dependencies: ["Geometry", "FZSystem", "FZImage", "FZMetadata"]),
-        // Live Photos and motion photos (issue 50): the ISO-BMFF/QuickTime boxes, Apple maker note,
-        // Google XMP and Samsung trailer that pair a still with its movie or find its clip, in
-        // Swift without FFmpeg, so a batch pairs before anything decodes.
+        // Live Photo pairs and motion photo clips from their boxes, maker notes and XMP (issue 50).
         .target(name: "FZMotion", dependencies: ["FZSystem", "FZMetadata"]),
         // One target per format, each declaring only its own C modules (as swift-nio gives
         // each protocol its target): a format's change rebuilds it and what is above it.
@@ -272,7 +270,6 @@ let package = Package(
             dependencies: [
                 "FZFormat", "FZCodecs", "FZImage", "FZRender", "FZSystem", "FZThumbnails", "Geometry", "TestSupport",
             ]),
-        // Live Photo and motion photo parsing (issue 50), on bytes the tests build.
         .testTarget(name: "FZMotionTests", dependencies: ["FZMotion", "FZSystem"]),
         .testTarget(
             name: "FZFixturesTests", dependencies: ["FZFixtures", "FZImage", "Geometry", "TestSupport"]),

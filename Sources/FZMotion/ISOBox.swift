@@ -22,7 +22,9 @@ package struct ISOBox: Equatable, Sendable {
         var out: [ISOBox] = []
         var at = range.lowerBound
         while at <= range.upperBound - 8, out.count < limit {
-            guard let size32 = window.uint(at: at, size: 4), let head = window.bytes(at: at + 4, count: 4) else { break }
+            guard let size32 = window.uint(at: at, size: 4), let head = window.bytes(at: at + 4, count: 4) else {
+                break
+            }
             let type = String(decoding: head, as: UTF8.self)
             var header = 8
             var size = size32

@@ -68,7 +68,9 @@ package enum MotionPhoto {
         }
         guard let head = w.bytes(at: c.offset, count: 8), head.fourCC(at: 4) == "ftyp",
             let clipWindow = w.window(c.offset..<(c.offset + c.length))
-        else { return .failure(MotionXMP.Failure("the \(c.source.rawValue) points at \(c.offset), where no MP4 starts")) }
+        else {
+            return .failure(MotionXMP.Failure("the \(c.source.rawValue) points at \(c.offset), where no MP4 starts"))
+        }
         var clip = c
         clip.movie = MovieFacts.read(clipWindow, budget: budget)
         return .success(clip)
@@ -87,7 +89,8 @@ package enum MotionPhoto {
         let dirPos = end - 8 - len
         for k in 0..<count {
             let e = 12 + 12 * k
-            guard let word = dir.uint32LE(at: e), let back = dir.uint32LE(at: e + 4), let size = dir.uint32LE(at: e + 8),
+            guard let word = dir.uint32LE(at: e), let back = dir.uint32LE(at: e + 4),
+                let size = dir.uint32LE(at: e + 8),
                 back <= dirPos, size <= back, size >= 8
             else { return nil }
             let start = dirPos - back

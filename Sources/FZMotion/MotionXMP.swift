@@ -82,7 +82,8 @@ enum MotionXMP {
             guard let tagEnd = after.firstIndex(of: ">") else { break }
             let empty = rest[rest.index(before: tagEnd)] == "/"
             var end = rest.index(after: tagEnd)
-            if !empty, let close = rest[end...].firstRange(of: rest[opener..<found.upperBound].replacingOccurrences("<", "</"))
+            if !empty,
+                let close = rest[end...].firstRange(of: rest[opener..<found.upperBound].replacingOccurrences("<", "</"))
             {
                 end = close.upperBound
             }

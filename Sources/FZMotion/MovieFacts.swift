@@ -36,7 +36,8 @@ package struct MovieFacts: Equatable, Sendable {
         let top = ISOBox.children(in: 0..<window.length, of: window)
         guard let moov = top.first(where: { $0.type == "moov" }) else { return nil }
         var facts = MovieFacts()
-        if let ftyp = top.first(where: { $0.type == "ftyp" }), let b = window.bytes(at: ftyp.payload.lowerBound, count: 4)
+        if let ftyp = top.first(where: { $0.type == "ftyp" }),
+            let b = window.bytes(at: ftyp.payload.lowerBound, count: 4)
         {
             var s = Substring(String(decoding: b, as: UTF8.self))
             while s.last == " " { s = s.dropLast() }
@@ -85,7 +86,8 @@ package struct MovieFacts: Equatable, Sendable {
         else { return nil }
         let mdhd = parts.first { $0.type == "mdhd" }
         return VideoTrack(
-            codec: Echo.value(codec), width: width, height: height, duration: mdhd.flatMap { duration(of: $0, in: window) })
+            codec: Echo.value(codec), width: width, height: height,
+            duration: mdhd.flatMap { duration(of: $0, in: window) })
     }
 
     /// The content identifier in a QuickTime `meta` box (handler `mdta`): `keys` names each
@@ -99,7 +101,8 @@ package struct MovieFacts: Equatable, Sendable {
         let m = ByteWindow(bytes: bytes)
         let inner = ISOBox(type: "meta", start: 0, payload: 0..<count)
         let parts = ISOBox.children(in: ISOBox.metaChildren(inner, of: m), of: m)
-        guard let keys = parts.first(where: { $0.type == "keys" }), let ilst = parts.first(where: { $0.type == "ilst" }),
+        guard let keys = parts.first(where: { $0.type == "keys" }),
+            let ilst = parts.first(where: { $0.type == "ilst" }),
             let index = keyIndex(contentIdentifierKey, keys: keys, in: bytes)
         else { return nil }
         for item in ISOBox.children(in: ilst.payload, of: m) where bytes.uint(at: item.start + 4, size: 4) == index {

@@ -39,7 +39,8 @@ package enum StillEXIF {
     static func heif(_ w: ByteWindow, budget: Budget) -> [UInt8]? {
         guard let meta = ISOBox.first("meta", in: 0..<w.length, of: w) else { return nil }
         let parts = ISOBox.children(in: ISOBox.metaChildren(meta, of: w), of: w)
-        guard let iinf = parts.first(where: { $0.type == "iinf" }), let iloc = parts.first(where: { $0.type == "iloc" }),
+        guard let iinf = parts.first(where: { $0.type == "iinf" }),
+            let iloc = parts.first(where: { $0.type == "iloc" }),
             iinf.payload.count <= 1 << 20, iloc.payload.count <= 1 << 20,
             let infos = w.bytes(at: iinf.payload.lowerBound, count: iinf.payload.count),
             let locs = w.bytes(at: iloc.payload.lowerBound, count: iloc.payload.count),
@@ -78,7 +79,9 @@ enum HEIFLocations {
     static func extent(of item: Int, in p: [UInt8]) -> (offset: Int, length: Int)? {
         guard p.count >= 8 else { return nil }
         let version = Int(p[0])
-        let offsetSize = Int(p[4] >> 4), lengthSize = Int(p[4] & 15), baseSize = Int(p[5] >> 4)
+        let offsetSize = Int(p[4] >> 4)
+        let lengthSize = Int(p[4] & 15)
+        let baseSize = Int(p[5] >> 4)
         let indexSize = version >= 1 ? Int(p[5] & 15) : 0
         let countSize = version < 2 ? 2 : 4
         guard let count = p.uint(at: 6, size: countSize) else { return nil }

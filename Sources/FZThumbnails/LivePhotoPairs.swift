@@ -52,7 +52,9 @@ public enum LivePhotoPairs {
 
     /// The movie's content identifier, nil when it has none or cannot be read.
     static func movieIdentifier(_ path: String, budget: Budget) -> String? {
-        guard case .success(let file) = CFile.open(readingFrom: path), let w = ByteWindow(file: file) else { return nil }
+        guard case .success(let file) = CFile.open(readingFrom: path), let w = ByteWindow(file: file) else {
+            return nil
+        }
         return MovieFacts.read(w, budget: budget)?.contentIdentifier
     }
 

@@ -22,13 +22,14 @@ public struct SkippedFile: Hashable, Sendable {
     /// boolean of attempted inputs, which says an output already there was kept
     /// (`--skip-existing`, `--resume`); so this record has no `skipped` boolean at all.
     public var json: JSON {
-        .object([
-            ("input", .string(input.path)),
-            ("output", .null),
-            ("status", .string("skipped")),
-            ("category", .string(skip.category.rawValue)),
-            ("reason", .string(skip.reason)),
-        ] + (of.map { [("of", JSON.string($0))] } ?? []))
+        .object(
+            [
+                ("input", .string(input.path)),
+                ("output", .null),
+                ("status", .string("skipped")),
+                ("category", .string(skip.category.rawValue)),
+                ("reason", .string(skip.reason)),
+            ] + (of.map { [("of", JSON.string($0))] } ?? []))
     }
 
     /// The `--verbose` line: `photos/IMG_1.MOV: skipped: a QuickTime video, brand 'qt'`.

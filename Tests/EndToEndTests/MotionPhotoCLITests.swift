@@ -23,7 +23,8 @@ struct MotionPhotoCLITests {
     static func ffprobe(_ entries: String, _ path: String) -> String {
         let out = path + ".ffprobe.txt"
         _ = CLI.shell(
-            "ffprobe -v error -select_streams v:0 -show_entries \(entries) -of csv=p=0 \(CLI.quote(path)) > \(CLI.quote(out))")
+            "ffprobe -v error -select_streams v:0 -show_entries \(entries) -of csv=p=0 \(CLI.quote(path)) > \(CLI.quote(out))"
+        )
         return CLI.read(out).split(separator: "\n").first.map(String.init) ?? ""
     }
 
@@ -60,5 +61,37 @@ struct MotionPhotoCLITests {
         // Read as its still: the text line names the clip, a thumbnail is the still's.
         let text = CLI.run(["info", path])
         #expect(text.stdout.contains("motion photo clip") && text.stdout.contains("\(Int(length)) bytes at"))
+    }
+
+    /// Every output drops the clip and says so; exiftool then finds neither the clip nor an
+    /// XMP that announces one (re-encoded, and `crop --lossless`, which copies the markers).
+    @Test(.enabled(if: LivePhotoCLITests.ready))
+    func outputsSayTheClipIsDroppedAndDoNotAnnounceIt() throws {
+        let dir = CLI.scratch()
+        let google = FileSystem.join(Self.motion, "google.jpg")
+        let micro = FileSystem.join(Self.motion, "microvideo.jpg")
+        let runs: [(String, [String])] = [
+            ("crop.jpg", ["crop", google, "--at", "50%,50%", "--size", "32"]),
+            ("lossless.jpg", ["crop", google, "--at", "50%,50%", "--size", "32", "--lossless"]),
+            ("micro.jpg", ["crop", micro, "--at", "50%,50%", "--size", "32", "--lossless"]),
+            ("fit.jpg", ["fit", google, "--screen", "40x60"]),
+        ]
+        for (name, arguments) in runs {
+            let out = FileSystem.join(dir, name)
+            let r = CLI.run(arguments + ["-o", out, "--json"])
+            #expect(r.status == 0, "\(name): \(r.stderr)")
+            let record = JSONValue.object(r.stdout.split(separator: "\n").first ?? "")
+            #expect(record?["motionPhoto"] == .string("dropped"), "\(name): \(r.stdout)")
+            let tags = LocationAttackTests.exiftool("-a -G1 -s -xmp:all -ee -EmbeddedVideo", out)
+            for announced in ["MotionPhoto", "MicroVideo", "DirectoryItem", "EmbeddedVideo"] {
+                #expect(!tags.contains(announced), "\(name) still says \(announced): \(tags)")
+            }
+        }
+        let thumbs = FileSystem.join(dir, "thumbs")
+        let photos = Self.cases.map { FileSystem.join(Self.motion, $0.file) }
+        let t = CLI.run(["thumb"] + photos + ["--out", thumbs, "--name", "%s-%e.png", "--size", "32", "--json"])
+        #expect(t.status == 0, "\(t.stderr)")
+        let made = JSONValue.objects(t.stdout).filter { $0["status"] == .string("made") }
+        #expect(made.count == 4 && made.allSatisfy { $0["motionPhoto"] == .string("dropped") }, "\(t.stdout)")
     }
 }

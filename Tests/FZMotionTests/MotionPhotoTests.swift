@@ -47,7 +47,8 @@ import Testing
             return
         }
         #expect(none.contains("no MP4"))
-        let many = String(repeating: "<rdf:li><Container:Item Item:Semantic=\"X\" Item:Length=\"1\"/></rdf:li>", count: 200)
+        let many = String(
+            repeating: "<rdf:li><Container:Item Item:Semantic=\"X\" Item:Length=\"1\"/></rdf:li>", count: 200)
         guard case .malformed(let items) = Self.probe(file, xmp: Self.container(Self.clip.count, extra: many)) else {
             Issue.record("200 items read")
             return
@@ -57,7 +58,8 @@ import Testing
 
     @Test func microVideoCountsFromTheEnd() {
         let file = Self.still + Self.clip
-        let xmp = "<rdf:Description GCamera:MicroVideo=\"1\" GCamera:MicroVideoVersion=\"1\" GCamera:MicroVideoOffset=\"\(Self.clip.count)\"/>"
+        let xmp =
+            "<rdf:Description GCamera:MicroVideo=\"1\" GCamera:MicroVideoVersion=\"1\" GCamera:MicroVideoOffset=\"\(Self.clip.count)\"/>"
         #expect(
             Self.probe(file, xmp: xmp)
                 == .found(
@@ -73,7 +75,8 @@ import Testing
     static func samsung(count: Int = 1, back: Int? = nil) -> [UInt8] {
         let name = Array("MotionPhoto_Data".utf8)
         let block = [0, 0, 0x30, 0x0A] + le(name.count) + name + clip
-        let dir = Array("SEFH".utf8) + le(106) + le(count) + [0, 0, 0x30, 0x0A] + le(back ?? block.count) + le(block.count)
+        let dir =
+            Array("SEFH".utf8) + le(106) + le(count) + [0, 0, 0x30, 0x0A] + le(back ?? block.count) + le(block.count)
         return still + block + dir + le(dir.count) + Array("SEFT".utf8)
     }
 
@@ -114,7 +117,9 @@ import Testing
         #expect(LivePhotoIdentifier.fromEXIF(tiff) == "8F7C3B2A-1D4E-4C5F-9A6B-7C8D9E0F1A2B")
         let app1 = [0xFF, 0xE1] + Box.u16(2 + 6 + tiff.count) + Array("Exif\0\0".utf8) + tiff
         let jpeg = [0xFF, 0xD8] + app1 + [0xFF, 0xDA, 0, 2]
-        #expect(LivePhotoIdentifier.ofStill(ByteWindow(bytes: jpeg), budget: Budget()) == "8F7C3B2A-1D4E-4C5F-9A6B-7C8D9E0F1A2B")
+        #expect(
+            LivePhotoIdentifier.ofStill(ByteWindow(bytes: jpeg), budget: Budget())
+                == "8F7C3B2A-1D4E-4C5F-9A6B-7C8D9E0F1A2B")
         // A count past the note, and a value past it: no identifier, no trap.
         var lying = Self.exif(identifier: "X")
         lying[lying.count - 2 - 4 - 4 - 4] = 0x7F

@@ -10,7 +10,9 @@ import Testing
 enum Box {
     static func u32(_ v: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: v >> $0) } }
     static func u16(_ v: Int) -> [UInt8] { [8, 0].map { UInt8(truncatingIfNeeded: v >> $0) } }
-    static func box(_ type: String, _ payload: [UInt8]) -> [UInt8] { u32(8 + payload.count) + Array(type.utf8) + payload }
+    static func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+        u32(8 + payload.count) + Array(type.utf8) + payload
+    }
     static func full(_ type: String, version: UInt8 = 0, _ payload: [UInt8]) -> [UInt8] {
         box(type, [version, 0, 0, 0] + payload)
     }
@@ -32,8 +34,10 @@ enum Box {
         let mdhd = full("mdhd", u32(0) + u32(0) + u32(scale) + u32(units) + u32(0))
         let hdlr = full("hdlr", u32(0) + Array("vide".utf8) + [UInt8](repeating: 0, count: 13))
         let entry =
-            box(codec, [UInt8](repeating: 0, count: 6) + u16(1) + [UInt8](repeating: 0, count: 16) + u16(width) + u16(height)
-                + [UInt8](repeating: 0, count: 50))
+            box(
+                codec,
+                [UInt8](repeating: 0, count: 6) + u16(1) + [UInt8](repeating: 0, count: 16) + u16(width) + u16(height)
+                    + [UInt8](repeating: 0, count: 50))
         let stsd = full("stsd", u32(1) + entry)
         return box("trak", box("mdia", mdhd + hdlr + box("minf", box("stbl", stsd))))
     }
