@@ -60,6 +60,15 @@ extension InfoOperation {
         return "\(tenths) s"
     }
 
+    /// The `livePhoto` member of a movie that is a Live Photo's motion part, nil for any other
+    /// file: for a record of the movie made elsewhere (a video's, once videos are read).
+    static func livePhotoMember(path: String, budget: Budget) -> (String, JSON)? {
+        guard case .success(let file) = CFile.open(readingFrom: path), let window = ByteWindow(file: file),
+            let id = MovieFacts.read(window, budget: budget)?.contentIdentifier
+        else { return nil }
+        return ("livePhoto", .object([("role", .string("motion")), ("contentIdentifier", .string(id))]))
+    }
+
     /// A file no decoder reads that is a Live Photo's movie: its record and line, nil for any
     /// other file (which stays an error). The still is what forcezoom reads of the pair.
     static func livePhotoMovie(path: String, budget: Budget) -> (json: JSON, text: String)? {
