@@ -58,6 +58,9 @@ DEPS += libjxl-dev libjxl-tools
 # not packaged by Debian) is what --metric pixelmatch is checked against, installed with pip for
 # Debian's /usr/bin/python3 (the tests' python) by `make deps` (PIP_DEPS, pip_install).
 DEPS += jq python3-pytest python3-pip
+# Live Photos and motion photos (issue 50): ffmpeg (and ffprobe) make and check the test movies
+# (Tools/formats/make-motion.py); forcezoom itself reads their boxes without FFmpeg.
+DEPS += ffmpeg
 PIP_DEPS += pixelmatch==0.4.0
 # $(call pip_install,TARGET,PACKAGES): pip installs for /usr/bin/python3 those of PACKAGES
 # (name==version) it does not have, or says they are all present.

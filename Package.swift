@@ -23,7 +23,7 @@ let package = Package(
                     name: "FZCodecs",
                     targets: [
                         "Geometry", "FZSystem", "FZImage", "FZMetadata", "FZFormat", "FZGainMap", "FZCodecs",
-                        "FZRender", "FZThumbnails", "FZTerminal",
+                        "FZRender", "FZThumbnails", "FZTerminal", "FZMotion",
                     ])
             ] : []),
     dependencies: [
@@ -147,6 +147,8 @@ let package = Package(
         // The decoder and encoder protocols, formats, headers, options, errors, byte output:
         // what a format target implements and the layers above ask for (docs/architecture.md).
         .target(name: "FZFormat", dependencies: ["Geometry", "FZSystem", "FZImage", "FZMetadata"]),
+        // Live Photo pairs and motion photo clips from their boxes, maker notes and XMP (issue 50).
+        .target(name: "FZMotion", dependencies: ["FZSystem", "FZMetadata"]),
         // One target per format, each declaring only its own C modules (as swift-nio gives
         // each protocol its target): a format's change rebuilds it and what is above it.
         .target(name: "FZPNG", dependencies: formatBase + ["CFZPNG", "CFZDeflate", "CZlib"]),
@@ -181,7 +183,7 @@ let package = Package(
             name: "FZThumbnails",
             dependencies: [
                 "Geometry", "FZSystem", "FZImage", "FZMetadata", "FZFormat", "FZGainMap", "FZCodecs", "FZRender",
-                "FZS3",
+                "FZS3", "FZMotion",
             ]
         ),
         .target(
@@ -207,7 +209,7 @@ let package = Package(
             dependencies: [
                 "Geometry", "FZSystem", "FZImage", "FZMetadata", "FZFormat", "FZPNG", "FZJPEG", "FZGainMap", "FZCodecs",
                 "FZRender", "FZCompare",
-                "FZThumbnails", "FZTerminal", "FZFixtures",
+                "FZThumbnails", "FZTerminal", "FZFixtures", "FZMotion",
             ]
         ),
         // The subcommands, their options and validation: a library, so tests parse in process.
@@ -270,6 +272,7 @@ let package = Package(
             dependencies: [
                 "FZFormat", "FZCodecs", "FZImage", "FZRender", "FZSystem", "FZThumbnails", "Geometry", "TestSupport",
             ]),
+        .testTarget(name: "FZMotionTests", dependencies: ["FZMotion", "FZSystem"]),
         .testTarget(
             name: "FZFixturesTests", dependencies: ["FZFixtures", "FZImage", "Geometry", "TestSupport"]),
         // compare's pair core (issue 36): options, masks, verdicts, properties of the counts.

@@ -26,6 +26,9 @@ public enum FileContent: Equatable, Sendable {
         /// The summary's groups, in the order it lists them.
         public enum Category: String, CaseIterable, Sendable {
             case video
+            /// The movie of a Live Photo whose still is in the same batch (issue 50): the
+            /// still stands for both (`LivePhotoPairs` in FZThumbnails; `classify` never says it).
+            case livePhotoMotion = "live-photo motion"
             case sidecar
             /// An image format no decoder reads (the sniffer's `.unsupported` names).
             case image
@@ -37,6 +40,7 @@ public enum FileContent: Equatable, Sendable {
                 let one = count == 1
                 switch self {
                 case .video: return "\(count) video\(one ? "" : "s")"
+                case .livePhotoMotion: return "\(count) Live Photo motion part\(one ? "" : "s")"
                 case .sidecar: return "\(count) sidecar\(one ? "" : "s")"
                 case .image:
                     return one

@@ -11,7 +11,8 @@ extension ImageReader {
         let content = FileContent.classify(head: head, name: name)
         if case .skipped(let skip) = content {
             switch skip.category {
-            case .video, .sidecar: return .notAnImage(path: name, what: skip.what, reads: FormatRegistry.inputNames())
+            case .video, .livePhotoMotion, .sidecar:
+                return .notAnImage(path: name, what: skip.what, reads: FormatRegistry.inputNames())
             case .image: return .unsupportedFormat(path: name, format: skip.what, reads: FormatRegistry.inputNames())
             case .other: break
             }

@@ -5,6 +5,8 @@ import FZMetadata
 /// out of it. (An Ultra HDR output gets its own from `UltraHDRContainer`.)
 extension CarriedMetadata {
     package func withoutGainMap() -> CarriedMetadata {
+        // No output holds a motion photo's clip either (issue 50): its camera fields go too.
+        if let x = xmp, Self.announcesMotion(x) { return withoutMotionPhoto().withoutGainMap() }
         guard let x = xmp else { return self }
         let owned = UltraHDRContainer.ownedNamespaces
         let announces = x.names.contains { r in

@@ -18,8 +18,11 @@ extension UltraHDRContainer {
     /// GContainer), so that nothing announces a map the file no longer holds.
     public static func withoutGainMap(_ primary: [UInt8]) throws(Failure) -> [UInt8] {
         guard let s = JPEGSegments(primary), s.complete else { throw .notJPEG("the primary image") }
+        // And a motion photo's camera fields (issue 50): the clip after the end is not copied.
         let own = s.xmp(in: primary).flatMap { try? XMPPacket(parsing: $0) }.map {
-            $0.removing(namespaces: ownedNamespaces)
+            $0.removing(
+                namespaces: ownedNamespaces.union(
+                    CarriedMetadata.announcesMotion($0) ? [CarriedMetadata.googleCamera] : []))
         }
         return try rebuilt(primary, xmp: own, gainMapLength: nil)
     }

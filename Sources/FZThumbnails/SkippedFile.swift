@@ -7,10 +7,13 @@ public struct SkippedFile: Hashable, Sendable {
     /// The file as found (its folder relative to the folder argument, for sharding).
     public let input: ThumbnailPlan.Input
     public let skip: FileContent.Skip
+    /// A Live Photo's movie: the still (as found) that stands for it (`LivePhotoPairs`).
+    public var of: String?
 
-    public init(input: ThumbnailPlan.Input, skip: FileContent.Skip) {
+    public init(input: ThumbnailPlan.Input, skip: FileContent.Skip, of: String? = nil) {
         self.input = input
         self.skip = skip
+        self.of = of
     }
 
     public var path: String { input.path }
@@ -19,13 +22,14 @@ public struct SkippedFile: Hashable, Sendable {
     /// boolean of attempted inputs, which says an output already there was kept
     /// (`--skip-existing`, `--resume`); so this record has no `skipped` boolean at all.
     public var json: JSON {
-        .object([
-            ("input", .string(input.path)),
-            ("output", .null),
-            ("status", .string("skipped")),
-            ("category", .string(skip.category.rawValue)),
-            ("reason", .string(skip.reason)),
-        ])
+        .object(
+            [
+                ("input", .string(input.path)),
+                ("output", .null),
+                ("status", .string("skipped")),
+                ("category", .string(skip.category.rawValue)),
+                ("reason", .string(skip.reason)),
+            ] + (of.map { [("of", JSON.string($0))] } ?? []))
     }
 
     /// The `--verbose` line: `photos/IMG_1.MOV: skipped: a QuickTime video, brand 'qt'`.

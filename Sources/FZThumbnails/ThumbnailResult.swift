@@ -42,6 +42,8 @@ public struct ThumbnailResult: Sendable {
     public var decodes: Int?
     /// What the output did with the input's HDR gain map (nil: the input has none).
     public var gainMap: GainMapOutcome?
+    /// The input is a motion photo: why its clip is not in the output (every output drops it).
+    public var motionClipDropped: String?
     /// `--crop-at` with a word: how the place was found (`"where"`), and the upright source
     /// window kept (`"window"`).
     public var place: JSON?
@@ -96,6 +98,9 @@ public struct ThumbnailResult: Sendable {
         if let gainMap {
             members.append(("gainMap", .string(gainMap.word)))
             if let note = gainMap.note { members.append(("gainMapNote", .string(note))) }
+        }
+        if let note = motionClipDropped, made {
+            members += [("motionPhoto", .string("dropped")), ("motionPhotoNote", .string(note))]
         }
         return .object(members)
     }

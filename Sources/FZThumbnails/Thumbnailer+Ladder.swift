@@ -104,8 +104,10 @@ extension Thumbnailer {
         results[order[0]].warnings = reader.warnings
         // The gain map is read once, after the pixels, and reduced for each size as they are.
         let gain = gainMap(of: reader, format: jobs[order[0]].format, into: &results[order[0]])
+        let motion = motionClipDropped(reader)
         for (n, i) in order.enumerated() {
             results[i].gainMap = gain.outcome
+            results[i].motionClipDropped = motion
             results[i].madeFrom =
                 source.images[n] != nil
                 ? (source.embedded ? "embedded thumbnail" : "decode") : results[order[cover[n]!]].size ?? ""

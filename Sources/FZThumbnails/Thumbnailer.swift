@@ -116,6 +116,7 @@ public struct Thumbnailer: Sendable {
             let image = try decodePixels(reader, geometry, into: &result)
             result.warnings = result.regionWarnings + reader.warnings
             let gain = gainMap(of: reader, format: job.format, into: &result)
+            result.motionClipDropped = motionClipDropped(reader)
             try write(
                 image, of: reader, job, into: &result, shouldStop: shouldStop,
                 gainMap: carriedGainMap(gain, geometry: geometry))

@@ -8,8 +8,8 @@ several tiles (turned, cropped, alpha, 10-bit, AV1) so that mutations reach the 
 (HEIFTileDecoder, HEIFTileStream); and two small camera DNGs with a JPEG preview (RAWDecoder,
 libraw); GIFs and BMPs (Tools/formats/make-gif-bmp.py); small TIFFs in every compression
 Pillow writes and a tiled one (tiffcp); small copies of issue 51's attack files
-(Tools/hostile/hostile_attacks51.py);
-the hostile set as Tools/hostile/make-hostile.py writes
+(Tools/hostile/hostile_attacks51.py); Live Photo pairs and motion photos
+(Tools/formats/make-motion.py, when ffmpeg is there); the hostile set as Tools/hostile/make-hostile.py writes
 it now (its generators' outputs, whether or not Fixtures/hostile was regenerated); and every
 format's real files in ../shared/formats/ and ../shared/heic-phone/ when present (the BMP
 Suite's bit-field files and a derived HEIF item found crashes in seconds that seeds without them
@@ -83,6 +83,11 @@ for root, _, names in os.walk(os.path.join(out, "hostile")):
     for name in names:
         if os.path.getsize(os.path.join(root, name)) > 1 << 20:
             os.remove(os.path.join(root, name))
+# Live Photos and motion photos (issue 50: Tools/formats/make-motion.py), when ffmpeg, heif-enc
+# and exiftool are there: QuickTime keys, Apple maker notes, Container XMP, SEFT and mpvd.
+if all(shutil.which(t) for t in ("ffmpeg", "heif-enc", "exiftool")):
+    subprocess.run([sys.executable, os.path.join(here, "..", "formats", "make-motion.py"), os.path.join(out, "motion")],
+                   check=True, stdout=subprocess.DEVNULL)
 # Real third-party files (read-only, never in the repository): ../shared beside the checkout,
 # as the tests find it (a worktree at /work/wt/NAME sees it through /work/wt/shared).
 shared = os.path.normpath(os.path.join(here, "..", "..", "..", "shared"))

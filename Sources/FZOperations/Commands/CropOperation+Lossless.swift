@@ -22,11 +22,14 @@ extension CropOperation {
             source: reader.source, limit: settings.decode.stdinLimit, options: settings.decode)
         let gainMap = losslessGainMap(probe, &cropper, path: reader.path)
         let plans = geometries.map { cropper.delivered(forUpright: $0.coveredRect, orientation: header.orientation) }
+        let motion = settings.motionClipDropped(reader, lossless: true)
         var files: [[UInt8]] = []
         if !geometryOnly {
             try target.checkNotInputs([input] + alsoRead)
             files = try cropper.crop(plans.map(\.stored), lenient: settings.lenient)
-            files = try joined(files, gainMap, plans.map(\.stored), hadMap: probe != .none, path: reader.path)
+            // The markers are copied, the clip after the end is not: the XMP must not announce it.
+            files = try joined(
+                files, gainMap, plans.map(\.stored), hadMap: probe != .none || motion != nil, path: reader.path)
         }
         for (i, g) in geometries.enumerated() {
             var bytes: Int64?
@@ -51,6 +54,9 @@ extension CropOperation {
                 // The tag is copied, never applied: the stored blocks are cut as they are.
                 ("outputOrientation", header.exifOrientationValue.map { .int($0) } ?? .null),
             ]
+            if let motion, !geometryOnly {
+                members += [("motionPhoto", .string("dropped")), ("motionPhotoNote", .string(motion))]
+            }
             if let gainMap {
                 members.append(
                     (

@@ -95,6 +95,7 @@ public struct CropOperation {
         let metadata = settings.carriedMetadata(reader, format: format)?.resolved(
             for: PixelSize(width: side, height: side))
         let gain = target.writes ? settings.carriedGainMap(reader, format: format) : GainMapCarry()
+        let motion = json && target.writes ? settings.motionClipDropped(reader) : nil
         for (i, g) in geometries.enumerated() {
             var peek = PeekRenderer.render(
                 g, source: sources[i], sourceRect: rects[i], background: inks.map(background), filter: filter)
@@ -112,7 +113,8 @@ public struct CropOperation {
             if json {
                 report.record(
                     record(g, header, i, path: reader.path, output: target.writtenPath(i), bytes: bytes).noting(
-                        settings.written(gain, path: reader.path)))
+                        settings.written(gain, path: reader.path)
+                    ).noting(motionClip: motion, written: bytes != nil))
             }
             try display?.show([peek])
         }

@@ -62,7 +62,8 @@ public struct FitOperation {
         let outcome = settings.written(gain, path: reader.path)
         if json {
             report.record(
-                Self.record(g, input: reader.path, output: target.writtenPath(0), bytes: bytes).noting(outcome))
+                Self.record(g, input: reader.path, output: target.writtenPath(0), bytes: bytes).noting(outcome)
+                    .noting(motionClip: settings.motionClipDropped(reader), written: bytes != nil))
         }
         try display?.show([canvas])
     }

@@ -29,6 +29,8 @@ public struct InfoOperation {
                 let regions = m.regions(stored: h.storedSize, orientation: h.orientation)
                 for w in regions.warnings { report.warnings.say("\(reader.path): \(w)") }
                 let gain = reader.probeGainMap()
+                let motion = Self.motion(path: reader.path, metadata: m, budget: decode.budget)
+                for w in motion.warnings { report.warnings.say("\(reader.path): \(w)") }
                 if case .malformed(let why) = gain {
                     report.warnings.say("\(reader.path): gain map ignored, the image reads as SDR: \(why)")
                 }
@@ -36,14 +38,19 @@ public struct InfoOperation {
                     json
                         ? Self.json(
                             h, path: reader.path, metadata: m, regions: regions.regions, decodingRefused: refused,
-                            gainMap: gain
+                            gainMap: gain, motion: motion.json
                         )
                         .description
                         : Echo.line(
                             Self.text(
                                 h, path: reader.path, metadata: m, regions: regions.regions, decodingRefused: refused,
-                                gainMap: gain)))
+                                gainMap: gain, motion: motion.text)))
             } catch {
+                // A Live Photo's movie is described (the pair's still is what forcezoom reads).
+                if let movie = Self.livePhotoMovie(path: file, budget: decode.budget) {
+                    report.line(json ? movie.json.description : Echo.line(movie.text))
+                    continue
+                }
                 failed = true
                 report.error(error.description)
                 if json {
@@ -60,7 +67,7 @@ public struct InfoOperation {
     /// field is never a second copy of a common one.
     static func json(
         _ h: ImageHeader, path: String, metadata: ImageMetadata = ImageMetadata(), regions: [ImageRegion] = [],
-        decodingRefused: DecodeError? = nil, gainMap: GainMap.Probe = .none
+        decodingRefused: DecodeError? = nil, gainMap: GainMap.Probe = .none, motion: [(String, JSON)] = []
     ) -> JSON {
         var m: [(String, JSON)] = [
             ("file", .string(path)),
@@ -111,6 +118,7 @@ public struct InfoOperation {
         case .none: m.append(("gainMap", .null))
         case .malformed(let why): m += [("gainMap", .null), ("gainMapIgnored", .string(why))]
         }
+        m += motion
         // The codec's facts after the common ones; a key already given (bitDepth, icc) is not repeated.
         let common = Set(m.map(\.0))
         m += h.details.jsonMembers.filter { !common.contains($0.0) }
@@ -120,7 +128,7 @@ public struct InfoOperation {
 
     static func text(
         _ h: ImageHeader, path: String, metadata: ImageMetadata = ImageMetadata(), regions: [ImageRegion] = [],
-        decodingRefused: DecodeError? = nil, gainMap: GainMap.Probe = .none
+        decodingRefused: DecodeError? = nil, gainMap: GainMap.Probe = .none, motion: [String] = []
     ) -> String {
         // Led by the stored size (HEIF: coded, before irot/imir/clap), as info --json's width/height.
         var parts = ["\(h.formatName) \(h.codedSize)"]
@@ -164,6 +172,7 @@ public struct InfoOperation {
         case .malformed: parts.append("gain map ignored (read as SDR)")
         case .none: break
         }
+        parts += motion
         parts.append("-> \(h.pixelFormat)")
         if let decodingRefused { parts.append("decoding would be refused: \(decodingRefused.reason)") }
         return "\(path): " + parts.joined(separator: ", ")

@@ -63,7 +63,9 @@ public struct ThumbOperation {
             request: shard, environment: ShardEngine.environment(), journal: journal, resume: resume,
             budget: thumbnailer.decode.budget)
         let listed = try from.map { f throws in try InputWalker.readList(f, nulSeparated: nulSeparated) } ?? []
-        let found = InputWalker(recursive: recursive, excluding: [out]).collectAll(inputs, listed: listed)
+        let walked = InputWalker(recursive: recursive, excluding: [out]).collectAll(inputs, listed: listed)
+        // Before the plan and any decoding: a Live Photo's movie is its still's, not a video (issue 50).
+        let found = LivePhotoPairs.pair(walked, budget: thumbnailer.decode.budget)
         let plan = try ThumbnailPlan(
             inputs: found.inputs, folder: out, name: name, alsoRead: from.map { [$0] } ?? [],
             journal: sharding.journalPath,

@@ -11,3 +11,14 @@ extension JSON {
         return .object(members)
     }
 }
+
+extension JSON {
+    /// This record with what its output did with a motion photo's clip (issue 50): always
+    /// `"motionPhoto":"dropped"` and why (`motionPhotoNote`); unchanged for any other input
+    /// or when nothing was written.
+    package func noting(motionClip note: String?, written: Bool) -> JSON {
+        guard let note, written, case .object(var members) = self else { return self }
+        members += [("motionPhoto", .string("dropped")), ("motionPhotoNote", .string(note))]
+        return .object(members)
+    }
+}

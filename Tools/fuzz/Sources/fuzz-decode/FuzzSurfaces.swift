@@ -1,5 +1,6 @@
 import FZCodecs
 import FZFormat
+import FZMotion
 import FZSystem
 import FZTerminal
 import FZThumbnails
@@ -20,6 +21,8 @@ func fuzzSurfaces(_ bytes: [UInt8], hash: UInt64) {
         precondition(TerminalScreen.Window.plausible(cell: cell), "an implausible cell trusted")
     }
     readAsJournal(bytes)
+    // Live Photo and motion photo boxes, trailers and XMP (issue 50).
+    MotionFuzzing.exercise(bytes)
     if hash & 0xF == 0, let file = gridWithManyReferences(bytes) {
         if let reader = try? ImageReader(bytes: file, name: "fuzz-boxes.heic") {
             _ = try? reader.readUpright([PixelRect(x: 0, y: 0, width: 8, height: 8)])
