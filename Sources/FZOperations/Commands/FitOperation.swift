@@ -57,7 +57,9 @@ public struct FitOperation {
             gain = settings.carriedGainMap(reader, format: target.format())
             bytes = try target.write(
                 canvas, protecting: [input], color: carried,
-                metadata: settings.carriedMetadata(reader, format: target.format()), gainMap: gainMap(gain, g))
+                metadata: settings.carriedMetadata(reader, format: target.format())?.placed(
+                    Self.imageToCanvas(g), output: canvas.size),
+                gainMap: gainMap(gain, g))
         }
         let outcome = settings.written(gain, path: reader.path)
         if json {
@@ -79,6 +81,18 @@ public struct FitOperation {
         var carried = map.carried(imageToOutput: toContent, output: g.bounds, filter: filter)
         carried.image = carried.image.oriented(g.orientation.contentTurn)
         return carried
+    }
+
+    /// The map from image pixels to the canvas's: the visible window scaled to its shown size,
+    /// placed in the content bounds, then the quarter turn (`FitRenderer.render`). The
+    /// regions follow it.
+    static func imageToCanvas(_ g: FitGeometry) -> AffineTransform {
+        let shown = FitRenderer.shownSize(g)
+        let v = g.visibleImageRect
+        return AffineTransform.translation(-v.x, -v.y)
+            .then(.scale(Double(shown.width) / v.width, Double(shown.height) / v.height))
+            .then(.translation(Double(max(0, g.offset.x)), Double(max(0, g.offset.y))))
+            .then(g.orientation.contentTurn.uprightTransform(stored: g.bounds))
     }
 
     /// The --json record: the geometry, and what was written.

@@ -84,7 +84,8 @@ public struct FrameOperation {
             gain = settings.carriedGainMap(reader, format: target.format())
             try target.write(
                 canvas, protecting: [input], color: carried,
-                metadata: settings.carriedMetadata(reader, format: target.format()),
+                metadata: settings.carriedMetadata(reader, format: target.format())?.placed(
+                    Self.imageToView(fit, image: image), output: canvas.size),
                 gainMap: gainMap(gain, fit: fit, peek: peek, canvas: canvas.size))
         }
         let outcome = settings.written(gain, path: reader.path)

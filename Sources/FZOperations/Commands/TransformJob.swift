@@ -100,7 +100,7 @@ public struct TransformJob {
             gain = settings.carriedGainMap(reader, format: target.format())
             try target.write(
                 out, protecting: [input], color: carried,
-                metadata: settings.carriedMetadata(reader, format: target.format()),
+                metadata: settings.carriedMetadata(reader, format: target.format())?.placed(full, output: canvasSize),
                 gainMap: gain.map?.carried(imageToOutput: full, output: canvasSize, filter: filter))
         }
         try display?.show([out])
@@ -117,9 +117,13 @@ public struct TransformJob {
         try settings.convert(&image, from: reader.header.color, path: reader.path)
         let turned = image.rotated(quarterTurns: Int(quarterTurns.truncatingRemainder(dividingBy: 4)))
         if target.writes {
+            // The regions turn with the samples: the same map as the 8-bit path's when it
+            // lands on the same canvas (none otherwise).
+            let (canvasSize, full) = try placement(size, path: reader.path)
+            let metadata = settings.carriedMetadata(reader, format: target.format())
             try target.write(
                 turned, protecting: [input], color: settings.carry(reader.header.color, path: reader.path),
-                metadata: settings.carriedMetadata(reader, format: target.format()))
+                metadata: canvasSize == turned.size ? metadata?.placed(full, output: turned.size) : metadata)
         }
         if let display { try display.show([InlineImage.eightBit(turned)]) }
         return Result(
