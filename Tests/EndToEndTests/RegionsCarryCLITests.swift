@@ -64,7 +64,7 @@ struct RegionsCarryCLITests {
         if case .object(let info)? = top["RegionInfoMP"], case .array(let list)? = info["Regions"] {
             for case .object(let r) in list {
                 guard case .string(let text)? = r["Rectangle"] else { continue }
-                let v = text.split(separator: ",").compactMap { Double($0.trimmingCharacters) }
+                let v = text.split(separator: ",").compactMap { Double(String($0.filter { $0 != " " })) }
                 guard v.count == 4 else { continue }
                 let rect = [v[0] * size[0], v[1] * size[1], v[2] * size[0], v[3] * size[1]]
                 regions["mp", default: []].append(Found(name: r["PersonDisplayName"]?.string, rect: rect))
@@ -141,11 +141,14 @@ struct RegionsCarryCLITests {
     @Test("crop: the window's regions at 1:1, a cut one clipped, one outside it dropped")
     func crop() throws {
         let (dir, src) = try Self.tagged()
-        let r = CLI.run(["crop", src, "--at", "100,80", "--size", "100", "-o", "c.png"], in: dir)
+        let r = CLI.run(["crop", src, "--at", "100,80", "--size", "100", "-o", "c.png", "--json"], in: dir)
         try #require(r.status == 0, "\(r.stderr)")
         // The window starts 50 before the point: 50,30; Dan (10..50 across) is outside it.
         let kept = Self.check(dir + "/c.png", size: (100, 100), "crop") { x, y in (x - 50, y - 30) }
         #expect(kept == 3)
+        // The record says so (checked against docs/json/crop.schema.json by CLI.run).
+        let o = try #require(JSONValue.objects(r.stdout).first)
+        #expect(o["regions"] == .object(["kept": .number(3), "dropped": .number(1)]), "\(r.stdout)")
     }
 
     @Test("crop --zoom 2: the window's origin from --json, the regions scaled by the zoom")
@@ -201,6 +204,28 @@ struct RegionsCarryCLITests {
         try #require(r.status == 0, "\(r.stderr)")
         // Scaled by 2 to 480x320, letterboxed 40 from the top.
         #expect(Self.check(dir + "/fit.png", size: (480, 400), "fit") { x, y in (x * 2, y * 2 + 40) } == 4)
+    }
+
+    @Test("animate: each frame file carries the regions through its frame's transform")
+    func animateFrames() throws {
+        let (dir, src) = try Self.tagged()
+        let r = CLI.run(
+            ["animate", src, "--screen", "480x320", "--from", "60,40,120,80", "--frames", "3", "-o", "a%d.png", "--json"],
+            in: dir)
+        try #require(r.status == 0, "\(r.stderr)")
+        let frames = JSONValue.objects(r.stdout)
+        try #require(frames.count == 3, "\(r.stdout)")
+        for (k, f) in frames.enumerated() {
+            guard case .array(let t)? = f["transform"], t.count == 6 else {
+                Issue.record("frame \(k + 1): no transform in \(f)")
+                continue
+            }
+            // [a, b, c, d, tx, ty]: (x, y) -> (a x + c y + tx, b x + d y + ty), image to screen.
+            let m = t.map { v -> Double in if case .number(let n) = v { return n } else { return .nan } }
+            Self.check(dir + "/a\(k + 1).png", size: (480, 320), "animate frame \(k + 1)") { x, y in
+                (m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5])
+            }
+        }
     }
 
     @Test("A file stored turned (orientation 6): the output is upright and so are its regions")
@@ -260,8 +285,9 @@ struct RegionsCarryCLITests {
         let got = Self.read(dir + "/e.jpg")
         let region = try #require(got.regions["mwg"]?.first, "\(got.regions)")
         #expect(region.name == name)
-        // 120 - 50 = 70: the region 96..144 across, 56..104 down, less the window's 70,30.
-        for (h, w) in zip(region.rect, [26.0, 26, 48, 48]) { #expect(abs(h - w) <= 1, "\(region.rect)") }
+        // The region is 96..144 across and 64..96 down (0.2 of 240x160 about the centre), less
+        // the window's 70,30 (120 - 50, 80 - 50).
+        for (h, w) in zip(region.rect, [26.0, 34, 48, 32]) { #expect(abs(h - w) <= 1, "\(region.rect)") }
         // The packet parses as XML (exiftool extracts it whole; Python's parser reads it).
         let xml = dir + "/e.xmp"
         _ = CLI.shell("exiftool -b -XMP \(CLI.quote(dir + "/e.jpg")) > \(CLI.quote(xml))")

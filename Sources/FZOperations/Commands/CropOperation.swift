@@ -113,7 +113,8 @@ public struct CropOperation {
             if json {
                 report.record(
                     record(g, header, i, path: reader.path, output: target.writtenPath(i), bytes: bytes).noting(
-                        settings.written(gain, path: reader.path)))
+                        settings.written(gain, path: reader.path)
+                    ).noting(regions: placed, size: peek.size, written: target.writes))
             }
             try display?.show([peek])
         }

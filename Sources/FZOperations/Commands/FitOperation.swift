@@ -2,6 +2,7 @@ import FZCodecs
 import FZFormat
 import FZGainMap
 import FZImage
+import FZMetadata
 import FZRender
 import FZSystem
 import Geometry
@@ -53,18 +54,19 @@ public struct FitOperation {
         for w in reader.warnings { settings.warnings.say("\(reader.path): \(w)") }
         var bytes: Int64?
         var gain = GainMapCarry()
+        var metadata: CarriedMetadata?
         if target.writes {
             gain = settings.carriedGainMap(reader, format: target.format())
+            metadata = settings.carriedMetadata(reader, format: target.format())?.placed(
+                Self.imageToCanvas(g), output: canvas.size)
             bytes = try target.write(
-                canvas, protecting: [input], color: carried,
-                metadata: settings.carriedMetadata(reader, format: target.format())?.placed(
-                    Self.imageToCanvas(g), output: canvas.size),
-                gainMap: gainMap(gain, g))
+                canvas, protecting: [input], color: carried, metadata: metadata, gainMap: gainMap(gain, g))
         }
         let outcome = settings.written(gain, path: reader.path)
         if json {
             report.record(
-                Self.record(g, input: reader.path, output: target.writtenPath(0), bytes: bytes).noting(outcome))
+                Self.record(g, input: reader.path, output: target.writtenPath(0), bytes: bytes).noting(outcome)
+                    .noting(regions: metadata, size: canvas.size, written: target.writes))
         }
         try display?.show([canvas])
     }
