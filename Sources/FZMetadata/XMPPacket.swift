@@ -86,10 +86,13 @@ public struct XMPPacket: Hashable, Sendable {
         out.reserveCapacity(tokens.count * 16)
         var skipDepth = 0  // > 0 inside a dropped element, or a replaced one's content
         var closeSkipped = false  // whether the skipped element's end tag is written (replaced)
-        let rdfEnd = edit.insert == nil ? nil : tokens.lastIndex { t in
-            if case .end(let name) = t { return name == "RDF" || name.hasSuffix(":RDF") }
-            return false
-        }
+        let rdfEnd =
+            edit.insert == nil
+            ? nil
+            : tokens.lastIndex { t in
+                if case .end(let name) = t { return name == "RDF" || name.hasSuffix(":RDF") }
+                return false
+            }
         for (index, (token, resolved)) in zip(tokens, names).enumerated() {
             switch token {
             case .raw(let bytes):

@@ -73,7 +73,9 @@ struct RegionsCarryCLITests {
         if case .array(let list)? = top["ImageRegion"] {
             for case .object(let r) in list {
                 guard case .object(let b)? = r["RegionBoundary"] else { continue }
-                let rect = [num(b, "RbX") * size[0], num(b, "RbY") * size[1], num(b, "RbW") * size[0], num(b, "RbH") * size[1]]
+                let rect = [
+                    num(b, "RbX") * size[0], num(b, "RbY") * size[1], num(b, "RbW") * size[0], num(b, "RbH") * size[1],
+                ]
                 regions["iptc", default: []].append(Found(name: r["Name"]?.string, rect: rect))
             }
         }
@@ -85,7 +87,9 @@ struct RegionsCarryCLITests {
 
     /// The rectangle through `map` (a point map: both corners, then ordered), clipped to
     /// `size`; nil when under half a pixel of it is left along a side (the region is dropped).
-    static func expected(_ r: [Double], size: (Double, Double), _ map: (Double, Double) -> (Double, Double)) -> [Double]? {
+    static func expected(_ r: [Double], size: (Double, Double), _ map: (Double, Double) -> (Double, Double))
+        -> [Double]?
+    {
         let a = map(r[0], r[1])
         let b = map(r[0] + r[2], r[1] + r[3])
         let x0 = min(max(min(a.0, b.0), 0), size.0)
@@ -107,7 +111,9 @@ struct RegionsCarryCLITests {
         let got = read(path)
         #expect(got.size == [size.0, size.1], "\(label): size \(got.size)")
         var kept = 0
-        let forms: [(String, Set<String>)] = [("mwg", ["Alice", "Bob", "Carol", "Dan"]), ("mp", ["Bob"]), ("iptc", ["Carol", "Dan"])]
+        let forms: [(String, Set<String>)] = [
+            ("mwg", ["Alice", "Bob", "Carol", "Dan"]), ("mp", ["Bob"]), ("iptc", ["Carol", "Dan"]),
+        ]
         for (form, names) in forms {
             let found = got.regions[form] ?? []
             for name in names.sorted() {
@@ -116,7 +122,8 @@ struct RegionsCarryCLITests {
                 let have = found.first { $0.name == name }
                 if let want {
                     guard let have else {
-                        Issue.record("\(label): \(form) region \(name) missing (want \(want)); exiftool read \(got.regions)")
+                        Issue.record(
+                            "\(label): \(form) region \(name) missing (want \(want)); exiftool read \(got.regions)")
                         continue
                     }
                     for (h, w) in zip(have.rect, want) {
@@ -154,7 +161,8 @@ struct RegionsCarryCLITests {
     @Test("crop --zoom 2: the window's origin from --json, the regions scaled by the zoom")
     func cropZoom() throws {
         let (dir, src) = try Self.tagged()
-        let r = CLI.run(["crop", src, "--at", "60,40", "--size", "80", "--zoom", "2", "-o", "z.jpg", "--json"], in: dir)
+        let r = CLI.run(
+            ["crop", src, "--at", "60,40", "--size", "80", "--zoom", "2", "-o", "z.jpg", "--json"], in: dir)
         try #require(r.status == 0, "\(r.stderr)")
         let o = try #require(JSONValue.objects(r.stdout).first)
         guard case .object(let w)? = o["window"], case .number(let wx)? = w["x"], case .number(let wy)? = w["y"] else {
@@ -210,7 +218,10 @@ struct RegionsCarryCLITests {
     func animateFrames() throws {
         let (dir, src) = try Self.tagged()
         let r = CLI.run(
-            ["animate", src, "--screen", "480x320", "--from", "60,40,120,80", "--frames", "3", "-o", "a%d.png", "--json"],
+            [
+                "animate", src, "--screen", "480x320", "--from", "60,40,120,80", "--frames", "3", "-o", "a%d.png",
+                "--json",
+            ],
             in: dir)
         try #require(r.status == 0, "\(r.stderr)")
         let frames = JSONValue.objects(r.stdout)
@@ -246,7 +257,9 @@ struct RegionsCarryCLITests {
         let r = CLI.run(["thumb", path, "--size", "120x80", "-o", "up.jpg"], in: dir)
         try #require(r.status == 0, "\(r.stderr)")
         #expect(Self.read(dir + "/up.jpg").size == [120, 80])
-        #expect(Self.check(dir + "/up.jpg", size: (120, 80), "thumb of orientation 6", inputs: upright) { ($0 / 2, $1 / 2) } == 4)
+        #expect(
+            Self.check(dir + "/up.jpg", size: (120, 80), "thumb of orientation 6", inputs: upright) { ($0 / 2, $1 / 2) }
+                == 4)
     }
 
     @Test("--strip leaves no regions; --no-names keeps them without names or PersonInImage")
@@ -268,7 +281,8 @@ struct RegionsCarryCLITests {
         #expect(names.isEmpty, "names left: \(names)")
         #expect(anonymous.people == 0)
         // Alice's area is still where it was (the crop's window starts at 50,30).
-        let alice = try #require(anonymous.regions["mwg"]?.first { abs($0.rect[2] - 46) <= 1 && abs($0.rect[3] - 34) <= 1 })
+        let alice = try #require(
+            anonymous.regions["mwg"]?.first { abs($0.rect[2] - 46) <= 1 && abs($0.rect[3] - 34) <= 1 })
         #expect(abs(alice.rect[0]) <= 1 && abs(alice.rect[1]) <= 1, "\(alice.rect)")
         let info = CLI.run(["info", dir + "/n.png", "--json"])
         #expect(info.status == 0 && !info.stdout.contains("Alice"), "\(info.stdout)")
@@ -278,7 +292,8 @@ struct RegionsCarryCLITests {
     func escapedNames() throws {
         let (dir, src) = try Self.tagged()
         let name = "Zoë \"Z\" & <Co> l'été"
-        let tag = "-XMP-mwg-rs:RegionInfo={AppliedToDimensions={W=240,H=160,Unit=pixel},RegionList=[{Area={X=0.5,Y=0.5,W=0.2,H=0.2,Unit=normalized},Name=\(name),Type=Face}]}"
+        let tag =
+            "-XMP-mwg-rs:RegionInfo={AppliedToDimensions={W=240,H=160,Unit=pixel},RegionList=[{Area={X=0.5,Y=0.5,W=0.2,H=0.2,Unit=normalized},Name=\(name),Type=Face}]}"
         #expect(CLI.shell("exiftool -q -q -overwrite_original \(CLI.quote(tag)) \(CLI.quote(src))") == 0)
         let r = CLI.run(["crop", src, "--at", "120,80", "--size", "100", "-o", "e.jpg"], in: dir)
         try #require(r.status == 0, "\(r.stderr)")
@@ -291,7 +306,10 @@ struct RegionsCarryCLITests {
         // The packet parses as XML (exiftool extracts it whole; Python's parser reads it).
         let xml = dir + "/e.xmp"
         _ = CLI.shell("exiftool -b -XMP \(CLI.quote(dir + "/e.jpg")) > \(CLI.quote(xml))")
-        #expect(CLI.shell("\(CLI.python) -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' \(CLI.quote(xml))") == 0)
+        #expect(
+            CLI.shell(
+                "\(CLI.python) -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' \(CLI.quote(xml))")
+                == 0)
     }
 
     @Test("immich's two files: crop --at region:\"Marie Curie\" carries the face at the same place in both")

@@ -37,12 +37,14 @@ enum RegionXMP {
         }
         if iptc != nil { x += "\n    xmlns:Iptc4xmpExt=\"\(RegionReader.iptcExt)\"" }
         x += ">\n   <mwg-rs:Regions rdf:parseType=\"Resource\">"
-        x += "\n    <mwg-rs:AppliedToDimensions stDim:w=\"\(size.width)\" stDim:h=\"\(size.height)\" stDim:unit=\"pixel\"/>"
+        x +=
+            "\n    <mwg-rs:AppliedToDimensions stDim:w=\"\(size.width)\" stDim:h=\"\(size.height)\" stDim:unit=\"pixel\"/>"
         x += "\n    <mwg-rs:RegionList>\n     <rdf:Bag>"
         for p in mwg {
             let a = p.stored
             x += "\n      <rdf:li rdf:parseType=\"Resource\">"
-            x += "\n       <mwg-rs:Area stArea:x=\"\(number(a.x + a.width / 2))\" stArea:y=\"\(number(a.y + a.height / 2))\""
+            x +=
+                "\n       <mwg-rs:Area stArea:x=\"\(number(a.x + a.width / 2))\" stArea:y=\"\(number(a.y + a.height / 2))\""
             x += " stArea:w=\"\(number(a.width))\" stArea:h=\"\(number(a.height))\" stArea:unit=\"normalized\"/>"
             if let type = mwgType(p.region.type) { x += "\n       <mwg-rs:Type>\(type)</mwg-rs:Type>" }
             if names, let name = p.region.name { x += "\n       <mwg-rs:Name>\(escaped(name))</mwg-rs:Name>" }
@@ -54,7 +56,8 @@ enum RegionXMP {
             for p in microsoft {
                 let u = p.upright
                 x += "\n      <rdf:li rdf:parseType=\"Resource\">"
-                x += "\n       <MPReg:Rectangle>\([u.x, u.y, u.width, u.height].map(number).joined(separator: ", "))</MPReg:Rectangle>"
+                x +=
+                    "\n       <MPReg:Rectangle>\([u.x, u.y, u.width, u.height].map(number).joined(separator: ", "))</MPReg:Rectangle>"
                 if names, let name = p.region.name {
                     x += "\n       <MPReg:PersonDisplayName>\(escaped(name))</MPReg:PersonDisplayName>"
                 }
