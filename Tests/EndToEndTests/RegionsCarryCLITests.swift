@@ -16,7 +16,8 @@ private let haveExiftool = CLI.shell("exiftool -ver > /dev/null 2>&1") == 0
 /// exiftool reads the output's regions back: each points at the pixels the test maps by hand
 /// from the input's (within one output pixel), a region outside the output is gone, a cut
 /// one clipped. `--strip` leaves none; `--no-names` keeps the regions without their names.
-/// Adds about 10 s (a few dozen small files, one exiftool read each).
+/// Adds about 40 s on the shared 2-core machine (two dozen small files, an exiftool run for each;
+/// the tests run in parallel, so less on a free one).
 @Suite("Regions follow outputs", .enabled(if: haveExiftool, "needs exiftool (libimage-exiftool-perl); skipped"))
 struct RegionsCarryCLITests {
     /// The input's regions in upright pixels [x, y, width, height], from the tags written by
@@ -260,6 +261,35 @@ struct RegionsCarryCLITests {
         #expect(
             Self.check(dir + "/up.jpg", size: (120, 80), "thumb of orientation 6", inputs: upright) { ($0 / 2, $1 / 2) }
                 == 4)
+    }
+
+    @Test("--no-auto-orient keeps the stored pixels and orientation 6: MWG and IPTC stay stored, Microsoft upright")
+    func storedOutput() throws {
+        let path = try #require(RegionsCLITests.tagged(6), "could not tag a fixture with exiftool")
+        let dir = FileSystem.directory(of: path)
+        let r = CLI.run(["transform", path, "--no-auto-orient", "--scale", "0.5", "-o", "n.jpg"], in: dir)
+        try #require(r.status == 0, "\(r.stderr)")
+        // Halved, the normalised areas are the input's, each in its own frame (exiftoolRegions
+        // keeps the last form of a name: Bob's Microsoft rectangle, Carol's and Dan's IPTC).
+        let before = RegionsCLITests.exiftoolRegions(path, stored: (160, 240))
+        let after = RegionsCLITests.exiftoolRegions(dir + "/n.jpg", stored: (80, 120))
+        #expect(after.count == 4, "\(after)")
+        for (name, b) in before {
+            let a = try #require(after[name], "\(name) missing: \(after)")
+            #expect(a.upright == b.upright)
+            for (x, y) in zip(a.rect, b.rect) {
+                #expect(abs(x - y) <= 1.0 / 80, "\(name): \(a.rect) against \(b.rect)")
+            }
+        }
+        // Bob's new MWG copy is his upright rectangle turned into the stored frame by hand:
+        // orientation 6 shows stored (x, y) at upright (1 - y, x), so stored x = upright y and
+        // stored y = 1 - upright x - width.
+        let got = Self.read(dir + "/n.jpg")
+        let bob = try #require(got.regions["mwg"]?.first { $0.name == "Bob" })
+        let u = try #require(before["Bob"]).rect
+        let want = [u[1] * 80, (1 - u[0] - u[2]) * 120, u[3] * 80, u[2] * 120]
+        for (h, w) in zip(bob.rect, want) { #expect(abs(h - w) <= 1, "\(bob.rect) against \(want)") }
+        #expect(CLI.shell("exiftool -n -s3 -Orientation \(CLI.quote(dir + "/n.jpg")) | grep -qx 6") == 0)
     }
 
     @Test("--strip leaves no regions; --no-names keeps them without names or PersonInImage")
