@@ -48,6 +48,8 @@ public struct ThumbnailResult: Sendable {
     public var window: Rect?
     /// What reading the input's regions warned about (said with `warnings`).
     public var regionWarnings: [String] = []
+    /// How many of the input's regions the output kept and dropped (nil: it has none).
+    public var regions: (kept: Int, dropped: Int)?
 
     public init(input: String, output: String, outcome: Outcome) {
         self.input = input
@@ -96,6 +98,9 @@ public struct ThumbnailResult: Sendable {
         if let gainMap {
             members.append(("gainMap", .string(gainMap.word)))
             if let note = gainMap.note { members.append(("gainMapNote", .string(note))) }
+        }
+        if let regions {
+            members.append(("regions", .object([("kept", .int(regions.kept)), ("dropped", .int(regions.dropped))])))
         }
         return .object(members)
     }

@@ -148,6 +148,7 @@ public struct Thumbnailer: Sendable {
         if let g = geometry {
             kept = kept?.placed(
                 .translation(-g.window.x, -g.window.y).then(.scale(g.scaleX, g.scaleY)), output: image.size)
+            result.regions = kept?.regionCount(for: image.size)
         }
         if shouldStop() { throw .interrupted(path: input) }
         do {

@@ -185,8 +185,11 @@ struct RegionsCarryCLITests {
     @Test("thumb --crop: the centre of the scaled picture, the cut regions clipped")
     func thumbCrop() throws {
         let (dir, src) = try Self.tagged()
-        let r = CLI.run(["thumb", src, "--size", "80x80", "--crop", "-o", "sq.png"], in: dir)
+        let r = CLI.run(["thumb", src, "--size", "80x80", "--crop", "-o", "sq.png", "--json"], in: dir)
         try #require(r.status == 0, "\(r.stderr)")
+        // Every region keeps a part inside (Dan's 5 pixels), and the record says so.
+        let o = try #require(JSONValue.objects(r.stdout).first)
+        #expect(o["regions"] == .object(["kept": .number(4), "dropped": .number(0)]), "\(r.stdout)")
         // Scaled by 0.5 to 120x80 to cover the box, 20 cut off each side.
         Self.check(dir + "/sq.png", size: (80, 80), "thumb --crop") { x, y in (x / 2 - 20, y / 2) }
     }
