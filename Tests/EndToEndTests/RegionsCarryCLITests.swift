@@ -197,8 +197,10 @@ struct RegionsCarryCLITests {
     @Test("transform --rotate 90 and --flop: the regions turn and mirror with the pixels")
     func transform() throws {
         let (dir, src) = try Self.tagged()
-        var r = CLI.run(["transform", src, "--rotate", "90", "-o", "r.png"], in: dir)
+        var r = CLI.run(["transform", src, "--rotate", "90", "-o", "r.png", "--json"], in: dir)
         try #require(r.status == 0, "\(r.stderr)")
+        let o = try #require(JSONValue.objects(r.stdout).first)
+        #expect(o["regions"] == .object(["kept": .number(4), "dropped": .number(0)]), "\(r.stdout)")
         // A quarter turn clockwise of 240x160: (x, y) goes to (160 - y, x).
         #expect(Self.check(dir + "/r.png", size: (160, 240), "rotate 90") { x, y in (160 - y, x) } == 4)
         r = CLI.run(["transform", src, "--flop", "-o", "f.webp"], in: dir)
