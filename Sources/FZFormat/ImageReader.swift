@@ -245,10 +245,21 @@ public final class ImageReader {
     public func carriedMetadata(
         _ policy: MetadataPolicy, for format: OutputFormat
     ) -> (CarriedMetadata?, warnings: [String]) {
-        let (carried, warnings) = policy.carried(metadata, upright: deliversUpright)
+        let (carried, warnings) = policy.carried(metadata, upright: deliversUpright, frame: regionFrame)
         guard let carried else { return (nil, warnings) }
         let (fitted, more) = carried.fitting(format)
         return (fitted, warnings + more)
+    }
+
+    /// The picture an output's regions are read in: as `--at region:` reads them when the
+    /// pixels are upright; with `--no-auto-orient` through the file's own orientation, then
+    /// back to the stored pixels the output keeps (with its orientation tag).
+    public var regionFrame: RegionFrame {
+        guard !deliversUpright else {
+            return RegionFrame(stored: header.storedSize, orientation: header.orientation, delivered: true)
+        }
+        let o = header.exifOrientationValue.flatMap { Orientation(rawValue: $0) } ?? .up
+        return RegionFrame(stored: header.storedSize, orientation: o, delivered: false)
     }
 
     /// A reader decodes once: the decoder's stream moves forward only.

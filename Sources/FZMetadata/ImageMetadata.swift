@@ -66,23 +66,30 @@ public struct MetadataPolicy: Hashable, Sendable {
     public var keep: Keep
     /// Whether the GPS IFD and XMP's location properties are kept.
     public var location: Bool
+    /// Whether people's names are kept (`--no-names` leaves them out of the regions and
+    /// IPTC's PersonInImage, keeping the regions themselves).
+    public var names: Bool
 
-    public init(keep: Keep = .all, location: Bool = true) {
+    public init(keep: Keep = .all, location: Bool = true, names: Bool = true) {
         self.keep = keep
         self.location = location
+        self.names = names
     }
 
     /// Everything copied (the default).
     public static let keepAll = MetadataPolicy()
     /// Nothing copied (`--strip`).
-    public static let strip = MetadataPolicy(keep: [], location: false)
+    public static let strip = MetadataPolicy(keep: [], location: false, names: false)
 
     /// What an output made from `metadata` carries under this policy: each block parsed
     /// once (a malformed one left out, with its reason in `warnings`).
     /// - Parameter upright: whether the output's pixels are upright (the orientation was
     ///   applied, or the decoder applies its own, as HEIF's): the EXIF and XMP orientation
     ///   is then reset to 1.
-    public func carried(_ metadata: ImageMetadata, upright: Bool) -> (CarriedMetadata?, warnings: [String]) {
+    /// - Parameter frame: the picture the regions are read in (nil: an output carries none).
+    public func carried(_ metadata: ImageMetadata, upright: Bool, frame: RegionFrame? = nil) -> (
+        CarriedMetadata?, warnings: [String]
+    ) {
         var warnings: [String] = []
         var exif: EXIFBlock?
         var xmp: XMPPacket?
@@ -107,7 +114,10 @@ public struct MetadataPolicy: Hashable, Sendable {
             do { xmp = try XMPPacket(parsing: bytes) } catch { warnings.append("\(error); XMP left out of the output") }
         }
         guard exif != nil || xmp != nil || iptc != nil else { return (nil, warnings) }
-        return (CarriedMetadata(exif: exif, xmp: xmp, iptc: iptc, upright: upright, location: location), warnings)
+        var carried = CarriedMetadata(exif: exif, xmp: xmp, iptc: iptc, upright: upright, location: location)
+        carried.names = names
+        if let xmp, let frame { carried.regions = CarriedRegions(xmp, frame: frame) }
+        return (carried, warnings)
     }
 }
 
@@ -119,6 +129,21 @@ public struct CarriedMetadata: Hashable, Sendable {
     package var iptc: IPTCBlock?
     package var upright: Bool
     package var location: Bool
+    /// Whether people's names are written (`MetadataPolicy.names`).
+    package var names = true
+    /// The input's regions, written again in each output's pixels (`placed`); nil when it
+    /// has no XMP or its frame was not given.
+    package var regions: CarriedRegions?
+    /// Where the output's pixels come from (`placed`): without it an output carries no regions.
+    package var placement: RegionPlacement?
+
+    package init(exif: EXIFBlock?, xmp: XMPPacket?, iptc: IPTCBlock?, upright: Bool, location: Bool) {
+        self.exif = exif
+        self.xmp = xmp
+        self.iptc = iptc
+        self.upright = upright
+        self.location = location
+    }
 
     /// The APP13 payload a JPEG output carries (IPTC has no place in the other containers).
     /// Nil when nothing is left (a record that held only the location, with `--no-location`).
@@ -133,6 +158,7 @@ public struct CarriedMetadata: Hashable, Sendable {
         var size: PixelSize
         var exif: [UInt8]?
         var xmp: [UInt8]?
+        var placement: RegionPlacement?
     }
 
     /// The same metadata with its blocks written once for `size`: many outputs of one size
@@ -140,17 +166,17 @@ public struct CarriedMetadata: Hashable, Sendable {
     public func resolved(for size: PixelSize) -> CarriedMetadata {
         var r = self
         let (e, x) = blocks(for: size)
-        r.written = Written(size: size, exif: e, xmp: x)
+        r.written = Written(size: size, exif: e, xmp: x, placement: placement)
         return r
     }
 
-    /// The EXIF (TIFF bytes) and XMP (XML bytes) for an output of `size` pixels.
+    /// The EXIF (TIFF bytes) and XMP (XML bytes) for an output of `size` pixels (the XMP
+    /// with the regions placed in them, `placed`).
     public func blocks(for size: PixelSize) -> (exif: [UInt8]?, xmp: [UInt8]?) {
-        if let w = written, w.size == size { return (w.exif, w.xmp) }
-        return (
-            exif?.rewritten(size: size, upright: upright, location: location),
-            xmp?.rewritten(size: size, upright: upright, location: location)
-        )
+        let cached = written.flatMap { $0.size == size ? $0 : nil }
+        let e = cached.map(\.exif) ?? exif?.rewritten(size: size, upright: upright, location: location)
+        if let cached, cached.placement == placement { return (e, cached.xmp) }
+        return (e, xmp?.rewritten(size: size, upright: upright, location: location, edit: regionEdit(size)))
     }
 
     /// This metadata as a format's containers can hold it (`OutputFormat.metadata`, as its
@@ -174,7 +200,11 @@ public struct CarriedMetadata: Hashable, Sendable {
         if slots.xmp == nil { fitted.xmp = nil }
         // The blocks are only written out (for any size) where a container has a limit.
         if slots.exif?.limit != nil || slots.xmp?.limit != nil {
-            let (e, x) = fitted.blocks(for: PixelSize(width: 1, height: 1))
+            // With every region kept, as in an output of the whole picture (the longest packet).
+            var probe = fitted
+            let whole = regions?.frame.working ?? PixelSize(width: 1, height: 1)
+            probe.placement = RegionPlacement(imageToOutput: .identity, output: whole)
+            let (e, x) = probe.blocks(for: whole)
             if let e, let slot = slots.exif, !slot.holds(e.count) {
                 fitted.exif = nil
                 warnings.append("EXIF block of \(e.count) bytes is over \(slot.place); left out of the output")

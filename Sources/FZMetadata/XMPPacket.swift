@@ -79,12 +79,21 @@ public struct XMPPacket: Hashable, Sendable {
     /// `location`, the orientation and dimensions replaced. A replaced property's whole
     /// content (text, CDATA, comments) gives way to the new value, so `<![CDATA[6]]>`
     /// cannot linger beside it.
-    public func rewritten(size: PixelSize, upright: Bool, location: Bool) -> [UInt8] {
+    /// With `edit`, the elements it names are left out too, and its XML written just before
+    /// `rdf:RDF` closes (the regions of an output, `CarriedRegions`).
+    public func rewritten(size: PixelSize, upright: Bool, location: Bool, edit: Edit = Edit()) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(tokens.count * 16)
         var skipDepth = 0  // > 0 inside a dropped element, or a replaced one's content
         var closeSkipped = false  // whether the skipped element's end tag is written (replaced)
-        for (token, resolved) in zip(tokens, names) {
+        let rdfEnd =
+            edit.insert == nil
+            ? nil
+            : tokens.lastIndex { t in
+                if case .end(let name) = t { return name == "RDF" || name.hasSuffix(":RDF") }
+                return false
+            }
+        for (index, (token, resolved)) in zip(tokens, names).enumerated() {
             switch token {
             case .raw(let bytes):
                 if skipDepth == 0 { out += bytes }
@@ -93,7 +102,9 @@ public struct XMPPacket: Hashable, Sendable {
                     if !selfClosing { skipDepth += 1 }
                     continue
                 }
-                if !location && Self.isLocation(resolved?.element) {
+                if (!location && Self.isLocation(resolved?.element))
+                    || resolved?.element.map(edit.drop.contains) == true
+                {
                     if !selfClosing { (skipDepth, closeSkipped) = (1, false) }
                     continue
                 }
@@ -113,10 +124,21 @@ public struct XMPPacket: Hashable, Sendable {
                     skipDepth -= 1
                     guard skipDepth == 0, closeSkipped else { continue }
                 }
+                if index == rdfEnd, let insert = edit.insert { out += insert }
                 out += Array("</\(name)>".utf8)
             }
         }
         return out
+    }
+
+    /// What `rewritten` changes besides the orientation, the size and the location.
+    public struct Edit: Hashable, Sendable {
+        /// Elements left out with everything inside them.
+        package var drop: Set<XMPNamespaces.Name> = []
+        /// XML written before `rdf:RDF` closes.
+        package var insert: [UInt8]?
+
+        public init() {}
     }
 }
 

@@ -50,6 +50,8 @@ public struct ThumbnailResult: Sendable {
     public var window: Rect?
     /// What reading the input's regions warned about (said with `warnings`).
     public var regionWarnings: [String] = []
+    /// How many of the input's regions the output kept and dropped (nil: it has none).
+    public var regions: (kept: Int, dropped: Int)?
 
     public init(input: String, output: String, outcome: Outcome) {
         self.input = input
@@ -101,6 +103,9 @@ public struct ThumbnailResult: Sendable {
         }
         if let note = motionClipDropped, made {
             members += [("motionPhoto", .string("dropped")), ("motionPhotoNote", .string(note))]
+        }
+        if let regions {
+            members.append(("regions", .object([("kept", .int(regions.kept)), ("dropped", .int(regions.dropped))])))
         }
         return .object(members)
     }

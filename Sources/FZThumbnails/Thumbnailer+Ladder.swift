@@ -167,7 +167,7 @@ extension Thumbnailer {
                     do throws(ThumbnailError) {
                         try write(
                             image, of: shared.reader, jobs[n], into: &rest.results[n], shouldStop: shared.shouldStop,
-                            gainMap: carriedGainMap(gain, geometry: plan[n]))
+                            geometry: plan[n], gainMap: carriedGainMap(gain, geometry: plan[n]))
                     } catch {
                         // One output that cannot be written fails alone; a stop ends the input.
                         if error.isStop {
@@ -184,7 +184,7 @@ extension Thumbnailer {
                 do throws(ThumbnailError) {
                     try write(
                         largest, of: reader, jobs[0], into: &first, shouldStop: stop,
-                        gainMap: carriedGainMap(gain, geometry: plan[0]))
+                        geometry: plan[0], gainMap: carriedGainMap(gain, geometry: plan[0]))
                 } catch {
                     if error.isStop { stopped = error } else { first.outcome = .failed(error) }
                 }

@@ -118,7 +118,7 @@ public struct Thumbnailer: Sendable {
             let gain = gainMap(of: reader, format: job.format, into: &result)
             result.motionClipDropped = motionClipDropped(reader)
             try write(
-                image, of: reader, job, into: &result, shouldStop: shouldStop,
+                image, of: reader, job, into: &result, shouldStop: shouldStop, geometry: geometry,
                 gainMap: carriedGainMap(gain, geometry: geometry))
             noteWritten(gain, into: &result)
         } catch {
@@ -129,10 +129,11 @@ public struct Thumbnailer: Sendable {
 
     /// Converts a finished thumbnail's colour, carries the metadata asked for and writes it
     /// (a temp file renamed into place): the end of `make`, and of each size of a ladder.
-    /// `gainMap`: the input's map at this thumbnail's geometry (`carriedGainMap`).
+    /// `gainMap`: the input's map at this thumbnail's geometry (`carriedGainMap`); the regions
+    /// follow `geometry` (none are written without it).
     func write(
         _ image: Image, of reader: ImageReader, _ job: ThumbnailPlan.Job, into result: inout ThumbnailResult,
-        shouldStop: () -> Bool, gainMap: CarriedGainMap? = nil
+        shouldStop: () -> Bool, geometry: ThumbnailGeometry? = nil, gainMap: CarriedGainMap? = nil
     ) throws(ThumbnailError) {
         let input = job.input.path
         var image = image
@@ -143,8 +144,13 @@ public struct Thumbnailer: Sendable {
         } catch { throw .color(error) }
         let carried = colorPolicy.carried(reader.header.color)
         if let dropped = carried.warning { result.warnings.append(dropped) }
-        let (kept, left) = reader.carriedMetadata(metadata, for: job.format)
+        var (kept, left) = reader.carriedMetadata(metadata, for: job.format)
         result.warnings += left
+        if let g = geometry {
+            kept = kept?.placed(
+                .translation(-g.window.x, -g.window.y).then(.scale(g.scaleX, g.scaleY)), output: image.size)
+            result.regions = kept?.regionCount(for: image.size)
+        }
         if shouldStop() { throw .interrupted(path: input) }
         do {
             result.bytes = try ImageWriter.write(

@@ -48,6 +48,9 @@ public struct ImageRegion: Hashable, Sendable {
 public struct RegionReading: Hashable, Sendable {
     public var regions: [ImageRegion]
     public var warnings: [String]
+    /// Per vocabulary, the regions read in it (`regions` holds one of each name): what an
+    /// output writes back in each form.
+    package var bySource: [ImageRegion.Source: [ImageRegion]] = [:]
 
     public init(regions: [ImageRegion] = [], warnings: [String] = []) {
         self.regions = regions

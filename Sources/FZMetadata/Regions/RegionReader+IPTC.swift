@@ -86,6 +86,8 @@ extension RegionReader {
         guard let first = types.first,
             let id = tree.field(first, "http://iptc.org/std/Iptc4xmpExt/2008-02-29/", "Identifier")
                 ?? tree.items(first, Self.iptcExt, "Identifier").first.map({ tree.nodes[$0].text })
+                // The IPTC standard's (and exiftool's) xmp:Identifier, a Bag.
+                ?? tree.items(first, "http://ns.adobe.com/xap/1.0/", "Identifier").first.map({ tree.nodes[$0].text })
         else { return "area" }
         let word = id.xmpTrimmed.split(separator: "/").last.map(String.init)?.lowercased() ?? ""
         if word == "human" || word == "headshot" || word == "face" { return "face" }

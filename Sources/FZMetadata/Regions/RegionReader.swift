@@ -37,6 +37,9 @@ struct RegionReader {
     var regionWarnings = 0
     var budgetLeft = RegionReading.maxRegions
     var overBudget = 0
+    /// Per vocabulary, its regions that were read (a name another vocabulary also has among
+    /// them): what an output writes back in each form (`CarriedRegions`).
+    var bySource: [ImageRegion.Source: [ImageRegion]] = [:]
 
     init(tree: XMPTree, stored: PixelSize, orientation: Orientation) {
         self.tree = tree
@@ -76,7 +79,9 @@ struct RegionReader {
                 "\(RegionReading.maxRegions + overBudget) regions, over the budget of \(RegionReading.maxRegions): the first \(RegionReading.maxRegions) read, \(overBudget) left out"
             )
         }
-        return RegionReading(regions: regions, warnings: warnings)
+        var reading = RegionReading(regions: regions, warnings: warnings)
+        reading.bySource = bySource
+        return reading
     }
 
     /// The candidates mapped to upright pixels, duplicates left out (one warning each).
@@ -94,6 +99,10 @@ struct RegionReader {
                 let key = name.lowercased()
                 if let i = byName[key] {
                     let kept = out[i]
+                    if kept.source != c.source {
+                        bySource[c.source, default: []].append(
+                            ImageRegion(name: c.name, type: c.type, source: c.source, rect: r))
+                    }
                     if kept.source == c.source {
                         warn("\(c.label): the name is already taken by another \(c.source.rawValue) region; left out")
                     } else if !Self.agree(kept.rect, r, in: u) {
@@ -106,6 +115,7 @@ struct RegionReader {
                 byName[key] = out.count
             }
             out.append(ImageRegion(name: c.name, type: c.type, source: c.source, rect: r))
+            bySource[c.source, default: []].append(out[out.count - 1])
         }
         return out
     }

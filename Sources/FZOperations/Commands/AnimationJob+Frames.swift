@@ -58,6 +58,7 @@ extension AnimationJob {
         let wantAPNG = apng != nil
         let wantSheet = contactSheet != nil || showSheet != nil
         let protect = [input]
+        let screen = screen
         var sheetFrames = [Image?](repeating: nil, count: n)
         var failure: String?
         // The APNG is written as frames arrive, in order: only frames that finished before
@@ -82,7 +83,8 @@ extension AnimationJob {
                     if !paths.isEmpty {
                         try ImageWriter.write(
                             frame, to: paths[k], encoding: choice.encoding(for: paths[k]), protecting: protect,
-                            color: color, background: choice.background, metadata: metadata,
+                            color: color, background: choice.background,
+                            metadata: metadata?.placed(scene.frames[k].transform, output: screen),
                             gainMap: gainMap.map { scene.gainMap(k, $0) })
                     }
                     if wantAPNG { result.payload = try APNGWriter.framePayload(frame, settings: png) }

@@ -20,8 +20,11 @@ extension CropOperation {
             let format = padded ? source.format.union(background.minimalFormat) : source.format
             var peek = Image16(width: g.side, height: g.side, format: format, fill: background)
             peek.place(source.converted(to: format), at: g.destination)
+            let placed = metadata?.placed(
+                .translation(Double(g.destination.x - g.coveredRect.x), Double(g.destination.y - g.coveredRect.y)),
+                output: peek.size)
             let bytes =
-                target.writes ? try target.write(peek, i, protecting: [input], color: carried, metadata: metadata) : nil
+                target.writes ? try target.write(peek, i, protecting: [input], color: carried, metadata: placed) : nil
             if json {
                 report.record(
                     record(g, header, i, path: reader.path, output: target.writtenPath(i), bytes: bytes, depth: 16))

@@ -2,6 +2,7 @@ import FZCodecs
 import FZFormat
 import FZGainMap
 import FZJPEG
+import FZMetadata
 import FZSystem
 import Geometry
 
@@ -30,6 +31,13 @@ extension CropOperation {
             // The markers are copied, the clip after the end is not: the XMP must not announce it.
             files = try joined(
                 files, gainMap, plans.map(\.stored), hadMap: probe != .none || motion != nil, path: reader.path)
+            // The markers are copied, the XMP with them: its regions are not moved to the squares.
+            let regions = reader.metadata.regions(stored: header.storedSize, orientation: header.orientation).regions
+            if !regions.isEmpty {
+                settings.warnings.say(
+                    "\(reader.path): --lossless copies the XMP as it is: its \(regions.count == 1 ? "region still describes" : "\(regions.count) regions still describe") the whole picture, not the crop (drop --lossless for regions that follow the crop)"
+                )
+            }
         }
         for (i, g) in geometries.enumerated() {
             var bytes: Int64?

@@ -102,19 +102,21 @@ public struct CropOperation {
             // Pins keep their size in output pixels at any --zoom.
             PinLayer(markers, color: inks.map(PinRenderer.color)).draw(
                 on: &peek, transform: .translation(-g.window.x, -g.window.y).then(.scale(g.zoom, g.zoom)))
-            // The gain map from the same source points as the colour: the window, at the zoom.
-            let map = gain.map?.carried(
-                imageToOutput: .translation(-g.window.x, -g.window.y).then(.scale(g.zoom, g.zoom)),
-                output: peek.size, filter: filter)
+            // The gain map and the regions from the same source points as the colour: the
+            // window, at the zoom.
+            let toPeek = AffineTransform.translation(-g.window.x, -g.window.y).then(.scale(g.zoom, g.zoom))
+            let map = gain.map?.carried(imageToOutput: toPeek, output: peek.size, filter: filter)
+            let placed = metadata?.placed(toPeek, output: peek.size)
             let bytes =
                 target.writes
-                ? try target.write(peek, i, protecting: [input], color: carried, metadata: metadata, gainMap: map)
+                ? try target.write(peek, i, protecting: [input], color: carried, metadata: placed, gainMap: map)
                 : nil
             if json {
                 report.record(
                     record(g, header, i, path: reader.path, output: target.writtenPath(i), bytes: bytes).noting(
                         settings.written(gain, path: reader.path)
-                    ).noting(motionClip: motion, written: bytes != nil))
+                    ).noting(motionClip: motion, written: bytes != nil).noting(
+                        regions: placed, size: peek.size, written: target.writes))
             }
             try display?.show([peek])
         }

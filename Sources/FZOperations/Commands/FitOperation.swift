@@ -2,6 +2,7 @@ import FZCodecs
 import FZFormat
 import FZGainMap
 import FZImage
+import FZMetadata
 import FZRender
 import FZSystem
 import Geometry
@@ -53,17 +54,20 @@ public struct FitOperation {
         for w in reader.warnings { settings.warnings.say("\(reader.path): \(w)") }
         var bytes: Int64?
         var gain = GainMapCarry()
+        var metadata: CarriedMetadata?
         if target.writes {
             gain = settings.carriedGainMap(reader, format: target.format())
+            metadata = settings.carriedMetadata(reader, format: target.format())?.placed(
+                Self.imageToCanvas(g), output: canvas.size)
             bytes = try target.write(
-                canvas, protecting: [input], color: carried,
-                metadata: settings.carriedMetadata(reader, format: target.format()), gainMap: gainMap(gain, g))
+                canvas, protecting: [input], color: carried, metadata: metadata, gainMap: gainMap(gain, g))
         }
         let outcome = settings.written(gain, path: reader.path)
         if json {
             report.record(
                 Self.record(g, input: reader.path, output: target.writtenPath(0), bytes: bytes).noting(outcome)
-                    .noting(motionClip: settings.motionClipDropped(reader), written: bytes != nil))
+                    .noting(motionClip: settings.motionClipDropped(reader), written: bytes != nil)
+                    .noting(regions: metadata, size: canvas.size, written: target.writes))
         }
         try display?.show([canvas])
     }
@@ -80,6 +84,18 @@ public struct FitOperation {
         var carried = map.carried(imageToOutput: toContent, output: g.bounds, filter: filter)
         carried.image = carried.image.oriented(g.orientation.contentTurn)
         return carried
+    }
+
+    /// The map from image pixels to the canvas's: the visible window scaled to its shown size,
+    /// placed in the content bounds, then the quarter turn (`FitRenderer.render`). The
+    /// regions follow it.
+    static func imageToCanvas(_ g: FitGeometry) -> AffineTransform {
+        let shown = FitRenderer.shownSize(g)
+        let v = g.visibleImageRect
+        return AffineTransform.translation(-v.x, -v.y)
+            .then(.scale(Double(shown.width) / v.width, Double(shown.height) / v.height))
+            .then(.translation(Double(max(0, g.offset.x)), Double(max(0, g.offset.y))))
+            .then(g.orientation.contentTurn.uprightTransform(stored: g.bounds))
     }
 
     /// The --json record: the geometry, and what was written.

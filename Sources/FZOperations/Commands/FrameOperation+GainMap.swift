@@ -10,6 +10,15 @@ extension FrameOperation {
     /// Each part is the map rendered with its own affine over the whole canvas; a map pixel
     /// takes the part its centre lies in. The box and pins carry the gain of the image under
     /// them, as the colour they are drawn over would.
+    /// The map from image pixels to the view's, as the view is drawn (`FrameRenderer.imagePixels`):
+    /// the regions follow it (in the view only, not again in a peek beside it).
+    static func imageToView(_ fit: AspectFit, image: PixelSize) -> AffineTransform {
+        let place = FrameRenderer.imagePixels(fit)
+        return AffineTransform.scale(
+            Double(place.width) / Double(image.width), Double(place.height) / Double(image.height)
+        ).then(.translation(Double(place.x), Double(place.y)))
+    }
+
     func gainMap(_ gain: GainMapCarry, fit: AspectFit, peek: PeekGeometry, canvas: PixelSize) -> CarriedGainMap? {
         guard let map = gain.map else { return nil }
         let place = FrameRenderer.imagePixels(fit)

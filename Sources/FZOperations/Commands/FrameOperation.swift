@@ -80,11 +80,13 @@ public struct FrameOperation {
         let carried = settings.carry(reader.header.color, path: reader.path)
         let canvas = try render(reader, fit: fit, peek: peek, markers: markers, inks: DrawingColors(output: carried))
         var gain = GainMapCarry()
+        var metadata: CarriedMetadata?
         if target.writes {
             gain = settings.carriedGainMap(reader, format: target.format())
+            metadata = settings.carriedMetadata(reader, format: target.format())?.placed(
+                Self.imageToView(fit, image: image), output: canvas.size)
             try target.write(
-                canvas, protecting: [input], color: carried,
-                metadata: settings.carriedMetadata(reader, format: target.format()),
+                canvas, protecting: [input], color: carried, metadata: metadata,
                 gainMap: gainMap(gain, fit: fit, peek: peek, canvas: canvas.size))
         }
         let outcome = settings.written(gain, path: reader.path)
@@ -97,7 +99,7 @@ public struct FrameOperation {
                     ("cropRect", peek.coveredRect.json), ("box", FrameRenderer.boxRect(fit: fit, peek: peek).json),
                     ("where", placement.record),
                     ("output", target.writtenPath(0).map { .string($0) } ?? .null),
-                ]).noting(outcome))
+                ]).noting(outcome).noting(regions: metadata, size: canvas.size, written: target.writes))
         }
         try display?.show([canvas])
     }

@@ -57,6 +57,9 @@ public struct TransformJob {
         public var bitDepth: Int?
         /// What the output did with the input's gain map (nil: it has none, or nothing was written).
         public var gainMap: GainMapOutcome?
+        /// How many of the input's regions the output kept and dropped (nil: it has none, or
+        /// nothing was written).
+        public var regions: (kept: Int, dropped: Int)?
     }
 
     public func run() throws -> Result {
@@ -95,18 +98,21 @@ public struct TransformJob {
             source, transform: warp, canvas: canvasSize, background: inks.map(background), filter: filter)
         PinLayer(markers, color: inks.map(PinRenderer.color)).draw(on: &out, transform: full)
         var gain = GainMapCarry()
+        var regions: (kept: Int, dropped: Int)?
         if target.writes {
             // The gain map under the same affine, at its own scale (`GainMapRenderer`).
             gain = settings.carriedGainMap(reader, format: target.format())
+            let metadata = settings.carriedMetadata(reader, format: target.format())?.placed(full, output: canvasSize)
+            regions = metadata?.regionCount(for: canvasSize)
             try target.write(
-                out, protecting: [input], color: carried,
-                metadata: settings.carriedMetadata(reader, format: target.format()),
+                out, protecting: [input], color: carried, metadata: metadata,
                 gainMap: gain.map?.carried(imageToOutput: full, output: canvasSize, filter: filter))
         }
         try display?.show([out])
         var result = Result(
             input: reader.path, uprightSize: size, transform: full, canvas: canvasSize, output: target.writtenPath(0))
         result.gainMap = settings.written(gain, path: reader.path)
+        result.regions = regions
         return result
     }
 
@@ -117,9 +123,13 @@ public struct TransformJob {
         try settings.convert(&image, from: reader.header.color, path: reader.path)
         let turned = image.rotated(quarterTurns: Int(quarterTurns.truncatingRemainder(dividingBy: 4)))
         if target.writes {
+            // The regions turn with the samples: the same map as the 8-bit path's when it
+            // lands on the same canvas (none otherwise).
+            let (canvasSize, full) = try placement(size, path: reader.path)
+            let metadata = settings.carriedMetadata(reader, format: target.format())
             try target.write(
                 turned, protecting: [input], color: settings.carry(reader.header.color, path: reader.path),
-                metadata: settings.carriedMetadata(reader, format: target.format()))
+                metadata: canvasSize == turned.size ? metadata?.placed(full, output: turned.size) : metadata)
         }
         if let display { try display.show([InlineImage.eightBit(turned)]) }
         return Result(

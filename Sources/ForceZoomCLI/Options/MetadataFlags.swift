@@ -1,7 +1,7 @@
 import ArgumentParser
 import FZOperations
 
-/// `--strip` and `--no-location`: which of the input's EXIF and XMP an output carries
+/// `--strip`, `--no-location` and `--no-names`: which of the input's EXIF and XMP an output carries
 /// (`MetadataPolicy`), shared by every command that writes an image made from an input.
 struct MetadataFlags: ParsableArguments {
     @Flag(
@@ -18,8 +18,17 @@ struct MetadataFlags: ParsableArguments {
     )
     var noLocation = false
 
+    @Flag(
+        name: .long,
+        help:
+            "Leave people's names out, keeping the regions and the picture (names are personal data, as places are for --no-location): the names of MWG, Microsoft and IPTC regions, and XMP's Iptc4xmpExt:PersonInImage and PersonInImageWDetails. Keywords are kept as they are. See docs/regions.md."
+    )
+    var noNames = false
+
     @OptionGroup var gain: GainMapFlags
 
     /// The core's policy.
-    var policy: MetadataPolicy { strip ? .strip : MetadataPolicy(keep: .all, location: !noLocation) }
+    var policy: MetadataPolicy {
+        strip ? .strip : MetadataPolicy(keep: .all, location: !noLocation, names: !noNames)
+    }
 }

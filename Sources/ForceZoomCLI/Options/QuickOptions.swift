@@ -179,7 +179,10 @@ extension GainMapFlags: QuickOptions {
 
 extension MetadataFlags: QuickOptions {
     static var quickTable: [QuickOption<Self>] {
-        [.flag("--strip") { $0.strip = $1 }, .flag("--no-location") { $0.noLocation = $1 }]
+        [
+            .flag("--strip") { $0.strip = $1 }, .flag("--no-location") { $0.noLocation = $1 },
+            .flag("--no-names") { $0.noNames = $1 },
+        ]
             + QuickOption.group(\Self.gain) { $0.gain = $1 }
     }
 }

@@ -36,8 +36,8 @@ extension Crop {
             throw ValidationError(
                 "--lossless copies the JPEG's blocks and metadata; --icc \(encode.icc.rawValue) would change them")
         }
-        if meta.strip || meta.noLocation {
-            let flag = meta.strip ? "--strip" : "--no-location"
+        if meta.strip || meta.noLocation || meta.noNames {
+            let flag = meta.strip ? "--strip" : meta.noLocation ? "--no-location" : "--no-names"
             throw ValidationError(
                 "--lossless copies the JPEG's markers as they are; \(flag) would change them (drop one)")
         }

@@ -233,6 +233,9 @@ struct Transform: ParsableCommand {
             members.append(("gainMap", .string(gain.word)))
             if let note = gain.note { members.append(("gainMapNote", .string(note))) }
         }
+        if let regions = result.regions {
+            members.append(("regions", .object([("kept", .int(regions.kept)), ("dropped", .int(regions.dropped))])))
+        }
         print(JSON.record(members))
     }
 }

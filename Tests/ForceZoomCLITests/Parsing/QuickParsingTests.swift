@@ -45,7 +45,7 @@ struct QuickParsingTests {
             "--max-memory": ["--max-memory", "64"], "--frame": ["--frame", "2"], "--page": ["--page", "3"],
             "--cmyk-profile": files.cmyk.map { ["--cmyk-profile", $0] } ?? [], "--compression": ["--compression", "6"],
             "--icc": ["--icc", "srgb"], "--intent": ["--intent", "perceptual"], "--strip": ["--strip"],
-            "--no-location": ["--no-location"], "--gain-map": ["--gain-map", "drop"],
+            "--no-location": ["--no-location"], "--no-names": ["--no-names"], "--gain-map": ["--gain-map", "drop"],
             "--hdr-headroom": ["--hdr-headroom", "2"],
             "--depth": ["--depth", "16"], "--show": ["--show", "--graphics", "blocks", "-o", "x.png"],
             "--graphics": ["--graphics", "kitty"],
