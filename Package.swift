@@ -228,9 +228,8 @@ let package = Package(
                     [
                         "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker",
                         "--no-export-dynamic",
-                        // The functions common commands run, placed together (Tools/release/symbol-order.py):
-                        // the kernel maps an executable's code 64 KB around each page touched, so code
-                        // spread over 12 MB cost a 400 px crop 6.8 MB of its peak RSS (issue 51).
+                        // Common commands' functions side by side (Tools/release/symbol-order.py): the kernel
+                        // maps code 64 KB around each page touched (a crop had 6.8 MB of it resident).
                         "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Tools/release/symbol-order.txt",
                         "-Xlinker", "--no-warn-symbol-ordering",
                     ], .when(configuration: .release))
