@@ -16,7 +16,9 @@ FISHDIR := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 # Release binary. --static-swift-stdlib works with Swift 6.3 on bookworm: the binary
 # links only libc/libm/libstdc++/libgcc_s, libpng16, libjpeg and libz (no libswiftCore.so),
 # so it runs on a machine without a Swift toolchain. `release` checks this with ldd.
-RELEASE_FLAGS ?= -c release --static-swift-stdlib
+# Each function in a section of its own (Swift and C), so that lld can place the ones common
+# commands run side by side (Package.swift's --symbol-ordering-file) and drop unused ones.
+RELEASE_FLAGS ?= -c release --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections
 FZ        := .build/release/forcezoom
 FZ_DEBUG  := .build/debug/forcezoom
 
@@ -113,7 +115,7 @@ DEMO_OUT := out/demo-peek.png
 # The data scripts share apt's lock, so never run targets side by side (make -j).
 .NOTPARALLEL:
 
-.PHONY: help deps build format lint release cluster-test term-test report-test conformance photos formats heicgrids heicgrids-bench fixtures hostile test test-sanitize test-sanitize-full fuzz-build fuzz-replay fuzz demo bench-deps bench man install uninstall clean
+.PHONY: help deps build format lint release symbol-order cluster-test term-test report-test conformance photos formats heicgrids heicgrids-bench fixtures hostile test test-sanitize test-sanitize-full fuzz-build fuzz-replay fuzz demo bench-deps bench man install uninstall clean
 
 help: ## List the targets
 	@echo "forcezoom make targets:"
@@ -134,6 +136,13 @@ release: deps ## Release build, Swift stdlib linked statically (.build/release/f
 	@if ldd $(FZ) | grep -q 'libswiftCore\.so'; then \
 	  echo "warning: $(FZ) links libswiftCore.so dynamically"; fi
 	@$(FZ) --version >/dev/null && echo "built $(FZ) ($$($(FZ) --version))"
+
+# Tools/release/symbol-order.txt, the functions common commands run, which the release link
+# places side by side (Package.swift): remade from the current release binary under callgrind
+# (a few minutes; needs valgrind and make photos). Rerun after large changes; a stale list
+# costs peak RSS, never correctness.
+symbol-order: release photos ## Remake Tools/release/symbol-order.txt (the release link's function order)
+	python3 Tools/release/symbol-order.py --fz $(FZ)
 
 # swift-format ships with the toolchain (`swift format`); .swift-format holds the house style.
 # SwiftPM lets a target import its dependencies' dependencies, so Tools/lint/imports.py checks

@@ -39,6 +39,7 @@ typedef struct {
     size_t length;
     cmsUInt32Number in_format, out_format;
     int intent, bpc;
+    cmsUInt32Number extra;  // flags beyond intent and compensation (cmsFLAGS_NOOPTIMIZE)
     fz_color_transform *transform;
 } fz_color_cache_entry;
 
@@ -69,10 +70,10 @@ static cmsHPROFILE fz_color_open(const uint8_t *icc, size_t length, char *messag
 
 /// Builds (or finds in the cache) a transform from the pixels `icc` describes, stored as
 /// `in_format`, to sRGB stored as `out_format`. `expected` is the colour space the profile
-/// must have.
+/// must have. `extra` adds lcms2 flags (cmsFLAGS_NOOPTIMIZE).
 static int fz_color_make(const uint8_t *icc, size_t length, cmsColorSpaceSignature expected, cmsUInt32Number in_format,
-                         cmsUInt32Number out_format, int gray_target, int intent, int bpc, fz_color_transform **out,
-                         char *message) {
+                         cmsUInt32Number out_format, int gray_target, int intent, int bpc, cmsUInt32Number extra,
+                         fz_color_transform **out, char *message) {
     *out = NULL;
     message[0] = '\0';
     int cacheable = length <= FZ_COLOR_CACHE_PROFILE_MAX;
@@ -81,7 +82,7 @@ static int fz_color_make(const uint8_t *icc, size_t length, cmsColorSpaceSignatu
         for (int i = 0; i < fz_color_cache_count; i++) {
             fz_color_cache_entry *e = &fz_color_cache[i];
             if (e->length == length && e->in_format == in_format && e->out_format == out_format && e->intent == intent &&
-                e->bpc == bpc && memcmp(e->icc, icc, length) == 0) {
+                e->bpc == bpc && e->extra == extra && memcmp(e->icc, icc, length) == 0) {
                 *out = e->transform;
                 pthread_mutex_unlock(&fz_color_cache_lock);
                 return FZ_OK;
@@ -124,7 +125,7 @@ static int fz_color_make(const uint8_t *icc, size_t length, cmsColorSpaceSignatu
     }
     int alpha = T_EXTRA(in_format) > 0;
     cmsUInt32Number flags = (compensate ? cmsFLAGS_BLACKPOINTCOMPENSATION : 0) | (alpha ? cmsFLAGS_COPY_ALPHA : 0) |
-                            (cacheable ? cmsFLAGS_NOCACHE : 0);
+                            (cacheable ? cmsFLAGS_NOCACHE : 0) | extra;
     cmsHTRANSFORM transform = cmsCreateTransform(source, in_format, target, out_format, (cmsUInt32Number)intent, flags);
     cmsCloseProfile(source);
     cmsCloseProfile(target);
@@ -148,7 +149,7 @@ static int fz_color_make(const uint8_t *icc, size_t length, cmsColorSpaceSignatu
         if (fz_color_cache_count < FZ_COLOR_CACHE_ENTRIES) {
             t->cached = 1;
             fz_color_cache[fz_color_cache_count++] =
-                (fz_color_cache_entry){copy, length, in_format, out_format, intent, bpc, t};
+                (fz_color_cache_entry){copy, length, in_format, out_format, intent, bpc, extra, t};
             copy = NULL;
         }
         pthread_mutex_unlock(&fz_color_cache_lock);
@@ -166,8 +167,8 @@ static int fz_color_pixels_to_srgb(const uint8_t *icc, size_t length, int channe
     int k = channels < 1 ? 0 : channels > 4 ? 3 : channels - 1;
     cmsUInt32Number format = sixteen ? sixteen_bit[k] : eight_bit[k];
     int gray = channels <= 2;
-    return fz_color_make(icc, length, gray ? cmsSigGrayData : cmsSigRgbData, format, format, gray, intent, bpc, out,
-                         message);
+    return fz_color_make(icc, length, gray ? cmsSigGrayData : cmsSigRgbData, format, format, gray, intent, bpc, 0,
+                         out, message);
 }
 
 int fz_color_to_srgb_create(const uint8_t *icc, size_t length, int channels, int intent, int bpc,
@@ -183,7 +184,16 @@ int fz_color_to_srgb16_create(const uint8_t *icc, size_t length, int channels, i
 int fz_color_cmyk_to_srgb_create(const uint8_t *icc, size_t length, int inverted, int intent, int bpc,
                                  fz_color_transform **out, char *message) {
     return fz_color_make(icc, length, cmsSigCmykData, inverted ? TYPE_CMYK_8_REV : TYPE_CMYK_8, TYPE_RGB_8, 0, intent,
-                         bpc, out, message);
+                         bpc, 0, out, message);
+}
+
+int fz_color_cmyk_to_srgb_exact_create(const uint8_t *icc, size_t length, int intent, int bpc,
+                                       fz_color_transform **out, char *message) {
+    // cmsFLAGS_NOOPTIMIZE: every pixel through the profile's own stages (its curves, its
+    // CLUT, Lab to sRGB), not through the 17-point CMYK grid lcms2 otherwise resamples the
+    // whole chain into, whose interpolation is off by up to 20 levels on saturated inks.
+    return fz_color_make(icc, length, cmsSigCmykData, TYPE_CMYK_8, TYPE_RGB_8, 0, intent, bpc, cmsFLAGS_NOOPTIMIZE, out,
+                         message);
 }
 
 int fz_color_from_srgb_create(const uint8_t *icc, size_t length, int channels, int intent, fz_color_transform **out,

@@ -261,9 +261,14 @@ int fz_tiff_rgba_ok(fz_tiff *t, char *message) {
 
 void fz_tiff_jpeg_to_rgb(fz_tiff *t) { fz_TIFFSetField(t->tif, TIFFTAG_JPEGCOLORMODE, JPEGCOLORMODE_RGB); }
 
+// CMYK samples through `icc` evaluated exactly (fz_color_cmyk_to_srgb_exact_create), not
+// through lcms2's resampled grid as CMYK JPEGs are: a CMYK TIFF is a print master, whose colours
+// should be the profile's (ImageMagick's, within a level: issue 51), and it is read a window or
+// a strip at a time; a CMYK JPEG is a photo read whole, where the grid's 4x speed counts and
+// Pillow reads it the same way.
 int fz_tiff_use_cmyk_profile(fz_tiff *t, const uint8_t *icc, size_t length, int intent, int bpc, char *message) {
     fz_color_transform *made = NULL;
-    if (fz_color_cmyk_to_srgb_create(icc, length, 0, intent, bpc, &made, message) != FZ_OK) return FZ_ERROR;
+    if (fz_color_cmyk_to_srgb_exact_create(icc, length, intent, bpc, &made, message) != FZ_OK) return FZ_ERROR;
     fz_color_free(t->cmyk);
     t->cmyk = made;
     return FZ_OK;

@@ -168,6 +168,12 @@ final class LibRawHandle {
     /// changed without reading it again (each read of a DNG's header walks its IFDs; a
     /// thumbnail read it six times, about a tenth of its time).
     private var fresh = false
+    /// Whether `libraw_unpack_thumb` may run on the header read last: true from a read until a
+    /// thumbnail or a develop ran. `adjust_sizes_info_only` (`developedSize`) keeps it: it
+    /// sets only libraw's size and flip steps, which unpack_thumb does not check (unpack
+    /// does), so a RAW thumbnail reads its header once, not twice (a DNG's open and the
+    /// recycles around it: 3.5 M of a 96 M-instruction thumbnail; issue 51).
+    private var thumbnailReadable = false
 
     /// (Re)reads the header with `settings`: libraw forgets any earlier decode first. A
     /// header just read is kept, only the settings set.
@@ -189,6 +195,7 @@ final class LibRawHandle {
         }
         guard status == LIBRAW_SUCCESS.rawValue else { throw error(status, doing: "read the header", header: true) }
         fresh = true
+        thumbnailReadable = true
         apply(settings)
     }
 
@@ -259,6 +266,7 @@ final class LibRawHandle {
     ) {
         try reopen(settings)
         fresh = false
+        thumbnailReadable = false
         defer { fz_libraw_recycle(raw) }
         var status = fz_libraw_unpack(raw)
         guard status == LIBRAW_SUCCESS.rawValue else { throw error(status, doing: "unpack", header: false) }
@@ -308,8 +316,9 @@ final class LibRawHandle {
     /// has none libraw can give.
     func previewJPEG() throws(DecodeError) -> [UInt8]? {
         guard facts.previewIsJPEG else { return nil }
-        try reopen(RAWDevelopSettings())  // a develop before recycles the handle
+        if !thumbnailReadable { try reopen(RAWDevelopSettings()) }  // a develop before recycles the handle
         fresh = false
+        thumbnailReadable = false
         defer { fz_libraw_recycle(raw) }
         let status = fz_libraw_unpack_thumb(raw)
         guard status == LIBRAW_SUCCESS.rawValue else { throw error(status, doing: "read the preview", header: false) }

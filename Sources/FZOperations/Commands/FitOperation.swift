@@ -49,7 +49,7 @@ public struct FitOperation {
         let carried = settings.carry(reader.header.color, path: reader.path)
         let inks = DrawingColors(output: carried)
         let canvas = FitRenderer.render(
-            scaled, geometry: g, background: inks.map(background),
+            consume scaled, geometry: g, background: inks.map(background),
             pins: PinLayer(markers, color: inks.map(PinRenderer.color)))
         for w in reader.warnings { settings.warnings.say("\(reader.path): \(w)") }
         var bytes: Int64?
