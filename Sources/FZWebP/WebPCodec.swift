@@ -408,6 +408,73 @@ package final class WebPDecoder: ImageDecoder {
     }
 }
 
+extension WebPDecoder: AnimatedDecoder {
+    package var animationFrameCount: Int { webp.animated ? webp.frameCount : 1 }
+
+    /// The frames one by one, composited by libwebp's `WebPAnimDecoder` (its canvas and the
+    /// previous one: two canvases, counted in `init`'s memory check); nil for a still.
+    package func animation() throws(DecodeError) -> (any AnimationSource)? {
+        guard webp.animated, webp.frameCount > 1 else { return nil }
+        if let cutShort { throw cutShort }
+        return try WebPAnimation(owner: self, bytes: data.baseAddress!, count: riffLength, path: path)
+    }
+}
+
+/// An animated WebP's frames one at a time, as `WebPAnimDecoderGetNext` composites them
+/// (every libwebp pointer stays in this file). Holds its decoder, whose copy of the file
+/// libwebp reads in place.
+final class WebPAnimation: AnimationSource {
+    let canvasSize: PixelSize
+    let frameCount: Int
+    let loopCount: Int
+    private let owner: WebPDecoder
+    private let decoder: OpaquePointer
+    private let path: String
+    private var timestamp: Int32 = 0
+    private var index = 0
+
+    init(owner: WebPDecoder, bytes: UnsafeMutableRawPointer, count: Int, path: String) throws(DecodeError) {
+        self.owner = owner
+        self.path = path
+        var opts = WebPAnimDecoderOptions()
+        guard WebPAnimDecoderOptionsInit(&opts) != 0 else {
+            throw .readFailed(path: path, reason: "libwebp version mismatch")
+        }
+        opts.color_mode = MODE_RGBA
+        opts.use_threads = 0
+        var webpData = WebPData(bytes: bytes.assumingMemoryBound(to: UInt8.self), size: count)
+        guard let dec = WebPAnimDecoderNew(&webpData, &opts) else {
+            throw .corrupt(path: path, detail: "libwebp cannot read the animation")
+        }
+        var info = WebPAnimInfo()
+        guard WebPAnimDecoderGetInfo(dec, &info) != 0 else {
+            WebPAnimDecoderDelete(dec)
+            throw .corrupt(path: path, detail: "libwebp cannot read the animation's header")
+        }
+        decoder = dec
+        canvasSize = PixelSize(width: Int(info.canvas_width), height: Int(info.canvas_height))
+        frameCount = Int(info.frame_count)
+        loopCount = Int(info.loop_count)
+    }
+
+    deinit { WebPAnimDecoderDelete(decoder) }
+
+    func next(_ body: (UnsafeRawBufferPointer, Int) throws -> Void) throws -> Bool {
+        guard WebPAnimDecoderHasMoreFrames(decoder) != 0 else { return false }
+        var frame: UnsafeMutablePointer<UInt8>?
+        var end: Int32 = 0
+        index += 1
+        guard WebPAnimDecoderGetNext(decoder, &frame, &end) != 0, let frame else {
+            throw DecodeError.corrupt(path: path, detail: "animation frame \(index) does not decode")
+        }
+        // libwebp gives each frame's end time: its delay is the step from the one before.
+        let delay = Int(end) - Int(timestamp)
+        timestamp = end
+        try body(UnsafeRawBufferPointer(start: frame, count: canvasSize.width * canvasSize.height * 4), delay)
+        return true
+    }
+}
+
 extension ImageFormat {
     public static let webp = ImageFormat(rawValue: "WebP")
 }

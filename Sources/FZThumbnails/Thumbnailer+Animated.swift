@@ -1,0 +1,178 @@
+import FZCodecs
+import FZFormat
+import FZImage
+import FZRender
+import FZSystem
+import Geometry
+
+/// `thumb --animated` (issue 50): an animated GIF or WebP becomes an animated WebP or APNG
+/// (the output name's extension chooses) that still moves. The frames stream: each is
+/// composited on the decoder's canvas (`AnimationSource`: at most two canvases), reduced
+/// to every size of the ladder with the still thumbnail's Lanczos-3 window, converted as a
+/// still is, and handed to each size's writer, which compresses it at once; only the
+/// compressed frames wait for the end. Delays are the file's, but 10 ms or less shows as
+/// 100 ms (as browsers show it); the loop count is kept (a GIF without a looping extension
+/// plays once). A still input, or an output format without animation, is a still thumbnail.
+extension Thumbnailer {
+    /// The pixels all frames of one input may cost, frames x canvas: past it the rest are
+    /// dropped (with a warning), so a 65,535-frame GIF on a large screen ends in bounded time.
+    public static let animationWorkLimit: Int64 = 1 << 30
+
+    /// One output of an animation: its job, geometry and the result it fills.
+    struct AnimatedOutput {
+        var job: ThumbnailPlan.Job
+        var geometry: ThumbnailGeometry
+        var slot: Int
+    }
+
+    /// What an animated thumbnail holds: the frames written and read, its length and loops.
+    public struct AnimationSummary: Sendable, Equatable {
+        /// Frames in the output (a WebP merges a frame identical to the one before into it).
+        public var frames: Int
+        /// Frames of the input that were composited (after --max-frames, --max-duration).
+        public var framesRead: Int
+        /// Frames in the input.
+        public var framesInInput: Int
+        /// The sum of the output's delays, in milliseconds.
+        public var milliseconds: Int
+        /// Plays, 0 forever.
+        public var loop: Int
+    }
+
+    /// Makes `outputs` as animations when the input is one and every output's format holds
+    /// animations; false (nothing read) when the still path should make them instead.
+    func makeAnimated(
+        _ reader: ImageReader, _ outputs: [AnimatedOutput], into results: inout [ThumbnailResult],
+        shouldStop: () -> Bool
+    ) throws(ThumbnailError) -> Bool {
+        guard animated, !outputs.isEmpty else { return false }
+        guard reader.animationFrameCount > 1 else { return false }
+        if let still = outputs.first(where: { !AnimationWriter.writes($0.job.format) }) {
+            results[still.slot].warnings.append(
+                "\(still.job.format.name) holds no animation: the first frame is used (name the output .webp or .png)")
+            return false
+        }
+        let source: any AnimationSource
+        do {
+            guard let s = try reader.animation() else { return false }
+            source = s
+        } catch { throw .decode(error) }
+        let summary = try streamFrames(source, reader, outputs, into: &results, shouldStop: shouldStop)
+        for o in outputs { results[o.slot].animation = summary }
+        return true
+    }
+
+    /// Reads, reduces and writes every frame kept; the writers' files at the end.
+    private func streamFrames(
+        _ source: any AnimationSource, _ reader: ImageReader, _ outputs: [AnimatedOutput],
+        into results: inout [ThumbnailResult], shouldStop: () -> Bool
+    ) throws(ThumbnailError) -> AnimationSummary {
+        let input = reader.path
+        let canvas = source.canvasSize
+        let orientation = reader.header.orientation
+        let upright = orientation == .up ? canvas : reader.header.uprightSize
+        var writers: [AnimationWriter] = []
+        var resamplers: [Resampler] = []
+        for o in outputs {
+            let g = o.geometry
+            resamplers.append(
+                Resampler(
+                    source: upright, output: g.output, originX: g.window.x, originY: g.window.y,
+                    stepX: g.window.width / Double(g.output.width), stepY: g.window.height / Double(g.output.height),
+                    format: .rgba, filter: filter))
+            do {
+                writers.append(
+                    try AnimationWriter(
+                        format: o.job.format, size: g.output, loopCount: source.loopCount, settings: encode,
+                        path: o.job.output))
+            } catch { throw .output(error) }
+        }
+        var kept = 0
+        var elapsed = 0
+        var stop: String?
+        let area = Int64(canvas.width) * Int64(canvas.height)
+        let color = reader.header.color
+        var colorWarning: String?
+        do {
+            while true {
+                if shouldStop() { throw ThumbnailError.interrupted(path: input) }
+                if kept >= maxFrames {
+                    stop = "--max-frames \(maxFrames)"
+                } else if elapsed >= maxDuration {
+                    stop = "--max-duration \(Double(maxDuration) / 1000)"
+                } else if Int64(kept + 1) * area > Self.animationWorkLimit {
+                    stop = "the limit of \(Self.animationWorkLimit) composited pixels an animation may cost"
+                }
+                if stop != nil { break }
+                let more = try source.next { pixels, stated in
+                    let delay = AnimationTiming.shownDelay(stated)
+                    let oriented: Image? =
+                        orientation == .up
+                        ? nil
+                        : Image(
+                            width: canvas.width, height: canvas.height, format: .rgba, pixels: Array(pixels)
+                        ).oriented(orientation)
+                    for (n, resampler) in resamplers.enumerated() {
+                        var frame: Image
+                        if let oriented {
+                            frame = resampler.resample(oriented)
+                        } else {
+                            let rowBytes = canvas.width * 4
+                            frame = resampler.run { y, row in
+                                row.update(
+                                    from: pixels.baseAddress!.assumingMemoryBound(to: UInt8.self) + y * rowBytes,
+                                    count: rowBytes)
+                                return true
+                            }
+                        }
+                        let warning = try colorPolicy.convert(&frame, from: color, path: input, lenient: decode.lenient)
+                        if colorWarning == nil { colorWarning = warning }
+                        try writers[n].add(frame, delay: delay)
+                    }
+                    elapsed += delay
+                }
+                if !more { break }
+                kept += 1
+            }
+        } catch let error as ThumbnailError {
+            throw error
+        } catch let error as DecodeError {
+            throw .decode(error)
+        } catch let error as OutputError {
+            throw .output(error)
+        } catch let error as ColorError {
+            throw .color(error)
+        } catch {
+            throw .decode(.corrupt(path: input, detail: "\(error)"))
+        }
+        if kept == 0 { throw .decode(.corrupt(path: input, detail: "the animation has no frame that decodes")) }
+        var summary = AnimationSummary(
+            frames: kept, framesRead: kept, framesInInput: source.frameCount, milliseconds: elapsed,
+            loop: source.loopCount)
+        for (n, o) in outputs.enumerated() {
+            if let stop {
+                results[o.slot].warnings.append(
+                    "animation of \(source.frameCount) frames: the first \(kept) are kept (\(stop))")
+            }
+            if let colorWarning { results[o.slot].warnings.append(colorWarning) }
+            if shouldStop() { throw .interrupted(path: input) }
+            do throws(OutputError) {
+                let (bytes, frames) = try writers[n].finish()
+                summary.frames = frames
+                let out = try ImageWriter.openOutput(
+                    outputFolder == nil ? o.job.output : o.job.name, in: outputFolder.map { ($0, o.job.output) },
+                    protecting: [input])
+                do throws(OutputError) {
+                    try ImageWriter.writeBytes(bytes, into: out)
+                    try out.commit()
+                } catch {
+                    out.discard()
+                    throw error
+                }
+                results[o.slot].bytes = out.size ?? Int64(bytes.count)
+                results[o.slot].outputSize = o.geometry.output
+            } catch { throw shouldStop() ? .interrupted(path: input) : .output(error) }
+        }
+        return summary
+    }
+}
