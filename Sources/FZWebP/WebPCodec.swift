@@ -206,11 +206,12 @@ package final class WebPDecoder: ImageDecoder {
     ) throws(DecodeError) -> OpaquePointer {
         var state = WEBP_DEMUX_PARSING_HEADER
         guard let demux = WebPDemuxPartial(&webpData, &state), state != WEBP_DEMUX_PARSE_ERROR else {
+            let outside = Self.frameOutsideCanvas(UnsafeRawBufferPointer(start: webpData.bytes, count: webpData.size))
             free(memory)
             if state == WEBP_DEMUX_PARSING_HEADER || truncatedFile && state != WEBP_DEMUX_PARSE_ERROR {
                 throw .truncatedHeader(path: path, detail: "the WebP headers end after \(fileBytes) bytes")
             }
-            throw .corruptHeader(path: path, detail: "the WebP chunks do not parse (bad chunk size or order)")
+            throw .corruptHeader(path: path, detail: outside ?? "the WebP chunks do not parse (bad chunk size or order)")
         }
         if state == WEBP_DEMUX_PARSING_HEADER {
             free(memory)
@@ -218,6 +219,32 @@ package final class WebPDecoder: ImageDecoder {
             throw .truncatedHeader(path: path, detail: "the WebP headers end after \(fileBytes) bytes")
         }
         return demux
+    }
+
+    /// Why libwebp's demuxer refused an animation whose chunks are whole, when it is a frame
+    /// (ANMF) reaching past the VP8X canvas (the container forbids it; libwebp, and so
+    /// Chrome, refuse the file): "frame 2 (16x16 at 16,16) lies outside the 16x16 canvas".
+    static func frameOutsideCanvas(_ b: UnsafeRawBufferPointer) -> String? {
+        func le24(_ i: Int) -> Int { Int(b[i]) | Int(b[i + 1]) << 8 | Int(b[i + 2]) << 16 }
+        func le32(_ i: Int) -> Int { le24(i) | Int(b[i + 3]) << 24 }
+        guard b.count >= 30, b[12] == 0x56, b[13] == 0x50, b[14] == 0x38, b[15] == 0x58 else { return nil }
+        let (cw, ch) = (le24(24) + 1, le24(27) + 1)
+        var at = 12
+        var frame = 0
+        while at + 8 <= b.count {
+            let size = le32(at + 4)
+            let isANMF = b[at] == 0x41 && b[at + 1] == 0x4E && b[at + 2] == 0x4D && b[at + 3] == 0x46
+            if isANMF, at + 20 <= b.count {
+                frame += 1
+                let (x, y) = (le24(at + 8) * 2, le24(at + 11) * 2)
+                let (w, h) = (le24(at + 14) + 1, le24(at + 17) + 1)
+                if x + w > cw || y + h > ch {
+                    return "frame \(frame) (\(w)x\(h) at \(x),\(y)) lies outside the \(cw)x\(ch) canvas"
+                }
+            }
+            at += 8 + size + (size & 1)
+        }
+        return nil
     }
 
     /// The first frame's bitstream features (VP8 or VP8L header), nil when there is no
