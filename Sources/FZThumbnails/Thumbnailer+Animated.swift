@@ -5,7 +5,7 @@ import FZRender
 import FZSystem
 import Geometry
 
-/// `thumb --animated` (issue 50): an animated GIF or WebP becomes an animated WebP or APNG
+/// `thumb --animated` (issue 50): an animated GIF, WebP or APNG becomes an animated WebP or APNG
 /// (the output name's extension chooses) that still moves. The frames stream: each is
 /// composited on the decoder's canvas (`AnimationSource`: at most two canvases), reduced
 /// to every size of the ladder with the still thumbnail's Lanczos-3 window, converted as a
@@ -70,7 +70,59 @@ extension Thumbnailer {
         let input = reader.path
         let canvas = source.canvasSize
         let orientation = reader.header.orientation
-        let upright = orientation == .up ? canvas : reader.header.uprightSize
+        let (resamplers, writers) = try makeWriters(source, reader, outputs)
+        var kept = 0
+        var elapsed = 0
+        var stop: String?
+        let color = reader.header.color
+        var colorWarning: String?
+        do {
+            while true {
+                if shouldStop() { throw ThumbnailError.interrupted(path: input) }
+                stop = stopReason(kept: kept, elapsed: elapsed, canvas: canvas)
+                if stop != nil { break }
+                let more = try source.next { pixels, stated in
+                    let delay = AnimationTiming.shownDelay(stated)
+                    let oriented: Image? =
+                        orientation == .up
+                        ? nil
+                        : Image(width: canvas.width, height: canvas.height, format: .rgba, pixels: Array(pixels))
+                            .oriented(orientation)
+                    for (n, resampler) in resamplers.enumerated() {
+                        var frame = oriented.map(resampler.resample) ?? Self.reduce(pixels, canvas, resampler)
+                        let warning = try colorPolicy.convert(&frame, from: color, path: input, lenient: decode.lenient)
+                        if colorWarning == nil { colorWarning = warning }
+                        try writers[n].add(frame, delay: delay)
+                    }
+                    elapsed += delay
+                }
+                if !more { break }
+                kept += 1
+            }
+        } catch {
+            throw Self.thumbnailError(error, path: input)
+        }
+        if kept == 0 { throw .decode(.corrupt(path: input, detail: "the animation has no frame that decodes")) }
+        var summary = AnimationSummary(
+            frames: kept, framesRead: kept, framesInInput: source.frameCount, milliseconds: elapsed,
+            loop: source.loopCount)
+        for (n, o) in outputs.enumerated() {
+            if let stop {
+                results[o.slot].warnings.append(
+                    "animation of \(source.frameCount) frames: the first \(kept) are kept (\(stop))")
+            }
+            if let colorWarning { results[o.slot].warnings.append(colorWarning) }
+            if shouldStop() { throw .interrupted(path: input) }
+            summary.frames = try save(writers[n], o, input: input, into: &results[o.slot], shouldStop: shouldStop)
+        }
+        return summary
+    }
+
+    /// Each output's resampler (the still thumbnail's window, from the upright canvas) and writer.
+    private func makeWriters(_ source: any AnimationSource, _ reader: ImageReader, _ outputs: [AnimatedOutput])
+        throws(ThumbnailError) -> ([Resampler], [AnimationWriter])
+    {
+        let upright = reader.header.orientation == .up ? source.canvasSize : reader.header.uprightSize
         var writers: [AnimationWriter] = []
         var resamplers: [Resampler] = []
         for o in outputs {
@@ -87,92 +139,60 @@ extension Thumbnailer {
                         path: o.job.output))
             } catch { throw .output(error) }
         }
-        var kept = 0
-        var elapsed = 0
-        var stop: String?
-        let area = Int64(canvas.width) * Int64(canvas.height)
-        let color = reader.header.color
-        var colorWarning: String?
-        do {
-            while true {
-                if shouldStop() { throw ThumbnailError.interrupted(path: input) }
-                if kept >= maxFrames {
-                    stop = "--max-frames \(maxFrames)"
-                } else if elapsed >= maxDuration {
-                    stop = "--max-duration \(Double(maxDuration) / 1000)"
-                } else if Int64(kept + 1) * area > Self.animationWorkLimit {
-                    stop = "the limit of \(Self.animationWorkLimit) composited pixels an animation may cost"
-                }
-                if stop != nil { break }
-                let more = try source.next { pixels, stated in
-                    let delay = AnimationTiming.shownDelay(stated)
-                    let oriented: Image? =
-                        orientation == .up
-                        ? nil
-                        : Image(
-                            width: canvas.width, height: canvas.height, format: .rgba, pixels: Array(pixels)
-                        ).oriented(orientation)
-                    for (n, resampler) in resamplers.enumerated() {
-                        var frame: Image
-                        if let oriented {
-                            frame = resampler.resample(oriented)
-                        } else {
-                            let rowBytes = canvas.width * 4
-                            frame = resampler.run { y, row in
-                                row.update(
-                                    from: pixels.baseAddress!.assumingMemoryBound(to: UInt8.self) + y * rowBytes,
-                                    count: rowBytes)
-                                return true
-                            }
-                        }
-                        let warning = try colorPolicy.convert(&frame, from: color, path: input, lenient: decode.lenient)
-                        if colorWarning == nil { colorWarning = warning }
-                        try writers[n].add(frame, delay: delay)
-                    }
-                    elapsed += delay
-                }
-                if !more { break }
-                kept += 1
-            }
-        } catch let error as ThumbnailError {
-            throw error
-        } catch let error as DecodeError {
-            throw .decode(error)
-        } catch let error as OutputError {
-            throw .output(error)
-        } catch let error as ColorError {
-            throw .color(error)
-        } catch {
-            throw .decode(.corrupt(path: input, detail: "\(error)"))
+        return (resamplers, writers)
+    }
+
+    /// Why no more frames are kept: --max-frames, --max-duration or the work limit; nil: go on.
+    private func stopReason(kept: Int, elapsed: Int, canvas: PixelSize) -> String? {
+        if kept >= maxFrames { return "--max-frames \(maxFrames)" }
+        if elapsed >= maxDuration { return "--max-duration \(Double(maxDuration) / 1000)" }
+        if Int64(kept + 1) * Int64(canvas.width) * Int64(canvas.height) > Self.animationWorkLimit {
+            return "the limit of \(Self.animationWorkLimit) composited pixels an animation may cost"
         }
-        if kept == 0 { throw .decode(.corrupt(path: input, detail: "the animation has no frame that decodes")) }
-        var summary = AnimationSummary(
-            frames: kept, framesRead: kept, framesInInput: source.frameCount, milliseconds: elapsed,
-            loop: source.loopCount)
-        for (n, o) in outputs.enumerated() {
-            if let stop {
-                results[o.slot].warnings.append(
-                    "animation of \(source.frameCount) frames: the first \(kept) are kept (\(stop))")
-            }
-            if let colorWarning { results[o.slot].warnings.append(colorWarning) }
-            if shouldStop() { throw .interrupted(path: input) }
+        return nil
+    }
+
+    /// One frame of the canvas (RGBA rows) through `resampler`, read in place.
+    private static func reduce(_ pixels: UnsafeRawBufferPointer, _ canvas: PixelSize, _ resampler: Resampler) -> Image {
+        let rowBytes = canvas.width * 4
+        let base = pixels.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        return resampler.run { y, row in
+            row.update(from: base + y * rowBytes, count: rowBytes)
+            return true
+        }
+    }
+
+    /// What went wrong while frames streamed, as the batch reports it.
+    private static func thumbnailError(_ error: any Error, path: String) -> ThumbnailError {
+        switch error {
+        case let e as ThumbnailError: return e
+        case let e as DecodeError: return .decode(e)
+        case let e as OutputError: return .output(e)
+        case let e as ColorError: return .color(e)
+        default: return .decode(.corrupt(path: path, detail: "\(error)"))
+        }
+    }
+
+    /// Assembles one output and writes it (a temp file renamed into place); its frame count.
+    private func save(
+        _ writer: AnimationWriter, _ o: AnimatedOutput, input: String, into result: inout ThumbnailResult,
+        shouldStop: () -> Bool
+    ) throws(ThumbnailError) -> Int {
+        do throws(OutputError) {
+            let (bytes, frames) = try writer.finish()
+            let out = try ImageWriter.openOutput(
+                outputFolder == nil ? o.job.output : o.job.name, in: outputFolder.map { ($0, o.job.output) },
+                protecting: [input])
             do throws(OutputError) {
-                let (bytes, frames) = try writers[n].finish()
-                summary.frames = frames
-                let out = try ImageWriter.openOutput(
-                    outputFolder == nil ? o.job.output : o.job.name, in: outputFolder.map { ($0, o.job.output) },
-                    protecting: [input])
-                do throws(OutputError) {
-                    try ImageWriter.writeBytes(bytes, into: out)
-                    try out.commit()
-                } catch {
-                    out.discard()
-                    throw error
-                }
-                results[o.slot].bytes = out.size ?? Int64(bytes.count)
-                results[o.slot].outputSize = o.geometry.output
-            } catch { throw shouldStop() ? .interrupted(path: input) : .output(error) }
-        }
-        return summary
+                try ImageWriter.writeBytes(bytes, into: out)
+                try out.commit()
+            } catch {
+                out.discard()
+                throw error
+            }
+            result.bytes = out.size ?? Int64(bytes.count)
+            result.outputSize = o.geometry.output
+            return frames
+        } catch { throw shouldStop() ? .interrupted(path: input) : .output(error) }
     }
 }

@@ -211,7 +211,8 @@ package final class WebPDecoder: ImageDecoder {
             if state == WEBP_DEMUX_PARSING_HEADER || truncatedFile && state != WEBP_DEMUX_PARSE_ERROR {
                 throw .truncatedHeader(path: path, detail: "the WebP headers end after \(fileBytes) bytes")
             }
-            throw .corruptHeader(path: path, detail: outside ?? "the WebP chunks do not parse (bad chunk size or order)")
+            throw .corruptHeader(
+                path: path, detail: outside ?? "the WebP chunks do not parse (bad chunk size or order)")
         }
         if state == WEBP_DEMUX_PARSING_HEADER {
             free(memory)

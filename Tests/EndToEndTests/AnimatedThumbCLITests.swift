@@ -4,7 +4,8 @@ import Testing
 @testable import FZSystem
 
 /// `thumb --animated` through the binary (issue 50), against Pillow: for animated GIFs
-/// (disposal 1, 2, 3, sub-rectangle frames, transparency) and WebPs (gif2webp's, Pillow's,
+/// (disposal 1, 2, 3, sub-rectangle frames, transparency), APNGs (Pillow's sub-rectangles,
+/// blending over and each disposal) and WebPs (gif2webp's, Pillow's,
 /// webpmux's sub-frames that blend and dispose), written as animated WebP and APNG, the
 /// output's frame count, delays and plays equal the input's as Pillow reads them, and each
 /// frame is within 2 levels of Pillow's composited frame of the input made into a still
@@ -47,7 +48,7 @@ struct AnimatedThumbCLITests {
 
     static let inputs = [
         "dispose1.gif", "dispose2.gif", "dispose3.gif", "subrect.gif", "once.gif", "gif2webp.webp", "pillow.webp",
-        "subframes.webp",
+        "subframes.webp", "apng-over.png", "apng-dispose.png",
     ]
 
     @Test(arguments: inputs, ["webp", "png"])
@@ -75,13 +76,16 @@ struct AnimatedThumbCLITests {
         #expect(Self.int(animation["milliseconds"]) == delays.reduce(0, +))
         // Pillow's frames, each a still thumbnail made the same way, against the output's.
         let refs = FileSystem.join(dir, "refs")
-        let still = CLI.run(["thumb", "-q", "--size", "32", "--out", refs] + (0..<delays.count).map {
-            FileSystem.join(frames, "frame-" + String("00\($0)".suffix(3)) + ".png")
-        })
+        let still = CLI.run(
+            ["thumb", "-q", "--size", "32", "--out", refs]
+                + (0..<delays.count).map {
+                    FileSystem.join(frames, "frame-" + String("00\($0)".suffix(3)) + ".png")
+                })
         #expect(still.status == 0, "\(still.stderr)")
         let compare = FileSystem.join(Self.tools, "compare-frames.py")
         let check = [compare, out, refs, "2"].map(CLI.quote).joined(separator: " ")
-        #expect(CLI.shell("\(CLI.python) \(check) > /dev/null") == 0, "\(name) -> \(ext): a frame differs from Pillow's")
+        #expect(
+            CLI.shell("\(CLI.python) \(check) > /dev/null") == 0, "\(name) -> \(ext): a frame differs from Pillow's")
     }
 
     /// Delays of 10 ms or less (a GIF's 0) are shown as 100 ms by browsers: written so.
@@ -160,7 +164,8 @@ struct AnimatedThumbCLITests {
         let lines = r.stderr.split(separator: "\n").filter { $0.contains("error") }
         #expect(lines.count == 2, "\(r.stderr)")
         #expect(
-            r.stderr.contains("anim-webp-frame-outside.webp: corrupt image header (frame 2 (16x16 at 16,16) lies outside"),
+            r.stderr.contains(
+                "anim-webp-frame-outside.webp: corrupt image header (frame 2 (16x16 at 16,16) lies outside"),
             "\(r.stderr)")
         #expect(r.stderr.contains("the first 1000 are kept (--max-frames 1000)"), "\(r.stderr)")
         let info = Self.pillow(FileSystem.join(out, "anim-gif-65535-frames.thumb.webp"))

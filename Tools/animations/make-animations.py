@@ -7,7 +7,7 @@ GIFs: 6 frames of 60x40, each a moving block on a cropped sub-rectangle (Pillow'
 off: the offsets are ours), a transparent index in every frame (so Pillow's composition is
 the browsers': without one Pillow fills disposed areas with the background), delays that
 differ per frame, disposal 1, 2 and 3, loop 3; one without a looping extension (plays
-once); one with 0 ms delays. WebP: the disposal-2 GIF through gif2webp (sub-frames that
+once); one with 0 ms delays. APNG: Pillow-written, blending and disposing. WebP: the disposal-2 GIF through gif2webp (sub-frames that
 blend and dispose), and a Pillow-written lossless one with its own delays and loop 2.
 big.gif: 100 frames of 500x500 (the bench's input)."""
 import os
@@ -110,3 +110,9 @@ subprocess.run(["webpmux", "-frame", names[0], "+80+0+0+0-b", "-frame", names[1]
                 "-bgcolor", "0,0,0,0", "-o", f"{out}/subframes.webp"], check=True)
 for name in names:
     os.remove(name)
+
+# APNG through Pillow: sub-rectangle frames (Pillow writes each frame's changed box),
+# blended over the canvas, and with each disposal in turn; Pillow's own frames are RGBA.
+for name, disposal, blend in (("apng-over.png", 0, 1), ("apng-dispose.png", [0, 1, 2, 0, 1], 0)):
+    rgba[0].save(f"{out}/{name}", save_all=True, append_images=rgba[1:], duration=[70, 140, 30, 250, 100],
+                 loop=2, disposal=disposal, blend=blend)
