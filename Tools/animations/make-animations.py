@@ -113,6 +113,16 @@ for name in names:
 
 # APNG through Pillow: sub-rectangle frames (Pillow writes each frame's changed box),
 # blended over the canvas, and with each disposal in turn; Pillow's own frames are RGBA.
-for name, disposal, blend in (("apng-over.png", 0, 1), ("apng-dispose.png", [0, 1, 2, 0, 1], 0)):
-    rgba[0].save(f"{out}/{name}", save_all=True, append_images=rgba[1:], duration=[70, 140, 30, 250, 100],
-                 loop=2, disposal=disposal, blend=blend)
+# Blended over, the frames' alpha is 0 or 255: Pillow's reader pastes a frame through its
+# alpha (a half-transparent pixel over another keeps alpha 128) where browsers composite
+# (alpha 192), so only opaque and clear pixels compare.
+solid = []
+for k in range(5):
+    im = Image.new("RGBA", (64, 48), (0, 0, 0, 0))
+    d = ImageDraw.Draw(im)
+    d.rectangle((k * 8, k * 5, k * 8 + 20, k * 5 + 16), fill=(200, 40 * k, 90, 255))
+    d.ellipse((30, 10, 60, 40), fill=(20, 200, 40 * k, 255))
+    solid.append(im)
+for name, frames_, disposal, blend in (("apng-over.png", solid, 0, 1), ("apng-dispose.png", rgba, [0, 1, 2, 0, 1], 0)):
+    frames_[0].save(f"{out}/{name}", save_all=True, append_images=frames_[1:], duration=[70, 140, 30, 250, 100],
+                    loop=2, disposal=disposal, blend=blend)
