@@ -1,7 +1,6 @@
 #!/usr/bin/python3
 """What Pillow reads of an animation: `frames.py FILE [DIR]` prints one JSON object (frames,
-durations in ms, loop: 1 when the file has none, as a GIF without a looping extension plays
-once) and with DIR writes each composited frame there as frame-NNN.png (RGBA)."""
+durations in ms, loop: null when the file has none, as a GIF without a looping extension) and with DIR writes each composited frame there as frame-NNN.png (RGBA)."""
 import json
 import sys
 
@@ -16,4 +15,4 @@ for k in range(n):
     durations.append(im.info.get("duration", 0))
     if len(sys.argv) > 2:
         im.convert("RGBA").save(f"{sys.argv[2]}/frame-{k:03d}.png")
-print(json.dumps({"frames": n, "durations": durations, "loop": im.info.get("loop", 1), "size": im.size}))
+print(json.dumps({"frames": n, "durations": durations, "loop": im.info.get("loop"), "size": im.size}))
