@@ -89,7 +89,9 @@ extension Thumbnailer {
                         : Image(width: canvas.width, height: canvas.height, format: .rgba, pixels: Array(pixels))
                             .oriented(orientation)
                     for (n, resampler) in resamplers.enumerated() {
-                        var frame = oriented.map(resampler.resample) ?? Self.reduce(pixels, canvas, resampler)
+                        var frame =
+                            oriented.map(resampler.whole.resample)
+                            ?? Self.reduce(pixels, canvas, resampler, threads: encodeThreads)
                         let warning = try colorPolicy.convert(&frame, from: color, path: input, lenient: decode.lenient)
                         if colorWarning == nil { colorWarning = warning }
                         try writers[n].add(frame, delay: delay)
@@ -120,22 +122,17 @@ extension Thumbnailer {
 
     /// Each output's resampler (the still thumbnail's window, from the upright canvas) and writer.
     private func makeWriters(_ source: any AnimationSource, _ reader: ImageReader, _ outputs: [AnimatedOutput])
-        throws(ThumbnailError) -> ([Resampler], [AnimationWriter])
+        throws(ThumbnailError) -> ([FrameReducer], [AnimationWriter])
     {
         let upright = reader.header.orientation == .up ? source.canvasSize : reader.header.uprightSize
         var writers: [AnimationWriter] = []
-        var resamplers: [Resampler] = []
+        var resamplers: [FrameReducer] = []
         for o in outputs {
-            let g = o.geometry
-            resamplers.append(
-                Resampler(
-                    source: upright, output: g.output, originX: g.window.x, originY: g.window.y,
-                    stepX: g.window.width / Double(g.output.width), stepY: g.window.height / Double(g.output.height),
-                    format: .rgba, filter: filter))
+            resamplers.append(FrameReducer(source: upright, geometry: o.geometry, filter: filter))
             do {
                 writers.append(
                     try AnimationWriter(
-                        format: o.job.format, size: g.output, loopCount: source.loopCount, settings: encode,
+                        format: o.job.format, size: o.geometry.output, loopCount: source.loopCount, settings: encode,
                         path: o.job.output))
             } catch { throw .output(error) }
         }
@@ -152,14 +149,23 @@ extension Thumbnailer {
         return nil
     }
 
-    /// One frame of the canvas (RGBA rows) through `resampler`, read in place.
-    private static func reduce(_ pixels: UnsafeRawBufferPointer, _ canvas: PixelSize, _ resampler: Resampler) -> Image {
-        let rowBytes = canvas.width * 4
-        let base = pixels.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        return resampler.run { y, row in
-            row.update(from: base + y * rowBytes, count: rowBytes)
-            return true
+    /// One frame of the canvas (RGBA rows) through `reducer`, read in place: with two threads
+    /// or more, its top and bottom output rows side by side (the same weights as one pass).
+    private static func reduce(
+        _ pixels: UnsafeRawBufferPointer, _ canvas: PixelSize, _ reducer: FrameReducer, threads: Int
+    ) -> Image {
+        let rows = CanvasRows(base: pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), rowBytes: canvas.width * 4)
+        guard threads >= 2, let (top, bottom) = reducer.halves else { return rows.reduce(reducer.whole) }
+        let lower = ReducedHalf()
+        let background: @Sendable () -> Void = { lower.image = rows.reduce(bottom) }
+        var upper = Image(width: 0, height: 0, format: .rgba)
+        if !Threads.alongside(background, { upper = rows.reduce(top) }) {
+            upper = rows.reduce(top)
+            background()
         }
+        let low = lower.image!
+        return Image(
+            width: upper.width, height: upper.height + low.height, format: .rgba, pixels: upper.pixels + low.pixels)
     }
 
     /// What went wrong while frames streamed, as the batch reports it.
@@ -195,4 +201,42 @@ extension Thumbnailer {
             return frames
         } catch { throw shouldStop() ? .interrupted(path: input) : .output(error) }
     }
+}
+
+/// A frame's reduction to one output: one resampler, and the same split at half its output
+/// rows (each half's resampler starts where the other stops, so its weights are the whole's).
+struct FrameReducer: Sendable {
+    let whole: Resampler
+    let halves: (Resampler, Resampler)?
+
+    init(source: PixelSize, geometry g: ThumbnailGeometry, filter: ResampleFilter) {
+        let stepX = g.window.width / Double(g.output.width)
+        let stepY = g.window.height / Double(g.output.height)
+        func part(_ y0: Int, _ h: Int) -> Resampler {
+            Resampler(
+                source: source, output: PixelSize(width: g.output.width, height: h), originX: g.window.x,
+                originY: g.window.y + Double(y0) * stepY, stepX: stepX, stepY: stepY, format: .rgba, filter: filter)
+        }
+        whole = part(0, g.output.height)
+        let h1 = g.output.height / 2
+        halves = h1 >= 16 ? (part(0, h1), part(h1, g.output.height - h1)) : nil
+    }
+}
+
+/// The canvas's rows, read in place by both halves' threads (neither writes them).
+private struct CanvasRows: @unchecked Sendable {
+    let base: UnsafePointer<UInt8>
+    let rowBytes: Int
+
+    func reduce(_ resampler: Resampler) -> Image {
+        resampler.run { y, row in
+            row.update(from: base + y * rowBytes, count: rowBytes)
+            return true
+        }
+    }
+}
+
+/// The bottom half's result, written by its thread and read after the join.
+private final class ReducedHalf: @unchecked Sendable {
+    var image: Image?
 }
