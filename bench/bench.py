@@ -46,6 +46,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_regions  # noqa: E402  (issue 49's rows)
+import bench_animations  # noqa: E402  (issue 50's rows)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PHOTOS = os.path.join(ROOT, ".cache", "photos")
@@ -1968,7 +1969,7 @@ def main():
     ap.add_argument("--slow-runs", type=int, default=int(os.environ.get("BENCH_SLOW_RUNS", "3")),
                     help="runs for the batch's mogrify rows (each run takes 15-30 s)")
     ap.add_argument("--tasks", default=os.environ.get(
-        "BENCH_TASKS", "1,1p,2,3,4,14,5,6,8,9,10,11,12,13,mx,r1,r2,jxl,jxlt,g12,g48,g200,gt12,gt200,gf12,tt200,tp12,p9,p9t,hp,hpt,l20,lh12,gm,gmt,png,at20,ath12,rg"))
+        "BENCH_TASKS", "1,1p,2,3,4,14,5,6,8,9,10,11,12,13,mx,r1,r2,jxl,jxlt,g12,g48,g200,gt12,gt200,gf12,tt200,tp12,p9,p9t,hp,hpt,l20,lh12,gm,gmt,png,at20,ath12,rg,an,anw"))
     ap.add_argument("--quiet-wait", type=int, default=int(os.environ.get("BENCH_QUIET_WAIT", "0")),
                     help="wait up to this many seconds, at the start and before each task, for other processes "
                          "to use under 15%% of the CPUs (sampled over 3 s while the bench is idle)")
@@ -2081,6 +2082,7 @@ def main():
     if "lh12" in wanted and phone:
         tasks.append(task_ladder("lh12", fz, subs, phone, "12 MP iPhone HEIC grid"))
     tasks += bench_regions.region_tasks(sys.modules[__name__], wanted, fz, large, phone)
+    tasks += bench_animations.animation_tasks(sys.modules[__name__], wanted, fz)
     for task in tasks:
         for t in task.tools:
             if not t.ok:

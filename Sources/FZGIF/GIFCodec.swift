@@ -35,6 +35,8 @@ struct GIFControl: Equatable, Sendable {
     /// 0-1: leave, 2: restore to background (transparent), 3: restore to previous.
     var disposal = 0
     var transparentIndex: Int?
+    /// How long the frame shows, in hundredths of a second (as stored; 0 often means "fast").
+    var delay = 0
 }
 
 /// The records of a GIF stream, one at a time, through giflib's record API
@@ -53,6 +55,9 @@ final class GIFStream {
     let globalPalette: [UInt8]?
     /// "GIF87a" or "GIF89a".
     let version: String
+    /// The NETSCAPE2.0 (or ANIMEXTS1.0) application extension's loop count once it has been
+    /// read (0: forever); nil while none has been.
+    private(set) var loopCount: Int?
     private let gif: UnsafeMutablePointer<GifFileType>
     /// Where the stream is in the current frame's data: none left, all of it ahead, or
     /// inside it (rows were decoded).
@@ -143,10 +148,22 @@ final class GIFStream {
         var control: GIFControl?
         if code == GRAPHICS_EXT_FUNC_CODE, let b = block, b[0] >= 4 {
             let packed = Int(b[1])
-            control = GIFControl(disposal: packed >> 2 & 7, transparentIndex: packed & 1 != 0 ? Int(b[4]) : nil)
+            control = GIFControl(
+                disposal: packed >> 2 & 7, transparentIndex: packed & 1 != 0 ? Int(b[4]) : nil,
+                delay: Int(b[2]) | Int(b[3]) << 8)
+        }
+        // The looping extension: an 11-byte identifier block, then [1, count lo, count hi].
+        var looping = false
+        if code == APPLICATION_EXT_FUNC_CODE, let b = block, b[0] == 11 {
+            let id = String(decoding: UnsafeBufferPointer(start: b + 1, count: 11), as: UTF8.self)
+            looping = id == "NETSCAPE2.0" || id == "ANIMEXTS1.0"
         }
         while block != nil {
             guard DGifGetExtensionNext(gif, &block) == GIF_OK else { throw error("reading an extension") }
+            if looping, let b = block, b[0] >= 3, b[1] == 1 {
+                loopCount = Int(b[2]) | Int(b[3]) << 8
+                looping = false
+            }
         }
         return control
     }

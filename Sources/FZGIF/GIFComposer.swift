@@ -17,46 +17,61 @@ struct GIFComposer {
     /// seconds each). Frames inside the screen, as encoders write them, cost nothing here.
     static let offScreenAllowance: Int64 = 1 << 24
 
+    /// Where a walk over the frames is: the control for the next frame, the frames drawn,
+    /// the off-screen work so far and the frame drawn last (its rectangle, disposal and,
+    /// for restore-to-previous, what it covered).
+    struct Walk {
+        var control = GIFControl()
+        var index = 0
+        var offScreen: Int64 = 0
+        var last: (rect: PixelRect, disposal: Int, saved: [UInt8]?)?
+    }
+
     /// Decodes frames 1...`number`, disposing of each before the next as it asks. A frame is
     /// clipped to the screen (as Firefox does): the rows below it are not decoded, interlaced
     /// or not; the columns beside it must be (LZW codes rows whole) and count against
     /// `offScreenAllowance` (or the screen's area, if larger), checked before the frame is
     /// decoded.
     func compose(_ stream: GIFStream, upTo number: Int) throws(DecodeError) {
-        var control = GIFControl()
-        var index = 0
-        var offScreen: Int64 = 0
+        var walk = Walk()
+        while walk.index < number, try step(stream, &walk, keepsCovered: walk.index + 1 < number) != nil {}
+    }
+
+    /// Disposes of the frame drawn last and draws the next one; its control (delay,
+    /// disposal), nil at the end of the file. `keepsCovered`: a restore-to-previous frame
+    /// saves what it covers (not needed for the last frame wanted).
+    func step(_ stream: GIFStream, _ walk: inout Walk, keepsCovered: Bool = true) throws(DecodeError) -> GIFControl? {
         let allowance = max(Self.offScreenAllowance, Int64(screen.width) * Int64(screen.height))
-        // The frame drawn last: its rectangle, disposal and (restore-to-previous) what it covered.
-        var last: (rect: PixelRect, disposal: Int, saved: [UInt8]?)?
         while true {
             switch try stream.next() {
-            case .control(let c): control = c
-            case .end: return
+            case .control(let c): walk.control = c
+            case .end: return nil
             case .frame(let d):
-                index += 1
-                if let previous = last {
+                walk.index += 1
+                let index = walk.index
+                if let previous = walk.last {
                     dispose(previous.rect, previous.disposal, saved: previous.saved)
                 }
                 // Its saved region goes before the next one is copied: one is held at a time,
                 // as the decoder's memory check counts (two were, and a third for a moment).
-                last = nil
+                walk.last = nil
                 let rect = try GIFDecoderRects.visible(d, screen: screen, number: index, path: path, header: false)
                 try options.checkPixels(PixelSize(width: d.width, height: d.height), path: path)
                 let rows = GIFRowOrder.rowsDecoded(d, bottom: rect.y + rect.height)
-                offScreen += Int64(rows) * Int64(d.width) - Int64(rect.width) * Int64(rect.height)
-                if offScreen > allowance {
+                walk.offScreen += Int64(rows) * Int64(d.width) - Int64(rect.width) * Int64(rect.height)
+                if walk.offScreen > allowance {
                     throw .corrupt(
                         path: path,
                         detail:
                             "frame \(index) (\(d.width)x\(d.height) at \(d.left),\(d.top)) reaches far past the \(screen) screen: "
-                            + "\(offScreen) pixels decoded off the screen so far, over the limit of \(allowance)")
+                            + "\(walk.offScreen) pixels decoded off the screen so far, over the limit of \(allowance)")
                 }
-                let saved = index < number && control.disposal == 3 ? copy(rect) : nil
+                let control = walk.control
+                let saved = keepsCovered && control.disposal == 3 ? copy(rect) : nil
                 try draw(d, visible: rect, rows: rows, control: control, stream: stream)
-                if index == number { return }
-                last = (rect, control.disposal, saved)
-                control = GIFControl()
+                walk.last = (rect, control.disposal, saved)
+                walk.control = GIFControl()
+                return control
             }
         }
     }

@@ -53,6 +53,11 @@ package final class GIFDecoder: ImageDecoder {
     private let source: ImageSource
     private let options: DecodeOptions
     private let path: String
+    /// What the walk found that an animation needs: a second region, the loop count, and
+    /// why the walk stopped early (the frames before it are still shown).
+    private let restoresAny: Bool
+    private let loop: Int?
+    private let scanError: DecodeError?
     /// The composited frame, RGBA, the whole screen.
     private var canvas: ZeroedBuffer?
     private var layout = RowLayout(firstColumn: 0, width: 0, height: 0)
@@ -72,6 +77,7 @@ package final class GIFDecoder: ImageDecoder {
         try options.checkPixels(screen, path: path)
         let scan = try Self.scan(stream, frame: options.frame, path: path)
         storedSize = screen
+        (restoresAny, loop, scanError) = (scan.anyRestores, scan.loop, scan.error)
         pixelFormat = scan.opaque ? .rgb : .rgba
         gif = GIFDetails(
             version: stream.version, frameCount: scan.frames, interlaced: scan.first.interlaced,
@@ -93,6 +99,10 @@ package final class GIFDecoder: ImageDecoder {
         /// Whether frames 1...`frame` composite to an image without transparent pixels.
         var opaque = true
         var restoresPrevious = false
+        /// Any frame restores to previous (an animation keeps a second region then).
+        var anyRestores = false
+        /// The looping extension's count (nil: the file has none and plays once).
+        var loop: Int?
         /// Why the walk stopped before the end of the file.
         var error: DecodeError?
     }
@@ -123,6 +133,7 @@ package final class GIFDecoder: ImageDecoder {
                     if scan.frames < frame && control.disposal >= 2 { scan.opaque = false }
                     if scan.frames < frame && control.disposal == 3 { scan.restoresPrevious = true }
                 }
+                if control.disposal == 3 { scan.anyRestores = true }
                 control = GIFControl()  // a control applies to the frame after it only
             case .end: break walk
             }
@@ -130,6 +141,9 @@ package final class GIFDecoder: ImageDecoder {
         if scan.frames == 0 {
             throw scan.error ?? .corruptHeader(path: path, detail: "the GIF holds no image")
         }
+        // Plays, as browsers and gif2webp count them: NETSCAPE2.0's count is repetitions after
+        // the first play (0: forever), and a file without it plays once.
+        scan.loop = stream.loopCount.map { $0 == 0 ? 0 : min(65535, $0 + 1) }
         return scan
     }
 
@@ -176,6 +190,25 @@ package final class GIFDecoder: ImageDecoder {
         }
         next += n
         return n
+    }
+}
+
+extension GIFDecoder: AnimatedDecoder {
+    package var animationFrameCount: Int { gif.frameCount }
+
+    /// The frames one by one on one canvas (`GIFAnimation`); nil for a single frame. Memory:
+    /// the canvas and, when any frame restores to previous, the region it covers.
+    package func animation() throws(DecodeError) -> (any AnimationSource)? {
+        guard gif.frameCount > 1 else { return nil }
+        let area = Int64(storedSize.width) * Int64(storedSize.height)
+        try options.checkMemory(area * 4 * (restoresAny ? 2 : 1) + 65536, path: path)
+        guard let canvas = ZeroedBuffer(count: Int(area) * 4) else {
+            throw .readFailed(path: path, reason: "out of memory for the \(storedSize) canvas")
+        }
+        return GIFAnimation(
+            stream: try GIFStream(source: source),
+            composer: GIFComposer(canvas: canvas.bytes, screen: storedSize, path: path, options: options),
+            canvas: canvas, frameCount: gif.frameCount, loopCount: loop ?? 1, lenient: options.lenient)
     }
 }
 

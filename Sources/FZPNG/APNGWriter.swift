@@ -93,10 +93,23 @@ public struct APNGWriter {
     /// Frame `index`'s chunks: fcTL, then IDAT (the first frame, so viewers without APNG
     /// show it) or fdAT. Sequence numbers: frame 0 takes 0, frame k > 0 takes 2k-1 and 2k.
     public func frame(_ index: Int, payload: [UInt8]) -> [UInt8] {
+        frame(index, payload: payload, delay: (delayNumerator, delayDenominator))
+    }
+
+    /// The same with a delay of its own, in milliseconds (`thumb --animated` keeps each
+    /// frame's): 1/1000ths, or 1/100ths past 65.535 s (up to 655 s, as a GIF's delay).
+    public func frame(_ index: Int, payload: [UInt8], milliseconds: Int) -> [UInt8] {
+        let delay =
+            milliseconds <= 65535
+            ? (UInt16(max(0, milliseconds)), UInt16(1000)) : (UInt16(min(65535, milliseconds / 10)), UInt16(100))
+        return frame(index, payload: payload, delay: delay)
+    }
+
+    private func frame(_ index: Int, payload: [UInt8], delay: (UInt16, UInt16)) -> [UInt8] {
         var out: [UInt8] = []
         let sequence = UInt32(index == 0 ? 0 : 2 * index - 1)
         var fctl = be32(sequence) + be32(UInt32(size.width)) + be32(UInt32(size.height)) + be32(0) + be32(0)
-        fctl += be16(delayNumerator) + be16(delayDenominator) + [0, 0]  // dispose none, blend source
+        fctl += be16(delay.0) + be16(delay.1) + [0, 0]  // dispose none, blend source
         chunk("fcTL", fctl, into: &out)
         if index == 0 {
             chunk("IDAT", payload, into: &out)

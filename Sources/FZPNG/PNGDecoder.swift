@@ -15,7 +15,11 @@ package final class PNGDecoder: ImageDecoder {
     private let reader: PNGReader
     private let lenient: Bool
     private let path: String
-    private let options: DecodeOptions
+    let options: DecodeOptions
+    /// The input (an APNG's frames read it again, `APNGAnimation`).
+    let source: ImageSource
+    /// acTL's frame count and plays (nil: a still PNG), read on first use (`--animated`).
+    lazy var animationControl: (frames: Int, plays: Int)? = APNGAnimation.control(of: source.file)
     /// The whole image, for interlaced files (after `begin`).
     private var interlaced: InterlacedBuffer?
     private var scratch: [UInt8] = []
@@ -26,6 +30,7 @@ package final class PNGDecoder: ImageDecoder {
         lenient = options.lenient
         path = source.name
         self.options = options
+        self.source = source
     }
 
     package var storedSize: PixelSize { reader.size }

@@ -48,6 +48,8 @@ public struct ThumbnailResult: Sendable {
     /// window kept (`"window"`).
     public var place: JSON?
     public var window: Rect?
+    /// `--animated` and an animated input: what the animated output holds (nil: a still).
+    public var animation: Thumbnailer.AnimationSummary?
     /// What reading the input's regions warned about (said with `warnings`).
     public var regionWarnings: [String] = []
     /// How many of the input's regions the output kept and dropped (nil: it has none).
@@ -97,6 +99,17 @@ public struct ThumbnailResult: Sendable {
         }
         if let place { members.append(("where", place)) }
         if let window { members.append(("window", window.json)) }
+        if let a = animation {
+            members.append(
+                (
+                    "animation",
+                    .object([
+                        ("frames", .int(Int64(a.frames))), ("framesRead", .int(Int64(a.framesRead))),
+                        ("framesInInput", .int(Int64(a.framesInInput))),
+                        ("milliseconds", .int(Int64(a.milliseconds))), ("loop", .int(Int64(a.loop))),
+                    ])
+                ))
+        }
         if let gainMap {
             members.append(("gainMap", .string(gainMap.word)))
             if let note = gainMap.note { members.append(("gainMapNote", .string(note))) }

@@ -86,6 +86,12 @@ extension Thumbnailer {
             }
             geometries[i] = g
         }
+        // `--animated`: every size from the one walk over the frames.
+        let moving = todo.map { AnimatedOutput(job: jobs[$0], geometry: geometries[$0]!, slot: $0) }
+        if try makeAnimated(reader, moving, into: &results, shouldStop: shouldStop) {
+            for i in todo { (results[i].madeFrom, results[i].decodes) = ("decode", 1) }
+            return
+        }
         // Densest first: each later size may be made from an earlier result.
         let order = todo.sorted { density(geometries[$0]!) > density(geometries[$1]!) }
         let plan = order.map { geometries[$0]! }

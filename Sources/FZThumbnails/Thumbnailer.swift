@@ -34,6 +34,13 @@ public struct Thumbnailer: Sendable {
     /// runs one image per worker, so 1 unless there are fewer images than processors
     /// (`threads(jobs:images:)`).
     public var encodeThreads = 1
+    /// `--animated`: an animated input (GIF, WebP) makes an animated WebP or APNG
+    /// (`Thumbnailer+Animated.swift`); a still input a still thumbnail.
+    public var animated = false
+    /// `--max-frames`: the most frames an animated thumbnail keeps (the first ones).
+    public var maxFrames = 1000
+    /// `--max-duration`: frames starting at or after this many milliseconds are dropped.
+    public var maxDuration = 120_000
 
     /// Per-image threads for a batch of `images` on `jobs` workers: the processors the
     /// workers leave idle, shared out; 1 when every processor already has an image.
@@ -113,8 +120,14 @@ public struct Thumbnailer: Sendable {
         }
         do throws(ThumbnailError) {
             let (reader, geometry) = try open(input, into: &result)
+            var results = [result]
+            let output = AnimatedOutput(job: job, geometry: geometry, slot: 0)
+            let moving = try makeAnimated(reader, [output], into: &results, shouldStop: shouldStop)
+            result = results[0]
+            if moving { return .made }
+            let warned = result.warnings
             let image = try decodePixels(reader, geometry, into: &result)
-            result.warnings = result.regionWarnings + reader.warnings
+            result.warnings = result.regionWarnings + reader.warnings + warned
             let gain = gainMap(of: reader, format: job.format, into: &result)
             result.motionClipDropped = motionClipDropped(reader)
             try write(

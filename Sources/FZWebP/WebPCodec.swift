@@ -206,11 +206,13 @@ package final class WebPDecoder: ImageDecoder {
     ) throws(DecodeError) -> OpaquePointer {
         var state = WEBP_DEMUX_PARSING_HEADER
         guard let demux = WebPDemuxPartial(&webpData, &state), state != WEBP_DEMUX_PARSE_ERROR else {
+            let outside = Self.frameOutsideCanvas(UnsafeRawBufferPointer(start: webpData.bytes, count: webpData.size))
             free(memory)
             if state == WEBP_DEMUX_PARSING_HEADER || truncatedFile && state != WEBP_DEMUX_PARSE_ERROR {
                 throw .truncatedHeader(path: path, detail: "the WebP headers end after \(fileBytes) bytes")
             }
-            throw .corruptHeader(path: path, detail: "the WebP chunks do not parse (bad chunk size or order)")
+            throw .corruptHeader(
+                path: path, detail: outside ?? "the WebP chunks do not parse (bad chunk size or order)")
         }
         if state == WEBP_DEMUX_PARSING_HEADER {
             free(memory)
@@ -218,6 +220,32 @@ package final class WebPDecoder: ImageDecoder {
             throw .truncatedHeader(path: path, detail: "the WebP headers end after \(fileBytes) bytes")
         }
         return demux
+    }
+
+    /// Why libwebp's demuxer refused an animation whose chunks are whole, when it is a frame
+    /// (ANMF) reaching past the VP8X canvas (the container forbids it; libwebp, and so
+    /// Chrome, refuse the file): "frame 2 (16x16 at 16,16) lies outside the 16x16 canvas".
+    static func frameOutsideCanvas(_ b: UnsafeRawBufferPointer) -> String? {
+        func le24(_ i: Int) -> Int { Int(b[i]) | Int(b[i + 1]) << 8 | Int(b[i + 2]) << 16 }
+        func le32(_ i: Int) -> Int { le24(i) | Int(b[i + 3]) << 24 }
+        guard b.count >= 30, b[12] == 0x56, b[13] == 0x50, b[14] == 0x38, b[15] == 0x58 else { return nil }
+        let (cw, ch) = (le24(24) + 1, le24(27) + 1)
+        var at = 12
+        var frame = 0
+        while at + 8 <= b.count {
+            let size = le32(at + 4)
+            let isANMF = b[at] == 0x41 && b[at + 1] == 0x4E && b[at + 2] == 0x4D && b[at + 3] == 0x46
+            if isANMF, at + 20 <= b.count {
+                frame += 1
+                let (x, y) = (le24(at + 8) * 2, le24(at + 11) * 2)
+                let (w, h) = (le24(at + 14) + 1, le24(at + 17) + 1)
+                if x + w > cw || y + h > ch {
+                    return "frame \(frame) (\(w)x\(h) at \(x),\(y)) lies outside the \(cw)x\(ch) canvas"
+                }
+            }
+            at += 8 + size + (size & 1)
+        }
+        return nil
     }
 
     /// The first frame's bitstream features (VP8 or VP8L header), nil when there is no
@@ -405,6 +433,73 @@ package final class WebPDecoder: ImageDecoder {
         case VP8_STATUS_NOT_ENOUGH_DATA: return "not enough data"
         default: return "status \(status.rawValue)"
         }
+    }
+}
+
+extension WebPDecoder: AnimatedDecoder {
+    package var animationFrameCount: Int { webp.animated ? webp.frameCount : 1 }
+
+    /// The frames one by one, composited by libwebp's `WebPAnimDecoder` (its canvas and the
+    /// previous one: two canvases, counted in `init`'s memory check); nil for a still.
+    package func animation() throws(DecodeError) -> (any AnimationSource)? {
+        guard webp.animated, webp.frameCount > 1 else { return nil }
+        if let cutShort { throw cutShort }
+        return try WebPAnimation(owner: self, bytes: data.baseAddress!, count: riffLength, path: path)
+    }
+}
+
+/// An animated WebP's frames one at a time, as `WebPAnimDecoderGetNext` composites them
+/// (every libwebp pointer stays in this file). Holds its decoder, whose copy of the file
+/// libwebp reads in place.
+final class WebPAnimation: AnimationSource {
+    let canvasSize: PixelSize
+    let frameCount: Int
+    let loopCount: Int
+    private let owner: WebPDecoder
+    private let decoder: OpaquePointer
+    private let path: String
+    private var timestamp: Int32 = 0
+    private var index = 0
+
+    init(owner: WebPDecoder, bytes: UnsafeMutableRawPointer, count: Int, path: String) throws(DecodeError) {
+        self.owner = owner
+        self.path = path
+        var opts = WebPAnimDecoderOptions()
+        guard WebPAnimDecoderOptionsInit(&opts) != 0 else {
+            throw .readFailed(path: path, reason: "libwebp version mismatch")
+        }
+        opts.color_mode = MODE_RGBA
+        opts.use_threads = 0
+        var webpData = WebPData(bytes: bytes.assumingMemoryBound(to: UInt8.self), size: count)
+        guard let dec = WebPAnimDecoderNew(&webpData, &opts) else {
+            throw .corrupt(path: path, detail: "libwebp cannot read the animation")
+        }
+        var info = WebPAnimInfo()
+        guard WebPAnimDecoderGetInfo(dec, &info) != 0 else {
+            WebPAnimDecoderDelete(dec)
+            throw .corrupt(path: path, detail: "libwebp cannot read the animation's header")
+        }
+        decoder = dec
+        canvasSize = PixelSize(width: Int(info.canvas_width), height: Int(info.canvas_height))
+        frameCount = Int(info.frame_count)
+        loopCount = Int(info.loop_count)
+    }
+
+    deinit { WebPAnimDecoderDelete(decoder) }
+
+    func next(_ body: (UnsafeRawBufferPointer, Int) throws -> Void) throws -> Bool {
+        guard WebPAnimDecoderHasMoreFrames(decoder) != 0 else { return false }
+        var frame: UnsafeMutablePointer<UInt8>?
+        var end: Int32 = 0
+        index += 1
+        guard WebPAnimDecoderGetNext(decoder, &frame, &end) != 0, let frame else {
+            throw DecodeError.corrupt(path: path, detail: "animation frame \(index) does not decode")
+        }
+        // libwebp gives each frame's end time: its delay is the step from the one before.
+        let delay = Int(end) - Int(timestamp)
+        timestamp = end
+        try body(UnsafeRawBufferPointer(start: frame, count: canvasSize.width * canvasSize.height * 4), delay)
+        return true
     }
 }
 

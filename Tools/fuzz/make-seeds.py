@@ -48,6 +48,10 @@ for name, extra in (("dng-preview.dng", []), ("dng-rot6.dng", ["--orientation", 
                     "--preview", "48x32"] + extra, check=True)
 # GIF and BMP (issue 35): interlaced, transparent and animated GIFs, 1- to 24-bit BMPs.
 subprocess.run([sys.executable, os.path.join(here, "..", "formats", "make-gif-bmp.py"), out], check=True)
+# Animations (issue 50): GIFs with each disposal, gif2webp's, Pillow's and webpmux's animated
+# WebPs, Pillow's APNGs (Tools/animations/make-animations.py; needs webp's gif2webp, webpmux).
+if shutil.which("gif2webp") and shutil.which("webpmux"):
+    subprocess.run([sys.executable, os.path.join(here, "..", "animations", "make-animations.py"), out], check=True)
 # TIFF (issue 35): strips in each compression Pillow writes, 16-bit grey, palette, CMYK, RGBA,
 # and a tiled copy (tiffcp -t, libtiff-tools) so that mutations reach the tile path.
 rgba = im.convert("RGBA")

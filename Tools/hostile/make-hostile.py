@@ -35,6 +35,7 @@ from hostile_raw_phaseone import raw_phase_one_files  # noqa: E402
 from hostile_attacks51 import attacks51_files  # noqa: E402
 from hostile_regions import regions_files  # noqa: E402
 from hostile_motion import motion_files  # noqa: E402
+from hostile_animations import animation_files  # noqa: E402
 
 # ---------------------------------------------------------------------------------------
 # Deterministic bytes
@@ -1117,6 +1118,7 @@ def build():
     attacks51_files(add, jpeg)  # issue 51: last, so the files before keep their bytes
     regions_files(add, png, chunk)  # issue 49
     motion_files(add, jpeg, marker)  # issue 50
+    animation_files(add, WEBP_LOSSLESS)  # issue 50
     return files
 
 

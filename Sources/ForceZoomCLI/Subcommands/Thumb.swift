@@ -108,6 +108,24 @@ struct Thumb: ParsableCommand {
     )
     var noEmbeddedThumbnail = false
 
+    @Flag(
+        name: .long,
+        help:
+            "An animated GIF or WebP makes an animated thumbnail: WebP or APNG (.png), as the output name's extension says (default name: %s.thumb.webp); every frame composited and reduced, delays and loop count kept."
+    )
+    var animated = false
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("With --animated: keep at most the first N frames (default 1000).", valueName: "n"))
+    var maxFrames: Int?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --animated: drop frames starting at or after this many seconds (default 120).", valueName: "seconds"))
+    var maxDuration: Double?
+
     @Flag(name: .long, help: "Skip inputs whose output exists and is newer than the input file.")
     var skipExisting = false
 
@@ -174,6 +192,7 @@ struct Thumb: ParsableCommand {
         try validateLadder()
         for spec in sizes.sizes { try validate(spec) }
         if let jobs { try Check.integer(jobs, "--jobs", in: 1...1024) }
+        try validateAnimated()
         if let maxFailures { try Check.integer(maxFailures, "--max-failures", in: 1...Int(Int32.max)) }
         if quiet && progress { throw ValidationError("--quiet and --progress contradict each other; give one") }
         if resume && journal == nil { throw ValidationError("--resume reads the journal; give --journal FILE as well") }
@@ -226,6 +245,9 @@ struct Thumb: ParsableCommand {
         settings.gainMap = meta.gain.gainMap
         settings.hdrHeadroom = meta.gain.hdrHeadroom
         settings.useEmbeddedThumbnail = !noEmbeddedThumbnail
+        settings.animated = animated
+        if let maxFrames { settings.maxFrames = maxFrames }
+        if let maxDuration { settings.maxDuration = maxDuration }
         let (folder, names) = try outputTarget()
         var operation = ThumbOperation(
             inputs: inputs,
@@ -248,7 +270,9 @@ struct Thumb: ParsableCommand {
         if let name { return name }
         // A ladder's sizes side by side: photo-320.thumb.png, photo-640.thumb.png (srcset style).
         let sized = sizes.isLadder ? "-%z" : ""
-        let pattern = (recursive ? "%d/" : "") + "%s" + sized + ".thumb." + (format ?? .png).extensions[0]
+        // --animated: WebP by default (smaller than APNG, shown by every browser).
+        let ext = format?.extensions[0] ?? (animated ? "webp" : "png")
+        let pattern = (recursive ? "%d/" : "") + "%s" + sized + ".thumb." + ext
         return (try? ThumbnailName(pattern)) ?? .standard
     }
 }

@@ -31,6 +31,8 @@ struct QuickThumbParsingTests {
             "--resume": ["--resume", "--journal", "j.jsonl"], "--json": ["--json"], "--quiet": ["--quiet"],
             "--verbose": ["--verbose"], "--progress": ["--progress"], "--max-failures": ["--max-failures", "3"],
             "--lossless": ["--lossless", "--format", "webp"],
+            "--animated": ["--animated"], "--max-frames": ["--animated", "--max-frames", "40"],
+            "--max-duration": ["--animated", "--max-duration", "2.5"],
         ]
     }
 

@@ -1,0 +1,242 @@
+import FZCodecs
+import FZFormat
+import FZImage
+import FZRender
+import FZSystem
+import Geometry
+
+/// `thumb --animated` (issue 50): an animated GIF, WebP or APNG becomes an animated WebP or APNG
+/// (the output name's extension chooses) that still moves. The frames stream: each is
+/// composited on the decoder's canvas (`AnimationSource`: at most two canvases), reduced
+/// to every size of the ladder with the still thumbnail's Lanczos-3 window, converted as a
+/// still is, and handed to each size's writer, which compresses it at once; only the
+/// compressed frames wait for the end. Delays are the file's, but 10 ms or less shows as
+/// 100 ms (as browsers show it); the loop count is kept (a GIF without a looping extension
+/// plays once). A still input, or an output format without animation, is a still thumbnail.
+extension Thumbnailer {
+    /// The pixels all frames of one input may cost, frames x canvas: past it the rest are
+    /// dropped (with a warning), so a 65,535-frame GIF on a large screen ends in bounded time.
+    public static let animationWorkLimit: Int64 = 1 << 30
+
+    /// One output of an animation: its job, geometry and the result it fills.
+    struct AnimatedOutput {
+        var job: ThumbnailPlan.Job
+        var geometry: ThumbnailGeometry
+        var slot: Int
+    }
+
+    /// What an animated thumbnail holds: the frames written and read, its length and loops.
+    public struct AnimationSummary: Sendable, Equatable {
+        /// Frames in the output (a WebP merges a frame identical to the one before into it).
+        public var frames: Int
+        /// Frames of the input that were composited (after --max-frames, --max-duration).
+        public var framesRead: Int
+        /// Frames in the input.
+        public var framesInInput: Int
+        /// The sum of the output's delays, in milliseconds.
+        public var milliseconds: Int
+        /// Plays, 0 forever.
+        public var loop: Int
+    }
+
+    /// Makes `outputs` as animations when the input is one and every output's format holds
+    /// animations; false (nothing read) when the still path should make them instead.
+    func makeAnimated(
+        _ reader: ImageReader, _ outputs: [AnimatedOutput], into results: inout [ThumbnailResult],
+        shouldStop: () -> Bool
+    ) throws(ThumbnailError) -> Bool {
+        guard animated, !outputs.isEmpty else { return false }
+        guard reader.animationFrameCount > 1 else { return false }
+        if let still = outputs.first(where: { !AnimationWriter.writes($0.job.format) }) {
+            results[still.slot].warnings.append(
+                "\(still.job.format.name) holds no animation: the first frame is used (name the output .webp or .png)")
+            return false
+        }
+        let source: any AnimationSource
+        do {
+            guard let s = try reader.animation() else { return false }
+            source = s
+        } catch { throw .decode(error) }
+        let summary = try streamFrames(source, reader, outputs, into: &results, shouldStop: shouldStop)
+        for o in outputs { results[o.slot].animation = summary }
+        return true
+    }
+
+    /// Reads, reduces and writes every frame kept; the writers' files at the end.
+    private func streamFrames(
+        _ source: any AnimationSource, _ reader: ImageReader, _ outputs: [AnimatedOutput],
+        into results: inout [ThumbnailResult], shouldStop: () -> Bool
+    ) throws(ThumbnailError) -> AnimationSummary {
+        let input = reader.path
+        let canvas = source.canvasSize
+        let orientation = reader.header.orientation
+        let (resamplers, writers) = try makeWriters(source, reader, outputs)
+        var kept = 0
+        var elapsed = 0
+        var stop: String?
+        let color = reader.header.color
+        var colorWarning: String?
+        do {
+            while true {
+                if shouldStop() { throw ThumbnailError.interrupted(path: input) }
+                stop = stopReason(kept: kept, elapsed: elapsed, canvas: canvas)
+                if stop != nil { break }
+                let more = try source.next { pixels, stated in
+                    let delay = AnimationTiming.shownDelay(stated)
+                    let oriented: Image? =
+                        orientation == .up
+                        ? nil
+                        : Image(width: canvas.width, height: canvas.height, format: .rgba, pixels: Array(pixels))
+                            .oriented(orientation)
+                    for (n, resampler) in resamplers.enumerated() {
+                        var frame =
+                            oriented.map(resampler.whole.resample)
+                            ?? Self.reduce(pixels, canvas, resampler, threads: encodeThreads)
+                        let warning = try colorPolicy.convert(&frame, from: color, path: input, lenient: decode.lenient)
+                        if colorWarning == nil { colorWarning = warning }
+                        try writers[n].add(frame, delay: delay)
+                    }
+                    elapsed += delay
+                }
+                if !more { break }
+                kept += 1
+            }
+        } catch {
+            throw Self.thumbnailError(error, path: input)
+        }
+        if kept == 0 { throw .decode(.corrupt(path: input, detail: "the animation has no frame that decodes")) }
+        var summary = AnimationSummary(
+            frames: kept, framesRead: kept, framesInInput: source.frameCount, milliseconds: elapsed,
+            loop: source.loopCount)
+        for (n, o) in outputs.enumerated() {
+            if let stop {
+                results[o.slot].warnings.append(
+                    "animation of \(source.frameCount) frames: the first \(kept) are kept (\(stop))")
+            }
+            if let colorWarning { results[o.slot].warnings.append(colorWarning) }
+            if shouldStop() { throw .interrupted(path: input) }
+            summary.frames = try save(writers[n], o, input: input, into: &results[o.slot], shouldStop: shouldStop)
+        }
+        return summary
+    }
+
+    /// Each output's resampler (the still thumbnail's window, from the upright canvas) and writer.
+    private func makeWriters(_ source: any AnimationSource, _ reader: ImageReader, _ outputs: [AnimatedOutput])
+        throws(ThumbnailError) -> ([FrameReducer], [AnimationWriter])
+    {
+        let upright = reader.header.orientation == .up ? source.canvasSize : reader.header.uprightSize
+        var writers: [AnimationWriter] = []
+        var resamplers: [FrameReducer] = []
+        for o in outputs {
+            resamplers.append(FrameReducer(source: upright, geometry: o.geometry, filter: filter))
+            do {
+                writers.append(
+                    try AnimationWriter(
+                        format: o.job.format, size: o.geometry.output, loopCount: source.loopCount, settings: encode,
+                        path: o.job.output))
+            } catch { throw .output(error) }
+        }
+        return (resamplers, writers)
+    }
+
+    /// Why no more frames are kept: --max-frames, --max-duration or the work limit; nil: go on.
+    private func stopReason(kept: Int, elapsed: Int, canvas: PixelSize) -> String? {
+        if kept >= maxFrames { return "--max-frames \(maxFrames)" }
+        if elapsed >= maxDuration { return "--max-duration \(Double(maxDuration) / 1000)" }
+        if Int64(kept + 1) * Int64(canvas.width) * Int64(canvas.height) > Self.animationWorkLimit {
+            return "the limit of \(Self.animationWorkLimit) composited pixels an animation may cost"
+        }
+        return nil
+    }
+
+    /// One frame of the canvas (RGBA rows) through `reducer`, read in place: with two threads
+    /// or more, its top and bottom output rows side by side (the same weights as one pass).
+    private static func reduce(
+        _ pixels: UnsafeRawBufferPointer, _ canvas: PixelSize, _ reducer: FrameReducer, threads: Int
+    ) -> Image {
+        let rows = CanvasRows(base: pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), rowBytes: canvas.width * 4)
+        guard threads >= 2, let (top, bottom) = reducer.halves else { return rows.reduce(reducer.whole) }
+        let lower = ReducedHalf()
+        let background: @Sendable () -> Void = { lower.image = rows.reduce(bottom) }
+        var upper = Image(width: 0, height: 0, format: .rgba)
+        if !Threads.alongside(background, { upper = rows.reduce(top) }) {
+            upper = rows.reduce(top)
+            background()
+        }
+        let low = lower.image!
+        return Image(
+            width: upper.width, height: upper.height + low.height, format: .rgba, pixels: upper.pixels + low.pixels)
+    }
+
+    /// What went wrong while frames streamed, as the batch reports it.
+    private static func thumbnailError(_ error: any Error, path: String) -> ThumbnailError {
+        switch error {
+        case let e as ThumbnailError: return e
+        case let e as DecodeError: return .decode(e)
+        case let e as OutputError: return .output(e)
+        case let e as ColorError: return .color(e)
+        default: return .decode(.corrupt(path: path, detail: "\(error)"))
+        }
+    }
+
+    /// Assembles one output and writes it (a temp file renamed into place); its frame count.
+    private func save(
+        _ writer: AnimationWriter, _ o: AnimatedOutput, input: String, into result: inout ThumbnailResult,
+        shouldStop: () -> Bool
+    ) throws(ThumbnailError) -> Int {
+        do throws(OutputError) {
+            let (bytes, frames) = try writer.finish()
+            let out = try ImageWriter.openOutput(
+                outputFolder == nil ? o.job.output : o.job.name, in: outputFolder.map { ($0, o.job.output) },
+                protecting: [input])
+            do throws(OutputError) {
+                try ImageWriter.writeBytes(bytes, into: out)
+                try out.commit()
+            } catch {
+                out.discard()
+                throw error
+            }
+            result.bytes = out.size ?? Int64(bytes.count)
+            result.outputSize = o.geometry.output
+            return frames
+        } catch { throw shouldStop() ? .interrupted(path: input) : .output(error) }
+    }
+}
+
+/// A frame's reduction to one output: one resampler, and the same split at half its output
+/// rows (each half's resampler starts where the other stops, so its weights are the whole's).
+struct FrameReducer: Sendable {
+    let whole: Resampler
+    let halves: (Resampler, Resampler)?
+
+    init(source: PixelSize, geometry g: ThumbnailGeometry, filter: ResampleFilter) {
+        let stepX = g.window.width / Double(g.output.width)
+        let stepY = g.window.height / Double(g.output.height)
+        func part(_ y0: Int, _ h: Int) -> Resampler {
+            Resampler(
+                source: source, output: PixelSize(width: g.output.width, height: h), originX: g.window.x,
+                originY: g.window.y + Double(y0) * stepY, stepX: stepX, stepY: stepY, format: .rgba, filter: filter)
+        }
+        whole = part(0, g.output.height)
+        let h1 = g.output.height / 2
+        halves = h1 >= 16 ? (part(0, h1), part(h1, g.output.height - h1)) : nil
+    }
+}
+
+/// The canvas's rows, read in place by both halves' threads (neither writes them).
+private struct CanvasRows: @unchecked Sendable {
+    let base: UnsafePointer<UInt8>
+    let rowBytes: Int
+
+    func reduce(_ resampler: Resampler) -> Image {
+        resampler.run { y, row in
+            row.update(from: base + y * rowBytes, count: rowBytes)
+            return true
+        }
+    }
+}
+
+/// The bottom half's result, written by its thread and read after the join.
+private final class ReducedHalf: @unchecked Sendable {
+    var image: Image?
+}
