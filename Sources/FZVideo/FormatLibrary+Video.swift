@@ -1,0 +1,17 @@
+import CFZVideo
+import FZFormat
+
+/// The libraries this target opens on first use (`FormatLibrary`), from its shim's loader.
+extension FormatLibrary {
+    /// FFmpeg's libavformat, libavcodec, libswscale and libavutil: one package each, named by
+    /// the major version of its soname ("libavformat59" for libavformat.so.59).
+    package static let ffmpeg = FormatLibrary(
+        name: "FFmpeg", sonames: sonames(fz_video_soname), package: packages(sonames(fz_video_soname)),
+        minimumVersion: nil, probe: fz_video_available)
+
+    /// "libavformat59 libavcodec59 libswscale6 libavutil57" from the sonames.
+    static func packages(_ sonames: [String]) -> String {
+        sonames.map { s in s.split(separator: ".").first.map(String.init).map { $0 + (s.split(separator: ".").last.map(String.init) ?? "") } ?? s }
+            .joined(separator: " ")
+    }
+}
