@@ -249,8 +249,19 @@ fz_video *fz_video_open(FILE *file, const fz_video_limits *limits, fz_video_fact
         fz_video_close(video);
         return fz_say(why, size, "FFmpeg cannot read the container", e), NULL;
     }
-    // Probing decodes a frame of streams whose header lacks their size: bounded as ours is.
+    // The sizes the container claims, against the pixel limit before anything is probed or
+    // decoded: a video stream over it is returned undecoded, for Swift to refuse with the numbers.
     unsigned n = video->format->nb_streams;
+    for (unsigned i = 0; i < n && limits->max_pixels > 0; i++) {
+        AVStream *st = video->format->streams[i];
+        const AVCodecParameters *par = st->codecpar;
+        if (par->codec_type == AVMEDIA_TYPE_VIDEO && (int64_t)par->width * par->height > limits->max_pixels) {
+            video->stream = (int)i;
+            fz_facts(video, st, par, facts);
+            return video;
+        }
+    }
+    // Probing decodes a frame of streams whose header lacks their size: bounded as ours is.
     AVDictionary **options = n ? calloc(n, sizeof *options) : NULL;
     char pixels[32];
     snprintf(pixels, sizeof pixels, "%lld", (long long)(limits->max_pixels > 0 ? limits->max_pixels : INT32_MAX));

@@ -50,7 +50,7 @@ final class FFmpegVideo {
         let ok = why.withUnsafeMutableBufferPointer {
             fz_video_frame_at(handle, seconds, keyframe ? 1 : 0, &shown, $0.baseAddress, $0.count)
         }
-        if ok == 0 { throw .corrupt(path: path, detail: Self.text(why)) }
+        if ok == 0 { throw .nothingKept(path: path, problem: "corrupt video: \(Self.text(why))") }
         return shown
     }
 
@@ -73,7 +73,7 @@ final class FFmpegVideo {
                 handle, Int32(width), Int32(height), deep ? 1 : 0, out.baseAddress!.assumingMemoryBound(to: UInt8.self),
                 stride, $0.baseAddress, $0.count)
         }
-        if ok == 0 { throw .corrupt(path: path, detail: Self.text(why)) }
+        if ok == 0 { throw .nothingKept(path: path, problem: "corrupt video: \(Self.text(why))") }
     }
 
     /// A C string field of the facts or a reason buffer as Swift text.

@@ -104,7 +104,7 @@ extension VideoDetails: CodecDetails {
     public var formatName: String? { container }
 
     public var summary: [String] {
-        var parts = ["\(codec) \(bitDepth)-bit \(pixelFormat)"]
+        var parts = [pixelFormat == "unknown" ? codec : "\(codec) \(bitDepth)-bit \(pixelFormat)"]
         if duration >= 0 { parts.append("\(Self.seconds(duration)) s") }
         if frameRate > 0 { parts.append("\(Self.seconds(frameRate)) fps") }
         if rotation != 0 || mirrored { parts.append("rotated \(rotation)°\(mirrored ? ", mirrored" : "")") }

@@ -49,7 +49,7 @@ enum VideoPoster {
             if acceptable(mean: mean, variance: variance) { return (shown, nil) }
             if best == nil || variance > best!.variance { best = (shown, variance) }
         }
-        guard let best else { throw firstError ?? .corrupt(path: path, detail: "no frame decodes") }
+        guard let best else { throw firstError ?? .nothingKept(path: path, problem: "corrupt video: no frame decodes") }
         if lastKept.map({ abs($0 - best.time) > 1e-6 }) ?? true {
             _ = try video.frame(at: best.time, keyframe: true, path: path)
         }

@@ -34,6 +34,7 @@ from hostile_heif_refs import heif_reference_files  # noqa: E402
 from hostile_raw_phaseone import raw_phase_one_files  # noqa: E402
 from hostile_attacks51 import attacks51_files  # noqa: E402
 from hostile_regions import regions_files  # noqa: E402
+from hostile_video import video_files  # noqa: E402
 
 # ---------------------------------------------------------------------------------------
 # Deterministic bytes
@@ -1115,6 +1116,7 @@ def build():
     raw_phase_one_files(add)  # issue 53: the fuzz run's libraw hang
     attacks51_files(add, jpeg)  # issue 51: last, so the files before keep their bytes
     regions_files(add, png, chunk)  # issue 49
+    video_files(add, jpeg)  # issue 50
     return files
 
 
