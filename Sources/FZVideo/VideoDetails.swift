@@ -44,13 +44,14 @@ public struct VideoDetails: Hashable, Sendable {
     public var codec: String
     /// "yuv420p", "yuv420p10le"...
     public var pixelFormat: String
-    /// The container as users name it: "MP4", "Matroska", "AVI" (`containerNames`).
+    /// The container as users name it: "MP4" (every ISO media file: MP4, MOV, M4V, 3GP),
+    /// "Matroska", "WebM" (Matroska of VP8, VP9 or AV1), "AVI" (`containerNames`).
     public var container: String
     public var audioStreams: Int
     public var videoStreams: Int
 
     /// The names `info` reports for videos (the JSON schema lists them).
-    static let containerNames = ["MP4", "QuickTime", "3GP", "Matroska", "WebM", "AVI", "video"]
+    static let containerNames = ["MP4", "Matroska", "WebM", "AVI", "video"]
 
     init(facts f: fz_video_facts) {
         codedSize = PixelSize(width: Int(f.width), height: Int(f.height))
@@ -114,15 +115,20 @@ extension VideoDetails: CodecDetails {
         return parts
     }
 
+    /// Keys of their own beside `info`'s (whose `bitDepth` and `pixelFormat` are the decoded
+    /// picture's, and whose `format` is the container).
     public var jsonMembers: [(String, JSON)] {
-        [
-            ("codec", .string(codec)), ("container", .string(container)),
-            ("duration", duration >= 0 ? .number(duration) : .null),
-            ("frameRate", frameRate > 0 ? .number(frameRate) : .null), ("frames", .int(frames)),
+        var members: [(String, JSON)] = [
+            ("codec", .string(codec)), ("duration", duration >= 0 ? .number(duration) : .null),
+            ("frameRate", frameRate > 0 ? .number(frameRate) : .null),
+        ]
+        if frames > 0 { members.append(("frames", .int(frames))) }
+        members += [
             ("codedWidth", .int(codedSize.width)), ("codedHeight", .int(codedSize.height)),
             ("sampleAspectRatio", .string("\(sarNum):\(sarDen)")), ("rotation", .int(rotation)),
-            ("mirrored", .bool(mirrored)), ("bitDepth", .int(bitDepth)), ("pixelFormat", .string(pixelFormat)),
+            ("mirrored", .bool(mirrored)), ("sampleBits", .int(bitDepth)), ("codedPixelFormat", .string(pixelFormat)),
             ("transfer", .string(transfer.rawValue)), ("audio", .bool(audioStreams > 0)),
         ]
+        return members
     }
 }
