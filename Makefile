@@ -101,6 +101,8 @@ apt_install = missing=""; \
 # GraphicsMagick gm), hyperfine, GNU time for peak RSS, and a C compiler for bench/floor.c.
 BENCH_DEPS := libvips-tools imagemagick graphicsmagick libjpeg-turbo-progs hyperfine time gcc libc6-dev \
               libjpeg62-turbo-dev libpng-dev pkg-config
+# Video posters (issue 50): ffmpegthumbnailer and ffmpeg are the peers of the v4k, v1080 and vb20 rows.
+BENCH_DEPS += ffmpegthumbnailer ffmpeg
 BENCH_ARGS ?=
 
 DEMO_IN  := Fixtures/photos/peek.jpg
@@ -331,7 +333,7 @@ bench-deps: ## apt-get install the benchmark's peers and tools when missing
 # Times forcezoom against vips, ImageMagick, GraphicsMagick and a C decode floor, side by
 # side in one run (about 10-15 minutes), and writes BENCHMARKS.md. Run it on a quiet machine;
 # BENCH_ARGS passes options to bench/bench.py (e.g. BENCH_ARGS="--quiet-wait 600 --runs 20").
-bench: bench-deps release photos heicgrids-bench ## Benchmark against vips/ImageMagick/gm and write BENCHMARKS.md
+bench: bench-deps release photos heicgrids-bench videos-bench ## Benchmark against vips/ImageMagick/gm and write BENCHMARKS.md
 	python3 bench/bench.py --fz $(FZ) $(BENCH_ARGS)
 
 man: deps ## Generate the man page with argument-parser's GenerateManual plugin

@@ -22,7 +22,7 @@ import Geometry
 /// HDR (PQ or HLG transfer) is mapped to SDR 8-bit (`VideoTone`).
 package final class VideoDecoder: ImageDecoder {
     package static let registration = InputFormatInfo(
-        format: .video, names: ["MP4/MOV/3GP video", "Matroska/WebM video", "AVI video"],
+        format: .video, names: ["MP4/MOV/MKV/WebM/AVI video"],
         extensions: ["mp4", "m4v", "mov", "qt", "3gp", "3g2", "mkv", "webm", "avi"], capabilities: [],
         reportedNames: VideoDetails.containerNames, library: .ffmpeg)
 
