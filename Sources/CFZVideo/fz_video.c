@@ -209,6 +209,10 @@ static int fz_open_codec(fz_video *video, const AVCodec *decoder, const fz_video
     int e = AV(1, avcodec_parameters_to_context)(video->codec, st->codecpar);
     if (e < 0) return fz_say(why, size, "the stream's parameters do not fit its codec", e), 0;
     video->codec->thread_count = limits->threads > 0 ? limits->threads : 1;
+    // Frame threading decodes several frames at once, each thread with its own references: it
+    // speeds a run of frames (--time) and only costs memory (a 4K HEVC poster: 190 MB against
+    // 110) for the one keyframe a poster candidate is.
+    video->codec->thread_type = limits->frame_threads ? FF_THREAD_FRAME | FF_THREAD_SLICE : FF_THREAD_SLICE;
     if (limits->max_pixels > 0) video->codec->max_pixels = limits->max_pixels;
     video->codec->pkt_timebase = st->time_base;
     e = AV(1, avcodec_open2)(video->codec, decoder, NULL);

@@ -22,7 +22,7 @@ final class FFmpegVideo {
         self.source = source
         var l = fz_video_limits(
             max_pixels: limits.maxPixels, probe_bytes: limits.probeBytes, max_packets: Int32(limits.maxPackets),
-            seconds: limits.seconds, threads: Int32(limits.threads))
+            seconds: limits.seconds, threads: Int32(limits.threads), frame_threads: limits.frameThreads ? 1 : 0)
         var f = fz_video_facts()
         var why = [CChar](repeating: 0, count: 512)
         let opened = source.file.withStream { stream in
@@ -102,4 +102,7 @@ struct VideoLimits {
     var seconds = 30.0
     /// Decoding threads (`DecodeOptions.threads`).
     var threads: Int
+    /// Frame threading too (a run of frames from a keyframe: `--time`); a poster decodes
+    /// keyframes alone, for which slices are the only parallelism and frame threads cost memory.
+    var frameThreads = false
 }

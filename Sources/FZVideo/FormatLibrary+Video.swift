@@ -9,9 +9,12 @@ extension FormatLibrary {
         name: "FFmpeg", sonames: sonames(fz_video_soname), package: packages(sonames(fz_video_soname)),
         minimumVersion: nil, probe: fz_video_available)
 
-    /// "libavformat59 libavcodec59 libswscale6 libavutil57" from the sonames.
+    /// "libavformat59 libavcodec59 libswscale6 libavutil57" from the sonames ("libavformat.so.59").
     static func packages(_ sonames: [String]) -> String {
-        sonames.map { s in s.split(separator: ".").first.map(String.init).map { $0 + (s.split(separator: ".").last.map(String.init) ?? "") } ?? s }
-            .joined(separator: " ")
+        sonames.map { soname in
+            let parts = soname.split(separator: ".")
+            return String(parts.first ?? "") + String(parts.count > 1 ? parts.last! : "")
+        }
+        .joined(separator: " ")
     }
 }

@@ -61,7 +61,8 @@ package final class VideoDecoder: ImageDecoder {
         path = source.name
         self.options = options
         try Self.registration.requireLibrary(path: path)
-        let limits = VideoLimits(maxPixels: options.maxPixels, threads: max(1, options.threads))
+        var limits = VideoLimits(maxPixels: options.maxPixels, threads: max(1, options.threads))
+        limits.frameThreads = options.videoTime != nil
         video = try FFmpegVideo(source: source, limits: limits)
         info = VideoDetails(facts: video.facts)
         // Every size from the container against the budget before anything is decoded.
@@ -85,7 +86,8 @@ package final class VideoDecoder: ImageDecoder {
     package var denominators: [Int] { Array(1...64) }
     package func scaledSize(denominator: Int) -> PixelSize {
         let s = storedSize
-        return PixelSize(width: (s.width + denominator - 1) / denominator, height: (s.height + denominator - 1) / denominator)
+        return PixelSize(
+            width: (s.width + denominator - 1) / denominator, height: (s.height + denominator - 1) / denominator)
     }
 
     package func begin(denominator: Int, columns: Range<Int>?) throws(DecodeError) -> RowLayout {

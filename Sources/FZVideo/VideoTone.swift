@@ -74,8 +74,11 @@ struct VideoTone {
 
     /// SMPTE ST 2084's EOTF: the signal (0...1) as a fraction of 10,000 cd/m².
     static func pqLinear(_ e: Double) -> Double {
-        let m1 = 2610.0 / 16384, m2 = 2523.0 / 4096 * 128
-        let c1 = 3424.0 / 4096, c2 = 2413.0 / 4096 * 32, c3 = 2392.0 / 4096 * 32
+        let m1 = 2610.0 / 16384
+        let m2 = 2523.0 / 4096 * 128
+        let c1 = 3424.0 / 4096
+        let c2 = 2413.0 / 4096 * 32
+        let c3 = 2392.0 / 4096 * 32
         let p = pow(e, 1 / m2)
         return pow(max(p - c1, 0) / (c2 - c3 * p), 1 / m1)
     }
@@ -83,7 +86,9 @@ struct VideoTone {
     /// ARIB STD-B67's inverse OETF and BT.2100's OOTF (system gamma 1.2 at 1000 cd/m², on each
     /// channel): the signal as a fraction of the display's 1000 cd/m².
     static func hlgLinear(_ e: Double) -> Double {
-        let a = 0.17883277, b = 0.28466892, c = 0.55991073
+        let a = 0.17883277
+        let b = 0.28466892
+        let c = 0.55991073
         let scene = e <= 0.5 ? e * e / 3 : (exp((e - c) / a) + b) / 12
         return pow(scene, 1.2)
     }

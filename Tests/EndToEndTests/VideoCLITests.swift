@@ -152,8 +152,13 @@ struct VideoCLITests {
     @Test(.enabled(if: haveVideos, "make videos"))
     func infoReportsTheStream() throws {
         let cases: [(String, [String])] = [
-            ("r90.mp4", ["\"codec\":\"h264\"", "\"rotation\":90", "\"orientation\":6", "\"uprightWidth\":240",
-                         "\"frameRate\":30", "\"duration\":3", "\"transfer\":\"sdr\"", "\"format\":\"MP4\""]),
+            (
+                "r90.mp4",
+                [
+                    "\"codec\":\"h264\"", "\"rotation\":90", "\"orientation\":6", "\"uprightWidth\":240",
+                    "\"frameRate\":30", "\"duration\":3", "\"transfer\":\"sdr\"", "\"format\":\"MP4\"",
+                ]
+            ),
             ("hevc10.mp4", ["\"codec\":\"hevc\"", "\"sampleBits\":10", "\"codedPixelFormat\":\"yuv420p10le\""]),
             ("pq.mp4", ["\"transfer\":\"pq\""]), ("hlg.mp4", ["\"transfer\":\"hlg\""]),
             ("mirror.mp4", ["\"mirrored\":true", "\"orientation\":2"]),
@@ -207,5 +212,25 @@ struct VideoCLITests {
         #expect(past.stderr.split(separator: "\n").count == 1, "\(past.stderr)")
         let negative = CLI.run(["crop", Self.video("h264.mp4"), "--time=-1", "--at", "10,10", "-o", Self.out("n.png")])
         #expect(negative.status == 2 && negative.stderr.contains("--time"), "\(negative.stderr)")
+    }
+
+    /// Without FFmpeg (/dev/null bound over libavformat.so.59 in a mount namespace of its own,
+    /// as MissingLibraryCLITests hides the others): the PNG beside the video is made, the video
+    /// is one line naming the library and the packages dpkg says hold FFmpeg's four.
+    @Test(.enabled(if: haveVideos && MissingLibraryCLITests.canHide, "make videos; unshare -m needs root"))
+    func withoutFFmpegOnlyVideosFail() throws {
+        let folder = Self.out("nolib")
+        _ = CLI.shell(
+            "rm -rf \(folder) && mkdir -p \(folder)/in && cp \(CLI.quote(Self.video("h264.mp4"))) \(folder)/in/v.mp4")
+        #expect(CLI.run(["fixture", "coords", "--size", "64x48", "-o", "\(folder)/in/p.png"]).status == 0)
+        let r = MissingLibraryCLITests.run(hiding: "libavformat.so.59", ["thumb", "in", "--out", "out"], in: folder)
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(try FileSystem.list(FileSystem.join(folder, "out")) == ["p.thumb.png"])
+        let line = r.stderr.split(separator: "\n").first { $0.contains("in/v.mp4") }.map(String.init) ?? ""
+        #expect(line.contains("needs libavformat.so.59") && line.contains("file too short"), "\(r.stderr)")
+        let packages = ["libavformat.so.59", "libavcodec.so.59", "libswscale.so.6", "libavutil.so.57"].map {
+            MissingLibraryCLITests.package(of: $0)
+        }
+        #expect(line.hasSuffix("apt-get install " + packages.joined(separator: " ")), "\(line) \(packages)")
     }
 }

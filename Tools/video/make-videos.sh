@@ -10,7 +10,8 @@
 #   full-range.mp4     yuvj420p, full range, BT.709
 #   audio.m4a-as.mp4   audio only, in an isom MP4
 # --bench: the benchmark's videos in .cache/videos-bench: a 30 s 3840x2160 HEVC phone-like
-# video rotated 90 (display matrix), a 30 s 1080p H.264, 20 short 720p clips (about 3 min).
+# video rotated 90 (display matrix), a 30 s 1080p H.264 (each 2 s encoded and looped), 20
+# short 720p clips (a few minutes).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 ff() { ffmpeg -nostdin -v error -y "$@"; }
@@ -19,13 +20,21 @@ matrix() { /usr/bin/python3 Tools/video/set-matrix.py "$@"; }
 if [ "${1:-}" = --bench ]; then
   out=.cache/videos-bench
   mkdir -p "$out"
+  # 2 s encoded (a keyframe a second, as phones write), then looped to 30 s by copying the
+  # packets: a 4K HEVC encode of 30 s takes most of an hour on a busy 2-core machine.
   [ -f "$out/hevc-4k-r90.mp4" ] || {
-    ff -f lavfi -i "testsrc2=s=3840x2160:r=30:d=30" -c:v libx265 -preset ultrafast -x265-params log-level=error:keyint=30 \
-      -pix_fmt yuv420p -tag:v hvc1 "$out/hevc-4k-r90.mp4"
+    ff -f lavfi -i "testsrc2=s=3840x2160:r=30:d=2" -c:v libx265 -preset ultrafast -x265-params log-level=error:keyint=30 \
+      -pix_fmt yuv420p -tag:v hvc1 -f mp4 "$out/hevc-4k-2s.tmp"
+    ff -stream_loop 14 -i "$out/hevc-4k-2s.tmp" -c copy -tag:v hvc1 -t 30 "$out/hevc-4k-r90.mp4"
+    rm -f "$out/hevc-4k-2s.tmp"
     matrix "$out/hevc-4k-r90.mp4" 0 1 -1 0
   }
-  [ -f "$out/h264-1080p.mp4" ] || ff -f lavfi -i "testsrc2=s=1920x1080:r=30:d=30" -c:v libx264 -preset veryfast -g 30 \
-    -pix_fmt yuv420p "$out/h264-1080p.mp4"
+  [ -f "$out/h264-1080p.mp4" ] || {
+    ff -f lavfi -i "testsrc2=s=1920x1080:r=30:d=2" -c:v libx264 -preset veryfast -g 30 -pix_fmt yuv420p \
+      -f mp4 "$out/h264-1080p-2s.tmp"
+    ff -stream_loop 14 -i "$out/h264-1080p-2s.tmp" -c copy -t 30 "$out/h264-1080p.mp4"
+    rm -f "$out/h264-1080p-2s.tmp"
+  }
   mkdir -p "$out/batch"
   for i in $(seq -w 1 20); do
     [ -f "$out/batch/clip$i.mp4" ] || ff -f lavfi -i "testsrc2=s=1280x720:r=30:d=3" -vf "hue=h=$((10#$i * 17))" \

@@ -38,6 +38,7 @@ typedef struct fz_video_limits {
     int max_packets;            /* packets read per fz_video_frame_at */
     double seconds;             /* wall time for everything on this input, from fz_video_open */
     int threads;                /* decoding threads */
+    int frame_threads;          /* 1: frame and slice threading (a run of frames); 0: slices only (one keyframe) */
 } fz_video_limits;
 
 typedef struct fz_video fz_video;
