@@ -343,6 +343,10 @@ static int fz_take(fz_video *video, double seconds, int keyframe, int *kept) {
     }
 }
 
+void fz_video_set_fast(fz_video *video, int fast) {
+    if (video->codec) video->codec->skip_loop_filter = fast ? AVDISCARD_ALL : AVDISCARD_DEFAULT;
+}
+
 int fz_video_frame_at(fz_video *video, double seconds, int keyframe, double *shown, char *why, size_t size) {
     if (!video->codec) return fz_say(why, size, "no decoder", 0), 0;
     int64_t target = video->start_pts + (int64_t)llround(seconds / av_q2d(video->time_base));

@@ -54,6 +54,9 @@ final class FFmpegVideo {
         return shown
     }
 
+    /// Whether frames decode without the in-loop filters (a reduced poster: `fz_video_set_fast`).
+    func setFast(_ fast: Bool) { fz_video_set_fast(handle, fast ? 1 : 0) }
+
     /// The kept frame's luma mean and variance (0-255 levels), from at most 64x64 samples.
     func measure() -> (mean: Double, variance: Double)? {
         var mean = 0.0

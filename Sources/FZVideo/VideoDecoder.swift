@@ -101,6 +101,8 @@ package final class VideoDecoder: ImageDecoder {
         if let t = options.videoTime {
             _ = try video.frame(at: t, keyframe: false, path: path)
         } else {
+            // A poster at a quarter of the frame or less: the loop filters' edge pixels average out.
+            video.setFast(denominator >= 4)
             let poster = try VideoPoster.choose(video, duration: info.duration, path: path)
             if let note = poster.note { warnings.append(note) }
         }
