@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+// Length: the package manifest is one file by SwiftPM's rule: one target per format and shim, each with the comment that says why it is there.
 import PackageDescription
 
 // The shims are C the hot paths call (PNG filters, deflate bands): optimised in every build.
