@@ -90,6 +90,10 @@ DEPS += libisal-dev
 # HEVC tiles of HEIF grids straight into libde265 (issue 38): its headers and library (runtime
 # package libde265-0, which libheif already depends on).
 DEPS += libde265-dev
+# Videos (issue 50): FFmpeg's libraries to build against (opened on first use: CFZVideo; runtime
+# packages libavformat59 libavcodec59 libswscale6 libavutil57); ffmpeg makes the test videos and is
+# their reference decoder; ffmpegthumbnailer is the bench's peer.
+DEPS += libavformat-dev libavcodec-dev libswscale-dev libavutil-dev ffmpeg ffmpegthumbnailer
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 # $(call apt_install,TARGET,PACKAGES): apt-get installs those of PACKAGES that dpkg does not
@@ -107,6 +111,8 @@ apt_install = missing=""; \
 # GraphicsMagick gm), hyperfine, GNU time for peak RSS, and a C compiler for bench/floor.c.
 BENCH_DEPS := libvips-tools imagemagick graphicsmagick libjpeg-turbo-progs hyperfine time gcc libc6-dev \
               libjpeg62-turbo-dev libpng-dev pkg-config
+# Video posters (issue 50): ffmpegthumbnailer and ffmpeg are the peers of the v4k, v1080 and vb20 rows.
+BENCH_DEPS += ffmpegthumbnailer ffmpeg
 BENCH_ARGS ?=
 
 DEMO_IN  := Fixtures/photos/peek.jpg
@@ -115,7 +121,7 @@ DEMO_OUT := out/demo-peek.png
 # The data scripts share apt's lock, so never run targets side by side (make -j).
 .NOTPARALLEL:
 
-.PHONY: help deps build format lint release symbol-order cluster-test term-test report-test conformance photos formats heicgrids heicgrids-bench fixtures hostile test test-sanitize test-sanitize-full fuzz-build fuzz-replay fuzz demo bench-deps bench man install uninstall clean
+.PHONY: help deps build format lint release symbol-order cluster-test term-test report-test conformance photos formats heicgrids heicgrids-bench videos videos-bench fixtures hostile test test-sanitize test-sanitize-full fuzz-build fuzz-replay fuzz demo bench-deps bench man install uninstall clean
 
 help: ## List the targets
 	@echo "forcezoom make targets:"
@@ -211,6 +217,13 @@ formats: deps ## Make the WebP/HEIC/AVIF test files and their reference decodes 
 	  Tools/formats/make-tiff.sh --big; Tools/formats/make-jxl.sh; \
 	  mkdir -p .cache/formats/gifbmp && /usr/bin/python3 Tools/formats/make-gif-bmp.py .cache/formats/gifbmp'
 
+videos: deps ## Make the test videos (H.264, HEVC, VP9, AV1; MP4, MKV, WebM, AVI; rotated, HDR) in .cache/videos/
+	@$(CACHED) videos Tools/video Tools/video/make-videos.sh
+
+# The benchmark's videos: a 30 s 4K HEVC rotated 90, a 30 s 1080p H.264, 20 short clips (about 3 min).
+videos-bench: videos
+	Tools/video/make-videos.sh --bench
+
 heicgrids: deps ## Make the HEIF grid test files (tiles from heif-enc) and references in .cache/heicgrid/
 	@$(CACHED) heicgrid Tools/heicgrid Tools/heicgrid/make-grids.sh
 
@@ -233,7 +246,7 @@ TEST_FLAGS ?=
 # checks kept, no -Ounchecked), and what `make deb` packages. The debug binary is still built:
 # term-test, report-test and fixtures run it, and it costs only the link once swift test has
 # compiled every module in debug for the tests (`swift build` is run after the tests' build).
-test: deps conformance photos formats heicgrids ## Build and run all tests (fetches test data first)
+test: deps conformance photos formats heicgrids videos ## Build and run all tests (fetches test data first)
 	$(SWIFT) build $(RELEASE_FLAGS)
 	$(SWIFT) build --build-tests
 	FORCEZOOM_BIN=$(abspath $(FZ)) FORCEZOOM_RELEASE_BIN=$(abspath $(FZ)) $(SWIFT) test --skip-build $(TEST_FLAGS)
@@ -337,7 +350,7 @@ bench-deps: ## apt-get install the benchmark's peers and tools when missing
 # Times forcezoom against vips, ImageMagick, GraphicsMagick and a C decode floor, side by
 # side in one run (about 10-15 minutes), and writes BENCHMARKS.md. Run it on a quiet machine;
 # BENCH_ARGS passes options to bench/bench.py (e.g. BENCH_ARGS="--quiet-wait 600 --runs 20").
-bench: bench-deps release photos heicgrids-bench ## Benchmark against vips/ImageMagick/gm and write BENCHMARKS.md
+bench: bench-deps release photos heicgrids-bench videos-bench ## Benchmark against vips/ImageMagick/gm and write BENCHMARKS.md
 	python3 bench/bench.py --fz $(FZ) $(BENCH_ARGS)
 
 man: deps ## Generate the man page with argument-parser's GenerateManual plugin

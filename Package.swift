@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+// Length: the package manifest is one file by SwiftPM's rule: one target per format and shim, each with the comment that says why it is there.
 import PackageDescription
 
 // The shims are C the hot paths call (PNG filters, deflate bands): optimised in every build.
@@ -131,6 +132,14 @@ let package = Package(
             providers: [.apt(["libde265-dev"])]
         ),
         .target(name: "CFZDe265", dependencies: ["CDe265"], cSettings: shimFlags),
+        // Videos (issue 50): FFmpeg's demuxers, decoders and scaler (Debian's FFmpeg 5.1).
+        // Headers only: CFZVideo/fz_video.c opens the four libraries on first use, so runs
+        // without a video never load FFmpeg's codecs, and a machine without them reads the rest.
+        .systemLibrary(
+            name: "CFFmpeg",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]
+        ),
+        .target(name: "CFZVideo", dependencies: ["CFZCommon", "CFFmpeg"], cSettings: shimFlags),
         // Signals, temp-output cleanup and the terminal's raw mode: async-signal-safe C.
         .target(name: "CFZProcess", cSettings: shimFlags),
 
@@ -160,6 +169,8 @@ let package = Package(
         .target(name: "FZGIF", dependencies: formatBase + ["CGIF"]),
         .target(name: "FZBMP", dependencies: formatBase),
         .target(name: "FZJXL", dependencies: formatBase + ["CFZJXL", "CJXL"]),
+        // Video posters (MP4/MOV/3GP, Matroska/WebM, AVI) through FFmpeg, opened on first use.
+        .target(name: "FZVideo", dependencies: formatBase + ["CFZVideo"]),
         // RAW decodes a camera's embedded JPEG preview with the JPEG decoder.
         .target(name: "FZRAW", dependencies: formatBase + ["CFZRaw", "CRaw", "FZJPEG"]),
         // HDR gain maps: Ultra HDR/Adobe (JPEG + MPF + XMP) and Apple's (HEIC auxiliary image,
@@ -171,6 +182,7 @@ let package = Package(
             name: "FZCodecs",
             dependencies: formatBase + [
                 "FZPNG", "FZJPEG", "FZWebP", "FZHEIF", "FZTIFF", "FZGIF", "FZBMP", "FZJXL", "FZRAW", "FZGainMap",
+                "FZVideo",
             ]
         ),
         // Drawing, resampling and rendering in one module, so the hot loops inline across them.

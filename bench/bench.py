@@ -47,6 +47,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_regions  # noqa: E402  (issue 49's rows)
 import bench_animations  # noqa: E402  (issue 50's rows)
+import bench_video  # noqa: E402  (issue 50's rows)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PHOTOS = os.path.join(ROOT, ".cache", "photos")
@@ -1835,6 +1836,20 @@ def targets(tasks, png):
             fz, drop = timed(tid, lambda t: t.kind == "fz"), timed(tid, lambda t: t.kind == "variant")
             add(f"{tid}. {what} of an Ultra HDR JPEG: time with the gain map / without", fz.median / drop.median
                 if fz and drop else None, 1.25, False, times)
+    # Issue 50: video posters and a batch of clips against ffmpegthumbnailer.
+    for tid, label in (("v4k", "4K HEVC rotated 90"), ("v1080", "1080p H.264")):
+        if tid in get:
+            fz = timed(tid, lambda t: t.kind == "fz")
+            ft = timed(tid, lambda t: t.name.startswith("ffmpegthumbnailer"))
+            add(f"{tid}. 256 px poster of a 30 s {label}: speed-up over ffmpegthumbnailer -s 256",
+                ft.median / fz.median if fz and ft else None, 1.5, True, times)
+            add(f"{tid}. poster: peak RSS, MB", fz.rss_kb / 1024 if fz and fz.rss_kb else None, 120, False,
+                lambda v: f"{v:.1f} MB")
+    if "vb20" in get:
+        fz = timed("vb20", lambda t: t.kind == "fz")
+        ft = timed("vb20", lambda t: t.name.startswith("ffmpegthumbnailer"))
+        add("vb20. 20 video clips: throughput / ffmpegthumbnailer two at a time", ft.median / fz.median if fz and ft else None,
+            1.5, True, times)
     noisy = [f"{t.id} ({t.others:.0%})" for t in tasks if t.others is not None and t.others >= 0.15]
     warn = (f"**Noisy:** other processes used at least 15% of the CPUs while these tasks were timed: {', '.join(noisy)}; "
             "re-run on a quiet machine before trusting their ratios.\n") if noisy else ""
@@ -1969,7 +1984,7 @@ def main():
     ap.add_argument("--slow-runs", type=int, default=int(os.environ.get("BENCH_SLOW_RUNS", "3")),
                     help="runs for the batch's mogrify rows (each run takes 15-30 s)")
     ap.add_argument("--tasks", default=os.environ.get(
-        "BENCH_TASKS", "1,1p,2,3,4,14,5,6,8,9,10,11,12,13,mx,r1,r2,jxl,jxlt,g12,g48,g200,gt12,gt200,gf12,tt200,tp12,p9,p9t,hp,hpt,l20,lh12,gm,gmt,png,at20,ath12,rg,an,anw"))
+        "BENCH_TASKS", "1,1p,2,3,4,14,5,6,8,9,10,11,12,13,mx,r1,r2,jxl,jxlt,g12,g48,g200,gt12,gt200,gf12,tt200,tp12,p9,p9t,hp,hpt,l20,lh12,gm,gmt,png,at20,ath12,rg,an,anw,v4k,v1080,vb20"))
     ap.add_argument("--quiet-wait", type=int, default=int(os.environ.get("BENCH_QUIET_WAIT", "0")),
                     help="wait up to this many seconds, at the start and before each task, for other processes "
                          "to use under 15%% of the CPUs (sampled over 3 s while the bench is idle)")
@@ -2083,6 +2098,8 @@ def main():
         tasks.append(task_ladder("lh12", fz, subs, phone, "12 MP iPhone HEIC grid"))
     tasks += bench_regions.region_tasks(sys.modules[__name__], wanted, fz, large, phone)
     tasks += bench_animations.animation_tasks(sys.modules[__name__], wanted, fz)
+    if shutil.which("ffmpegthumbnailer") and shutil.which("ffmpeg"):
+        tasks += bench_video.video_tasks(sys.modules[__name__], wanted, fz)
     for task in tasks:
         for t in task.tools:
             if not t.ok:

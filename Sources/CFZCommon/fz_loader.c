@@ -20,7 +20,7 @@ static void fz_loader_keep(fz_loader *loader, const char *why) {
 static void fz_loader_open(fz_loader *loader) {
     if (loader->opened) return;
     loader->opened = 1;
-    for (int i = 0; i < loader->count && i < 2; i++) {
+    for (int i = 0; i < loader->count && i < FZ_LOADER_MAX; i++) {
         loader->handles[i] = dlopen(loader->names[i], RTLD_NOW | RTLD_LOCAL);
         if (loader->handles[i] == NULL && loader->state == 0) {
             fz_loader_keep(loader, dlerror());
@@ -52,7 +52,7 @@ int fz_loader_available(fz_loader *loader, char *why, size_t size) {
 }
 
 const char *fz_loader_soname(const fz_loader *loader, int slot) {
-    return slot >= 0 && slot < loader->count && slot < 2 ? loader->names[slot] : NULL;
+    return slot >= 0 && slot < loader->count && slot < FZ_LOADER_MAX ? loader->names[slot] : NULL;
 }
 
 void *fz_loader_symbol(fz_loader *loader, int slot, const char *name) {

@@ -7,6 +7,7 @@ import FZJXL
 import FZPNG
 import FZRAW
 import FZTIFF
+import FZVideo
 import FZWebP
 
 /// The decoders forcezoom has, in the order the sniffer asks them: the registry's one line
@@ -20,6 +21,7 @@ package enum ImageDecoders {
             BMPDecoder.self,
             TIFFDecoder.self,
             JXLDecoder.self,
+            VideoDecoder.self,
         ]
     }
 

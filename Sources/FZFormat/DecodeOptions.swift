@@ -25,6 +25,9 @@ public struct DecodeOptions: Hashable, Sendable {
     public var maxMemory: Int64 = MemoryLimit.cap(1 << 30)
     /// The frame of an animated image to read, from 1 (animated WebP; other files have one).
     public var frame = 1
+    /// The time in a video (seconds from its start) whose frame is read (`--time`); nil: the
+    /// poster frame its decoder chooses.
+    public var videoTime: Double?
     /// The option `frame` was given as, for messages: `--frame`, or `--page` (its TIFF name).
     public var frameOption = "--frame"
     /// Threads one image's decoding may use (HEIF grid tiles decode side by side); a batch

@@ -13,7 +13,8 @@ public struct FormatLibrary: Hashable, Sendable, CustomStringConvertible {
     /// The files opened, as the shim names them from the headers compiled against
     /// ("libtiff.so.6"; a codec and its thread runner are two).
     public let sonames: [String]
-    /// Debian bookworm's runtime package holding them ("libtiff6").
+    /// Debian bookworm's runtime package holding them ("libtiff6"), or packages separated by
+    /// spaces ("libavformat59 libavcodec59 libswscale6 libavutil57").
     public let package: String
     /// The oldest version of `package` the codec works with, when it matters ("1.15").
     public let minimumVersion: String?
@@ -32,8 +33,12 @@ public struct FormatLibrary: Hashable, Sendable, CustomStringConvertible {
         self.probe = probe
     }
 
-    /// "libheif1 (>= 1.15)": the package as a Depends entry.
-    public var dependency: String { minimumVersion.map { "\(package) (>= \($0))" } ?? package }
+    /// "libheif1 (>= 1.15)": the package as a Depends entry; several packages (FFmpeg's
+    /// "libavformat59 libavcodec59 ...", as apt-get takes them) become several entries.
+    public var dependency: String {
+        package.split(separator: " ").map { name in minimumVersion.map { "\(name) (>= \($0))" } ?? String(name) }
+            .joined(separator: ", ")
+    }
 
     /// Why it cannot be used (the loader's dlopen or dlsym message), or nil when it loaded.
     /// The first call opens the libraries; later ones return the kept answer.

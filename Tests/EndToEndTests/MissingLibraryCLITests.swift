@@ -129,8 +129,11 @@ struct MissingLibraryCLITests {
         for record in mentioning {
             #expect(record.contains("\"loaded\":false") && record.contains("file too short"), "\(record)")
         }
-        // The other libraries still load.
-        let others = records.filter { $0.contains("\"loaded\"") && !$0.contains("\"\(c.soname)\"") }
+        // The other libraries still load, but for those that link the hidden one themselves
+        // (Debian's libavcodec59 links libjxl: FFmpeg's error then names it).
+        let others = records.filter {
+            $0.contains("\"loaded\"") && !$0.contains("\"\(c.soname)\"") && !$0.contains("\(c.soname): ")
+        }
         #expect(!others.isEmpty && others.allSatisfy { $0.contains("\"loaded\":true") }, "\(others)")
         let text = Self.run(hiding: c.soname, ["info", "--formats"])
         let line = text.stdout.split(separator: "\n").first { $0.hasPrefix(c.format) }

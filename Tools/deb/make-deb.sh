@@ -54,8 +54,8 @@ find "$STAGE/usr" -type f -exec chmod 644 {} + && chmod 755 "$STAGE/usr/bin/forc
 
 # Depends from the ELF's NEEDED entries (libpng16-16, libjpeg62-turbo, libwebp7, libde265-0,
 # liblcms2-2, libgif7, libturbojpeg0, libisal2, zlib1g, libc6, libstdc++6, libgcc-s1). libheif,
-# libjxl, libtiff and libraw are opened with dlopen on first use (CFZHeif, CFZJXL, CFZTIFF,
-# CFZRaw: *_loader.c), which dpkg-shlibdeps cannot see: the binary's own format registry names
+# libjxl, libtiff, libraw and FFmpeg's libraries are opened with dlopen on first use (CFZHeif,
+# CFZJXL, CFZTIFF, CFZRaw: *_loader.c; CFZVideo: fz_video.c), which dpkg-shlibdeps cannot see: the binary's own format registry names
 # their packages (dlopen-depends.sh reads `forcezoom info --formats --json`: libheif1 brings the
 # HEVC/AV1 codecs and the x265/aom encoders, libjxl0.7 is the ABI fz_jxl_loader.c opens).
 work=$(mktemp -d)

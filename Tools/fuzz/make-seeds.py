@@ -9,7 +9,8 @@ several tiles (turned, cropped, alpha, 10-bit, AV1) so that mutations reach the 
 libraw); GIFs and BMPs (Tools/formats/make-gif-bmp.py); small TIFFs in every compression
 Pillow writes and a tiled one (tiffcp); small copies of issue 51's attack files
 (Tools/hostile/hostile_attacks51.py); Live Photo pairs and motion photos
-(Tools/formats/make-motion.py, when ffmpeg is there); the hostile set as Tools/hostile/make-hostile.py writes
+(Tools/formats/make-motion.py, when ffmpeg is there); the hostile set as Tools/hostile/make-hostile.py writes (its video files, hostile_video.py,
+included: MP4 and Matroska seeds and their cut and lying variants)
 it now (its generators' outputs, whether or not Fixtures/hostile was regenerated); and every
 format's real files in ../shared/formats/ and ../shared/heic-phone/ when present (the BMP
 Suite's bit-field files and a derived HEIF item found crashes in seconds that seeds without them

@@ -36,6 +36,7 @@ from hostile_attacks51 import attacks51_files  # noqa: E402
 from hostile_regions import regions_files  # noqa: E402
 from hostile_motion import motion_files  # noqa: E402
 from hostile_animations import animation_files  # noqa: E402
+from hostile_video import video_files  # noqa: E402
 
 # ---------------------------------------------------------------------------------------
 # Deterministic bytes
@@ -1119,6 +1120,7 @@ def build():
     regions_files(add, png, chunk)  # issue 49
     motion_files(add, jpeg, marker)  # issue 50
     animation_files(add, WEBP_LOSSLESS)  # issue 50
+    video_files(add, jpeg)  # issue 50
     return files
 
 

@@ -22,17 +22,20 @@ typedef struct fz_loader_entry {
     const char *name;
 } fz_loader_entry;
 
-/* One format's libraries (at most two: a codec and its thread runner), opened together the first
+/* The most libraries one format opens (FFmpeg's four: avformat, avcodec, swscale, avutil). */
+#define FZ_LOADER_MAX 4
+
+/* One format's libraries (a codec and its thread runner; FFmpeg's four), opened together the first
    time any is needed. `format` names it in the defensive message. */
 typedef struct fz_loader {
     const char *format;
     int count;
-    const char *names[2];
+    const char *names[FZ_LOADER_MAX];
     /* Every symbol the shim's forwarders use, checked by fz_loader_available. */
     const fz_loader_entry *symbols;
     int symbol_count;
     /* Under the loader lock (fz_loader.c): */
-    void *handles[2];
+    void *handles[FZ_LOADER_MAX];
     int opened;
     int state; /* 0 not checked, 1 available, -1 not */
     char why[512];

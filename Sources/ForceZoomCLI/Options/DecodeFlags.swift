@@ -34,6 +34,13 @@ struct DecodeFlags: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
+            "For a video: the frame at this many seconds from its start (default: the poster, a keyframe near 10-20% of the duration that is not black or uniform; docs/thumbnails.md says how it is chosen).",
+            valueName: "seconds"))
+    var time: Double?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
             "The CMYK profile for CMYK and YCCK JPEGs that carry no usable one (default: Ghostscript's default_cmyk.icc from libgs-common, as make deps installs; without any, a plain formula).",
             valueName: "file"))
     var cmykProfile: String?
@@ -46,6 +53,9 @@ struct DecodeFlags: ParsableArguments {
     func validate() throws {
         if frame < 1 || frame > 1_000_000 {
             throw ValidationError("\(Self.frameOption) counts from 1 to 1000000, got \(frame)")
+        }
+        if let time, !(time >= 0 && time <= 1e7) {
+            throw ValidationError("--time is seconds from a video's start, 0 to 10000000, got \(time)")
         }
         if maxPixels < 0 { throw ValidationError("--max-pixels must be 0 (no limit) or positive, got \(maxPixels)") }
         if maxMemory < 0 || maxMemory > Int64.max >> 20 {
@@ -64,6 +74,7 @@ struct DecodeFlags: ParsableArguments {
         o.maxMemory = MemoryLimit.cap(maxMemory << 20)
         o.frame = frame
         o.frameOption = Self.frameOption
+        o.videoTime = time
         o.cmykProfile = cmykProfile.flatMap { try? CMYKProfile.load(path: $0) }
         return o
     }

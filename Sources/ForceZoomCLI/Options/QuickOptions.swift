@@ -148,6 +148,7 @@ extension DecodeFlags: QuickOptions {
             .value("--max-pixels", default: defaultMaxPixels, as: Int64.init(argument:)) { $0.maxPixels = $1 },
             .value("--max-memory", default: defaultMaxMemory, as: Int64.init(argument:)) { $0.maxMemory = $1 },
             .value("--frame", "--page", default: defaultFrame, as: Int.init(argument:)) { $0.frame = $1 },
+            .optional("--time", as: Double.init(argument:)) { $0.time = $1 },
             .optional("--cmyk-profile", as: String.init(argument:)) { $0.cmykProfile = $1 },
         ]
     }

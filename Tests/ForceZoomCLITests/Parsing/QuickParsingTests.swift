@@ -43,6 +43,7 @@ struct QuickParsingTests {
             "--no-auto-orient": ["--no-auto-orient"], "--lenient": ["--lenient"],
             "--max-pixels": ["--max-pixels", "50000000"],
             "--max-memory": ["--max-memory", "64"], "--frame": ["--frame", "2"], "--page": ["--page", "3"],
+            "--time": ["--time", "1.5"],
             "--cmyk-profile": files.cmyk.map { ["--cmyk-profile", $0] } ?? [], "--compression": ["--compression", "6"],
             "--icc": ["--icc", "srgb"], "--intent": ["--intent", "perceptual"], "--strip": ["--strip"],
             "--no-location": ["--no-location"], "--no-names": ["--no-names"], "--gain-map": ["--gain-map", "drop"],
