@@ -29,7 +29,12 @@ public struct InfoOperation {
                 let regions = m.regions(stored: h.storedSize, orientation: h.orientation)
                 for w in regions.warnings { report.warnings.say("\(reader.path): \(w)") }
                 let gain = reader.probeGainMap()
-                let motion = Self.motion(path: reader.path, metadata: m, budget: decode.budget)
+                var motion = Self.motion(path: reader.path, metadata: m, budget: decode.budget)
+                // A video read by FZVideo may be a Live Photo's movie: its record says so too.
+                if h.format.rawValue == "video", let member = Self.livePhotoMember(path: file, budget: decode.budget) {
+                    motion.json.append(member)
+                    motion.text.append("Live Photo motion part (a thumb batch with its still passes it over)")
+                }
                 for w in motion.warnings { report.warnings.say("\(reader.path): \(w)") }
                 if case .malformed(let why) = gain {
                     report.warnings.say("\(reader.path): gain map ignored, the image reads as SDR: \(why)")
