@@ -1,6 +1,8 @@
+import FZCodecs
 import FZFormat
 import FZMetadata
 import FZRender
+import FZSystem
 import Geometry
 
 extension Thumbnailer {
@@ -16,7 +18,7 @@ extension Thumbnailer {
         let first = reader
         var decoded = false
         var warnings: [String] = []
-        let placement: Placement
+        var placement: Placement
         do {
             let box = try ThumbnailGeometry(source: upright, size: size, crop: .centre).window
             placement = try WhereResolver.resolve(
@@ -30,7 +32,7 @@ extension Thumbnailer {
                 pixels: {
                     decoded = true
                     return try WhereResolver.reducedPixels(first)
-                })
+                }, explain: explain != nil)
         } catch let e as DecodeError {
             throw .decode(e)
         } catch let e as GeometryError {
@@ -41,6 +43,13 @@ extension Thumbnailer {
             throw .place(path: path, "\(error)")
         }
         result.regionWarnings = warnings
+        if let explain, let map = placement.explanation {
+            let out = explain.replacing("%s", with: StandardStream.stem(of: path))
+            do { _ = try ImageWriter.write(map, to: out, protecting: [path]) } catch {
+                throw .place(path: path, "--explain: \(error)")
+            }
+            placement.note("explain", .string(out))
+        }
         result.place = placement.record
         if decoded {
             do { reader = try reader.reopened() } catch { throw .decode(error) }

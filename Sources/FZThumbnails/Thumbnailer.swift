@@ -16,6 +16,9 @@ public struct Thumbnailer: Sendable {
     /// `--crop-at` with a word (region:NAME, face, attention, entropy, center): found per
     /// input (`resolvedCrop`), then placed as a point.
     public var place: Where?
+    /// `--explain`: where attention's or entropy's heat map of each input goes (`%s`: the
+    /// input's stem), its path in the `where` record.
+    public var explain: String?
     public var decode: DecodeOptions
     /// How outputs are encoded: quality, lossless, PNG's settings and what JPEG outputs
     /// flatten transparent pixels onto (opaque), as every command has them.

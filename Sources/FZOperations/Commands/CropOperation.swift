@@ -29,6 +29,9 @@ public struct CropOperation {
     public var markers = MarkerSource()
     /// Files read besides the input (`--at-from`), which no output may replace.
     public var alsoRead: [String] = []
+    /// `--explain`: where the first attention or entropy point's heat map goes (its path in
+    /// that point's `where`).
+    public var explain: String?
     public var depth: SampleDepth?
     public var json = false
     /// Print the geometry from the header alone: nothing decoded, nothing written.
@@ -127,11 +130,12 @@ public struct CropOperation {
         var pixels: Image?
         let path = reader.path
         let warnings = settings.warnings
+        var explained = false
         wheres = []
         for point in points {
             let sized = sizedToRegion
             let box = sized ? nil : (Double(side) / zoom, Double(side) / zoom)
-            let placement: Placement
+            var placement: Placement
             do {
                 placement = try WhereResolver.resolve(
                     point.place, path: path, upright: upright, box: box,
@@ -148,8 +152,13 @@ public struct CropOperation {
                         let p = try WhereResolver.reducedPixels(reader)
                         pixels = p
                         return p
-                    })
+                    }, explain: explain != nil && !explained)
             } catch let error as GeometryError { throw ToolFailure(path: input, error) }
+            if let explain, let map = placement.explanation {
+                _ = try ImageWriter.write(map, to: explain, protecting: [input] + alsoRead)
+                placement.note("explain", .string(explain))
+                explained = true
+            }
             let n = placement.area.map { sized ? Self.regionSide($0, image: upright, zoom: zoom) : side } ?? side
             if n != side {
                 do {
