@@ -115,8 +115,8 @@ public struct Thumbnailer: Sendable {
             return .skipped
         }
         do throws(ThumbnailError) {
-            let (reader, geometry) = try open(input, into: &result)
-            let image = try decodePixels(reader, geometry, into: &result)
+            let (reader, geometry, held) = try open(input, into: &result)
+            let image = try decodePixels(reader, geometry, held: held, into: &result)
             result.warnings = result.regionWarnings + reader.warnings
             let gain = gainMap(of: reader, format: job.format, into: &result)
             try write(
@@ -164,7 +164,7 @@ public struct Thumbnailer: Sendable {
 
     /// The input's reader and the thumbnail's geometry, its output checked against the budget.
     private func open(_ input: String, into result: inout ThumbnailResult) throws(ThumbnailError) -> (
-        ImageReader, ThumbnailGeometry
+        ImageReader, ThumbnailGeometry, HeldDecode?
     ) {
         // The image's share of the processors (1 in a batch that keeps every one busy).
         var options = decode
@@ -173,7 +173,8 @@ public struct Thumbnailer: Sendable {
         do { reader = try ImageReader(path: input, options: options) } catch { throw .decode(error) }
         let upright = reader.header.uprightSize
         result.sourceSize = upright
-        let crop = try resolvedCrop(&reader, size: size, into: &result)
+        var held: HeldDecode?
+        let crop = try resolvedCrop(&reader, size: size, into: &result, held: &held)
         let geometry: ThumbnailGeometry
         do { geometry = try ThumbnailGeometry(source: upright, size: size, crop: crop) } catch {
             throw .geometry(path: reader.path, error)
@@ -183,14 +184,14 @@ public struct Thumbnailer: Sendable {
         do { try decode.budget.check("the thumbnail (--size \(size))", size: geometry.output) } catch {
             throw .thumbnailTooLarge(path: reader.path, error)
         }
-        return (reader, geometry)
+        return (reader, geometry, held)
     }
 
     /// The thumbnail's pixels: the whole image, the embedded thumbnail when it is large
-    /// enough, or a reduced decode.
-    private func decodePixels(_ reader: ImageReader, _ geometry: ThumbnailGeometry, into result: inout ThumbnailResult)
-        throws(ThumbnailError) -> Image
-    {
+    /// enough, or a reduced decode (the one attention held, `held`, when there is one).
+    private func decodePixels(
+        _ reader: ImageReader, _ geometry: ThumbnailGeometry, held: HeldDecode?, into result: inout ThumbnailResult
+    ) throws(ThumbnailError) -> Image {
         var image = Image(width: 0, height: 0, format: .rgb)
         var failure: DecodeError?
         var denominator = result.denominator
@@ -202,6 +203,10 @@ public struct Thumbnailer: Sendable {
                 } else if useEmbeddedThumbnail, let embedded = try embeddedThumbnail(reader, geometry) {
                     image = embedded
                     embeddedUsed = true
+                } else if let held {
+                    image = held.resampled(
+                        to: geometry.output, window: geometry.window, filter: filter, headroom: Self.headroom)
+                    denominator = held.denominator
                 } else {
                     (image, denominator) = try reader.readResampled(
                         to: geometry.output, window: geometry.window, filter: filter,

@@ -131,6 +131,7 @@ public struct CropOperation {
         let path = reader.path
         let warnings = settings.warnings
         var explained = false
+        var consumed = false
         wheres = []
         for point in points {
             let sized = sizedToRegion
@@ -149,8 +150,8 @@ public struct CropOperation {
                     },
                     pixels: {
                         if let pixels { return pixels }
-                        let p = try WhereResolver.reducedPixels(reader)
-                        pixels = p
+                        let (p, used) = try WhereResolver.reducedPixels(reader)
+                        (pixels, consumed) = (p, used)
                         return p
                     }, explain: explain != nil && !explained)
             } catch let error as GeometryError { throw ToolFailure(path: input, error) }
@@ -170,7 +171,7 @@ public struct CropOperation {
             geometries.append(PeekGeometry(image: upright, point: placement.point, side: n, zoom: zoom))
             wheres.append(placement.record)
         }
-        return (geometries, pixels != nil)
+        return (geometries, consumed)
     }
 
     /// The side of a square that shows `area` whole at `zoom`: its longer side with a quarter

@@ -68,8 +68,9 @@ public struct FrameOperation {
                     return r
                 },
                 pixels: {
-                    decoded = true
-                    return try WhereResolver.reducedPixels(first)
+                    let (p, consumed) = try WhereResolver.reducedPixels(first)
+                    decoded = consumed
+                    return p
                 })
         } catch let error as GeometryError { throw ToolFailure(path: input, error) }
         // The reduced decode used the reader: a new one decodes the view.
@@ -124,7 +125,8 @@ public struct FrameOperation {
             // Warned once: the where words warned already when they read them.
             if !place.needsRegions { for w in r.warnings { settings.warnings.say("\(reader.path): \(w)") } }
             RegionOutline.draw(
-                r.outlines, on: &view, transform: .scale(fit.scale, fit.scale).then(.translation(fit.offsetX, fit.offsetY)),
+                r.outlines, on: &view,
+                transform: .scale(fit.scale, fit.scale).then(.translation(fit.offsetX, fit.offsetY)),
                 color: inks.map(RegionOutline.color))
         }
         guard withPeek else { return view }
