@@ -110,7 +110,8 @@ struct ExplainCLITests {
         let (dir, path) = Self.picture()
         #expect(CLI.shell("cp \(CLI.quote(path)) \(CLI.quote(FileSystem.join(dir, "b.png")))") == 0)
         let r = CLI.run(
-            ["thumb", "in.png", "b.png", "--crop-at", "entropy", "--explain", "%s.map.png", "--out", "t", "-q"], in: dir)
+            ["thumb", "in.png", "b.png", "--crop-at", "entropy", "--explain", "%s.map.png", "--out", "t", "-q"], in: dir
+        )
         #expect(r.status == 0, "\(r.stderr)")
         #expect(FileManager.default.fileExists(atPath: FileSystem.join(dir, "in.map.png")))
         #expect(FileManager.default.fileExists(atPath: FileSystem.join(dir, "b.map.png")))

@@ -57,7 +57,8 @@ struct RegionPeekCLITests {
         #expect(names.count == 4, "\(names)")
         let pattern = FileSystem.join(dir, "p-%d.png")
         let (report, output) = TerminalCLITests.onPTY(
-            ["peek", image, "--graphics", "blocks", "--size", "64", "-o", pattern], keys: ["r", "s", "r", "s", "R", "q"])
+            ["peek", image, "--graphics", "blocks", "--size", "64", "-o", pattern],
+            keys: ["r", "s", "r", "s", "R", "q"])
         #expect(report["status"] == .number(0), "\(report)")
         let text = String(decoding: output, as: UTF8.self)
         for (i, name) in names.prefix(2).enumerated() {

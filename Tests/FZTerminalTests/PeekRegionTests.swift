@@ -22,7 +22,8 @@ struct PeekRegionTests {
     }
 
     @Test func regionKeys() {
-        #expect(PeekKeys.parse(Array("rR\t\u{1B}[Z".utf8)) == [.nextRegion, .previousRegion, .nextRegion, .previousRegion])
+        #expect(
+            PeekKeys.parse(Array("rR\t\u{1B}[Z".utf8)) == [.nextRegion, .previousRegion, .nextRegion, .previousRegion])
         // Shift-Tab is no arrow and no quit; the arrows still parse after it.
         #expect(PeekKeys.parse(Array("\u{1B}[Z\u{1B}[Cq".utf8)) == [.previousRegion, .move(dx: 1, dy: 0), .quit])
     }

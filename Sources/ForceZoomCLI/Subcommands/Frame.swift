@@ -53,7 +53,8 @@ struct Frame: ParsableCommand {
 
     @Flag(
         name: .long,
-        help: "Outline the regions of the file's metadata on the view, each with its number and name (as info lists them)."
+        help:
+            "Outline the regions of the file's metadata on the view, each with its number and name (as info lists them)."
     )
     var outlineRegions = false
 

@@ -179,7 +179,8 @@ struct Thumb: ParsableCommand {
         try ExplainArgument.check(explain, place: cropAt?.place, flag: "--crop-at")
         if let explain, !explain.contains("%s"), inputs.count != 1 || from != nil || recursive {
             throw ValidationError(
-                "--explain \(Echo.value(explain)) with several inputs needs %s (the input's stem) in it, e.g. %s.explain.png")
+                "--explain \(Echo.value(explain)) with several inputs needs %s (the input's stem) in it, e.g. %s.explain.png"
+            )
         }
         if let jobs { try Check.integer(jobs, "--jobs", in: 1...1024) }
         if let maxFailures { try Check.integer(maxFailures, "--max-failures", in: 1...Int(Int32.max)) }
