@@ -43,7 +43,8 @@ extension Thumbnailer {
                     return r
                 },
                 pixels: {
-                    if hold,
+                    // A file with embedded thumbnails may make its thumbnail from one: not held.
+                    if hold, first.embeddedThumbnailSizes.isEmpty,
                         let h = try HeldDecode.decode(
                             first, target: centred.output, window: (box.width, box.height), headroom: Self.headroom)
                     {

@@ -14,13 +14,17 @@ public struct HeldDecode: Sendable {
     /// The whole image at 1/`denominator`, stored orientation.
     public let rows: Image
     public let denominator: Int
+    /// The decoder averaged whole blocks of this many pixels itself (HEIF grids, at full
+    /// scale: `ImageReader.beginBlockRows`), as the pipeline has it do; 1 x 1 otherwise.
+    let blocks: (x: Int, y: Int)
     let orientation: Orientation
     let stored: PixelSize
 
     /// Decodes `reader` (consumed) whole at the denominator a pipeline to `target` from an
-    /// upright window of `window` pixels would use; nil, with `reader` untouched, when the
-    /// decoder cannot reduce (holding the full image would cost more memory than a second
-    /// decode costs time).
+    /// upright window of `window` pixels would use, or at full scale averaged by the decoder
+    /// over the blocks the pipeline would ask it for (HEIF grids); nil, with `reader`
+    /// untouched, when it can do neither (holding the full image would cost more memory than
+    /// a second decode costs time).
     public static func decode(
         _ reader: ImageReader, target: PixelSize, window: (width: Double, height: Double), headroom: Int
     ) throws(DecodeError) -> HeldDecode? {
@@ -35,8 +39,20 @@ public struct HeldDecode: Sendable {
             width: Int((k * Double(storedTarget.width) * Double(stored.width) / region.0 - 1e-9).rounded(.up)),
             height: Int((k * Double(storedTarget.height) * Double(stored.height) / region.1 - 1e-9).rounded(.up)))
         let d = reader.reductionDenominator(keepingAtLeast: minimum)
-        guard d > 1 else { return nil }
-        let size = try reader.beginRows(denominator: d)
+        var blocks = (x: 1, y: 1)
+        let size: PixelSize
+        if d > 1 {
+            size = try reader.beginRows(denominator: d)
+        } else {
+            func factor(_ regionLength: Double, _ targetLength: Int) -> Int {
+                min(BoxShrink.maximumFactor, max(1, Int(regionLength / (k * Double(targetLength)))))
+            }
+            blocks = (factor(region.0, storedTarget.width), factor(region.1, storedTarget.height))
+            guard blocks.x * blocks.y > 1,
+                let averaged = try reader.beginBlockRows(factorX: blocks.x, factorY: blocks.y)
+            else { return nil }
+            size = averaged
+        }
         let c = header.pixelFormat.channels
         try reader.options.checkMemory(Int64(size.width) * Int64(size.height) * Int64(c), path: reader.path)
         var image = Image(width: size.width, height: size.height, format: header.pixelFormat)
@@ -54,7 +70,7 @@ public struct HeldDecode: Sendable {
             }
         }
         if let failure { throw failure }
-        return HeldDecode(rows: image, denominator: d, orientation: o, stored: stored)
+        return HeldDecode(rows: image, denominator: d, blocks: blocks, orientation: o, stored: stored)
     }
 
     /// The whole upright image at `size`, box-averaged (the interest map's pixels).
@@ -75,11 +91,14 @@ public struct HeldDecode: Sendable {
         func factor(_ regionLength: Double, _ targetLength: Int) -> Int {
             min(BoxShrink.maximumFactor, max(1, Int(regionLength / (k * Double(targetLength)))))
         }
-        let fx = Double(size.width) / Double(stored.width)
-        let fy = Double(size.height) / Double(stored.height)
-        let bx = factor(region.width * fx, storedTarget.width)
-        let by = factor(region.height * fy, storedTarget.height)
-        let box = BoxShrink(source: size, factorX: bx, factorY: by, format: rows.format)
+        // Averaged by the decoder, the pipeline counts the rows at full scale, its blocks done.
+        let averaged = blocks.x * blocks.y > 1
+        let full = averaged ? stored : size
+        let fx = Double(full.width) / Double(stored.width)
+        let fy = Double(full.height) / Double(stored.height)
+        let bx = averaged ? blocks.x : factor(region.width * fx, storedTarget.width)
+        let by = averaged ? blocks.y : factor(region.height * fy, storedTarget.height)
+        let box = BoxShrink(source: full, factorX: bx, factorY: by, format: rows.format)
         let sx = fx / Double(bx)
         let sy = fy / Double(by)
         let resampler = Resampler(
@@ -98,7 +117,7 @@ public struct HeldDecode: Sendable {
             y += 1
             return true
         }
-        let next = bx == 1 && by == 1 ? pull : box.rows(pulling: pull)
+        let next = averaged || (bx == 1 && by == 1) ? pull : box.rows(pulling: pull)
         return resampler.run { _, row in next(row) }.oriented(o)
     }
 }
