@@ -182,7 +182,7 @@ cluster-test: release ## Real Slurm job arrays run thumb --shard auto/--journal/
 # colour registers (xterm); `crop --show` (auto-detected sixel) and `peek` draw in it, and the
 # screenshot (xwd from x11-apps, xwdtopnm from netpbm, read by Pillow) must hold the peeks'
 # exact pixels (Tools/term/xterm_test.py). libsixel-bin's sixel2png decodes sixel for the
-# swift tests. About 11 s on the 2-core dev machine, most of it waiting for xterm.
+# swift tests. About 20 s on the 2-core dev machine (three xterms: crop --show, peek, peek's r key), most of it waiting.
 TERM_DEPS := xvfb xterm libsixel-bin x11-apps netpbm python3-pil
 term-test: build ## xterm under Xvfb shows crop --show and peek; screenshot checked (installs xvfb, xterm, libsixel-bin, x11-apps, netpbm)
 	@$(call apt_install,term-test,$(TERM_DEPS))

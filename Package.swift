@@ -282,6 +282,7 @@ let package = Package(
             name: "FZTerminalTests",
             dependencies: [
                 "FZFormat", "FZPNG", "FZCodecs", "FZImage", "FZSystem", "FZTerminal", "Geometry", "TestSupport",
+                "FZRender",
             ]),
         .testTarget(
             name: "FZThumbnailsTests",

@@ -1850,6 +1850,17 @@ def targets(tasks, png):
         ft = timed("vb20", lambda t: t.name.startswith("ffmpegthumbnailer"))
         add("vb20. 20 video clips: throughput / ffmpegthumbnailer two at a time", ft.median / fz.median if fz and ft else None,
             1.5, True, times)
+    # Issue 49: where to look. Attention thumbnails against vipsthumbnail's own attention crop,
+    # and a crop at a named region against the same crop given as numbers.
+    for tid, label in (("at20", "20 MP JPEG"), ("ath12", "12 MP iPhone HEIC")):
+        if tid in get:
+            fz, vp = timed(tid, lambda t: t.kind == "fz"), timed(tid, lambda t: t.kind == "peer")
+            add(f"{tid}. 256x256 --crop-at attention of the {label}: speed-up over vipsthumbnail --smartcrop attention",
+                vp.median / fz.median if fz and vp else None, 2.0, True, times)
+    if "rg" in get:
+        fz, point = timed("rg", lambda t: t.kind == "fz"), timed("rg", lambda t: t.kind == "variant")
+        add("rg. crop --at region:NAME of the 20 MP JPEG: time / the same crop --at X,Y",
+            fz.median / point.median if fz and point else None, 1.05, False, times)
     noisy = [f"{t.id} ({t.others:.0%})" for t in tasks if t.others is not None and t.others >= 0.15]
     warn = (f"**Noisy:** other processes used at least 15% of the CPUs while these tasks were timed: {', '.join(noisy)}; "
             "re-run on a quiet machine before trusting their ratios.\n") if noisy else ""

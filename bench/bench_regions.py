@@ -53,7 +53,7 @@ def task_region_crop(b, tid, fz, src):
         b.Tool("forcezoom crop --at region:Bench", [fz, "crop", tagged, "--at", "region:Bench", "--size", "400", "-o", o("region.png")],
                o("region.png"), "fz"),
         b.Tool("forcezoom crop --at 3008,1695", [fz, "crop", tagged, "--at", "3008,1695", "--size", "400", "-o", o("point.png")],
-               o("point.png"), note="the same crop given as numbers: the target is region within 5% of it"),
+               o("point.png"), "variant", note="the same crop given as numbers: the target is region within 5% of it"),
     ]
     for t in tools:
         b.run_once(t)

@@ -99,7 +99,11 @@ enum JXLCodec {
                 guard ok(fz_JxlDecoderGetBasicInfo(dec, &info)) else {
                     throw .corruptHeader(path: path, detail: "libjxl could not read the basic info")
                 }
+                // Boxes before the codestream (exiftool puts its XMP there) were read already:
+                // the basic info's facts keep them.
+                let (xmp, exif) = (facts.xmp, facts.exif)
                 facts = try Self.facts(info, path: path, options: options)
+                (facts.xmp, facts.exif) = (xmp, exif)
                 haveInfo = true
             case JXL_DEC_COLOR_ENCODING:
                 try readColor(dec, into: &facts, limit: options.chunkLimit, path: path)

@@ -79,6 +79,13 @@ final class LibRawHandle {
     private let input: Input
     /// The file's size in bytes.
     let fileSize: Int
+    /// The XMP packet of the file's IFD0 (tag 700: DNG), when the file is in memory or mapped.
+    func tiffXMP(limit: Int) -> [UInt8]? {
+        switch input {
+        case .mapped(let b), .bytes(let b): return DNGXMP.find(in: UnsafeRawBufferPointer(b), limit: limit)
+        case .descriptor: return nil
+        }
+    }
     private let path: String
     private let events = Events()
 

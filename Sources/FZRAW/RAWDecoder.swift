@@ -53,6 +53,8 @@ package final class RAWDecoder: ImageDecoder {
     /// libraw develops to 16 bits (`output_bps`) for deep reads; 8 otherwise.
     package var bitDepth: Int { 16 }
     package var exif: [UInt8]? { nil }
+    /// IFD0's XMP (tag 700), where DNG writers put it; libraw does not hand it over.
+    package let xmp: [UInt8]?
     /// libraw applies the camera's orientation itself.
     package var exifOrientationApplies: Bool { false }
     package var color: ColorDescription { ColorDescription() }
@@ -91,6 +93,7 @@ package final class RAWDecoder: ImageDecoder {
         halfSize = facts.filters == 0 ? storedSize : try handle.halfDevelopedSize(full: storedSize, flip: flip)
         try options.checkPixels(storedSize, path: path)
         fileBytes = handle.fileSize
+        xmp = handle.tiffXMP(limit: options.chunkLimit)
         // The least any develop holds (half size where the sensor has a mosaic), judged
         // here from the header as every decoder's memory is (`ImageDecoder`); the full
         // develop's is checked when it starts.

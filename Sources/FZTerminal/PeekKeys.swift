@@ -5,12 +5,14 @@ public enum PeekEvent: Hashable, Sendable {
     /// A mouse press at a cell, 1-based as SGR mouse mode reports it.
     case click(column: Int, row: Int)
     case zoomIn, zoomOut, save, quit
+    /// r or Tab: the next face or named region; R or Shift-Tab: the one before.
+    case nextRegion, previousRegion
     /// Ctrl-Z: raw mode turns off the key's signal, so peek stops itself (`TerminalScreen.suspend`).
     case suspend
 }
 
 /// Reads the bytes a terminal sends for keys: arrows (`ESC [ A`, `ESC O A` in application
-/// mode, `ESC [ 1 ; 2 A` shifted), hjkl and HJKL, + = and -, s, q, Ctrl-C, Ctrl-Z, a lone Esc, and SGR
+/// mode, `ESC [ 1 ; 2 A` shifted), hjkl and HJKL, + = and -, r R Tab and Shift-Tab (`ESC [ Z`), s, q, Ctrl-C, Ctrl-Z, a lone Esc, and SGR
 /// mouse presses (`ESC [ < b ; x ; y M`). Pure, so the key map is tested without a terminal.
 public enum PeekKeys {
     public static func parse(_ bytes: [UInt8]) -> [PeekEvent] {
@@ -50,6 +52,8 @@ public enum PeekKeys {
                         if final == UInt8(ascii: "M"), n.count == 3, n[0] & 3 == 0, n[0] & 32 == 0 {
                             events.append(.click(column: n[1], row: n[2]))
                         }
+                    } else if final == UInt8(ascii: "Z") && body.isEmpty {
+                        events.append(.previousRegion)  // Shift-Tab (back-tab)
                     } else {
                         let shifted =
                             body.split(separator: ";").last.flatMap { Int($0) }.map { ($0 - 1) & 1 == 1 } ?? false
@@ -74,6 +78,8 @@ public enum PeekKeys {
             case UInt8(ascii: "+"), UInt8(ascii: "="): events.append(.zoomIn)
             case UInt8(ascii: "-"), UInt8(ascii: "_"): events.append(.zoomOut)
             case UInt8(ascii: "s"): events.append(.save)
+            case UInt8(ascii: "r"), 0x09: events.append(.nextRegion)
+            case UInt8(ascii: "R"): events.append(.previousRegion)
             case UInt8(ascii: "q"), 3, 4: events.append(.quit)
             case 0x1A: events.append(.suspend)
             default: break

@@ -28,6 +28,10 @@ public struct PeekScreen {
     /// The saved peek's side as `crop` takes it (`--size`, `--screen`), nil: the pane's `side`.
     /// The pane shows it scaled to `side`; what is saved is the crop at this side.
     public private(set) var fixedSide: Int?
+    /// The faces and named regions r / Tab jumps through (`PeekStop`), in the file's order.
+    public var stops: [PeekStop] = []
+    /// The stop jumped to last (the next jump goes on from it), nil before the first.
+    public internal(set) var stopIndex: Int?
 
     /// - Parameters:
     ///   - image: the decoded, upright image.
@@ -97,8 +101,11 @@ public struct PeekScreen {
     }
 
     /// The fitted view with the preview box, as `frame` draws it (letterbox black).
+    /// The stop the peek is on, outlined (`PeekStop`).
     public func view() -> Image {
-        FrameRenderer.render(scaledView, fit: fit, peek: geometry, background: .black)
+        var view = FrameRenderer.render(scaledView, fit: fit, peek: geometry, background: .black)
+        outlined(&view)
+        return view
     }
 
     /// Both panes on one canvas (for blocks), alpha over a checkerboard.
@@ -109,9 +116,9 @@ public struct PeekScreen {
         return out
     }
 
-    /// Applies a move, click or zoom; false when nothing changed.
+    /// Applies a move, click, zoom or jump to a region; false when nothing changed.
     public mutating func apply(_ event: PeekEvent) -> Bool {
-        let before = (point, zoomIndex)
+        let before = (point, zoomIndex, stopIndex)
         switch event {
         case .move(let dx, let dy):
             // One cell's worth of image pixels, at least one.
@@ -124,9 +131,11 @@ public struct PeekScreen {
             if x < Double(peekX - cell.width) && y < Double(canvas.height) { point = clamp(fit.imagePixel(x: x, y: y)) }
         case .zoomIn: zoomIndex = min(zooms.count - 1, zoomIndex + 1)
         case .zoomOut: zoomIndex = max(0, zoomIndex - 1)
+        case .nextRegion: _ = jump(by: 1)
+        case .previousRegion: _ = jump(by: -1)
         case .save, .quit, .suspend: break
         }
-        return before != (point, zoomIndex)
+        return before != (point, zoomIndex, stopIndex)
     }
 
     package func clamp(_ p: PixelPoint) -> PixelPoint {

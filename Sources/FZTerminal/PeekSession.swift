@@ -54,6 +54,9 @@ public struct PeekSession {
                 case .quit: break loop
                 case .save: note = try save(screen.geometry, screen.peek(), screen.side)
                 case .suspend: TerminalScreen.suspend()
+                case .nextRegion, .previousRegion:
+                    if screen.stops.isEmpty { note = "no faces or named regions in its metadata" }
+                    _ = screen.apply(event)
                 default: _ = screen.apply(event)
                 }
             }
@@ -73,6 +76,7 @@ public struct PeekSession {
         }
         var next = PeekScreen(image: screen.image, columns: window.columns, rows: window.rows, cell: cell)
         next.size(side: screen.fixedSide, zoom: screen.zoom)
+        (next.stops, next.stopIndex) = (screen.stops, screen.stopIndex)
         next.point = screen.point
         (screen, columns, rows, drawn) = (next, window.columns, window.rows, Drawn())
         TerminalScreen.write(Array(("\u{1B}[0m\u{1B}[2J" + (target.graphics == .kitty ? Self.kittyClear : "")).utf8))
@@ -121,6 +125,14 @@ public struct PeekSession {
         return PixelRect(x: left, y: top, width: right - left, height: bottom - top)
     }
 
+    /// The status line: the point, the zoom, the region it is on, the last note, the keys.
+    package static func status(_ screen: PeekScreen, note: String) -> String {
+        let p = screen.point
+        let region = screen.stopStatus.map { "  \($0)" } ?? ""
+        let keys = "arrows/hjkl move (shift x10), click, +/- zoom, r/R regions, s save, q quit"
+        return "\(p.x),\(p.y)  \(Int(screen.zoom))x\(region)  \(note)  \(keys)"
+    }
+
     package func draw(_ drawn: inout Drawn, note: String) {
         var out: [UInt8] = []
         if target.graphics == .blocks {
@@ -147,9 +159,7 @@ public struct PeekSession {
             drawn.view = view
             drawn.peek = peek
         }
-        let p = screen.point
-        var status =
-            "\(p.x),\(p.y)  \(Int(screen.zoom))x  \(note)  arrows/hjkl move (shift x10), click, +/- zoom, s save, q quit"
+        var status = Self.status(screen, note: note)
         if status.count > columns { status = String(status.prefix(max(0, columns - 1))) }
         if status != drawn.status {
             out += Array("\u{1B}[\(rows);1H\u{1B}[0m\u{1B}[2K\(status)".utf8)

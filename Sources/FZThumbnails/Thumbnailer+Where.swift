@@ -1,6 +1,8 @@
+import FZCodecs
 import FZFormat
 import FZMetadata
 import FZRender
+import FZSystem
 import Geometry
 
 extension Thumbnailer {
@@ -10,15 +12,28 @@ extension Thumbnailer {
     func resolvedCrop(_ reader: inout ImageReader, size: ThumbnailSize, into result: inout ThumbnailResult)
         throws(ThumbnailError) -> ThumbnailGeometry.Crop
     {
+        var held: HeldDecode?
+        return try resolvedCrop(&reader, size: size, into: &result, held: &held, hold: false)
+    }
+
+    /// `resolvedCrop`, and with `hold` the reduced decode of attention and entropy kept in
+    /// `held` (`HeldDecode`, when the decoder can reduce): the thumbnail is then made from
+    /// it, and the file is decoded once.
+    func resolvedCrop(
+        _ reader: inout ImageReader, size: ThumbnailSize, into result: inout ThumbnailResult, held: inout HeldDecode?,
+        hold: Bool = true
+    ) throws(ThumbnailError) -> ThumbnailGeometry.Crop {
         guard let place else { return crop }
         let upright = reader.header.uprightSize
         let path = reader.path
         let first = reader
         var decoded = false
         var warnings: [String] = []
-        let placement: Placement
+        var placement: Placement
+        var kept: HeldDecode?
         do {
-            let box = try ThumbnailGeometry(source: upright, size: size, crop: .centre).window
+            let centred = try ThumbnailGeometry(source: upright, size: size, crop: .centre)
+            let box = centred.window
             placement = try WhereResolver.resolve(
                 place, path: path, upright: upright, box: (box.width, box.height),
                 regions: {
@@ -28,9 +43,18 @@ extension Thumbnailer {
                     return r
                 },
                 pixels: {
-                    decoded = true
-                    return try WhereResolver.reducedPixels(first)
-                })
+                    // A file with embedded thumbnails may make its thumbnail from one: not held.
+                    if hold, first.embeddedThumbnailSizes.isEmpty,
+                        let h = try HeldDecode.decode(
+                            first, target: centred.output, window: (box.width, box.height), headroom: Self.headroom)
+                    {
+                        (kept, decoded) = (h, true)
+                        return h.reduced(to: InterestMap.reducedSize(of: upright))
+                    }
+                    let (p, consumed) = try WhereResolver.reducedPixels(first)
+                    decoded = consumed
+                    return p
+                }, explain: explain != nil)
         } catch let e as DecodeError {
             throw .decode(e)
         } catch let e as GeometryError {
@@ -40,7 +64,15 @@ extension Thumbnailer {
         } catch {
             throw .place(path: path, "\(error)")
         }
+        held = kept
         result.regionWarnings = warnings
+        if let explain, let map = placement.explanation {
+            let out = explain.replacing("%s", with: StandardStream.stem(of: path))
+            do { _ = try ImageWriter.write(map, to: out, protecting: [path]) } catch {
+                throw .place(path: path, "--explain: \(error)")
+            }
+            placement.note("explain", .string(out))
+        }
         result.place = placement.record
         if decoded {
             do { reader = try reader.reopened() } catch { throw .decode(error) }

@@ -16,6 +16,9 @@ public struct Thumbnailer: Sendable {
     /// `--crop-at` with a word (region:NAME, face, attention, entropy, center): found per
     /// input (`resolvedCrop`), then placed as a point.
     public var place: Where?
+    /// `--explain`: where attention's or entropy's heat map of each input goes (`%s`: the
+    /// input's stem), its path in the `where` record.
+    public var explain: String?
     public var decode: DecodeOptions
     /// How outputs are encoded: quality, lossless, PNG's settings and what JPEG outputs
     /// flatten transparent pixels onto (opaque), as every command has them.
@@ -119,14 +122,14 @@ public struct Thumbnailer: Sendable {
             return .skipped
         }
         do throws(ThumbnailError) {
-            let (reader, geometry) = try open(input, into: &result)
+            let (reader, geometry, held) = try open(input, into: &result)
             var results = [result]
             let output = AnimatedOutput(job: job, geometry: geometry, slot: 0)
             let moving = try makeAnimated(reader, [output], into: &results, shouldStop: shouldStop)
             result = results[0]
             if moving { return .made }
             let warned = result.warnings
-            let image = try decodePixels(reader, geometry, into: &result)
+            let image = try decodePixels(reader, geometry, held: held, into: &result)
             result.warnings = result.regionWarnings + reader.warnings + warned
             let gain = gainMap(of: reader, format: job.format, into: &result)
             result.motionClipDropped = motionClipDropped(reader)
@@ -181,7 +184,7 @@ public struct Thumbnailer: Sendable {
 
     /// The input's reader and the thumbnail's geometry, its output checked against the budget.
     private func open(_ input: String, into result: inout ThumbnailResult) throws(ThumbnailError) -> (
-        ImageReader, ThumbnailGeometry
+        ImageReader, ThumbnailGeometry, HeldDecode?
     ) {
         // The image's share of the processors (1 in a batch that keeps every one busy).
         var options = decode
@@ -190,7 +193,8 @@ public struct Thumbnailer: Sendable {
         do { reader = try ImageReader(path: input, options: options) } catch { throw .decode(error) }
         let upright = reader.header.uprightSize
         result.sourceSize = upright
-        let crop = try resolvedCrop(&reader, size: size, into: &result)
+        var held: HeldDecode?
+        let crop = try resolvedCrop(&reader, size: size, into: &result, held: &held)
         let geometry: ThumbnailGeometry
         do { geometry = try ThumbnailGeometry(source: upright, size: size, crop: crop) } catch {
             throw .geometry(path: reader.path, error)
@@ -200,14 +204,14 @@ public struct Thumbnailer: Sendable {
         do { try decode.budget.check("the thumbnail (--size \(size))", size: geometry.output) } catch {
             throw .thumbnailTooLarge(path: reader.path, error)
         }
-        return (reader, geometry)
+        return (reader, geometry, held)
     }
 
     /// The thumbnail's pixels: the whole image, the embedded thumbnail when it is large
-    /// enough, or a reduced decode.
-    private func decodePixels(_ reader: ImageReader, _ geometry: ThumbnailGeometry, into result: inout ThumbnailResult)
-        throws(ThumbnailError) -> Image
-    {
+    /// enough, or a reduced decode (the one attention held, `held`, when there is one).
+    private func decodePixels(
+        _ reader: ImageReader, _ geometry: ThumbnailGeometry, held: HeldDecode?, into result: inout ThumbnailResult
+    ) throws(ThumbnailError) -> Image {
         var image = Image(width: 0, height: 0, format: .rgb)
         var failure: DecodeError?
         var denominator = result.denominator
@@ -219,6 +223,10 @@ public struct Thumbnailer: Sendable {
                 } else if useEmbeddedThumbnail, let embedded = try embeddedThumbnail(reader, geometry) {
                     image = embedded
                     embeddedUsed = true
+                } else if let held {
+                    image = held.resampled(
+                        to: geometry.output, window: geometry.window, filter: filter, headroom: Self.headroom)
+                    denominator = held.denominator
                 } else {
                     (image, denominator) = try reader.readResampled(
                         to: geometry.output, window: geometry.window, filter: filter,

@@ -48,13 +48,21 @@ public struct FitGeometry: Hashable, Sendable {
     public let scaledSize: PixelSize
     /// Where the scaled image's top-left lies in the content bounds (negative when filled).
     public let offset: PixelPoint
+    /// The upright pixel a fill keeps in the middle as far as it can (`fit --at`,
+    /// `animate --at`): nil for the centre. A fit shows the whole image, so it means nothing there.
+    public let focus: PixelPoint?
 
     /// - Parameters:
     ///   - image: upright image size.
     ///   - screen: portrait screen size.
     ///   - orientation: how the device is held.
     ///   - mode: fit (letterbox) or fill (centre crop).
-    public init(image: PixelSize, screen: PixelSize, orientation: DeviceOrientation, mode: Mode = .fit) {
+    ///   - focus: with fill, the upright pixel to keep in the middle, the crop shifted no
+    ///     further than the image's edges (nil: the centre).
+    public init(
+        image: PixelSize, screen: PixelSize, orientation: DeviceOrientation, mode: Mode = .fit,
+        focus: PixelPoint? = nil
+    ) {
         self.image = image
         self.screen = screen
         self.orientation = orientation
@@ -72,9 +80,19 @@ public struct FitGeometry: Hashable, Sendable {
             if sx >= sy { w = bounds.width } else { h = bounds.height }
         }
         scaledSize = PixelSize(width: w, height: h)
+        self.focus = mode == .fill ? focus : nil
         offset = PixelPoint(
-            x: (bounds.width - w) / 2 - ((bounds.width - w) < 0 && (bounds.width - w) % 2 != 0 ? 1 : 0),
-            y: (bounds.height - h) / 2 - ((bounds.height - h) < 0 && (bounds.height - h) % 2 != 0 ? 1 : 0))
+            x: Self.place(bounds.width, w, image.width, self.focus?.x),
+            y: Self.place(bounds.height, h, image.height, self.focus?.y))
+    }
+
+    /// The scaled image's offset along one axis: centred, or with `focus` (an image pixel)
+    /// in the middle of `bounds` as far as the scaled image still covers them.
+    static func place(_ bounds: Int, _ scaled: Int, _ image: Int, _ focus: Int?) -> Int {
+        let centred = (bounds - scaled) / 2 - ((bounds - scaled) < 0 && (bounds - scaled) % 2 != 0 ? 1 : 0)
+        guard let focus, scaled > bounds else { return centred }
+        let wanted = Double(bounds) / 2 - (Double(focus) + 0.5) * Double(scaled) / Double(image)
+        return min(0, max(bounds - scaled, Int(wanted.rounded())))
     }
 
     /// The orientation in which the image covers more of the screen (fit), portrait on a tie;

@@ -79,6 +79,8 @@ public struct ZoomAnimation: Sendable {
     public let rotateWithZoom: Bool
     public let reverse: Bool
     public let timeline: TransitionTimeline
+    /// With a fill, the upright pixel kept in the middle (`animate --at`), nil: the centre.
+    public var focus: PixelPoint?
 
     /// - Parameters:
     ///   - zoomDuration, turnDuration: the phases' lengths in seconds (the turn only when
@@ -150,7 +152,7 @@ public struct ZoomAnimation: Sendable {
 
     /// The fullscreen fit in `orientation`: what `fit` renders, and the last frame.
     public var endFit: FitGeometry? {
-        to == nil ? FitGeometry(image: image, screen: screen, orientation: orientation, mode: mode) : nil
+        to == nil ? FitGeometry(image: image, screen: screen, orientation: orientation, mode: mode, focus: focus) : nil
     }
 
     /// The view for frame `k`.
@@ -171,14 +173,16 @@ public struct ZoomAnimation: Sendable {
             presented = p
             if s.fraction == 1 && to == nil {
                 rest = FitGeometry(
-                    image: image, screen: screen, orientation: turnsSeparately ? .portrait : orientation, mode: mode)
+                    image: image, screen: screen, orientation: turnsSeparately ? .portrait : orientation, mode: mode,
+                    focus: focus)
             }
         case ("zoom", true):
             view = Self.lerp(zoomEnd, start, p)
             presented = 1 - p
             if s.fraction == 0 && to == nil {
                 rest = FitGeometry(
-                    image: image, screen: screen, orientation: turnsSeparately ? .portrait : orientation, mode: mode)
+                    image: image, screen: screen, orientation: turnsSeparately ? .portrait : orientation, mode: mode,
+                    focus: focus)
             }
         case (_, false):
             view = Self.lerp(uprightState, end, p)
@@ -186,7 +190,7 @@ public struct ZoomAnimation: Sendable {
             if s.fraction == 1 {
                 rest = endFit
             } else if s.fraction == 0 {
-                rest = FitGeometry(image: image, screen: screen, orientation: .portrait, mode: mode)
+                rest = FitGeometry(image: image, screen: screen, orientation: .portrait, mode: mode, focus: focus)
             }
         default:
             view = Self.lerp(end, uprightState, p)
@@ -194,7 +198,7 @@ public struct ZoomAnimation: Sendable {
             if s.fraction == 0 {
                 rest = endFit
             } else if s.fraction == 1 {
-                rest = FitGeometry(image: image, screen: screen, orientation: .portrait, mode: mode)
+                rest = FitGeometry(image: image, screen: screen, orientation: .portrait, mode: mode, focus: focus)
             }
         }
         if let rest {
@@ -205,14 +209,26 @@ public struct ZoomAnimation: Sendable {
         let sx = view.width / Double(image.width)
         let sy = view.height / Double(image.height)
         let scale = mode == .fill ? max(sx, sy) : min(sx, sy)
+        let (cx, cy) = middle(view, scale: scale)
         // Image -> view-local (centred at 0) -> turned -> placed at the view's centre.
-        let transform = AffineTransform.translation(-Double(image.width) / 2, -Double(image.height) / 2)
+        let transform = AffineTransform.translation(-cx, -cy)
             .then(.scale(scale, scale))
             .then(.rotation(degrees: view.rotation))
             .then(.translation(view.centerX, view.centerY))
         return Frame(
             index: k, time: s.time, phase: phase, progress: p, presented: presented, view: view,
             transform: transform, scale: scale)
+    }
+
+    /// The image point at the view's centre: the image's middle, or with a fill and `focus`
+    /// the focus pixel's centre, moved in no further than keeps the view covered.
+    func middle(_ view: ViewState, scale: Double) -> (Double, Double) {
+        let (w, h) = (Double(image.width), Double(image.height))
+        guard mode == .fill, let focus else { return (w / 2, h / 2) }
+        func axis(_ f: Int, _ length: Double, _ half: Double) -> Double {
+            half >= length / 2 ? length / 2 : min(max(Double(f) + 0.5, half), length - half)
+        }
+        return (axis(focus.x, w, view.width / 2 / scale), axis(focus.y, h, view.height / 2 / scale))
     }
 
     /// Every frame in order.

@@ -6,7 +6,9 @@ peek; `xwd` takes a screenshot, netpbm's xwdtopnm converts it, and Pillow looks 
 written to out.png: every one of its pixels must be on the screen, in one place, exactly
 (its colours are on sixel's percent levels, so the palette carries them unchanged). Then
 `forcezoom peek` runs in the same kind of xterm: after l and s, the peek it saved must be on
-the screen while it runs, and q must end it (driven by keys through Tools/term/pty_run.py --relay). Needs xvfb, xterm, x11-apps, netpbm (make term-test installs them). FZ=path/to/forcezoom.
+the screen while it runs, and q must end it (driven by keys through Tools/term/pty_run.py --relay). Last,
+peek on a copy carrying one MWG face region: r jumps to it and s saves it, which must be the
+pixels `crop --at region:Target` gives, and on the screen. Needs xvfb, xterm, x11-apps, netpbm (make term-test installs them). FZ=path/to/forcezoom.
 """
 import os, re
 import shutil
@@ -40,6 +42,21 @@ def make_input(path):
             n = len(LEVELS)
             px[x, y] = (level(LEVELS[(tx * 17) % n]), level(LEVELS[(ty * 29) % n]), level(LEVELS[((tx + ty) * 11) % n]))
     im.save(path)
+
+
+def with_region(src, dst):
+    # The same picture with one MWG face region, "Target", centred at (25%, 70%), 10% a side.
+    from PIL import PngImagePlugin
+    xmp = ('<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+           '<rdf:Description xmlns:mwg-rs="http://www.metadataworkinggroup.com/schemas/regions/" '
+           'xmlns:stDim="http://ns.adobe.com/xap/1.0/sType/Dimensions#" xmlns:stArea="http://ns.adobe.com/xmp/sType/Area#">'
+           '<mwg-rs:Regions rdf:parseType="Resource"><mwg-rs:AppliedToDimensions stDim:w="960" stDim:h="720" stDim:unit="pixel"/>'
+           '<mwg-rs:RegionList><rdf:Bag><rdf:li><rdf:Description mwg-rs:Name="Target" mwg-rs:Type="Face">'
+           '<mwg-rs:Area stArea:x="0.25" stArea:y="0.7" stArea:w="0.1" stArea:h="0.1" stArea:unit="normalized"/>'
+           '</rdf:Description></rdf:li></rdf:Bag></mwg-rs:RegionList></mwg-rs:Regions></rdf:Description></rdf:RDF></x:xmpmeta>')
+    info = PngImagePlugin.PngInfo()
+    info.add_itxt("XML:com.adobe.xmp", xmp)
+    Image.open(src).save(dst, pnginfo=info)
 
 
 def find(screen, peek):
@@ -148,6 +165,39 @@ def main():
                 print("term-test: the status line said", re.findall(rb"shown at [0-9]+", cap)[:1] or "no 'shown at'")
         if not wait_for(lambda: os.path.exists(os.path.join(folder, "pdone")) and os.path.getsize(os.path.join(folder, "pdone")) > 0, 20):
             failures.append("peek did not leave on q")
+        term.kill()
+        term.wait()
+        # 3. peek's r: the jump to the file's one region, saved, is crop --at region:Target.
+        with_region(source, os.path.join(folder, "faces.png"))
+        saved = os.path.join(folder, "faces.peek-1.png")
+        reference = os.path.join(folder, "faces-crop.png")
+        subprocess.run([FZ, "crop", os.path.join(folder, "faces.png"), "--at", "region:Target", "--size", "348",
+                        "-o", reference], check=True)
+        cmd = (f"cd {folder} && python3 '{relay}' --relay --capture rcap --delay 1.5 --wait-for '\\x1b[?25l' "
+               f"--keys r --keys s --keys '' --keys '' --keys q -- '{FZ}' peek faces.png --size 348 --graphics sixel "
+               f"2> rrelay.txt; echo $? > rdone; sleep 60")
+        term = xterm(display, cmd, env)
+        if not wait_for(lambda: os.path.exists(saved), 30):
+            failures.append("peek saved nothing after r in xterm")
+        else:
+            time.sleep(0.5)
+            shot = screenshot(display, folder, "region")
+            peek = Image.open(saved).convert("RGB")
+            same = peek.tobytes() == Image.open(reference).convert("RGB").tobytes()
+            where = find(shot, peek)
+            print(f"term-test: peek after r {'is' if same else 'is NOT'} crop --at region:Target; "
+                  f"{'found at ' + str(where) if where else 'NOT found'} on the xterm screen")
+            if not same:
+                failures.append("peek's r did not save crop --at region:Target")
+            if where is None:
+                failures.append("peek's region pane is not on the screen")
+        if not wait_for(lambda: os.path.exists(os.path.join(folder, "rdone")) and os.path.getsize(os.path.join(folder, "rdone")) > 0, 20):
+            failures.append("peek did not leave on q after r")
+        else:
+            # The relay writes its capture when the command ends.
+            capture = os.path.join(folder, "rcap")
+            if not os.path.exists(capture) or b"region 1/1 Target" not in open(capture, "rb").read():
+                failures.append("the status line did not name the region")
         term.kill()
         term.wait()
     finally:

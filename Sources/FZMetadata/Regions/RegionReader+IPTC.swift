@@ -1,3 +1,4 @@
+import FZSystem
 import Geometry
 
 extension RegionReader {
@@ -104,24 +105,11 @@ extension RegionReader {
         return trimmed.isEmpty ? nil : trimmed
     }
 
-    /// The text without C0/C1 controls, DEL and bidirectional controls, and whether any was there.
+    /// The text without terminal escapes (whole: `ESC [ 2 J`, `ESC ] 0 ; title BEL`), C0/C1
+    /// controls, DEL and bidirectional controls (`Echo.printable`), and whether any was there.
     static func clean(_ s: String) -> (text: String, changed: Bool) {
-        var out = String.UnicodeScalarView()
-        var changed = false
-        for u in s.unicodeScalars {
-            let v = u.value
-            let control =
-                v < 0x20 || (0x7F...0x9F).contains(v) || (0x202A...0x202E).contains(v)
-                || (0x2066...0x2069).contains(v) || v == 0x200E || v == 0x200F
-            if control {
-                changed = true
-                // A tab or line break still separates words.
-                if v == 0x09 || v == 0x0A || v == 0x0D { out.append(" ") }
-            } else {
-                out.append(u)
-            }
-        }
-        return (String(out), changed)
+        let text = Echo.printable(s)
+        return (text, text != s)
     }
 }
 

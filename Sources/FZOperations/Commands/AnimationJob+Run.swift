@@ -1,4 +1,6 @@
+import FZFormat
 import FZImage
+import FZMetadata
 import FZRender
 import FZSystem
 import Geometry
@@ -19,7 +21,7 @@ extension AnimationJob {
     ///   - pinSizes: the pins' size in each frame.
     ///   - writes: whether any file or picture is made (else the geometry alone is printed).
     public mutating func perform(
-        _ report: Report, markers source: MarkerSource, geometry: (PixelSize) -> [ZoomAnimation.Frame],
+        _ report: Report, markers source: MarkerSource, geometry: (PixelSize, PixelPoint?) -> [ZoomAnimation.Frame],
         pinSizes: ([ZoomAnimation.Frame]) -> [Double], writes: Bool, json: Bool, display: InlineDisplay?
     ) throws {
         if StandardStream.isNamed(input) {
@@ -29,15 +31,49 @@ extension AnimationJob {
                 )
             }
         }
-        let reader = try openReader()
+        var reader = try openReader()
         markers = try source.load()
-        frames = geometry(reader.header.uprightSize)
+        frames = geometry(reader.header.uprightSize, nil)
+        if let place, let last = frames.last {
+            // The box is what the last frame's fill shows of the image.
+            let (found, consumed) = try Self.resolve(
+                place, reader, box: (last.view.width / last.scale, last.view.height / last.scale),
+                warnings: settings.warnings)
+            if consumed { reader = try reader.reopened() }
+            placement = found.record
+            frames = geometry(reader.header.uprightSize, found.point)
+        }
         self.pinSizes = pinSizes(frames)
         guard writes else { return printFrames(report) }  // geometry only: nothing decoded
         try checkOutputs()
         if let display { showSheet = { try display.show([$0]) } }
         try run(reader)
         if json { printFrames(report) }
+    }
+
+    /// Where `place` lands for a fill showing `box` upright pixels, and whether the reduced
+    /// decode (attention, entropy) used `reader` up. `fit --at` finds its place the same way.
+    package static func resolve(
+        _ place: Where, _ reader: ImageReader, box: (width: Double, height: Double), warnings: Warnings
+    ) throws -> (Placement, consumed: Bool) {
+        var consumed = false
+        let path = reader.path
+        do {
+            let found = try WhereResolver.resolve(
+                place, path: path, upright: reader.header.uprightSize, box: box,
+                regions: {
+                    let r = reader.metadata.regions(
+                        stored: reader.header.storedSize, orientation: reader.header.orientation)
+                    for w in r.warnings { warnings.say("\(path): \(w)") }
+                    return r
+                },
+                pixels: {
+                    let (p, used) = try WhereResolver.reducedPixels(reader)
+                    consumed = used
+                    return p
+                })
+            return (found, consumed)
+        } catch let error as GeometryError { throw ToolFailure(path: path, error) }
     }
 
     /// Every path this run writes, worked out once and checked before any work: none twice
@@ -61,6 +97,7 @@ extension AnimationJob {
                 ("transform", f.transform.json),
             ]
             if !markers.isEmpty { members.append(("pinSize", .number(pinSizes[k]))) }
+            if let placement { members.append(("where", placement)) }
             report.record(JSON.record(members))
         }
     }

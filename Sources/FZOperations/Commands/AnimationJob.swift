@@ -37,6 +37,10 @@ public struct AnimationJob {
     /// The APNG's rate when there is a single frame.
     public var fps: Double
     public var threads: Int
+    /// `--at`: the place the fill keeps in the middle (`ZoomAnimation.focus`), found in
+    /// `perform`, and its `"where"` record for every frame's JSON line.
+    public var place: Where?
+    public var placement: JSON?
 
     public init(
         input: String, settings: RenderSettings, screen: PixelSize, background: Color, fps: Double, threads: Int

@@ -29,6 +29,9 @@ public struct CropOperation {
     public var markers = MarkerSource()
     /// Files read besides the input (`--at-from`), which no output may replace.
     public var alsoRead: [String] = []
+    /// `--explain`: where the first attention or entropy point's heat map goes (its path in
+    /// that point's `where`).
+    public var explain: String?
     public var depth: SampleDepth?
     public var json = false
     /// Print the geometry from the header alone: nothing decoded, nothing written.
@@ -131,11 +134,13 @@ public struct CropOperation {
         var pixels: Image?
         let path = reader.path
         let warnings = settings.warnings
+        var explained = false
+        var consumed = false
         wheres = []
         for point in points {
             let sized = sizedToRegion
             let box = sized ? nil : (Double(side) / zoom, Double(side) / zoom)
-            let placement: Placement
+            var placement: Placement
             do {
                 placement = try WhereResolver.resolve(
                     point.place, path: path, upright: upright, box: box,
@@ -149,11 +154,16 @@ public struct CropOperation {
                     },
                     pixels: {
                         if let pixels { return pixels }
-                        let p = try WhereResolver.reducedPixels(reader)
-                        pixels = p
+                        let (p, used) = try WhereResolver.reducedPixels(reader)
+                        (pixels, consumed) = (p, used)
                         return p
-                    })
+                    }, explain: explain != nil && !explained)
             } catch let error as GeometryError { throw ToolFailure(path: input, error) }
+            if let explain, let map = placement.explanation {
+                _ = try ImageWriter.write(map, to: explain, protecting: [input] + alsoRead)
+                placement.note("explain", .string(explain))
+                explained = true
+            }
             let n = placement.area.map { sized ? Self.regionSide($0, image: upright, zoom: zoom) : side } ?? side
             if n != side {
                 do {
@@ -165,7 +175,7 @@ public struct CropOperation {
             geometries.append(PeekGeometry(image: upright, point: placement.point, side: n, zoom: zoom))
             wheres.append(placement.record)
         }
-        return (geometries, pixels != nil)
+        return (geometries, consumed)
     }
 
     /// The side of a square that shows `area` whole at `zoom`: its longer side with a quarter

@@ -21,6 +21,8 @@ public struct FitOperation {
     public var markers = MarkerSource()
     public var json = false
     public var display: InlineDisplay?
+    /// `--at` (with fill): the place kept in the middle (`FitGeometry.focus`).
+    public var place: Where?
 
     /// - Parameter orientation: nil for auto (the one in which the image covers more).
     public init(
@@ -38,11 +40,20 @@ public struct FitOperation {
     }
 
     public func run(_ report: Report) throws {
-        let reader = try ImageReader(path: input, options: settings.decode)
+        var reader = try ImageReader(path: input, options: settings.decode)
         let markers = try markers.load()
         let image = reader.header.uprightSize
         let chosen = orientation ?? FitGeometry.automatic(image: image, screen: screen)
-        let g = FitGeometry(image: image, screen: screen, orientation: chosen, mode: mode)
+        var g = FitGeometry(image: image, screen: screen, orientation: chosen, mode: mode)
+        var placement: Placement?
+        if let place {
+            let shown = g.visibleImageRect
+            let (found, consumed) = try AnimationJob.resolve(
+                place, reader, box: (shown.width, shown.height), warnings: settings.warnings)
+            if consumed { reader = try reader.reopened() }
+            g = FitGeometry(image: image, screen: screen, orientation: chosen, mode: mode, focus: found.point)
+            placement = found
+        }
         var scaled: Image
         (scaled, _) = try FitRenderer.pipeline(for: g, filter: filter).run(reader)
         try settings.convert(&scaled, from: reader.header.color, path: reader.path)
@@ -65,9 +76,12 @@ public struct FitOperation {
         let outcome = settings.written(gain, path: reader.path)
         if json {
             report.record(
-                Self.record(g, input: reader.path, output: target.writtenPath(0), bytes: bytes).noting(outcome)
-                    .noting(motionClip: settings.motionClipDropped(reader), written: bytes != nil)
-                    .noting(regions: metadata, size: canvas.size, written: target.writes))
+                Self.record(
+                    g, input: reader.path, output: target.writtenPath(0), bytes: bytes, where: placement?.record
+                )
+                .noting(outcome)
+                .noting(motionClip: settings.motionClipDropped(reader), written: bytes != nil)
+                .noting(regions: metadata, size: canvas.size, written: target.writes))
         }
         try display?.show([canvas])
     }
@@ -99,15 +113,18 @@ public struct FitOperation {
     }
 
     /// The --json record: the geometry, and what was written.
-    static func record(_ g: FitGeometry, input: String, output: String?, bytes: Int64?) -> JSON {
-        JSON.record([
-            ("input", .string(input)), ("uprightSize", g.image.json), ("screen", g.screen.json),
-            ("orientation", .string(g.orientation.rawValue)), ("mode", .string(g.mode.rawValue)),
-            ("contentBounds", g.bounds.json), ("scale", .number(g.scale)), ("scaledSize", g.scaledSize.json),
-            ("contentRect", PixelRect(origin: g.offset, size: g.scaledSize).json),
-            ("visibleImageRect", g.visibleImageRect.json), ("transform", g.transform.json),
-            ("canvasImageRect", g.canvasImageRect.json), ("output", output.map { .string($0) } ?? .null),
-            ("bytes", bytes.map { .int($0) } ?? .null),
-        ])
+    static func record(_ g: FitGeometry, input: String, output: String?, bytes: Int64?, where place: JSON? = nil)
+        -> JSON
+    {
+        JSON.record(
+            [
+                ("input", .string(input)), ("uprightSize", g.image.json), ("screen", g.screen.json),
+                ("orientation", .string(g.orientation.rawValue)), ("mode", .string(g.mode.rawValue)),
+                ("contentBounds", g.bounds.json), ("scale", .number(g.scale)), ("scaledSize", g.scaledSize.json),
+                ("contentRect", PixelRect(origin: g.offset, size: g.scaledSize).json),
+                ("visibleImageRect", g.visibleImageRect.json), ("transform", g.transform.json),
+                ("canvasImageRect", g.canvasImageRect.json), ("output", output.map { .string($0) } ?? .null),
+                ("bytes", bytes.map { .int($0) } ?? .null),
+            ] + (place.map { [("where", $0)] } ?? []))
     }
 }

@@ -23,6 +23,8 @@ public struct FrameOperation {
     public var settings: RenderSettings
     public var target: OutputTarget
     public var markers = MarkerSource()
+    /// Outline the file's regions on the view (`RegionOutline`), numbered as `info` lists them.
+    public var outlineRegions = false
     public var json = false
     public var display: InlineDisplay?
 
@@ -66,8 +68,9 @@ public struct FrameOperation {
                     return r
                 },
                 pixels: {
-                    decoded = true
-                    return try WhereResolver.reducedPixels(first)
+                    let (p, consumed) = try WhereResolver.reducedPixels(first)
+                    decoded = consumed
+                    return p
                 })
         } catch let error as GeometryError { throw ToolFailure(path: input, error) }
         // The reduced decode used the reader: a new one decodes the view.
@@ -117,8 +120,17 @@ public struct FrameOperation {
         style.color = inks.map(self.style.color)
         style.shadowColor = inks.map(self.style.shadowColor)
         let pins = PinLayer(markers, color: inks.map(PinRenderer.color))
-        let view = FrameRenderer.render(
+        var view = FrameRenderer.render(
             scaled, fit: fit, peek: peek, background: inks.map(background), style: style, pins: pins)
+        if outlineRegions {
+            let r = reader.metadata.regions(stored: reader.header.storedSize, orientation: reader.header.orientation)
+            // Warned once: the where words warned already when they read them.
+            if !place.needsRegions { for w in r.warnings { settings.warnings.say("\(reader.path): \(w)") } }
+            RegionOutline.draw(
+                r.outlines, on: &view,
+                transform: .scale(fit.scale, fit.scale).then(.translation(fit.offsetX, fit.offsetY)),
+                color: inks.map(RegionOutline.color))
+        }
         guard withPeek else { return view }
         let second = try ImageReader(path: input, options: settings.decode)
         var source = try second.readUpright([peek.coveredRect])[0]

@@ -1,6 +1,7 @@
 import FZCodecs
 import FZFormat
 import FZImage
+import FZMetadata
 import FZSystem
 import FZTerminal
 import Geometry
@@ -31,6 +32,15 @@ public struct PeekOperation {
         self.display = display
     }
 
+    /// What r / Tab jumps through: the faces and the named regions, in the file's order,
+    /// each labelled with its name (an unnamed face: "face N", its place in the file).
+    package static func stops(_ reading: RegionReading) -> [PeekStop] {
+        reading.regions.enumerated().compactMap { i, r in
+            guard r.isFace || r.name != nil else { return nil }
+            return PeekStop(label: r.name ?? "\(r.type) \(i + 1)", rect: r.rect)
+        }
+    }
+
     /// Standard input must be a terminal (the keys come from it).
     public static var hasKeyboard: Bool { TerminalScreen.isTerminal(0) }
 
@@ -40,6 +50,8 @@ public struct PeekOperation {
         do { try settings.decode.budget.check("the decoded image (peek)", size: header.uprightSize) } catch {
             throw ToolFailure("\(reader.path): \(error)")
         }
+        let regions = reader.metadata.regions(stored: header.storedSize, orientation: header.orientation)
+        for w in regions.warnings { settings.warnings.say("\(reader.path): \(w)") }
         var image = try reader.readImage()  // decoded once: every move crops from it
         try settings.convert(&image, from: header.color, path: reader.path)
         let carried = settings.carry(header.color, path: reader.path)
@@ -56,6 +68,7 @@ public struct PeekOperation {
         } catch { throw ToolFailure("peek: \(error); make the window smaller or raise --max-memory") }
         var screen = PeekScreen(image: image, columns: window.columns, rows: window.rows, cell: cell)
         screen.size(side: side, zoom: zoom)
+        screen.stops = Self.stops(regions)
         if let start {
             do { screen.point = try start.resolve(in: header.uprightSize) } catch {
                 throw ToolFailure(path: input, error)

@@ -203,6 +203,11 @@ public struct ThumbnailSettings: Sendable {
     }
 
     public var decode: DecodeOptions { thumbnailer.decode }
+    /// `--explain`: the heat map's path (`%s`: the input's stem), `Thumbnailer.explain`.
+    public var explain: String? {
+        get { thumbnailer.explain }
+        set { thumbnailer.explain = newValue }
+    }
     /// How each thumbnail is encoded (its format is the target's choice, per name).
     public var encode: EncodeSettings { thumbnailer.encode }
 

@@ -1,6 +1,7 @@
 import FZCodecs
 import FZFormat
 import FZImage
+import FZMetadata
 import FZRender
 import FZSystem
 import FZTerminal
@@ -17,6 +18,8 @@ public struct ViewOperation {
     /// Enlarge images smaller than the room to fill it.
     public var enlarge: Bool
     public var display: InlineDisplay
+    /// Outline the regions of each file's metadata (`RegionOutline`), numbered as `info` lists them.
+    public var outlineRegions = false
 
     public init(
         files: [String], decode: DecodeOptions, background: Color?, enlarge: Bool, display: InlineDisplay
@@ -53,6 +56,9 @@ public struct ViewOperation {
             size = PixelSize(
                 width: max(1, Int(Double(upright.width) * s)), height: max(1, Int(Double(upright.height) * s)))
         }
+        let regions =
+            outlineRegions ? reader.metadata.regions(stored: header.storedSize, orientation: header.orientation) : nil
+        for w in regions?.warnings ?? [] { warnings.say("\(reader.path): \(w)") }
         var (image, _) = try ReductionPipeline(target: size, filter: .lanczos, threads: Threads.perImage).run(reader)
         if let warning = try ColorPolicy(mode: .srgb).convert(
             &image, from: header.color, path: reader.path, lenient: true)
@@ -60,6 +66,12 @@ public struct ViewOperation {
             warnings.once("\(reader.path): \(warning)")
         }
         for w in reader.warnings { warnings.say("\(reader.path): \(w)") }
+        if let regions {
+            RegionOutline.draw(
+                regions.outlines, on: &image,
+                transform: .scale(
+                    Double(image.width) / Double(upright.width), Double(image.height) / Double(upright.height)))
+        }
         var bytes = try InlineImage.encode(image, for: target, background: background)
         bytes += Array("\(Echo.path(file))  \(upright.width)x\(upright.height)  \(header.format.rawValue)\n".utf8)
         if !TerminalScreen.write(bytes) { throw ToolFailure("standard output: the picture could not be written") }

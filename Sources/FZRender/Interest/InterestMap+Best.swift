@@ -47,7 +47,7 @@ extension InterestMap {
     }
 
     /// The sum of the squared values in the box at (x, y), from a summed-area table.
-    private func boxSum(_ bw: Int, _ bh: Int) -> (Int, Int) -> Double {
+    func boxSum(_ bw: Int, _ bh: Int) -> (Int, Int) -> Double {
         // Squared: a box around one strong peak beats one over a wide low plateau (a gradient's ends).
         let sat = Self.summedArea(values.map { Double($0) * Double($0) }, width: width, height: height)
         let w1 = width + 1
@@ -58,7 +58,7 @@ extension InterestMap {
 
     /// The entropy (bits) of the 16 luminance levels in the box at (x, y), from one
     /// summed-area table per level.
-    private func boxEntropy(_ bw: Int, _ bh: Int) -> (Int, Int) -> Double {
+    func boxEntropy(_ bw: Int, _ bh: Int) -> (Int, Int) -> Double {
         let tables = (0..<16).map { level in
             Self.summedArea(values.map { Int($0) == level ? 1 : 0 }, width: width, height: height)
         }

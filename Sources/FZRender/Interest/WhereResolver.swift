@@ -12,6 +12,13 @@ public struct Placement: Sendable {
     public var area: Rect?
     /// `{"by":"region","name":..,"rect":{..}}`, `{"by":"attention","x":..,"y":..,"score":..}`...
     public var record: JSON
+    /// With `explain`, for attention and entropy: the scores as a heat map (`InterestMap.heatMap`).
+    public var explanation: Image?
+
+    /// The record with one more member at its end (`"explain":"map.png"`).
+    public mutating func note(_ key: String, _ value: JSON) {
+        if case .object(let members) = record { record = .object(members + [(key, value)]) }
+    }
     /// The touch point for the geometry that places a crop (an exact upright pixel).
     public var touch: TouchPoint {
         TouchPoint(x: .absolute(Double(point.x)), y: .absolute(Double(point.y)))
@@ -33,10 +40,11 @@ public enum WhereResolver {
     ///     (a thumbnail's box, `crop --size`); nil when it is sized to the area found.
     ///   - regions: the file's regions (read only for the words that need them).
     ///   - pixels: the reduced decode (`InterestMap.reducedSize`), for attention and entropy.
+    ///   - explain: also make `explanation`, the heat map of the scores (attention, entropy).
     /// - Throws: `WhereError` for a region or faces the file lacks; what `pixels` throws.
     public static func resolve(
         _ place: Where, path: String, upright: PixelSize, box: (width: Double, height: Double)?,
-        regions: () -> RegionReading, pixels: () throws -> Image
+        regions: () -> RegionReading, pixels: () throws -> Image, explain: Bool = false
     ) throws -> Placement {
         switch place {
         case .point(let t):
@@ -71,9 +79,9 @@ public enum WhereResolver {
         case .attention:
             let faces = regions().faces
             if !faces.isEmpty { return framed(faces, upright: upright, box: box) }
-            return try scored(.attention, upright: upright, box: box, pixels: pixels)
+            return try scored(.attention, upright: upright, box: box, pixels: pixels, explain: explain)
         case .entropy:
-            return try scored(.entropy, upright: upright, box: box, pixels: pixels)
+            return try scored(.entropy, upright: upright, box: box, pixels: pixels, explain: explain)
         }
     }
 
@@ -110,31 +118,55 @@ public enum WhereResolver {
             ]))
     }
 
+    /// The best place for the box by the map's scores, with the runner-up (the best place
+    /// outside the chosen box) and with `explain` the heat map of every place's score.
     static func scored(
-        _ kind: InterestMap.Kind, upright: PixelSize, box: (width: Double, height: Double)?, pixels: () throws -> Image
+        _ kind: InterestMap.Kind, upright: PixelSize, box: (width: Double, height: Double)?,
+        pixels: () throws -> Image, explain: Bool
     ) throws -> Placement {
         let image = try pixels()
         let map = InterestMap(kind, of: image)
         let sx = Double(map.width) / Double(upright.width)
         let sy = Double(map.height) / Double(upright.height)
-        let best = map.best(box: box.map { ($0.width * sx, $0.height * sy) })
-        let p = PixelPoint(
-            x: min(upright.width - 1, max(0, Int(best.x / sx))), y: min(upright.height - 1, max(0, Int(best.y / sy))))
+        let mapBox = box.map { ($0.width * sx, $0.height * sy) }
+        let best = map.best(box: mapBox)
+        func uprightPoint(_ x: Double, _ y: Double) -> PixelPoint {
+            PixelPoint(x: min(upright.width - 1, max(0, Int(x / sx))), y: min(upright.height - 1, max(0, Int(y / sy))))
+        }
+        let p = uprightPoint(best.x, best.y)
         func rounded(_ v: Double) -> JSON { .number((v * 1000).rounded() / 1000) }
-        return Placement(
+        let runner = map.runnerUp(box: mapBox, chosen: (best.x, best.y)).map { r -> JSON in
+            let q = uprightPoint(r.x, r.y)
+            return .object([("x", .int(q.x)), ("y", .int(q.y)), ("score", rounded(r.score))])
+        }
+        var placement = Placement(
             point: p, area: nil,
             record: .object([
                 ("by", .string(kind.rawValue)), ("x", .int(p.x)), ("y", .int(p.y)), ("score", rounded(best.score)),
                 ("max", rounded(kind == .attention ? map.maximum : best.score)), ("map", map.size.json),
+                ("runnerUp", runner ?? .null),
             ]))
+        if explain {
+            placement.explanation = InterestMap.heatMap(
+                map.placementScores(box: mapBox), width: map.width, height: map.height, scale: map.heatScale)
+        }
+        return placement
     }
 
     /// The reduced decode an interest map is made from: the whole upright image at
-    /// `InterestMap.reducedSize`. It uses `reader` up (a reader decodes once): the caller
-    /// decodes its output through `reader.reopened()`.
-    public static func reducedPixels(_ reader: ImageReader) throws -> Image {
+    /// `InterestMap.reducedSize`, from the file's embedded thumbnail when it has one that
+    /// large and of the same shape (HEIF's `thmb`: the 12 MP iPhone HEIC's 320x240 costs a
+    /// tile's decode, not the 48 tiles'), else from a reduced decode that uses `reader` up (a
+    /// reader decodes once): then `consumed`, and the caller decodes its output through
+    /// `reader.reopened()`.
+    public static func reducedPixels(_ reader: ImageReader) throws -> (image: Image, consumed: Bool) {
         let target = InterestMap.reducedSize(of: reader.header.uprightSize)
-        return try reader.readResampled(to: target, filter: .box, boxShrink: true).0
+        if target != reader.header.uprightSize, let thumb = try reader.readEmbeddedThumbnail(atLeast: target) {
+            return (
+                Resampler(source: thumb.size, output: target, format: thumb.format, filter: .box).resample(thumb), false
+            )
+        }
+        return (try reader.readResampled(to: target, filter: .box, boxShrink: true).0, true)
     }
 }
 

@@ -143,6 +143,13 @@ struct Animate: ParsableCommand {
             "out (opaque at the rect, gone fullscreen; the default) or in (the other way).", valueName: "fade"))
     var overlayFade: Overlay.Fade?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The upright point the fill keeps in the middle of the view (X,Y, X%,Y%, region:NAME, face, attention, entropy, center); not with --mode fit or --bounce.",
+            valueName: "x,y|word"))
+    var at: Point?
+
     @OptionGroup var fill: BackgroundFlags<AnimateBackground>
 
     @Option(
@@ -222,7 +229,7 @@ struct Animate: ParsableCommand {
                 ("--zoom-duration", zoomDuration != nil),
                 ("--turn-duration", turnDuration != nil), ("--reverse", reverse),
                 ("--rotate-with-zoom", rotateWithZoom),
-                ("--overlay", overlay != nil),
+                ("--overlay", overlay != nil), ("--at", at != nil),
             ]
             if let (name, _) = meaningless.first(where: { $0.1 }) {
                 throw ValidationError(
@@ -230,6 +237,12 @@ struct Animate: ParsableCommand {
             }
         } else {
             guard from != nil else { throw ValidationError("give the start rect with --from x,y,w,h (screen pixels)") }
+        }
+        if let at {
+            try at.check("--at")
+            if mode == .fit {
+                throw ValidationError("--at places the fill's crop; leave --mode fit out (a fit shows the whole image)")
+            }
         }
         let toRect = to?.rect != nil
         if toRect && orientation != nil && orientation != .fixed(.portrait) {
@@ -336,7 +349,7 @@ struct Animate: ParsableCommand {
         }
     }
 
-    func geometry(image: PixelSize) -> [ZoomAnimation.Frame] {
+    func geometry(image: PixelSize, focus: PixelPoint?) -> [ZoomAnimation.Frame] {
         let screen = screenPixels
         if bounce {
             let rate = frames.map { Double($0 - 1) / bounceSeconds } ?? fps
@@ -347,13 +360,14 @@ struct Animate: ParsableCommand {
         let zoomEasing = easing ?? .easeInOut
         // validate() made sure --from is given without --bounce.
         let start = from?.rect ?? Rect(x: 0, y: 0, width: Double(screen.width), height: Double(screen.height))
-        let animation = ZoomAnimation(
+        var animation = ZoomAnimation(
             image: image, screen: screen, from: start,
             to: to?.rect, orientation: chosen,
             mode: mode ?? .fill, easing: zoomEasing,
             turnEasing: turnEasing ?? zoomEasing,
             zoomDuration: zoomSeconds, turnDuration: turnSeconds, fps: fps, frameCount: frames,
             rotateWithZoom: rotateWithZoom, reverse: reverse)
+        animation.focus = focus
         return animation.frames
     }
 
@@ -376,9 +390,10 @@ struct Animate: ParsableCommand {
             job.overlay = (overlay, overlayAt.flatMap(Self.point) ?? PixelPoint(x: 0, y: 0), overlayFade ?? .out)
         }
         (job.target, job.apng, job.contactSheet, job.clip) = (target, apng, contactSheet, !bounce)
+        job.place = at?.place
         let writes = output != nil || apng != nil || contactSheet != nil || show.show
         try job.perform(
-            Report.terminal, markers: pins.source, geometry: geometry(image:), pinSizes: pinRange.pinSizes,
+            Report.terminal, markers: pins.source, geometry: geometry(image:focus:), pinSizes: pinRange.pinSizes,
             writes: writes, json: json, display: try show.display())
     }
 }

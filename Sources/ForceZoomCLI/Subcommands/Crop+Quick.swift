@@ -60,6 +60,7 @@ extension Crop: QuickOptions {
         let own: [QuickOption<Crop>] = [
             .repeating("--at", as: Point.init(argument:), at: \.at) { $0.at = $1 },
             .optional("--at-from", as: String.init(argument:)) { $0.atFrom = $1 },
+            .optional("--explain", as: String.init(argument:)) { $0.explain = $1 },
             .optional("--size", as: Int.init(argument:)) { $0.size = $1 },
             .optional("--screen", "--screen-points", as: Size.init(argument:)) { $0.screen = $1 },
             .optional("--view", as: Size.init(argument:)) { $0.view = $1 },

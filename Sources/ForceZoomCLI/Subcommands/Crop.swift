@@ -49,6 +49,9 @@ struct Crop: ParsableCommand {
             valueName: "file"))
     var atFrom: String?
 
+    @Option(name: .long, help: ExplainArgument.help)
+    var explain: String?
+
     @Option(name: .long, help: ArgumentHelp("The square's side in image pixels.", valueName: "n"))
     var size: Int?
 
@@ -158,6 +161,12 @@ struct Crop: ParsableCommand {
         if let atFrom { at += try Self.points(from: atFrom) }
         if at.isEmpty { throw ValidationError("give a point with --at X,Y (pixels, or percent like 50%,50%)") }
         for point in at { try point.check("--at") }
+        try ExplainArgument.check(
+            explain, place: at.first { $0.place == .attention || $0.place == .entropy }?.place ?? at.first?.place,
+            flag: "--at")
+        if explain != nil && geometryOnly {
+            throw ValidationError("--geometry-only writes nothing; drop it or --explain")
+        }
         if size != nil && screen != nil { throw ValidationError("--size and --screen both set the side; give one") }
         if let size { try Check.integer(size, "--size", in: 1...Budget.maxSide) }
         try screen?.check("--screen")
@@ -219,6 +228,7 @@ struct Crop: ParsableCommand {
         operation.sizedToRegion = size == nil && screen == nil
         operation.markers = pins.source
         operation.alsoRead = atFrom.map { [$0] } ?? []
+        operation.explain = explain
         operation.depth = sample.depth
         (operation.json, operation.geometryOnly, operation.copiesBlocks) = (json, geometryOnly, copiesBlocks)
         operation.display = try show.display()

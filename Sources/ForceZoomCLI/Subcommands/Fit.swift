@@ -47,6 +47,13 @@ struct Fit: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("fit (letterbox) or fill (centre crop).", valueName: "mode"))
     var mode: FitGeometry.Mode = .fit
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --mode fill: the upright point kept in the middle (X,Y, X%,Y%, region:NAME, face, attention, entropy, center), the crop shifted no further than the image's edges.",
+            valueName: "x,y|word"))
+    var at: Point?
+
     @OptionGroup var fill: BackgroundFlags<FitBackground>
 
     @OptionGroup var kernel: FilterFlags<FitFilter>
@@ -62,6 +69,12 @@ struct Fit: ParsableCommand {
         try show.check(output: outputOptions.output)
         try screen.check("--screen")
         try Self.checkScale(scale, screen: screen)
+        if let at {
+            try at.check("--at")
+            if mode != .fill {
+                throw ValidationError("--at places the fill's crop; give --mode fill (a fit shows the whole image)")
+            }
+        }
         let (canvas, budget) = (screenPixels, decode.budget)
         try Check.budget { () throws(BudgetError) in try budget.check("the canvas (--screen \(screen))", size: canvas) }
     }
@@ -89,6 +102,7 @@ struct Fit: ParsableCommand {
             target: outputOptions.target(
                 input: input, suffix: "fit", png: encode.png, background: fill.background.color, show: show))
         operation.markers = pins.source
+        operation.place = at?.place
         operation.json = outputOptions.json
         operation.display = try show.display()
         try operation.run(Report.terminal)

@@ -51,6 +51,13 @@ struct Frame: ParsableCommand {
     @Flag(name: .long, help: "Put the 1:1 peek beside the view.")
     var withPeek = false
 
+    @Flag(
+        name: .long,
+        help:
+            "Outline the regions of the file's metadata on the view, each with its number and name (as info lists them)."
+    )
+    var outlineRegions = false
+
     @OptionGroup var outputOptions: OutputOptions
     @OptionGroup var pins: MarkerFlags
     @OptionGroup var decode: DecodeFlags
@@ -96,6 +103,7 @@ struct Frame: ParsableCommand {
             target: outputOptions.target(
                 input: input, suffix: "frame", png: encode.png, background: fill.background.color, show: show))
         operation.markers = pins.source
+        operation.outlineRegions = outlineRegions
         operation.sizedToRegion = size == nil && screen == nil
         operation.json = outputOptions.json
         operation.display = try show.display()

@@ -60,6 +60,7 @@ extension Thumb: QuickOptions {
             },
             .flag("--crop") { $0.crop = $1 },
             .optional("--crop-at", as: Point.init(argument:)) { $0.cropAt = $1 },
+            .optional("--explain", as: String.init(argument:)) { $0.explain = $1 },
             .value("--out", "-o", default: "thumbs", as: String.init(argument:)) { $0.out = $1 },
             .optional("--name", as: { try? ThumbnailName($0) }) { $0.name = $1 },
             .optional("--format", as: OutputFormat.init(argument:)) { $0.format = $1 },

@@ -71,6 +71,9 @@ struct Thumb: ParsableCommand {
             valueName: "x,y|word"))
     var cropAt: Point?
 
+    @Option(name: .long, help: ExplainArgument.help)
+    var explain: String?
+
     @Option(
         name: .shortAndLong,
         help: ArgumentHelp(
@@ -191,6 +194,12 @@ struct Thumb: ParsableCommand {
         _ = try outputTarget()
         try validateLadder()
         for spec in sizes.sizes { try validate(spec) }
+        try ExplainArgument.check(explain, place: cropAt?.place, flag: "--crop-at")
+        if let explain, !explain.contains("%s"), inputs.count != 1 || from != nil || recursive {
+            throw ValidationError(
+                "--explain \(Echo.value(explain)) with several inputs needs %s (the input's stem) in it, e.g. %s.explain.png"
+            )
+        }
         if let jobs { try Check.integer(jobs, "--jobs", in: 1...1024) }
         try validateAnimated()
         if let maxFailures { try Check.integer(maxFailures, "--max-failures", in: 1...Int(Int32.max)) }
@@ -240,6 +249,7 @@ struct Thumb: ParsableCommand {
             encode: encoder.settings(png: encode.png, background: fill.background.color.overWhite),
             skipExisting: skipExisting)
         settings.crop(centre: crop, at: cropAt?.place)
+        settings.explain = explain
         settings.colorPolicy = encode.colorPolicy
         settings.metadata = meta.policy
         settings.gainMap = meta.gain.gainMap

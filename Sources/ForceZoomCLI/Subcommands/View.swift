@@ -15,6 +15,7 @@ struct View: ParsableCommand {
               forcezoom view photo.jpg
               forcezoom view *.png --graphics sixel
               forcezoom view logo.png --background white
+              forcezoom view portrait.jpg --outline-regions
             """)
 
     @Argument(help: ArgumentHelp("\(FormatNames.inputs) files, or - to read standard input.", valueName: "file"))
@@ -29,6 +30,12 @@ struct View: ParsableCommand {
     @Flag(name: .long, help: "Scale images smaller than the window up to fill it.")
     var enlarge = false
 
+    @Flag(
+        name: .long,
+        help: "Outline the regions of each file's metadata, each with its number and name (as info lists them)."
+    )
+    var outlineRegions = false
+
     @OptionGroup var graphics: GraphicsFlags
     @OptionGroup var decode: DecodeFlags
 
@@ -41,9 +48,10 @@ struct View: ParsableCommand {
     }
 
     func run() throws {
-        let operation = ViewOperation(
+        var operation = ViewOperation(
             files: files, decode: decode.options, background: background?.color, enlarge: enlarge,
             display: try graphics.display(reserve: 2))
+        operation.outlineRegions = outlineRegions
         if operation.run(Report.terminal).failed { throw ExitCode(1) }
     }
 }

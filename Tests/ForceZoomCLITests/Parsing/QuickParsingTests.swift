@@ -50,6 +50,7 @@ struct QuickParsingTests {
             "--hdr-headroom": ["--hdr-headroom", "2"],
             "--depth": ["--depth", "16"], "--show": ["--show", "--graphics", "blocks", "-o", "x.png"],
             "--graphics": ["--graphics", "kitty"],
+            "--explain": ["--explain", "map.png", "--at", "attention"],
         ]
     }
 

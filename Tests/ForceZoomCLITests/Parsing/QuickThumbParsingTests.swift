@@ -24,7 +24,8 @@ struct QuickThumbParsingTests {
         [
             "--from": ["--from", list], "--null": ["--null", "--from", list], "--recursive": ["--recursive"],
             "--size": ["--size", "320,640"], "--crop": ["--crop", "--size", "100x80"],
-            "--crop-at": ["--crop-at", "10,20"], "--out": ["--out", "t"], "-o": ["-o", "t"],
+            "--crop-at": ["--crop-at", "10,20"], "--explain": ["--explain", "m.png", "--crop-at", "entropy"],
+            "--out": ["--out", "t"], "-o": ["-o", "t"],
             "--name": ["--name", "%s-%w.png"], "--format": ["--format", "webp"], "--jobs": ["--jobs", "3"],
             "--no-embedded-thumbnail": ["--no-embedded-thumbnail"], "--skip-existing": ["--skip-existing"],
             "--shard": ["--shard", "2/4"], "--dry-run": ["--dry-run"], "--journal": ["--journal", "j.jsonl"],
