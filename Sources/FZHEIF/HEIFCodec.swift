@@ -131,6 +131,9 @@ package final class HEIFDecoder: ImageDecoder {
         let header = try Self.readHeader(file, options: options, path: path)
         let boxes = header.boxes
         let grid = header.grid
+        if let grid {  // a URL: all but the tiles now, each tile when decoded (issue 52)
+            try file.fetchAllBut(grid.tiles.flatMap(\.extents) + (grid.alphaTiles ?? []).flatMap(\.extents), path: path)
+        }
         // A broken grid fails its decodes, not `info` (its header facts still stand).
         gridProblem = header.gridProblem
         self.file = file
@@ -387,6 +390,7 @@ package final class HEIFDecoder: ImageDecoder {
         init(_ file: HEIFFileBytes, path: String) throws(DecodeError) {
             // libheif is opened here, not for every HEIF file: grids go to libde265 (issue 38).
             try HEIFDecoder.registration.requireLibrary(path: path)
+            try file.fetchWhole(path: path)  // libheif reads a URL's bytes in place: all of them
             guard let ctx = fz_heif_context_alloc() else {
                 throw .readFailed(path: path, reason: "libheif could not allocate a context")
             }
