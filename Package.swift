@@ -131,6 +131,14 @@ let package = Package(
             providers: [.apt(["libde265-dev"])]
         ),
         .target(name: "CFZDe265", dependencies: ["CDe265"], cSettings: shimFlags),
+        // https:// and http:// inputs (issue 52): libcurl's headers only; forcezoom opens
+        // libcurl.so.4 on the first URL (CFZCurl/fz_curl_loader.c), so no pkgConfig (its -lcurl
+        // would link it and load OpenSSL at every run).
+        .systemLibrary(
+            name: "CCurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .target(name: "CFZCurl", dependencies: ["CFZCommon", "CCurl"], cSettings: shimFlags),
         // Signals, temp-output cleanup and the terminal's raw mode: async-signal-safe C.
         .target(name: "CFZProcess", cSettings: shimFlags),
 
@@ -147,6 +155,8 @@ let package = Package(
         // The decoder and encoder protocols, formats, headers, options, errors, byte output:
         // what a format target implements and the layers above ask for (docs/architecture.md).
         .target(name: "FZFormat", dependencies: ["Geometry", "FZSystem", "FZImage", "FZMetadata"]),
+        // URLs read by range through libcurl (issue 52): RemoteSource's fetcher over HTTP.
+        .target(name: "FZHTTP", dependencies: ["FZSystem", "CFZCurl"]),
         // One target per format, each declaring only its own C modules (as swift-nio gives
         // each protocol its target): a format's change rebuilds it and what is above it.
         .target(name: "FZPNG", dependencies: formatBase + ["CFZPNG", "CFZDeflate", "CZlib"]),
@@ -213,6 +223,7 @@ let package = Package(
             dependencies: [
                 "Geometry",
                 "FZOperations",
+                "FZHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -270,6 +281,9 @@ let package = Package(
         .testTarget(
             name: "FZFixturesTests", dependencies: ["FZFixtures", "FZImage", "Geometry", "TestSupport"]),
         // compare's pair core (issue 36): options, masks, verdicts, properties of the counts.
+        // The HTTP client against a local nginx (issue 52).
+        .testTarget(
+            name: "FZHTTPTests", dependencies: ["FZHTTP", "FZSystem", "TestSupport"]),
         .testTarget(name: "FZCompareTests", dependencies: ["FZCompare", "FZImage", "FZSystem", "Geometry"]),
         // The operations in process (issue 48): output targets, crop and fit on coordinate-coded images.
         .testTarget(

@@ -149,6 +149,7 @@ extension DecodeFlags: QuickOptions {
             .value("--max-memory", default: defaultMaxMemory, as: Int64.init(argument:)) { $0.maxMemory = $1 },
             .value("--frame", "--page", default: defaultFrame, as: Int.init(argument:)) { $0.frame = $1 },
             .optional("--cmyk-profile", as: String.init(argument:)) { $0.cmykProfile = $1 },
+            .optional("--ca-file", as: String.init(argument:)) { $0.caFile = $1 },
         ]
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FZHTTP
 import FZOperations
 import Geometry
 
@@ -60,6 +61,9 @@ struct Fit: ParsableCommand {
 
     func validate() throws {
         try show.check(output: outputOptions.output)
+        if outputOptions.output == nil, show.writes(output: nil), HTTPSource.isURL(input) {
+            throw ValidationError("\(HTTPSource.displayName(input)) is a URL: name the output with -o FILE")
+        }
         try screen.check("--screen")
         try Self.checkScale(scale, screen: screen)
         let (canvas, budget) = (screenPixels, decode.budget)
