@@ -58,6 +58,9 @@ DEPS += libjxl-dev libjxl-tools
 # not packaged by Debian) is what --metric pixelmatch is checked against, installed with pip for
 # Debian's /usr/bin/python3 (the tests' python) by `make deps` (PIP_DEPS, pip_install).
 DEPS += jq python3-pytest python3-pip
+# URL inputs (issue 52): libcurl4-openssl-dev's headers (libcurl4 is opened on the first URL);
+# nginx-light and openssl serve the URL tests and bench rows on 127.0.0.1 (Tools/http/local-nginx.sh).
+DEPS += libcurl4-openssl-dev nginx-light openssl
 PIP_DEPS += pixelmatch==0.4.0
 # $(call pip_install,TARGET,PACKAGES): pip installs for /usr/bin/python3 those of PACKAGES
 # (name==version) it does not have, or says they are all present.

@@ -20,9 +20,9 @@ package struct HTTPHeaders: Sendable, Equatable {
     package var contentRange: (first: Int, last: Int, total: Int?)? {
         guard let value = self["content-range"], value.hasPrefix("bytes ") else { return nil }
         let spec = value.dropFirst(6)
-        let parts = spec.split(separator: "/", maxSplits: 1)
+        let parts = spec.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2 else { return nil }
-        let ends = parts[0].split(separator: "-", maxSplits: 1)
+        let ends = parts[0].split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
         guard ends.count == 2, let first = Int(ends[0]), let last = Int(ends[1]), first >= 0, last >= first else {
             return nil
         }

@@ -14,7 +14,7 @@
 #   /noranges/NAME      the same, ranges ignored (max_ranges 0: 200 and the whole body)
 #   /moved/NAME         302 to /img/NAME;  /loop  302 to itself (a redirect loop)
 #   /forbidden/NAME     403;  /busy/NAME  503;  /img/missing  404
-#   /slow/NAME          100 bytes/s after the first 64 KiB (a stalled server)
+#   /slow/NAME          100 bytes/s (a stalled server)
 #   /drop/NAME          Content-Length of the whole file, then the connection closed after
 #                       about 64 KiB (a proxy whose upstream stalls: a lying length, a drop)
 #   /changing/NAME      DIR/root/a/NAME for a request from byte 0, DIR/root/b/NAME otherwise
@@ -44,7 +44,11 @@ fi
 http=$(free_port)
 https=$(free_port)
 upstream=$(free_port)
+# As root (CI), the workers would be nobody, who cannot read a test's private scratch folder.
+user=""
+[ "$(id -u)" = 0 ] && user="user root;"
 cat >"$dir/nginx.conf" <<CONF
+$user
 worker_processes 1;
 pid $dir/nginx.pid;
 error_log $dir/error.log warn;
@@ -76,14 +80,15 @@ http {
     location = /loop { return 302 /loop; }
     location /forbidden/ { deny all; }
     location /busy/ { return 503; }
-    location /slow/ { alias $dir/root/; limit_rate_after 64k; limit_rate 100; }
+    location /slow/ { alias $dir/root/; limit_rate 100; }
     location /drop/ {
       proxy_pass http://127.0.0.1:$upstream/;
       proxy_buffering off;
       proxy_read_timeout 1s;
       proxy_set_header Range "";
     }
-    location ~ ^/changing/(.+)\$ { alias $dir/root/\$variant/\$1; }
+    # A named capture: the map's regex would overwrite \$1.
+    location ~ ^/changing/(?<object>.+)\$ { alias $dir/root/\$variant/\$object; }
   }
 }
 CONF

@@ -18,8 +18,8 @@ package protocol RangeFetcher: AnyObject {
 /// per tile run, and a JPEG read to its last row costs a few requests, not one per block. The
 /// cache holds at most 256 blocks (16 MiB), or an eighth of `--max-memory` when that is less
 /// (at least 8 blocks), least recently used first out. A server that ignores ranges is read
-/// as a prefix instead: each miss streams from byte 0 to twice what is held (so a reader that
-/// goes on costs at most twice its bytes), stops there, and keeps the prefix, which
+/// as a prefix instead: each miss streams from byte 0 to 4 times what is held (so a reader that
+/// goes on costs at most 4/3 of its bytes), stops there, and keeps the prefix, which
 /// `--max-memory` bounds. Thread-safe: HEIF tiles are fetched from several threads.
 package final class RemoteSource: ByteSource, @unchecked Sendable {
     package static let blockSize = 64 << 10
@@ -155,7 +155,8 @@ package final class RemoteSource: ByteSource, @unchecked Sendable {
     /// A server that ignores ranges: the prefix grows to `end` (at least doubling).
     private func growPrefix(to end: Int) throws(RemoteFailure) {
         guard end > prefix.count else { return }
-        let target = min(size, max(end, prefix.count * 2))
+        // Each request streams from byte 0 again: few and growing fast (4x, 1 MiB at least).
+        let target = min(size, max(end, prefix.count * 4, 1 << 20))
         if maxMemory > 0, Int64(target) > maxMemory {
             throw RemoteFailure(
                 name: name,
