@@ -107,12 +107,13 @@ def measure(fz, server, path, label, runs, work):
     size = os.path.getsize(path)
     o = lambda n: os.path.join(work, n)
     disk = timed([fz, "crop", path, "--at", f"{cx},{cy}", "--size", "400", "-o", o("disk.png")], runs)
-    tag = f"{label}-fz"
+    slug = "".join(c if c.isalnum() else "-" for c in label)
+    tag = f"{slug}-fz"
     url = server.url(name, tag)
     http = timed([fz, "crop", url, "--at", f"{cx},{cy}", "--size", "400", "-o", o("http.png")], runs)
     fz_bytes = server.sent(tag) / (runs + 1)
     same = open(o("disk.png"), "rb").read() == open(o("http.png"), "rb").read()
-    vtag = f"{label}-vips"
+    vtag = f"{slug}-vips"
     pipe = (f"curl -sf '{server.url(name, vtag)}' | vips crop stdin {o('vips.png')} {cx - 200} {cy - 200} 400 400")
     vips = timed(pipe, max(1, runs // 2), shell=True)
     vips_bytes = server.sent(vtag) / (max(1, runs // 2) + 1)

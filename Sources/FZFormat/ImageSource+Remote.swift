@@ -10,7 +10,9 @@ extension ImageSource {
             return
         }
         let source: any ByteSource
-        do throws(RemoteFailure) { source = try RemoteInputs.open(path, maxMemory: options.maxMemory, caFile: options.caFile) } catch {
+        do throws(RemoteFailure) {
+            source = try RemoteInputs.open(path, maxMemory: options.maxMemory, caFile: options.caFile)
+        } catch {
             throw error.decodeError
         }
         if source.size == 0 { throw .empty(path: source.name) }

@@ -131,9 +131,6 @@ package final class HEIFDecoder: ImageDecoder {
         let header = try Self.readHeader(file, options: options, path: path)
         let boxes = header.boxes
         let grid = header.grid
-        if let grid {  // a URL: all but the tiles now, each tile when decoded (issue 52)
-            try file.fetchAllBut(grid.tiles.flatMap(\.extents) + (grid.alphaTiles ?? []).flatMap(\.extents), path: path)
-        }
         // A broken grid fails its decodes, not `info` (its header facts still stand).
         gridProblem = header.gridProblem
         self.file = file
@@ -280,6 +277,7 @@ package final class HEIFDecoder: ImageDecoder {
             try options.checkPixels(coded, path: path)
             try options.checkMemory(coded.area.multipliedReportingOverflow(by: 12).partialValue, path: path)
         }
+        try file.fetchAllButTiles(of: grid, path: path)  // a URL: each tile when decoded (issue 52)
         return Header(
             boxes: boxes, grid: grid, gridProblem: gridError?.detail, wholeMemory: wholeMemory, bytes: bytes)
     }

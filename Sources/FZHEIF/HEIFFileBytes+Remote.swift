@@ -21,7 +21,8 @@ extension HEIFFileBytes {
         else {
             throw .readFailed(path: path, reason: "cannot map \(remote.size) bytes for the download")
         }
-        return HEIFFileBytes(buffer: UnsafeRawBufferPointer(start: p, count: remote.size), mapped: false, remote: remote)
+        return HEIFFileBytes(
+            buffer: UnsafeRawBufferPointer(start: p, count: remote.size), mapped: false, remote: remote)
     }
 
     /// Fetches `range` into the buffer unless held; false when the fetch failed.
@@ -74,6 +75,12 @@ extension HEIFFileBytes {
             at = max(at, t.upperBound)
         }
         if at < buffer.count, !ensure(at..<buffer.count) { throw failure(path) }
+    }
+
+    /// `fetchAllBut` the tiles of `grid` (colour and alpha), for a grid; nothing otherwise.
+    func fetchAllButTiles(of grid: HEIFGrid?, path: String) throws(DecodeError) {
+        guard remote != nil, let grid else { return }
+        try fetchAllBut(grid.tiles.flatMap(\.extents) + (grid.alphaTiles ?? []).flatMap(\.extents), path: path)
     }
 
     /// Fetches the whole object (libheif decodes from the buffer in place).

@@ -35,7 +35,8 @@ package final class HTTPSource: RangeFetcher {
         client = try HTTPClient(name: name)
         caFile = settings.caFile ?? Self.environment("SSL_CERT_FILE")
         // Seconds under 1 KiB/s before a stalled server is given up (20; the tests shorten it).
-        lowSpeedSeconds = Self.environment("FORCEZOOM_HTTP_TIMEOUT").flatMap { Int($0) }.map { max(1, min($0, 3600)) } ?? 20
+        lowSpeedSeconds =
+            Self.environment("FORCEZOOM_HTTP_TIMEOUT").flatMap { Int($0) }.map { max(1, min($0, 3600)) } ?? 20
     }
 
     /// Registers the opener for http(s) URLs (at start, by the command line).
@@ -50,7 +51,7 @@ package final class HTTPSource: RangeFetcher {
         while true {
             do throws(RemoteFailure) {
                 return try fetchOnce(range)
-            } catch where error.retryable && attempt + 1 < Self.attempts {
+            } catch  where error.retryable && attempt + 1 < Self.attempts {
                 usleep(useconds_t(250_000 << attempt))
                 attempt += 1
             }
@@ -88,7 +89,8 @@ package final class HTTPSource: RangeFetcher {
         }
         if r.stopped { throw fail("sent more bytes than its Content-Range said", retryable: false) }
         guard r.body.count == cr.last - cr.first + 1 else {
-            throw fail("sent \(r.body.count) bytes where its Content-Range said \(cr.last - cr.first + 1)", retryable: true)
+            throw fail(
+                "sent \(r.body.count) bytes where its Content-Range said \(cr.last - cr.first + 1)", retryable: true)
         }
         try learn(total: size)
         return (r.body, size)
@@ -138,7 +140,8 @@ package final class HTTPSource: RangeFetcher {
         switch status {
         case 404, 410: fail("not found (HTTP \(status)); check the URL", retryable: false)
         case 401, 403: fail("access denied (HTTP \(status)); check the URL and its permissions", retryable: false)
-        case 408, 429, 500...599: fail("the server failed (HTTP \(status)) \(Self.attempts) times; try again later", retryable: true)
+        case 408, 429, 500...599:
+            fail("the server failed (HTTP \(status)) \(Self.attempts) times; try again later", retryable: true)
         case 300...399: fail("redirects without a Location it can follow (HTTP \(status))", retryable: false)
         default: fail("the server answered HTTP \(status)", retryable: false)
         }
@@ -152,7 +155,8 @@ package final class HTTPSource: RangeFetcher {
             return fail("redirected more than 5 times (a loop?): \(r.error)", retryable: false)
         case 35, 53, 54, 58, 59, 60, 64, 66, 77, 80, 82, 83, 90, 91:  // TLS
             return fail(
-                "TLS failed (\(r.error)); for a private CA give --ca-file FILE (or set SSL_CERT_FILE)", retryable: false)
+                "TLS failed (\(r.error)); for a private CA give --ca-file FILE (or set SSL_CERT_FILE)", retryable: false
+            )
         case 1, 3, 6:  // unsupported protocol, malformed URL, unresolved host
             return fail("cannot be fetched (\(r.error))", retryable: false)
         case 7, 18, 52, 55, 56, 92:  // connect, partial, empty reply, send/recv, HTTP/2 stream

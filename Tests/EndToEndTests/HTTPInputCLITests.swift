@@ -138,7 +138,9 @@ struct HTTPInputCLITests {
         n.serve(Self.jpeg, as: "big-tiled.tif", in: "b")
         let url = n.url(path)
         let clock = Stopwatch()
-        let r = CLI.run(["crop", url, "--at", "7000,7000", "--size", "100", "-o", FileSystem.join(CLI.scratch(), "c.png")])
+        let r = CLI.run([
+            "crop", url, "--at", "7000,7000", "--size", "100", "-o", FileSystem.join(CLI.scratch(), "c.png"),
+        ])
         #expect(r.status == code, "\(path): \(r.status) \(r.stderr)")
         #expect(r.stderr.contains(words) && r.stderr.contains(url), "\(r.stderr)")
         #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")

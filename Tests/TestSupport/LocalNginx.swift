@@ -36,7 +36,8 @@ package struct LocalNginx: Sendable {
     /// Copies `file` into the root as `name` (under `sub`, e.g. "a" for /changing/).
     package func serve(_ file: String, as name: String, in sub: String? = nil) {
         let folder = sub.map { FileSystem.join(FileSystem.join(dir, "root"), $0) } ?? FileSystem.join(dir, "root")
-        _ = CLI.shell("mkdir -p \(CLI.quote(folder)) && cp \(CLI.quote(file)) \(CLI.quote(FileSystem.join(folder, name)))")
+        _ = CLI.shell(
+            "mkdir -p \(CLI.quote(folder)) && cp \(CLI.quote(file)) \(CLI.quote(FileSystem.join(folder, name)))")
     }
 
     /// http://127.0.0.1:PORT/PATH (or https).

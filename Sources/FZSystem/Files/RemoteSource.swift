@@ -180,6 +180,7 @@ package final class RemoteSource: ByteSource, @unchecked Sendable {
 
     private func short(at offset: Int) -> RemoteFailure {
         RemoteFailure(
-            name: name, reason: "the server sent fewer bytes than asked (at byte \(offset) of \(size))", retryable: true)
+            name: name, reason: "the server sent fewer bytes than asked (at byte \(offset) of \(size))", retryable: true
+        )
     }
 }

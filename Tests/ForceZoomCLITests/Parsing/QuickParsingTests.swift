@@ -44,6 +44,7 @@ struct QuickParsingTests {
             "--max-pixels": ["--max-pixels", "50000000"],
             "--max-memory": ["--max-memory", "64"], "--frame": ["--frame", "2"], "--page": ["--page", "3"],
             "--cmyk-profile": files.cmyk.map { ["--cmyk-profile", $0] } ?? [], "--compression": ["--compression", "6"],
+            "--ca-file": ["--ca-file", "/etc/ssl/certs/ca-certificates.crt"],
             "--icc": ["--icc", "srgb"], "--intent": ["--intent", "perceptual"], "--strip": ["--strip"],
             "--no-location": ["--no-location"], "--gain-map": ["--gain-map", "drop"],
             "--hdr-headroom": ["--hdr-headroom", "2"],
