@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+// Length: over 300 lines: the one manifest SwiftPM reads, every target and its dependencies in it.
 import PackageDescription
 
 // The shims are C the hot paths call (PNG filters, deflate bands): optimised in every build.
@@ -131,13 +132,8 @@ let package = Package(
             providers: [.apt(["libde265-dev"])]
         ),
         .target(name: "CFZDe265", dependencies: ["CDe265"], cSettings: shimFlags),
-        // https:// and http:// inputs (issue 52): libcurl's headers only; forcezoom opens
-        // libcurl.so.4 on the first URL (CFZCurl/fz_curl_loader.c), so no pkgConfig (its -lcurl
-        // would link it and load OpenSSL at every run).
-        .systemLibrary(
-            name: "CCurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]
-        ),
+        // URLs (issue 52): libcurl's headers; libcurl.so.4 opened on the first URL (fz_curl_loader.c), no -lcurl.
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "CFZCurl", dependencies: ["CFZCommon", "CCurl"], cSettings: shimFlags),
         // Signals, temp-output cleanup and the terminal's raw mode: async-signal-safe C.
         .target(name: "CFZProcess", cSettings: shimFlags),
@@ -281,9 +277,7 @@ let package = Package(
         .testTarget(
             name: "FZFixturesTests", dependencies: ["FZFixtures", "FZImage", "Geometry", "TestSupport"]),
         // compare's pair core (issue 36): options, masks, verdicts, properties of the counts.
-        // The HTTP client against a local nginx (issue 52).
-        .testTarget(
-            name: "FZHTTPTests", dependencies: ["FZHTTP", "FZSystem", "TestSupport"]),
+        .testTarget(name: "FZHTTPTests", dependencies: ["FZHTTP", "FZSystem", "TestSupport"]),  // issue 52
         .testTarget(name: "FZCompareTests", dependencies: ["FZCompare", "FZImage", "FZSystem", "Geometry"]),
         // The operations in process (issue 48): output targets, crop and fit on coordinate-coded images.
         .testTarget(
