@@ -210,7 +210,7 @@ let package = Package(
             dependencies: [
                 "Geometry", "FZSystem", "FZImage", "FZMetadata", "FZFormat", "FZPNG", "FZJPEG", "FZGainMap", "FZCodecs",
                 "FZRender", "FZCompare",
-                "FZThumbnails", "FZTerminal", "FZFixtures",
+                "FZThumbnails", "FZTerminal", "FZFixtures", "FZHTTP",
             ]
         ),
         // The subcommands, their options and validation: a library, so tests parse in process.
@@ -219,7 +219,6 @@ let package = Package(
             dependencies: [
                 "Geometry",
                 "FZOperations",
-                "FZHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

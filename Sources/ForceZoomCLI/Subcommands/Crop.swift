@@ -2,7 +2,6 @@
 // metadata, --show, --lossless) and their checks; the 8- and 16-bit writes are short paths.
 
 import ArgumentParser
-import FZHTTP
 import FZOperations
 import Geometry
 import Synchronization
@@ -173,8 +172,8 @@ struct Crop: ParsableCommand {
         }
         if !geometryOnly { try PeekSide(size: size, screen: screen, view: view).check(decode.budget) }
         try Outputs.checkNotEmpty(output, "-o")
-        if output == nil, !geometryOnly, show.writes(output: nil), HTTPSource.isURL(input) {
-            throw ValidationError("\(HTTPSource.displayName(input)) is a URL: name the output with -o FILE")
+        if output == nil, !geometryOnly, show.writes(output: nil), URLInputs.isURL(input) {
+            throw ValidationError("\(URLInputs.displayName(input)) is a URL: name the output with -o FILE")
         }
         if let output, !StandardStream.isNamed(output), !geometryOnly {
             _ = try Outputs.pattern(output, "-o", needsCounter: at.count > 1, example: "peek-%d.png")

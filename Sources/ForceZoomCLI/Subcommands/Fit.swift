@@ -1,5 +1,4 @@
 import ArgumentParser
-import FZHTTP
 import FZOperations
 import Geometry
 
@@ -61,8 +60,8 @@ struct Fit: ParsableCommand {
 
     func validate() throws {
         try show.check(output: outputOptions.output)
-        if outputOptions.output == nil, show.writes(output: nil), HTTPSource.isURL(input) {
-            throw ValidationError("\(HTTPSource.displayName(input)) is a URL: name the output with -o FILE")
+        if outputOptions.output == nil, show.writes(output: nil), URLInputs.isURL(input) {
+            throw ValidationError("\(URLInputs.displayName(input)) is a URL: name the output with -o FILE")
         }
         try screen.check("--screen")
         try Self.checkScale(scale, screen: screen)
