@@ -63,6 +63,9 @@ DEPS += jq python3-pytest python3-pip
 # Live Photos and motion photos (issue 50): ffmpeg (and ffprobe) make and check the test movies
 # (Tools/formats/make-motion.py); forcezoom itself reads their boxes without FFmpeg.
 DEPS += ffmpeg
+# URL inputs (issue 52): libcurl4-openssl-dev's headers (libcurl4 is opened on the first URL);
+# nginx-light and openssl serve the URL tests and bench rows on 127.0.0.1 (Tools/http/local-nginx.sh).
+DEPS += libcurl4-openssl-dev nginx-light openssl
 PIP_DEPS += pixelmatch==0.4.0
 # $(call pip_install,TARGET,PACKAGES): pip installs for /usr/bin/python3 those of PACKAGES
 # (name==version) it does not have, or says they are all present.

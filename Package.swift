@@ -140,6 +140,9 @@ let package = Package(
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]
         ),
         .target(name: "CFZVideo", dependencies: ["CFZCommon", "CFFmpeg"], cSettings: shimFlags),
+        // URLs (issue 52): libcurl's headers; libcurl.so.4 opened on the first URL (fz_curl_loader.c), no -lcurl.
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "CFZCurl", dependencies: ["CFZCommon", "CCurl"], cSettings: shimFlags),
         // Signals, temp-output cleanup and the terminal's raw mode: async-signal-safe C.
         .target(name: "CFZProcess", cSettings: shimFlags),
 
@@ -158,6 +161,8 @@ let package = Package(
         .target(name: "FZFormat", dependencies: ["Geometry", "FZSystem", "FZImage", "FZMetadata"]),
         // Live Photo pairs and motion photo clips from their boxes, maker notes and XMP (issue 50).
         .target(name: "FZMotion", dependencies: ["FZSystem", "FZMetadata"]),
+        // URLs read by range through libcurl (issue 52): RemoteSource's fetcher over HTTP.
+        .target(name: "FZHTTP", dependencies: ["FZSystem", "CFZCurl"]),
         // One target per format, each declaring only its own C modules (as swift-nio gives
         // each protocol its target): a format's change rebuilds it and what is above it.
         .target(name: "FZPNG", dependencies: formatBase + ["CFZPNG", "CFZDeflate", "CZlib"]),
@@ -221,7 +226,7 @@ let package = Package(
             dependencies: [
                 "Geometry", "FZSystem", "FZImage", "FZMetadata", "FZFormat", "FZPNG", "FZJPEG", "FZGainMap", "FZCodecs",
                 "FZRender", "FZCompare",
-                "FZThumbnails", "FZTerminal", "FZFixtures", "FZMotion",
+                "FZThumbnails", "FZTerminal", "FZFixtures", "FZMotion", "FZHTTP",
             ]
         ),
         // The subcommands, their options and validation: a library, so tests parse in process.
@@ -293,6 +298,7 @@ let package = Package(
         .testTarget(
             name: "FZFixturesTests", dependencies: ["FZFixtures", "FZImage", "Geometry", "TestSupport"]),
         // compare's pair core (issue 36): options, masks, verdicts, properties of the counts.
+        .testTarget(name: "FZHTTPTests", dependencies: ["FZHTTP", "FZSystem", "TestSupport"]),  // issue 52
         .testTarget(name: "FZCompareTests", dependencies: ["FZCompare", "FZImage", "FZSystem", "Geometry"]),
         // The operations in process (issue 48): output targets, crop and fit on coordinate-coded images.
         .testTarget(

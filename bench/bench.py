@@ -48,6 +48,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_regions  # noqa: E402  (issue 49's rows)
 import bench_animations  # noqa: E402  (issue 50's rows)
 import bench_video  # noqa: E402  (issue 50's rows)
+import bench_http  # noqa: E402  (issue 52's rows: crops over HTTP from a local nginx)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PHOTOS = os.path.join(ROOT, ".cache", "photos")
@@ -1995,7 +1996,7 @@ def main():
     ap.add_argument("--slow-runs", type=int, default=int(os.environ.get("BENCH_SLOW_RUNS", "3")),
                     help="runs for the batch's mogrify rows (each run takes 15-30 s)")
     ap.add_argument("--tasks", default=os.environ.get(
-        "BENCH_TASKS", "1,1p,2,3,4,14,5,6,8,9,10,11,12,13,mx,r1,r2,jxl,jxlt,g12,g48,g200,gt12,gt200,gf12,tt200,tp12,p9,p9t,hp,hpt,l20,lh12,gm,gmt,png,at20,ath12,rg,an,anw,v4k,v1080,vb20"))
+        "BENCH_TASKS", "1,1p,2,3,4,14,5,6,8,9,10,11,12,13,mx,r1,r2,jxl,jxlt,g12,g48,g200,gt12,gt200,gf12,tt200,tp12,p9,p9t,hp,hpt,l20,lh12,gm,gmt,png,at20,ath12,rg,an,anw,v4k,v1080,vb20,h52"))
     ap.add_argument("--quiet-wait", type=int, default=int(os.environ.get("BENCH_QUIET_WAIT", "0")),
                     help="wait up to this many seconds, at the start and before each task, for other processes "
                          "to use under 15%% of the CPUs (sampled over 3 s while the bench is idle)")
@@ -2174,6 +2175,8 @@ def main():
         doc.append(table(task))
     doc.append(png_table(png) if "png" in wanted else "")
     doc.append(targets(tasks, png))
+    if "h52" in wanted:
+        doc.append(bench_http.section(fz, max(5, a.runs // 2)))
     notes = os.path.join(ROOT, "bench", "notes.md")
     if os.path.exists(notes):
         doc.append(open(notes, encoding="utf-8").read())

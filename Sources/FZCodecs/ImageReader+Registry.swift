@@ -13,7 +13,8 @@ extension ImageReader {
     /// - Throws: `DecodeError` for missing, unreadable, empty, unsupported or corrupt
     ///   files, and for images over the pixel or memory limit.
     public convenience init(path: String, options: DecodeOptions = DecodeOptions()) throws(DecodeError) {
-        try self.init(source: ImageSource(path: path, stdinLimit: options.stdinLimit), options: options)
+        let source = try ImageSource(path: path, options: options)
+        do { try self.init(source: source, options: options) } catch { throw source.remoteFailure(or: error) }
     }
 
     /// Reads the header for `info`, which decodes nothing: a file whose decoding the memory
@@ -22,11 +23,11 @@ extension ImageReader {
     public static func header(path: String, options: DecodeOptions) throws(DecodeError) -> (
         reader: ImageReader, decodingRefused: DecodeError?
     ) {
-        let source = try ImageSource(path: path, stdinLimit: options.stdinLimit)
+        let source = try ImageSource(path: path, options: options)
         do {
             return (try ImageReader(source: source, options: options), nil)
         } catch {
-            guard case .overMemoryLimit = error, source.file.rewind() else { throw error }
+            guard case .overMemoryLimit = error, source.file.rewind() else { throw source.remoteFailure(or: error) }
             var headerOnly = options
             headerOnly.headerOnly = true
             return (try ImageReader(source: source, options: headerOnly), error)

@@ -46,6 +46,9 @@ public enum DecodeError: ForceZoomError, Equatable, Sendable, CustomStringConver
     /// Truncated or corrupt data (`problem`: that error's words, without its hint) where
     /// `--lenient` was given and still nothing could be kept (`given(lenient:)`).
     case nothingKept(path: String, problem: String)
+    /// A URL that could not be read (issue 52, `RemoteFailure`): `retryable` when trying again
+    /// later may help (a 503, a timeout), which exit 75 tells a scheduler.
+    case remote(path: String, reason: String, retryable: Bool)
 
     public var path: String {
         switch self {
@@ -54,7 +57,7 @@ public enum DecodeError: ForceZoomError, Equatable, Sendable, CustomStringConver
             .overMemoryLimit(let p, _, _), .tooManyScans(let p, _), .truncatedHeader(let p, _),
             .corruptHeader(let p, _),
             .truncated(let p, _), .corrupt(let p, _), .readFailed(let p, _), .noSuchFrame(let p, _, _, _, _),
-            .unusableProfile(let p, _), .missingLibrary(let p, _), .nothingKept(let p, _):
+            .unusableProfile(let p, _), .missingLibrary(let p, _), .nothingKept(let p, _), .remote(let p, _, _):
             return p
         }
     }
@@ -89,7 +92,7 @@ public enum DecodeError: ForceZoomError, Equatable, Sendable, CustomStringConver
         case .truncated, .corrupt: return (problem ?? "") + "; use --lenient to keep what decoded"
         case .nothingKept(_, let problem): return problem + "; nothing decoded to keep, even with --lenient"
         case .readFailed(_, let reason): return "read failed: \(reason)"
-        case .missingLibrary(_, let reason): return reason
+        case .missingLibrary(_, let reason), .remote(_, let reason, _): return reason
         case .noSuchFrame(_, let frame, let frames, let option, let atLeast):
             let unit = option == "--page" || atLeast ? "page" : "frame"
             if atLeast {
@@ -105,6 +108,12 @@ public enum DecodeError: ForceZoomError, Equatable, Sendable, CustomStringConver
     }
 
     public var description: String { "\(path): \(reason)" }
+
+    /// 75 (EX_TEMPFAIL) for a remote failure worth a retry, else 1 (README "Exit codes").
+    public var exitCode: Int32 {
+        if case .remote(_, _, true) = self { return RemoteFailure.retryExitCode }
+        return 1
+    }
 
     /// What a truncated or corrupt file's data is, without the hint to add --lenient; nil
     /// for any other error.

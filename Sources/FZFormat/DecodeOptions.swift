@@ -39,6 +39,8 @@ public struct DecodeOptions: Hashable, Sendable {
     public var pngPipelineMinimum = 1 << 20
     /// The most bytes read from standard input.
     public var stdinLimit = 1 << 30
+    /// A CA bundle for https:// inputs (`--ca-file`; issue 52); nil: SSL_CERT_FILE or the system's.
+    public var caFile: String?
     /// The profile CMYK and YCCK JPEGs without a usable one of their own are read through
     /// (nil: `CMYKProfile.system`, found once).
     public var cmykProfile: CMYKProfile?

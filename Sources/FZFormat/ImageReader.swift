@@ -34,7 +34,9 @@ public final class ImageReader {
         self.options = options
         self.source = source
         let d: any ImageDecoder
-        do { d = try type.init(source: source, options: options) } catch { throw error.given(lenient: options.lenient) }
+        do { d = try type.init(source: source, options: options) } catch {
+            throw source.remoteFailure(or: error).given(lenient: options.lenient)
+        }
         decoder = d
         // Only a decoder that reads animations has frames past the first (it checks the number).
         if options.frame > 1 && !type.registration.capabilities.contains(.frames) {
@@ -64,7 +66,8 @@ public final class ImageReader {
 
     /// An error of `body` as said under this reader's --lenient (`DecodeError.given`).
     private func saying<T>(_ body: () throws(DecodeError) -> T) throws(DecodeError) -> T {
-        do { return try body() } catch { throw error.given(lenient: options.lenient) }
+        // A URL's failure (issue 52) in place of the truncation a decoder saw.
+        do { return try body() } catch { throw source.remoteFailure(or: error).given(lenient: options.lenient) }
     }
 
     private func readStoredPieces(_ rects: [PixelRect]) throws(DecodeError) -> [Image] {

@@ -11,6 +11,8 @@ public final class ImageSource {
     package let file: CFile
     /// The file read, when it is a regular file.
     public let identity: FileIdentity?
+    /// The byte source behind `file` when the input is not a file (a URL: issue 52).
+    package private(set) var byteSource: (any ByteSource)?
 
     /// Opens a file, or "-" for standard input (read whole, up to `stdinLimit` bytes: it
     /// cannot seek back after sniffing).
@@ -43,6 +45,16 @@ public final class ImageSource {
         switch CFile.open(bytes: bytes) {
         case .success(let f): try self.init(file: f, name: name, identity: nil)
         case .failure(let e): throw .readFailed(path: name, reason: e.description)
+        }
+    }
+
+    /// Reads a byte source (a URL's object) through a stdio stream over it.
+    package convenience init(byteSource: any ByteSource) throws(DecodeError) {
+        switch CFile.open(source: byteSource) {
+        case .success(let f):
+            try self.init(file: f, name: byteSource.name, identity: nil)
+            self.byteSource = byteSource
+        case .failure(let e): throw .readFailed(path: byteSource.name, reason: e.description)
         }
     }
 

@@ -277,6 +277,7 @@ package final class HEIFDecoder: ImageDecoder {
             try options.checkPixels(coded, path: path)
             try options.checkMemory(coded.area.multipliedReportingOverflow(by: 12).partialValue, path: path)
         }
+        try file.fetchAllButTiles(of: grid, path: path)  // a URL: each tile when decoded (issue 52)
         return Header(
             boxes: boxes, grid: grid, gridProblem: gridError?.detail, wholeMemory: wholeMemory, bytes: bytes)
     }
@@ -387,6 +388,7 @@ package final class HEIFDecoder: ImageDecoder {
         init(_ file: HEIFFileBytes, path: String) throws(DecodeError) {
             // libheif is opened here, not for every HEIF file: grids go to libde265 (issue 38).
             try HEIFDecoder.registration.requireLibrary(path: path)
+            try file.fetchWhole(path: path)  // libheif reads a URL's bytes in place: all of them
             guard let ctx = fz_heif_context_alloc() else {
                 throw .readFailed(path: path, reason: "libheif could not allocate a context")
             }

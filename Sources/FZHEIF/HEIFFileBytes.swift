@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import FZFormat
+import FZSystem
 import Glibc
 #endif
 
@@ -11,18 +12,29 @@ import Glibc
 /// MB of it, not two copies (the array and libheif's buffer, as when it was read). The box
 /// readers (`HEIFBoxes`, `HEIFGrid`) then get the boxes up to the end of `meta`, or the whole
 /// file when they need more (`whole`). Other inputs (standard input, bytes in memory) are read.
-final class HEIFFileBytes {
+///
+/// A URL (issue 52, `HEIFFileBytes+Remote.swift`) gets an anonymous mapping of its length whose
+/// pages stay untouched until a range is fetched into them: the boxes, then what is not a
+/// grid tile, then each tile a crop decodes (`bytes(_:)`), so a crop fetches its tiles only.
+final class HEIFFileBytes: @unchecked Sendable {
     let buffer: UnsafeRawBufferPointer
     /// Whether `buffer` is a mapping of the file (not memory of our own).
     let mapped: Bool
+    /// The URL's bytes, fetched into `buffer` on demand (nil for a file or bytes in memory).
+    let remote: (any ByteSource)?
+    /// Which 64 KiB chunks of `buffer` hold the remote bytes (under `lock`).
+    var held: [Bool] = []
+    let lock = Monitor()
 
-    private init(buffer: UnsafeRawBufferPointer, mapped: Bool) {
+    init(buffer: UnsafeRawBufferPointer, mapped: Bool, remote: (any ByteSource)? = nil) {
         self.buffer = buffer
         self.mapped = mapped
+        self.remote = remote
+        if remote != nil { held = [Bool](repeating: false, count: (buffer.count + Self.chunk - 1) / Self.chunk) }
     }
 
     deinit {
-        if mapped {
+        if mapped || remote != nil {
             munmap(UnsafeMutableRawPointer(mutating: buffer.baseAddress), max(buffer.count, 1))
         } else {
             free(UnsafeMutableRawPointer(mutating: buffer.baseAddress))
@@ -34,6 +46,7 @@ final class HEIFFileBytes {
     /// The file behind `source`; nil when it has more than `limit` bytes.
     /// - Throws: `DecodeError.readFailed` when memory for it cannot be had.
     static func load(_ source: ImageSource, limit: Int, path: String) throws(DecodeError) -> HEIFFileBytes? {
+        if let remote = source.byteSource { return try loadRemote(remote, limit: limit, path: path) }
         let fd = source.file.withStream { fileno($0) }
         var st = stat()
         if fd >= 0, fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0 {
@@ -54,6 +67,7 @@ final class HEIFFileBytes {
     /// The bytes from the start to the end of the first `meta` box (all of them when there
     /// is none, or it does not end inside the file): what the box readers need of most files.
     var head: [UInt8] {
+        if remote != nil { return remoteHead }
         var i = 0
         while i + 8 <= buffer.count {
             var size = Int(buffer.loadUnaligned(fromByteOffset: i, as: UInt32.self).bigEndian)
@@ -81,5 +95,8 @@ final class HEIFFileBytes {
     }
 
     /// Every byte, as an array.
-    var whole: [UInt8] { Array(buffer) }
+    var whole: [UInt8] {
+        if remote != nil, !ensure(0..<buffer.count) { return [] }
+        return Array(buffer)
+    }
 }

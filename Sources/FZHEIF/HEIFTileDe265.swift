@@ -104,12 +104,12 @@ extension HEIFTileDecoder {
     func withTileData<R>(_ tile: HEIFGrid.Tile, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         defer { for e in tile.extents { file.release(e) } }
         if tile.extents.count == 1 {
-            let raw = UnsafeRawBufferPointer(rebasing: file.buffer[tile.extents[0]])
+            let raw = file.bytes(tile.extents[0])  // fetched first from a URL
             return body(raw.assumingMemoryBound(to: UInt8.self))
         }
         var joined: [UInt8] = []
         joined.reserveCapacity(tile.extents.reduce(0) { $0 + $1.count })
-        for e in tile.extents { joined += UnsafeRawBufferPointer(rebasing: file.buffer[e]) }
+        for e in tile.extents { joined += file.bytes(e) }
         return joined.withUnsafeBufferPointer(body)
     }
 }

@@ -79,7 +79,7 @@ struct HEIFTileDecoder: @unchecked Sendable {
         out.reserveCapacity(head + lengths.reduce(0, +))
         for (t, _) in parts {
             for e in t.extents {
-                out += UnsafeRawBufferPointer(rebasing: file.buffer[e])
+                out += file.bytes(e)  // fetched first from a URL
                 file.release(e)
             }
         }

@@ -51,6 +51,7 @@ public struct ForceZoom: ParsableCommand {
     /// (`| head -c10`) ends the process quietly, as other Unix filters do (SIGPIPE).
     public static func main() {
         guard ProcessSetup.start() else { Glibc.exit(1) }
+        URLInputs.register()  // http(s):// inputs, read by range (issue 52)
         // Decoder libraries' set-up (libde265's tables) runs beside the parsing below.
         FormatRegistry.warmUp(forArguments: ProcessSetup.arguments)
         // The command line as people type it, repaired where the parser reads it otherwise.

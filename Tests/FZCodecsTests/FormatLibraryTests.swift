@@ -14,6 +14,7 @@ struct FormatLibraryTests {
     static let loaders = [
         ("Sources/CFZHeif/fz_heif_loader.c", "FZ_HEIF("), ("Sources/CFZJXL/fz_jxl_loader.c", "FZ_SYMBOL("),
         ("Sources/CFZTIFF/fz_tiff_loader.c", "FZ_SYMBOL("), ("Sources/CFZRaw/fz_raw_loader.c", "FZ_SYMBOL("),
+        ("Sources/CFZCurl/fz_curl_loader.c", "FZ_SYMBOL("),  // URL inputs (issue 52)
     ]
 
     /// The `name`s of `FZ_SYMBOL(slot, name)` / `FZ_HEIF(name)` calls, and of the table's

@@ -14,7 +14,7 @@ package final class CFile {
     private let backing: UnsafeMutableRawPointer?
     private var closed = false
 
-    private init(stream: UnsafeMutablePointer<FILE>, backing: UnsafeMutableRawPointer? = nil) {
+    init(stream: UnsafeMutablePointer<FILE>, backing: UnsafeMutableRawPointer? = nil) {
         self.stream = stream
         self.backing = backing
     }

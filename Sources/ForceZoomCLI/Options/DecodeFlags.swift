@@ -45,6 +45,13 @@ struct DecodeFlags: ParsableArguments {
             valueName: "file"))
     var cmykProfile: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The CA certificates (PEM) https:// inputs are verified against, for a private CA (default: $SSL_CERT_FILE, else the system's).",
+            valueName: "file"))
+    var caFile: String?
+
     /// The defaults of --max-pixels (256 Mpx) and --max-memory (1 GiB), named for `quickDefault`.
     static let defaultMaxPixels: Int64 = 268_435_456
     static let defaultMaxMemory: Int64 = 1024
@@ -76,6 +83,7 @@ struct DecodeFlags: ParsableArguments {
         o.frameOption = Self.frameOption
         o.videoTime = time
         o.cmykProfile = cmykProfile.flatMap { try? CMYKProfile.load(path: $0) }
+        o.caFile = caFile
         return o
     }
 

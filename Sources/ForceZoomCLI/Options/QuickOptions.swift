@@ -150,6 +150,7 @@ extension DecodeFlags: QuickOptions {
             .value("--frame", "--page", default: defaultFrame, as: Int.init(argument:)) { $0.frame = $1 },
             .optional("--time", as: Double.init(argument:)) { $0.time = $1 },
             .optional("--cmyk-profile", as: String.init(argument:)) { $0.cmykProfile = $1 },
+            .optional("--ca-file", as: String.init(argument:)) { $0.caFile = $1 },
         ]
     }
 }

@@ -181,6 +181,9 @@ struct Crop: ParsableCommand {
         }
         if !geometryOnly { try PeekSide(size: size, screen: screen, view: view).check(decode.budget) }
         try Outputs.checkNotEmpty(output, "-o")
+        if output == nil, !geometryOnly, show.writes(output: nil), URLInputs.isURL(input) {
+            throw ValidationError("\(URLInputs.displayName(input)) is a URL: name the output with -o FILE")
+        }
         if let output, !StandardStream.isNamed(output), !geometryOnly {
             _ = try Outputs.pattern(output, "-o", needsCounter: at.count > 1, example: "peek-%d.png")
         }

@@ -67,6 +67,9 @@ struct Fit: ParsableCommand {
 
     func validate() throws {
         try show.check(output: outputOptions.output)
+        if outputOptions.output == nil, show.writes(output: nil), URLInputs.isURL(input) {
+            throw ValidationError("\(URLInputs.displayName(input)) is a URL: name the output with -o FILE")
+        }
         try screen.check("--screen")
         try Self.checkScale(scale, screen: screen)
         if let at {

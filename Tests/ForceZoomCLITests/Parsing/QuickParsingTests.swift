@@ -45,6 +45,7 @@ struct QuickParsingTests {
             "--max-memory": ["--max-memory", "64"], "--frame": ["--frame", "2"], "--page": ["--page", "3"],
             "--time": ["--time", "1.5"],
             "--cmyk-profile": files.cmyk.map { ["--cmyk-profile", $0] } ?? [], "--compression": ["--compression", "6"],
+            "--ca-file": ["--ca-file", "/etc/ssl/certs/ca-certificates.crt"],
             "--icc": ["--icc", "srgb"], "--intent": ["--intent", "perceptual"], "--strip": ["--strip"],
             "--no-location": ["--no-location"], "--no-names": ["--no-names"], "--gain-map": ["--gain-map", "drop"],
             "--hdr-headroom": ["--hdr-headroom", "2"],
