@@ -83,4 +83,32 @@ struct RAWDecoderTests {
         let thumb = try #require(try reader.readEmbeddedThumbnail(atLeast: PixelSize(width: 200, height: 130)))
         #expect(thumb.size == PixelSize(width: 256, height: 171))
     }
+
+    /// The preview's decoder opened to read its size serves the first thumbnail decode; a
+    /// second decode opens its own. Both equal djpeg's 1/4 of exiftool's `-PreviewImage`
+    /// (the same libjpeg scaling, so pixel-exact), and a lenient read (which opens anew) too.
+    @Test(
+        .enabled(
+            if: FileSystem.kind(of: FileSystem.join(shared, "canon_eos6d_acr_lossy.dng")) == .regular
+                && TestSupport.shell("command -v exiftool djpeg > /dev/null") == 0))
+    func previewDecodedOnceMatchesExiftoolsPreview() throws {
+        let dng = FileSystem.join(Self.shared, "canon_eos6d_acr_lossy.dng")
+        let ppm = FileSystem.join(TestSupport.scratch(), "preview.ppm")
+        let status = TestSupport.shell("exiftool -b -PreviewImage '\(dng)' | djpeg -scale 1/4 -pnm > '\(ppm)'")
+        #expect(status == 0)
+        let reference = try #require(TestSupport.readPNM(ppm))
+        #expect(reference.width == 256)
+        let wanted = PixelSize(width: 200, height: 130)
+        let reader = try ImageReader(path: dng)
+        let first = try #require(try reader.readEmbeddedThumbnail(atLeast: wanted))
+        let second = try #require(try reader.readEmbeddedThumbnail(atLeast: wanted))
+        var lenientOptions = DecodeOptions()
+        lenientOptions.lenient = true
+        let lenientReader = try ImageReader(path: dng, options: lenientOptions)
+        let lenient = try #require(try lenientReader.readEmbeddedThumbnail(atLeast: wanted))
+        for image in [first, second, lenient] {
+            #expect(image.size == reference.size)
+            #expect(image.pixels == reference.pixels)
+        }
+    }
 }
