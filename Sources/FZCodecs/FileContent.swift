@@ -73,11 +73,10 @@ public enum FileContent: Equatable, Sendable {
         }
     }
 
-    /// Extensions that name a video container when the bytes are not recognised (an MPEG
-    /// transport stream has no magic in its first bytes).
-    public static let videoExtensions: Set<String> = [
-        "mov", "mp4", "m4v", "3gp", "3g2", "avi", "mkv", "webm", "mts", "m2ts", "ts", "mpg", "mpeg", "wmv", "flv",
-    ]
+    /// Extensions that name a video container no decoder reads, when the bytes are not
+    /// recognised (an MPEG transport stream has no magic in its first bytes). MP4, MOV, 3GP,
+    /// Matroska, WebM and AVI are FZVideo's (issue 50): its registration claims their names.
+    public static let videoExtensions: Set<String> = ["mts", "m2ts", "ts", "mpg", "mpeg", "wmv", "flv"]
     /// Extensions of files cameras and editors keep beside a photo (Apple's edits, XMP,
     /// RawTherapee, DxO, Capture One, a camera's video thumbnail).
     public static let sidecarExtensions: Set<String> = ["aae", "xmp", "pp3", "dop", "cos", "on1", "thm"]

@@ -68,10 +68,19 @@ package final class VideoDecoder: ImageDecoder {
         // Every size from the container against the budget before anything is decoded.
         try options.checkPixels(info.codedSize, path: path)
         try options.checkPixels(storedSize, path: path)
+        // And the decoder's frames against the memory budget, from the header as every decoder
+        // does, before a frame is decoded (`begin` adds the output's rows).
+        try options.checkMemory(Self.decoderBytes(info, threads: options.threads), path: path)
         if let t = options.videoTime, info.duration > 0, t > info.duration {
             throw .unsupportedVariant(
                 path: path, what: "--time \(t): the video lasts \(VideoDetails.seconds(info.duration)) s")
         }
+    }
+
+    /// The decoder's frames: a reference set of up to 16, and one a thread.
+    static func decoderBytes(_ info: VideoDetails, threads: Int) -> Int64 {
+        let sample = info.bitDepth > 8 ? 2 : 1
+        return Int64(info.codedSize.area) * Int64(sample) * 3 * Int64(18 + threads)
     }
 
     /// The coded size with the sample aspect ratio applied to the width.
@@ -93,11 +102,8 @@ package final class VideoDecoder: ImageDecoder {
     package func begin(denominator: Int, columns: Range<Int>?) throws(DecodeError) -> RowLayout {
         let size = scaledSize(denominator: denominator)
         let hdr = info.transfer != .sdr
-        // The decoder's frames (a reference set of up to 16, and one a thread) and our rows.
-        let sample = info.bitDepth > 8 ? 2 : 1
-        let frame = Int64(info.codedSize.area) * Int64(sample) * 3
         let rows = Int64(size.area) * (hdr ? 9 : 3)
-        try options.checkMemory(frame * Int64(18 + options.threads) + rows, path: path)
+        try options.checkMemory(Self.decoderBytes(info, threads: options.threads) + rows, path: path)
         if let t = options.videoTime {
             _ = try video.frame(at: t, keyframe: false, path: path)
         } else {

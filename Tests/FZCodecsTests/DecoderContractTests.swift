@@ -21,6 +21,7 @@ struct DecoderContractTests {
         "GIF": "Fixtures/hostile/good.gif",  // 8x6, a transparent index
         "BMP": ".cache/formats/gifbmp/wide24.bmp",  // 400x6 24-bit, bottom-up (Tools/formats/make-gif-bmp.py)
         "JPEG XL": ".cache/jxl/jxl-lossy.jxl",
+        "video": ".cache/videos/h264.mp4",  // 1.5 s of H.264 (Tools/video/make-videos.sh)
     ]
 
     static var formats: [String] { FormatRegistry.inputs.map(\.format.rawValue) }

@@ -68,17 +68,19 @@ struct FormatLibraryTests {
     }
 
     /// On this machine (make deps installs them) every library loads, and Debian's package
-    /// that holds each soname, as dpkg says, is the one the registry names.
+    /// that holds each soname, as dpkg says, is one the registry names (FFmpeg's four sonames
+    /// are four packages: libavformat59 libavcodec59 libswscale6 libavutil57).
     @Test func librariesLoadAndTheirPackagesHoldThem() {
         let libraries = FormatRegistry.inputs.compactMap(\.library)
-        #expect(libraries.count == 4)
+        #expect(libraries.count == 5)
         for library in libraries {
             #expect(library.loadProblem == nil, "\(library)")
             for soname in library.sonames {
                 let out = FileSystem.join(CLI.scratch(), "package")
                 _ = CLI.shell(
                     "dpkg -S \(CLI.quote("*/" + soname)) 2>/dev/null | head -1 | cut -d: -f1 > \(CLI.quote(out))")
-                #expect(String(CLI.read(out).split(separator: "\n").first ?? "") == library.package, "\(soname)")
+                let holder = String(CLI.read(out).split(separator: "\n").first ?? "")
+                #expect(library.package.split(separator: " ").contains { $0 == holder }, "\(soname): \(holder)")
             }
         }
     }

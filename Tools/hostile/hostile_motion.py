@@ -69,5 +69,5 @@ def motion_files(add, jpeg, marker):
     meta = box(b"meta", hdlr + keys + ilst)
     mvhd = box(b"mvhd", b"\0" * 4 + b"\0" * 8 + struct.pack(">II", 600, 0xFFFFFFFF) + b"\0" * 80)
     movie = box(b"ftyp", b"qt  \0\0\0\0qt  ") + box(b"moov", mvhd + meta + box(b"trak", b"\xff" * 64))
-    add("live-keys-1e9.mov", movie, "data", "QuickTime|video",
+    add("live-keys-1e9.mov", movie, "data", "QuickTime|video|FFmpeg cannot read",
         "a Live Photo movie whose keys box claims 10^9 keys (read no further than the box)")

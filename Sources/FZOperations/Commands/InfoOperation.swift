@@ -33,7 +33,12 @@ public struct InfoOperation {
                 // A video read by FZVideo may be a Live Photo's movie: its record says so too.
                 if h.format.rawValue == "video", let member = Self.livePhotoMember(path: file, budget: decode.budget) {
                     motion.json.append(member)
-                    motion.text.append("Live Photo motion part (a thumb batch with its still passes it over)")
+                    if case .object(let fields) = member.1,
+                        let id = fields.first(where: { $0.0 == "contentIdentifier" }),
+                        case .string(let text) = id.1
+                    {
+                        motion.text.append("Live Photo motion part, content identifier \(text)")
+                    }
                 }
                 for w in motion.warnings { report.warnings.say("\(reader.path): \(w)") }
                 if case .malformed(let why) = gain {

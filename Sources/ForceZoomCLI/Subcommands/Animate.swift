@@ -146,7 +146,7 @@ struct Animate: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The upright point the fill keeps in the middle of the view (X,Y, X%,Y%, region:NAME, face, attention, entropy, center); not with --mode fit or --bounce.",
+            "The upright point the fill keeps in the middle of the view (X,Y, X%,Y%, region:NAME, face, attention, entropy, center); --mode fit and --bounce refuse it.",
             valueName: "x,y|word"))
     var at: Point?
 

@@ -54,7 +54,7 @@ struct Frame: ParsableCommand {
     @Flag(
         name: .long,
         help:
-            "Outline the regions of the file's metadata on the view, each with its number and name (as info lists them)."
+            "Outline on the view the regions of the file's metadata, numbered and named as info lists them."
     )
     var outlineRegions = false
 
