@@ -23,7 +23,9 @@ struct Fit: ParsableCommand {
             """)
 
     @Argument(
-        help: ArgumentHelp("The image: a \(FormatNames.inputs) path or an http(s) URL, or - to read standard input.", valueName: "input"))
+        help: ArgumentHelp(
+            "The image: a \(FormatNames.inputs) path or an http(s) URL, or - to read standard input.",
+            valueName: "input"))
     var input: String
 
     @Option(
