@@ -162,7 +162,8 @@ let package = Package(
         // Live Photo pairs and motion photo clips from their boxes, maker notes and XMP (issue 50).
         .target(name: "FZMotion", dependencies: ["FZSystem", "FZMetadata"]),
         // URLs read by range through libcurl (issue 52): RemoteSource's fetcher over HTTP.
-        .target(name: "FZHTTP", dependencies: ["FZSystem", "CFZCurl"]),
+        // Also S3's transport (S3HTTPTransport) and its objects read by range (S3Source).
+        .target(name: "FZHTTP", dependencies: ["FZSystem", "FZS3", "CFZCurl"]),
         // One target per format, each declaring only its own C modules (as swift-nio gives
         // each protocol its target): a format's change rebuilds it and what is above it.
         .target(name: "FZPNG", dependencies: formatBase + ["CFZPNG", "CFZDeflate", "CZlib"]),
@@ -226,7 +227,7 @@ let package = Package(
             dependencies: [
                 "Geometry", "FZSystem", "FZImage", "FZMetadata", "FZFormat", "FZPNG", "FZJPEG", "FZGainMap", "FZCodecs",
                 "FZRender", "FZCompare",
-                "FZThumbnails", "FZTerminal", "FZFixtures", "FZMotion", "FZHTTP",
+                "FZThumbnails", "FZTerminal", "FZFixtures", "FZMotion", "FZHTTP", "FZS3",
             ]
         ),
         // The subcommands, their options and validation: a library, so tests parse in process.
@@ -308,7 +309,8 @@ let package = Package(
                 "TestSupport",
             ]
         ),
-        .testTarget(name: "FZS3Tests", dependencies: ["FZS3", "FZSystem", "TestSupport"]),
+        // The S3 tests carry their requests with the real transport (FZHTTP's S3HTTPTransport).
+        .testTarget(name: "FZS3Tests", dependencies: ["FZS3", "FZHTTP", "FZSystem", "TestSupport"]),
         .testTarget(
             name: "ForceZoomCLITests",
             dependencies: [

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "fz_loader.h"
 #define CURL_DISABLE_TYPECHECK 1  // the forwarder casts curl_easy_setopt, a macro otherwise
@@ -64,6 +65,7 @@ typedef struct fz_transfer {
     int64_t to_skip;  // body bytes still to drop
     const uint8_t *upload_next;
     size_t upload_left;
+    int64_t upload_at;  // the file offset of the next body byte (upload_fd >= 0)
 } fz_transfer;
 
 static size_t fz_curl_header(char *data, size_t size, size_t count, void *user) {
@@ -112,6 +114,14 @@ static size_t fz_curl_write(char *data, size_t size, size_t count, void *user) {
 static size_t fz_curl_read(char *buffer, size_t size, size_t count, void *user) {
     fz_transfer *t = user;
     size_t n = size * count < t->upload_left ? size * count : t->upload_left;
+    if (n == 0) return 0;
+    if (t->request->upload_fd >= 0) {
+        ssize_t got = pread(t->request->upload_fd, buffer, n, (off_t)t->upload_at);
+        if (got <= 0) return CURL_READFUNC_ABORT;  // the file shrank or failed: no short body sent
+        t->upload_at += got;
+        t->upload_left -= (size_t)got;
+        return (size_t)got;
+    }
     memcpy(buffer, t->upload_next, n);
     t->upload_next += n;
     t->upload_left -= n;
@@ -156,15 +166,20 @@ static struct curl_slist *fz_curl_options(CURL *curl, const fz_http_request *q, 
         FZ_SET(CURLOPT_INFILESIZE_LARGE, (curl_off_t)q->upload_length);
     } else if (strcmp(q->method, "GET") != 0) {
         FZ_SET(CURLOPT_CUSTOMREQUEST, q->method);
-        if (q->upload) {
-            FZ_SET(CURLOPT_POSTFIELDS, q->upload);
+        if (q->has_upload) {
+            // Through the read callback (a file's bytes, or memory), Content-Length set.
+            FZ_SET(CURLOPT_POST, 1L);
+            FZ_SET(CURLOPT_READFUNCTION, fz_curl_read);
+            FZ_SET(CURLOPT_READDATA, t);
             FZ_SET(CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)q->upload_length);
         }
     }
     struct curl_slist *list = NULL;
     for (const char *const *h = q->headers; h && *h; h++) list = FZ_SYMBOL(0, curl_slist_append)(list, *h);
     // No "Expect: 100-continue" pause before a body.
-    if (q->upload) list = FZ_SYMBOL(0, curl_slist_append)(list, "Expect:");
+    if (q->has_upload) list = FZ_SYMBOL(0, curl_slist_append)(list, "Expect:");
+    // A POST's default form type is not among a signature's headers: none unless asked.
+    if (q->has_upload && !q->keep_content_type) list = FZ_SYMBOL(0, curl_slist_append)(list, "Content-Type:");
     if (list) FZ_SET(CURLOPT_HTTPHEADER, list);
     return list;
 }
@@ -174,7 +189,7 @@ int fz_http_perform(void *handle, const fz_http_request *q, fz_http_response *r)
     memset(r, 0, sizeof *r);
     FZ_SYMBOL(0, curl_easy_reset)(curl);
     fz_transfer t = {.curl = curl, .request = q, .response = r, .upload_next = q->upload,
-                     .upload_left = q->upload ? q->upload_length : 0};
+                     .upload_left = q->has_upload ? q->upload_length : 0, .upload_at = q->upload_offset};
     struct curl_slist *list = fz_curl_options(curl, q, &t);
     CURLcode code = FZ_SYMBOL(0, curl_easy_perform)(curl);
     if (list) FZ_SYMBOL(0, curl_slist_free_all)(list);

@@ -35,7 +35,11 @@ package final class HTTPClient: @unchecked Sendable {
     /// Makes one request; the body bytes past `skip` (when the answer is 200, or always with
     /// `skipAlways`) up to `capacity` come back, and the transfer stops there.
     package func perform(_ request: HTTPRequest) -> HTTPResponse {
-        var body = [UInt8](repeating: 0, count: max(request.capacity, 1))
+        // Not zeroed: curl writes what came (`received`), the rest is cut; a 16 MiB bound
+        // costs only the pages the body touches.
+        var body = [UInt8](unsafeUninitializedCapacity: max(request.capacity, 1)) { _, count in
+            count = max(request.capacity, 1)
+        }
         let response = UnsafeMutablePointer<fz_http_response>.allocate(capacity: 1)
         defer { response.deallocate() }
         let lines = request.headers.map { strdup($0) } + [nil]
@@ -52,7 +56,11 @@ package final class HTTPClient: @unchecked Sendable {
                                 q.url = url
                                 q.headers = headers.baseAddress
                                 q.upload = request.upload == nil ? nil : up.baseAddress
-                                q.upload_length = up.count
+                                q.upload_length = request.uploadFile.map { $0.length } ?? up.count
+                                q.upload_fd = request.uploadFile?.descriptor ?? -1
+                                q.upload_offset = request.uploadFile?.offset ?? 0
+                                q.has_upload = request.upload != nil || request.uploadFile != nil ? 1 : 0
+                                q.keep_content_type = request.keepContentType ? 1 : 0
                                 q.ca_file = ca
                                 q.connect_timeout_ms = request.connectTimeoutMs
                                 q.low_speed_seconds = request.lowSpeedSeconds

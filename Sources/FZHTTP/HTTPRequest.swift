@@ -5,6 +5,11 @@ package struct HTTPRequest: Sendable {
     /// "Name: value" lines.
     package var headers: [String] = []
     package var upload: [UInt8]?
+    /// A body read from an open file instead: `length` bytes of `descriptor` from `offset`
+    /// (pread as curl sends them: a multipart part is never held in memory).
+    package var uploadFile: (descriptor: Int32, offset: Int64, length: Int)?
+    /// Keep curl's own Content-Type of a POST body (off when the headers are signed).
+    package var keepContentType = true
     /// A private CA bundle (--ca-file, or SSL_CERT_FILE); nil: the system's.
     package var caFile: String?
     package var connectTimeoutMs = 10_000

@@ -39,10 +39,11 @@ package final class HTTPSource: RangeFetcher {
             Self.environment("FORCEZOOM_HTTP_TIMEOUT").flatMap { Int($0) }.map { max(1, min($0, 3600)) } ?? 20
     }
 
-    /// Registers the opener for http(s) URLs (at start, by the command line).
+    /// Registers the opener for http(s) and s3 URLs (at start, by the command line).
     package static func register() {
         RemoteInputs.opener = { url, settings throws(RemoteFailure) in
-            try RemoteSource(fetcher: HTTPSource(url: url, settings: settings), maxMemory: settings.maxMemory)
+            if RemoteInputs.isS3(url) { return try S3Access.open(url, settings: settings) }
+            return try RemoteSource(fetcher: HTTPSource(url: url, settings: settings), maxMemory: settings.maxMemory)
         }
     }
 

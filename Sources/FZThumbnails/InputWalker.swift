@@ -27,6 +27,10 @@ public struct InputWalker: Sendable {
     public var recursive: Bool
     /// Folders never entered, by (device, inode).
     public var excluded: [Identity]
+    /// The store `s3://bucket/prefix/` arguments are listed in (nil: none named).
+    public var bucket: S3Client?
+    /// Prefixes never entered (the output prefix, with `--out s3://...`).
+    public var excludedPrefixes: [S3Location] = []
 
     /// A file identity: (device, inode).
     public typealias Identity = FileIdentity
@@ -82,7 +86,10 @@ public struct InputWalker: Sendable {
         var failures: [ThumbnailError] = []
         var unsearched = 0
         for (argument, isListed) in arguments.map({ ($0, false) }) + listed.map({ ($0, true) }) {
-            if FileSystem.kind(of: argument) == .directory {
+            if let prefix = try? S3Location.parse(argument), prefix.isPrefix {
+                walkBucket(
+                    prefix, into: { add($0, sorted: false, known: $1) }, failures: &failures, unsearched: &unsearched)
+            } else if FileSystem.kind(of: argument) == .directory {
                 walk(
                     argument, relative: "", into: { add($0, sorted: true, known: $1) }, failures: &failures,
                     unsearched: &unsearched)

@@ -19,6 +19,11 @@ public struct ShardRun: Sendable {
     package let done: [String: JournalRecord]
     /// Whether `--shard` was given (even 1/1): the summary and `--json` then name the shard.
     private let requested: Bool
+    /// `--out s3://...`: each finished output is uploaded there (BucketOutput), and what is
+    /// done or existing is asked of the bucket.
+    public var bucket: BucketOutput?
+    /// `--skip-existing` against the bucket: an object under the output's key is kept.
+    public var skipExistingInBucket = false
 
     /// Works out the shard and reads the journal for `--resume`; `openJournal()` opens it
     /// for appending once the plan has checked it is none of the batch's files.
@@ -67,19 +72,53 @@ public struct ShardRun: Sendable {
     /// Whether `--resume` skips this job: its last record says ok and its output still has
     /// that size and SHA-256 (reads the output; call it on a worker).
     public func isDone(_ job: ThumbnailPlan.Job) -> Bool {
-        !done.isEmpty && Journal.stillDone(done[Journal.outputKey(job.input.path, job.output)], output: job.output)
+        guard !done.isEmpty else { return false }
+        guard let bucket else {
+            return Journal.stillDone(done[Journal.outputKey(job.input.path, job.output)], output: job.output)
+        }
+        return bucket.stillDone(done[Journal.outputKey(job.input.path, bucket.url(of: job.output))], output: job.output)
+    }
+
+    /// Whether the job is passed over: done by the journal, or (`--skip-existing` with a
+    /// bucket) an object is under its key. A bucket that cannot be asked is not "existing".
+    private func isKept(_ job: ThumbnailPlan.Job) -> Bool {
+        if isDone(job) { return true }
+        guard let bucket, skipExistingInBucket else { return false }
+        return (try? bucket.existing(job.output)) != nil
+    }
+
+    /// A kept job's result (its output named as shown: the `s3://` URL with a bucket).
+    private func kept(_ job: ThumbnailPlan.Job) -> ThumbnailResult {
+        if bucket == nil { StaleTemporaries.remove(beside: job.output) }
+        var kept = ThumbnailResult(input: job.input.path, output: shown(job.output), outcome: .skipped)
+        kept.size = job.size?.asTyped
+        return kept
+    }
+
+    /// An output as messages, JSON and the journal name it.
+    public func shown(_ output: String) -> String { bucket?.url(of: output) ?? output }
+
+    /// With a bucket: the made thumbnail uploaded (its result then names the object), or
+    /// failed with the store's words; the digest for the journal.
+    private func deliver(_ result: ThumbnailResult) -> (ThumbnailResult, (bytes: Int64, sha256: String)?) {
+        guard let bucket, case .made = result.outcome else { return (result, nil) }
+        var delivered = result
+        delivered.output = bucket.url(of: result.output)
+        switch bucket.upload(result.output, contentType: BucketOutput.contentType(of: result.output)) {
+        case .success(let digest): return (delivered, digest)
+        case .failure(let failure):
+            delivered.outcome = .failed(.bucket(failure))
+            return (delivered, nil)
+        }
     }
 
     /// Makes one job: skipped when the journal says it is done, otherwise made by `maker`
     /// and, when it finished (made or failed, not interrupted), recorded in the journal with
     /// the output's size and SHA-256. Runs on a worker thread.
     public func make(_ job: ThumbnailPlan.Job, with maker: Thumbnailer, shouldStop: () -> Bool) -> ThumbnailResult {
-        if isDone(job) {
-            StaleTemporaries.remove(beside: job.output)
-            return ThumbnailResult(input: job.input.path, output: job.output, outcome: .skipped)
-        }
-        let result = maker.make(job, shouldStop: shouldStop)
-        record(result, of: job)
+        if isKept(job) { return kept(job) }
+        let (result, digest) = deliver(maker.make(job, shouldStop: shouldStop))
+        record(result, of: job, digest: digest)
         return result
     }
 
@@ -91,18 +130,13 @@ public struct ShardRun: Sendable {
         -> [ThumbnailResult]
     {
         if jobs.count == 1, jobs[0].size == nil { return [make(jobs[0], with: maker, shouldStop: shouldStop)] }
-        var results: [ThumbnailResult?] = jobs.map { job in
-            guard isDone(job) else { return nil }
-            StaleTemporaries.remove(beside: job.output)
-            var kept = ThumbnailResult(input: job.input.path, output: job.output, outcome: .skipped)
-            kept.size = job.size?.asTyped
-            return kept
-        }
+        var results: [ThumbnailResult?] = jobs.map { job in isKept(job) ? kept(job) : nil }
         let todo = jobs.indices.filter { results[$0] == nil }
         if !todo.isEmpty {
             let made = maker.make(ladder: todo.map { jobs[$0] }, shouldStop: shouldStop)
-            for (i, result) in zip(todo, made) {
-                record(result, of: jobs[i])
+            for (i, made) in zip(todo, made) {
+                let (result, digest) = deliver(made)
+                record(result, of: jobs[i], digest: digest)
                 results[i] = result
             }
         }
@@ -110,24 +144,27 @@ public struct ShardRun: Sendable {
     }
 
     /// Appends a finished job (made or failed, not interrupted) to the journal, with the
-    /// output's size and SHA-256.
-    private func record(_ result: ThumbnailResult, of job: ThumbnailPlan.Job) {
+    /// output's size and SHA-256 (`digest`: of the uploaded file, with a bucket).
+    private func record(
+        _ result: ThumbnailResult, of job: ThumbnailPlan.Job, digest: (bytes: Int64, sha256: String)? = nil
+    ) {
         guard let journal else { return }
+        let output = shown(job.output)
         switch result.outcome {
         case .made:
             // Read back rather than hashed while encoding: what --resume compares is the
             // file as it landed.
-            let d = Journal.digest(of: job.output)
+            let d = digest ?? Journal.digest(of: job.output)
             journal.append(
                 JournalRecord(
-                    input: job.input.path, output: job.output, status: d == nil ? .failed : .ok, bytes: d?.bytes,
+                    input: job.input.path, output: output, status: d == nil ? .failed : .ok, bytes: d?.bytes,
                     sha256: d?.sha256,
                     shard: shard.description, error: d == nil ? "the output cannot be read back" : nil))
         case .failed(.interrupted): break
         case .failed(let e):
             journal.append(
                 JournalRecord(
-                    input: job.input.path, output: job.output, status: .failed, bytes: nil, sha256: nil,
+                    input: job.input.path, output: output, status: .failed, bytes: nil, sha256: nil,
                     shard: shard.description,
                     error: e.reason))
         case .skipped: break

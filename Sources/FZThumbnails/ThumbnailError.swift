@@ -1,6 +1,7 @@
 import FZCodecs
 import FZFormat
 import FZImage
+import FZS3
 import FZSystem
 import Geometry
 
@@ -36,6 +37,9 @@ public enum ThumbnailError: ForceZoomError, Equatable, Sendable, CustomStringCon
     case place(path: String, String)
     /// The output could not be written.
     case output(OutputError)
+    /// A bucket could not be listed, or an output not uploaded (issue 52): S3's words, and
+    /// its exit code (75 when a retry later may help).
+    case bucket(S3Failure)
     /// The input's ICC profile cannot be used for --icc srgb.
     case color(ColorError)
     /// The thumbnail itself (an enlargement, < or !) would be over the budget.
@@ -61,6 +65,7 @@ public enum ThumbnailError: ForceZoomError, Equatable, Sendable, CustomStringCon
         case .decode(let e): return e.path
         case .color(.unusableProfile(let p, _)), .color(.cmykProfile(let p, _)): return p
         case .output(let e): return e.path
+        case .bucket(let e): return e.url
         }
     }
 
@@ -95,6 +100,9 @@ public enum ThumbnailError: ForceZoomError, Equatable, Sendable, CustomStringCon
         case .geometry(_, let e): return e.description
         case .place(_, let m): return m
         case .output(let e): return e.reason
+        case .bucket(let e):
+            let said = [e.code, e.status.map { "HTTP \($0)" }].compactMap { $0 }.joined(separator: ", ")
+            return said.isEmpty ? e.message : "\(said): \(e.message)"
         case .thumbnailTooLarge(_, let e): return e.description
         case .color(.unusableProfile(_, let r)):
             return
@@ -123,6 +131,7 @@ extension ThumbnailError {
     /// usage, found before any work: exit 2. An input or output that fails: exit 1.
     public var exitCode: Int32 {
         switch self {
+        case .bucket(let e): e.exitCode
         case .invalidSize, .invalidSizeList, .invalidPattern, .collision, .wouldOverwriteInput, .journalIsBatchFile,
             .outsideOutputFolder, .unsupportedOutputFormat:
             2
@@ -130,6 +139,16 @@ extension ThumbnailError {
             .interrupted,
             .notDone:
             1
+        }
+    }
+
+    /// A failure a later run may not meet (a busy or unreachable store or server): a batch
+    /// whose every failure is one exits 75, which a scheduler retries (docs/clusters.md).
+    public var isTemporary: Bool {
+        switch self {
+        case .bucket(let e): e.exitCode == S3Failure.temporaryExitCode
+        case .decode(.remote(_, _, let retryable)): retryable
+        default: false
         }
     }
 }

@@ -17,7 +17,7 @@ public struct ThumbnailResult: Sendable {
     /// The input path.
     public let input: String
     /// The planned output path.
-    public let output: String
+    public var output: String
     public var outcome: Outcome
     /// The upright source size (nil when the header could not be read, or skipped).
     public var sourceSize: PixelSize?

@@ -90,9 +90,10 @@ public struct ForceZoom: ParsableCommand {
                 finishStdout()
                 Glibc.exit(0)
             }
-            if code.rawValue == 1 {  // ExitCode(1) thrown after reporting per-file errors
+            // ExitCode(1) or (75: retry later) thrown after reporting per-file errors.
+            if code.rawValue == 1 || code.rawValue == 75 {
                 finishStdout()
-                Glibc.exit(1)
+                Glibc.exit(code.rawValue)
             }
             finishStdout()
             let names = subcommandNames

@@ -1,3 +1,4 @@
+import FZHTTP
 import FZSystem
 import TestSupport
 import Testing
@@ -10,7 +11,7 @@ import Glibc
 
 /// FZS3 against a real S3 server on 127.0.0.1 that checks every signature: moto in server mode
 /// with authentication on (Tools/s3/moto_server.py says why and what it adds), requests carried
-/// by curl (CurlTransport). Put, get, ranges, head, odd keys, pagination, wrong credentials, a
+/// by libcurl (FZHTTP's S3HTTPTransport, the one the command line uses). Put, get, ranges, head, odd keys, pagination, wrong credentials, a
 /// clock 20 minutes off, multipart, throttling, a dead endpoint, endless listings. Adds about
 /// 25 s on two busy cores: moto's start (~8 s) and ~250 curl runs; the multipart case moves 11 MiB.
 @Suite(.serialized) struct S3ServerTests {
@@ -178,7 +179,7 @@ import Glibc
         #expect(throttled?.exitCode == 75)
         let keys = S3Credentials(accessKeyID: "AKIDEXAMPLE", secretAccessKey: "x", source: "the test")
         let dead = S3Client(
-            transport: CurlTransport(), endpoint: try S3Endpoint(url: "http://127.0.0.1:9"), region: "us-east-1",
+            transport: S3HTTPTransport(), endpoint: try S3Endpoint(url: "http://127.0.0.1:9"), region: "us-east-1",
             credentials: S3CredentialCache(fixed: keys), retry: S3RetryPolicy(attempts: 3, baseSeconds: 0.01))
         let refused = #expect(throws: S3Failure.self) { try dead.head(S3Location(bucket: "any-bucket", key: "k")) }
         #expect(refused?.exitCode == 75)
@@ -194,7 +195,7 @@ import Glibc
             port = CLI.read(dir + "/port")
         }
         let silent = S3Client(
-            transport: CurlTransport(), endpoint: try S3Endpoint(url: "http://127.0.0.1:\(port)"), region: "us-east-1",
+            transport: S3HTTPTransport(), endpoint: try S3Endpoint(url: "http://127.0.0.1:\(port)"), region: "us-east-1",
             credentials: S3CredentialCache(fixed: keys),
             retry: S3RetryPolicy(attempts: 2, baseSeconds: 0.01, timeoutSeconds: 1))
         let timedOut = #expect(throws: S3Failure.self) { try silent.get(S3Location(bucket: "any-bucket", key: "k")) }
@@ -255,7 +256,7 @@ import Glibc
         try writer.put(S3Location(bucket: "chain", key: "k"), body: .bytes([4, 2]))
         for (extra, source) in sources {
             let env = base.merging(extra) { $1 }
-            let client = try S3Client.standard(transport: CurlTransport(), environment: env)
+            let client = try S3Client.standard(transport: S3HTTPTransport(), environment: env)
             #expect(try client.get(S3Location(bucket: "chain", key: "k")).bytes == [4, 2], "\(source)")
             let keys = try client.credentials.current(now: S3Client.systemClock())
             #expect(keys.source.hasPrefix(source))
@@ -267,7 +268,7 @@ import Glibc
             "AWS_WEB_IDENTITY_TOKEN_FILE": dir + "/bad-token", "AWS_ROLE_ARN": state.role,
             "AWS_ENDPOINT_URL_STS": state.endpoint,
         ]) { $1 }
-        let client = try S3Client.standard(transport: CurlTransport(), environment: env)
+        let client = try S3Client.standard(transport: S3HTTPTransport(), environment: env)
         let refused = #expect(throws: S3Failure.self) { try client.get(S3Location(bucket: "chain", key: "k")) }
         #expect(refused?.description.contains("InvalidIdentityToken") == true)
         #expect(refused?.description.contains("forged") == false)

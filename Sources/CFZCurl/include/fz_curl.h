@@ -21,8 +21,14 @@ typedef struct fz_http_request {
     const char *method;        /* "GET", "HEAD", "PUT", ... */
     const char *url;           /* sent as given (CURLOPT_PATH_AS_IS) */
     const char *const *headers; /* "Name: value" lines, NULL-terminated, or NULL */
-    const uint8_t *upload;     /* request body, or NULL */
+    const uint8_t *upload;     /* request body in memory, or NULL */
     size_t upload_length;
+    /* A request body read from a file instead (a multipart part is never copied into memory):
+       `upload_length` bytes of descriptor `upload_fd` from `upload_offset` (pread), when >= 0. */
+    int upload_fd;
+    int64_t upload_offset;
+    int has_upload;            /* a body is sent (of upload_length bytes, maybe 0) */
+    int keep_content_type;     /* 0: no Content-Type is added (a signed request lists its own) */
     const char *ca_file;       /* a private CA bundle, or NULL for the system's */
     long connect_timeout_ms;
     long low_speed_seconds;    /* abort when below 1 KiB/s for this long */

@@ -2,6 +2,7 @@ import FZFormat
 import FZGainMap
 import FZImage
 import FZMetadata
+import FZS3
 import FZSystem
 import FZTerminal
 import FZThumbnails
@@ -59,15 +60,22 @@ public struct ThumbOperation {
     /// Failed when any input failed or the journal could not be written.
     public func run(_ report: Report) throws -> Outcome {
         let clock = Stopwatch()
+        // s3:// inputs, outputs and journal (issue 52): a local staging folder stands for the bucket.
+        var bucket = try ThumbBucket(operation: self, out: out)
+        defer { bucket.cleanUp() }
+        let folder = bucket.folder(out)
         var sharding = try ShardRun(
-            request: shard, environment: ShardEngine.environment(), journal: journal, resume: resume,
-            budget: thumbnailer.decode.budget)
+            request: shard, environment: ShardEngine.environment(), journal: bucket.journalPath(journal),
+            resume: resume, budget: thumbnailer.decode.budget)
+        (sharding.bucket, sharding.skipExistingInBucket) = (bucket.output, thumbnailer.thumbnailer.skipExisting)
         let listed = try from.map { f throws in try InputWalker.readList(f, nulSeparated: nulSeparated) } ?? []
-        let walked = InputWalker(recursive: recursive, excluding: [out]).collectAll(inputs, listed: listed)
+        var walker = InputWalker(recursive: recursive, excluding: [folder])
+        (walker.bucket, walker.excludedPrefixes) = (bucket.client, bucket.output.map { [$0.prefix] } ?? [])
+        let walked = walker.collectAll(inputs, listed: listed)
         // Before the plan and any decoding: a Live Photo's movie is its still's, not a video (issue 50).
         let found = LivePhotoPairs.pair(walked, budget: thumbnailer.decode.budget)
         let plan = try ThumbnailPlan(
-            inputs: found.inputs, folder: out, name: name, alsoRead: from.map { [$0] } ?? [],
+            inputs: found.inputs, folder: folder, name: name, alsoRead: from.map { [$0] } ?? [],
             journal: sharding.journalPath,
             requested: format, ladder: ladder)
         let jobs = sharding.select(plan.jobs)
@@ -75,7 +83,7 @@ public struct ThumbOperation {
             dryRunReport(jobs, found, sharding, report)
             return .done
         }
-        let maker = try makeThumbnailer(jobs)
+        let maker = try makeThumbnailer(jobs, folder: folder)
         // After the output folder is made (a journal may live in it), before any thumbnail.
         try sharding.openJournal()
         var batch = ThumbnailBatch(thumbnailer: maker, sharding: sharding, jobs: jobs, workers: workers)
@@ -84,6 +92,13 @@ public struct ThumbOperation {
         var shown: [String] = []
         // A ladder's sizes fail together when their one decode fails: said once.
         var lastError: (input: String, reason: String)?
+        // Failures a later run may not meet (a busy store): all of them so, the exit is 75.
+        var failures = (all: 0, temporary: 0)
+        func count(_ error: ThumbnailError) {
+            guard !error.isStop else { return }
+            failures = (failures.all + 1, failures.temporary + (error.isTemporary ? 1 : 0))
+        }
+        var journalUpload: S3Failure?
         var line = ProgressLine(enabled: !quiet && progress, redraw: isatty(2) != 0, write: report.stderr)
         let outcome = batch.run(
             onSkip: { file in
@@ -91,6 +106,7 @@ public struct ThumbOperation {
                 if json { emit(sharding.tag(file.json), report) }
             },
             onFailure: { failure, _ in
+                count(failure)
                 line.report { report.error(failure.description) }
                 if json {
                     emit(
@@ -99,6 +115,7 @@ public struct ThumbOperation {
                 }
             },
             onResult: { result, _ in
+                if let error = result.error { count(error) }
                 let said = result.error.map { (result.input, $0.reason) }
                 let repeated = said != nil && lastError?.input == said?.0 && lastError?.reason == said?.1
                 if !repeated { reportResult(result, line: &line, report) }
@@ -106,9 +123,17 @@ public struct ThumbOperation {
                 if json { emit(sharding.tag(result.json), report) }
                 if display != nil, case .made = result.outcome { shown.append(result.output) }
             },
-            onTick: { counts in line.draw(counts.line(elapsed: clock.elapsed)) })
+            onTick: { counts in
+                line.draw(counts.line(elapsed: clock.elapsed))
+                journalUpload = journalUpload ?? bucket.uploadJournal(elapsed: clock.elapsed)
+            })
         line.clear()
-        return try finish(outcome, sharding: sharding, elapsed: clock.elapsed, shown: shown, report)
+        journalUpload = bucket.uploadJournal(elapsed: clock.elapsed, force: true) ?? journalUpload
+        if let journalUpload { report.error("--journal \(journalUpload.description)") }
+        var ended = try finish(outcome, sharding: sharding, elapsed: clock.elapsed, shown: shown, report)
+        ended.failed = ended.failed || journalUpload != nil
+        ended.retryLater = failures.all > 0 && failures.temporary == failures.all
+        return ended
     }
 
     /// An input's warnings and error, on lines of their own; "interrupted" and "not done"
@@ -146,8 +171,8 @@ public struct ThumbOperation {
     /// is made relative to it, never through a link (see OutputFolder), so swapping it
     /// mid-batch changes nothing. A subfolder that cannot be made (a link where `%d` wants a
     /// folder) fails only the outputs that go in it, when they are written: the batch goes on.
-    private func makeThumbnailer(_ jobs: [ThumbnailPlan.Job]) throws -> Thumbnailer {
-        let outputFolder = try OutputFolder.make(out)
+    private func makeThumbnailer(_ jobs: [ThumbnailPlan.Job], folder: String) throws -> Thumbnailer {
+        let outputFolder = try OutputFolder.make(folder)
         try outputFolder.checkWritable()
         for folder in ThumbnailPlan.folders(of: jobs) { _ = try? outputFolder.subfolder(folder, create: true) }
         var made = thumbnailer.thumbnailer
@@ -165,11 +190,13 @@ public struct ThumbOperation {
         let todo = resume ? jobs.filter { !sharding.isDone($0) } : jobs
         for job in todo {
             if json {
-                var members: [(String, JSON)] = [("input", .string(job.input.path)), ("output", .string(job.output))]
+                var members: [(String, JSON)] = [
+                    ("input", .string(job.input.path)), ("output", .string(sharding.shown(job.output))),
+                ]
                 if let size = job.size { members.append(("size", .string(size.asTyped))) }
                 emit(sharding.tag(.object(members)), report)
             } else {
-                report.line("\(Echo.line(job.input.path)) -> \(Echo.line(job.output))")
+                report.line("\(Echo.line(job.input.path)) -> \(Echo.line(sharding.shown(job.output)))")
             }
         }
         let label = sharding.label.isEmpty ? "" : sharding.label + ": "

@@ -34,6 +34,8 @@ public struct Report {
 /// was reported as it happened).
 public struct Outcome: Sendable {
     public var failed: Bool
+    /// Every failure may pass on a later try (a busy store): exit 75, not 1 (issue 52).
+    public var retryLater = false
 
     public init(failed: Bool) { self.failed = failed }
 

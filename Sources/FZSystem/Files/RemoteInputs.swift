@@ -19,11 +19,14 @@ package enum RemoteInputs {
     /// Set once at start, before any input is read.
     nonisolated(unsafe) package static var opener: Opener?
 
-    /// Whether `name` is a URL forcezoom reads (http:// or https://, any case).
+    /// Whether `name` is a URL forcezoom reads (http://, https:// any case, or s3://).
     package static func isURL(_ name: String) -> Bool {
         let lower = name.prefix(8).lowercased()
-        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://") || isS3(name)
     }
+
+    /// Whether `name` is an `s3://bucket/key` URL (the case AWS's CLI takes: lower).
+    package static func isS3(_ name: String) -> Bool { name.hasPrefix("s3://") }
 
     /// `url` as shown in messages and JSON: without userinfo (`user:secret@`), which never
     /// appears anywhere.

@@ -271,7 +271,9 @@ struct Thumb: ParsableCommand {
         (operation.json, operation.quiet, operation.verbose) = (json, quiet, verbose)
         operation.progress = progress || Terminal.stderrIsTerminal
         operation.display = try show.display()
-        if try operation.run(Report.terminal).failed { throw ExitCode(1) }
+        let outcome = try operation.run(Report.terminal)
+        // 75 (EX_TEMPFAIL) when every failure was a busy or unreachable store: a scheduler retries.
+        if outcome.failed { throw ExitCode(outcome.retryLater ? 75 : 1) }
     }
 
     /// --name, or the default: `%s.thumb.png` (the extension --format's), under `%d/` when
