@@ -27,7 +27,10 @@ extension InputWalker {
                     let below = String(key.dropFirst(prefix.key.count))
                     let name = below.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? ""
                     guard !name.isEmpty, !name.hasPrefix("."), !excludes(key, in: prefix.bucket) else { continue }
-                    let folder = below.count > name.count ? String(below.dropLast(name.count + 1)) : ""
+                    // `..` and `.` in a key are characters, not steps up: kept, spelled %2E, in `%d`.
+                    let folder = (below.count > name.count ? String(below.dropLast(name.count + 1)) : "")
+                        .split(separator: "/", omittingEmptySubsequences: false)
+                        .map { $0 == ".." ? "%2E%2E" : $0 == "." ? "%2E" : String($0) }.joined(separator: "/")
                     let input = ThumbnailPlan.Input(path: object.location.description, folder: folder)
                     add(input, try skip(object, name: name, client: client))
                 }
