@@ -27,7 +27,7 @@ package final class S3Source: RangeFetcher {
             got = try client.get(
                 location, range: Int64(range.lowerBound)..<Int64(range.upperBound), ifMatch: etag,
                 maxBytes: range.count)
-        } catch where error.status == 416 && range.lowerBound == 0 && total == nil {
+        } catch  where error.status == 416 && range.lowerBound == 0 && total == nil {
             return ([], 0)  // an empty object has no byte 0
         } catch {
             throw error.remoteFailure
@@ -89,6 +89,7 @@ extension S3Failure {
     package var remoteFailure: RemoteFailure {
         let said = [code, status.map { "HTTP \($0)" }].compactMap { $0 }.joined(separator: ", ")
         return RemoteFailure(
-            name: url, reason: said.isEmpty ? message : "\(said): \(message)", retryable: exitCode == Self.temporaryExitCode)
+            name: url, reason: said.isEmpty ? message : "\(said): \(message)",
+            retryable: exitCode == Self.temporaryExitCode)
     }
 }

@@ -62,7 +62,8 @@ public struct BucketOutput: Sendable {
     public func upload(_ output: String, contentType: String?) -> Result<(bytes: Int64, sha256: String), S3Failure> {
         defer { _ = PathBytes.withCPath(output) { unlink($0) } }
         guard let digest = Journal.digest(of: output) else {
-            return .failure(S3Failure(.other, url: url(of: output), "the staged thumbnail \(output) cannot be read back"))
+            return .failure(
+                S3Failure(.other, url: url(of: output), "the staged thumbnail \(output) cannot be read back"))
         }
         do throws(S3Failure) {
             try client.upload(

@@ -16,7 +16,8 @@ extension InputWalker {
         failures: inout [ThumbnailError], unsearched: inout Int
     ) {
         guard let client = bucket else {
-            failures.append(.bucket(S3Failure(.other, url: prefix.description, "s3:// inputs are not read by this build")))
+            failures.append(
+                .bucket(S3Failure(.other, url: prefix.description, "s3:// inputs are not read by this build")))
             return
         }
         do throws(S3Failure) {

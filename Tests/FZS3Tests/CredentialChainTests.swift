@@ -13,7 +13,8 @@ import Testing
     static func chain(_ environment: [String: String]) throws -> CredentialChain {
         var env = environment
         env["AWS_EC2_METADATA_SERVICE_ENDPOINT"] = env["AWS_EC2_METADATA_SERVICE_ENDPOINT"] ?? "http://127.0.0.1:9"
-        return CredentialChain(environment: env, settings: try S3Settings(environment: env), transport: S3HTTPTransport())
+        return CredentialChain(
+            environment: env, settings: try S3Settings(environment: env), transport: S3HTTPTransport())
     }
 
     static func files(credentials: String, config: String) -> (String, [String: String]) {

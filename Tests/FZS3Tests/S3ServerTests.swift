@@ -195,7 +195,8 @@ import Glibc
             port = CLI.read(dir + "/port")
         }
         let silent = S3Client(
-            transport: S3HTTPTransport(), endpoint: try S3Endpoint(url: "http://127.0.0.1:\(port)"), region: "us-east-1",
+            transport: S3HTTPTransport(), endpoint: try S3Endpoint(url: "http://127.0.0.1:\(port)"),
+            region: "us-east-1",
             credentials: S3CredentialCache(fixed: keys),
             retry: S3RetryPolicy(attempts: 2, baseSeconds: 0.01, timeoutSeconds: 1))
         let timedOut = #expect(throws: S3Failure.self) { try silent.get(S3Location(bucket: "any-bucket", key: "k")) }

@@ -37,7 +37,8 @@ struct ThumbBucket {
             let (shard, _) = try operation.shard?.resolve(environment: ShardEngine.environment()) ?? (.whole, nil)
             guard let object = try S3Location.parse(Journal.path(pattern: pattern, shard: shard)), !object.isPrefix
             else {
-                throw ToolFailure("--journal \(Echo.value(pattern)): name an object (s3://bucket/journal-%k.jsonl)", exitCode: 2)
+                throw ToolFailure(
+                    "--journal \(Echo.value(pattern)): name an object (s3://bucket/journal-%k.jsonl)", exitCode: 2)
             }
             let local = stage + "/journal.jsonl"
             // The journal goes on where it was (appended, as a local one): fetched whole first.

@@ -41,17 +41,21 @@ extension Thumb {
     func bucketTarget() throws -> (folder: String, name: ThumbnailName) {
         let ext = FileSystem.fileExtension(out)
         let slash = out.lastIndex(of: "/") ?? out.endIndex
-        guard !out.hasSuffix("/"), !ext.isEmpty, OutputFormat(forExtension: ext) != nil, slash > out.index(out.startIndex, offsetBy: 4) else {
+        guard !out.hasSuffix("/"), !ext.isEmpty, OutputFormat(forExtension: ext) != nil,
+            slash > out.index(out.startIndex, offsetBy: 4)
+        else {
             return (out.hasSuffix("/") ? out : out + "/", outputName)
         }
         let typed = Echo.value(out)
         guard inputs.count == 1, from == nil, !inputs[0].hasSuffix("/"), FileSystem.kind(of: inputs[0]) != .directory
         else {
             throw ValidationError(
-                "-o \(typed) names one object, and several inputs make several; give --out s3://bucket/prefix/ and name them with --name")
+                "-o \(typed) names one object, and several inputs make several; give --out s3://bucket/prefix/ and name them with --name"
+            )
         }
         if name != nil {
-            throw ValidationError("-o \(typed) names the thumbnail of the one input; drop --name, or give --out a prefix for --name")
+            throw ValidationError(
+                "-o \(typed) names the thumbnail of the one input; drop --name, or give --out a prefix for --name")
         }
         let file = String(out[out.index(after: slash)...]).replacing("%", with: "%%")
         return (String(out[...slash]), try ThumbnailName(file))
