@@ -49,6 +49,7 @@ import bench_regions  # noqa: E402  (issue 49's rows)
 import bench_animations  # noqa: E402  (issue 50's rows)
 import bench_video  # noqa: E402  (issue 50's rows)
 import bench_http  # noqa: E402  (issue 52's rows: crops over HTTP from a local nginx)
+import bench_s3  # noqa: E402  (issue 52's rows: a batch from a bucket to a bucket on local moto)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PHOTOS = os.path.join(ROOT, ".cache", "photos")
@@ -2177,6 +2178,7 @@ def main():
     doc.append(targets(tasks, png))
     if "h52" in wanted:
         doc.append(bench_http.section(fz, max(5, a.runs // 2)))
+        doc.append(bench_s3.section(fz, os.path.join(DATA, "batch200"), max(3, a.slow_runs)))
     notes = os.path.join(ROOT, "bench", "notes.md")
     if os.path.exists(notes):
         doc.append(open(notes, encoding="utf-8").read())

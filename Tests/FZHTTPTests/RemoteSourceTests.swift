@@ -44,6 +44,20 @@ struct RemoteSourceTests {
         #expect(object.asked.map(\.count).reduce(0, +) == object.bytes.count, "each byte fetched once")
     }
 
+    /// A photo-sized object read through (a JPEG thumbnail) costs two requests: the first
+    /// block, then the rest once the reader goes on within 1 MiB of the end.
+    @Test func aSmallObjectReadThroughCostsTwoRequests() throws {
+        let object = Object(size: 700 << 10)
+        let s = try RemoteSource(fetcher: object, maxMemory: 0)
+        var at = 0
+        while at < object.bytes.count {
+            let piece = try Self.read(s, at, 4 << 10)
+            #expect(piece == Array(object.bytes[at..<min(at + (4 << 10), object.bytes.count)]))
+            at += piece.count
+        }
+        #expect(object.asked == [0..<RemoteSource.blockSize, RemoteSource.blockSize..<object.bytes.count])
+    }
+
     @Test func aSeekFetchesItsBlockOnlyAndTheCacheIsBounded() throws {
         let object = Object(size: 16 << 20)
         let s = try RemoteSource(fetcher: object, maxMemory: 16 << 20)  // an eighth: 2 MiB, 32 blocks

@@ -2,7 +2,9 @@
 /// line ending in `\` continues on the next), the lines after a command until the next one
 /// are what it prints (stdout and stderr together). A `<!-- doctest: skip ... -->` comment as
 /// the last line before a block leaves it out (a terminal, a cluster); `<!-- doctest:
-/// unordered -->` compares each command's lines in any order (a batch prints as inputs finish).
+/// unordered -->` compares each command's lines in any order (a batch prints as inputs finish);
+/// `<!-- doctest: s3 ... -->` runs the block against a local S3 server (issue 52: the
+/// examples' folder uploaded to a bucket, the server's keys in the environment).
 package struct ReadmeDoc {
     package struct Command: Equatable {
         package var text: String
@@ -20,6 +22,7 @@ package struct ReadmeDoc {
         package var commands: [Command]
         package var skip = false
         package var unordered = false
+        package var s3 = false
     }
 
     /// A fenced block of any language marked `<!-- doctest: file NAME -->` (a pytest file,
@@ -70,6 +73,7 @@ package struct ReadmeDoc {
             let marker = lines[..<i].last { !$0.trimmingCharacters.isEmpty } ?? ""
             block.skip = marker.hasPrefix("<!-- doctest: skip")
             block.unordered = marker.hasPrefix("<!-- doctest: unordered")
+            block.s3 = marker.hasPrefix("<!-- doctest: s3")
             i += 1
             while i < lines.count, !lines[i].hasPrefix("```") {
                 let line = lines[i]

@@ -14,7 +14,7 @@ package protocol RangeFetcher: AnyObject {
 /// Blocks are 64 KiB; a miss fetches the missing blocks the read spans in one request, plus a
 /// read-ahead when the read follows the last one (a decoder reading on): 1 block, doubling on
 /// each such miss up to 32 (2 MiB), back to none after a seek, as GDAL's /vsicurl/ grows its
-/// chunks. So a tiled TIFF's or a grid HEIC's crop costs its header, its tables and a block
+/// chunks; a sequential miss within 1 MiB of the end takes the rest at once. So a tiled TIFF's or a grid HEIC's crop costs its header, its tables and a block
 /// per tile run, and a JPEG read to its last row costs a few requests, not one per block. The
 /// cache holds at most 256 blocks (16 MiB), or an eighth of `--max-memory` when that is less
 /// (at least 8 blocks), least recently used first out. A server that ignores ranges is read
@@ -25,6 +25,8 @@ package final class RemoteSource: ByteSource, @unchecked Sendable {
     package static let blockSize = 64 << 10
     package static let maxReadAhead = 32
     package static let maxCachedBlocks = 256
+    /// A sequential miss this close to the end fetches the rest (1 MiB).
+    package static let restWhole = 1 << 20
 
     package let fetcher: any RangeFetcher
     package let size: Int
@@ -102,11 +104,16 @@ package final class RemoteSource: ByteSource, @unchecked Sendable {
         let last = (range.upperBound - 1) / Self.blockSize
         let sequential = range.lowerBound == lastEnd
         var written = 0
+        let lastBlock = (size - 1) / Self.blockSize
         for index in first...last {
             if blocks[index] == nil {
                 readAhead = sequential ? min(Self.maxReadAhead, max(1, readAhead * 2)) : 0
             }
-            let bytes = try block(index, through: last + readAhead)
+            // A reader going on with at most `restWhole` left takes the rest in this request:
+            // a request's latency costs more than a MiB's transfer on any store (S3's first
+            // byte 20-50 ms), so a whole-file JPEG costs 2 requests, not 5.
+            let rest = sequential && (lastBlock - index + 1) * Self.blockSize <= Self.restWhole
+            let bytes = try block(index, through: rest ? lastBlock : last + readAhead)
             let start = index * Self.blockSize
             let lo = max(range.lowerBound, start) - start
             let hi = min(range.upperBound, start + bytes.count) - start

@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""Issue 52's bucket rows: `thumb` of 200 JPEGs (1-20 MP, the JPEGs of bench.py's batch200 plus
+its 10 PNGs as JPEGs) under an s3:// prefix to an s3:// prefix on a local S3 server (moto in
+server mode with SigV4 checked, Tools/s3/moto_server.py, 127.0.0.1), against
+  - the same batch from and to disk (target: the bucket run >= 0.8x the disk run's speed, i.e.
+    its time at most 1.25x), and
+  - the way without forcezoom's s3:// support: `aws s3 cp --recursive` the prefix down (the
+    AWS CLI from PyPI), the same `forcezoom thumb` on disk, `aws s3 cp --recursive` the
+    thumbnails up (target: forcezoom's bucket run >= 2x faster).
+The store is the same server for both, so its cost (moto is Python) is in both columns.
+bench.py calls section() (`make bench`); on its own:
+    python3 bench/bench_s3.py --fz .build/release/forcezoom [--runs 3]
+Times are medians of --runs whole runs after one warm-up each, every run to a fresh prefix or
+folder; the 1-minute load average before and after is printed (a shared machine)."""
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PYTHON = "/usr/bin/python3"  # the one with moto and boto3 (make deps)
+BUCKET = "bench"
+
+
+def jpegs(batch_dir):
+    """200 JPEG paths: batch200's JPEGs, and its PNGs re-encoded as JPEG (Q85) once."""
+    own = os.path.join(ROOT, ".cache", "s3-bench")
+    os.makedirs(own, exist_ok=True)
+    names = sorted(os.listdir(batch_dir))
+    out = [os.path.join(batch_dir, n) for n in names if n.endswith(".jpg")]
+    for n in names:
+        if n.endswith(".png"):
+            dst = os.path.join(own, n[:-4] + ".jpg")
+            if not os.path.exists(dst):
+                subprocess.run(["vips", "copy", os.path.join(batch_dir, n), dst + "[Q=85,strip]"], check=True)
+            out.append(dst)
+    return out[:200]
+
+
+class Moto:
+    """moto_server.py on a free port of 127.0.0.1, stopped with stop() (or when we exit)."""
+
+    def __init__(self):
+        self.dir = tempfile.mkdtemp(prefix="fz-s3-bench-")
+        state = os.path.join(self.dir, "state.json")
+        self.log = open(os.path.join(self.dir, "log.txt"), "w")
+        self.proc = subprocess.Popen([PYTHON, os.path.join(ROOT, "Tools", "s3", "moto_server.py"), state, str(os.getpid())],
+                                     stdout=self.log, stderr=subprocess.STDOUT)
+        for _ in range(600):
+            if os.path.exists(state):
+                break
+            time.sleep(0.1)
+        with open(state) as f:
+            s = json.load(f)
+        self.endpoint = f"http://127.0.0.1:{s['port']}"
+        self.env = dict(os.environ, AWS_ACCESS_KEY_ID=s["key"], AWS_SECRET_ACCESS_KEY=s["secret"],
+                        AWS_REGION="us-east-1", AWS_DEFAULT_REGION="us-east-1", AWS_ENDPOINT_URL_S3=self.endpoint,
+                        AWS_ENDPOINT_URL=self.endpoint, AWS_CONFIG_FILE="/dev/null",
+                        AWS_SHARED_CREDENTIALS_FILE="/dev/null")
+        for _ in range(600):
+            if subprocess.run(["curl", "-s", "-o", "/dev/null", "--max-time", "2", self.endpoint + "/moto-api/"]).returncode == 0:
+                break
+            time.sleep(0.1)
+
+    def client(self):
+        import boto3
+        from botocore.config import Config
+        return boto3.client("s3", endpoint_url=self.endpoint, region_name="us-east-1",
+                            aws_access_key_id=self.env["AWS_ACCESS_KEY_ID"],
+                            aws_secret_access_key=self.env["AWS_SECRET_ACCESS_KEY"],
+                            config=Config(s3={"addressing_style": "path"}))
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait()
+        self.log.close()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def timed(make_argv, runs, env, prepare=None):
+    """Median seconds of runs of make_argv(i) (a fresh target per run), after one warm-up."""
+    out = []
+    for i in range(runs + 1):
+        if prepare:
+            prepare(i)
+        argv = make_argv(i)
+        t = time.perf_counter()
+        r = subprocess.run(argv, env=env, capture_output=True, text=True, shell=isinstance(argv, str))
+        took = time.perf_counter() - t
+        if r.returncode != 0:
+            raise RuntimeError(f"{argv if isinstance(argv, str) else ' '.join(argv)}: exit {r.returncode}: {r.stderr[-400:]}")
+        if i > 0:
+            out.append(took)
+    return statistics.median(out)
+
+
+def count(client, prefix):
+    pages = client.get_paginator("list_objects_v2").paginate(Bucket=BUCKET, Prefix=prefix)
+    return sum(len(p.get("Contents", [])) for p in pages)
+
+
+def measure(fz, files, runs):
+    moto = Moto()
+    work = tempfile.mkdtemp(prefix="fz-s3-bench-out-")
+    try:
+        s3 = moto.client()
+        s3.create_bucket(Bucket=BUCKET)
+        src = os.path.join(work, "in")
+        os.makedirs(src)
+        for p in files:  # one flat folder on disk and one prefix in the bucket, the same names
+            name = os.path.basename(p)
+            os.symlink(p, os.path.join(src, name))
+            s3.upload_file(p, BUCKET, "in/" + name)
+        thumb = ["thumb", "--size", "256", "--quiet"]
+        fresh = lambda d: (lambda i: shutil.rmtree(os.path.join(work, f"{d}{i}"), ignore_errors=True))
+        disk = timed(lambda i: [fz] + thumb + [src, "--out", os.path.join(work, f"disk{i}")], runs, moto.env, fresh("disk"))
+        bucket = timed(lambda i: [fz] + thumb + [f"s3://{BUCKET}/in/", "--out", f"s3://{BUCKET}/fz{i}/"], runs, moto.env)
+        made = count(s3, f"fz{runs}/")
+        aws = shutil.which("aws")
+        cli = None
+        if aws:
+            def staged(i):
+                d = os.path.join(work, f"aws{i}")
+                return (f"set -e; mkdir -p {d}/in {d}/out; {aws} s3 cp --quiet --recursive s3://{BUCKET}/in/ {d}/in/; "
+                        f"{fz} {' '.join(thumb)} {d}/in --out {d}/out; "
+                        f"{aws} s3 cp --quiet --recursive {d}/out/ s3://{BUCKET}/aws{i}/")
+            cli = timed(staged, runs, moto.env, fresh("aws"))
+            cli_made = count(s3, f"aws{runs}/")
+        else:
+            cli_made = 0
+        return {"disk": disk, "bucket": bucket, "cli": cli, "made": made, "cli_made": cli_made, "n": len(files),
+                "mb": sum(os.path.getsize(p) for p in files) / 1e6,
+                "aws": subprocess.run([aws, "--version"], capture_output=True, text=True).stdout.strip() if aws else None}
+    finally:
+        moto.stop()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def section(fz, batch_dir, runs=3):
+    """The markdown section of BENCHMARKS.md (bench.py appends it)."""
+    files = jpegs(batch_dir)
+    load = os.getloadavg()[0]
+    r = measure(fz, files, runs)
+    speed = r["disk"] / r["bucket"]
+    doc = ["## A batch from a bucket to a bucket (issue 52)\n",
+           f"`forcezoom thumb --size 256` of {r['n']} JPEGs ({r['mb']:.0f} MB, 1-20 MP) under `s3://{BUCKET}/in/` to "
+           f"`s3://{BUCKET}/fzN/` on moto in server mode (SigV4 checked) on 127.0.0.1, against the same batch from and to "
+           "disk, and against staging with the AWS CLI (`aws s3 cp --recursive` down, the same thumb on disk, "
+           f"`aws s3 cp --recursive` up; {r['aws'] or 'not installed'}). Medians of {runs} runs after a warm-up, "
+           f"each to a fresh prefix; 1-minute load average {load:.2f} before, {os.getloadavg()[0]:.2f} after.\n",
+           f"- disk {r['disk']:.2f} s, bucket {r['bucket']:.2f} s ({r['made']} objects written)"
+           + (f", AWS CLI staging {r['cli']:.2f} s ({r['cli_made']} objects)." if r["cli"] else "."),
+           "", "| Row | Target | Measured | Verdict |", "|---|---|---|---|",
+           f"| h52. thumb of {r['n']} JPEGs s3:// to s3://: speed / the same from and to disk | >= 0.8x | {speed:.2f}x | "
+           f"{'met' if speed >= 0.8 and r['made'] == r['n'] else 'MISSED'} |"]
+    if r["cli"]:
+        ratio = r["cli"] / r["bucket"]
+        doc.append(f"| h52. the same, against AWS CLI download + thumb + upload | >= 2x | {ratio:.2f}x | "
+                   f"{'met' if ratio >= 2 and r['cli_made'] == r['n'] else 'MISSED'} |")
+    return "\n".join(doc) + "\n"
+
+
+if __name__ == "__main__":
+    p = argparse.ArgumentParser()
+    p.add_argument("--fz", default=os.path.join(ROOT, ".build", "release", "forcezoom"))
+    p.add_argument("--batch", default=os.path.join(ROOT, ".cache", "bench", "data", "batch200"))
+    p.add_argument("--runs", type=int, default=3)
+    a = p.parse_args()
+    sys.stdout.write(section(a.fz, a.batch, a.runs))
