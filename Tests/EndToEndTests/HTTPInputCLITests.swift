@@ -46,11 +46,14 @@ struct HTTPInputCLITests {
     }
 
     /// The crop of a URL is the crop of the file, byte for byte (PNG's encoder is
-    /// deterministic), and nginx sent a fraction of the file for a tiled TIFF or a grid HEIC.
+    /// deterministic), and nginx sent a fraction of the file for a tiled TIFF. The 611 KiB grid
+    /// HEIC is taken whole in two requests: its tiles follow its header, and a reader going on
+    /// within 1 MiB of the end takes the rest (RemoteSource.restWhole; the 2% of the bench's
+    /// 200 MP grid is far from that).
     @Test(
         .enabled(if: ready, why),
         arguments: [
-            ("big-tiled.tif", "7000,7000", 0.25), ("wide.heic", "200,100", 0.9), ("large.jpg", "300,200", 1.0),
+            ("big-tiled.tif", "7000,7000", 0.25), ("wide.heic", "200,100", 1.0), ("large.jpg", "300,200", 1.0),
         ])
     func cropOfAURLIsTheCropOfTheFile(_ name: String, _ at: String, _ most: Double) throws {
         let n = Self.setUp()
