@@ -94,6 +94,10 @@ extension S3CLITests {
         #expect(r.status == 75, "\(r.status) \(r.stderr)")
         #expect(r.stderr.contains("s3://e2e-drop/t/drop-upload.thumb.png"), "\(r.stderr)")
         #expect(clock.elapsed < 20, "\(clock.elapsed) s")
+        let failed = JSONValue.objects(r.stdout).first { Self.text($0, "status") == "failed" }
+        #expect(failed.flatMap { Self.text($0, "input") } == "s3://e2e-drop/in/drop-upload.jpg", "\(r.stdout)")
+        // As for a file: a failed record names no output, since none was written.
+        #expect(failed?["output"] == .null, "\(r.stdout)")
         let objects = try Self.list("e2e-drop")
         #expect(objects.map(\.key) == ["in/drop-upload.jpg", "in/ok.jpg", "t/ok.thumb.png"], "\(objects)")
         #expect(Self.empty(r.tmp), "staging left in \(r.tmp)")
