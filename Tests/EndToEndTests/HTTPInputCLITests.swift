@@ -10,7 +10,8 @@ import Glibc
 /// LocalNginx, Tools/http/local-nginx.sh): the same crop as from disk (byte-identical PNGs),
 /// the bytes nginx counts, TLS on a CA made by the test, and each bad answer a server can give
 /// as one line naming the URL with its exit code (1: not worth a retry; 75: worth one).
-/// Adds about 25 s, most of it the timeout, drop and 503 cases waiting out their retries.
+/// The lies nginx cannot tell are in HTTPInputCLITests+Lies.swift. Adds about 14 s alone
+/// (25 s on a loaded machine), most of it the timeout, drop and 503 cases waiting out their retries.
 @Suite(.serialized)
 struct HTTPInputCLITests {
     static let nginx = LocalNginx.shared

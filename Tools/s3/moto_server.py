@@ -12,7 +12,13 @@ as a WSGI layer in front of it:
     checking its session token);
   - two hostile listings: bucket "endless-same" repeats its continuation token, bucket
     "endless-growing" never ends; and bucket "slowdown", two requests of every three to which get
-    S3's 503 SlowDown before moto sees them (a store that throttles).
+    S3's 503 SlowDown before moto sees them (a store that throttles), and bucket "always-busy",
+    every request of which gets it;
+  - bucket "skewed", whose clock runs 20 minutes ahead (the skew SigV4 refuses, without
+    faking the client's clock);
+  - a PUT of a key with "drop-upload" in its name: the connection is closed after the first
+    4 KiB of the body (an upload that fails mid-way; S3 then stores nothing under the key),
+    except from Tools/s3/objects.py, which puts the tests' inputs (header x-test-setup).
 usage: moto_server.py STATEFILE PARENT_PID  -- picks a free port, writes it, the user's keys and
 the tokens to STATEFILE as JSON, serves, and exits when PARENT_PID (the test runner) is gone.
 Never reaches beyond 127.0.0.1."""
@@ -76,7 +82,7 @@ def listing(bucket, token, count):
     next_token = "same" if bucket == "endless-same" else str(n + 1)
     body = ('<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>' + bucket + "</Name><Prefix></Prefix>"
             f"<KeyCount>1</KeyCount><MaxKeys>1</MaxKeys><IsTruncated>true</IsTruncated>"
-            f"<Contents><Key>key-{n:09d}</Key><Size>1</Size><ETag>\"x\"</ETag></Contents>"
+            f"<Contents><Key>key-{n:09d}.jpg</Key><Size>1</Size><ETag>\"x\"</ETag></Contents>"
             f"<NextContinuationToken>{next_token}</NextContinuationToken></ListBucketResult>").encode()
     return 200, [("Content-Type", "application/xml")], body
 
@@ -100,15 +106,23 @@ class Front:
         method = environ["REQUEST_METHOD"]
         query = parse_qs(environ.get("QUERY_STRING", ""), keep_blank_values=True)
         stamp = environ.get("HTTP_X_AMZ_DATE")
+        first = path.strip("/").split("/")[0]
         if stamp:
             signed = calendar.timegm(time.strptime(stamp, "%Y%m%dT%H%M%SZ"))
-            if abs(signed - time.time()) > 15 * 60:
-                now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+            clock = time.time() + (20 * 60 if first == "skewed" else 0)
+            if abs(signed - clock) > 15 * 60:
+                now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(clock))
                 return xml_error("RequestTimeTooSkewed",
                                  "The difference between the request time and the current time is too large.", 403,
                                  f"<RequestTime>{stamp}</RequestTime><ServerTime>{now}</ServerTime>"
                                  "<MaxAllowedSkewMilliseconds>900000</MaxAllowedSkewMilliseconds>")
-        first = path.strip("/").split("/")[0]
+        if first == "always-busy":
+            return xml_error("SlowDown", "Please reduce your request rate.", 503)
+        if method == "PUT" and "drop-upload" in path and not environ.get("HTTP_X_TEST_SETUP"):
+            environ["wsgi.input"].read(4096)
+            environ["werkzeug.socket"].shutdown(socket.SHUT_RDWR)
+            environ["werkzeug.socket"].close()
+            return 500, [], b""
         if first == "slowdown":
             self.slow = getattr(self, "slow", 0) + 1
             if self.slow % 3 != 0:

@@ -20,6 +20,9 @@ public struct InfoOperation {
 
     public func run(_ report: Report) -> Outcome {
         var failed = false
+        // Failures a later run may not meet (a busy store, a dropped connection): all of them
+        // so, the exit is 75, as crop's and thumb's (issue 52).
+        var failures = (all: 0, temporary: 0)
         for file in files {
             do {
                 // Headers only: a file whose decoding the limits refuse is still described.
@@ -62,13 +65,18 @@ public struct InfoOperation {
                     continue
                 }
                 failed = true
+                failures = (
+                    failures.all + 1, failures.temporary + (error.exitCode == RemoteFailure.retryExitCode ? 1 : 0)
+                )
                 report.error(error.description)
                 if json {
                     report.record(JSON.record([("file", .string(error.path)), ("error", .string(error.reason))]))
                 }
             }
         }
-        return Outcome(failed: failed)
+        var outcome = Outcome(failed: failed)
+        outcome.retryLater = failures.all > 0 && failures.temporary == failures.all
+        return outcome
     }
 
     /// One file's record. Every format has the same common fields with one meaning each

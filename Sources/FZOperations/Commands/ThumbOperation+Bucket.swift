@@ -55,6 +55,26 @@ struct ThumbBucket {
     /// The folder the batch writes in: the staging folder with a bucket, else `out`.
     func folder(_ out: String) -> String { output?.staging ?? out }
 
+    /// A refusal of the plan as the user sees it: an output staged locally named by the
+    /// s3:// URL it would be uploaded to (the staging folder is ours, not the user's).
+    func named(_ error: ThumbnailError) -> ThumbnailError {
+        guard let output else { return error }
+        func url(_ path: String) -> String { path.hasPrefix(output.staging + "/") ? output.url(of: path) : path }
+        switch error {
+        case .collision(let o, let inputs): return .collision(output: url(o), inputs: inputs)
+        case .wouldOverwriteInput(let i, let o): return .wouldOverwriteInput(input: i, output: url(o))
+        case .outsideOutputFolder(let i, let o): return .outsideOutputFolder(input: i, output: url(o))
+        case .unsupportedOutputFormat(let o): return .unsupportedOutputFormat(output: url(o))
+        case .journalIsBatchFile(let j, let f, let r): return .journalIsBatchFile(journal: j, file: url(f), role: r)
+        default: return error
+        }
+    }
+
+    /// `body`'s result (the plan), its refusal `named` as the user sees it.
+    func naming<T>(_ body: () throws(ThumbnailError) -> T) throws(ThumbnailError) -> T {
+        do { return try body() } catch { throw named(error) }
+    }
+
     /// The journal path ShardRun opens (the local stand-in of one in a bucket).
     func journalPath(_ pattern: String?) -> String? { journal?.local ?? pattern }
 

@@ -74,10 +74,11 @@ public struct ThumbOperation {
         let walked = walker.collectAll(inputs, listed: listed)
         // Before the plan and any decoding: a Live Photo's movie is its still's, not a video (issue 50).
         let found = LivePhotoPairs.pair(walked, budget: thumbnailer.decode.budget)
-        let plan = try ThumbnailPlan(
-            inputs: found.inputs, folder: folder, name: name, alsoRead: from.map { [$0] } ?? [],
-            journal: sharding.journalPath,
-            requested: format, ladder: ladder)
+        let plan = try bucket.naming { () throws(ThumbnailError) in
+            try ThumbnailPlan(
+                inputs: found.inputs, folder: folder, name: name, alsoRead: from.map { [$0] } ?? [],
+                journal: sharding.journalPath, requested: format, ladder: ladder)
+        }
         let jobs = sharding.select(plan.jobs)
         if dryRun {
             dryRunReport(jobs, found, sharding, report)
