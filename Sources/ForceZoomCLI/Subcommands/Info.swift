@@ -9,7 +9,7 @@ struct Info: ParsableCommand {
         _superCommandName: ForceZoom.superCommandName,
         abstract: "Show what image files are: format, size, orientation, colour, coding.",
         discussion: """
-            Reads headers only. With --formats (no files): every format forcezoom reads and writes, the library each is opened with and whether it loads here. A bad file prints its error (on stderr, and as an {"file":..,"error":..} record with --json) and the others still print; the exit code is 1 if any file failed.
+            Reads headers only. With --formats (no files): every format forcezoom reads and writes, the library each is opened with and whether it loads here. A bad file prints its error (on stderr, and as an {"file":..,"error":..} record with --json) and the others still print; the exit code is 1 if any file failed, or 75 when every failure was a remote one worth a retry (a busy store, a timeout, a dropped connection).
 
             Examples:
               forcezoom info photo.jpg
