@@ -20,8 +20,19 @@ extension InputWalker {
                 .bucket(S3Failure(.other, url: prefix.description, "s3:// inputs are not read by this build")))
             return
         }
+        var (pages, entries) = (0, 0)
         do throws(S3Failure) {
             try client.list(prefix, delimiter: recursive ? nil : "/") { page throws(S3Failure) in
+                // A store that hands out a few new keys a page, with new tokens, never repeats
+                // itself: S3, MinIO and GCS fill pages to 1,000, so 1,000 pages averaging
+                // under 100 entries is a listing that paginates forever (seconds, not hours).
+                (pages, entries) = (pages + 1, entries + page.objects.count + page.commonPrefixes.count)
+                if pages >= Self.sparsePages, entries < pages * Self.sparseEntries {
+                    throw S3Failure(
+                        .badResponse, url: prefix.description,
+                        "the listing gave \(entries) keys in \(pages) pages (a store gives up to 1,000 a page): it paginates forever; list a narrower prefix"
+                    )
+                }
                 unsearched += page.commonPrefixes.filter { !excludes($0, in: prefix.bucket) }.count
                 for object in page.objects {
                     let key = object.location.key
@@ -40,6 +51,10 @@ extension InputWalker {
             failures.append(.bucket(error))
         }
     }
+
+    /// Pages after which a listing averaging under `sparseEntries` entries a page is refused.
+    static let sparsePages = 1000
+    static let sparseEntries = 100
 
     /// Whether `key` is below an output prefix of the same bucket (a re-run never thumbnails thumbnails).
     private func excludes(_ key: String, in bucket: String) -> Bool {

@@ -114,6 +114,18 @@ extension S3CLITests {
         #expect(clock.elapsed < 10, "\(clock.elapsed) s")
     }
 
+    /// A listing that never ends and never repeats itself (bucket endless-growing: one new key
+    /// and a new token a page): refused after 1,000 sparse pages, exit 1, naming the prefix.
+    /// Its 60 s bound is for a busy machine; it takes a few seconds.
+    @Test(.enabled(if: ready, why))
+    func aListingThatGrowsForeverEnds() {
+        let clock = Stopwatch()
+        let r = Self.run(["thumb", "s3://endless-growing/", "--out", FileSystem.join(CLI.scratch(), "t")])
+        #expect(r.status == 1 && r.stderr.contains("s3://endless-growing/"), "\(r.status) \(r.stderr)")
+        #expect(r.stderr.contains("in 1000 pages") && r.stderr.contains("paginates forever"), "\(r.stderr)")
+        #expect(clock.elapsed < 60, "\(clock.elapsed) s")
+    }
+
     /// When the plan refuses an output of a bucket (two keys, one name), the message names
     /// the output's s3:// URL, not the local staging path standing for it (it did before).
     @Test(.enabled(if: ready, why))
