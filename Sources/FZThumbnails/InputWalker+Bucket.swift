@@ -44,7 +44,9 @@ extension InputWalker {
                         .split(separator: "/", omittingEmptySubsequences: false)
                         .map { $0 == ".." ? "%2E%2E" : $0 == "." ? "%2E" : String($0) }.joined(separator: "/")
                     let input = ThumbnailPlan.Input(path: object.location.description, folder: folder)
-                    add(input, try skip(object, name: name, client: client))
+                    let skipped = try skip(object, name: name, client: client)
+                    if skipped == nil { S3ListedSizes.note(object) }
+                    add(input, skipped)
                 }
             }
         } catch {

@@ -58,6 +58,18 @@ struct RemoteSourceTests {
         #expect(object.asked == [0..<RemoteSource.blockSize, RemoteSource.blockSize..<object.bytes.count])
     }
 
+    /// An object whose size a listing gave is asked whole in its one first request (up to
+    /// 1 MiB), and within the cache's share of a small --max-memory.
+    @Test func aListedObjectIsAskedWholeAtOnce() throws {
+        let object = Object(size: 700 << 10)
+        let s = try RemoteSource(fetcher: object, maxMemory: 0, firstRequest: object.bytes.count)
+        #expect(try Self.read(s, 0, object.bytes.count) == object.bytes)
+        #expect(object.asked == [0..<object.bytes.count])
+        let small = Object(size: 700 << 10)
+        _ = try RemoteSource(fetcher: small, maxMemory: 1 << 20, firstRequest: small.bytes.count)  // 8 blocks
+        #expect(small.asked == [0..<(4 * RemoteSource.blockSize)])
+    }
+
     @Test func aSeekFetchesItsBlockOnlyAndTheCacheIsBounded() throws {
         let object = Object(size: 16 << 20)
         let s = try RemoteSource(fetcher: object, maxMemory: 16 << 20)  // an eighth: 2 MiB, 32 blocks

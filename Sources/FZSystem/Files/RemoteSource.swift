@@ -47,13 +47,15 @@ package final class RemoteSource: ByteSource, @unchecked Sendable {
     package var failure: RemoteFailure? { monitor.locked { firstFailure } }
 
     /// Opens the object: the first request (its first blocks) learns its length.
-    /// - Parameter maxMemory: `--max-memory` in bytes (0: no limit).
-    package init(fetcher: any RangeFetcher, maxMemory: Int64) throws(RemoteFailure) {
+    /// - Parameters:
+    ///   - maxMemory: `--max-memory` in bytes (0: no limit).
+    ///   - firstRequest: bytes the first request asks for: a block, or a listed object whole.
+    package init(fetcher: any RangeFetcher, maxMemory: Int64, firstRequest: Int = blockSize) throws(RemoteFailure) {
         self.fetcher = fetcher
         self.maxMemory = maxMemory
         let share = maxMemory > 0 ? Int(min(maxMemory / 8, Int64(Int.max))) / Self.blockSize : Self.maxCachedBlocks
         cacheBlocks = max(8, min(Self.maxCachedBlocks, share))
-        let first = try fetcher.fetch(0..<Self.blockSize)
+        let first = try fetcher.fetch(0..<max(1, min(firstRequest, Self.restWhole, cacheBlocks / 2 * Self.blockSize)))
         size = first.total
         if !fetcher.honoursRanges {
             prefix = first.bytes
