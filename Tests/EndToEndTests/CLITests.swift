@@ -190,6 +190,10 @@ struct CLITests {
         let v = CLI.run(["--version"])
         #expect(v.status == 0)
         #expect(!v.stdout.isEmpty)
+        // `--version` alone skips the parser (parseLinear); with a second word it is the
+        // parser's: the two say the same.
+        let parsed = CLI.run(["--version", "--version"])
+        #expect(parsed.status == 0 && parsed.stdout == v.stdout && v.stderr.isEmpty)
     }
 }
 

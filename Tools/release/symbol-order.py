@@ -9,7 +9,8 @@ had 6.8 MB of it resident: most of a 400 px JPEG crop's peak RSS (issue 51). Pla
 the same code is a few dozen pages.
 
 How: runs common commands (crop, thumb, info and fit of a JPEG; a PNG crop; a HEIC crop when
-../shared has the phone photo) on a release binary under valgrind's callgrind, which lists
+../shared has the phone photo; a thumbnail of a camera DNG from its JPEG preview, the bench's r1
+row, on a DNG Tools/raw/make-dng.py writes) on a release binary under valgrind's callgrind, which lists
 every function each run executed, and writes their union in the order of their addresses in
 that binary (which keeps each module's functions together). valgrind cannot read lld's debug
 information, so the binary is copied without it first (objcopy --strip-debug). Names the next
@@ -29,6 +30,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PHOTOS = os.path.join(ROOT, ".cache", "photos")
 PHONE = os.path.join(ROOT, "..", "shared", "heic-phone", "spatial_photo.heic")
+MAKE_DNG = os.path.join(ROOT, "Tools", "raw", "make-dng.py")
 
 
 def commands(tmp):
@@ -45,6 +47,12 @@ def commands(tmp):
         runs.append(["crop", png, "--at", "50%,50%", "--size", "400", "-o", os.path.join(tmp, "p.png")])
     if os.path.exists(PHONE):
         runs.append(["crop", PHONE, "--at", "50%,50%", "--size", "400", "-o", os.path.join(tmp, "h.png")])
+    # The DNG thumbnail's path (libraw's preview, the JPEG decoded at a DCT scale), on a small
+    # DNG with the bench's 1620x1080 preview (larger than 256 px, so that is what is read).
+    dng = os.path.join(tmp, "raw.dng")
+    subprocess.run(["/usr/bin/python3", MAKE_DNG, dng, "--size", "2400x1600", "--preview", "1620x1080"],
+                   check=True, stdout=subprocess.DEVNULL)
+    runs.append(["thumb", dng, "--size", "256", "--out", os.path.join(tmp, "dng-thumbs"), "--quiet"])
     return runs
 
 

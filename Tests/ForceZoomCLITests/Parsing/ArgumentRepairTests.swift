@@ -30,6 +30,9 @@ struct ArgumentRepairTests {
         // The table main reads the names from says what the configurations say, in order.
         #expect(ForceZoom.subcommandTable.map { $0.name } == Self.subcommands.map { $0._commandName })
         #expect(ForceZoom.subcommandNames == Self.subcommands.map { $0.configuration.commandName ?? "" })
+        // The ones parseDirect leaves to the full parse, by name: those with subcommands.
+        let nested = ForceZoom.subcommandTable.filter { !$0.command.configuration.subcommands.isEmpty }
+        #expect(ForceZoom.withSubcommands == nested.map { $0.name })
     }
 
     @Test func negativeNumbersAreValues() throws {
