@@ -122,6 +122,10 @@ BENCH_DEPS := libvips-tools imagemagick graphicsmagick libjpeg-turbo-progs hyper
               libjpeg62-turbo-dev libpng-dev pkg-config
 # Video posters (issue 50): ffmpegthumbnailer and ffmpeg are the peers of the v4k, v1080 and vb20 rows.
 BENCH_DEPS += ffmpegthumbnailer ffmpeg
+# The bucket rows' peer (issue 52): the AWS CLI from PyPI, in its own venv under .cache (its
+# pinned botocore would fight moto's in /usr/bin/python3); an `aws` already on PATH is used first.
+BENCH_DEPS += python3-venv
+AWSCLI_VENV := .cache/awscli
 BENCH_ARGS ?=
 
 DEMO_IN  := Fixtures/photos/peek.jpg
@@ -355,6 +359,8 @@ demo: release ## Crop Fixtures/photos/peek.jpg into out/demo-peek.png
 
 bench-deps: ## apt-get install the benchmark's peers and tools when missing
 	@$(call apt_install,bench-deps,$(BENCH_DEPS))
+	@command -v aws >/dev/null || [ -x $(AWSCLI_VENV)/bin/aws ] || \
+	  { /usr/bin/python3 -m venv $(AWSCLI_VENV) && $(AWSCLI_VENV)/bin/pip install -q awscli==1.45.11; }
 
 # Times forcezoom against vips, ImageMagick, GraphicsMagick and a C decode floor, side by
 # side in one run (about 10-15 minutes), and writes BENCHMARKS.md. Run it on a quiet machine;

@@ -131,7 +131,8 @@ def measure(fz, files, runs):
         disk = timed(lambda i: [fz] + thumb + [src, "--out", os.path.join(work, f"disk{i}")], runs, moto.env, fresh("disk"))
         bucket = timed(lambda i: [fz] + thumb + [f"s3://{BUCKET}/in/", "--out", f"s3://{BUCKET}/fz{i}/"], runs, moto.env)
         made = count(s3, f"fz{runs}/")
-        aws = shutil.which("aws")
+        aws = shutil.which("aws") or next(
+            (p for p in [os.path.join(ROOT, ".cache", "awscli", "bin", "aws")] if os.access(p, os.X_OK)), None)
         cli = vips = None
         cli_made = vips_made = 0
         if aws:
