@@ -14,7 +14,7 @@ A store is another machine: moto runs pinned to CPU 1 and everything timed to CP
 cores, and the disk run gets the same single core.
 bench.py calls section() (`make bench`); on its own:
     python3 bench/bench_s3.py --fz .build/release/forcezoom [--runs 3]
-Times are medians of --runs whole runs after one warm-up each, every run to a fresh prefix or
+Times are medians of --runs rounds after a warm-up round, the commands taking turns, every run to a fresh prefix or
 folder; the 1-minute load average before and after is printed (a shared machine)."""
 
 import argparse
@@ -91,22 +91,31 @@ class Moto:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
-def timed(make_argv, runs, env, prepare=None):
-    """Median seconds of runs of make_argv(i) (a fresh target per run), after one warm-up."""
-    out = []
+def once(argv, env):
+    """Seconds of one run of argv (a list, or a shell line), pinned to the client's CPU."""
+    argv = " ".join(PIN_CLIENT) + " sh -c " + shlex.quote(argv) if isinstance(argv, str) else PIN_CLIENT + argv
+    t = time.perf_counter()
+    r = subprocess.run(argv, env=env, capture_output=True, text=True, shell=isinstance(argv, str))
+    took = time.perf_counter() - t
+    if r.returncode != 0:
+        raise RuntimeError(f"{argv if isinstance(argv, str) else ' '.join(argv)}: exit {r.returncode}: {r.stderr[-400:]}")
+    return took
+
+
+def timed(commands, runs, env):
+    """Median seconds of each of commands ({label: (make_argv, prepare)}, make_argv(i) a fresh
+    target per run) over runs rounds after a warm-up round, the commands taking turns within
+    each round, so a machine that drifts (this VM's speed varies by 20% from minute to minute)
+    touches every column alike."""
+    out = {label: [] for label in commands}
     for i in range(runs + 1):
-        if prepare:
-            prepare(i)
-        argv = make_argv(i)
-        argv = " ".join(PIN_CLIENT) + " sh -c " + shlex.quote(argv) if isinstance(argv, str) else PIN_CLIENT + argv
-        t = time.perf_counter()
-        r = subprocess.run(argv, env=env, capture_output=True, text=True, shell=isinstance(argv, str))
-        took = time.perf_counter() - t
-        if r.returncode != 0:
-            raise RuntimeError(f"{argv if isinstance(argv, str) else ' '.join(argv)}: exit {r.returncode}: {r.stderr[-400:]}")
-        if i > 0:
-            out.append(took)
-    return statistics.median(out)
+        for label, (make_argv, prepare) in commands.items():
+            if prepare:
+                prepare(i)
+            took = once(make_argv(i), env)
+            if i > 0:
+                out[label].append(took)
+    return {label: statistics.median(v) for label, v in out.items()}
 
 
 def count(client, prefix):
@@ -128,13 +137,12 @@ def measure(fz, files, runs):
             s3.upload_file(p, BUCKET, "in/" + name)
         thumb = ["thumb", "--size", "256", "--quiet"]
         fresh = lambda d: (lambda i: shutil.rmtree(os.path.join(work, f"{d}{i}"), ignore_errors=True))
-        disk = timed(lambda i: [fz] + thumb + [src, "--out", os.path.join(work, f"disk{i}")], runs, moto.env, fresh("disk"))
-        bucket = timed(lambda i: [fz] + thumb + [f"s3://{BUCKET}/in/", "--out", f"s3://{BUCKET}/fz{i}/"], runs, moto.env)
-        made = count(s3, f"fz{runs}/")
+        commands = {
+            "disk": (lambda i: [fz] + thumb + [src, "--out", os.path.join(work, f"disk{i}")], fresh("disk")),
+            "bucket": (lambda i: [fz] + thumb + [f"s3://{BUCKET}/in/", "--out", f"s3://{BUCKET}/fz{i}/"], None),
+        }
         aws = shutil.which("aws") or next(
             (p for p in [os.path.join(ROOT, ".cache", "awscli", "bin", "aws")] if os.access(p, os.X_OK)), None)
-        cli = vips = None
-        cli_made = vips_made = 0
         if aws:
             def staged(middle, name):
                 def command(i):
@@ -144,10 +152,13 @@ def measure(fz, files, runs):
                 return command
             fzmid = lambda d: f"{fz} {' '.join(thumb)} {d}/in --out {d}/out"
             vipsmid = lambda d: f"ls {d}/in/* | xargs -d '\\n' -P2 -n5 vipsthumbnail -s 256 -o {d}/out/%s.jpg"
-            vips = timed(staged(vipsmid, "vips"), runs, moto.env, fresh("vips"))
-            vips_made = count(s3, f"vips{runs}/")
-            cli = timed(staged(fzmid, "aws"), runs, moto.env, fresh("aws"))
-            cli_made = count(s3, f"aws{runs}/")
+            commands["vips"] = (staged(vipsmid, "vips"), fresh("vips"))
+            commands["cli"] = (staged(fzmid, "aws"), fresh("aws"))
+        t = timed(commands, runs, moto.env)
+        disk, bucket, vips, cli = t["disk"], t["bucket"], t.get("vips"), t.get("cli")
+        made = count(s3, f"fz{runs}/")
+        vips_made = count(s3, f"vips{runs}/") if aws else 0
+        cli_made = count(s3, f"aws{runs}/") if aws else 0
         return {"disk": disk, "bucket": bucket, "cli": cli, "made": made, "cli_made": cli_made, "n": len(files),
                 "vips": vips, "vips_made": vips_made,
                 "mb": sum(os.path.getsize(p) for p in files) / 1e6,
@@ -169,7 +180,7 @@ def section(fz, batch_dir, runs=3):
            "disk, and against the peers' staging with the AWS CLI (`aws s3 cp --recursive` down, `vipsthumbnail -s 256` "
            f"under `xargs -P2 -n5`, `aws s3 cp --recursive` up; {r['aws'] or 'not installed'}), and the same staging around "
            f"forcezoom's disk thumb. moto pinned to CPU 1, the timed commands to CPU 0 ({'taskset' if PIN_STORE else 'not pinned: no taskset'}): "
-           f"a store is another machine. Medians of {runs} runs after a warm-up, each to a fresh prefix; 1-minute load "
+           f"a store is another machine. Medians of {runs} rounds after a warm-up round, the four taking turns in each, every run to a fresh prefix; 1-minute load "
            f"average {load:.2f} before, {os.getloadavg()[0]:.2f} after.\n",
            f"- disk {r['disk']:.2f} s, bucket {r['bucket']:.2f} s ({r['made']} objects written)"
            + (f"; AWS CLI + vipsthumbnail {r['vips']:.2f} s ({r['vips_made']} objects), AWS CLI + forcezoom "
