@@ -80,10 +80,8 @@ package enum S3Access {
         } catch {
             throw error.remoteFailure
         }
-        // A listed object up to RemoteSource.restWhole is asked whole: a batch reads all of a photo.
-        let listed = S3ListedSizes.take(url).map(Int.init) ?? 0
-        let first = listed > 0 && listed <= RemoteSource.restWhole ? listed : RemoteSource.blockSize
-        return try RemoteSource(fetcher: fetcher, maxMemory: settings.maxMemory, firstRequest: first)
+        return try RemoteSource(
+            fetcher: fetcher, maxMemory: settings.maxMemory, listedSize: S3ListedSizes.take(url).map(Int.init))
     }
 }
 

@@ -30,15 +30,22 @@ struct RemoteSourceTests {
         return Array(out.prefix(n))
     }
 
+    /// Reads `s` from start to end in pieces of `piece` bytes, as a decoder reading on,
+    /// each piece checked against the object's bytes.
+    static func readThrough(_ s: RemoteSource, _ object: Object, piece: Int) throws {
+        var at = 0
+        while at < object.bytes.count {
+            let got = try read(s, at, piece)
+            #expect(got == Array(object.bytes[at..<min(at + piece, object.bytes.count)]))
+            guard !got.isEmpty else { return }
+            at += got.count
+        }
+    }
+
     @Test func sequentialReadsGrowTheReadAheadAndGiveTheBytes() throws {
         let object = Object(size: 5 << 20)
         let s = try RemoteSource(fetcher: object, maxMemory: 0)
-        var at = 0
-        while at < object.bytes.count {
-            let piece = try Self.read(s, at, 16 << 10)
-            #expect(piece == Array(object.bytes[at..<min(at + (16 << 10), object.bytes.count)]))
-            at += piece.count
-        }
+        try Self.readThrough(s, object, piece: 16 << 10)
         // 5 MiB in 64 KiB blocks is 80 blocks; doubling read-ahead fetches them in few requests.
         #expect(object.asked.count < 12, "\(object.asked.count) requests")
         #expect(object.asked.map(\.count).reduce(0, +) == object.bytes.count, "each byte fetched once")
@@ -49,12 +56,7 @@ struct RemoteSourceTests {
     @Test func aSmallObjectReadThroughCostsTwoRequests() throws {
         let object = Object(size: 700 << 10)
         let s = try RemoteSource(fetcher: object, maxMemory: 0)
-        var at = 0
-        while at < object.bytes.count {
-            let piece = try Self.read(s, at, 4 << 10)
-            #expect(piece == Array(object.bytes[at..<min(at + (4 << 10), object.bytes.count)]))
-            at += piece.count
-        }
+        try Self.readThrough(s, object, piece: 4 << 10)
         #expect(object.asked == [0..<RemoteSource.blockSize, RemoteSource.blockSize..<object.bytes.count])
     }
 
@@ -62,11 +64,11 @@ struct RemoteSourceTests {
     /// 1 MiB), and within the cache's share of a small --max-memory.
     @Test func aListedObjectIsAskedWholeAtOnce() throws {
         let object = Object(size: 700 << 10)
-        let s = try RemoteSource(fetcher: object, maxMemory: 0, firstRequest: object.bytes.count)
+        let s = try RemoteSource(fetcher: object, maxMemory: 0, listedSize: object.bytes.count)
         #expect(try Self.read(s, 0, object.bytes.count) == object.bytes)
         #expect(object.asked == [0..<object.bytes.count])
         let small = Object(size: 700 << 10)
-        _ = try RemoteSource(fetcher: small, maxMemory: 1 << 20, firstRequest: small.bytes.count)  // 8 blocks
+        _ = try RemoteSource(fetcher: small, maxMemory: 1 << 20, listedSize: small.bytes.count)  // 8 blocks
         #expect(small.asked == [0..<(4 * RemoteSource.blockSize)])
     }
 

@@ -19,10 +19,8 @@ public struct InfoOperation {
     }
 
     public func run(_ report: Report) -> Outcome {
-        var failed = false
-        // Failures a later run may not meet (a busy store, a dropped connection): all of them
-        // so, the exit is 75, as crop's and thumb's (issue 52).
-        var failures = (all: 0, temporary: 0)
+        // All of them temporary (a busy store): the exit is 75, as crop's and thumb's (issue 52).
+        var failures = Outcome.Failures()
         for file in files {
             do {
                 // Headers only: a file whose decoding the limits refuse is still described.
@@ -64,18 +62,15 @@ public struct InfoOperation {
                     report.line(json ? movie.json.description : Echo.line(movie.text))
                     continue
                 }
-                failed = true
-                failures = (
-                    failures.all + 1, failures.temporary + (error.exitCode == RemoteFailure.retryExitCode ? 1 : 0)
-                )
+                failures.count(temporary: error.exitCode == RemoteFailure.retryExitCode)
                 report.error(error.description)
                 if json {
                     report.record(JSON.record([("file", .string(error.path)), ("error", .string(error.reason))]))
                 }
             }
         }
-        var outcome = Outcome(failed: failed)
-        outcome.retryLater = failures.all > 0 && failures.temporary == failures.all
+        var outcome = Outcome(failed: failures.all > 0)
+        outcome.retryLater = failures.allTemporary
         return outcome
     }
 

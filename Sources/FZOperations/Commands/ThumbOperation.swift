@@ -94,10 +94,10 @@ public struct ThumbOperation {
         // A ladder's sizes fail together when their one decode fails: said once.
         var lastError: (input: String, reason: String)?
         // Failures a later run may not meet (a busy store): all of them so, the exit is 75.
-        var failures = (all: 0, temporary: 0)
+        var failures = Outcome.Failures()
         func count(_ error: ThumbnailError) {
             guard !error.isStop else { return }
-            failures = (failures.all + 1, failures.temporary + (error.isTemporary ? 1 : 0))
+            failures.count(temporary: error.isTemporary)
         }
         var journalUpload: S3Failure?
         var line = ProgressLine(enabled: !quiet && progress, redraw: isatty(2) != 0, write: report.stderr)
@@ -133,7 +133,7 @@ public struct ThumbOperation {
         if let journalUpload { report.error("--journal \(journalUpload.description)") }
         var ended = try finish(outcome, sharding: sharding, elapsed: clock.elapsed, shown: shown, report)
         ended.failed = ended.failed || journalUpload != nil
-        ended.retryLater = failures.all > 0 && failures.temporary == failures.all
+        ended.retryLater = failures.allTemporary
         return ended
     }
 

@@ -1,3 +1,5 @@
+import FZSystem
+
 /// Where an operation's words go. The core prints nothing itself: the command line hands
 /// each operation a report whose closures write records to standard output and messages to
 /// standard error, in the order the work meets them (tests can collect them instead).
@@ -40,4 +42,24 @@ public struct Outcome: Sendable {
     public init(failed: Bool) { self.failed = failed }
 
     public static let done = Outcome(failed: false)
+
+    /// A failed run's exit code: 75 (`EX_TEMPFAIL`) when `retryLater`, else 1.
+    public var exitCode: Int32 { retryLater ? RemoteFailure.retryExitCode : 1 }
+
+    /// The failures of a run, counted for `retryLater`: all of them, and those a later run
+    /// may not meet (a busy store, a dropped connection).
+    public struct Failures: Sendable {
+        public private(set) var all = 0
+        public private(set) var temporary = 0
+
+        public init() {}
+
+        public mutating func count(temporary: Bool) {
+            all += 1
+            if temporary { self.temporary += 1 }
+        }
+
+        /// Some failed, and every one may pass on a later try.
+        public var allTemporary: Bool { all > 0 && temporary == all }
+    }
 }

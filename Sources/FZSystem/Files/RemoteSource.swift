@@ -14,8 +14,10 @@ package protocol RangeFetcher: AnyObject {
 /// Blocks are 64 KiB; a miss fetches the missing blocks the read spans in one request, plus a
 /// read-ahead when the read follows the last one (a decoder reading on): 1 block, doubling on
 /// each such miss up to 32 (2 MiB), back to none after a seek, as GDAL's /vsicurl/ grows its
-/// chunks; a sequential miss within 1 MiB of the end takes the rest at once. So a tiled TIFF's or a grid HEIC's crop costs its header, its tables and a block
-/// per tile run, and a JPEG read to its last row costs a few requests, not one per block. The
+/// chunks; a sequential miss within 1 MiB of the end takes the rest at once, and an object a
+/// listing said is at most 1 MiB is asked whole. So a tiled TIFF's or a grid HEIC's crop costs
+/// its header, its tables and a block per tile run, and a JPEG read to its last row costs a
+/// few requests, not one per block. The
 /// cache holds at most 256 blocks (16 MiB), or an eighth of `--max-memory` when that is less
 /// (at least 8 blocks), least recently used first out. A server that ignores ranges is read
 /// as a prefix instead: each miss streams from byte 0 to 4 times what is held (so a reader that
@@ -25,7 +27,8 @@ package final class RemoteSource: ByteSource, @unchecked Sendable {
     package static let blockSize = 64 << 10
     package static let maxReadAhead = 32
     package static let maxCachedBlocks = 256
-    /// A sequential miss this close to the end fetches the rest (1 MiB).
+    /// A sequential miss this close to the end fetches the rest, and a listed object this
+    /// small is fetched whole at once (1 MiB).
     package static let restWhole = 1 << 20
 
     package let fetcher: any RangeFetcher
@@ -44,18 +47,25 @@ package final class RemoteSource: ByteSource, @unchecked Sendable {
     private var firstFailure: RemoteFailure?
 
     package var name: String { fetcher.name }
+    /// The index of the object's last block.
+    private var lastBlock: Int { (size - 1) / Self.blockSize }
     package var failure: RemoteFailure? { monitor.locked { firstFailure } }
 
     /// Opens the object: the first request (its first blocks) learns its length.
     /// - Parameters:
     ///   - maxMemory: `--max-memory` in bytes (0: no limit).
-    ///   - firstRequest: bytes the first request asks for: a block, or a listed object whole.
-    package init(fetcher: any RangeFetcher, maxMemory: Int64, firstRequest: Int = blockSize) throws(RemoteFailure) {
+    ///   - listedSize: the object's size as a listing gave it (nil: unknown). Up to `restWhole`,
+    ///     the first request asks for all of it (a batch reads the whole of a photo).
+    package init(fetcher: any RangeFetcher, maxMemory: Int64, listedSize: Int? = nil) throws(RemoteFailure) {
         self.fetcher = fetcher
         self.maxMemory = maxMemory
         let share = maxMemory > 0 ? Int(min(maxMemory / 8, Int64(Int.max))) / Self.blockSize : Self.maxCachedBlocks
         cacheBlocks = max(8, min(Self.maxCachedBlocks, share))
-        let first = try fetcher.fetch(0..<max(1, min(firstRequest, Self.restWhole, cacheBlocks / 2 * Self.blockSize)))
+        var ask = Self.blockSize
+        if let listedSize, listedSize > 0, listedSize <= Self.restWhole {
+            ask = min(listedSize, cacheBlocks / 2 * Self.blockSize)
+        }
+        let first = try fetcher.fetch(0..<ask)
         size = first.total
         if !fetcher.honoursRanges {
             prefix = first.bytes
@@ -106,7 +116,6 @@ package final class RemoteSource: ByteSource, @unchecked Sendable {
         let last = (range.upperBound - 1) / Self.blockSize
         let sequential = range.lowerBound == lastEnd
         var written = 0
-        let lastBlock = (size - 1) / Self.blockSize
         for index in first...last {
             if blocks[index] == nil {
                 readAhead = sequential ? min(Self.maxReadAhead, max(1, readAhead * 2)) : 0
@@ -135,7 +144,6 @@ package final class RemoteSource: ByteSource, @unchecked Sendable {
             blocks[index] = (held.bytes, clock)
             return held.bytes
         }
-        let lastBlock = (size - 1) / Self.blockSize
         var end = index
         while end < min(through, lastBlock, index + cacheBlocks / 2 - 1), blocks[end + 1] == nil { end += 1 }
         let range = (index * Self.blockSize)..<min(size, (end + 1) * Self.blockSize)

@@ -42,6 +42,6 @@ struct Info: ParsableCommand {
     func run() throws {
         if formats { return FormatsReport().run(Report.terminal, json: json) }
         let outcome = InfoOperation(files: files, decode: decode.options, json: json).run(Report.terminal)
-        if outcome.failed { throw ExitCode(outcome.retryLater ? 75 : 1) }
+        if outcome.failed { throw ExitCode(outcome.exitCode) }
     }
 }

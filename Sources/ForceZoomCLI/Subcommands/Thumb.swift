@@ -273,7 +273,7 @@ struct Thumb: ParsableCommand {
         operation.display = try show.display()
         let outcome = try operation.run(Report.terminal)
         // 75 (EX_TEMPFAIL) when every failure was a busy or unreachable store: a scheduler retries.
-        if outcome.failed { throw ExitCode(outcome.retryLater ? 75 : 1) }
+        if outcome.failed { throw ExitCode(outcome.exitCode) }
     }
 
     /// --name, or the default: `%s.thumb.png` (the extension --format's), under `%d/` when
