@@ -22,7 +22,8 @@ final class FFmpegVideo {
         self.source = source
         var l = fz_video_limits(
             max_pixels: limits.maxPixels, probe_bytes: limits.probeBytes, max_packets: Int32(limits.maxPackets),
-            seconds: limits.seconds, threads: Int32(limits.threads), frame_threads: limits.frameThreads ? 1 : 0)
+            seconds: limits.seconds, threads: Int32(limits.threads), frame_threads: limits.frameThreads ? 1 : 0,
+            keyframe_probe: limits.keyframeProbe ? 1 : 0)
         var f = fz_video_facts()
         var why = [CChar](repeating: 0, count: 512)
         let opened = source.file.withStream { stream in
@@ -108,4 +109,7 @@ struct VideoLimits {
     /// Frame threading too (a run of frames from a keyframe: `--time`); a poster decodes
     /// keyframes alone, for which slices are the only parallelism and frame threads cost memory.
     var frameThreads = false
+    /// Only a poster will be decoded and the coded pixel format is not reported (`thumb`,
+    /// not `info` or `--time`): an 8-bit H.264 stream is probed without decoding frames.
+    var keyframeProbe = false
 }

@@ -39,6 +39,8 @@ typedef struct fz_video_limits {
     double seconds;             /* wall time for everything on this input, from fz_video_open */
     int threads;                /* decoding threads */
     int frame_threads;          /* 1: frame and slice threading (a run of frames); 0: slices only (one keyframe) */
+    int keyframe_probe;         /* 1: only posters (keyframes) will be asked for, and the coded pixel format
+                                   need not be reported: probing decodes keyframes only (fz_video.c) */
 } fz_video_limits;
 
 typedef struct fz_video fz_video;
