@@ -44,6 +44,10 @@ package protocol ImageDecoder: AnyObject {
     /// Whether the EXIF orientation applies to the decoded pixels. HEIF, whose own
     /// transformations are applied by the decoder, says no.
     var exifOrientationApplies: Bool { get }
+    /// The turn the decoder itself gave its pixels, which the file's metadata coordinates
+    /// (XMP regions, as stored) must be turned through too: libraw applies a RAW's
+    /// orientation as it develops. `.up` for the rest, whose orientation `ImageReader` applies.
+    var pixelsTurnedBy: Orientation { get }
     /// What the file says about its colours.
     var color: ColorDescription { get }
     /// The format's own header facts, for `info`.
@@ -106,6 +110,7 @@ extension ImageDecoder {
     }
     package var embeddedThumbnailShapeTolerance: Double { 0 }
     package var exifOrientationApplies: Bool { true }
+    package var pixelsTurnedBy: Orientation { .up }
     package var orientationValue: Int? { exif.flatMap { EXIF.orientationValue(in: $0) } }
     package var xmp: [UInt8]? { nil }
     package var iptc: [UInt8]? { nil }

@@ -90,6 +90,10 @@ public final class ImageReader {
         header.bitDepth > 8 && type(of: decoder).registration.capabilities.contains(.deepSamples)
     }
 
+    /// Whether the file is a video (`.movingPictures`): `info` asks whether it is a Live
+    /// Photo's movie.
+    public var isVideo: Bool { type(of: decoder).registration.capabilities.contains(.movingPictures) }
+
     /// Decodes stored-pixel rectangles at full depth (16 bits a sample) in one pass, as
     /// `readStored` does, from an image with `hasDeepSamples`.
     public func readStored16(_ rects: [PixelRect]) throws(DecodeError) -> [Image16] {
@@ -242,28 +246,6 @@ public final class ImageReader {
     /// applied, or the decoder applies the format's own (HEIF's irot/imir). An output's
     /// copy of the orientation tag is then 1.
     public var deliversUpright: Bool { options.autoOrient || !decoder.exifOrientationApplies }
-
-    /// What an output of these pixels in `format` carries under `policy` (see
-    /// `MetadataPolicy.carried` and `CarriedMetadata.fitting`), and why anything was left out.
-    public func carriedMetadata(
-        _ policy: MetadataPolicy, for format: OutputFormat
-    ) -> (CarriedMetadata?, warnings: [String]) {
-        let (carried, warnings) = policy.carried(metadata, upright: deliversUpright, frame: regionFrame)
-        guard let carried else { return (nil, warnings) }
-        let (fitted, more) = carried.fitting(format)
-        return (fitted, warnings + more)
-    }
-
-    /// The picture an output's regions are read in: as `--at region:` reads them when the
-    /// pixels are upright; with `--no-auto-orient` through the file's own orientation, then
-    /// back to the stored pixels the output keeps (with its orientation tag).
-    public var regionFrame: RegionFrame {
-        guard !deliversUpright else {
-            return RegionFrame(stored: header.storedSize, orientation: header.orientation, delivered: true)
-        }
-        let o = header.exifOrientationValue.flatMap { Orientation(rawValue: $0) } ?? .up
-        return RegionFrame(stored: header.storedSize, orientation: o, delivered: false)
-    }
 
     /// A reader decodes once: the decoder's stream moves forward only.
     private func begin(denominator: Int, columns: Range<Int>?) throws(DecodeError) -> RowLayout {

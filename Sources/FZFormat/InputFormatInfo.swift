@@ -47,4 +47,6 @@ public struct DecoderCapabilities: OptionSet, Hashable, Sendable {
     public static let icc = DecoderCapabilities(rawValue: 1 << 5)
     /// An HDR gain map beside the image (its decoder is `GainMapProbing`).
     public static let gainMaps = DecoderCapabilities(rawValue: 1 << 6)
+    /// A video: its still is a chosen frame, and the file may be a Live Photo's motion part.
+    public static let movingPictures = DecoderCapabilities(rawValue: 1 << 7)
 }

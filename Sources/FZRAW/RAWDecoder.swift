@@ -59,6 +59,8 @@ package final class RAWDecoder: ImageDecoder {
     package let xmp: [UInt8]?
     /// libraw applies the camera's orientation itself.
     package var exifOrientationApplies: Bool { false }
+    /// A DNG's XMP regions are in the sensor's orientation, which libraw turns.
+    package var pixelsTurnedBy: Orientation { applied }
     package var color: ColorDescription { ColorDescription() }
     package var details: any CodecDetails { raw }
     package private(set) var warnings: [String] = []

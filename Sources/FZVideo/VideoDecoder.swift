@@ -23,7 +23,7 @@ import Geometry
 package final class VideoDecoder: ImageDecoder {
     package static let registration = InputFormatInfo(
         format: .video, names: ["MP4/MOV/MKV/WebM/AVI video"],
-        extensions: ["mp4", "m4v", "mov", "qt", "3gp", "3g2", "mkv", "webm", "avi"], capabilities: [],
+        extensions: ["mp4", "m4v", "mov", "qt", "3gp", "3g2", "mkv", "webm", "avi"], capabilities: [.movingPictures],
         reportedNames: VideoDetails.containerNames, library: .ffmpeg)
 
     /// ISO media with a video brand (`ftyp` at 4), an old QuickTime movie that starts with one
@@ -63,6 +63,7 @@ package final class VideoDecoder: ImageDecoder {
         try Self.registration.requireLibrary(path: path)
         var limits = VideoLimits(maxPixels: options.maxPixels, threads: max(1, options.threads))
         limits.frameThreads = options.videoTime != nil
+        limits.keyframeProbe = options.videoTime == nil && !options.headerOnly
         video = try FFmpegVideo(source: source, limits: limits)
         info = VideoDetails(facts: video.facts)
         // Every size from the container against the budget before anything is decoded.

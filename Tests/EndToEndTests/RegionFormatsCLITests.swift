@@ -51,6 +51,31 @@ struct RegionFormatsCLITests {
         #expect(found.rect == Self.expected(600, 400), "\(found.rect)")
     }
 
+    /// A DNG stored turned (orientation 6, libraw develops it upright): its MWG regions are
+    /// in the sensor's 600x400 raster, as MWG and exiftool's AppliedToDimensions say, and
+    /// come out in the upright 400x600 pixels. By hand, 90 degrees clockwise: a stored
+    /// normalized (x, y) shows at (1 - y, x), so the area centred at (0.3, 0.25), 0.2 x 0.3,
+    /// is centred at (0.75, 0.3), 0.3 x 0.2: pixels 240,120 to 360,240; its centre 300,180 is
+    /// where `crop --at region:Alice` looks.
+    @Test func turnedDNGRegionsAreUpright() throws {
+        let dir = CLI.scratch()
+        let tool = FileSystem.join(CLI.root, "Tools/raw/make-dng.py")
+        try #require(
+            CLI.shell(
+                "cd \(CLI.quote(dir)) && /usr/bin/python3 \(CLI.quote(tool)) t.dng --size 600x400 --orientation 6 > /dev/null"
+            ) == 0)
+        let path = FileSystem.join(dir, "t.dng")
+        let tag = Self.mwg.replacing("%W", with: "600").replacing("%H", with: "400")
+        try #require(CLI.shell("exiftool -q -q -overwrite_original \(CLI.quote(tag)) \(CLI.quote(path))") == 0)
+        let back = CLI.shellOutput("exiftool -s3 -n -Orientation -RegionAreaX -RegionAreaY \(CLI.quote(path))")
+        #expect(back.split(separator: "\n") == ["6", "0.3", "0.25"], "\(back)")
+        let found = Self.firstRegion(path)
+        #expect(found.name == "Alice")
+        #expect(found.rect == [240, 120, 120, 120], "\(found.rect)")
+        let r = CLI.run(["crop", path, "--at", "region:Alice", "--size", "64", "--geometry-only"])
+        #expect(r.stdout.contains("\"point\":{\"x\":300,\"y\":180}"), "\(r.stdout) \(r.stderr)")
+    }
+
     @Test func jxlRegionsBeforeAndAfterTheCodestream() throws {
         let dir = CLI.scratch()
         let src = FileSystem.join(CLI.root, ".cache/jxl/jxl-exif-1.jxl")

@@ -51,6 +51,14 @@ struct FormatRegistryAgreementTests {
         }
     }
 
+    /// Exactly one format reads moving pictures, the video decoder, and `info` asks that
+    /// ability (whether a movie is a Live Photo part), never the format's name.
+    @Test func movingPicturesAreTheVideoDecoder() {
+        let moving = FormatRegistry.inputs.filter { $0.capabilities.contains(.movingPictures) }
+        #expect(moving.count == 1, "\(moving.map(\.names))")
+        #expect(moving.allSatisfy { Set($0.extensions).isSuperset(of: ["mp4", "mov"]) })
+    }
+
     /// The writer's gain-map decisions come from the encoders' declared abilities: exactly the
     /// formats that declare an HDR rendition render one, and a carrier of each kind exists.
     @Test func writerAsksTheAbilities() {

@@ -62,8 +62,7 @@ extension AnimationJob {
             let found = try WhereResolver.resolve(
                 place, path: path, upright: reader.header.uprightSize, box: box,
                 regions: {
-                    let r = reader.metadata.regions(
-                        stored: reader.header.storedSize, orientation: reader.header.orientation)
+                    let r = reader.uprightRegions()
                     for w in r.warnings { warnings.say("\(path): \(w)") }
                     return r
                 },

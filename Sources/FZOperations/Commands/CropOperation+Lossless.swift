@@ -32,7 +32,7 @@ extension CropOperation {
             files = try joined(
                 files, gainMap, plans.map(\.stored), hadMap: probe != .none || motion != nil, path: reader.path)
             // The markers are copied, the XMP with them: its regions are not moved to the squares.
-            let regions = reader.metadata.regions(stored: header.storedSize, orientation: header.orientation).regions
+            let regions = reader.uprightRegions().regions
             if !regions.isEmpty {
                 settings.warnings.say(
                     "\(reader.path): --lossless copies the XMP as it is: its \(regions.count == 1 ? "region still describes" : "\(regions.count) regions still describe") the whole picture, not the crop (drop --lossless for regions that follow the crop)"

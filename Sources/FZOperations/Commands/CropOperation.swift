@@ -146,8 +146,7 @@ public struct CropOperation {
                     point.place, path: path, upright: upright, box: box,
                     regions: {
                         if let regions { return regions }
-                        let r = reader.metadata.regions(
-                            stored: reader.header.storedSize, orientation: reader.header.orientation)
+                        let r = reader.uprightRegions()
                         for w in r.warnings { warnings.say("\(path): \(w)") }
                         regions = r
                         return r

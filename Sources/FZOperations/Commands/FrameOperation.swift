@@ -62,8 +62,7 @@ public struct FrameOperation {
                 place, path: reader.path, upright: image,
                 box: sizedToRegion ? nil : (Double(side), Double(side)),
                 regions: {
-                    let r = first.metadata.regions(
-                        stored: first.header.storedSize, orientation: first.header.orientation)
+                    let r = first.uprightRegions()
                     for w in r.warnings { warnings.say("\(path): \(w)") }
                     return r
                 },
@@ -123,7 +122,7 @@ public struct FrameOperation {
         var view = FrameRenderer.render(
             scaled, fit: fit, peek: peek, background: inks.map(background), style: style, pins: pins)
         if outlineRegions {
-            let r = reader.metadata.regions(stored: reader.header.storedSize, orientation: reader.header.orientation)
+            let r = reader.uprightRegions()
             // Warned once: the where words warned already when they read them.
             if !place.needsRegions { for w in r.warnings { settings.warnings.say("\(reader.path): \(w)") } }
             RegionOutline.draw(

@@ -27,12 +27,12 @@ public struct InfoOperation {
                 let (reader, refused) = try ImageReader.header(path: file, options: decode)
                 let h = reader.header
                 let m = reader.metadata
-                let regions = m.regions(stored: h.storedSize, orientation: h.orientation)
+                let regions = reader.uprightRegions()
                 for w in regions.warnings { report.warnings.say("\(reader.path): \(w)") }
                 let gain = reader.probeGainMap()
                 var motion = Self.motion(path: reader.path, metadata: m, budget: decode.budget)
                 // A video read by FZVideo may be a Live Photo's movie: its record says so too.
-                if h.format.rawValue == "video", let member = Self.livePhotoMember(path: file, budget: decode.budget) {
+                if reader.isVideo, let member = Self.livePhotoMember(path: file, budget: decode.budget) {
                     motion.json.append(member)
                     if case .object(let fields) = member.1,
                         let id = fields.first(where: { $0.0 == "contentIdentifier" }),

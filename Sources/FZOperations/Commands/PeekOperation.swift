@@ -50,7 +50,7 @@ public struct PeekOperation {
         do { try settings.decode.budget.check("the decoded image (peek)", size: header.uprightSize) } catch {
             throw ToolFailure("\(reader.path): \(error)")
         }
-        let regions = reader.metadata.regions(stored: header.storedSize, orientation: header.orientation)
+        let regions = reader.uprightRegions()
         for w in regions.warnings { settings.warnings.say("\(reader.path): \(w)") }
         var image = try reader.readImage()  // decoded once: every move crops from it
         try settings.convert(&image, from: header.color, path: reader.path)

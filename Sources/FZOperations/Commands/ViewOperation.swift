@@ -57,7 +57,7 @@ public struct ViewOperation {
                 width: max(1, Int(Double(upright.width) * s)), height: max(1, Int(Double(upright.height) * s)))
         }
         let regions =
-            outlineRegions ? reader.metadata.regions(stored: header.storedSize, orientation: header.orientation) : nil
+            outlineRegions ? reader.uprightRegions() : nil
         for w in regions?.warnings ?? [] { warnings.say("\(reader.path): \(w)") }
         var (image, _) = try ReductionPipeline(target: size, filter: .lanczos, threads: Threads.perImage).run(reader)
         if let warning = try ColorPolicy(mode: .srgb).convert(
