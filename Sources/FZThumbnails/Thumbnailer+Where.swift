@@ -46,7 +46,8 @@ extension Thumbnailer {
                     // A file with embedded thumbnails may make its thumbnail from one: not held.
                     if hold, first.embeddedThumbnailSizes.isEmpty,
                         let h = try HeldDecode.decode(
-                            first, target: centred.output, window: (box.width, box.height), headroom: Self.headroom)
+                            first, target: centred.output, window: (box.width, box.height), headroom: Self.headroom,
+                            reducing: InterestMap.reducedSize(of: upright))
                     {
                         (kept, decoded) = (h, true)
                         return h.reduced(to: InterestMap.reducedSize(of: upright))

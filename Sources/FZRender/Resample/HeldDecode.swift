@@ -19,14 +19,21 @@ public struct HeldDecode: Sendable {
     let blocks: (x: Int, y: Int)
     let orientation: Orientation
     let stored: PixelSize
+    /// `reduced(to:)` of the size asked for in `decode(reducing:)`, made while decoding.
+    let early: (size: PixelSize, image: Image)?
+    /// Threads one image may use (`DecodeOptions.threads`: 1 in a batch of several at once).
+    let threads: Int
 
     /// Decodes `reader` (consumed) whole at the denominator a pipeline to `target` from an
     /// upright window of `window` pixels would use, or at full scale averaged by the decoder
     /// over the blocks the pipeline would ask it for (HEIF grids); nil, with `reader`
     /// untouched, when it can do neither (holding the full image would cost more memory than
     /// a second decode costs time).
+    /// With `reducing`, `reduced(to: reducing)` is made on a second thread as the rows
+    /// arrive, so the score map waits for the decode's last rows only (issue 49).
     public static func decode(
-        _ reader: ImageReader, target: PixelSize, window: (width: Double, height: Double), headroom: Int
+        _ reader: ImageReader, target: PixelSize, window: (width: Double, height: Double), headroom: Int,
+        reducing: PixelSize? = nil
     ) throws(DecodeError) -> HeldDecode? {
         let header = reader.header
         let o = header.orientation
@@ -58,25 +65,39 @@ public struct HeldDecode: Sendable {
         var image = Image(width: size.width, height: size.height, format: header.pixelFormat)
         let rowBytes = size.width * c
         var failure: DecodeError?
+        var early: Image?
+        let mapBox = reducing.map { r in
+            Resampler(
+                source: size, output: o.swapsAxes ? r.transposed : r, format: header.pixelFormat, filter: .box)
+        }
         image.pixels.withUnsafeMutableBufferPointer { p in
             guard let base = p.baseAddress else { return }
-            for y in 0..<size.height {
-                do throws(DecodeError) {
-                    if try !reader.readNextRow(into: base + y * rowBytes) { break }
-                } catch {
-                    failure = error
-                    break
+            early = HeldRows.reducing(
+                with: mapBox, threads: reader.options.threads, base: base, rowBytes: rowBytes, height: size.height
+            ) { publish in
+                for y in 0..<size.height {
+                    do throws(DecodeError) {
+                        if try !reader.readNextRow(into: base + y * rowBytes) { break }
+                    } catch {
+                        failure = error
+                        break
+                    }
+                    publish(y + 1)
                 }
             }
         }
         if let failure { throw failure }
-        return HeldDecode(rows: image, denominator: d, blocks: blocks, orientation: o, stored: stored)
+        return HeldDecode(
+            rows: image, denominator: d, blocks: blocks, orientation: o, stored: stored,
+            early: early.map { (reducing!, $0.oriented(o)) }, threads: reader.options.threads)
     }
 
     /// The whole upright image at `size`, box-averaged (the interest map's pixels).
     public func reduced(to size: PixelSize) -> Image {
+        if let early, early.size == size { return early.image }
         let storedSize = orientation.swapsAxes ? size.transposed : size
-        return Resampler(source: rows.size, output: storedSize, format: rows.format, filter: .box).resample(rows)
+        return Resampler(source: rows.size, output: storedSize, format: rows.format, filter: .box)
+            .resample(rows, threads: threads)
             .oriented(orientation)
     }
 
@@ -106,18 +127,28 @@ public struct HeldDecode: Sendable {
             stepX: region.width * sx / Double(storedTarget.width),
             stepY: region.height * sy / Double(storedTarget.height),
             format: rows.format, filter: filter)
-        let rowBytes = size.width * rows.format.channels
-        let held = rows
-        var y = 0
-        let pull: (UnsafeMutablePointer<UInt8>) -> Bool = { row in
-            guard y < size.height else { return false }
-            held.pixels.withUnsafeBufferPointer { p in
-                row.update(from: p.baseAddress! + y * rowBytes, count: rowBytes)
+        // The resampler's source held whole (the held rows, or their box average: the same
+        // rows the pipeline's stream gives), so that its output's halves go on two threads.
+        var source = rows
+        if !(averaged || (bx == 1 && by == 1)) {
+            let rowBytes = size.width * rows.format.channels
+            let held = rows
+            var y = 0
+            let next = box.rows { row in
+                guard y < size.height else { return false }
+                held.pixels.withUnsafeBufferPointer { p in
+                    row.update(from: p.baseAddress! + y * rowBytes, count: rowBytes)
+                }
+                y += 1
+                return true
             }
-            y += 1
-            return true
+            let shrunk = box.outputSize
+            source = Image(width: shrunk.width, height: shrunk.height, format: rows.format)
+            let shrunkBytes = shrunk.width * rows.format.channels
+            source.pixels.withUnsafeMutableBufferPointer { p in
+                for r in 0..<shrunk.height where !next(p.baseAddress! + r * shrunkBytes) { break }
+            }
         }
-        let next = averaged || (bx == 1 && by == 1) ? pull : box.rows(pulling: pull)
-        return resampler.run { _, row in next(row) }.oriented(o)
+        return resampler.resample(source, threads: threads).oriented(o)
     }
 }

@@ -75,16 +75,28 @@ public struct Resampler: Sendable {
     /// Resamples source rows delivered in increasing order by `provide(y, buffer)`, which
     /// fills one source row (`sourceSize.width * channels` bytes) and returns false to stop
     /// (the output rows not reached then stay zero).
+    public func run(provide: (Int, UnsafeMutablePointer<UInt8>) -> Bool) -> Image {
+        var out = [UInt8](repeating: 0, count: outputSize.width * outputSize.height * format.channels)
+        out.withUnsafeMutableBufferPointer { runRows(0..<outputSize.height, into: $0.baseAddress!, provide: provide) }
+        return Image(width: outputSize.width, height: outputSize.height, format: format, pixels: out)
+    }
+
+    /// Output rows `rows` into `out` (the whole output's buffer), from source rows that
+    /// `provide` fills in increasing order. With `seek` the source can start anywhere (it
+    /// is held in memory), so the rows above the first one these output rows need are not
+    /// asked for: two calls over two halves of the output then do half the work each.
     ///
     /// Length: long on purpose, a named hot loop (issue 34), the hot path of fit and thumb. The ring
     /// of horizontally filtered rows, `fill` and the vertical pass share the raw scratch
     /// pointers and the ring's bookkeeping; the per-channel row filters are already functions
     /// of their own (`filterRow1`...), and splitting what is left would pass that shared state
     /// to every piece.
-    public func run(provide: (Int, UnsafeMutablePointer<UInt8>) -> Bool) -> Image {
+    func runRows(
+        _ rows: Range<Int>, into out: UnsafeMutablePointer<UInt8>, seek: Bool = false,
+        provide: (Int, UnsafeMutablePointer<UInt8>) -> Bool
+    ) {
         let c = format.channels
         let ow = outputSize.width
-        let oh = outputSize.height
         let sw = sourceSize.width
         let alpha = format.hasAlpha
         let ringSize = vertical.maxTaps + 1
@@ -103,17 +115,22 @@ public struct Resampler: Sendable {
         }
         sourceRow.initialize(repeating: 0, count: max(1, sw * c))
         var ringRow = [Int](repeating: -1, count: ringSize)
-        var nextSource = 0
-        var delivering = true
-        var out = [UInt8](repeating: 0, count: ow * oh * c)
-        let hTable = horizontal.table()
         let vw = UnsafeMutablePointer<Float>.allocate(capacity: vertical.maxTaps)
         defer { vw.deallocate() }
+        var nextSource = seek && !rows.isEmpty ? vertical.taps(rows.lowerBound, into: vw).first : 0
+        var delivering = true
+        let hTable = horizontal.table()
+        // Only the source columns some output pixel reads are turned into floats: a crop's
+        // window is often half of the rows it comes from (the same sums, less conversion).
+        let used = zip(hTable.first, hTable.count).reduce((lo: sw, hi: 0)) { span, tap in
+            (min(span.lo, tap.0), max(span.hi, tap.0 + tap.1))
+        }
+        let (usedLo, usedHi) = used.lo < used.hi ? (used.lo, min(sw, used.hi)) : (0, 0)
 
         hTable.weights.withUnsafeBufferPointer { hwBuf in
             hTable.first.withUnsafeBufferPointer { hFirst in
                 hTable.count.withUnsafeBufferPointer { hCount in
-                    out.withUnsafeMutableBufferPointer { outBuf in
+                    do {
                         let hw = hwBuf.baseAddress!
                         let hTaps = horizontal.maxTaps
                         // Filters source row y horizontally into its ring slot.
@@ -125,7 +142,7 @@ public struct Resampler: Sendable {
                             if !delivering { return }  // nothing new to filter: the source has stopped
                             // Float copy of the row, premultiplied by alpha where there is alpha.
                             if alpha {
-                                for x in 0..<sw {
+                                for x in usedLo..<usedHi {
                                     let i = x * c
                                     let a = Float(sourceRow[i + c - 1])
                                     let f = a * (1 / 255)
@@ -133,7 +150,7 @@ public struct Resampler: Sendable {
                                     pre[i + c - 1] = a
                                 }
                             } else {
-                                for i in 0..<(sw * c) { pre[i] = Float(sourceRow[i]) }
+                                for i in (usedLo * c)..<(usedHi * c) { pre[i] = Float(sourceRow[i]) }
                             }
                             let slot = y % ringSize
                             ringRow[slot] = y
@@ -146,7 +163,7 @@ public struct Resampler: Sendable {
                                 Self.filterRowN(pre, base, ow, c, hFirst.baseAddress!, hCount.baseAddress!, hw, hTaps)
                             }
                         }
-                        for oy in 0..<oh {
+                        for oy in rows {
                             let (f, n) = vertical.taps(oy, into: vw)
                             // Tap windows only move down and the ring holds more rows than a window,
                             // so a missing row is always a new one: reading stays sequential.
@@ -170,7 +187,7 @@ public struct Resampler: Sendable {
                                     for i in 0..<rowFloats { acc[i] += wj * row[i] }
                                 }
                             }
-                            let dst = outBuf.baseAddress! + oy * rowFloats
+                            let dst = out + oy * rowFloats
                             if alpha {
                                 for ox in 0..<ow {
                                     let i = ox * c
@@ -187,7 +204,6 @@ public struct Resampler: Sendable {
                 }
             }
         }
-        return Image(width: ow, height: oh, format: format, pixels: out)
     }
 
     // Horizontal filters, one per channel count so the channel loop unrolls.
