@@ -52,4 +52,15 @@ extension UltraHDRContainer {
             0xE2, mpfSignature + mpf(primaryLength: primaryLength, gainMapLength: gainMapLength, base: mpfAt))
         return head + rest
     }
+
+    /// `jpeg` with its first XMP segment's packet replaced by `xmp` where it stands, every
+    /// other segment as it is (`crop --lossless` moving the regions); `withXMP` without one.
+    public static func replacingXMP(_ jpeg: [UInt8], with xmp: [UInt8]) throws(Failure) -> [UInt8] {
+        guard let s = JPEGSegments(jpeg), s.complete else { throw .notJPEG("the crop") }
+        let signature = JPEGSegments.xmpSignature
+        guard let old = s.segments.first(where: { $0.marker == 0xE1 && jpeg[$0.payload].starts(with: signature) })
+        else { return try withXMP(jpeg, xmp: xmp, what: "the crop") }
+        let replaced = try segment(0xE1, signature + xmp)
+        return Array(jpeg[..<(old.payload.lowerBound - 4)]) + replaced + jpeg[old.payload.upperBound...]
+    }
 }

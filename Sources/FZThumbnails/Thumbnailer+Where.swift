@@ -37,8 +37,7 @@ extension Thumbnailer {
             placement = try WhereResolver.resolve(
                 place, path: path, upright: upright, box: (box.width, box.height),
                 regions: {
-                    let r = first.metadata.regions(
-                        stored: first.header.storedSize, orientation: first.header.orientation)
+                    let r = first.uprightRegions()
                     warnings = r.warnings
                     return r
                 },

@@ -74,6 +74,11 @@ struct RegionFormatsCLITests {
         #expect(found.rect == [240, 120, 120, 120], "\(found.rect)")
         let r = CLI.run(["crop", path, "--at", "region:Alice", "--size", "64", "--geometry-only"])
         #expect(r.stdout.contains("\"point\":{\"x\":300,\"y\":180}"), "\(r.stdout) \(r.stderr)")
+        // thumb reads them in the same upright picture (its own call site).
+        let t = CLI.run(["thumb", path, "--crop-at", "region:Alice", "--size", "64", "-o", dir + "/t.png", "--json"])
+        #expect(
+            t.stdout.contains("\"rect\":{\"x\":240,\"y\":120,\"width\":120,\"height\":120}"),
+            "\(t.stdout) \(t.stderr)")
     }
 
     @Test func jxlRegionsBeforeAndAfterTheCodestream() throws {

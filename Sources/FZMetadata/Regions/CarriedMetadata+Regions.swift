@@ -33,3 +33,27 @@ extension CarriedMetadata {
         return (count.kept, count.dropped)
     }
 }
+
+extension ImageMetadata {
+    /// The XMP packet of a lossless crop (`crop --lossless`, which copies every other marker
+    /// as it is): its regions moved into the crop's `output` stored pixels, cut from the
+    /// input's at `origin`, the orientation tag kept; its pixel dimensions the crop's. Nil
+    /// when there are no regions to move (the packet is then copied as it is).
+    /// - Parameter frame: the picture the regions are read in (`ImageReader.regionFrame`).
+    public func losslessCropXMP(frame: RegionFrame, origin: PixelPoint, output: PixelSize) -> [UInt8]? {
+        guard let bytes = xmp, let packet = try? XMPPacket(parsing: bytes) else { return nil }
+        let regions = CarriedRegions(packet, frame: frame)
+        guard regions.present || !regions.all.isEmpty else { return nil }
+        // Working pixels (upright, or stored with --no-auto-orient) back to the stored ones,
+        // then into the crop.
+        let toStored =
+            frame.delivered
+            ? frame.orientation.inverse.uprightTransform(stored: frame.working) : AffineTransform.identity
+        var carried = CarriedMetadata(exif: nil, xmp: packet, iptc: nil, upright: false, location: true)
+        // Not upright: the copied tag (the frame's orientation) is what the output says.
+        carried.regions = regions
+        let placed = carried.placed(
+            toStored.then(.translation(-Double(origin.x), -Double(origin.y))), output: output)
+        return placed.blocks(for: output).xmp
+    }
+}

@@ -28,16 +28,12 @@ extension CropOperation {
         if !geometryOnly {
             try target.checkNotInputs([input] + alsoRead)
             files = try cropper.crop(plans.map(\.stored), lenient: settings.lenient)
-            // The markers are copied, the clip after the end is not: the XMP must not announce it.
+            // The markers are copied, the XMP with them: its regions are moved into each square
+            // (before the gain map's container is assembled, whose offsets follow the primary).
+            files = try movingRegions(files, reader, plans.map(\.stored))
+            // The clip after the end is not copied: the XMP must not announce it.
             files = try joined(
                 files, gainMap, plans.map(\.stored), hadMap: probe != .none || motion != nil, path: reader.path)
-            // The markers are copied, the XMP with them: its regions are not moved to the squares.
-            let regions = reader.uprightRegions().regions
-            if !regions.isEmpty {
-                settings.warnings.say(
-                    "\(reader.path): --lossless copies the XMP as it is: its \(regions.count == 1 ? "region still describes" : "\(regions.count) regions still describe") the whole picture, not the crop (drop --lossless for regions that follow the crop)"
-                )
-            }
         }
         for (i, g) in geometries.enumerated() {
             var bytes: Int64?
@@ -120,5 +116,27 @@ extension CropOperation {
         } catch let failure as UltraHDRContainer.Failure {
             throw ToolFailure("\(path): the lossless crop's Ultra HDR container cannot be written: \(failure)")
         }
+    }
+
+    /// Each square with the XMP's regions moved into it (`ImageMetadata.losslessCropXMP`):
+    /// the rest of the markers as they are.
+    private func movingRegions(_ files: [[UInt8]], _ reader: ImageReader, _ rects: [PixelRect]) throws -> [[UInt8]] {
+        var out: [[UInt8]] = []
+        for (file, rect) in zip(files, rects) {
+            let size = PixelSize(width: rect.width, height: rect.height)
+            guard
+                let xmp = reader.metadata.losslessCropXMP(
+                    frame: reader.regionFrame, origin: PixelPoint(x: rect.x, y: rect.y), output: size)
+            else {
+                out.append(file)
+                continue
+            }
+            do { out.append(try UltraHDRContainer.replacingXMP(file, with: xmp)) } catch {
+                throw ToolFailure(
+                    "\(reader.path): the lossless crop's XMP with its moved regions cannot be written (\(error)); drop --lossless to re-encode"
+                )
+            }
+        }
+        return out
     }
 }
