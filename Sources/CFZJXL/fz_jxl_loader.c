@@ -30,6 +30,7 @@ static const fz_loader_entry fz_jxl_symbols[] = {
     {0, "JxlDecoderGetBoxType"},
     {0, "JxlDecoderGetColorAsEncodedProfile"},
     {0, "JxlDecoderGetColorAsICCProfile"},
+    {0, "JxlDecoderGetFrameHeader"},
     {0, "JxlDecoderGetICCProfileSize"},
     {0, "JxlDecoderImageOutBufferSize"},
     {0, "JxlDecoderProcessInput"},
@@ -106,6 +107,9 @@ JxlDecoderStatus fz_JxlDecoderGetColorAsEncodedProfile(const JxlDecoder* dec, co
 }
 JxlDecoderStatus fz_JxlDecoderGetColorAsICCProfile(const JxlDecoder* dec, const JxlPixelFormat* unused_format, JxlColorProfileTarget target, uint8_t* icc_profile, size_t size) {
     return FZ_SYMBOL(0, JxlDecoderGetColorAsICCProfile)(dec, unused_format, target, icc_profile, size);
+}
+JxlDecoderStatus fz_JxlDecoderGetFrameHeader(const JxlDecoder* dec, JxlFrameHeader* header) {
+    return FZ_SYMBOL(0, JxlDecoderGetFrameHeader)(dec, header);
 }
 JxlDecoderStatus fz_JxlDecoderGetICCProfileSize(const JxlDecoder* dec, const JxlPixelFormat* unused_format, JxlColorProfileTarget target, size_t* size) {
     return FZ_SYMBOL(0, JxlDecoderGetICCProfileSize)(dec, unused_format, target, size);

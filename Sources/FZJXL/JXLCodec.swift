@@ -26,6 +26,9 @@ struct JXLFacts {
     var animated = false
     /// Displayed frames (1 for a still image).
     var frames = 0
+    /// An animation's time unit (ticks a second, as a fraction) and plays (0 forever).
+    var ticksPerSecond = (numerator: 0, denominator: 1)
+    var loops = 0
     /// An ISOBMFF container (boxes) rather than a bare codestream.
     var container = false
     /// XYB (lossy VarDCT as cjxl writes it) rather than the original colour space.
@@ -59,10 +62,10 @@ struct JXLFacts {
 /// pixels; a frame decode into a caller's buffer; the encoder. libjxl returns statuses
 /// and never longjmps; its own thread runner does the parallel work.
 enum JXLCodec {
-    private static func ok(_ s: JxlDecoderStatus) -> Bool { s == JXL_DEC_SUCCESS }
+    static func ok(_ s: JxlDecoderStatus) -> Bool { s == JXL_DEC_SUCCESS }
 
     /// libjxl's thread runner with `threads` workers, nil for one thread (a batch's images).
-    private final class Runner {
+    final class Runner {
         let pointer: UnsafeMutableRawPointer?
         init(threads: Int) {
             pointer = threads > 1 ? fz_JxlThreadParallelRunnerCreate(nil, threads) : nil
@@ -149,6 +152,8 @@ enum JXLCodec {
         f.alphaBits = Int(info.alpha_bits)
         f.orientation = Int(info.orientation.rawValue)
         f.animated = info.have_animation != 0
+        f.ticksPerSecond = (Int(info.animation.tps_numerator), max(1, Int(info.animation.tps_denominator)))
+        f.loops = Int(info.animation.num_loops)
         f.container = info.have_container != 0
         f.xyb = info.uses_original_profile == 0
         try options.checkPixels(f.size, path: path)

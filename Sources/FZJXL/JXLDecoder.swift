@@ -151,6 +151,21 @@ package final class JXLDecoder: ImageDecoder {
     }
 }
 
+/// An animated JPEG XL as frames (`--animated`): `JXLAnimation`, libjxl's coalesced canvas.
+extension JXLDecoder: AnimatedDecoder {
+    package var animationFrameCount: Int { jxl.animated ? jxl.frameCount : 1 }
+
+    package func animation() throws(DecodeError) -> (any AnimationSource)? {
+        guard animationFrameCount > 1 else { return nil }
+        // The file's bytes a second time (libjxl reads them in place), our RGBA canvas and
+        // libjxl's own planes and canvas.
+        let canvas = Int64(storedSize.width) * Int64(storedSize.height) * 4
+        try options.checkMemory(2 * Int64(data.count) + canvas + facts.ownBytes(deep: false), path: path)
+        return try JXLAnimation(
+            data: data, facts: facts, threads: options.threads, path: path, lenient: options.lenient)
+    }
+}
+
 extension ImageFormat {
     public static let jxl = ImageFormat(rawValue: "JPEG XL")
 }

@@ -100,15 +100,7 @@ public struct ThumbnailResult: Sendable {
         if let place { members.append(("where", place)) }
         if let window { members.append(("window", window.json)) }
         if let a = animation {
-            members.append(
-                (
-                    "animation",
-                    .object([
-                        ("frames", .int(Int64(a.frames))), ("framesRead", .int(Int64(a.framesRead))),
-                        ("framesInInput", .int(Int64(a.framesInInput))),
-                        ("milliseconds", .int(Int64(a.milliseconds))), ("loop", .int(Int64(a.loop))),
-                    ])
-                ))
+            members.append(("animation", a.json))
         }
         if let gainMap {
             members.append(("gainMap", .string(gainMap.word)))

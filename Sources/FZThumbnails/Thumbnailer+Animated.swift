@@ -37,6 +37,20 @@ extension Thumbnailer {
         public var milliseconds: Int
         /// Plays, 0 forever.
         public var loop: Int
+
+        package init(frames: Int, framesRead: Int, framesInInput: Int, milliseconds: Int, loop: Int) {
+            (self.frames, self.framesRead, self.framesInInput) = (frames, framesRead, framesInInput)
+            (self.milliseconds, self.loop) = (milliseconds, loop)
+        }
+
+        /// The record's `"animation"` object (thumb's and crop's schemas).
+        package var json: JSON {
+            .object([
+                ("frames", .int(Int64(frames))), ("framesRead", .int(Int64(framesRead))),
+                ("framesInInput", .int(Int64(framesInInput))), ("milliseconds", .int(Int64(milliseconds))),
+                ("loop", .int(Int64(loop))),
+            ])
+        }
     }
 
     /// Makes `outputs` as animations when the input is one and every output's format holds

@@ -22,6 +22,7 @@ JxlDecoderStatus fz_JxlDecoderGetBasicInfo(const JxlDecoder* dec, JxlBasicInfo* 
 JxlDecoderStatus fz_JxlDecoderGetBoxType(JxlDecoder* dec, JxlBoxType type, int decompressed);
 JxlDecoderStatus fz_JxlDecoderGetColorAsEncodedProfile(const JxlDecoder* dec, const JxlPixelFormat* unused_format, JxlColorProfileTarget target, JxlColorEncoding* color_encoding);
 JxlDecoderStatus fz_JxlDecoderGetColorAsICCProfile(const JxlDecoder* dec, const JxlPixelFormat* unused_format, JxlColorProfileTarget target, uint8_t* icc_profile, size_t size);
+JxlDecoderStatus fz_JxlDecoderGetFrameHeader(const JxlDecoder* dec, JxlFrameHeader* header);
 JxlDecoderStatus fz_JxlDecoderGetICCProfileSize(const JxlDecoder* dec, const JxlPixelFormat* unused_format, JxlColorProfileTarget target, size_t* size);
 JxlDecoderStatus fz_JxlDecoderImageOutBufferSize(const JxlDecoder* dec, const JxlPixelFormat* format, size_t* size);
 JxlDecoderStatus fz_JxlDecoderProcessInput(JxlDecoder* dec);

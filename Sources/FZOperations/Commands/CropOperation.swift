@@ -39,6 +39,9 @@ public struct CropOperation {
     /// Copy the JPEG's blocks instead of decoding (`--lossless` with a JPEG output).
     public var copiesBlocks = false
     public var display: InlineDisplay?
+    /// `--animated`: an animated input's every frame cropped into an animated WebP or APNG
+    /// (`CropOperation+Animated`); a still input is cropped as ever.
+    public var animated = false
 
     public init(
         input: String, points: [(place: Where, typed: String)], side: Int, zoom: Double, background: Color,
@@ -76,6 +79,7 @@ public struct CropOperation {
         try checkBudget(rects, path: reader.path)
         try target.checkNotInputs([input] + (self.markers.file.map { [$0] } ?? []) + alsoRead)
         let format = target.format()
+        if animated, try runAnimated(reader, geometries, rects: rects, markers: markers, report) { return }
         let why = SampleDepth.sixteenBitProblem(
             wanted: depth, reader, oneToOne: zoom == 1, pins: !markers.isEmpty, output: format)
         guard let why else { return try runSixteenBit(geometries, reader: reader, report) }

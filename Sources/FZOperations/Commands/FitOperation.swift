@@ -23,6 +23,9 @@ public struct FitOperation {
     public var display: InlineDisplay?
     /// `--at` (with fill): the place kept in the middle (`FitGeometry.focus`).
     public var place: Where?
+    /// `--animated`: an animated input's every frame fitted into an animated WebP or APNG
+    /// (`FitOperation+Animated`); a still input is fitted as ever.
+    public var animated = false
 
     /// - Parameter orientation: nil for auto (the one in which the image covers more).
     public init(
@@ -54,6 +57,7 @@ public struct FitOperation {
             g = FitGeometry(image: image, screen: screen, orientation: chosen, mode: mode, focus: found.point)
             placement = found
         }
+        if animated, try runAnimated(reader, g, markers: markers, placement: placement, report) { return }
         var scaled: Image
         (scaled, _) = try FitRenderer.pipeline(for: g, filter: filter).run(reader)
         try settings.convert(&scaled, from: reader.header.color, path: reader.path)

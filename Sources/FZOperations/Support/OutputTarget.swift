@@ -131,6 +131,23 @@ public struct OutputTarget: Sendable {
             background: choice.background, metadata: metadata, gainMap: gainMap)
     }
 
+    /// Writes an encoded file's bytes (an animation) as output `index`: a temp file renamed
+    /// into place, as every output; the bytes written (nil for standard output).
+    @discardableResult
+    package func writeBytes(_ bytes: [UInt8], _ index: Int = 0, protecting inputs: [String]) throws(OutputError)
+        -> Int64?
+    {
+        let out = try ImageWriter.openOutput(path(index), in: nil, protecting: inputs)
+        do throws(OutputError) {
+            try ImageWriter.writeBytes(bytes, into: out)
+            try out.commit()
+        } catch {
+            out.discard()
+            throw error
+        }
+        return out.size
+    }
+
     /// Writes a 16-bit image as output `index` (a format that `writes16Bit`: PNG, JPEG XL).
     @discardableResult
     package func write(

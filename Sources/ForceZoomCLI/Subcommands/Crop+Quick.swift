@@ -68,6 +68,7 @@ extension Crop: QuickOptions {
             .optional("--output", "-o", as: String.init(argument:)) { $0.output = $1 },
             .flag("--json") { $0.json = $1 },
             .flag("--geometry-only") { $0.geometryOnly = $1 },
+            .flag("--animated") { $0.animated = $1 },
         ]
         var rows = own + QuickOption.group(\Crop.fill) { $0.fill = $1 }
         rows += QuickOption.group(\Crop.encoder) { $0.encoder = $1 }

@@ -93,6 +93,13 @@ struct Crop: ParsableCommand {
         help: "Print the geometry as JSON from the header alone: no pixels are decoded and nothing is written.")
     var geometryOnly = false
 
+    @Flag(
+        name: .long,
+        help:
+            "An animated GIF, WebP, APNG or JPEG XL makes an animated crop: APNG (.png) or WebP (.webp), as the output name's extension says; every frame composited and cropped, delays and loop count kept (at most 1000 frames and 120 seconds)."
+    )
+    var animated = false
+
     /// --quality and --lossless (`CropEncoderHelp` says what --lossless copies).
     @OptionGroup var encoder: EncoderFlags<CropEncoderHelp>
 
@@ -196,6 +203,7 @@ struct Crop: ParsableCommand {
         if !geometryOnly { try formats.check(output) }
         if StandardStream.isNamed(output) && at.count > 1 { throw ValidationError("-o - takes one --at") }
         try validateLossless()
+        try validateAnimated()
         try show.check(output: output, without: geometryOnly ? "--geometry-only" : lossless ? "--lossless" : nil)
     }
 
@@ -237,6 +245,7 @@ struct Crop: ParsableCommand {
         operation.depth = sample.depth
         (operation.json, operation.geometryOnly, operation.copiesBlocks) = (json, geometryOnly, copiesBlocks)
         operation.display = try show.display()
+        operation.animated = animated
         try operation.run(Report.terminal)
     }
 }

@@ -56,6 +56,13 @@ struct Fit: ParsableCommand {
             valueName: "x,y|word"))
     var at: Point?
 
+    @Flag(
+        name: .long,
+        help:
+            "An animated GIF, WebP, APNG or JPEG XL makes an animated fit: APNG (.png) or WebP (.webp), as the output name's extension says; every frame composited and fitted, delays and loop count kept (at most 1000 frames and 120 seconds)."
+    )
+    var animated = false
+
     @OptionGroup var fill: BackgroundFlags<FitBackground>
 
     @OptionGroup var kernel: FilterFlags<FitFilter>
@@ -78,6 +85,17 @@ struct Fit: ParsableCommand {
             try at.check("--at")
             if mode != .fill {
                 throw ValidationError("--at places the fill's crop; give --mode fill (a fit shows the whole image)")
+            }
+        }
+        if animated {
+            let (output, formats) = (outputOptions.output, outputOptions.formats)
+            let named = output.flatMap { try? OutputFormat.chosen(forPath: $0, requested: formats.format).get() }
+            // Thumb's and crop's rule: the two writers of animations, by the registry's names.
+            if let format = named ?? formats.format, format.format.rawValue != "WebP" && format.format.rawValue != "PNG"
+            {
+                throw ValidationError(
+                    "--animated writes animated WebP or APNG; \(format.extensions[0]) holds no animation (name the output .png or .webp)"
+                )
             }
         }
         let (canvas, budget) = (screenPixels, decode.budget)
@@ -110,6 +128,7 @@ struct Fit: ParsableCommand {
         operation.place = at?.place
         operation.json = outputOptions.json
         operation.display = try show.display()
+        operation.animated = animated
         try operation.run(Report.terminal)
     }
 

@@ -114,7 +114,7 @@ struct Thumb: ParsableCommand {
     @Flag(
         name: .long,
         help:
-            "An animated GIF or WebP makes an animated thumbnail: WebP or APNG (.png), as the output name's extension says (default name: %s.thumb.webp); every frame composited and reduced, delays and loop count kept."
+            "An animated GIF, WebP, APNG or JPEG XL makes an animated thumbnail: WebP or APNG (.png), as the output name's extension says (default name: %s.thumb.webp); each frame composited and reduced, with its delay, and the loop count kept."
     )
     var animated = false
 
