@@ -1,0 +1,108 @@
+/// The resampler's per-row kernels: the horizontal filters (one per channel count, so the
+/// channel loop unrolls) and the rounding of the vertical pass's sums to bytes.
+extension Resampler {
+    package static func filterRow1(
+        _ src: UnsafeMutablePointer<Float>, _ dst: UnsafeMutablePointer<Float>, _ ow: Int,
+        _ first: UnsafePointer<Int>, _ count: UnsafePointer<Int>, _ weights: UnsafePointer<Float>, _ taps: Int
+    ) {
+        for ox in 0..<ow {
+            let p = src + first[ox]
+            let w = weights + ox * taps
+            var s: Float = 0
+            for j in 0..<count[ox] { s += w[j] * p[j] }
+            dst[ox] = s
+        }
+    }
+
+    /// Each pixel's three floats and the next one's first are loaded as one SIMD4 (`src` has
+    /// a float to spare after the row): one multiply-add a tap instead of three, the same sum
+    /// in each lane as three scalar sums (no fused multiply-add either way), the fourth lane
+    /// thrown away.
+    package static func filterRow3(
+        _ src: UnsafeMutablePointer<Float>, _ dst: UnsafeMutablePointer<Float>, _ ow: Int,
+        _ first: UnsafePointer<Int>, _ count: UnsafePointer<Int>, _ weights: UnsafePointer<Float>, _ taps: Int
+    ) {
+        for ox in 0..<ow {
+            let p = UnsafeRawPointer(src + first[ox] * 3)
+            let w = weights + ox * taps
+            var v = SIMD4<Float>(repeating: 0)
+            for j in 0..<count[ox] {
+                v += w[j] * p.loadUnaligned(fromByteOffset: j * 12, as: SIMD4<Float>.self)
+            }
+            let d = dst + ox * 3
+            d[0] = v[0]
+            d[1] = v[1]
+            d[2] = v[2]
+        }
+    }
+
+    package static func filterRow4(
+        _ src: UnsafeMutablePointer<Float>, _ dst: UnsafeMutablePointer<Float>, _ ow: Int,
+        _ first: UnsafePointer<Int>, _ count: UnsafePointer<Int>, _ weights: UnsafePointer<Float>, _ taps: Int
+    ) {
+        for ox in 0..<ow {
+            let p = src + first[ox] * 4
+            let w = weights + ox * taps
+            var v = SIMD4<Float>(repeating: 0)
+            for j in 0..<count[ox] {
+                let q = p + j * 4
+                v += w[j] * SIMD4<Float>(q[0], q[1], q[2], q[3])
+            }
+            let d = dst + ox * 4
+            d[0] = v[0]
+            d[1] = v[1]
+            d[2] = v[2]
+            d[3] = v[3]
+        }
+    }
+
+    package static func filterRowN(
+        _ src: UnsafeMutablePointer<Float>, _ dst: UnsafeMutablePointer<Float>, _ ow: Int, _ c: Int,
+        _ first: UnsafePointer<Int>, _ count: UnsafePointer<Int>, _ weights: UnsafePointer<Float>, _ taps: Int
+    ) {
+        for ox in 0..<ow {
+            let p = src + first[ox] * c
+            let w = weights + ox * taps
+            for k in 0..<c {
+                var s: Float = 0
+                for j in 0..<count[ox] { s += w[j] * p[j * c + k] }
+                dst[ox * c + k] = s
+            }
+        }
+    }
+
+    /// `clampByte` of each of `n` floats, eight at a time, the same bytes: 0.5 added, clamped
+    /// to 0...255, floored (rounded to an integer through 2^23, less one where that rounded
+    /// up), and the integer read from the low bits of itself plus 2^23. Written with
+    /// comparisons and `replace`, which compile to vector instructions here, where `clamped`
+    /// and the SIMD integer conversions are calls per lane. (A NaN gives some byte instead of
+    /// `clampByte`'s trap; a sum of finite weights and bytes is never NaN.)
+    package static func clampBytes(_ src: UnsafePointer<Float>, _ dst: UnsafeMutablePointer<UInt8>, _ n: Int) {
+        var i = 0
+        let raw = UnsafeRawPointer(src)
+        let m = SIMD8<Float>(repeating: 8_388_608)
+        while i + 8 <= n {
+            let r = raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self) + 0.5
+            var c = r
+            c.replace(with: 0, where: r .< 0)
+            c.replace(with: 255, where: r .> 255)
+            var t = (c + m) - m
+            t.replace(with: t - 1, where: t .> c)
+            let bytes = SIMD8<UInt8>(truncatingIfNeeded: unsafeBitCast(t + m, to: SIMD8<UInt32>.self))
+            UnsafeMutableRawPointer(dst + i).storeBytes(of: bytes, as: SIMD8<UInt8>.self)
+            i += 8
+        }
+        while i < n {
+            dst[i] = clampByte(src[i])
+            i += 1
+        }
+    }
+
+    /// Rounds to the nearest byte, clamping. Truncating v + 0.5 once it is known positive
+    /// is the same as flooring it, without a call to floorf per sample.
+    @inline(__always)
+    package static func clampByte(_ v: Float) -> UInt8 {
+        let r = v + 0.5
+        return r <= 0 ? 0 : (r >= 255 ? 255 : UInt8(r))
+    }
+}
