@@ -1,6 +1,25 @@
 /// The resampler's per-row kernels: the horizontal filters (one per channel count, so the
 /// channel loop unrolls) and the rounding of the vertical pass's sums to bytes.
 extension Resampler {
+    /// RGBA pixels `lo..<hi` of a row as floats premultiplied by alpha, a pixel at a time as
+    /// one SIMD4 multiply (the colour by alpha/255, the alpha by 1): the products of the
+    /// per-channel loop, without its index checks (an animated thumbnail's frames spent as
+    /// long here as in the filter).
+    package static func premultiplyRGBA(
+        _ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<Float>, _ lo: Int, _ hi: Int
+    ) {
+        var p = src + lo &* 4
+        var d = UnsafeMutableRawPointer(dst + lo &* 4)
+        for _ in lo..<hi {
+            let a = Float(p[3])
+            let f = a * (1 / 255)
+            let v = SIMD4<Float>(Float(p[0]), Float(p[1]), Float(p[2]), a) * SIMD4<Float>(f, f, f, 1)
+            d.storeBytes(of: v, as: SIMD4<Float>.self)
+            p += 4
+            d += 16
+        }
+    }
+
     package static func filterRow1(
         _ src: UnsafeMutablePointer<Float>, _ dst: UnsafeMutablePointer<Float>, _ ow: Int,
         _ first: UnsafePointer<Int>, _ count: UnsafePointer<Int>, _ weights: UnsafePointer<Float>, _ taps: Int

@@ -143,7 +143,9 @@ public struct Resampler: Sendable {
                             }
                             if !delivering { return }  // nothing new to filter: the source has stopped
                             // Float copy of the row, premultiplied by alpha where there is alpha.
-                            if alpha {
+                            if alpha && c == 4 {
+                                Self.premultiplyRGBA(sourceRow, pre, usedLo, usedHi)
+                            } else if alpha {
                                 for x in usedLo..<usedHi {
                                     let i = x * c
                                     let a = Float(sourceRow[i + c - 1])

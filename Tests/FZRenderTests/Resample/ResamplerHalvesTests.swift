@@ -91,6 +91,50 @@ struct ResamplerHalvesTests {
         #expect(r.resample(image, threads: 2).pixels == r.resample(image).pixels)
     }
 
+    /// RGBA: the same sums over colours premultiplied by alpha/255 (and alpha as it is), then
+    /// divided by the summed alpha, written out here pixel by pixel.
+    @Test func alphaIsThePlainPremultipliedSums() {
+        let image = Self.noise(97, 151, .rgba, seed: 9)
+        let r = Resampler(source: image.size, output: PixelSize(width: 40, height: 64), format: .rgba, filter: .lanczos)
+        var pre = image
+        var floats = [Float](repeating: 0, count: image.pixels.count)
+        for i in stride(from: 0, to: image.pixels.count, by: 4) {
+            let a = Float(image.pixels[i + 3])
+            for k in 0..<3 { floats[i + k] = Float(image.pixels[i + k]) * (a * (1 / 255)) }
+            floats[i + 3] = a
+        }
+        // The reference's sums of bytes, run on the premultiplied floats instead.
+        let ow = r.outputSize.width
+        let h = r.horizontal.table()
+        let vw = UnsafeMutablePointer<Float>.allocate(capacity: r.vertical.maxTaps)
+        defer { vw.deallocate() }
+        var want: [UInt8] = []
+        for oy in 0..<r.outputSize.height {
+            let (f, n) = r.vertical.taps(oy, into: vw)
+            var acc = [Float](repeating: 0, count: ow * 4)
+            for j in 0..<n {
+                for ox in 0..<ow {
+                    for k in 0..<4 {
+                        var s: Float = 0
+                        for t in 0..<h.count[ox] {
+                            s +=
+                                h.weights[ox * r.horizontal.maxTaps + t]
+                                * floats[((f + j) * image.width + h.first[ox] + t) * 4 + k]
+                        }
+                        acc[ox * 4 + k] = j == 0 ? vw[0] * s : acc[ox * 4 + k] + vw[j] * s
+                    }
+                }
+            }
+            for ox in 0..<ow {
+                let a = acc[ox * 4 + 3]
+                let inv: Float = a > 0 ? 255 / a : 0
+                want += (0..<3).map { Resampler.clampByte(acc[ox * 4 + $0] * inv) } + [Resampler.clampByte(a)]
+            }
+        }
+        pre.pixels = r.resample(image).pixels
+        #expect(pre.pixels == want)
+    }
+
     @Test func heldRowsReduceAsTheyArrive() {
         let image = Self.noise(300, 200, .rgb, seed: 5)
         let box = Resampler(source: image.size, output: PixelSize(width: 64, height: 43), format: .rgb, filter: .box)
