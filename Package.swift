@@ -275,7 +275,8 @@ let package = Package(
             // CFZPNG: the PNG reader parity test calls the libpng reader and ours directly.
             // CFZDe265: the early warm-up's rule is compared with the registry's.
             dependencies: [
-                "CFZDe265", "CFZPNG", "FZCodecs", "FZFixtures", "FZImage", "FZSystem", "Geometry", "TestSupport",
+                "CFZDe265", "CFZPNG", "FZCodecs", "FZFixtures", "FZFormat", "FZImage", "FZSystem", "Geometry",
+                "TestSupport",
                 "FZMetadata", "FZFormat", "FZPNG", "FZJPEG", "FZHEIF", "FZTIFF", "FZGIF", "FZBMP", "FZRAW", "FZGainMap",
             ]),
         .testTarget(

@@ -71,7 +71,9 @@ extension Thumbnailer {
             guard let s = try reader.animation() else { return false }
             source = s
         } catch { throw .decode(error) }
-        let summary = try streamFrames(source, reader, outputs, into: &results, shouldStop: shouldStop)
+        let summary = try streamFrames(
+            PrefetchedFrames.wrap(source, threads: encodeThreads), reader, outputs, into: &results,
+            shouldStop: shouldStop)
         for o in outputs { results[o.slot].animation = summary }
         return true
     }

@@ -22,6 +22,8 @@ enum AnimatedFrames {
     ) throws -> Thumbnailer.AnimationSummary {
         let canvas = source.canvasSize
         let orientation = reader.header.orientation
+        // The next frame composited on another thread while this one is cut and encoded.
+        let source = PrefetchedFrames.wrap(source, threads: settings.decode.threads)
         var kept = 0
         var elapsed = 0
         var stop: String?

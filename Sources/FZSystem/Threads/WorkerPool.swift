@@ -118,6 +118,9 @@ extension Threads {
         return true
     }
 
+    /// Waits for a thread `spawn` started to end.
+    package static func join(_ id: pthread_t) { pthread_join(id, nil) }
+
     /// Starts a thread running `body`; nil when the system refuses one.
     package static func spawn(_ body: @escaping @Sendable () -> Void) -> pthread_t? {
         let raw = Unmanaged.passRetained(ThreadStart(body)).toOpaque()
