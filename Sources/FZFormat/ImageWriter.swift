@@ -30,6 +30,25 @@ public enum ImageWriter {
         return try OutputFile(in: sub, name: FileSystem.basename(path), path: shown, protecting: inputs)
     }
 
+    /// Writes a complete encoded file (a lossless crop's bytes, an Ultra HDR JPEG, an animation) to `path`
+    /// ("-": stdout), through a temporary file as every output is (in `folder` when given).
+    /// - Returns: the bytes written (nil for stdout).
+    @discardableResult
+    public static func write(
+        encoded bytes: [UInt8], to path: String, in folder: (OutputFolder, shown: String)? = nil,
+        protecting inputs: [String] = []
+    ) throws(OutputError) -> Int64? {
+        let out = try openOutput(path, in: folder, protecting: inputs)
+        do {
+            try writeBytes(bytes, into: out)
+            try out.commit()
+        } catch {
+            out.discard()
+            throw error
+        }
+        return out.size
+    }
+
     /// Writes an encoded file's bytes into an open output.
     package static func writeBytes(_ bytes: [UInt8], into out: OutputFile) throws(OutputError) {
         let written = out.file.withStream { stream in

@@ -146,24 +146,3 @@ public struct LosslessJPEGCrop {
         }
     }
 }
-
-extension ImageWriter {
-    /// Writes a complete encoded file (a lossless crop's bytes, an Ultra HDR JPEG) to `path`
-    /// ("-": stdout), through a temporary file as every output is (in `folder` when given).
-    /// - Returns: the bytes written (nil for stdout).
-    @discardableResult
-    public static func write(
-        encoded bytes: [UInt8], to path: String, in folder: (OutputFolder, shown: String)? = nil,
-        protecting inputs: [String] = []
-    ) throws(OutputError) -> Int64? {
-        let out = try openOutput(path, in: folder, protecting: inputs)
-        do {
-            try writeBytes(bytes, into: out)
-            try out.commit()
-        } catch {
-            out.discard()
-            throw error
-        }
-        return out.size
-    }
-}

@@ -202,17 +202,10 @@ extension Thumbnailer {
     ) throws(ThumbnailError) -> Int {
         do throws(OutputError) {
             let (bytes, frames) = try writer.finish()
-            let out = try ImageWriter.openOutput(
-                outputFolder == nil ? o.job.output : o.job.name, in: outputFolder.map { ($0, o.job.output) },
-                protecting: [input])
-            do throws(OutputError) {
-                try ImageWriter.writeBytes(bytes, into: out)
-                try out.commit()
-            } catch {
-                out.discard()
-                throw error
-            }
-            result.bytes = out.size ?? Int64(bytes.count)
+            let written = try ImageWriter.write(
+                encoded: bytes, to: outputFolder == nil ? o.job.output : o.job.name,
+                in: outputFolder.map { ($0, o.job.output) }, protecting: [input])
+            result.bytes = written ?? Int64(bytes.count)
             result.outputSize = o.geometry.output
             return frames
         } catch { throw shouldStop() ? .interrupted(path: input) : .output(error) }

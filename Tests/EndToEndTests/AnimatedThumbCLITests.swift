@@ -17,6 +17,13 @@ import Testing
 struct AnimatedThumbCLITests {
     static let tools = FileSystem.join(CLI.root, "Tools/animations")
 
+    /// Whether every frame of the animation `out` is within 2 levels of the same-numbered
+    /// PNG in `refs` (`compare-frames.py`, which reads both with Pillow).
+    static func framesMatch(_ out: String, _ refs: String) -> Bool {
+        let check = [FileSystem.join(tools, "compare-frames.py"), out, refs, "2"].map(CLI.quote)
+        return CLI.shell("\(CLI.python) \(check.joined(separator: " ")) > /dev/null") == 0
+    }
+
     /// The test animations (`Tools/animations/make-animations.py`), made once.
     static let made: String = {
         let dir = CLI.scratch()
@@ -86,10 +93,7 @@ struct AnimatedThumbCLITests {
                     FileSystem.join(frames, "frame-" + String("00\($0)".suffix(3)) + ".png")
                 })
         #expect(still.status == 0, "\(still.stderr)")
-        let compare = FileSystem.join(Self.tools, "compare-frames.py")
-        let check = [compare, out, refs, "2"].map(CLI.quote).joined(separator: " ")
-        #expect(
-            CLI.shell("\(CLI.python) \(check) > /dev/null") == 0, "\(name) -> \(ext): a frame differs from Pillow's")
+        #expect(Self.framesMatch(out, refs), "\(name) -> \(ext): a frame differs from Pillow's")
     }
 
     /// Delays of 10 ms or less (a GIF's 0) are shown as 100 ms by browsers: written so.

@@ -70,9 +70,7 @@ struct CropAnimatedCLITests {
         #expect(crop.count == 4 && crop[0] == 8 && crop[2] == 24, "\(name): \(crop)")
         let refs = FileSystem.join(dir, "refs")
         #expect(Self.pillowCrops(frames, refs, crop, count: delays.count))
-        let compare = FileSystem.join(Thumbs.tools, "compare-frames.py")
-        let check = [compare, out, refs, "2"].map(CLI.quote).joined(separator: " ")
-        #expect(CLI.shell("\(CLI.python) \(check) > /dev/null") == 0, "\(name): a frame differs from Pillow's crop")
+        #expect(Thumbs.framesMatch(out, refs), "\(name): a frame differs from Pillow's crop")
     }
 
     /// Two points make two animations (-o's %d), each at its zoom: 16 px showing 8 image

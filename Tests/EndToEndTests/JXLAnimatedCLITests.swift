@@ -50,9 +50,7 @@ struct JXLAnimatedCLITests {
         let crop = CropAnimatedCLITests.rect(record, "cropRect")
         let refs = FileSystem.join(dir, "refs")
         #expect(CropAnimatedCLITests.pillowCrops(frames, refs, crop, count: delays.count))
-        let compare = FileSystem.join(Thumbs.tools, "compare-frames.py")
-        let check = [compare, out, refs, "2"].map(CLI.quote).joined(separator: " ")
-        #expect(CLI.shell("\(CLI.python) \(check) > /dev/null") == 0, "\(name): a frame differs from djxl's")
+        #expect(Thumbs.framesMatch(out, refs), "\(name): a frame differs from djxl's")
     }
 
     /// thumb --animated keeps every frame; a still thumbnail takes the first and says so.

@@ -137,15 +137,7 @@ public struct OutputTarget: Sendable {
     package func writeBytes(_ bytes: [UInt8], _ index: Int = 0, protecting inputs: [String]) throws(OutputError)
         -> Int64?
     {
-        let out = try ImageWriter.openOutput(path(index), in: nil, protecting: inputs)
-        do throws(OutputError) {
-            try ImageWriter.writeBytes(bytes, into: out)
-            try out.commit()
-        } catch {
-            out.discard()
-            throw error
-        }
-        return out.size
+        try ImageWriter.write(encoded: bytes, to: path(index), protecting: inputs)
     }
 
     /// Writes a 16-bit image as output `index` (a format that `writes16Bit`: PNG, JPEG XL).
