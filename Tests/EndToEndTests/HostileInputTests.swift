@@ -93,9 +93,19 @@ struct HostileInputTests {
         return (r, left)
     }
 
+    /// The commands `entry` goes through: all of them, except that under the sanitizers a
+    /// file refused at its header goes through `info` and `crop` only. Every command reads a
+    /// header the same way before it decodes, so the other two ran the same code again at
+    /// about 0.25 s a run under ASan (152 files: a minute of CI); the release run, the
+    /// fuzz-replay of every hostile file and these two still cover each header under ASan.
+    static func commands(for entry: Entry) -> [Command] {
+        guard sanitized, entry.expect == "header" else { return commands }
+        return commands.filter { $0.arguments[0] == "info" || $0.arguments[0] == "crop" }
+    }
+
     @Test(arguments: manifest)
     func everyCommandFailsCleanlyOrSucceeds(_ entry: Entry) {
-        for command in Self.commands {
+        for command in Self.commands(for: entry) {
             let (r, left) = Self.run(command, entry.file)
             let label = "\(command.testDescription) \(entry.file) (\(entry.what))"
             let shouldFail = entry.expect == "header" || (entry.expect == "data" && command.decodes)
