@@ -54,6 +54,10 @@ public struct DecodeOptions: Hashable, Sendable {
     /// refused). Bytes a reader really holds for the header (a WebP read whole) still meet
     /// the limit, and the pixel limit, a limit on the image itself, still applies.
     package var headerOnly = false
+    /// The caller reads an embedded preview where one is large enough (`thumb`): a decoder
+    /// may put off what only a develop or `info` needs. RAW: a plain DNG's preview is read
+    /// without libraw, which opens only if the image is developed after all (issue 51).
+    package var previewFirst = false
 
     public init() {}
 }

@@ -66,70 +66,32 @@ final class LibRawHandle {
     }
 
     private let raw: UnsafeMutablePointer<libraw_data_t>
-    /// Where libraw reads: a regular file mapped (libraw touches only the pages it needs, a
-    /// preview thumbnail never the raw data; through a file, libraw's stream re-read 8 KB at
-    /// each of its ~900 seeks of a DNG's header, a third of a RAW thumbnail's time), or
-    /// through its own descriptor (a `dup`, opened as /proc/self/fd/N) when it cannot be
-    /// mapped, else the bytes held here (standard input, bytes in memory).
-    private enum Input {
-        case mapped(UnsafeMutableRawBufferPointer)
-        case descriptor(Int32)
-        case bytes(UnsafeMutableRawBufferPointer)
-    }
-    private let input: Input
+    /// Where libraw reads (`RAWInput`: the file mapped, a descriptor of its own, or bytes held).
+    private let input: RAWInput
     /// The file's size in bytes.
-    let fileSize: Int
-    /// The XMP packet of the file's IFD0 (tag 700: DNG), when the file is in memory or mapped.
-    func tiffXMP(limit: Int) -> [UInt8]? {
-        switch input {
-        case .mapped(let b), .bytes(let b): return DNGXMP.find(in: UnsafeRawBufferPointer(b), limit: limit)
-        case .descriptor: return nil
-        }
-    }
+    var fileSize: Int { input.fileSize }
     private let path: String
     private let events = Events()
 
     /// Opens `source`: libraw identifies the camera and reads the header only. Bytes held in
     /// memory count against `memoryLimit`.
-    init(source: ImageSource, path: String, memoryLimit: Int64) throws(DecodeError) {
+    convenience init(source: ImageSource, path: String, memoryLimit: Int64) throws(DecodeError) {
+        try self.init(input: RAWInput(source: source, path: path, memoryLimit: memoryLimit), path: path,
+            memoryLimit: memoryLimit)
+    }
+
+    /// libraw over `input`: it identifies the camera and reads the header only.
+    init(input: RAWInput, path: String, memoryLimit: Int64) throws(DecodeError) {
         self.path = path
-        var st = stat()
-        let fd = source.file.withStream { fileno($0) }
-        if fd >= 0, fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_size > 0,
-            let p = mmap(nil, Int(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0), p != MAP_FAILED
-        {
-            input = .mapped(UnsafeMutableRawBufferPointer(start: p, count: Int(st.st_size)))
-            fileSize = Int(st.st_size)
-        } else if fd >= 0, st.st_mode & S_IFMT == S_IFREG, case let copy = dup(fd), copy >= 0 {
-            input = .descriptor(copy)
-            fileSize = Int(st.st_size)
-        } else {
-            let cap = memoryLimit > 0 ? Int(min(memoryLimit, Int64(Int.max / 2))) : Int.max / 2
-            guard let file = source.file.readAll(limit: cap) else {
-                throw .overMemoryLimit(path: path, needed: Int64(cap) + 1, limit: memoryLimit)
-            }
-            guard let memory = malloc(max(file.count, 1)) else {
-                throw .readFailed(path: path, reason: "out of memory for the \(file.count)-byte file")
-            }
-            let copy = UnsafeMutableRawBufferPointer(start: memory, count: file.count)
-            file.withUnsafeBytes { copy.copyMemory(from: $0) }
-            input = .bytes(copy)
-            fileSize = file.count
-        }
+        self.input = input
         // What libraw 0.20 would loop on for minutes (PhaseOneDirectory), refused first.
-        if case .mapped(let b) = input, let problem = PhaseOneDirectory.problem(UnsafeRawBufferPointer(b)) {
-            Self.release(input)
-            throw .corruptHeader(path: path, detail: problem)
-        }
-        if case .bytes(let b) = input, let problem = PhaseOneDirectory.problem(UnsafeRawBufferPointer(b)) {
-            Self.release(input)
+        if let b = input.bytes, let problem = PhaseOneDirectory.problem(b) {
             throw .corruptHeader(path: path, detail: problem)
         }
         guard
             let r = fz_libraw_init(
                 UInt32(LIBRAW_OPIONS_NO_MEMERR_CALLBACK.rawValue | LIBRAW_OPIONS_NO_DATAERR_CALLBACK.rawValue))
         else {
-            Self.release(input)
             throw .readFailed(path: path, reason: "libraw could not allocate its decoder")
         }
         raw = r
@@ -158,18 +120,7 @@ final class LibRawHandle {
         try reopen(RAWDevelopSettings())
     }
 
-    private static func release(_ input: Input) {
-        switch input {
-        case .mapped(let b): munmap(b.baseAddress, b.count)
-        case .descriptor(let fd): close(fd)
-        case .bytes(let b): free(b.baseAddress)
-        }
-    }
-
-    deinit {
-        fz_libraw_close(raw)
-        Self.release(input)
-    }
+    deinit { fz_libraw_close(raw) }
 
     /// Whether the handle holds a header just read, nothing run on it since: settings can be
     /// changed without reading it again (each read of a DNG's header walks its IFDs; a
@@ -201,7 +152,7 @@ final class LibRawHandle {
         if opened { fz_libraw_recycle(raw) }
         opened = true
         let status: Int32
-        switch input {
+        switch input.storage {
         case .descriptor(let fd): status = fz_libraw_open_file(raw, "/proc/self/fd/\(fd)")
         // libraw's buffer stream only reads: the mapping is PROT_READ.
         case .mapped(let b), .bytes(let b): status = fz_libraw_open_buffer(raw, b.baseAddress, b.count)

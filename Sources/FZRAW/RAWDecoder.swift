@@ -1,5 +1,3 @@
-// Length: just over 300 lines: the decoder and its embedded preview (which reads the JPEG once) belong together.
-
 import FZFormat
 import FZImage
 import FZJPEG
@@ -69,7 +67,12 @@ package final class RAWDecoder: ImageDecoder {
 
     private let path: String
     private let options: DecodeOptions
-    private let handle: LibRawHandle
+    private let input: RAWInput
+    /// libraw over `input`: opened by `init`, or, when `dng` read the header, by the first
+    /// develop (`libraw()`).
+    private var opened: LibRawHandle?
+    /// The header of a plain DNG read without libraw for a thumbnail (`DNGHeader`), or nil.
+    private let dng: DNGHeader?
     private let facts: RAWFacts
     private let raw: RAWDetails
     private let halfSize: PixelSize
@@ -82,22 +85,35 @@ package final class RAWDecoder: ImageDecoder {
     private var layout = RowLayout(firstColumn: 0, width: 0, height: 0)
     private var next = 0
     /// The embedded preview, read on first use: its bytes and JPEG reader's scaled sizes.
-    private lazy var preview: RAWPreview? = RAWPreview(handle: handle, facts: facts, applied: applied, decoder: self)
+    private lazy var preview: RAWPreview? = RAWPreview(bytes: previewBytes(), applied: applied, decoder: self)
 
     package init(source: ImageSource, options: DecodeOptions) throws(DecodeError) {
         path = source.name
         self.options = options
-        try Self.registration.requireLibrary(path: path)
-        handle = try LibRawHandle(source: source, path: path, memoryLimit: options.maxMemory)
-        facts = handle.facts
+        if !options.previewFirst { try Self.registration.requireLibrary(path: path) }
+        input = try RAWInput(source: source, path: path, memoryLimit: options.maxMemory)
+        // A thumbnail of a plain DNG reads its preview without libraw (DNGHeader says when).
+        dng = options.previewFirst ? input.bytes.flatMap { DNGHeader.read($0) } : nil
+        if let dng {
+            facts = dng.facts
+        } else {
+            if options.previewFirst { try Self.registration.requireLibrary(path: path) }
+            let handle = try LibRawHandle(input: input, path: path, memoryLimit: options.maxMemory)
+            opened = handle
+            facts = handle.facts
+        }
         try options.checkPixels(facts.rawSize, path: path)
         let flip = options.autoOrient
         applied = flip ? facts.orientation : .up
-        storedSize = try handle.developedSize(RAWDevelopSettings(flip: flip))
-        halfSize = facts.filters == 0 ? storedSize : try handle.halfDevelopedSize(full: storedSize, flip: flip)
+        if let handle = opened {
+            storedSize = try handle.developedSize(RAWDevelopSettings(flip: flip))
+            halfSize = facts.filters == 0 ? storedSize : try handle.halfDevelopedSize(full: storedSize, flip: flip)
+        } else {
+            (storedSize, halfSize) = Self.developedSizes(facts, flip: flip)
+        }
         try options.checkPixels(storedSize, path: path)
-        fileBytes = handle.fileSize
-        xmp = handle.tiffXMP(limit: options.chunkLimit)
+        fileBytes = input.fileSize
+        xmp = input.bytes.flatMap { DNGXMP.find(in: $0, limit: options.chunkLimit) }
         // The least any develop holds (half size where the sensor has a mosaic), judged
         // here from the header as every decoder's memory is (`ImageDecoder`); the full
         // develop's is checked when it starts.
@@ -111,7 +127,47 @@ package final class RAWDecoder: ImageDecoder {
             cameraOrientation: facts.orientation.rawValue,
             // Under 1 bit for 16 pixels is no raw coding: a stub whose image data was removed
             // (libraw develops those to black without an error).
-            holdsImageData: Int64(handle.fileSize) * 128 >= Int64(facts.rawSize.area))
+            holdsImageData: Int64(input.fileSize) * 128 >= Int64(facts.rawSize.area))
+    }
+
+    /// The full and half develops' sizes as libraw's adjust_sizes_info_only gives them where
+    /// pixels are square and no Fuji rotation applies (what `DNGHeader` reads): the visible
+    /// area, turned by the flip when it is applied; halved, rounded up, for a mosaic.
+    static func developedSizes(_ facts: RAWFacts, flip: Bool) -> (PixelSize, PixelSize) {
+        let v = facts.visibleSize
+        let full = flip && facts.flip & 4 != 0 ? PixelSize(width: v.height, height: v.width) : v
+        let half = facts.filters == 0 ? full : PixelSize(width: (full.width + 1) >> 1, height: (full.height + 1) >> 1)
+        return (full, half)
+    }
+
+    /// libraw: the one `init` opened, or, after `DNGHeader` read the header, opened now and
+    /// checked to read it the same (the sizes `init` gave are the image's).
+    private func libraw() throws(DecodeError) -> LibRawHandle {
+        if let opened { return opened }
+        try Self.registration.requireLibrary(path: path)
+        let handle = try LibRawHandle(input: input, path: path, memoryLimit: options.maxMemory)
+        let f = handle.facts
+        let flip = options.autoOrient
+        let size = try handle.developedSize(RAWDevelopSettings(flip: flip))
+        let half = f.filters == 0 ? size : try handle.halfDevelopedSize(full: size, flip: flip)
+        guard f.rawSize == facts.rawSize, f.visibleSize == facts.visibleSize, f.flip == facts.flip,
+            (f.filters == 0) == (facts.filters == 0), f.dngVersion == facts.dngVersion, size == storedSize,
+            half == halfSize
+        else {
+            throw .corrupt(
+                path: path, detail: "libraw reads its header otherwise than its IFDs say (raw \(f.rawSize), developed \(size))")
+        }
+        opened = handle
+        return handle
+    }
+
+    /// The preview's bytes: where `DNGHeader` found them, else libraw's unpack_thumb.
+    private func previewBytes() -> [UInt8]? {
+        if let dng, let bytes = input.bytes {
+            return Array(bytes[dng.previewOffset..<(dng.previewOffset + dng.facts.previewBytes)])
+        }
+        guard facts.previewIsJPEG, let handle = try? libraw() else { return nil }
+        return try? handle.previewJPEG()
     }
 
     /// What libraw holds while developing: the raw samples (2 bytes each for a mosaic, 8
@@ -138,7 +194,7 @@ package final class RAWDecoder: ImageDecoder {
             warnings.append(stub)
         }
         rows = nil
-        let (made, more) = try handle.develop(settings, lenient: options.lenient)
+        let (made, more) = try libraw().develop(settings, lenient: options.lenient)
         warnings += more
         guard made.size == size else {
             throw .corrupt(path: path, detail: "libraw developed \(made.size), not the \(size) its header gives")
@@ -170,126 +226,9 @@ package final class RAWDecoder: ImageDecoder {
     }
 
     /// The developed image in the sensor's orientation, for the preview's shape check.
-    fileprivate var sensorSize: PixelSize { raw.sensorSize }
-    fileprivate var name: String { path }
-    fileprivate var decodeOptions: DecodeOptions { options }
-}
-
-/// The preview's decoder opened by `RAWPreview.init`, handed to the first decode under the
-/// same options (a decoder begins once); later decodes open their own.
-private final class OpenedPreview {
-    private var decoder: JPEGDecoder?
-    private let options: DecodeOptions?
-
-    init(_ decoder: JPEGDecoder?, options: DecodeOptions? = nil) {
-        self.decoder = decoder
-        self.options = options
-    }
-
-    func take(if wanted: DecodeOptions) -> JPEGDecoder? {
-        defer { decoder = nil }
-        return wanted == options ? decoder : nil
-    }
-}
-
-/// The embedded JPEG preview of a RAW, when it shows the developed picture: its shape (in
-/// the sensor's orientation, as previews are stored) within 1% of the develop's (cameras
-/// crop their JPEG a few pixels inside the sensor's visible area). Offered at each of the
-/// JPEG decoder's DCT scalings, so a thumbnail decodes no more of it than it needs.
-private struct RAWPreview {
-    let jpeg: [UInt8]
-    /// The stored preview's size at each denominator, and those denominators.
-    let stored: [PixelSize]
-    let denominators: [Int]
-    let orientation: Orientation
-    let path: String
-    /// The decoder whose header `init` read, kept for the first `decode` when it was opened
-    /// with the options `decode` uses: a thumbnail copies and parses the preview once, not twice.
-    private let opened: OpenedPreview
-
-    init?(handle: LibRawHandle, facts: RAWFacts, applied: Orientation, decoder: RAWDecoder) {
-        guard facts.previewIsJPEG, let bytes = try? handle.previewJPEG() else { return nil }
-        let name = decoder.name
-        // Strict reads open the same as `decode` will (its limits); the preview must also pass
-        // the default limits `jpegOptions` checks, so which RAWs have a preview is unchanged.
-        let reusable = !decoder.decodeOptions.lenient
-        let options = reusable ? Self.decodeOptions(decoder.decodeOptions) : Self.jpegOptions
-        guard let preview = try? Self.open(bytes, name: name, options: options),
-            (try? Self.jpegOptions.checkPixels(preview.storedSize, path: name)) != nil
-        else {
-            // The limits `decode` uses refused it: as before, the default options decide
-            // whether there is a preview, and `decode` says why it cannot be read.
-            guard reusable, let plain = try? Self.open(bytes, name: name, options: Self.jpegOptions) else { return nil }
-            self.init(bytes: bytes, preview: plain, applied: applied, decoder: decoder, keep: false)
-            return
-        }
-        self.init(bytes: bytes, preview: preview, applied: applied, decoder: decoder, keep: reusable)
-    }
-
-    private init?(bytes: [UInt8], preview: JPEGDecoder, applied: Orientation, decoder: RAWDecoder, keep: Bool) {
-        let p = preview.storedSize
-        let s = decoder.sensorSize
-        guard p.area > 0, abs(Double(p.width * s.height) / Double(p.height * s.width) - 1) <= 0.01 else { return nil }
-        jpeg = bytes
-        denominators = preview.denominators
-        stored = denominators.map { preview.scaledSize(denominator: $0) }
-        orientation = applied
-        path = decoder.name
-        opened = OpenedPreview(keep ? preview : nil, options: keep ? Self.decodeOptions(decoder.decodeOptions) : nil)
-    }
-
-    /// The preview's JPEG decoder, its header read and its size checked against the budget
-    /// (as `ImageReader` checks every input); nil when the bytes are not a JPEG. The RAW's
-    /// orientation, not the preview's EXIF, applies, so no reader of the registry is needed.
-    static func open(_ bytes: [UInt8], name: String, options: DecodeOptions) throws(DecodeError) -> JPEGDecoder? {
-        let source = try ImageSource(bytes: bytes, name: name)
-        guard JPEGDecoder.sniff(source.head) else { return nil }
-        let decoder = try JPEGDecoder(source: source, options: options)
-        let size = decoder.storedSize
-        guard size.width > 0, size.height > 0 else { return nil }
-        try options.checkPixels(size, path: name)
-        return decoder
-    }
-
-    static var jpegOptions: DecodeOptions {
-        var o = DecodeOptions()
-        o.autoOrient = false  // the RAW's orientation applies to its preview
-        return o
-    }
-
-    /// Upright sizes (the RAW's orientation applied, as libraw applies it to the develop).
-    var sizes: [PixelSize] { stored.map { orientation.uprightSize(ofStored: $0) } }
-
-    /// The JPEG reader's options for a decode under the RAW's: its limits and leniency.
-    static func decodeOptions(_ options: DecodeOptions) -> DecodeOptions {
-        var o = Self.jpegOptions
-        o.maxPixels = options.maxPixels
-        o.maxMemory = options.maxMemory
-        o.lenient = options.lenient
-        return o
-    }
-
-    func decode(_ index: Int, orientation applied: Orientation, options: DecodeOptions) throws(DecodeError) -> Image {
-        let o = Self.decodeOptions(options)
-        var held = opened.take(if: o)
-        if held == nil { held = try Self.open(jpeg, name: path, options: o) }
-        guard let preview = held else {
-            throw .corrupt(path: path, detail: "the JPEG preview is no longer a JPEG")
-        }
-        let layout = try preview.begin(denominator: denominators[index], columns: nil)
-        let c = preview.pixelFormat.channels
-        let count = layout.width * layout.height * c
-        // Zeroed: a lenient decode that broke off leaves the rest black. Every row in one call,
-        // straight into the image's pixels.
-        var pixels = [UInt8](repeating: 0, count: count)
-        var failure: DecodeError?
-        pixels.withUnsafeMutableBytes { buffer in
-            do throws(DecodeError) { _ = try preview.read(into: buffer, rows: layout.height) } catch { failure = error }
-        }
-        if let failure { throw failure }
-        let image = Image(width: layout.width, height: layout.height, format: preview.pixelFormat, pixels: pixels)
-        return image.converted(to: .rgb).oriented(applied)
-    }
+    var sensorSize: PixelSize { raw.sensorSize }
+    var name: String { path }
+    var decodeOptions: DecodeOptions { options }
 }
 
 extension ImageFormat {

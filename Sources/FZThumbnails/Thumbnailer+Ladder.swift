@@ -67,6 +67,7 @@ extension Thumbnailer {
         let input = jobs[0].input.path
         var options = decode
         options.threads = min(options.threads, encodeThreads)
+        options.previewFirst = useEmbeddedThumbnail
         var reader: ImageReader
         do { reader = try ImageReader(path: input, options: options) } catch { throw .decode(error) }
         let upright = reader.header.uprightSize

@@ -189,6 +189,7 @@ public struct Thumbnailer: Sendable {
         // The image's share of the processors (1 in a batch that keeps every one busy).
         var options = decode
         options.threads = min(options.threads, encodeThreads)
+        options.previewFirst = useEmbeddedThumbnail
         var reader: ImageReader
         do { reader = try ImageReader(path: input, options: options) } catch { throw .decode(error) }
         let upright = reader.header.uprightSize
