@@ -45,12 +45,14 @@ struct DNGHeader {
             let version = ifd0.dngVersion, version.count == 4, !ifd0.make.lowercased().contains("fuji"),
             let orientation = ifd0.orientation, (1...8).contains(orientation),
             ifds.allSatisfy({ $0.orientation == nil || $0.orientation == orientation }),
-            !ifd0.make.isEmpty, !["fuji", "pentax", "samsung", "olympus"].contains(where: ifd0.make.lowercased().contains),
+            !ifd0.make.isEmpty,
+            !["fuji", "pentax", "samsung", "olympus"].contains(where: ifd0.make.lowercased().contains),
             // libraw reads a head with these in its first 32 bytes as another format (IIQ).
             !has(bytes, "MMMM"), !has(bytes, "IIII"), !exifMakerNote(tiff, ifd0)
         else { return nil }
         let raws = ifds.filter { $0.subfile == 0 && [32803, 34892].contains($0.photometric) }
-        guard raws.count == 1, let raw = raws.first, [1, 7, 34892].contains(raw.compression), (8...16).contains(raw.bits),
+        guard raws.count == 1, let raw = raws.first, [1, 7, 34892].contains(raw.compression),
+            (8...16).contains(raw.bits),
             raw.samples == (raw.photometric == 32803 ? 1 : 3), (22..<65536).contains(raw.width),
             (22..<65536).contains(raw.height)
         else { return nil }
@@ -97,7 +99,9 @@ struct DNGHeader {
 
     private static func has(_ bytes: UnsafeRawBufferPointer, _ mark: String) -> Bool {
         let m = Array(mark.utf8)
-        return (0...(min(32, bytes.count) - m.count)).contains { i in (0..<m.count).allSatisfy { bytes[i + $0] == m[$0] } }
+        return (0...(min(32, bytes.count) - m.count)).contains { i in
+            (0..<m.count).allSatisfy { bytes[i + $0] == m[$0] }
+        }
     }
 
     /// Whether IFD0's EXIF IFD holds a MakerNote (37500), or cannot be read.

@@ -76,7 +76,8 @@ final class LibRawHandle {
     /// Opens `source`: libraw identifies the camera and reads the header only. Bytes held in
     /// memory count against `memoryLimit`.
     convenience init(source: ImageSource, path: String, memoryLimit: Int64) throws(DecodeError) {
-        try self.init(input: RAWInput(source: source, path: path, memoryLimit: memoryLimit), path: path,
+        try self.init(
+            input: RAWInput(source: source, path: path, memoryLimit: memoryLimit), path: path,
             memoryLimit: memoryLimit)
     }
 

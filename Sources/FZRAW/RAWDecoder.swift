@@ -155,7 +155,8 @@ package final class RAWDecoder: ImageDecoder {
             half == halfSize
         else {
             throw .corrupt(
-                path: path, detail: "libraw reads its header otherwise than its IFDs say (raw \(f.rawSize), developed \(size))")
+                path: path,
+                detail: "libraw reads its header otherwise than its IFDs say (raw \(f.rawSize), developed \(size))")
         }
         opened = handle
         return handle

@@ -30,7 +30,9 @@ struct TIFFWalk {
         case (0x4D, 0x4D): isLittle = false
         default: return nil
         }
-        func u16(_ at: Int) -> Int { isLittle ? Int(data[at]) | Int(data[at + 1]) << 8 : Int(data[at]) << 8 | Int(data[at + 1]) }
+        func u16(_ at: Int) -> Int {
+            isLittle ? Int(data[at]) | Int(data[at + 1]) << 8 : Int(data[at]) << 8 | Int(data[at + 1])
+        }
         let first = isLittle ? u16(4) | u16(6) << 16 : u16(4) << 16 | u16(6)
         guard magic.contains(u16(2)), first >= 8 else { return nil }
         bytes = data
