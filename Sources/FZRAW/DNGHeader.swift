@@ -25,8 +25,10 @@ struct DNGHeader {
     /// Where the preview libraw's unpack_thumb picks is in the file.
     var previewOffset: Int
 
-    /// The IFDs read at the most (IFD0's chain and their SubIFDs).
-    static let maxIFDs = 32
+    /// The IFDs read at the most (IFD0's chain and their SubIFDs): libraw 0.20 keeps 10
+    /// (LIBRAW_IFD_MAXCOUNT) and stops reading at the 11th, or at an IFD of over 512 entries.
+    static let maxIFDs = 10
+    static let maxEntries = 512
 
     /// One IFD's tags this reads.
     private struct IFD {
@@ -133,18 +135,24 @@ struct DNGHeader {
     }
 
     private static func read(_ tiff: TIFFWalk, at offset: Int) -> (IFD, Int)? {
-        guard let (entries, next) = tiff.ifd(at: offset) else { return nil }
+        guard let (entries, next) = tiff.ifd(at: offset), entries.count <= maxEntries else { return nil }
         var d = IFD()
         for e in entries {
+            // libraw reads offsets and lengths as LONGs whatever their type, and tags below
+            // NewSubFileType as Panasonic's or EXIF's: such IFDs are left to it.
+            if e.tag < 254 || ([273, 279, 513, 514].contains(e.tag) && e.type != 4) { return nil }
             switch e.tag {
             case 254: d.subfile = tiff.integer(e) ?? -1
             case 256: d.width = tiff.integer(e) ?? 0
             case 257: d.height = tiff.integer(e) ?? 0
-            case 258: d.bits = tiff.integer(e) ?? 0
+            // As libraw: the samples BitsPerSample counts, unless SamplesPerPixel (after it) says.
+            case 258:
+                d.bits = tiff.integer(e) ?? 0
+                d.samples = e.count & 7
             case 259: d.compression = tiff.integer(e) ?? 0
             case 262: d.photometric = tiff.integer(e) ?? 0
             case 274: d.orientation = tiff.integer(e) ?? -1
-            case 277: d.samples = tiff.integer(e) ?? 0
+            case 277: d.samples = (tiff.integer(e) ?? 0) & 7
             // libraw takes the later of StripOffsets and JPEGInterchangeFormat (tag order).
             case 273, 513:
                 d.offset = tiff.integer(e)
