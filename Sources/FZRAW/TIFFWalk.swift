@@ -1,3 +1,5 @@
+import FZMetadata
+
 /// The IFDs of a TIFF-structured RAW read in place (its mapping or its bytes in memory), for
 /// `DNGXMP` and `DNGHeader`: every offset and count is checked against the file before it is
 /// read, so nothing here indexes outside it; a value outside the file reads as absent.
@@ -51,15 +53,7 @@ struct TIFFWalk {
     }
 
     /// Bytes a value of each TIFF type takes (1-13); 0 for the types TIFF does not define.
-    static func typeSize(_ type: Int) -> Int {
-        switch type {
-        case 1, 2, 6, 7: return 1
-        case 3, 8: return 2
-        case 4, 9, 11, 13: return 4
-        case 5, 10, 12: return 8
-        default: return 0
-        }
-    }
+    static func typeSize(_ type: Int) -> Int { TIFFReader.typeSize(UInt16(truncatingIfNeeded: type)) }
 
     /// The entries of the IFD at `offset` and the next IFD's offset (0: none, or cut off); nil when the
     /// IFD is not inside the file or has more than `maxEntries` entries.
