@@ -323,18 +323,14 @@ fuzz-build: deps heicgrids
 # The replay looks for crashes, leaks and hangs, not slow units: through the -Onone ASan target a
 # real lossless JPEG XL seed takes 14 s of CPU and the 100,000-region PNG 41 s, so its timeout is
 # 120 s (make fuzz, at -O, keeps 10 s for the units it finds slow).
-# Every file of Fixtures/hostile, the seeds and the corpus run once through the ASan fuzz target
-# (libFuzzer given files, not folders, runs each once and stops), with fuzz's limits; a crash,
-# leak, timeout or over-large allocation fails it and names the file.
+# Every distinct file (by sha256: the seeds hold a copy of the hostile set) of Fixtures/hostile,
+# the seeds and the corpus runs once through the ASan fuzz target, in batches on every core
+# (Tools/fuzz/replay.sh); a crash, leak, timeout or over-large allocation fails it and names the
+# file.
 FUZZ_REPLAY := Fixtures/hostile .cache/fuzz/seeds .cache/fuzz/corpus
 fuzz-replay: ## Run the hostile files, fuzz seeds and corpus once each through the ASan fuzz target
 	@$(MAKE) --no-print-directory fuzz-build FUZZ_OPT=-Onone FUZZ_SCRATCH=.build-fuzz-replay
-	@n=$$(find -L $(FUZZ_REPLAY) -type f ! -name MANIFEST.tsv | wc -l); echo "fuzz-replay: $$n files"; \
-	find -L $(FUZZ_REPLAY) -type f ! -name MANIFEST.tsv -print0 | sort -z | \
-	  xargs -0 -n 100 env $(FUZZ_ENV) .build-fuzz-replay/debug/fuzz-decode -timeout=120 -rss_limit_mb=2048 -malloc_limit_mb=512 \
-	    -artifact_prefix=.cache/fuzz/artifacts/ > .cache/fuzz/replay.log 2>&1 || \
-	  { tail -n 60 .cache/fuzz/replay.log; echo "fuzz-replay: FAILED (all of it in .cache/fuzz/replay.log)"; exit 1; }; \
-	echo "fuzz-replay: $$(grep -c '^Executed ' .cache/fuzz/replay.log) files executed, no finding"
+	@env $(FUZZ_ENV) Tools/fuzz/replay.sh .build-fuzz-replay/debug/fuzz-decode .cache/fuzz/replay.log $(FUZZ_REPLAY)
 
 # FUZZ_FORK=N runs N worker processes (libFuzzer's fork mode) that go on past a crash, a
 # timeout or an out-of-memory input (-ignore_crashes, -ignore_timeouts, -ignore_ooms): one
