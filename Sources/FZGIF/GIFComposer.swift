@@ -92,12 +92,8 @@ struct GIFComposer {
             let y = d.top + (d.interlaced ? GIFRowOrder.interlacedRow(k, height: d.height) : k)
             try stream.readRow(into: row, width: d.width, last: k == d.height - 1)
             guard y < bottom else { continue }
-            let line = pixels + y * screen.width * 4
-            for x in x0..<x1 {
-                let i = Int(row[x - d.left])
-                if i == transparent { continue }
-                table.put(i, at: line + x * 4)
-            }
+            table.put(
+                row + (x0 - d.left), count: x1 - x0, at: pixels + (y * screen.width + x0) * 4, skipping: transparent)
         }
         if rows < d.height { try stream.skipData() }
     }
@@ -173,22 +169,37 @@ enum GIFDecoderRects {
     }
 }
 
-/// A colour table as 256 RGB entries: the table's own, then (past its end, or for a file
+/// A colour table as 256 RGBA entries: the table's own, then (past its end, or for a file
 /// without one) the gray ramp Pillow shows there.
 private struct GIFPalette {
-    private var rgb = [UInt8](repeating: 0, count: 768)
+    /// Each entry's four bytes (R, G, B, 255) as one word in memory order, so that a pixel is
+    /// one store: drawing was a third of an animated GIF's decode with a byte at a time.
+    private var rgba = [UInt32](repeating: 0, count: 256)
+
     init(_ table: [UInt8]?) {
+        let colours = table ?? []
         for i in 0..<256 {
-            rgb[i * 3] = UInt8(i)
-            rgb[i * 3 + 1] = UInt8(i)
-            rgb[i * 3 + 2] = UInt8(i)
+            // Byte by byte, as a table cut inside an entry was read: its bytes, then the ramp's.
+            func byte(_ k: Int) -> UInt32 { UInt32(i * 3 + k < colours.count ? colours[i * 3 + k] : UInt8(i)) }
+            rgba[i] = (byte(0) | byte(1) << 8 | byte(2) << 16 | 0xFF00_0000).littleEndian
         }
-        if let table { rgb.replaceSubrange(0..<min(768, table.count), with: table.prefix(768)) }
     }
-    func put(_ i: Int, at p: UnsafeMutablePointer<UInt8>) {
-        p[0] = rgb[i * 3]
-        p[1] = rgb[i * 3 + 1]
-        p[2] = rgb[i * 3 + 2]
-        p[3] = 255
+
+    /// Puts the colours of `count` indices from `indices` at `p` (4 bytes a pixel), leaving the
+    /// pixels of index `transparent` as they are. The caller gives `count` pixels of both.
+    func put(
+        _ indices: UnsafePointer<UInt8>, count: Int, at p: UnsafeMutablePointer<UInt8>, skipping transparent: Int
+    ) {
+        let dst = UnsafeMutableRawPointer(p)
+        rgba.withUnsafeBufferPointer { t in
+            // Raw: a UInt8 index is always inside the 256 entries, and the row's bounds are the
+            // caller's, checked once per frame (the visible rectangle), not per pixel.
+            let words = t.baseAddress!
+            for j in 0..<count {
+                let i = Int(indices[j])
+                if i == transparent { continue }
+                dst.storeBytes(of: words[i], toByteOffset: j &* 4, as: UInt32.self)
+            }
+        }
     }
 }

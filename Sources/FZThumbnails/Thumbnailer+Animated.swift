@@ -170,18 +170,8 @@ extension Thumbnailer {
     private static func reduce(
         _ pixels: UnsafeRawBufferPointer, _ canvas: PixelSize, _ reducer: FrameReducer, threads: Int
     ) -> Image {
-        let rows = CanvasRows(base: pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), rowBytes: canvas.width * 4)
-        guard threads >= 2, let (top, bottom) = reducer.halves else { return rows.reduce(reducer.whole) }
-        let lower = ReducedHalf()
-        let background: @Sendable () -> Void = { lower.image = rows.reduce(bottom) }
-        var upper = Image(width: 0, height: 0, format: .rgba)
-        if !Threads.alongside(background, { upper = rows.reduce(top) }) {
-            upper = rows.reduce(top)
-            background()
-        }
-        let low = lower.image!
-        return Image(
-            width: upper.width, height: upper.height + low.height, format: .rgba, pixels: upper.pixels + low.pixels)
+        reducer.whole.resample(
+            rows: pixels.baseAddress!.assumingMemoryBound(to: UInt8.self), stride: canvas.width * 4, threads: threads)
     }
 
     /// What went wrong while frames streamed, as the batch reports it.
@@ -212,40 +202,16 @@ extension Thumbnailer {
     }
 }
 
-/// A frame's reduction to one output: one resampler, and the same split at half its output
-/// rows (each half's resampler starts where the other stops, so its weights are the whole's).
+/// A frame's reduction to one output: one resampler, its taps computed once for every frame
+/// (the canvas and the output keep their sizes).
 struct FrameReducer: Sendable {
     let whole: Resampler
-    let halves: (Resampler, Resampler)?
 
     init(source: PixelSize, geometry g: ThumbnailGeometry, filter: ResampleFilter) {
-        let stepX = g.window.width / Double(g.output.width)
-        let stepY = g.window.height / Double(g.output.height)
-        func part(_ y0: Int, _ h: Int) -> Resampler {
-            Resampler(
-                source: source, output: PixelSize(width: g.output.width, height: h), originX: g.window.x,
-                originY: g.window.y + Double(y0) * stepY, stepX: stepX, stepY: stepY, format: .rgba, filter: filter)
-        }
-        whole = part(0, g.output.height)
-        let h1 = g.output.height / 2
-        halves = h1 >= 16 ? (part(0, h1), part(h1, g.output.height - h1)) : nil
+        whole = Resampler(
+            source: source, output: g.output, originX: g.window.x, originY: g.window.y,
+            stepX: g.window.width / Double(g.output.width), stepY: g.window.height / Double(g.output.height),
+            format: .rgba, filter: filter
+        ).withTables()
     }
-}
-
-/// The canvas's rows, read in place by both halves' threads (neither writes them).
-private struct CanvasRows: @unchecked Sendable {
-    let base: UnsafePointer<UInt8>
-    let rowBytes: Int
-
-    func reduce(_ resampler: Resampler) -> Image {
-        resampler.run { y, row in
-            row.update(from: base + y * rowBytes, count: rowBytes)
-            return true
-        }
-    }
-}
-
-/// The bottom half's result, written by its thread and read after the join.
-private final class ReducedHalf: @unchecked Sendable {
-    var image: Image?
 }

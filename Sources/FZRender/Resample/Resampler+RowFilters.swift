@@ -55,23 +55,21 @@ extension Resampler {
         }
     }
 
+    /// Each pixel's four floats loaded as one SIMD4 and stored as one: the same products and
+    /// sums as four scalar loads put together lane by lane (which compiled to a load and an
+    /// insert per lane), in a third of the instructions (an animated thumbnail's hot loop).
     package static func filterRow4(
         _ src: UnsafeMutablePointer<Float>, _ dst: UnsafeMutablePointer<Float>, _ ow: Int,
         _ first: UnsafePointer<Int>, _ count: UnsafePointer<Int>, _ weights: UnsafePointer<Float>, _ taps: Int
     ) {
         for ox in 0..<ow {
-            let p = src + first[ox] * 4
+            let p = UnsafeRawPointer(src + first[ox] * 4)
             let w = weights + ox * taps
             var v = SIMD4<Float>(repeating: 0)
             for j in 0..<count[ox] {
-                let q = p + j * 4
-                v += w[j] * SIMD4<Float>(q[0], q[1], q[2], q[3])
+                v += w[j] * p.loadUnaligned(fromByteOffset: j * 16, as: SIMD4<Float>.self)
             }
-            let d = dst + ox * 4
-            d[0] = v[0]
-            d[1] = v[1]
-            d[2] = v[2]
-            d[3] = v[3]
+            UnsafeMutableRawPointer(dst + ox * 4).storeBytes(of: v, as: SIMD4<Float>.self)
         }
     }
 

@@ -14,6 +14,8 @@ public struct Resampler: Sendable {
     public let format: PixelFormat
     package let horizontal: AxisTaps
     package let vertical: AxisTaps
+    /// Both axes' taps computed ahead (`withTables()`), or nil: each run computes its own.
+    package var tables: ResampleTables?
 
     /// - Parameters:
     ///   - source: source size.
@@ -119,9 +121,13 @@ public struct Resampler: Sendable {
         var ringRow = [Int](repeating: -1, count: ringSize)
         let vw = UnsafeMutablePointer<Float>.allocate(capacity: vertical.maxTaps)
         defer { vw.deallocate() }
-        var nextSource = seek && !rows.isEmpty ? vertical.taps(rows.lowerBound, into: vw).first : 0
+        let tables = self.tables
+        func verticalTaps(_ oy: Int) -> (first: Int, count: Int) {
+            tables?.verticalTaps(oy, into: vw) ?? vertical.taps(oy, into: vw)
+        }
+        var nextSource = seek && !rows.isEmpty ? verticalTaps(rows.lowerBound).first : 0
         var delivering = true
-        let hTable = horizontal.table()
+        let hTable = tables?.horizontal ?? horizontal.table()
         // Only the source columns some output pixel reads are turned into floats: a crop's
         // window is often half of the rows it comes from (the same sums, less conversion).
         let used = zip(hTable.first, hTable.count).reduce((lo: sw, hi: 0)) { span, tap in
@@ -168,7 +174,7 @@ public struct Resampler: Sendable {
                             }
                         }
                         for oy in rows {
-                            let (f, n) = vertical.taps(oy, into: vw)
+                            let (f, n) = verticalTaps(oy)
                             // Tap windows only move down and the ring holds more rows than a window,
                             // so a missing row is always a new one: reading stays sequential.
                             for y in f..<(f + n) where ringRow[y % ringSize] != y {
