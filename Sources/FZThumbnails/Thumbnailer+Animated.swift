@@ -138,18 +138,18 @@ extension Thumbnailer {
 
     /// Each output's resampler (the still thumbnail's window, from the upright canvas) and writer.
     private func makeWriters(_ source: any AnimationSource, _ reader: ImageReader, _ outputs: [AnimatedOutput])
-        throws(ThumbnailError) -> ([FrameReducer], [AnimationWriter])
+        throws(ThumbnailError) -> ([FrameReducer], [AheadAnimationWriter])
     {
         let upright = reader.header.orientation == .up ? source.canvasSize : reader.header.uprightSize
-        var writers: [AnimationWriter] = []
+        var writers: [AheadAnimationWriter] = []
         var resamplers: [FrameReducer] = []
         for o in outputs {
             resamplers.append(FrameReducer(source: upright, geometry: o.geometry, filter: filter))
             do {
-                writers.append(
-                    try AnimationWriter(
-                        format: o.job.format, size: o.geometry.output, loopCount: source.loopCount, settings: encode,
-                        path: o.job.output))
+                let writer = try AnimationWriter(
+                    format: o.job.format, size: o.geometry.output, loopCount: source.loopCount, settings: encode,
+                    path: o.job.output)
+                writers.append(AheadAnimationWriter(writer, size: o.geometry.output, threads: encodeThreads))
             } catch { throw .output(error) }
         }
         return (resamplers, writers)
@@ -187,7 +187,7 @@ extension Thumbnailer {
 
     /// Assembles one output and writes it (a temp file renamed into place); its frame count.
     private func save(
-        _ writer: AnimationWriter, _ o: AnimatedOutput, input: String, into result: inout ThumbnailResult,
+        _ writer: AheadAnimationWriter, _ o: AnimatedOutput, input: String, into result: inout ThumbnailResult,
         shouldStop: () -> Bool
     ) throws(ThumbnailError) -> Int {
         do throws(OutputError) {
