@@ -21,7 +21,6 @@ package final class AheadAnimationWriter {
     package static let limitBytes = 4 << 20
 
     private let shared: Shared
-    private let size: PixelSize
     private let frameBytes: Int
     private let queue: RowQueue
     private var thread: pthread_t?
@@ -36,12 +35,11 @@ package final class AheadAnimationWriter {
     /// `writer` fed at `size` (RGBA frames), on a thread of its own when `threads` allow one.
     package init(_ writer: AnimationWriter, size: PixelSize, threads: Int) {
         shared = Shared(writer)
-        self.size = size
         frameBytes = size.width * size.height * 4
         // Each slot: the frame, then its delay (8 bytes).
         queue = RowQueue(rowBytes: frameBytes + 8, slots: 2)
         guard threads >= 2, frameBytes > 0, frameBytes <= Self.limitBytes else { return }
-        let (queue, shared, bytes, size) = (queue, shared, frameBytes, size)
+        let (queue, shared, bytes) = (queue, shared, frameBytes)
         thread = Threads.spawn {
             var slot = [UInt8](repeating: 0, count: bytes + 8)
             while slot.withUnsafeMutableBufferPointer({ queue.consume(into: $0.baseAddress!) }) {
