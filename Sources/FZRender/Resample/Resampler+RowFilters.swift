@@ -33,46 +33,6 @@ extension Resampler {
         }
     }
 
-    /// Each pixel's three floats and the next one's first are loaded as one SIMD4 (`src` has
-    /// a float to spare after the row): one multiply-add a tap instead of three, the same sum
-    /// in each lane as three scalar sums (no fused multiply-add either way), the fourth lane
-    /// thrown away.
-    package static func filterRow3(
-        _ src: UnsafeMutablePointer<Float>, _ dst: UnsafeMutablePointer<Float>, _ ow: Int,
-        _ first: UnsafePointer<Int>, _ count: UnsafePointer<Int>, _ weights: UnsafePointer<Float>, _ taps: Int
-    ) {
-        for ox in 0..<ow {
-            let p = UnsafeRawPointer(src + first[ox] * 3)
-            let w = weights + ox * taps
-            var v = SIMD4<Float>(repeating: 0)
-            for j in 0..<count[ox] {
-                v += w[j] * p.loadUnaligned(fromByteOffset: j * 12, as: SIMD4<Float>.self)
-            }
-            let d = dst + ox * 3
-            d[0] = v[0]
-            d[1] = v[1]
-            d[2] = v[2]
-        }
-    }
-
-    /// Each pixel's four floats loaded as one SIMD4 and stored as one: the same products and
-    /// sums as four scalar loads put together lane by lane (which compiled to a load and an
-    /// insert per lane), in a third of the instructions (an animated thumbnail's hot loop).
-    package static func filterRow4(
-        _ src: UnsafeMutablePointer<Float>, _ dst: UnsafeMutablePointer<Float>, _ ow: Int,
-        _ first: UnsafePointer<Int>, _ count: UnsafePointer<Int>, _ weights: UnsafePointer<Float>, _ taps: Int
-    ) {
-        for ox in 0..<ow {
-            let p = UnsafeRawPointer(src + first[ox] * 4)
-            let w = weights + ox * taps
-            var v = SIMD4<Float>(repeating: 0)
-            for j in 0..<count[ox] {
-                v += w[j] * p.loadUnaligned(fromByteOffset: j * 16, as: SIMD4<Float>.self)
-            }
-            UnsafeMutableRawPointer(dst + ox * 4).storeBytes(of: v, as: SIMD4<Float>.self)
-        }
-    }
-
     package static func filterRowN(
         _ src: UnsafeMutablePointer<Float>, _ dst: UnsafeMutablePointer<Float>, _ ow: Int, _ c: Int,
         _ first: UnsafePointer<Int>, _ count: UnsafePointer<Int>, _ weights: UnsafePointer<Float>, _ taps: Int

@@ -141,6 +141,10 @@ public struct Resampler: Sendable {
                     do {
                         let hw = hwBuf.baseAddress!
                         let hTaps = horizontal.maxTaps
+                        // Three and four channels filter four pixels at a time from weights
+                        // repeated across a SIMD4's lanes (Resampler+PixelFilter.swift).
+                        let hw4 = c == 3 || c == 4 ? Self.replicatedWeights(hw, hwBuf.count) : nil
+                        defer { hw4?.deallocate() }
                         // Filters source row y horizontally into its ring slot.
                         func fill(_ y: Int) {
                             while nextSource <= y {
@@ -167,8 +171,10 @@ public struct Resampler: Sendable {
                             let base = ring + slot * rowFloats
                             switch c {
                             case 1: Self.filterRow1(pre, base, ow, hFirst.baseAddress!, hCount.baseAddress!, hw, hTaps)
-                            case 3: Self.filterRow3(pre, base, ow, hFirst.baseAddress!, hCount.baseAddress!, hw, hTaps)
-                            case 4: Self.filterRow4(pre, base, ow, hFirst.baseAddress!, hCount.baseAddress!, hw, hTaps)
+                            case 3:
+                                Self.filterRow3(pre, base, ow, hFirst.baseAddress!, hCount.baseAddress!, hw4!, hTaps)
+                            case 4:
+                                Self.filterRow4(pre, base, ow, hFirst.baseAddress!, hCount.baseAddress!, hw4!, hTaps)
                             default:
                                 Self.filterRowN(pre, base, ow, c, hFirst.baseAddress!, hCount.baseAddress!, hw, hTaps)
                             }
