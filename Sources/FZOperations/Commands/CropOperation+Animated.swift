@@ -22,7 +22,7 @@ extension CropOperation {
         var background: Color
         var pins: PinLayer
 
-        func render(_ canvas: Image, into writers: [AnimationWriter], delay: Int) throws(OutputError) {
+        func render(_ canvas: Image, into writers: [AheadAnimationWriter], delay: Int) throws(OutputError) {
             for (i, g) in geometries.enumerated() {
                 var peek = PeekRenderer.render(
                     g, source: canvas.cropped(to: rects[i]), sourceRect: rects[i], background: background,
@@ -46,10 +46,15 @@ extension CropOperation {
                 "\(reader.path): an animated output carries no ICC profile: its frames keep the file's samples (--icc srgb converts them)"
             )
         }
+        // Each point's crop encodes on a thread of its own while the next frame is cut, as
+        // thumb --animated does (one thread: in line).
         let writers = try geometries.indices.map { i throws(OutputError) in
-            try AnimationWriter(
-                format: target.format(i), size: PixelSize(width: geometries[i].side, height: geometries[i].side),
-                loopCount: source.loopCount, settings: target.choice.settings, path: target.path(i))
+            let side = PixelSize(width: geometries[i].side, height: geometries[i].side)
+            return AheadAnimationWriter(
+                try AnimationWriter(
+                    format: target.format(i), size: side, loopCount: source.loopCount,
+                    settings: target.choice.settings, path: target.path(i)),
+                size: side, threads: geometries.count == 1 ? settings.decode.threads : 1)
         }
         let filter = PeekRenderer.defaultFilter(for: zoom)
         let peeks = AnimatedPeeks(

@@ -22,9 +22,12 @@ extension FitOperation {
                 "\(reader.path): an animated output carries no ICC profile: its frames keep the file's samples (--icc srgb converts them)"
             )
         }
-        let writer = try AnimationWriter(
-            format: target.format(), size: g.screen, loopCount: source.loopCount, settings: target.choice.settings,
-            path: target.path(0))
+        // Encodes on a thread of its own while the next frame is fitted, as thumb --animated does.
+        let writer = AheadAnimationWriter(
+            try AnimationWriter(
+                format: target.format(), size: g.screen, loopCount: source.loopCount, settings: target.choice.settings,
+                path: target.path(0)),
+            size: g.screen, threads: settings.decode.threads)
         let shown = FitRenderer.shownSize(g)
         let v = g.visibleImageRect
         let reducer = Resampler(
