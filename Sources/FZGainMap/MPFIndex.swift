@@ -27,11 +27,8 @@ struct MPFIndex: Sendable, Equatable {
     init(parsing p: ArraySlice<UInt8>) throws(Failure) {
         let b = Array(p)
         guard b.count >= 8 else { throw .malformed("the MPF segment is shorter than its header") }
-        let little: Bool
-        switch (b[0], b[1]) {
-        case (0x49, 0x49): little = true
-        case (0x4D, 0x4D): little = false
-        default: throw .malformed("the MPF header has no byte order")
+        guard let little = TIFFReader.littleEndian(b[0], b[1]) else {
+            throw .malformed("the MPF header has no byte order")
         }
         // The index is a TIFF structure: EXIF's bounds-checked readers read it.
         func u16(_ at: Int) -> Int? { TIFFReader.u16(b, at, little) }

@@ -16,20 +16,9 @@ public enum EXIF {
     /// The raw orientation tag value (which may be invalid, e.g. 0 or 9), or nil.
     public static func orientationValue(in data: [UInt8]) -> Int? {
         guard data.count >= 8 else { return nil }
-        let little: Bool
-        switch (data[0], data[1]) {
-        case (0x49, 0x49): little = true
-        case (0x4D, 0x4D): little = false
-        default: return nil
-        }
-        func u16(_ at: Int) -> Int? {
-            guard at >= 0, at + 2 <= data.count else { return nil }
-            return little ? Int(data[at]) | Int(data[at + 1]) << 8 : Int(data[at]) << 8 | Int(data[at + 1])
-        }
-        func u32(_ at: Int) -> Int? {
-            guard let a = u16(at), let b = u16(at + 2) else { return nil }
-            return little ? a | b << 16 : a << 16 | b
-        }
+        guard let little = TIFFReader.littleEndian(data[0], data[1]) else { return nil }
+        func u16(_ at: Int) -> Int? { TIFFReader.u16(data, at, little) }
+        func u32(_ at: Int) -> Int? { TIFFReader.u32(data, at, little) }
         guard u16(2) == 42, let ifd = u32(4), let count = u16(ifd) else { return nil }
         // At most the entries that fit in the buffer: a huge count cannot make us spin.
         let entries = min(count, max(0, (data.count - ifd - 2) / 12))

@@ -14,11 +14,8 @@ package struct TIFFReader {
     init(_ data: [UInt8]) throws(EXIFError) {
         self.data = data
         guard data.count >= 8 else { throw .badHeader }
-        switch (data[0], data[1]) {
-        case (0x49, 0x49): littleEndian = true
-        case (0x4D, 0x4D): littleEndian = false
-        default: throw .badHeader
-        }
+        guard let little = Self.littleEndian(data[0], data[1]) else { throw .badHeader }
+        littleEndian = little
         guard Self.u16(data, 2, littleEndian) == 42, let first = Self.u32(data, 4, littleEndian) else {
             throw .badHeader
         }
@@ -33,6 +30,17 @@ package struct TIFFReader {
         case 4, 9, 11, 13: return 4
         case 5, 10, 12: return 8
         default: return 0
+        }
+    }
+
+    /// A TIFF structure's byte order from its first two bytes: true for "II" (little-endian),
+    /// false for "MM", nil for anything else. The one place EXIF, MPF, TIFF and the RAW
+    /// walkers learn it.
+    package static func littleEndian(_ b0: UInt8, _ b1: UInt8) -> Bool? {
+        switch (b0, b1) {
+        case (0x49, 0x49): return true
+        case (0x4D, 0x4D): return false
+        default: return nil
         }
     }
 

@@ -26,12 +26,7 @@ struct TIFFWalk {
     /// Olympus' ORF (0x4F52, 0x5352) keep its layout).
     init?(_ data: UnsafeRawBufferPointer, magic: [Int] = [42]) {
         guard data.count >= 8 else { return nil }
-        let isLittle: Bool
-        switch (data[0], data[1]) {
-        case (0x49, 0x49): isLittle = true
-        case (0x4D, 0x4D): isLittle = false
-        default: return nil
-        }
+        guard let isLittle = TIFFReader.littleEndian(data[0], data[1]) else { return nil }
         func u16(_ at: Int) -> Int {
             isLittle ? Int(data[at]) | Int(data[at + 1]) << 8 : Int(data[at]) << 8 | Int(data[at + 1])
         }

@@ -38,11 +38,8 @@ struct TIFFMetadata {
         defer { _ = file.rewind() }
         let head = file.read(upTo: 8)
         guard head.count == 8 else { return }
-        switch (head[0], head[1]) {
-        case (0x49, 0x49): littleEndian = true
-        case (0x4D, 0x4D): littleEndian = false
-        default: return
-        }
+        guard let little = TIFFReader.littleEndian(head[0], head[1]) else { return }
+        littleEndian = little
         guard int(head, 2, 2) == 42 else { return }  // BigTIFF (43): none
         let kept = Self.descriptive.union([
             Self.dngVersionTag, EXIFBlock.exifPointer, EXIFBlock.gpsPointer, EXIFBlock.orientationTag,
