@@ -46,8 +46,9 @@ extension CropOperation {
                 "\(reader.path): an animated output carries no ICC profile: its frames keep the file's samples (--icc srgb converts them)"
             )
         }
-        // Each point's crop encodes on a thread of its own while the next frame is cut, as
-        // thumb --animated does (one thread: in line).
+        // One point's crop encodes on a thread of its own while the next frame is cut, as
+        // thumb --animated does; several points encode in line (a thread each would outnumber
+        // the cores).
         let writers = try geometries.indices.map { i throws(OutputError) in
             let side = PixelSize(width: geometries[i].side, height: geometries[i].side)
             return AheadAnimationWriter(

@@ -1,5 +1,6 @@
-/// The resampler's per-row kernels: the horizontal filters (one per channel count, so the
-/// channel loop unrolls) and the rounding of the vertical pass's sums to bytes.
+/// The resampler's per-row kernels: the premultiply, the one-channel and any-channel
+/// horizontal filters (three and four channels: Resampler+PixelFilter.swift) and the rounding
+/// of the vertical pass's sums to bytes.
 extension Resampler {
     /// RGBA pixels `lo..<hi` of a row as floats premultiplied by alpha, a pixel at a time as
     /// one SIMD4 multiply (the colour by alpha/255, the alpha by 1): the products of the
